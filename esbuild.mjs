@@ -1,0 +1,64 @@
+// Builds the extension and the headless core with esbuild; `tsc` only typechecks (npm run typecheck).
+import * as esbuild from 'esbuild';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+/** Every *.test.ts below a folder, so new test files need no registration. */
+function testFiles(dir) {
+	const found = [];
+	for (const name of readdirSync(dir)) {
+		const path = join(dir, name);
+		if (statSync(path).isDirectory()) found.push(...testFiles(path));
+		else if (name.endsWith('.test.ts')) found.push(path);
+	}
+	return found;
+}
+
+const common = {
+	bundle: true,
+	platform: 'node',
+	target: 'node20',
+	format: 'cjs',
+	sourcemap: !production,
+	minify: production,
+	logLevel: 'warning',
+};
+
+const builds = [
+	// The extension: `vscode` is provided by the extension host.
+	{ ...common, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode'] },
+	// The headless core: plain Node. No `external: ['vscode']`, so a vscode import reachable from the core fails the build.
+	{ ...common, entryPoints: { core: 'src/core.ts' }, outdir: 'dist' },
+	// Unit and integration tests: plain Node, no vscode either.
+	{
+		...common,
+		entryPoints: [...testFiles('test/unit'), ...testFiles('test/integration')],
+		outdir: 'out/test',
+		outbase: 'test',
+		sourcemap: true,
+		minify: false,
+	},
+	// Suites that run inside a real VS Code extension host.
+	{
+		...common,
+		entryPoints: ['test/e2e/suite/index.ts'],
+		outdir: 'out/e2e',
+		outbase: 'test/e2e',
+		external: ['vscode'],
+		sourcemap: true,
+		minify: false,
+	},
+];
+
+if (watch) {
+	for (const options of builds) {
+		const context = await esbuild.context(options);
+		await context.watch();
+	}
+	console.log('esbuild: watching');
+} else {
+	await Promise.all(builds.map((options) => esbuild.build(options)));
+}

@@ -1,0 +1,33 @@
+import type { Event } from '../../common/event';
+import type { McpError } from '../mcpError';
+import type { JsonRpcMessage } from '../jsonrpc';
+
+/** Which wire a transport speaks. */
+export type TransportKind = 'stdio' | 'http' | 'sse';
+
+/**
+ * One message channel to one MCP server. The contract every transport keeps:
+ *
+ * - `start()` resolves when messages can be sent; it rejects with an McpError (code TransportFailed) that says
+ *   what to check (e.g. the command and PATH for stdio, the URL and status for HTTP). Call it once.
+ * - `onMessage` fires once per parsed JSON value, in arrival order, synchronously from the read loop. The value is
+ *   not validated: the connection checks the envelope. Input that is not JSON is logged by the transport and skipped.
+ *   A JSON array (a batch from an older server) is delivered as its elements, one by one.
+ * - `send()` resolves when the message was handed to the wire (respecting back-pressure); it rejects with an
+ *   McpError when it cannot be sent. HTTP transports resolve after the POST was accepted; replies arrive via onMessage.
+ * - `onClose` fires exactly once, with an McpError (code ConnectionClosed) whose message says why: exit code or signal
+ *   and the last stderr lines for stdio, the status or network error for HTTP, or "closed by the client".
+ * - `close()` is idempotent, releases everything (no child process, socket or timer left), and resolves after onClose fired.
+ */
+export interface Transport {
+	readonly kind: TransportKind;
+	readonly onMessage: Event<unknown>;
+	readonly onClose: Event<McpError>;
+	start(): Promise<void>;
+	send(message: JsonRpcMessage): Promise<void>;
+	close(): Promise<void>;
+	/** HTTP transports send `MCP-Protocol-Version` on every request after initialization. */
+	setProtocolVersion?(version: string): void;
+	/** A session id, for HTTP transports that have one (shown in the UI and logs). */
+	readonly sessionId?: string | undefined;
+}
