@@ -1,5 +1,7 @@
+import type { Event } from '../common/event';
 import type { Logger } from '../common/logger';
-import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, Root } from '../protocol/schema';
+import type { OAuthHostHooks } from '../protocol/auth/types';
+import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, LoggingLevel, Root } from '../protocol/schema';
 
 /**
  * What the core needs from its surroundings. Only src/vscode implements it for VS Code;
@@ -8,12 +10,21 @@ import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitRe
 export interface Host {
 	/** Logger for one server (a LogOutputChannel per server at the edge). */
 	logger(server: string): Logger;
-	/** The workspace roots offered to servers. */
+	/** The workspace roots offered to servers; absent: roots are not advertised. */
 	roots?(): readonly Root[];
+	/** Fires when roots() changes; the Manager sends notifications/roots/list_changed to every running server. */
+	onDidChangeRoots?: Event<void>;
 	/** Ask the user (form or URL mode). A refusal is an answer (`decline`/`cancel`), never a throw. */
 	elicit?(server: string, params: ElicitRequest, signal: AbortSignal): Promise<ElicitResult>;
 	/** Forward to a language model, with the user's consent; throws an McpError the server sees when refused. */
 	sample?(server: string, params: CreateMessageRequest, signal: AbortSignal): Promise<CreateMessageResult>;
-	/** Ask whether a workspace-defined server may start; `description` shows exactly what will run. */
+	/**
+	 * Whether a workspace-defined server may start; `description` shows exactly what will run.
+	 * Resolves false without asking in an untrusted workspace. Absent: everything may start.
+	 */
 	confirmTrust?(server: string, description: string): Promise<boolean>;
+	/** The `logging/setLevel` level to set on a server after it starts; undefined: leave the server's default. */
+	loggingLevel?(server: string): LoggingLevel | undefined;
+	/** OAuth hooks for a remote server that asks for authorization; absent: a 401 fails with a clear error. */
+	oauth?(server: string): OAuthHostHooks | undefined;
 }

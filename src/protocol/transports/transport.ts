@@ -31,3 +31,17 @@ export interface Transport {
 	/** A session id, for HTTP transports that have one (shown in the UI and logs). */
 	readonly sessionId?: string | undefined;
 }
+
+/**
+ * Supplies credentials to an HTTP transport per request, so tokens can be refreshed without reconnecting.
+ * Implemented by the OAuth client (src/protocol/auth) or by a static-header provider.
+ */
+export interface HttpAuthProvider {
+	/** Headers added to every request (e.g. Authorization). Called per request; may refresh a token first. */
+	headers(signal?: AbortSignal): Promise<Record<string, string>>;
+	/**
+	 * Called when a request is answered 401, or 403 with `insufficient_scope`. Resolves true when new credentials
+	 * were obtained and the request should be sent again (the transport retries once per call); false to fail it.
+	 */
+	onUnauthorized(response: { status: number; wwwAuthenticate: string | undefined; url: string }, signal?: AbortSignal): Promise<boolean>;
+}
