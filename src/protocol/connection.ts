@@ -1,0 +1,637 @@
+/**
+ * A JSON-RPC 2.0 connection over one Transport: request ids and the pending map, per-request timeouts,
+ * cancellation both ways, progress routing, ordered dispatch of incoming requests and notifications, and one
+ * close path. It knows nothing of MCP's methods beyond `ping`, `notifications/cancelled` and `notifications/progress`.
+ *
+ * Everything an incoming message causes happens synchronously inside the transport's `onMessage`, so messages
+ * take effect strictly in arrival order: a progress notification that arrived before a result reaches its
+ * `onProgress` before the request's promise resolves.
+ *
+ * Hot-path choices (see shared/notes/performance.md): cheap structural guards from jsonrpc.ts instead of zod on
+ * the envelope; one timer for all deadlines, armed for the earliest one; at most one abort listener per caller
+ * signal per connection, removed once no request uses that signal.
+ */
+import { Emitter, type Event } from '../common/event';
+import { nullLogger, type Logger } from '../common/logger';
+import {
+	ErrorCode,
+	isFailure,
+	isNotification,
+	isRequest,
+	isSuccess,
+	type JsonRpcMessage,
+	type JsonRpcNotification,
+	type JsonRpcRequest,
+	type RequestId,
+} from './jsonrpc';
+import { McpError } from './mcpError';
+import type { Progress } from './schema';
+import type { Transport } from './transports/transport';
+
+/** Options for one outgoing request. */
+export interface RequestOptions {
+	/** Aborting it rejects the request with a RequestCancelled McpError and sends `notifications/cancelled`. */
+	signal?: AbortSignal;
+	/** Per-request timeout in ms; default the connection's timeoutMs (60000). `Infinity` disables it. */
+	timeoutMs?: number;
+	/** Restart the timeout whenever progress arrives. Default true when onProgress is given. */
+	resetTimeoutOnProgress?: boolean;
+	/** With resetTimeoutOnProgress: the most the request may take in all. Default: none. */
+	maxTotalTimeoutMs?: number;
+	/** Receives `notifications/progress` for this request (a progress token is sent only when given). */
+	onProgress?: (progress: Progress) => void;
+}
+
+/**
+ * Answers one incoming request. Return the result object (undefined means `{}`), or throw: an McpError is sent
+ * as-is, anything else is logged and answered InternalError. `signal` aborts when the peer cancels the request or
+ * the connection closes; the answer is then not sent.
+ */
+export type RequestHandler = (params: Record<string, unknown> | undefined, signal: AbortSignal, request: JsonRpcRequest) => unknown;
+
+/** Receives one incoming notification. A throw is logged and otherwise ignored. */
+export type NotificationHandler = (params: Record<string, unknown> | undefined, notification: JsonRpcNotification) => void;
+
+/** Time and a one-shot timer; injectable so tests can drive timeouts without waiting. */
+export interface Clock {
+	now(): number;
+	setTimeout(callback: () => void, ms: number): unknown;
+	clearTimeout(handle: unknown): void;
+}
+
+/** The real clock. Its timer is unref()ed: a pending request alone does not keep the process alive. */
+export const systemClock: Clock = {
+	now: () => Date.now(),
+	setTimeout(callback, ms) {
+		const timer = setTimeout(callback, ms);
+		timer.unref();
+		return timer;
+	},
+	clearTimeout(handle) {
+		clearTimeout(handle as ReturnType<typeof setTimeout>);
+	},
+};
+
+export interface ConnectionOptions {
+	/** The server's name, used in error messages and logs. Default 'server'. */
+	name?: string;
+	/** Default nullLogger. The wire is traced only when `logger.traceEnabled`. */
+	logger?: Logger;
+	/** Default per-request timeout in ms. Default 60000. */
+	timeoutMs?: number;
+	/** How many answered incoming request ids are remembered to refuse duplicates. Default 1024. */
+	answeredIdMemory?: number;
+	/** Default systemClock. */
+	clock?: Clock;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** One outgoing request in flight. An object, not closures: the same shape for every request. */
+class PendingRequest {
+	/** When it times out (clock ms); Infinity without a timeout. */
+	deadline: number;
+
+	constructor(
+		readonly id: number,
+		readonly method: string,
+		readonly resolve: (result: Record<string, unknown>) => void,
+		readonly reject: (error: unknown) => void,
+		readonly startedAt: number,
+		readonly timeoutMs: number,
+		/** Absolute cap on the deadline (clock ms); Infinity when none. */
+		readonly maxDeadline: number,
+		readonly resetOnProgress: boolean,
+		readonly onProgress: ((progress: Progress) => void) | undefined,
+		readonly signal: AbortSignal | undefined,
+	) {
+		this.deadline = Math.min(startedAt + timeoutMs, maxDeadline);
+	}
+}
+
+/** The single abort listener a connection keeps on one caller signal, shared by every request using it. */
+class SignalWatch {
+	readonly requests = new Set<PendingRequest>();
+
+	constructor(
+		private readonly connection: JsonRpcConnection,
+		readonly signal: AbortSignal,
+	) {}
+
+	/** EventListener object protocol: called on 'abort'. */
+	handleEvent(): void {
+		for (const request of [...this.requests]) {
+			this.connection.abortRequest(request);
+		}
+	}
+}
+
+/**
+ * A JSON-RPC connection over a Transport. Construct it before starting the transport (so no message is missed),
+ * register handlers, then `start()`.
+ */
+export class JsonRpcConnection {
+	readonly name: string;
+	private readonly logger: Logger;
+	private readonly clock: Clock;
+	private readonly defaultTimeoutMs: number;
+	private readonly answeredIdMemory: number;
+
+	private nextId = 1;
+	private readonly pending = new Map<number, PendingRequest>();
+	private readonly signalWatches = new Map<AbortSignal, SignalWatch>();
+	private readonly incoming = new Map<RequestId, AbortController>();
+	private readonly answered = new Set<RequestId>();
+	private readonly requestHandlers = new Map<string, RequestHandler>();
+	private readonly notificationHandlers = new Map<string, NotificationHandler>();
+
+	private timer: unknown;
+	private timerAt = Infinity;
+
+	private closeError: McpError | undefined;
+	private readonly closeEmitter = new Emitter<McpError>();
+	private readonly subscriptions: Array<{ dispose(): void }> = [];
+
+	/** Fires once, with the McpError (ConnectionClosed) that failed every pending request. */
+	readonly onDidClose: Event<McpError> = this.closeEmitter.event;
+
+	constructor(
+		private readonly transport: Transport,
+		options: ConnectionOptions = {},
+	) {
+		this.name = options.name ?? 'server';
+		this.logger = options.logger ?? nullLogger;
+		this.clock = options.clock ?? systemClock;
+		this.defaultTimeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+		this.answeredIdMemory = options.answeredIdMemory ?? 1024;
+		this.subscriptions.push(
+			transport.onMessage((message) => this.handleMessage(message)),
+			transport.onClose((error) => this.handleClose(error)),
+		);
+	}
+
+	/** True once the transport closed or close() was called. */
+	get isClosed(): boolean {
+		return this.closeError !== undefined;
+	}
+
+	/** The error the connection closed with, if it did. */
+	get closedWith(): McpError | undefined {
+		return this.closeError;
+	}
+
+	/** How many outgoing requests await an answer (for tests and diagnostics). */
+	get pendingCount(): number {
+		return this.pending.size;
+	}
+
+	/** Starts the transport. Rejects with the transport's McpError (TransportFailed) and closes the connection. */
+	async start(): Promise<void> {
+		try {
+			await this.transport.start();
+		} catch (error) {
+			this.handleClose(error instanceof McpError ? error : McpError.connectionClosed(String(error)));
+			throw error;
+		}
+	}
+
+	/** Registers the handler for an incoming request method, replacing any previous one. `ping` is answered without one. */
+	setRequestHandler(method: string, handler: RequestHandler): void {
+		this.requestHandlers.set(method, handler);
+	}
+
+	/**
+	 * Registers the handler for an incoming notification method. `notifications/progress` reaches it after the
+	 * request's own `onProgress`; `notifications/cancelled` is handled by the connection first.
+	 */
+	setNotificationHandler(method: string, handler: NotificationHandler): void {
+		this.notificationHandlers.set(method, handler);
+	}
+
+	/**
+	 * Sends a request and resolves with its `result` object (unvalidated: the caller checks its shape).
+	 * Rejects with an McpError: the peer's error as sent, RequestTimeout, RequestCancelled (signal aborted),
+	 * or ConnectionClosed. A timeout or an abort sends `notifications/cancelled` to the peer.
+	 */
+	request(method: string, params: Record<string, unknown> | undefined, options: RequestOptions = {}): Promise<Record<string, unknown>> {
+		if (this.closeError) {
+			return Promise.reject(this.closeError);
+		}
+		const signal = options.signal;
+		if (signal?.aborted) {
+			return Promise.reject(McpError.cancelled(method, signal.reason));
+		}
+		const id = this.nextId++;
+		const onProgress = options.onProgress;
+		if (onProgress) {
+			// The token is the request id: unique per connection and routed with one map lookup.
+			const meta = params?._meta;
+			params = { ...params, _meta: { ...(typeof meta === 'object' && meta !== null ? meta : undefined), progressToken: id } };
+		}
+		const message: JsonRpcRequest = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
+		const now = this.clock.now();
+		const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
+		const maxTotal = options.maxTotalTimeoutMs;
+		const maxDeadline = maxTotal === undefined ? Infinity : now + maxTotal;
+		const resetOnProgress = options.resetTimeoutOnProgress ?? onProgress !== undefined;
+		let resolve!: (result: Record<string, unknown>) => void;
+		let reject!: (error: unknown) => void;
+		const promise = new Promise<Record<string, unknown>>((res, rej) => {
+			resolve = res;
+			reject = rej;
+		});
+		const entry = new PendingRequest(id, method, resolve, reject, now, timeoutMs, maxDeadline, resetOnProgress, onProgress, signal);
+		this.pending.set(id, entry);
+		if (signal) {
+			this.watchSignal(entry, signal);
+		}
+		if (entry.deadline !== Infinity) {
+			this.armTimer(entry.deadline);
+		}
+		this.write(message).then(undefined, (error: unknown) => {
+			if (this.pending.get(id) === entry) {
+				this.settle(entry);
+				entry.reject(error instanceof McpError ? error : new McpError(ErrorCode.ConnectionClosed, `${this.name}: could not send ${method}: ${String(error)}`));
+			}
+		});
+		return promise;
+	}
+
+	/** Sends a notification. Rejects when the connection is closed or the transport cannot send it. */
+	notify(method: string, params?: Record<string, unknown>): Promise<void> {
+		if (this.closeError) {
+			return Promise.reject(this.closeError);
+		}
+		return this.write(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
+	}
+
+	/** Closes the transport; every pending request fails with ConnectionClosed. Idempotent. */
+	async close(): Promise<void> {
+		if (!this.closeError) {
+			try {
+				await this.transport.close();
+			} catch (error) {
+				this.logger.warn(`${this.name}: closing the transport failed: ${String(error)}`);
+			}
+		}
+		// A transport that closed without firing onClose still ends here.
+		this.handleClose(McpError.connectionClosed('closed by the client'));
+	}
+
+	/** @internal Called by a SignalWatch when the caller's signal aborts. */
+	abortRequest(entry: PendingRequest): void {
+		if (this.pending.get(entry.id) !== entry) {
+			return;
+		}
+		this.settle(entry);
+		const reason = entry.signal?.reason;
+		const error = McpError.cancelled(entry.method, reason);
+		this.sendCancelled(entry.id, reasonText(reason) ?? 'Cancelled by the client');
+		entry.reject(error);
+	}
+
+	// ---- outgoing bookkeeping ----
+
+	private watchSignal(entry: PendingRequest, signal: AbortSignal): void {
+		let watch = this.signalWatches.get(signal);
+		if (!watch) {
+			watch = new SignalWatch(this, signal);
+			this.signalWatches.set(signal, watch);
+			signal.addEventListener('abort', watch);
+		}
+		watch.requests.add(entry);
+	}
+
+	/** Removes a request from every structure that refers to it. */
+	private settle(entry: PendingRequest): void {
+		this.pending.delete(entry.id);
+		const signal = entry.signal;
+		if (signal) {
+			const watch = this.signalWatches.get(signal);
+			if (watch) {
+				watch.requests.delete(entry);
+				if (watch.requests.size === 0) {
+					signal.removeEventListener('abort', watch);
+					this.signalWatches.delete(signal);
+				}
+			}
+		}
+		if (this.pending.size === 0 && this.timer !== undefined) {
+			this.clock.clearTimeout(this.timer);
+			this.timer = undefined;
+			this.timerAt = Infinity;
+		}
+	}
+
+	/** Arms the one timer for `deadline` unless it already fires earlier. Later deadlines are found by the sweep. */
+	private armTimer(deadline: number): void {
+		if (deadline >= this.timerAt) {
+			return;
+		}
+		if (this.timer !== undefined) {
+			this.clock.clearTimeout(this.timer);
+		}
+		this.timerAt = deadline;
+		this.timer = this.clock.setTimeout(this.sweep, Math.max(0, deadline - this.clock.now()));
+	}
+
+	/** Fails every request past its deadline and re-arms the timer for the earliest remaining one. */
+	private readonly sweep = (): void => {
+		this.timer = undefined;
+		this.timerAt = Infinity;
+		const now = this.clock.now();
+		let next = Infinity;
+		for (const entry of this.pending.values()) {
+			if (entry.deadline <= now) {
+				this.settle(entry);
+				const elapsed = now - entry.startedAt;
+				const cappedByTotal = entry.deadline === entry.maxDeadline && entry.maxDeadline !== Infinity;
+				const ms = cappedByTotal ? entry.maxDeadline - entry.startedAt : entry.timeoutMs;
+				const error = McpError.timeout(entry.method, ms);
+				if (cappedByTotal) {
+					error.message = `Request ${entry.method} exceeded its maximum total time of ${ms} ms`;
+				}
+				this.logger.debug(`${this.name}: request ${entry.id} (${entry.method}) timed out after ${Math.round(elapsed)} ms`);
+				this.sendCancelled(entry.id, error.message);
+				entry.reject(error);
+			} else if (entry.deadline < next) {
+				next = entry.deadline;
+			}
+		}
+		if (next !== Infinity) {
+			this.armTimer(next);
+		}
+	};
+
+	private sendCancelled(requestId: number, reason: string): void {
+		if (this.closeError) {
+			return;
+		}
+		// Spec: "The sender of the cancellation notification SHOULD ... include a reason."
+		// https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/cancellation
+		this.write({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason } }).then(undefined, (error: unknown) =>
+			this.logger.debug(`${this.name}: could not send notifications/cancelled for ${requestId}: ${String(error)}`),
+		);
+	}
+
+	private write(message: JsonRpcMessage): Promise<void> {
+		if (this.logger.traceEnabled) {
+			this.logger.trace(`${this.name} → ${traceString(message)}`);
+		}
+		try {
+			return this.transport.send(message);
+		} catch (error) {
+			return Promise.reject(error);
+		}
+	}
+
+	// ---- incoming ----
+
+	private handleMessage(message: unknown): void {
+		if (this.closeError) {
+			return;
+		}
+		if (this.logger.traceEnabled) {
+			this.logger.trace(`${this.name} ← ${traceString(message)}`);
+		}
+		if (typeof message !== 'object' || message === null) {
+			this.logger.warn(`${this.name}: ignored a message that is not a JSON-RPC object: ${preview(message)}`);
+			return;
+		}
+		const record = message as Record<string, unknown>;
+		if ('method' in record) {
+			if ('id' in record) {
+				if (isRequest(record)) {
+					this.handleRequest(record);
+				} else {
+					this.logger.warn(`${this.name}: ignored an invalid request: ${preview(message)}`);
+					const id = record.id;
+					if ((typeof id === 'string' || typeof id === 'number') && !this.incoming.has(id) && !this.answered.has(id)) {
+						this.answered.add(id);
+						this.respondError(id, new McpError(ErrorCode.InvalidRequest, 'Invalid request'));
+					}
+				}
+			} else if (isNotification(record)) {
+				this.handleNotification(record);
+			} else {
+				this.logger.warn(`${this.name}: ignored an invalid notification: ${preview(message)}`);
+			}
+			return;
+		}
+		if (isSuccess(record)) {
+			this.handleResponse(record.id, record.result, undefined);
+		} else if (isFailure(record)) {
+			if (record.id === null) {
+				this.logger.warn(`${this.name}: the server reported an error without a request id: ${record.error.code} ${record.error.message}`);
+			} else {
+				this.handleResponse(record.id, undefined, McpError.fromResponse(record.error));
+			}
+		} else {
+			this.logger.warn(`${this.name}: ignored an invalid JSON-RPC message: ${preview(message)}`);
+		}
+	}
+
+	private handleResponse(id: RequestId, result: Record<string, unknown> | undefined, error: McpError | undefined): void {
+		const entry = typeof id === 'number' ? this.pending.get(id) : undefined;
+		if (!entry) {
+			// Late answers to timed-out or cancelled requests land here, as do replays from a resumed HTTP stream.
+			this.logger.debug(`${this.name}: ignored a response with unknown id ${JSON.stringify(id)}`);
+			return;
+		}
+		this.settle(entry);
+		if (error) {
+			entry.reject(error);
+		} else {
+			entry.resolve(result as Record<string, unknown>);
+		}
+	}
+
+	private handleNotification(message: JsonRpcNotification): void {
+		const params = message.params;
+		switch (message.method) {
+			case 'notifications/progress': {
+				const token = params?.progressToken;
+				const entry = typeof token === 'number' ? this.pending.get(token) : undefined;
+				if (entry?.onProgress && typeof params?.progress === 'number') {
+					if (entry.resetOnProgress && entry.timeoutMs !== Infinity) {
+						const deadline = Math.min(this.clock.now() + entry.timeoutMs, entry.maxDeadline);
+						if (deadline > entry.deadline) {
+							entry.deadline = deadline;
+						}
+					}
+					try {
+						entry.onProgress(params as Progress);
+					} catch (error) {
+						this.logger.error(`${this.name}: an onProgress callback of ${entry.method} threw: ${String(error)}`);
+					}
+				} else if (!entry) {
+					this.logger.debug(`${this.name}: progress for unknown token ${JSON.stringify(token)}`);
+				}
+				break;
+			}
+			case 'notifications/cancelled': {
+				const requestId = params?.requestId;
+				const controller = typeof requestId === 'string' || typeof requestId === 'number' ? this.incoming.get(requestId) : undefined;
+				if (controller) {
+					const reason = typeof params?.reason === 'string' ? params.reason : undefined;
+					this.logger.debug(`${this.name}: the server cancelled its request ${JSON.stringify(requestId)}${reason ? `: ${reason}` : ''}`);
+					controller.abort(McpError.cancelled(String(requestId), reason ?? 'cancelled by the server'));
+				}
+				break;
+			}
+		}
+		const handler = this.notificationHandlers.get(message.method);
+		if (handler) {
+			try {
+				handler(params, message);
+			} catch (error) {
+				this.logger.error(`${this.name}: the handler of ${message.method} threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+			}
+		} else if (message.method !== 'notifications/progress' && message.method !== 'notifications/cancelled') {
+			this.logger.debug(`${this.name}: no handler for notification ${message.method}`);
+		}
+	}
+
+	private handleRequest(message: JsonRpcRequest): void {
+		const id = message.id;
+		if (this.incoming.has(id) || this.answered.has(id)) {
+			// Spec: the request id "MUST NOT have been previously used by the requestor within the same session".
+			this.logger.warn(`${this.name}: ignored a repeated request id ${JSON.stringify(id)} (${message.method})`);
+			return;
+		}
+		const handler = this.requestHandlers.get(message.method);
+		if (!handler) {
+			this.remember(id);
+			if (message.method === 'ping') {
+				this.respond(id, {});
+			} else {
+				this.respondError(id, McpError.methodNotFound(message.method));
+			}
+			return;
+		}
+		const controller = new AbortController();
+		this.incoming.set(id, controller);
+		let result: unknown;
+		try {
+			result = handler(message.params, controller.signal, message);
+		} catch (error) {
+			this.finishIncoming(message, controller, false, error);
+			return;
+		}
+		if (result instanceof Promise) {
+			result.then(
+				(value) => this.finishIncoming(message, controller, true, value),
+				(error) => this.finishIncoming(message, controller, false, error),
+			);
+		} else {
+			this.finishIncoming(message, controller, true, result);
+		}
+	}
+
+	private finishIncoming(message: JsonRpcRequest, controller: AbortController, ok: boolean, value: unknown): void {
+		const id = message.id;
+		if (this.incoming.get(id) === controller) {
+			this.incoming.delete(id);
+		}
+		this.remember(id);
+		if (controller.signal.aborted || this.closeError) {
+			// Spec: after a cancellation the receiver "SHOULD NOT send a response for the cancelled request".
+			this.logger.debug(`${this.name}: not answering cancelled request ${JSON.stringify(id)} (${message.method})`);
+			return;
+		}
+		if (ok) {
+			this.respond(id, typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {});
+		} else if (value instanceof McpError) {
+			this.respondError(id, value);
+		} else {
+			this.logger.error(
+				`${this.name}: the handler of ${message.method} failed: ${value instanceof Error ? (value.stack ?? value.message) : String(value)}`,
+			);
+			const text = value instanceof Error ? value.message : String(value);
+			this.respondError(id, McpError.internal(`Internal error: ${text}`));
+		}
+	}
+
+	private remember(id: RequestId): void {
+		this.answered.add(id);
+		if (this.answered.size > this.answeredIdMemory) {
+			// Sets iterate in insertion order: the first is the oldest.
+			const oldest = this.answered.values().next().value;
+			if (oldest !== undefined) {
+				this.answered.delete(oldest);
+			}
+		}
+	}
+
+	private respond(id: RequestId, result: Record<string, unknown>): void {
+		this.write({ jsonrpc: '2.0', id, result }).then(undefined, (error: unknown) =>
+			this.logger.warn(`${this.name}: could not send the answer to request ${JSON.stringify(id)}: ${String(error)}`),
+		);
+	}
+
+	private respondError(id: RequestId, error: McpError): void {
+		this.write({ jsonrpc: '2.0', id, error: error.toJson() }).then(undefined, (sendError: unknown) =>
+			this.logger.warn(`${this.name}: could not send the error answer to request ${JSON.stringify(id)}: ${String(sendError)}`),
+		);
+	}
+
+	// ---- closing ----
+
+	/** The one close path: fails every pending request, aborts every incoming handler, fires onDidClose once. */
+	private handleClose(reason: McpError): void {
+		if (this.closeError) {
+			return;
+		}
+		const message = reason.message.startsWith(this.name) ? reason.message : `${this.name}: ${reason.message}`;
+		const error = new McpError(ErrorCode.ConnectionClosed, message, reason.data, { cause: reason });
+		this.closeError = error;
+		if (this.timer !== undefined) {
+			this.clock.clearTimeout(this.timer);
+			this.timer = undefined;
+			this.timerAt = Infinity;
+		}
+		const entries = [...this.pending.values()];
+		for (const entry of entries) {
+			this.settle(entry);
+			entry.reject(error);
+		}
+		for (const controller of this.incoming.values()) {
+			controller.abort(error);
+		}
+		this.incoming.clear();
+		for (const subscription of this.subscriptions) {
+			subscription.dispose();
+		}
+		this.logger.info(`${this.name}: connection closed: ${reason.message}`);
+		this.closeEmitter.fire(error);
+		this.closeEmitter.dispose();
+	}
+}
+
+function reasonText(reason: unknown): string | undefined {
+	if (reason instanceof Error) {
+		return reason.message;
+	}
+	return typeof reason === 'string' ? reason : undefined;
+}
+
+/** Keys whose values never reach a log: credentials, tokens, cookies. `progressToken` is not a secret. */
+const SECRET_KEY = /authorization|cookie|password|secret|token|api[-_]?key/i;
+
+function redact(key: string, value: unknown): unknown {
+	return key !== 'progressToken' && key !== 'cursor' && SECRET_KEY.test(key) && value !== undefined ? '[redacted]' : value;
+}
+
+/** The wire form of a message for the trace, with secrets redacted. Built only when tracing. */
+export function traceString(message: unknown): string {
+	try {
+		return JSON.stringify(message, redact) ?? String(message);
+	} catch {
+		return String(message);
+	}
+}
+
+function preview(message: unknown): string {
+	const text = traceString(message);
+	return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}

@@ -1,0 +1,394 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
+import { MemoryLogger } from '../../src/common/logger';
+import { JsonRpcConnection, type ConnectionOptions } from '../../src/protocol/connection';
+import { ErrorCode } from '../../src/protocol/jsonrpc';
+import { McpError } from '../../src/protocol/mcpError';
+import { FakeServer, ManualClock, NO_REPLY } from '../fixtures/fakeServer';
+import { linkedPair } from '../fixtures/linkedTransport';
+
+/** Lets every queued delivery on the linked pair happen. */
+const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+async function setup(options: ConnectionOptions = {}) {
+	const pair = linkedPair();
+	const server = new FakeServer(pair.server);
+	const logger = options.logger instanceof MemoryLogger ? options.logger : new MemoryLogger('debug');
+	const connection = new JsonRpcConnection(pair.client, { name: 'fake', logger, ...options });
+	await connection.start();
+	return { pair, server, connection, logger };
+}
+
+function cancelledFor(server: FakeServer, id: number) {
+	return server.notifications('notifications/cancelled').find((m) => 'params' in m && m.params?.requestId === id);
+}
+
+test('a request resolves with its result; ids are unique', async () => {
+	const { server, connection } = await setup();
+	server.on('echo', (params) => ({ back: params.value }));
+	const [a, b] = await Promise.all([connection.request('echo', { value: 1 }), connection.request('echo', { value: 2 })]);
+	assert.deepEqual(a, { back: 1 });
+	assert.deepEqual(b, { back: 2 });
+	const ids = server.requests('echo').map((r) => r.id);
+	assert.equal(new Set(ids).size, 2);
+	assert.equal(connection.pendingCount, 0);
+});
+
+test('an error response rejects with an McpError carrying code, message and data', async () => {
+	const { server, connection } = await setup();
+	server.on('boom', () => {
+		throw new McpError(-32602, 'bad argument', { field: 'x' });
+	});
+	await assert.rejects(connection.request('boom', {}), (error: unknown) => {
+		assert.ok(error instanceof McpError);
+		assert.equal(error.code, -32602);
+		assert.equal(error.message, 'bad argument');
+		assert.deepEqual(error.data, { field: 'x' });
+		return true;
+	});
+});
+
+test('progress sent before a result reaches onProgress before the promise resolves, every one of them', async () => {
+	const { server, connection } = await setup();
+	server.on('work', (_params, context) => {
+		for (let i = 1; i <= 5; i++) {
+			context.progress(i, 5, `step ${i}`);
+		}
+		return { done: true };
+	});
+	const seen: string[] = [];
+	const result = connection
+		.request('work', {}, { onProgress: (p) => seen.push(`progress ${p.progress}/${p.total} ${p.message}`) })
+		.then((r) => {
+			seen.push('result');
+			return r;
+		});
+	assert.deepEqual(await result, { done: true });
+	assert.deepEqual(seen, ['progress 1/5 step 1', 'progress 2/5 step 2', 'progress 3/5 step 3', 'progress 4/5 step 4', 'progress 5/5 step 5', 'result']);
+	const sent = server.requests('work')[0];
+	assert.equal((sent?.params?._meta as Record<string, unknown>).progressToken, sent?.id, 'the progress token is sent only with onProgress');
+});
+
+test('no progress token is sent without onProgress, and existing _meta is kept with one', async () => {
+	const { server, connection } = await setup();
+	server.on('m', () => ({}));
+	await connection.request('m', { a: 1 });
+	await connection.request('m', { a: 2, _meta: { trace: 'x' } }, { onProgress: () => {} });
+	const [first, second] = server.requests('m');
+	assert.deepEqual(first?.params, { a: 1 });
+	assert.deepEqual(second?.params, { a: 2, _meta: { trace: 'x', progressToken: second?.id } });
+});
+
+test('a request times out after the default 60 s and sends notifications/cancelled with a reason', async () => {
+	const clock = new ManualClock();
+	const { server, connection } = await setup({ clock });
+	server.on('slow', () => NO_REPLY);
+	const promise = connection.request('slow', {});
+	let settled = false;
+	promise.catch(() => {}).finally(() => (settled = true));
+	await flush();
+	clock.advance(59_999);
+	await flush();
+	assert.equal(settled, false);
+	clock.advance(1);
+	await assert.rejects(promise, (error: unknown) => error instanceof McpError && error.code === ErrorCode.RequestTimeout && /slow.*60000 ms/.test(error.message));
+	await flush();
+	const id = server.requests('slow')[0]?.id as number;
+	const cancelled = cancelledFor(server, id);
+	assert.ok(cancelled && 'params' in cancelled && typeof cancelled.params?.reason === 'string');
+	assert.equal(clock.armed, 0, 'no timer stays armed once nothing is pending');
+});
+
+test('progress restarts the timeout when asked; without reset the request times out', async () => {
+	const clock = new ManualClock();
+	const { server, connection } = await setup({ clock });
+	const contexts: Array<Parameters<Parameters<FakeServer['on']>[1]>[1]> = [];
+	server.on('long', (_p, context) => {
+		contexts.push(context);
+		return NO_REPLY;
+	});
+	const reset = connection.request('long', {}, { timeoutMs: 1000, onProgress: () => {} });
+	const noReset = connection.request('long', {}, { timeoutMs: 1000, onProgress: () => {}, resetTimeoutOnProgress: false });
+	noReset.catch(() => {});
+	await flush();
+	for (let i = 0; i < 4; i++) {
+		clock.advance(800);
+		for (const context of contexts) context.progress(i);
+		await flush();
+	}
+	await assert.rejects(noReset, (e: unknown) => e instanceof McpError && e.code === ErrorCode.RequestTimeout);
+	// 3200 ms in, the resetting request is still alive; its server answers now.
+	const [first] = contexts;
+	server.send({ jsonrpc: '2.0', id: first!.request.id, result: { ok: true } });
+	assert.deepEqual(await reset, { ok: true });
+});
+
+test('maxTotalTimeoutMs caps a request that keeps reporting progress', async () => {
+	const clock = new ManualClock();
+	const { server, connection } = await setup({ clock });
+	let context: Parameters<Parameters<FakeServer['on']>[1]>[1] | undefined;
+	server.on('long', (_p, c) => {
+		context = c;
+		return NO_REPLY;
+	});
+	const promise = connection.request('long', {}, { timeoutMs: 1000, maxTotalTimeoutMs: 2500, onProgress: () => {} });
+	let settledAt: number | undefined;
+	promise.catch(() => (settledAt = clock.time));
+	const start = clock.time;
+	await flush();
+	for (let i = 0; i < 5 && settledAt === undefined; i++) {
+		clock.advance(800);
+		context?.progress(i);
+		await flush();
+	}
+	await assert.rejects(promise, (e: unknown) => e instanceof McpError && e.code === ErrorCode.RequestTimeout && /maximum total time of 2500 ms/.test(e.message));
+	assert.ok(settledAt !== undefined && settledAt - start >= 2500 && settledAt - start < 3300);
+});
+
+test('aborting the signal rejects with RequestCancelled and sends notifications/cancelled with the reason', async () => {
+	const { server, connection } = await setup();
+	server.on('slow', () => NO_REPLY);
+	const controller = new AbortController();
+	const promise = connection.request('slow', {}, { signal: controller.signal });
+	await flush();
+	controller.abort('the user pressed stop');
+	await assert.rejects(promise, (e: unknown) => e instanceof McpError && e.code === ErrorCode.RequestCancelled && /the user pressed stop/.test(e.message));
+	await flush();
+	const cancelled = cancelledFor(server, server.requests('slow')[0]?.id as number);
+	assert.ok(cancelled && 'params' in cancelled);
+	assert.equal(cancelled.params?.reason, 'the user pressed stop');
+	// A late answer to the cancelled request is ignored.
+	server.send({ jsonrpc: '2.0', id: server.requests('slow')[0]!.id, result: {} });
+	await flush();
+	assert.equal(connection.pendingCount, 0);
+});
+
+test('an already aborted signal fails at once without sending anything', async () => {
+	const { server, connection } = await setup();
+	const signal = AbortSignal.abort('nope');
+	await assert.rejects(connection.request('x', {}, { signal }), (e: unknown) => e instanceof McpError && e.code === ErrorCode.RequestCancelled);
+	await flush();
+	assert.equal(server.received.length, 0);
+});
+
+test('10,000 requests on one AbortSignal leave no listener behind and raise no MaxListenersExceededWarning', async () => {
+	const { server, connection } = await setup();
+	server.on('echo', (params) => params);
+	const warnings: Error[] = [];
+	const onWarning = (warning: Error) => warnings.push(warning);
+	process.on('warning', onWarning);
+	try {
+		const controller = new AbortController();
+		const all: Array<Promise<unknown>> = [];
+		for (let i = 0; i < 10_000; i++) {
+			all.push(connection.request('echo', { i }, { signal: controller.signal }));
+		}
+		assert.equal(getEventListeners(controller.signal, 'abort').length, 1, 'one listener per signal, however many requests');
+		await Promise.all(all);
+		for (let i = 0; i < 100; i++) {
+			await connection.request('echo', { i }, { signal: controller.signal });
+		}
+		assert.equal(getEventListeners(controller.signal, 'abort').length, 0);
+		await flush();
+	} finally {
+		process.off('warning', onWarning);
+	}
+	assert.deepEqual(
+		warnings.filter((w) => w.name === 'MaxListenersExceededWarning'),
+		[],
+	);
+});
+
+test('one abort cancels every request sharing the signal', async () => {
+	const { server, connection } = await setup();
+	server.on('slow', () => NO_REPLY);
+	const controller = new AbortController();
+	const requests = [1, 2, 3].map(() => connection.request('slow', {}, { signal: controller.signal }));
+	controller.abort();
+	for (const request of requests) {
+		await assert.rejects(request, (e: unknown) => e instanceof McpError && e.code === ErrorCode.RequestCancelled);
+	}
+	await flush();
+	assert.equal(server.notifications('notifications/cancelled').length, 3);
+});
+
+test('an incoming notifications/cancelled aborts the handler and its answer is not sent', async () => {
+	const { server, connection } = await setup();
+	let handlerSignal: AbortSignal | undefined;
+	let release!: () => void;
+	connection.setRequestHandler('sampling/createMessage', (_params, signal) => {
+		handlerSignal = signal;
+		return new Promise((resolve) => (release = () => resolve({ late: true })));
+	});
+	const answer = server.request('sampling/createMessage', {}, 'req-1');
+	let answered = false;
+	void answer.then(() => (answered = true));
+	await flush();
+	server.notify('notifications/cancelled', { requestId: 'req-1', reason: 'no longer needed' });
+	await flush();
+	assert.equal(handlerSignal?.aborted, true);
+	assert.match(String((handlerSignal?.reason as Error).message), /no longer needed/);
+	release();
+	await flush();
+	assert.equal(answered, false);
+	assert.equal(server.transport.peer.sent.filter((m) => 'id' in m && m.id === 'req-1').length, 0);
+});
+
+test('ping is answered without a handler, and ping can be sent', async () => {
+	const { server, connection } = await setup();
+	const answer = await server.request('ping');
+	assert.ok('result' in answer);
+	assert.deepEqual(answer.result, {});
+	server.on('ping', () => ({}));
+	assert.deepEqual(await connection.request('ping', undefined), {});
+});
+
+test('a response with an unknown id is ignored and logged; the connection keeps working', async () => {
+	const { server, connection, logger } = await setup();
+	server.on('echo', (p) => p);
+	server.send({ jsonrpc: '2.0', id: 999, result: {} });
+	server.send({ jsonrpc: '2.0', id: 'nobody', error: { code: 1, message: 'x' } });
+	await flush();
+	assert.equal(logger.find('unknown id 999').length, 1);
+	assert.equal(logger.find('unknown id "nobody"').length, 1);
+	assert.deepEqual(await connection.request('echo', { a: 1 }), { a: 1 });
+});
+
+test('a repeated incoming request id is never answered twice', async () => {
+	const { server, connection, logger } = await setup();
+	let calls = 0;
+	let release!: () => void;
+	connection.setRequestHandler('roots/list', () => {
+		calls++;
+		return new Promise((resolve) => (release = () => resolve({ roots: [] })));
+	});
+	server.send({ jsonrpc: '2.0', id: 7, method: 'roots/list' });
+	server.send({ jsonrpc: '2.0', id: 7, method: 'roots/list' }); // while the first is in flight
+	await flush();
+	release();
+	await flush();
+	server.send({ jsonrpc: '2.0', id: 7, method: 'roots/list' }); // after it was answered
+	await flush();
+	assert.equal(calls, 1);
+	const answers = server.transport.peer.sent.filter((m) => 'id' in m && m.id === 7);
+	assert.equal(answers.length, 1);
+	assert.equal(logger.find('repeated request id 7').length, 2);
+});
+
+test('malformed input is logged and skipped without closing the connection', async () => {
+	const { pair, server, connection, logger } = await setup();
+	server.on('echo', (p) => p);
+	for (const value of ['not json-rpc', 42, null, [1, 2], { jsonrpc: '1.0', id: 1, result: {} }, { id: 1 }, { jsonrpc: '2.0', method: 'x', params: [1] }]) {
+		pair.client.inject(value);
+	}
+	// An invalid request that carries an id is answered InvalidRequest.
+	pair.client.inject({ jsonrpc: '2.0', id: 'bad', method: 'tools/call', params: 'nope' });
+	await flush();
+	assert.equal(connection.isClosed, false);
+	assert.ok(logger.find('ignored').length >= 7);
+	const invalid = pair.client.sent.find((m) => 'id' in m && m.id === 'bad');
+	assert.ok(invalid && 'error' in invalid && invalid.error.code === ErrorCode.InvalidRequest);
+	assert.deepEqual(await connection.request('echo', { ok: 1 }), { ok: 1 });
+});
+
+test('handlers: unknown method is -32601, an unexpected error is logged and -32603, an McpError is sent as-is', async () => {
+	const { server, connection, logger } = await setup();
+	connection.setRequestHandler('explode', () => {
+		throw new TypeError('cannot read x of undefined');
+	});
+	connection.setRequestHandler('refuse', async () => {
+		throw new McpError(-1, 'User rejected sampling request', { why: 'user' });
+	});
+	connection.setRequestHandler('fine', async (params) => ({ got: params }));
+	const unknown = await server.request('nope/method');
+	assert.ok('error' in unknown && unknown.error.code === ErrorCode.MethodNotFound);
+	const exploded = await server.request('explode');
+	assert.ok('error' in exploded && exploded.error.code === ErrorCode.InternalError);
+	assert.match(exploded.error.message, /cannot read x/);
+	assert.equal(logger.find('cannot read x of undefined').filter((e) => e.level === 'error').length, 1);
+	const refused = await server.request('refuse');
+	assert.ok('error' in refused);
+	assert.deepEqual(refused.error, { code: -1, message: 'User rejected sampling request', data: { why: 'user' } });
+	const fine = await server.request('fine', { a: 1 });
+	assert.ok('result' in fine);
+	assert.deepEqual(fine.result, { got: { a: 1 } });
+});
+
+test('close rejects every pending request with ConnectionClosed naming the server and the reason; onDidClose fires once', async () => {
+	const { pair, server, connection } = await setup({ name: 'everything' });
+	server.on('slow', () => NO_REPLY);
+	let handlerSignal: AbortSignal | undefined;
+	connection.setRequestHandler('elicitation/create', (_p, signal) => {
+		handlerSignal = signal;
+		return new Promise(() => {});
+	});
+	void server.request('elicitation/create', {});
+	const closes: McpError[] = [];
+	connection.onDidClose((e) => closes.push(e));
+	const pending = [connection.request('slow', {}), connection.request('slow', {})];
+	await flush();
+	pair.client.closeWithReason('the process exited with code 3; stderr: boom', { exitCode: 3 });
+	for (const request of pending) {
+		await assert.rejects(request, (e: unknown) => {
+			assert.ok(e instanceof McpError);
+			assert.equal(e.code, ErrorCode.ConnectionClosed);
+			assert.match(e.message, /everything/);
+			assert.match(e.message, /exited with code 3; stderr: boom/);
+			assert.deepEqual(e.data, { exitCode: 3 });
+			return true;
+		});
+	}
+	assert.equal(handlerSignal?.aborted, true);
+	await connection.close();
+	assert.equal(closes.length, 1);
+	await assert.rejects(connection.request('slow', {}), (e: unknown) => e instanceof McpError && e.code === ErrorCode.ConnectionClosed);
+	await assert.rejects(connection.notify('x'), (e: unknown) => e instanceof McpError && e.code === ErrorCode.ConnectionClosed);
+});
+
+test('close() by the client is idempotent and fails pending requests', async () => {
+	const { server, connection } = await setup();
+	server.on('slow', () => NO_REPLY);
+	const pending = connection.request('slow', {});
+	await Promise.all([connection.close(), connection.close()]);
+	await assert.rejects(pending, /closed by the client/);
+	assert.equal(connection.isClosed, true);
+});
+
+test('a send failure rejects the request', async () => {
+	const { pair, connection } = await setup();
+	pair.client.sendError = new McpError(ErrorCode.TransportFailed, 'POST failed: 500');
+	await assert.rejects(connection.request('x', {}), /POST failed: 500/);
+	assert.equal(connection.pendingCount, 0);
+});
+
+test('the wire is traced only at trace level, with credentials redacted', async () => {
+	const traced = await setup({ logger: new MemoryLogger('trace') });
+	traced.server.on('login', () => ({ access_token: 'secret-token-value', ok: true }));
+	await traced.connection.request('login', { headers: { Authorization: 'Bearer abc123' }, apiKey: 'k-999', query: 'visible' }, { onProgress: () => {} });
+	const lines = traced.logger.entries.filter((e) => e.level === 'trace').map((e) => e.message);
+	assert.ok(lines.some((l) => l.includes('→') && l.includes('visible') && l.includes('progressToken')));
+	assert.ok(lines.some((l) => l.includes('←') && l.includes('"ok":true')));
+	for (const secret of ['abc123', 'k-999', 'secret-token-value']) {
+		assert.ok(!lines.some((l) => l.includes(secret)), `${secret} must not be logged`);
+	}
+	const quiet = await setup({ logger: new MemoryLogger('debug') });
+	quiet.server.on('login', () => ({}));
+	await quiet.connection.request('login', {});
+	assert.equal(quiet.logger.entries.filter((e) => e.level === 'trace').length, 0);
+});
+
+test('notifications reach their handler in order; a throwing handler is logged and does not stop the next', async () => {
+	const { server, connection, logger } = await setup();
+	const seen: unknown[] = [];
+	connection.setNotificationHandler('notifications/message', (params) => {
+		if (params?.data === 'bad') throw new Error('listener bug');
+		seen.push(params?.data);
+	});
+	for (const data of ['a', 'bad', 'b', 'c']) {
+		server.notify('notifications/message', { level: 'info', data });
+	}
+	await flush();
+	assert.deepEqual(seen, ['a', 'b', 'c']);
+	assert.equal(logger.find('listener bug').length, 1);
+});
