@@ -1,0 +1,72 @@
+import type { Logger } from '../../common/logger';
+import { LegacySseTransport } from './legacySse';
+import { StdioTransport } from './stdio';
+import { StreamableHttpTransport } from './streamableHttp';
+import type { HttpAuthProvider, Transport } from './transport';
+
+/** A server started as a child process that speaks newline-delimited JSON-RPC on stdin/stdout. */
+export interface StdioTransportConfig {
+	type: 'stdio';
+	command: string;
+	args?: string[];
+	env?: Record<string, string>;
+	cwd?: string;
+}
+
+/**
+ * A remote server. `http` is Streamable HTTP (falling back to legacy HTTP+SSE when the server does not speak it);
+ * `sse` is the legacy HTTP+SSE transport of protocol 2024-11-05.
+ */
+export interface HttpTransportConfig {
+	type: 'http' | 'sse';
+	url: string;
+	/** Static headers sent on every request (values are never logged). */
+	headers?: Record<string, string>;
+}
+
+export type TransportConfig = StdioTransportConfig | HttpTransportConfig;
+
+export interface CreateTransportOptions {
+	/** Receives lifecycle messages and, at trace level, the wire. Default: nothing is logged. */
+	logger?: Logger;
+	/** The server's configured name, used in messages and logs. */
+	name?: string;
+	/** Per-request credentials for HTTP transports; without one a 401 fails with an Unauthorized McpError. */
+	auth?: HttpAuthProvider;
+	/** The largest message accepted, in bytes. Default: the transport's own (hundreds of MiB). */
+	maxMessageBytes?: number;
+}
+
+/**
+ * Builds the transport for one server configuration. Does no I/O: call `start()` on the result.
+ * Throws a TypeError only for a config whose `type` is none of the known ones (config parsing rejects those earlier).
+ */
+export function createTransport(config: TransportConfig, options: CreateTransportOptions = {}): Transport {
+	switch (config.type) {
+		case 'stdio':
+			return new StdioTransport({ ...config, logger: options.logger, name: options.name, maxMessageBytes: options.maxMessageBytes });
+		case 'http':
+			return new StreamableHttpTransport({
+				url: config.url,
+				headers: config.headers,
+				logger: options.logger,
+				name: options.name,
+				auth: options.auth,
+				maxMessageBytes: options.maxMessageBytes,
+				fallbackToSse: true,
+			});
+		case 'sse':
+			return new LegacySseTransport({
+				url: config.url,
+				headers: config.headers,
+				logger: options.logger,
+				name: options.name,
+				auth: options.auth,
+				maxMessageBytes: options.maxMessageBytes,
+			});
+		default: {
+			const never: never = config;
+			throw new TypeError(`Unknown transport type: ${String((never as { type?: unknown }).type)}`);
+		}
+	}
+}

@@ -1,0 +1,278 @@
+import * as http from 'node:http';
+import * as https from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import type { Logger } from '../../common/logger';
+import { ErrorCode } from '../jsonrpc';
+import { McpError } from '../mcpError';
+import type { HttpAuthProvider } from './transport';
+
+/** The default cap on one message (a JSON body or one SSE event), in bytes: large results pass, runaway streams do not. */
+export const defaultMaxMessageBytes = 256 * 1024 * 1024;
+
+export interface HttpClientOptions {
+	/** Static headers sent on every request. Values are never logged. */
+	headers?: Record<string, string> | undefined;
+	/** Per-request credentials; consulted again after a 401 (or 403 insufficient_scope). */
+	auth?: HttpAuthProvider | undefined;
+	logger: Logger;
+	/** Used in messages: the server's configured name. */
+	name: string;
+}
+
+export interface HttpRequest {
+	method: 'GET' | 'POST' | 'DELETE';
+	url: URL;
+	/** Request-specific headers (Accept, session id...). They override the static ones. */
+	headers: Record<string, string>;
+	body?: Buffer;
+	/** Give up when no response headers arrived within this many ms. Default: wait (the connection times requests out). */
+	timeoutMs?: number;
+}
+
+/**
+ * node:http(s) with one keep-alive agent per transport, so sequential requests reuse a socket and `destroy()`
+ * leaves no socket behind. Undici `fetch` and web streams are avoided on purpose: they cost several times the
+ * floor per request (see notes/performance.md). Nothing here adds a listener to a shared emitter per request.
+ *
+ * Authorization: static headers, then `auth.headers()` per request; a 401, or a 403 whose WWW-Authenticate says
+ * `insufficient_scope`, asks `auth.onUnauthorized()` and retries once when it resolves true. Without a provider the
+ * request fails with an Unauthorized McpError that says the server needs authorization.
+ */
+export class HttpClient {
+	private readonly agent: http.Agent;
+	private readonly active = new Set<http.ClientRequest>();
+	private destroyed = false;
+
+	constructor(
+		base: URL,
+		private readonly options: HttpClientOptions,
+	) {
+		const Agent = base.protocol === 'https:' ? https.Agent : http.Agent;
+		this.agent = new Agent({ keepAlive: true });
+	}
+
+	/** How many requests are in flight (tests check that closing leaves none). */
+	get activeRequests(): number {
+		return this.active.size;
+	}
+
+	/**
+	 * Sends one request and resolves with the response once its headers arrived (the body is still to be read).
+	 * Rejects with an McpError: TransportFailed for network errors (naming the URL and the error code),
+	 * Unauthorized when the server wants credentials that could not be obtained, ConnectionClosed after destroy().
+	 */
+	async request(req: HttpRequest, signal?: AbortSignal): Promise<IncomingMessage> {
+		let res = await this.requestWithAuth(req, signal);
+		if (isAuthChallenge(res)) {
+			const wwwAuthenticate = headerValue(res, 'www-authenticate');
+			const status = res.statusCode ?? 0;
+			res.resume();
+			const auth = this.options.auth;
+			if (!auth) {
+				throw new McpError(
+					ErrorCode.Unauthorized,
+					`${this.options.name}: the server at ${req.url.origin} needs authorization (HTTP ${status}); configure credentials (an Authorization header or OAuth)`,
+					{ status, wwwAuthenticate },
+				);
+			}
+			let retry = false;
+			try {
+				retry = await auth.onUnauthorized({ status, wwwAuthenticate, url: req.url.href }, signal);
+			} catch (error) {
+				throw new McpError(ErrorCode.Unauthorized, `${this.options.name}: authorization failed: ${errorMessage(error)}`, { status }, { cause: error });
+			}
+			if (!retry) {
+				throw new McpError(ErrorCode.Unauthorized, `${this.options.name}: the server refused the credentials (HTTP ${status}) and no new ones were obtained`, {
+					status,
+					wwwAuthenticate,
+				});
+			}
+			res = await this.requestWithAuth(req, signal);
+			if (isAuthChallenge(res)) {
+				res.resume();
+				throw new McpError(ErrorCode.Unauthorized, `${this.options.name}: the server refused the new credentials too (HTTP ${res.statusCode ?? 0})`, {
+					status: res.statusCode,
+					wwwAuthenticate: headerValue(res, 'www-authenticate'),
+				});
+			}
+		}
+		return res;
+	}
+
+	/** Aborts every request in flight (their sockets close); new requests still work. */
+	abortAll(): void {
+		for (const req of this.active) {
+			req.destroy();
+		}
+		this.active.clear();
+	}
+
+	/** Aborts every request in flight and closes every socket. Idempotent. */
+	destroy(): void {
+		this.destroyed = true;
+		for (const req of this.active) {
+			req.destroy();
+		}
+		this.active.clear();
+		this.agent.destroy();
+	}
+
+	private async requestWithAuth(req: HttpRequest, signal: AbortSignal | undefined): Promise<IncomingMessage> {
+		const headers: Record<string, string> = { ...this.options.headers, ...req.headers };
+		if (this.options.auth) {
+			Object.assign(headers, await this.options.auth.headers(signal));
+		}
+		if (req.body) {
+			headers['content-length'] = String(req.body.length);
+		}
+		const logger = this.options.logger;
+		if (logger.traceEnabled) {
+			// Header names only: values may carry tokens.
+			logger.trace(`${req.method} ${req.url.href} [${Object.keys(headers).join(', ')}]`);
+		}
+		try {
+			return await this.send(req, headers);
+		} catch (error) {
+			// A keep-alive socket the server closed while idle fails the next request at once; sending again on a
+			// fresh socket is safe because the server never saw the first attempt.
+			if ((error as { reusedSocket?: boolean }).reusedSocket && (error as NodeJS.ErrnoException).code === 'ECONNRESET' && !this.destroyed) {
+				return this.send(req, headers);
+			}
+			throw error;
+		}
+	}
+
+	private send(req: HttpRequest, headers: Record<string, string>): Promise<IncomingMessage> {
+		return new Promise((resolve, reject) => {
+			if (this.destroyed) {
+				reject(McpError.connectionClosed(`${this.options.name}: the transport is closed`));
+				return;
+			}
+			const request = (req.url.protocol === 'https:' ? https : http).request(req.url, { method: req.method, headers, agent: this.agent });
+			this.active.add(request);
+			if (req.timeoutMs !== undefined) {
+				request.setTimeout(req.timeoutMs, () => request.destroy(Object.assign(new Error(`no answer within ${req.timeoutMs} ms`), { code: 'ETIMEDOUT' })));
+			}
+			request.on('response', (res) => {
+				res.on('close', () => this.active.delete(request));
+				resolve(res);
+			});
+			request.on('error', (error: NodeJS.ErrnoException) => {
+				this.active.delete(request);
+				if (this.destroyed) {
+					reject(McpError.connectionClosed(`${this.options.name}: the transport is closed`));
+					return;
+				}
+				const failure = new McpError(
+					ErrorCode.TransportFailed,
+					`${this.options.name}: ${req.method} ${req.url.origin}${req.url.pathname} failed: ${error.code ?? error.message}${error.code ? ` (${error.message})` : ''}`,
+					{ code: error.code, url: req.url.href },
+					{ cause: error },
+				);
+				(failure as { reusedSocket?: boolean }).reusedSocket = request.reusedSocket;
+				reject(failure);
+			});
+			request.end(req.body);
+		});
+	}
+}
+
+function isAuthChallenge(res: IncomingMessage): boolean {
+	return res.statusCode === 401 || (res.statusCode === 403 && /insufficient_scope/i.test(headerValue(res, 'www-authenticate') ?? ''));
+}
+
+/** A response header as one string (the first value when repeated). */
+export function headerValue(res: IncomingMessage, name: string): string | undefined {
+	const value = res.headers[name];
+	return Array.isArray(value) ? value[0] : value;
+}
+
+/** The media type of a response without parameters, lower case ('' when absent). */
+export function mediaType(res: IncomingMessage): string {
+	const value = headerValue(res, 'content-type') ?? '';
+	const semi = value.indexOf(';');
+	return (semi === -1 ? value : value.slice(0, semi)).trim().toLowerCase();
+}
+
+/**
+ * Reads a whole body. Rejects with a ProtocolViolation McpError past `maxBytes` (and stops reading), or with
+ * TransportFailed when the connection drops first.
+ */
+export function readBody(res: IncomingMessage, maxBytes: number, what: string): Promise<Buffer> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		let size = 0;
+		res.on('data', (chunk: Buffer) => {
+			size += chunk.length;
+			if (size > maxBytes) {
+				res.destroy();
+				reject(new McpError(ErrorCode.ProtocolViolation, `${what}: the reply is larger than ${maxBytes} bytes`, { maxBytes }));
+				return;
+			}
+			chunks.push(chunk);
+		});
+		res.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+		res.on('error', (error) => reject(new McpError(ErrorCode.TransportFailed, `${what}: the reply was cut off (${error.message})`, undefined, { cause: error })));
+		res.on('close', () => {
+			if (!res.complete) {
+				reject(new McpError(ErrorCode.TransportFailed, `${what}: the reply was cut off`));
+			}
+		});
+	});
+}
+
+/** Up to `max` bytes of a body, for error messages (a stuck body gives up after `ms`). */
+export async function peekBody(res: IncomingMessage, max = 200, ms = 2000): Promise<string> {
+	return new Promise((resolve) => {
+		const chunks: Buffer[] = [];
+		let size = 0;
+		let done = false;
+		const finish = () => {
+			if (done) {
+				return;
+			}
+			done = true;
+			clearTimeout(timer);
+			res.removeAllListeners('data');
+			res.destroy();
+			resolve(describeBytes(Buffer.concat(chunks, Math.min(size, max)).subarray(0, max), size > max));
+		};
+		const timer = setTimeout(finish, ms);
+		res.on('data', (chunk: Buffer) => {
+			chunks.push(chunk);
+			size += chunk.length;
+			if (size >= max) {
+				finish();
+			}
+		});
+		res.on('end', finish);
+		res.on('error', finish);
+		res.on('close', finish);
+	});
+}
+
+/** The first bytes of a body, printable, quoted, for an error message. */
+export function describeBytes(bytes: Buffer, more = false): string {
+	// eslint-disable-next-line no-control-regex
+	const text = bytes.toString('utf8').replace(/[\x00-\x1f\x7f]+/g, ' ').trim();
+	return text === '' ? 'an empty body' : JSON.stringify(text) + (more ? '…' : '');
+}
+
+/** A short description of an unexpected reply: "HTTP 500 (text/html): \"<html>...\"". */
+export async function describeReply(res: IncomingMessage): Promise<string> {
+	const type = headerValue(res, 'content-type') ?? 'no content type';
+	return `HTTP ${res.statusCode ?? 0} (${type}): ${await peekBody(res)}`;
+}
+
+export function errorMessage(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The JSON-RPC messages in one JSON text: an array (a batch from an older server) gives its elements.
+ * Throws a SyntaxError for text that is not JSON.
+ */
+export function parseMessages(text: string): unknown[] {
+	const value: unknown = JSON.parse(text);
+	return Array.isArray(value) ? value : [value];
+}

@@ -1,0 +1,521 @@
+import type { IncomingMessage } from 'node:http';
+import { delay } from '../../common/async';
+import { Emitter } from '../../common/event';
+import { nullLogger, type Logger } from '../../common/logger';
+import { ErrorCode, isRequest, isResponse, type JsonRpcMessage, type RequestId } from '../jsonrpc';
+import { McpError } from '../mcpError';
+import {
+	defaultMaxMessageBytes,
+	describeBytes,
+	describeReply,
+	errorMessage,
+	headerValue,
+	HttpClient,
+	mediaType,
+	parseMessages,
+	readBody,
+} from './httpClient';
+import { LegacySseTransport } from './legacySse';
+import { readSse, SseDecoder, type SseEvent } from './sseEvents';
+import type { HttpAuthProvider, Transport, TransportKind } from './transport';
+
+export interface StreamableHttpTransportOptions {
+	/** The MCP endpoint (http: or https:). */
+	url: string;
+	/** Static headers sent on every request; values are never logged. */
+	headers?: Record<string, string> | undefined;
+	logger?: Logger | undefined;
+	/** The server's configured name, for messages. Default: the URL's host. */
+	name?: string | undefined;
+	/** Per-request credentials; without one a 401 fails with an Unauthorized McpError. */
+	auth?: HttpAuthProvider | undefined;
+	/** The largest JSON body or SSE event accepted. Default 256 MiB. */
+	maxMessageBytes?: number | undefined;
+	/**
+	 * When the `initialize` POST is answered 400, 404 or 405, talk legacy HTTP+SSE (2024-11-05) to the same URL
+	 * instead. Default false; `createTransport` turns it on for `type: 'http'`.
+	 */
+	fallbackToSse?: boolean | undefined;
+	/** Open the optional GET listening stream after initialization. Default true. */
+	listen?: boolean | undefined;
+	/** Delay before reconnecting a stream when the server sent no `retry:`; doubles per failed attempt. Default 1000 ms. */
+	reconnectDelayMs?: number | undefined;
+	/** Cap of the reconnect delay. Default 30000 ms. */
+	maxReconnectDelayMs?: number | undefined;
+	/** Attempts to resume one reply stream that was cut before its response. Default 5. */
+	maxResumeAttempts?: number | undefined;
+}
+
+/** Per SSE stream: what is needed to resume it and to know when it is done. */
+interface StreamState {
+	/** The request this stream answers (undefined for the GET listening stream). */
+	readonly requestId: RequestId | undefined;
+	readonly method: string;
+	lastEventId: string | undefined;
+	retryMs: number | undefined;
+	answered: boolean;
+	/** Events delivered since the last (re)connect; a stream that delivers something resets the attempt count. */
+	progressed: boolean;
+}
+
+const acceptBoth = 'application/json, text/event-stream';
+/** Event ids are unique per session (spec); this many are remembered to drop replays. */
+const seenEventIdLimit = 10_000;
+
+/**
+ * The Streamable HTTP transport of MCP 2025-11-25.
+ * Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
+ *
+ * - Every message is a POST; a request is answered by JSON or by an SSE stream that may carry server requests and
+ *   notifications before the response; notifications and responses are answered 202.
+ * - `Mcp-Session-Id` from the initialize reply goes on every later request; `MCP-Protocol-Version` once set.
+ * - After `notifications/initialized` the optional GET listening stream opens (405 means the server offers none);
+ *   it reconnects with backoff and `Last-Event-ID`.
+ * - A reply stream cut before its response resumes with GET + `Last-Event-ID` after the server's `retry:` delay.
+ *   A stream that carried its response (success or error) is never resumed. Events whose id was seen already
+ *   (servers replay across streams) and priming events with empty data are dropped.
+ * - A 404 to a request carrying the session id means the session is gone: the transport closes with an McpError
+ *   whose data is `{ sessionExpired: true }`, so the owner starts a new session.
+ * - A request whose reply is garbage, HTML or an HTTP error fails alone: `send()` rejects, or, when the failure is
+ *   found after `send()` resolved (a reply stream), an error response for that request id is delivered.
+ * - `close()` sends DELETE with the session id and closes every socket.
+ * - With `fallbackToSse`, an initialize answered 400/404/405 switches to legacy HTTP+SSE; `kind` then says 'sse'.
+ */
+export class StreamableHttpTransport implements Transport {
+	private readonly url: URL;
+	private readonly name: string;
+	private readonly logger: Logger;
+	private readonly http: HttpClient;
+	private readonly maxBytes: number;
+	private readonly messageEmitter = new Emitter<unknown>();
+	private readonly closeEmitter = new Emitter<McpError>();
+	/** Aborted on close: cancels reconnect delays and auth calls. */
+	private readonly lifetime = new AbortController();
+	private readonly seenEventIds = new Set<string>();
+
+	private currentSessionId: string | undefined;
+	private protocolVersion: string | undefined;
+	private postHeaders: Record<string, string> = { accept: acceptBoth, 'content-type': 'application/json' };
+	private fallback: LegacySseTransport | undefined;
+	private fallbackStarting: Promise<void> | undefined;
+	private listening = false;
+	private closing: Promise<void> | undefined;
+	private closeError: McpError | undefined;
+
+	readonly onMessage = this.messageEmitter.event;
+	readonly onClose = this.closeEmitter.event;
+
+	constructor(private readonly options: StreamableHttpTransportOptions) {
+		this.url = new URL(options.url);
+		this.name = options.name ?? this.url.host;
+		this.logger = options.logger ?? nullLogger;
+		this.maxBytes = options.maxMessageBytes ?? defaultMaxMessageBytes;
+		this.http = new HttpClient(this.url, { headers: options.headers, auth: options.auth, logger: this.logger, name: this.name });
+	}
+
+	/** 'http' until a fallback to legacy SSE happened, then 'sse'. */
+	get kind(): TransportKind {
+		return this.fallback ? 'sse' : 'http';
+	}
+
+	/** The transport in use after negotiation (same as `kind`). */
+	get negotiatedKind(): TransportKind {
+		return this.kind;
+	}
+
+	get sessionId(): string | undefined {
+		return this.fallback ? this.fallback.sessionId : this.currentSessionId;
+	}
+
+	/** Does no I/O (HTTP has nothing to open before the first POST); rejects only for a URL that is not http(s). */
+	async start(): Promise<void> {
+		if (this.url.protocol !== 'http:' && this.url.protocol !== 'https:') {
+			throw new McpError(ErrorCode.TransportFailed, `${this.name}: ${this.url.href} is not an http(s) URL`);
+		}
+	}
+
+	setProtocolVersion(version: string): void {
+		this.protocolVersion = version;
+		this.fallback?.setProtocolVersion(version);
+		this.updateHeaders();
+	}
+
+	async send(message: JsonRpcMessage): Promise<void> {
+		if (this.fallbackStarting) {
+			await this.fallbackStarting;
+		}
+		if (this.fallback) {
+			return this.fallback.send(message);
+		}
+		this.throwIfClosed();
+		const method = 'method' in message ? message.method : 'response';
+		const requestId = isRequest(message) ? message.id : undefined;
+		const isInitialize = method === 'initialize' && requestId !== undefined;
+		const sentSessionId = this.currentSessionId;
+		const res = await this.post(message);
+		const status = res.statusCode ?? 0;
+
+		if (isInitialize && this.options.fallbackToSse && (status === 400 || status === 404 || status === 405)) {
+			res.resume();
+			return this.fallBack(message, status);
+		}
+		if (status === 404 && sentSessionId !== undefined) {
+			res.resume();
+			throw this.sessionExpired(sentSessionId, method);
+		}
+		if (status === 202 || status === 204) {
+			res.resume();
+			this.afterAccepted(method);
+			return;
+		}
+		if (status < 200 || status >= 300) {
+			throw new McpError(ErrorCode.TransportFailed, `${this.name}: the server answered ${method} with ${await describeReply(res)}`, { status });
+		}
+		if (isInitialize) {
+			this.currentSessionId = headerValue(res, 'mcp-session-id');
+			this.updateHeaders();
+			this.logger.info(`${this.name}: using Streamable HTTP at ${this.url.href}${this.currentSessionId ? ` (session ${this.currentSessionId})` : ''}`);
+		}
+		const type = mediaType(res);
+		if (type === 'text/event-stream') {
+			// The stream is read in the background: send() resolves once the server accepted the message.
+			void this.readStream(res, { requestId, method, lastEventId: undefined, retryMs: undefined, answered: false, progressed: false });
+			this.afterAccepted(method);
+			return;
+		}
+		if (type === 'application/json') {
+			const body = await readBody(res, this.maxBytes, `${this.name}: ${method}`);
+			let messages: unknown[];
+			try {
+				messages = parseMessages(body.toString('utf8'));
+			} catch {
+				throw new McpError(ErrorCode.ProtocolViolation, `${this.name}: the server answered ${method} with invalid JSON (HTTP ${status}): ${describeBytes(body.subarray(0, 200), body.length > 200)}`, {
+					status,
+				});
+			}
+			this.deliver(messages);
+			this.afterAccepted(method);
+			return;
+		}
+		if (requestId === undefined && res.headers['content-length'] === '0') {
+			// Some servers answer a notification 200 with an empty body instead of 202.
+			res.resume();
+			this.afterAccepted(method);
+			return;
+		}
+		throw new McpError(ErrorCode.ProtocolViolation, `${this.name}: the server answered ${method} with neither JSON nor an event stream: ${await describeReply(res)}`, { status });
+	}
+
+	close(): Promise<void> {
+		return this.shutdown(McpError.connectionClosed(`${this.name}: closed by the client`), true);
+	}
+
+	private async post(message: JsonRpcMessage): Promise<IncomingMessage> {
+		try {
+			return await this.http.request({ method: 'POST', url: this.url, headers: this.postHeaders, body: Buffer.from(JSON.stringify(message)) }, this.lifetime.signal);
+		} catch (error) {
+			this.throwIfClosed();
+			throw error;
+		}
+	}
+
+	private updateHeaders(): void {
+		const headers: Record<string, string> = { accept: acceptBoth, 'content-type': 'application/json' };
+		if (this.currentSessionId !== undefined) {
+			headers['mcp-session-id'] = this.currentSessionId;
+		}
+		if (this.protocolVersion !== undefined) {
+			headers['mcp-protocol-version'] = this.protocolVersion;
+		}
+		this.postHeaders = headers;
+	}
+
+	private getHeaders(lastEventId: string | undefined): Record<string, string> {
+		const headers: Record<string, string> = { accept: 'text/event-stream' };
+		if (this.currentSessionId !== undefined) {
+			headers['mcp-session-id'] = this.currentSessionId;
+		}
+		if (this.protocolVersion !== undefined) {
+			headers['mcp-protocol-version'] = this.protocolVersion;
+		}
+		if (lastEventId !== undefined) {
+			headers['last-event-id'] = lastEventId;
+		}
+		return headers;
+	}
+
+	private afterAccepted(method: string): void {
+		if (method === 'notifications/initialized' && !this.listening && this.options.listen !== false) {
+			this.listening = true;
+			void this.listen();
+		}
+	}
+
+	private deliver(messages: unknown[]): void {
+		for (const message of messages) {
+			if (this.closing) {
+				return;
+			}
+			this.messageEmitter.fire(message);
+		}
+	}
+
+	/** Fails one request whose reply broke after send() resolved, by delivering an error response for its id. */
+	private failRequest(state: StreamState, message: string): void {
+		if (state.requestId === undefined || state.answered || this.closing) {
+			return;
+		}
+		state.answered = true;
+		this.logger.warn(message);
+		this.messageEmitter.fire({ jsonrpc: '2.0', id: state.requestId, error: { code: ErrorCode.TransportFailed, message } });
+	}
+
+	private onEvent(event: SseEvent, state: StreamState): void {
+		if (event.id !== undefined && event.id !== '') {
+			if (this.seenEventIds.has(event.id)) {
+				// A replay of an event already delivered (servers replay across streams after Last-Event-ID).
+				return;
+			}
+			this.seenEventIds.add(event.id);
+			if (this.seenEventIds.size > seenEventIdLimit) {
+				const oldest = this.seenEventIds.values().next().value;
+				if (oldest !== undefined) {
+					this.seenEventIds.delete(oldest);
+				}
+			}
+		}
+		// Priming events carry an id and empty data so the client can resume (spec 2025-11-25).
+		if (event.data === '' || (event.event !== undefined && event.event !== 'message')) {
+			return;
+		}
+		state.progressed = true;
+		let messages: unknown[];
+		try {
+			messages = parseMessages(event.data);
+		} catch {
+			this.logger.warn(`${this.name}: skipped an event that is not JSON: ${describeBytes(Buffer.from(event.data.slice(0, 200)), event.data.length > 200)}`);
+			return;
+		}
+		for (const message of messages) {
+			if (state.requestId !== undefined && isResponse(message) && message.id === state.requestId) {
+				state.answered = true;
+			}
+		}
+		this.deliver(messages);
+	}
+
+	/** Reads a reply stream to its end and resumes it while its response is still missing. */
+	private async readStream(res: IncomingMessage, state: StreamState): Promise<void> {
+		let attempts = 0;
+		for (;;) {
+			const decoder = new SseDecoder({ onEvent: (event) => this.onEvent(event, state) }, this.maxBytes);
+			decoder.lastEventId = state.lastEventId;
+			state.progressed = false;
+			const end = await readSse(res, decoder);
+			state.lastEventId = decoder.lastEventId;
+			state.retryMs = decoder.retryMs ?? state.retryMs;
+			if (this.closing || state.answered) {
+				return;
+			}
+			if (decoder.overflow) {
+				this.failRequest(state, `${this.name}: the reply to ${state.method} is larger than ${this.maxBytes} bytes`);
+				return;
+			}
+			const why = end.clean ? 'ended' : `was cut (${end.reason ?? 'unknown reason'})`;
+			if (state.lastEventId === undefined) {
+				this.failRequest(state, `${this.name}: the reply stream for ${state.method} ${why} before the response and cannot be resumed (the server sent no event ids)`);
+				return;
+			}
+			attempts = state.progressed ? 1 : attempts + 1;
+			const maxAttempts = this.options.maxResumeAttempts ?? 5;
+			let resumed: IncomingMessage | undefined;
+			let failure = '';
+			while (!resumed && attempts <= maxAttempts) {
+				try {
+					await delay(this.retryDelay(state, attempts), this.lifetime.signal);
+				} catch {
+					return; // closed
+				}
+				this.logger.debug(`${this.name}: the reply stream for ${state.method} ${why}; resuming after event ${state.lastEventId}`);
+				const result = await this.openGet(state.lastEventId);
+				if (this.closing) {
+					result.res?.resume();
+					return;
+				}
+				if (result.res) {
+					resumed = result.res;
+				} else {
+					failure = result.error;
+					if (result.final) {
+						break;
+					}
+					attempts++;
+				}
+			}
+			if (!resumed) {
+				this.failRequest(state, `${this.name}: the reply stream for ${state.method} ${why} before the response and could not be resumed: ${failure}`);
+				return;
+			}
+			res = resumed;
+		}
+	}
+
+	/** The GET listening stream: server requests and notifications outside any request. */
+	private async listen(): Promise<void> {
+		const state: StreamState = { requestId: undefined, method: 'GET stream', lastEventId: undefined, retryMs: undefined, answered: false, progressed: false };
+		let attempts = 0;
+		while (!this.closing) {
+			const result = await this.openGet(state.lastEventId);
+			if (this.closing) {
+				result.res?.resume();
+				return;
+			}
+			if (result.res) {
+				const decoder = new SseDecoder({ onEvent: (event) => this.onEvent(event, state) }, this.maxBytes);
+				decoder.lastEventId = state.lastEventId;
+				state.progressed = false;
+				const end = await readSse(result.res, decoder);
+				state.lastEventId = decoder.lastEventId;
+				state.retryMs = decoder.retryMs ?? state.retryMs;
+				attempts = state.progressed || end.clean ? 1 : attempts + 1;
+				if (!this.closing) {
+					this.logger.debug(`${this.name}: the listening stream ${end.clean ? 'ended' : `was cut (${end.reason ?? ''})`}; reconnecting`);
+				}
+			} else if (result.status === 405) {
+				// "The server MUST either return Content-Type: text/event-stream ... or else return HTTP 405"
+				this.logger.debug(`${this.name}: the server offers no listening stream (HTTP 405)`);
+				return;
+			} else if (result.final) {
+				this.logger.warn(`${this.name}: the listening stream is not available: ${result.error}`);
+				return;
+			} else {
+				attempts++;
+				this.logger.debug(`${this.name}: the listening stream failed: ${result.error}`);
+			}
+			try {
+				await delay(this.retryDelay(state, attempts), this.lifetime.signal);
+			} catch {
+				return;
+			}
+		}
+	}
+
+	/**
+	 * Opens a GET event stream. Returns the response, or why not and whether trying again makes sense.
+	 * A 404 with a session id closes the transport (session expired).
+	 */
+	private async openGet(lastEventId: string | undefined): Promise<{ res?: IncomingMessage; status?: number; error: string; final: boolean }> {
+		let res: IncomingMessage;
+		try {
+			res = await this.http.request({ method: 'GET', url: this.url, headers: this.getHeaders(lastEventId) }, this.lifetime.signal);
+		} catch (error) {
+			const final = error instanceof McpError && error.code === ErrorCode.Unauthorized;
+			return { error: errorMessage(error), final };
+		}
+		const status = res.statusCode ?? 0;
+		if (status === 404 && this.currentSessionId !== undefined) {
+			res.resume();
+			this.sessionExpired(this.currentSessionId, 'GET');
+			return { status, error: 'the session expired', final: true };
+		}
+		if (status >= 200 && status < 300 && mediaType(res) === 'text/event-stream') {
+			return { res, status, error: '', final: false };
+		}
+		const error = await describeReply(res);
+		return { status, error, final: status === 405 || (status >= 400 && status < 500 && status !== 408 && status !== 429) };
+	}
+
+	private retryDelay(state: StreamState, attempts: number): number {
+		if (state.retryMs !== undefined && attempts <= 1) {
+			return state.retryMs;
+		}
+		const base = state.retryMs ?? this.options.reconnectDelayMs ?? 1000;
+		return Math.min(base * 2 ** Math.max(0, attempts - 1), this.options.maxReconnectDelayMs ?? 30_000);
+	}
+
+	private sessionExpired(sessionId: string, method: string): McpError {
+		const error = McpError.connectionClosed(
+			`${this.name}: the session expired (the server answered ${method} with HTTP 404 for session ${sessionId}); a new session is needed`,
+			{ sessionExpired: true, status: 404, sessionId },
+		);
+		void this.shutdown(error, false);
+		return error;
+	}
+
+	private async fallBack(initialize: JsonRpcMessage, status: number): Promise<void> {
+		this.logger.info(`${this.name}: ${this.url.href} answered initialize with HTTP ${status}; falling back to the legacy HTTP+SSE transport`);
+		const legacy = new LegacySseTransport({
+			url: this.options.url,
+			headers: this.options.headers,
+			logger: this.logger,
+			name: this.name,
+			auth: this.options.auth,
+			maxMessageBytes: this.options.maxMessageBytes,
+		});
+		legacy.onMessage((message) => this.messageEmitter.fire(message));
+		legacy.onClose((error) => void this.shutdown(error, false));
+		const starting = legacy.start();
+		this.fallbackStarting = starting.then(
+			() => undefined,
+			() => undefined,
+		);
+		try {
+			await starting;
+		} catch (error) {
+			void legacy.close();
+			throw new McpError(
+				ErrorCode.TransportFailed,
+				`${this.name}: ${this.url.href} does not speak Streamable HTTP (initialize answered HTTP ${status}) and the legacy HTTP+SSE fallback failed too: ${errorMessage(error)}`,
+				{ status },
+				{ cause: error },
+			);
+		} finally {
+			this.fallbackStarting = undefined;
+		}
+		if (this.closing) {
+			await legacy.close();
+			this.throwIfClosed();
+		}
+		this.fallback = legacy;
+		if (this.protocolVersion !== undefined) {
+			legacy.setProtocolVersion(this.protocolVersion);
+		}
+		this.logger.info(`${this.name}: using legacy HTTP+SSE at ${this.url.href}`);
+		await legacy.send(initialize);
+	}
+
+	private throwIfClosed(): void {
+		if (this.closing) {
+			throw this.closeError ?? McpError.connectionClosed(`${this.name}: the transport is closed`);
+		}
+	}
+
+	/** The one close path: stops streams and timers, ends the session (DELETE) when asked, fires onClose once. */
+	private shutdown(error: McpError, deleteSession: boolean): Promise<void> {
+		if (this.closing) {
+			return this.closing;
+		}
+		this.closeError = error;
+		this.closing = (async () => {
+			this.lifetime.abort();
+			this.http.abortAll();
+			if (this.fallback) {
+				await this.fallback.close();
+			} else if (deleteSession && this.currentSessionId !== undefined) {
+				// "Clients that no longer need a particular session ... SHOULD send an HTTP DELETE" (spec); 405 is fine.
+				try {
+					const res = await this.http.request({ method: 'DELETE', url: this.url, headers: this.getHeaders(undefined), timeoutMs: 2000 });
+					res.resume();
+					this.logger.debug(`${this.name}: DELETE session ${this.currentSessionId}: HTTP ${res.statusCode ?? 0}`);
+				} catch (deleteError) {
+					this.logger.debug(`${this.name}: DELETE session failed: ${errorMessage(deleteError)}`);
+				}
+			}
+			this.http.destroy();
+			this.closeEmitter.fire(error);
+			this.closeEmitter.dispose();
+			this.messageEmitter.dispose();
+		})();
+		return this.closing;
+	}
+}
