@@ -1,3 +1,250 @@
-// CONTRACT STUB: e2e suites register tests here; the e2e harness work implements the runner behind it.
-/** Registers one test to run inside the real extension host. */
-export function test(_name: string, _fn: () => Promise<void> | void, _options?: { timeoutMs?: number }): void {}
+// The e2e suites' runner API. Suites call `test()` at load time; `index.ts` runs what they registered.
+// The registry lives on `globalThis`, because each `*.e2e.ts` is bundled on its own and would otherwise get its
+// own copy of this module.
+//
+// Two ways in which a test acts on the workbench:
+// - VS Code commands (quick input navigation, `type`), which work under every runner;
+// - the page driver: run.mjs drives the page with Playwright (real key presses, clicks, DOM reads, screenshots)
+//   on request. Requests are files in `MCP_SWITCHBOARD_E2E_DRIVER`; the answer is a file next to them. The
+//   `@vscode/test-electron` runner has no driver: `hasDriver()` is false and the driver helpers throw, so a test
+//   that needs one should check first.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+
+/** The extension under test, `<publisher>.<name>` from package.json. */
+export const EXTENSION_ID = 'mcp-switchboard.mcp-switchboard';
+
+export interface TestOptions {
+	/** Fails the test when it has not settled by then. Default 30 000 ms. */
+	timeoutMs?: number;
+}
+
+export interface TestContext {
+	/** Aborted when the test timed out, so a long wait inside it can stop early. */
+	readonly signal: AbortSignal;
+}
+
+export interface RegisteredTest {
+	readonly name: string;
+	readonly fn: (context: TestContext) => Promise<void> | void;
+	readonly timeoutMs: number;
+	/** The suite file that registered it, e.g. `activation.e2e.js`. */
+	suite: string;
+}
+
+/** Default per-test timeout. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+const registryKey = Symbol.for('mcp-switchboard.e2e.registry');
+type Registry = { tests: RegisteredTest[]; currentSuite: string };
+
+/** The process-wide list of registered tests (shared by every bundled suite). */
+export function registry(): Registry {
+	const holder = globalThis as unknown as Record<symbol, Registry | undefined>;
+	let found = holder[registryKey];
+	if (!found) {
+		found = { tests: [], currentSuite: '' };
+		holder[registryKey] = found;
+	}
+	return found;
+}
+
+/**
+ * Registers one test to run inside the real extension host. Tests run one at a time in registration order,
+ * suite files in name order. A test fails when `fn` throws, rejects or outlives `options.timeoutMs`.
+ */
+export function test(name: string, fn: (context: TestContext) => Promise<void> | void, options?: TestOptions): void {
+	const r = registry();
+	r.tests.push({ name, fn, timeoutMs: options?.timeoutMs ?? DEFAULT_TIMEOUT_MS, suite: r.currentSuite });
+}
+
+/** Resolves after `ms` milliseconds. */
+export function sleep(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export interface WaitOptions {
+	/** Default 10 000 ms. */
+	timeoutMs?: number;
+	/** Polling interval. Default 100 ms. */
+	intervalMs?: number;
+	/** Says what was awaited, for the error. Default: the predicate's source. */
+	message?: string;
+}
+
+/**
+ * Polls `predicate` until it returns a truthy value (awaited), and returns that value. An exception thrown by the
+ * predicate counts as "not yet", and its message goes into the timeout error, so
+ * `waitFor(() => { assert.equal(...); return true; })` reports the last failed assertion.
+ * @throws Error `Timed out after N ms waiting for <message>` with the last predicate error, if any.
+ */
+export async function waitFor<T>(predicate: () => T | Promise<T>, options: WaitOptions = {}): Promise<NonNullable<T>> {
+	const timeoutMs = options.timeoutMs ?? 10_000;
+	const intervalMs = options.intervalMs ?? 100;
+	const deadline = Date.now() + timeoutMs;
+	let lastError: unknown;
+	for (;;) {
+		try {
+			const value = await predicate();
+			if (value) return value as NonNullable<T>;
+		} catch (error) {
+			lastError = error;
+		}
+		if (Date.now() >= deadline) {
+			const what = options.message ?? predicate.toString().slice(0, 200);
+			const last = lastError instanceof Error ? `; last error: ${lastError.message}` : lastError !== undefined ? `; last error: ${String(lastError)}` : '';
+			throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${last}`);
+		}
+		await sleep(intervalMs);
+	}
+}
+
+/**
+ * Activates the extension under test and returns what its `activate()` returned (the test API).
+ * @throws Error when the extension is not installed in this host, or activation throws.
+ */
+export async function extensionApi<T = unknown>(): Promise<T> {
+	const extension = vscode.extensions.getExtension<T>(EXTENSION_ID);
+	if (!extension) throw new Error(`Extension ${EXTENSION_ID} is not loaded in this extension host`);
+	return extension.isActive ? extension.exports : await extension.activate();
+}
+
+// ---- Quick input, through commands (works under every runner) ----
+
+/** Moves the quick pick's active row down `steps` times (wrapping at the end). */
+export async function quickPickNext(steps = 1): Promise<void> {
+	for (let i = 0; i < steps; i++) await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+}
+
+/** Accepts the active row of the open quick pick, or the value of the open input box. */
+export async function quickInputAccept(): Promise<void> {
+	await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+}
+
+/** Closes any open quick pick or input box (as Escape would). */
+export async function quickInputClose(): Promise<void> {
+	await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+}
+
+/**
+ * Answers an open input box with `text`: types it (replacing what was prefilled) and accepts. Uses the page
+ * driver when there is one (real key presses), otherwise the `type` command.
+ */
+export async function answerInputBox(text: string): Promise<void> {
+	if (hasDriver()) {
+		await driver({ action: 'fill', selector: '.quick-input-widget .quick-input-box input', text });
+		await driver({ action: 'press', key: 'Enter' });
+		return;
+	}
+	await vscode.commands.executeCommand('type', { text });
+	await quickInputAccept();
+}
+
+/**
+ * Answers an open quick pick by choosing the row whose label is `label`: filters by typing it, then accepts the
+ * first row. Needs the page driver to read the rows; without one it types and accepts the top match.
+ */
+export async function answerQuickPick(label: string): Promise<void> {
+	if (hasDriver()) {
+		await driver({ action: 'fill', selector: '.quick-input-widget .quick-input-box input', text: label });
+		await waitFor(
+			async () => (await quickInputRows()).some((row) => row.label === label),
+			{ timeoutMs: 5_000, message: `a quick pick row labelled "${label}"` },
+		);
+		const rows = await quickInputRows();
+		const index = rows.findIndex((row) => row.label === label);
+		const focused = rows.findIndex((row) => row.focused);
+		if (index > focused && focused >= 0) await quickPickNext(index - focused);
+		await quickInputAccept();
+		return;
+	}
+	await vscode.commands.executeCommand('type', { text: label });
+	await quickInputAccept();
+}
+
+/** A visible quick input row as a person sees it. */
+export interface QuickInputRow {
+	label: string;
+	description: string;
+	detail: string;
+	focused: boolean;
+}
+
+/** The rows of the open quick pick, top to bottom (empty when none is open). Needs the page driver. */
+export async function quickInputRows(): Promise<QuickInputRow[]> {
+	const result = await driver({
+		action: 'evaluate',
+		script: `[...document.querySelectorAll('.quick-input-widget .quick-input-list .monaco-list-row')]
+			.filter((row) => row.closest('.quick-input-widget').style.display !== 'none')
+			.sort((a, b) => Number(a.getAttribute('data-index')) - Number(b.getAttribute('data-index')))
+			.map((row) => ({
+				label: (row.querySelector('.label-name')?.textContent ?? '').trim(),
+				description: (row.querySelector('.label-description')?.textContent ?? '').trim(),
+				detail: (row.querySelector('.quick-input-list-label-meta, .monaco-icon-label-container + *')?.textContent ?? '').trim(),
+				focused: row.classList.contains('focused'),
+			}))`,
+	});
+	return result as QuickInputRow[];
+}
+
+// ---- Page driver (run.mjs with Playwright) ----
+
+/** What the page driver can do. Selectors are CSS selectors in the workbench page. */
+export type DriverRequest =
+	| { action: 'screenshot'; name: string }
+	| { action: 'press'; key: string }
+	| { action: 'type'; text: string }
+	| { action: 'fill'; selector: string; text: string }
+	| { action: 'click'; selector: string; nth?: number }
+	| { action: 'texts'; selector: string }
+	| { action: 'evaluate'; script: string };
+
+/** True when a page driver answers requests (the code-server runner; not `@vscode/test-electron`). */
+export function hasDriver(): boolean {
+	return Boolean(process.env.MCP_SWITCHBOARD_E2E_DRIVER);
+}
+
+let nextRequest = 0;
+
+/**
+ * Asks run.mjs to act on the page and returns its answer: `texts` gives the `innerText` of every match,
+ * `evaluate` the value of a JavaScript expression, `screenshot` the PNG's path; the others `undefined`.
+ * @throws Error when there is no driver, the driver reports an error, or no answer came within `timeoutMs` (default 15 s).
+ */
+export async function driver(request: DriverRequest, timeoutMs = 15_000): Promise<unknown> {
+	const dir = process.env.MCP_SWITCHBOARD_E2E_DRIVER;
+	if (!dir) throw new Error(`No page driver in this runner (needed for "${request.action}")`);
+	const id = `${process.pid}-${++nextRequest}`;
+	const answerPath = path.join(dir, `${id}.answer.json`);
+	// Written under a temporary name, then renamed, so the driver never reads half a request.
+	fs.writeFileSync(path.join(dir, `${id}.tmp`), JSON.stringify(request));
+	fs.renameSync(path.join(dir, `${id}.tmp`), path.join(dir, `${id}.request.json`));
+	const answer = await waitFor(() => fs.existsSync(answerPath) && (JSON.parse(fs.readFileSync(answerPath, 'utf8')) as { ok: boolean; value?: unknown; error?: string }), {
+		timeoutMs,
+		intervalMs: 50,
+		message: `the page driver to answer ${request.action}`,
+	});
+	fs.rmSync(answerPath, { force: true });
+	if (!answer.ok) throw new Error(`Page driver ${request.action} failed: ${answer.error ?? 'unknown error'}`);
+	return answer.value;
+}
+
+/** Real key presses on the page, e.g. `Enter`, `Escape`, `Control+Shift+P` (Playwright key names). Needs the driver. */
+export async function pressKey(key: string): Promise<void> {
+	await driver({ action: 'press', key });
+}
+
+/** `innerText` of every element matching `selector`, in document order. Needs the driver. */
+export async function pageTexts(selector: string): Promise<string[]> {
+	return (await driver({ action: 'texts', selector })) as string[];
+}
+
+/**
+ * Saves a screenshot of the workbench as `test-results/<name>.png` and returns its path. A no-op returning
+ * `undefined` when there is no driver, so suites may call it freely.
+ */
+export async function screenshot(name: string): Promise<string | undefined> {
+	if (!hasDriver()) return undefined;
+	return (await driver({ action: 'screenshot', name }, 30_000)) as string;
+}

@@ -1,2 +1,104 @@
-// Placeholder entry: the e2e harness work fills this with suites run inside a real extension host.
-export async function run(): Promise<void> {}
+// The tests module the extension host loads (`extensionTestsPath`), for both runners: test/e2e/run.mjs
+// (code-server + Playwright) and test/e2e/electron.mjs (@vscode/test-electron). `run()` loads every `*.e2e.js`
+// next to this file, runs the registered tests one at a time, prints `✔ name` / `✖ name: error`, writes the
+// results to `MCP_SWITCHBOARD_E2E_RESULTS` when set, and rejects when any test failed (so the runner's exit
+// code says so).
+//
+// Environment: `MCP_SWITCHBOARD_E2E_GREP` keeps only tests whose suite file or name contains it (several
+// separated by `|`).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { hasDriver, quickInputClose, registry, screenshot } from './harness';
+import type { RegisteredTest } from './harness';
+
+export interface TestResult {
+	name: string;
+	suite: string;
+	ok: boolean;
+	error?: string;
+	durationMs: number;
+}
+
+/** Loads the suites, runs them, and rejects with a summary when any test failed or none ran. */
+export async function run(): Promise<void> {
+	const results: TestResult[] = [];
+	const loadErrors: TestResult[] = [];
+	const r = registry();
+	const suites = fs.readdirSync(__dirname).filter((f) => f.endsWith('.e2e.js')).sort();
+	for (const suite of suites) {
+		r.currentSuite = suite;
+		try {
+			require(path.join(__dirname, suite));
+		} catch (error) {
+			// A suite that fails to load is a failed test, named after the file, rather than a silent gap.
+			loadErrors.push({ name: `load ${suite}`, suite, ok: false, error: describe(error), durationMs: 0 });
+		}
+	}
+	const filters = (process.env.MCP_SWITCHBOARD_E2E_GREP ?? '').split('|').filter(Boolean);
+	const selected = r.tests.filter((t) => filters.length === 0 || filters.some((f) => t.name.includes(f) || t.suite.includes(f)));
+	log(`e2e: ${selected.length} tests from ${suites.length} suites in VS Code ${vscode.version}${filters.length ? ` (filter ${filters.join('|')})` : ''}`);
+	for (const failure of loadErrors) {
+		results.push(failure);
+		log(`✖ ${failure.name}: ${failure.error}`);
+	}
+
+	for (const t of selected) {
+		const result = await runOne(t);
+		results.push(result);
+		log(result.ok ? `✔ ${t.name} (${result.durationMs} ms)` : `✖ ${t.name}: ${result.error}`);
+		if (!result.ok) {
+			// Leave the next test a clean workbench, and keep a picture of what went wrong.
+			await quickInputClose().then(undefined, () => undefined);
+			await screenshot(`failure-${results.length}`).then(undefined, () => undefined);
+		}
+	}
+
+	// The workbench as the suites left it: the picture of a full run.
+	try {
+		await screenshot('workbench');
+	} catch (error) {
+		log(`e2e: no workbench screenshot: ${describe(error)}`);
+	}
+
+	const passed = results.filter((x) => x.ok).length;
+	const failed = results.length - passed;
+	const file = process.env.MCP_SWITCHBOARD_E2E_RESULTS;
+	if (file) fs.writeFileSync(file, JSON.stringify({ passed, failed, tests: results }, null, '\t'));
+	log(`e2e: ${passed} passed, ${failed} failed${hasDriver() ? '' : ' (no page driver)'}`);
+	if (failed > 0) throw new Error(`${failed} of ${results.length} e2e tests failed`);
+	if (results.length === 0) throw new Error('No e2e test ran');
+}
+
+async function runOne(t: RegisteredTest): Promise<TestResult> {
+	const started = Date.now();
+	const controller = new AbortController();
+	let timer: NodeJS.Timeout | undefined;
+	const timeout = new Promise<never>((_, reject) => {
+		timer = setTimeout(() => {
+			controller.abort();
+			reject(new Error(`timed out after ${t.timeoutMs} ms`));
+		}, t.timeoutMs);
+	});
+	try {
+		await Promise.race([Promise.resolve().then(() => t.fn({ signal: controller.signal })), timeout]);
+		return { name: t.name, suite: t.suite, ok: true, durationMs: Date.now() - started };
+	} catch (error) {
+		return { name: t.name, suite: t.suite, ok: false, error: describe(error), durationMs: Date.now() - started };
+	} finally {
+		clearTimeout(timer);
+	}
+}
+
+function describe(error: unknown): string {
+	if (error instanceof Error) {
+		// The first stack frames say where; the whole stack is noise in a one-line summary.
+		const frames = (error.stack ?? '').split('\n').filter((l) => l.trimStart().startsWith('at ')).slice(0, 3).map((l) => l.trim());
+		return [error.message, ...frames].join(' | ');
+	}
+	return String(error);
+}
+
+function log(line: string): void {
+	console.log(line);
+}

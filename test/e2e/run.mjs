@@ -1,0 +1,237 @@
+// Runs the e2e suites (out/e2e/suite/*.e2e.js) inside a real VS Code: code-server 4.139.1 (VS Code 1.139.1) from
+// the cache of scripts/vscode-server.mjs, driven by headless Chromium through playwright-core.
+//
+//   node test/e2e/run.mjs [filter ...] [--no-build]
+//
+// - filters keep tests whose name or suite file contains one of them (MCP_SWITCHBOARD_E2E_GREP in the host);
+// - `--no-build` skips `node esbuild.mjs` (test/run.mjs has just built);
+// - MCP_SWITCHBOARD_E2E_SUITE_DIR runs the index.js and suites of another build (default out/e2e/suite);
+// - MCP_SWITCHBOARD_E2E_KEEP=1 keeps the scratch folder (profile, logs, workspace copy) for a look afterwards;
+// - MCP_SWITCHBOARD_E2E_TIMEOUT_MS bounds the whole run (default 10 min); the run then fails with what it saw.
+//
+// Writes test-results/e2e.json `{ passed, failed, tests: [{ name, ok, error? }] }`, test-results/e2e-console.log
+// (page console: extension host and runner output), test-results/workbench.png (taken when the suites finished)
+// and test-results/code-server.log. Exits non-zero when a test failed or the run broke.
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureVsCode } from '../../scripts/vscode-server.mjs';
+import {
+	chromiumPath, copyWorkspace, extensionHostLogs, freePort, killTagged, launchChromium, newRunToken, repoRoot,
+	startCodeServer, waitHealthy, writeUserSettings,
+} from '../../scripts/workbench.mjs';
+
+const args = process.argv.slice(2);
+const filters = args.filter((a) => !a.startsWith('--'));
+const timeoutMs = Number(process.env.MCP_SWITCHBOARD_E2E_TIMEOUT_MS ?? 10 * 60_000);
+const results = join(repoRoot, 'test-results');
+const started = Date.now();
+const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+
+process.chdir(repoRoot);
+mkdirSync(results, { recursive: true });
+for (const name of readdirSync(results)) {
+	if (name === 'e2e.json' || name === 'e2e-console.log' || name === 'code-server.log' || /^(workbench|failure-\d+)\.png$/.test(name)) rmSync(join(results, name), { force: true });
+}
+
+/** Writes the results file run.mjs's callers read; used for both a finished run and a broken one. */
+function writeResults(summary) {
+	writeFileSync(join(results, 'e2e.json'), JSON.stringify(summary, null, '\t'));
+}
+
+function brokenRun(message) {
+	console.error(`e2e: ${message}`);
+	writeResults({ passed: 0, failed: 1, tests: [{ name: 'e2e run', ok: false, error: message }] });
+}
+
+if (!args.includes('--no-build')) {
+	const build = spawnSync(process.execPath, ['esbuild.mjs'], { stdio: 'inherit' });
+	if (build.status !== 0) {
+		brokenRun('the build failed');
+		process.exit(1);
+	}
+}
+const suiteDir = process.env.MCP_SWITCHBOARD_E2E_SUITE_DIR ?? join(repoRoot, 'out', 'e2e', 'suite');
+if (!existsSync(join(suiteDir, 'index.js'))) {
+	brokenRun(`${suiteDir}/index.js is missing: run node esbuild.mjs`);
+	process.exit(1);
+}
+
+let vs;
+try {
+	vs = ensureVsCode();
+	chromiumPath();
+} catch (error) {
+	brokenRun(error.message);
+	process.exit(1);
+}
+
+const token = newRunToken();
+const scratch = mkdtempSync(join(tmpdir(), 'mcp-switchboard-e2e-'));
+const workspace = copyWorkspace(join(repoRoot, 'test', 'e2e', 'workspace'), join(scratch, 'workspace'));
+const driverDir = join(scratch, 'driver');
+mkdirSync(driverDir);
+const resultsFile = join(scratch, 'results.json');
+writeUserSettings(join(scratch, 'user-data'));
+
+const consoleLog = createWriteStream(join(results, 'e2e-console.log'));
+let server;
+let browser;
+let exitCode = 1;
+let finished = false;
+
+async function cleanup() {
+	if (browser) await browser.close().catch(() => undefined);
+	const killed = await killTagged(token, { groupLeader: server?.child.pid });
+	if (killed > 0) console.error(`e2e: ${killed} processes needed SIGKILL`);
+	if (server) {
+		try {
+			cpSync(server.logFile, join(results, 'code-server.log'));
+			const hostLogs = extensionHostLogs(server.userDataDir);
+			if (hostLogs.length > 0) writeFileSync(join(results, 'e2e-exthost.log'), hostLogs.map((f) => `==> ${f}\n${readFileSync(f, 'utf8')}`).join('\n'));
+		} catch {
+			// logs are a courtesy
+		}
+	}
+	await new Promise((r) => consoleLog.end(r));
+	if (!process.env.MCP_SWITCHBOARD_E2E_KEEP) rmSync(scratch, { recursive: true, force: true });
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+	process.on(signal, async () => {
+		brokenRun(`interrupted by ${signal}`);
+		await cleanup();
+		process.exit(130);
+	});
+}
+
+/** What the suite's harness asks of the page (see harness.ts `driver()`): one request file, one answer file. */
+async function serveDriver(page) {
+	const handle = async (request) => {
+		switch (request.action) {
+			case 'screenshot': {
+				const file = join(results, `${request.name.replace(/[^\w.-]/g, '_')}.png`);
+				await page.screenshot({ path: file });
+				return file;
+			}
+			case 'press': return void await page.keyboard.press(request.key);
+			case 'type': return void await page.keyboard.type(request.text, { delay: 10 });
+			case 'fill': return void await page.locator(request.selector).first().fill(request.text, { timeout: 5000 });
+			case 'click': return void await page.locator(request.selector).nth(request.nth ?? 0).click({ timeout: 5000 });
+			case 'texts': return await page.locator(request.selector).allInnerTexts();
+			case 'evaluate': return await page.evaluate(request.script);
+			default: throw new Error(`unknown action ${request.action}`);
+		}
+	};
+	while (!finished) {
+		for (const name of readdirSync(driverDir).filter((n) => n.endsWith('.request.json')).sort()) {
+			const base = join(driverDir, name.slice(0, -'.request.json'.length));
+			let answer;
+			try {
+				const request = JSON.parse(readFileSync(`${base}.request.json`, 'utf8'));
+				rmSync(`${base}.request.json`);
+				answer = { ok: true, value: await handle(request) };
+			} catch (error) {
+				answer = { ok: false, error: String(error?.message ?? error).split('\n')[0] };
+			}
+			writeFileSync(`${base}.tmp-answer`, JSON.stringify(answer));
+			renameSync(`${base}.tmp-answer`, `${base}.answer.json`);
+		}
+		await new Promise((r) => setTimeout(r, 50));
+	}
+}
+
+/**
+ * The page console as plain text: the workbench's log service prefixes `%c INFO color: #33f ` (the extension host's
+ * console reaches the page through it).
+ */
+function plainConsole(text) {
+	return text.replace(/^%c\s*(TRACE|DEBUG|INFO|WARN|ERR)\s+color:\s*#\w+\s*/, '').replace(/%c/g, '').trim();
+}
+
+/** Console lines worth showing live (the runner's lines and the extension's own); the log file gets all of them. */
+function interesting(text) {
+	return /^(✔|✖|e2e:)/.test(text) || (/mcp-switchboard|MCP Switchboard/i.test(text) && !/Creating a socket/.test(text));
+}
+
+try {
+	const port = await freePort();
+	const fixture = join(repoRoot, 'test', 'e2e', 'fixture-extension');
+	server = startCodeServer({
+		port,
+		workspace,
+		scratch,
+		token,
+		smokeTestDriver: true,
+		env: {
+			MCP_SWITCHBOARD_E2E_RESULTS: resultsFile,
+			MCP_SWITCHBOARD_E2E_DRIVER: driverDir,
+			MCP_SWITCHBOARD_E2E_GREP: filters.join('|'),
+			MCP_SWITCHBOARD_E2E_REPO: repoRoot,
+		},
+	});
+	console.log(`e2e: VS Code (code-server) on ${server.url} from ${vs.dir}`);
+	await waitHealthy(server.url, server.child);
+	console.log(`e2e: code-server ready after ${elapsed()}`);
+
+	const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
+	const payload = [
+		['extensionDevelopmentPath', remote(repoRoot)],
+		...(existsSync(join(fixture, 'package.json')) ? [['extensionDevelopmentPath', remote(fixture)]] : []),
+		['extensionTestsPath', remote(join(suiteDir, 'index.js'))],
+	];
+	const url = `${server.url}?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+
+	browser = await launchChromium(token);
+	const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+	const exited = new Promise((resolveExit) => {
+		page.exposeFunction('codeAutomationExit', async (code) => {
+			resolveExit(Number(code));
+		});
+	});
+	page.on('console', (message) => {
+		const text = message.text();
+		consoleLog.write(`[${message.type()}] ${text}\n`);
+		const plain = plainConsole(text);
+		if (interesting(plain)) console.log(plain);
+	});
+	page.on('pageerror', (error) => consoleLog.write(`[pageerror] ${error.message}\n`));
+	const crashed = new Promise((_, reject) => {
+		server.child.on('exit', (code, signal) => reject(new Error(`code-server exited (${code ?? signal}) during the run`)));
+		page.on('crash', () => reject(new Error('the workbench page crashed')));
+	});
+	const timedOut = new Promise((_, reject) => setTimeout(() => reject(new Error(`the e2e run did not finish within ${timeoutMs / 1000} s`)), timeoutMs).unref());
+
+	await page.goto(url);
+	void serveDriver(page);
+	exitCode = await Promise.race([exited, crashed, timedOut]);
+	finished = true;
+	console.log(`e2e: the workbench reported exit code ${exitCode} after ${elapsed()}`);
+
+	if (existsSync(resultsFile)) {
+		const summary = JSON.parse(readFileSync(resultsFile, 'utf8'));
+		writeResults(summary);
+		if (exitCode !== 0 && summary.failed === 0) {
+			// The runner failed outside any test (e.g. in run() itself): count it.
+			summary.failed += 1;
+			summary.tests.push({ name: 'e2e run', ok: false, error: `the extension host exited with ${exitCode}` });
+			writeResults(summary);
+		}
+	} else {
+		brokenRun(`the suites wrote no results (exit code ${exitCode}); see test-results/e2e-console.log`);
+		exitCode = exitCode || 1;
+	}
+} catch (error) {
+	finished = true;
+	brokenRun(error.message);
+	if (browser) {
+		const page = browser.contexts()[0]?.pages()[0];
+		await page?.screenshot({ path: join(results, 'workbench.png') }).catch(() => undefined);
+	}
+	exitCode = 1;
+}
+
+await cleanup();
+console.log(`e2e: done in ${elapsed()}`);
+process.exit(exitCode);
