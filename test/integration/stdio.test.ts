@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { MemoryLogger } from '../../src/common/logger';
 import { ErrorCode, type JsonRpcMessage } from '../../src/protocol/jsonrpc';
+import { JsonRpcConnection } from '../../src/protocol/connection';
 import type { McpError } from '../../src/protocol/mcpError';
 import { StdioTransport } from '../../src/protocol/transports/stdio';
 
@@ -108,6 +109,23 @@ describe('StdioTransport with a real process', () => {
 		await assert.rejects(server.transport.send({ jsonrpc: '2.0', id: 99, method: 'echo' }), /exited with code 3/);
 		await server.transport.close();
 		assert.equal(server.closeCount, 1);
+	});
+
+	test('a request pending when the server crashes fails with the exit code and the last stderr lines', async () => {
+		const logger = new MemoryLogger('debug');
+		const transport = new StdioTransport({ command: process.execPath, args: [lineServer], logger, name: 'crashy' });
+		const connection = new JsonRpcConnection(transport, { name: 'crashy', logger });
+		await connection.start();
+		assert.deepEqual(await connection.request('echo', { n: 1 }), { params: { n: 1 } });
+		const call = connection.request('crash', { code: 7, stderr: ['TypeError: Cannot read properties of undefined'] });
+		await assert.rejects(call, (error: McpError) => {
+			assert.equal(error.code, ErrorCode.ConnectionClosed);
+			assert.match(error.message, /Server "crashy" exited with code 7/);
+			assert.match(error.message, /TypeError: Cannot read properties of undefined/);
+			return true;
+		});
+		assert.equal(connection.isClosed, true);
+		await connection.close();
 	});
 
 	test('a server killed by a signal is reported with the signal', { skip: !isPosix }, async () => {
