@@ -1,0 +1,165 @@
+import * as vscode from 'vscode';
+import type { Manager } from '../manager/manager';
+import type { CompletionReference, Prompt, ResourceTemplate } from '../protocol/schema';
+import type { ResourceDocuments } from './resourceDocuments';
+import { expandUriTemplate, templateVariables } from './resourceDocuments';
+import { type BlobFiles, renderPrompt, type ResultDocuments } from './resultDocument';
+import { SKIP } from './toolArgs';
+
+/** How long typing pauses before `completion/complete` is asked. */
+const COMPLETION_DEBOUNCE_MS = 150;
+
+interface ArgumentItem extends vscode.QuickPickItem {
+	skip?: boolean;
+	typed?: boolean;
+}
+
+export interface ArgumentQuestion {
+	title: string;
+	name: string;
+	description?: string;
+	required: boolean;
+	step: number;
+	total: number;
+	/** Suggestions for the text typed so far; absent when the server offers no completions. */
+	complete?: (value: string) => Promise<string[]>;
+}
+
+/**
+ * Asks for one string argument in a quick pick that offers the server's completions as you type; what is typed is
+ * always the first row, so Enter takes it. Optional arguments have a Skip row. Resolves `'back'` for the Back button,
+ * undefined when cancelled.
+ */
+export function askArgument(question: ArgumentQuestion): Promise<string | typeof SKIP | 'back' | undefined> {
+	return new Promise((resolve) => {
+		const pick = vscode.window.createQuickPick<ArgumentItem>();
+		const disposables: vscode.Disposable[] = [pick];
+		let suggestions: string[] = [];
+		let timer: ReturnType<typeof setTimeout> | undefined;
+		let generation = 0;
+		let settled = false;
+		const finish = (result: string | typeof SKIP | 'back' | undefined) => {
+			if (settled) return;
+			settled = true;
+			if (timer) clearTimeout(timer);
+			resolve(result);
+			for (const d of disposables) d.dispose();
+		};
+		const render = () => {
+			const value = pick.value;
+			const items: ArgumentItem[] = [];
+			if (value !== '') items.push({ label: value, description: 'as typed', typed: true });
+			for (const suggestion of suggestions) {
+				if (suggestion !== value) items.push({ label: suggestion, description: 'suggested by the server' });
+			}
+			if (!question.required && value === '') items.push({ label: '$(debug-step-over) Skip', description: 'leave this argument out', skip: true });
+			pick.items = items;
+		};
+		const refresh = () => {
+			if (!question.complete) return;
+			const mine = ++generation;
+			pick.busy = true;
+			question.complete(pick.value).then(
+				(values) => {
+					if (mine !== generation || settled) return;
+					suggestions = values.slice(0, 100);
+					pick.busy = false;
+					render();
+				},
+				() => {
+					if (mine === generation && !settled) pick.busy = false;
+				},
+			);
+		};
+		pick.title = `${question.title} (${question.step}/${question.total}): ${question.name}${question.required ? '' : ' (optional)'}`;
+		pick.placeholder = [question.description, question.required ? 'Required.' : 'Optional.', question.complete ? 'Suggestions come from the server as you type.' : ''].filter(Boolean).join(' ');
+		pick.ignoreFocusOut = true;
+		pick.buttons = question.step > 1 ? [vscode.QuickInputButtons.Back] : [];
+		disposables.push(
+			pick.onDidChangeValue(() => {
+				render();
+				if (timer) clearTimeout(timer);
+				timer = setTimeout(refresh, COMPLETION_DEBOUNCE_MS);
+			}),
+			pick.onDidAccept(() => {
+				const [chosen] = pick.activeItems;
+				if (chosen?.skip) return finish(SKIP);
+				const value = chosen ? chosen.label : pick.value;
+				if (value === '' && question.required) return;
+				finish(value === '' ? SKIP : value);
+			}),
+			pick.onDidTriggerButton(() => finish('back')),
+			pick.onDidHide(() => finish(undefined)),
+		);
+		render();
+		refresh();
+		pick.show();
+	});
+}
+
+/** Asks a list of string arguments with completions for `ref`; undefined when cancelled. */
+async function askArguments(manager: Manager, server: string, title: string, ref: CompletionReference, args: readonly { name: string; description?: string; required: boolean }[]): Promise<Record<string, string> | undefined> {
+	const answers: Record<string, string> = {};
+	let index = 0;
+	while (index < args.length) {
+		const arg = args[index] as (typeof args)[number];
+		const question: ArgumentQuestion = { title, name: arg.name, required: arg.required, step: index + 1, total: args.length };
+		if (arg.description) question.description = arg.description;
+		let client: ReturnType<Manager['client']> | undefined;
+		try {
+			client = manager.client(server);
+		} catch {
+			client = undefined;
+		}
+		if (client?.serverCapabilities.completions) {
+			const context = { ...answers };
+			question.complete = async (value) => (await client.complete(ref, { name: arg.name, value }, { arguments: context })).completion.values;
+		}
+		const answer = await askArgument(question);
+		if (answer === undefined) return undefined;
+		if (answer === 'back') {
+			index = Math.max(0, index - 1);
+			continue;
+		}
+		if (answer === SKIP) delete answers[arg.name];
+		else answers[arg.name] = answer;
+		index++;
+	}
+	return answers;
+}
+
+/** What the prompt and template flows need. */
+export interface PromptDeps {
+	manager: Manager;
+	results: ResultDocuments;
+	resources: ResourceDocuments;
+	blobs: BlobFiles;
+	/** Shows a short error naming the server, with Show Output. */
+	showError(server: string, message: string): void;
+}
+
+/**
+ * Get Prompt: asks the prompt's arguments (with completions), runs `prompts/get` and opens the messages as
+ * Markdown. Cancelling a question stops without a message; a server error is shown naming the server.
+ */
+export async function getPrompt(deps: PromptDeps, server: string, prompt: Prompt): Promise<vscode.TextEditor | undefined> {
+	const args = (prompt.arguments ?? []).map((a) => ({ name: a.name, required: a.required === true, ...(a.description ? { description: a.description } : {}) }));
+	const title = `Get Prompt ${prompt.title ?? prompt.name}`;
+	const answers = await askArguments(deps.manager, server, title, { type: 'ref/prompt', name: prompt.name }, args);
+	if (!answers) return undefined;
+	try {
+		const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `MCP: getting prompt ${prompt.name} from ${server}` }, () => deps.manager.client(server).getPrompt(prompt.name, answers));
+		return await deps.results.show(server, `prompt ${prompt.name}`, await renderPrompt(server, prompt.name, answers, result, deps.blobs));
+	} catch (error) {
+		deps.showError(server, `Prompt ${prompt.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+		return undefined;
+	}
+}
+
+/** Read from a resource template: asks each URI variable (with completions), expands the template, opens the resource. */
+export async function readTemplate(deps: PromptDeps, server: string, template: ResourceTemplate): Promise<vscode.Uri | undefined> {
+	const variables = templateVariables(template.uriTemplate).map((name) => ({ name, required: true }));
+	const answers = await askArguments(deps.manager, server, `Read ${template.title ?? template.name}`, { type: 'ref/resource', uri: template.uriTemplate }, variables);
+	if (!answers) return undefined;
+	return deps.resources.open(server, expandUriTemplate(template.uriTemplate, answers));
+}

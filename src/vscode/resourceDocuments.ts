@@ -1,0 +1,249 @@
+import * as vscode from 'vscode';
+import type { Manager } from '../manager/manager';
+import type { ReadResourceResult } from '../protocol/schema';
+import { toAbortSignal } from './cancellation';
+import type { BlobFiles } from './resultDocument';
+
+/** The scheme of read-only resource documents: `mcp-resource:/<server>/<name>?server=…&uri=…`. */
+export const RESOURCE_SCHEME = 'mcp-resource';
+
+const languages: Record<string, string> = {
+	'text/markdown': 'markdown',
+	'text/x-markdown': 'markdown',
+	'application/json': 'json',
+	'application/ld+json': 'json',
+	'application/schema+json': 'json',
+	'text/html': 'html',
+	'text/css': 'css',
+	'text/javascript': 'javascript',
+	'application/javascript': 'javascript',
+	'text/typescript': 'typescript',
+	'application/typescript': 'typescript',
+	'text/x-python': 'python',
+	'application/x-python': 'python',
+	'text/xml': 'xml',
+	'application/xml': 'xml',
+	'image/svg+xml': 'xml',
+	'text/yaml': 'yaml',
+	'application/yaml': 'yaml',
+	'application/x-yaml': 'yaml',
+	'text/x-shellscript': 'shellscript',
+	'application/x-sh': 'shellscript',
+	'text/x-c': 'c',
+	'text/x-java': 'java',
+	'text/x-rust': 'rust',
+	'text/x-go': 'go',
+	'application/sql': 'sql',
+	'text/csv': 'plaintext',
+	'text/plain': 'plaintext',
+};
+
+/** The VS Code language id for a MIME type (parameters ignored), or undefined when unknown. */
+export function languageForMime(mimeType: string | undefined): string | undefined {
+	if (!mimeType) return undefined;
+	const base = mimeType.split(';')[0]?.trim().toLowerCase() ?? '';
+	return languages[base] ?? (base.endsWith('+json') ? 'json' : base.endsWith('+xml') ? 'xml' : undefined);
+}
+
+/** The document URI that shows resource `uri` of `server`. The path ends in the resource's last segment, for the tab title. */
+export function resourceUri(server: string, uri: string, _mimeType?: string): vscode.Uri {
+	const last = uri.replace(/[?#].*$/, '').split('/').filter(Boolean).pop() ?? 'resource';
+	const name = decodeSafe(last).replace(/[\\/:*?"<>|]+/g, '-') || 'resource';
+	return vscode.Uri.from({ scheme: RESOURCE_SCHEME, path: `/${server.replace(/[\\/]+/g, '-')}/${name}`, query: new URLSearchParams({ server, uri }).toString() });
+}
+
+function decodeSafe(text: string): string {
+	try {
+		return decodeURIComponent(text);
+	} catch {
+		return text;
+	}
+}
+
+/** The server and resource URI behind an `mcp-resource:` document, or undefined for anything else. */
+export function parseResourceUri(uri: vscode.Uri): { server: string; uri: string } | undefined {
+	if (uri.scheme !== RESOURCE_SCHEME) return undefined;
+	const params = new URLSearchParams(uri.query);
+	const server = params.get('server');
+	const resource = params.get('uri');
+	return server !== null && resource !== null ? { server, uri: resource } : undefined;
+}
+
+/** Text of a read result: every text content, in order; blobs noted by size. */
+function textOf(result: ReadResourceResult): string {
+	if (result.contents.length === 1 && typeof result.contents[0]?.text === 'string') {
+		return result.contents[0].text;
+	}
+	return result.contents
+		.map((content) => (typeof content.text === 'string' ? content.text : `[binary ${content.mimeType ?? 'data'}, ${content.blob?.length ?? 0} base64 characters: open it from the tree to see it as a file]`))
+		.join('\n\n');
+}
+
+/**
+ * Resource documents: reads through the Manager (its cache), shows text in a read-only editor whose language
+ * follows the MIME type, and writes blobs (images, archives) to files VS Code can preview.
+ * Subscribed documents refresh on `notifications/resources/updated`; closing the document unsubscribes.
+ */
+export class ResourceDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
+	private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+	readonly onDidChange = this.changed.event;
+	private readonly disposables: vscode.Disposable[] = [];
+	/** Subscribed `mcp-resource:` documents by their URI string. */
+	private readonly subscriptions = new Map<string, { server: string; uri: string; document: vscode.Uri }>();
+	/** A read done by `open()`, handed to the first provide call so the resource is not read twice. */
+	private readonly primed = new Map<string, ReadResourceResult>();
+
+	constructor(
+		private readonly manager: Manager,
+		private readonly blobs: BlobFiles,
+		private readonly onError: (server: string, message: string) => void,
+	) {
+		this.disposables.push(
+			vscode.workspace.registerTextDocumentContentProvider(RESOURCE_SCHEME, this),
+			vscode.workspace.onDidCloseTextDocument((document) => this.closed(document.uri)),
+		);
+		const updates = manager.onDidUpdateResource(({ server, uri }) => {
+			for (const entry of this.subscriptions.values()) {
+				if (entry.server === server && entry.uri === uri) this.changed.fire(entry.document);
+			}
+		});
+		this.disposables.push({ dispose: () => updates.dispose() });
+	}
+
+	async provideTextDocumentContent(documentUri: vscode.Uri, token: vscode.CancellationToken): Promise<string> {
+		const target = parseResourceUri(documentUri);
+		if (!target) return '';
+		const key = documentUri.toString();
+		const primed = this.primed.get(key);
+		if (primed) {
+			this.primed.delete(key);
+			return textOf(primed);
+		}
+		const bridge = toAbortSignal(token);
+		try {
+			return textOf(await this.manager.readResource(target.server, target.uri, { signal: bridge.signal }));
+		} catch (error) {
+			const message = error instanceof Error ? error.message : String(error);
+			this.onError(target.server, `Could not read ${target.uri}: ${message}`);
+			return `Could not read ${target.uri} from ${target.server}: ${message}`;
+		} finally {
+			bridge.dispose();
+		}
+	}
+
+	/**
+	 * Reads `uri` and shows it: text in a read-only editor (language from the MIME type), a single blob as a file
+	 * (opened with VS Code's default viewer, e.g. the image preview). Errors go to `onError` and resolve undefined.
+	 */
+	async open(server: string, uri: string, signal?: AbortSignal): Promise<vscode.Uri | undefined> {
+		let result: ReadResourceResult;
+		try {
+			result = await this.manager.readResource(server, uri, signal ? { signal } : {});
+		} catch (error) {
+			this.onError(server, `Could not read ${uri}: ${error instanceof Error ? error.message : String(error)}`);
+			return undefined;
+		}
+		const blobs = result.contents.filter((c) => typeof c.blob === 'string');
+		if (blobs.length > 0 && blobs.length === result.contents.length) {
+			let first: vscode.Uri | undefined;
+			for (const content of blobs) {
+				const file = await this.blobs.save(content.blob ?? '', content.mimeType, content.uri.split('/').pop() ?? 'resource');
+				first ??= file;
+				await vscode.commands.executeCommand('vscode.open', file);
+			}
+			return first;
+		}
+		const documentUri = resourceUri(server, uri);
+		this.primed.set(documentUri.toString(), result);
+		const document = await vscode.workspace.openTextDocument(documentUri);
+		this.primed.delete(documentUri.toString());
+		const language = languageForMime(result.contents[0]?.mimeType);
+		if (language && document.languageId !== language) {
+			await vscode.languages.setTextDocumentLanguage(document, language);
+		}
+		await vscode.window.showTextDocument(document, { preview: false });
+		return documentUri;
+	}
+
+	/** Subscribes to `uri` (`resources/subscribe`) so its open document stays current, and opens it. */
+	async subscribe(server: string, uri: string): Promise<void> {
+		const client = this.manager.client(server);
+		if (!client.serverCapabilities.resources?.subscribe) {
+			this.onError(server, 'This server does not offer resource subscriptions');
+			return;
+		}
+		await client.subscribe(uri);
+		const documentUri = resourceUri(server, uri);
+		this.subscriptions.set(documentUri.toString(), { server, uri, document: documentUri });
+		await this.open(server, uri);
+	}
+
+	/** True while `uri` of `server` is subscribed. */
+	isSubscribed(server: string, uri: string): boolean {
+		return this.subscriptions.has(resourceUri(server, uri).toString());
+	}
+
+	/** Unsubscribes (`resources/unsubscribe`); a server that is gone is simply forgotten. */
+	async unsubscribe(server: string, uri: string): Promise<void> {
+		const key = resourceUri(server, uri).toString();
+		if (!this.subscriptions.delete(key)) return;
+		try {
+			await this.manager.client(server).unsubscribe(uri);
+		} catch {
+			// Not running any more: the subscription ended with the connection.
+		}
+	}
+
+	private closed(uri: vscode.Uri): void {
+		const entry = this.subscriptions.get(uri.toString());
+		if (entry) void this.unsubscribe(entry.server, entry.uri);
+	}
+
+	dispose(): void {
+		for (const disposable of this.disposables) disposable.dispose();
+		this.changed.dispose();
+		this.subscriptions.clear();
+		this.primed.clear();
+	}
+}
+
+/**
+ * Expands an RFC 6570 URI template with the given values: simple `{x}`, reserved `{+x}`, fragment `{#x}`,
+ * label `{.x}`, path `{/x}`, and query `{?x,y}` / `{&x}` expressions (enough for MCP resource templates).
+ */
+export function expandUriTemplate(template: string, values: Record<string, string>): string {
+	return template.replace(/\{([+#./;?&]?)([^}]+)\}/g, (_all, operator: string, list: string) => {
+		const names = list.split(',').map((n) => n.trim().replace(/\*$/, '').replace(/:\d+$/, ''));
+		const reserved = operator === '+' || operator === '#';
+		const encode = (v: string) => (reserved ? encodeURI(v) : encodeURIComponent(v));
+		const present = names.filter((n) => values[n] !== undefined && values[n] !== '');
+		if (present.length === 0) return '';
+		switch (operator) {
+			case '?':
+			case '&':
+				return operator + present.map((n) => `${n}=${encode(values[n] ?? '')}`).join('&');
+			case ';':
+				return present.map((n) => `;${n}=${encode(values[n] ?? '')}`).join('');
+			case '/':
+				return present.map((n) => `/${encode(values[n] ?? '')}`).join('');
+			case '.':
+				return present.map((n) => `.${encode(values[n] ?? '')}`).join('');
+			case '#':
+				return '#' + present.map((n) => encode(values[n] ?? '')).join(',');
+			default:
+				return present.map((n) => encode(values[n] ?? '')).join(',');
+		}
+	});
+}
+
+/** The variable names of a URI template, in order, without duplicates. */
+export function templateVariables(template: string): string[] {
+	const names: string[] = [];
+	for (const match of template.matchAll(/\{[+#./;?&]?([^}]+)\}/g)) {
+		for (const raw of (match[1] ?? '').split(',')) {
+			const name = raw.trim().replace(/\*$/, '').replace(/:\d+$/, '');
+			if (name && !names.includes(name)) names.push(name);
+		}
+	}
+	return names;
+}

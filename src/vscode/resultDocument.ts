@@ -1,0 +1,218 @@
+import * as vscode from 'vscode';
+import type { CallToolResult, GetPromptResult } from '../protocol/schema';
+import { languageForMime, resourceUri } from './resourceDocuments';
+
+/** The scheme of read-only result documents (tool results and prompt messages). */
+export const RESULT_SCHEME = 'mcp-result';
+
+/** How many results stay openable; older ones say they are gone (results are kept in memory only). */
+const MAX_RESULTS = 50;
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A fenced code block that survives backticks inside `text`. */
+export function fence(text: string, language = ''): string {
+	const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+	const ticks = '`'.repeat(longest + 1);
+	return `${ticks}${language}\n${text}\n${ticks}`;
+}
+
+function bytesOf(base64: string): number {
+	return Math.floor((base64.length * 3) / 4) - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0);
+}
+
+function size(bytes: number): string {
+	return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+const extensions: Record<string, string> = {
+	'image/png': 'png',
+	'image/jpeg': 'jpg',
+	'image/gif': 'gif',
+	'image/webp': 'webp',
+	'image/svg+xml': 'svg',
+	'audio/wav': 'wav',
+	'audio/x-wav': 'wav',
+	'audio/mpeg': 'mp3',
+	'audio/ogg': 'ogg',
+	'application/pdf': 'pdf',
+	'application/gzip': 'gz',
+	'application/zip': 'zip',
+	'application/json': 'json',
+	'text/plain': 'txt',
+};
+
+/** A file extension for a MIME type ("bin" when unknown). */
+export function extensionForMime(mimeType: string | undefined): string {
+	return (mimeType && extensions[mimeType.split(';')[0]?.trim().toLowerCase() ?? '']) ?? 'bin';
+}
+
+/**
+ * Saves binary content blocks as files so VS Code can show them (its image preview opens PNG, JPEG, GIF, SVG…).
+ * Files go into the extension's global storage under `blobs/`; the Markdown links to them.
+ */
+export class BlobFiles {
+	private counter = 0;
+	constructor(private readonly folder: vscode.Uri) {}
+
+	/** Writes base64 `data` and returns the file's URI. Throws when the storage folder cannot be written. */
+	async save(data: string, mimeType: string | undefined, hint: string): Promise<vscode.Uri> {
+		await vscode.workspace.fs.createDirectory(this.folder);
+		const safe = hint.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60) || 'blob';
+		const uri = vscode.Uri.joinPath(this.folder, `${Date.now()}-${++this.counter}-${safe}.${extensionForMime(mimeType)}`);
+		await vscode.workspace.fs.writeFile(uri, Buffer.from(data, 'base64'));
+		return uri;
+	}
+}
+
+/** Renders content blocks (text, image, audio, resource_link, embedded resource, unknown) as Markdown. */
+async function renderBlocks(blocks: readonly Json[], server: string, blobs: BlobFiles, lines: string[]): Promise<void> {
+	let index = 0;
+	for (const block of blocks) {
+		index++;
+		switch (block.type) {
+			case 'text':
+				lines.push(typeof block.text === 'string' ? block.text : '', '');
+				break;
+			case 'image':
+			case 'audio': {
+				const data = typeof block.data === 'string' ? block.data : '';
+				const mimeType = typeof block.mimeType === 'string' ? block.mimeType : undefined;
+				const what = `${block.type} ${index} (${mimeType ?? 'unknown type'}, ${size(bytesOf(data))})`;
+				try {
+					const file = await blobs.save(data, mimeType, `${server}-${block.type}`);
+					lines.push(`${block.type === 'image' ? '!' : ''}[${what}](${file.toString()})`, '', `[Open ${what}](${file.toString()})`, '');
+				} catch (error) {
+					lines.push(`*${what}: could not be saved (${error instanceof Error ? error.message : String(error)})*`, '');
+				}
+				break;
+			}
+			case 'resource_link': {
+				const uri = typeof block.uri === 'string' ? block.uri : '';
+				const name = typeof block.title === 'string' ? block.title : typeof block.name === 'string' ? block.name : uri;
+				const mimeType = typeof block.mimeType === 'string' ? block.mimeType : undefined;
+				const target = resourceUri(server, uri, mimeType);
+				lines.push(`🔗 [${name}](${target.toString()}) — \`${uri}\`${mimeType ? ` (${mimeType})` : ''}`);
+				if (typeof block.description === 'string') lines.push(`  ${block.description}`);
+				lines.push('');
+				break;
+			}
+			case 'resource': {
+				const resource = isObject(block.resource) ? block.resource : {};
+				const uri = typeof resource.uri === 'string' ? resource.uri : '';
+				const mimeType = typeof resource.mimeType === 'string' ? resource.mimeType : undefined;
+				lines.push(`**Embedded resource** \`${uri}\`${mimeType ? ` (${mimeType})` : ''}`, '');
+				if (typeof resource.text === 'string') {
+					lines.push(fence(resource.text, languageForMime(mimeType) ?? ''), '');
+				} else if (typeof resource.blob === 'string') {
+					try {
+						const file = await blobs.save(resource.blob, mimeType, uri.split('/').pop() ?? 'resource');
+						lines.push(`[Open ${size(bytesOf(resource.blob))} of ${mimeType ?? 'binary data'}](${file.toString()})`, '');
+					} catch (error) {
+						lines.push(`*Binary content could not be saved (${error instanceof Error ? error.message : String(error)})*`, '');
+					}
+				}
+				break;
+			}
+			default:
+				lines.push(`*Content of type \`${String(block.type)}\`:*`, '', fence(JSON.stringify(block, null, 2), 'json'), '');
+				break;
+		}
+	}
+}
+
+/** The Markdown of a tool result: `isError` marked at the top, the arguments, content blocks, structured content. */
+export async function renderToolResult(server: string, tool: string, args: Record<string, unknown>, result: CallToolResult, blobs: BlobFiles): Promise<string> {
+	const lines: string[] = [];
+	if (result.isError) {
+		lines.push('> ❌ **Error: the tool reported a failure** (`isError: true`)', '');
+	}
+	lines.push(`# ${tool}`, '', `Server **${server}**`, '');
+	if (Object.keys(args).length > 0) {
+		lines.push('<details><summary>Arguments</summary>', '', fence(JSON.stringify(args, null, 2), 'json'), '', '</details>', '');
+	}
+	lines.push('## Content', '');
+	if (result.content.length === 0) {
+		lines.push('*(no content blocks)*', '');
+	}
+	await renderBlocks(result.content as Json[], server, blobs, lines);
+	if (result.structuredContent !== undefined) {
+		lines.push('## Structured content', '', fence(JSON.stringify(result.structuredContent, null, 2), 'json'), '');
+	}
+	return lines.join('\n');
+}
+
+/** The Markdown of a prompt's messages, one section per message with its role. */
+export async function renderPrompt(server: string, prompt: string, args: Record<string, string>, result: GetPromptResult, blobs: BlobFiles): Promise<string> {
+	const lines: string[] = [`# ${prompt}`, '', `Server **${server}**`, ''];
+	if (result.description) lines.push(`*${result.description}*`, '');
+	if (Object.keys(args).length > 0) {
+		lines.push('Arguments: ' + Object.entries(args).map(([k, v]) => `\`${k}\` = ${JSON.stringify(v)}`).join(', '), '');
+	}
+	for (const message of result.messages) {
+		lines.push(`## ${message.role}`, '');
+		await renderBlocks([message.content as Json], server, blobs, lines);
+	}
+	return lines.join('\n');
+}
+
+/**
+ * Serves `mcp-result:` documents: read-only Markdown kept in memory (the last {@link MAX_RESULTS}).
+ * Links in them (resource links, saved images) are clickable through a DocumentLinkProvider, because a plain
+ * editor does not follow Markdown links.
+ */
+export class ResultDocuments implements vscode.TextDocumentContentProvider, vscode.DocumentLinkProvider, vscode.Disposable {
+	private readonly contents = new Map<string, string>();
+	private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+	readonly onDidChange = this.changed.event;
+	private readonly registrations: vscode.Disposable[];
+	private counter = 0;
+
+	constructor() {
+		this.registrations = [
+			vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, this),
+			vscode.languages.registerDocumentLinkProvider({ scheme: RESULT_SCHEME }, this),
+		];
+	}
+
+	provideTextDocumentContent(uri: vscode.Uri): string {
+		return this.contents.get(uri.toString()) ?? '# Result no longer available\n\nResults are kept in memory for this window only. Run the tool again.';
+	}
+
+	provideDocumentLinks(document: vscode.TextDocument): vscode.DocumentLink[] {
+		const links: vscode.DocumentLink[] = [];
+		const text = document.getText();
+		for (const match of text.matchAll(/\]\(((?:mcp-resource|file|https?):[^)\s]+)\)/g)) {
+			const start = (match.index ?? 0) + 2;
+			const range = new vscode.Range(document.positionAt(start), document.positionAt(start + (match[1]?.length ?? 0)));
+			links.push(new vscode.DocumentLink(range, vscode.Uri.parse(match[1] ?? '')));
+		}
+		return links;
+	}
+
+	/** Stores `markdown` under a new `mcp-result:` URI named after `title` and opens it in an editor beside nothing (active group). */
+	async show(server: string, title: string, markdown: string): Promise<vscode.TextEditor> {
+		const safe = title.replace(/[\\/:*?"<>|#%]+/g, '-');
+		const uri = vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${server.replace(/[\\/]+/g, '-')}/${safe} #${++this.counter}.md` });
+		this.contents.set(uri.toString(), markdown);
+		while (this.contents.size > MAX_RESULTS) {
+			const oldest = this.contents.keys().next().value as string;
+			this.contents.delete(oldest);
+		}
+		const document = await vscode.workspace.openTextDocument(uri);
+		if (document.languageId !== 'markdown') {
+			await vscode.languages.setTextDocumentLanguage(document, 'markdown');
+		}
+		return vscode.window.showTextDocument(document, { preview: false });
+	}
+
+	dispose(): void {
+		for (const registration of this.registrations) registration.dispose();
+		this.changed.dispose();
+		this.contents.clear();
+	}
+}

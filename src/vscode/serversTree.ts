@@ -1,0 +1,436 @@
+import * as vscode from 'vscode';
+import type { Manager, NamedTool, ServerState, ServerView } from '../manager/manager';
+import type { Prompt, Resource, ResourceTemplate } from '../protocol/schema';
+
+/** The four lists under a running server. */
+export type GroupKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
+
+/** One row of the Servers tree. Server and group nodes are kept per server, so refreshes and reveal find them again. */
+export type TreeNode =
+	| { kind: 'server'; server: string }
+	| { kind: 'group'; server: string; group: GroupKind }
+	| { kind: 'tool'; server: string; tool: NamedTool }
+	| { kind: 'resource'; server: string; resource: Resource }
+	| { kind: 'template'; server: string; template: ResourceTemplate }
+	| { kind: 'prompt'; server: string; prompt: Prompt }
+	| { kind: 'message'; server: string; message: string; error: boolean };
+
+const groupLabels: Record<GroupKind, string> = { tools: 'Tools', resources: 'Resources', resourceTemplates: 'Resource Templates', prompts: 'Prompts' };
+const groupIcons: Record<GroupKind, string> = { tools: 'tools', resources: 'file-text', resourceTemplates: 'file-symlink-file', prompts: 'comment-discussion' };
+const groupOrder: readonly GroupKind[] = ['tools', 'resources', 'resourceTemplates', 'prompts'];
+
+/** Refreshes are coalesced over this long, so a burst of list_changed or state events repaints once. */
+export const REFRESH_DEBOUNCE_MS = 100;
+
+/** "running", "stopped", … as a person reads it. */
+export function stateLabel(state: ServerState): string {
+	switch (state.kind) {
+		case 'running':
+			return 'running';
+		case 'starting':
+			return state.attempt > 1 ? `starting (attempt ${state.attempt})` : 'starting';
+		case 'stopped':
+			return 'stopped';
+		case 'disabled':
+			return 'disabled';
+		case 'needsTrust':
+			return 'waiting for trust';
+		case 'error':
+			return state.crashLoop ? 'error (crash loop, stopped retrying)' : state.retryAt !== undefined ? 'error (will retry)' : 'error';
+	}
+}
+
+function transportOf(view: ServerView): string {
+	return view.config.type === 'stdio' ? 'stdio' : view.config.type === 'http' ? 'HTTP' : 'SSE';
+}
+
+function plural(count: number, word: string): string {
+	return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/** The server row's description: "12 tools · stdio" when running, else the state and transport. */
+export function serverDescription(view: ServerView): string {
+	const what = view.state.kind === 'running' ? plural(view.tools.length, 'tool') : stateLabel(view.state);
+	return `${what} · ${transportOf(view)}`;
+}
+
+function stateIcon(state: ServerState): vscode.ThemeIcon {
+	switch (state.kind) {
+		case 'running':
+			return new vscode.ThemeIcon('vm-running', new vscode.ThemeColor('testing.iconPassed'));
+		case 'starting':
+			return new vscode.ThemeIcon('loading~spin');
+		case 'stopped':
+			return new vscode.ThemeIcon('vm-outline');
+		case 'disabled':
+			return new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('disabledForeground'));
+		case 'needsTrust':
+			return new vscode.ThemeIcon('shield', new vscode.ThemeColor('problemsWarningIcon.foreground'));
+		case 'error':
+			return new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground'));
+	}
+}
+
+/** The annotation badges a tool shows: read-only, destructive, open-world (only those the server states). */
+export function toolBadges(tool: NamedTool['tool']): string[] {
+	const a = tool.annotations;
+	const badges: string[] = [];
+	if (a?.readOnlyHint === true) {
+		badges.push('read-only');
+	} else if (a?.destructiveHint === true) {
+		badges.push('destructive');
+	}
+	if (a?.openWorldHint === true) {
+		badges.push('open-world');
+	}
+	return badges;
+}
+
+function firstLine(text: string | undefined, max = 80): string {
+	if (!text) {
+		return '';
+	}
+	const line = text.split('\n', 1)[0]?.trim() ?? '';
+	return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+function escapeMd(text: string): string {
+	return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}
+
+function fence(text: string, language = ''): string {
+	const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+	const ticks = '`'.repeat(longest + 1);
+	return `${ticks}${language}\n${text}\n${ticks}`;
+}
+
+/** The server tooltip: name, version, protocol, transport, capabilities, instructions, config source, last error. */
+export function serverTooltip(view: ServerView): vscode.MarkdownString {
+	const md = new vscode.MarkdownString('', true);
+	md.appendMarkdown(`**${escapeMd(view.name)}** — ${escapeMd(stateLabel(view.state))}\n\n`);
+	const lines: string[] = [];
+	if (view.state.kind === 'running') {
+		const client = view.state.client;
+		const info = client.serverInfo;
+		lines.push(`Server: ${escapeMd(info.title ?? info.name)} ${escapeMd(info.version)}`);
+		lines.push(`Protocol: ${escapeMd(client.protocolVersion)}`);
+		const caps = Object.entries(client.serverCapabilities)
+			.filter(([, value]) => value !== undefined)
+			.map(([name, value]) => {
+				const flags = typeof value === 'object' && value ? Object.entries(value as Record<string, unknown>).filter(([, v]) => v === true).map(([k]) => k) : [];
+				return flags.length > 0 ? `${name} (${flags.join(', ')})` : name;
+			});
+		lines.push(`Capabilities: ${caps.length > 0 ? escapeMd(caps.join(', ')) : 'none'}`);
+	}
+	const config = view.config;
+	lines.push(`Transport: ${transportOf(view)} — ${escapeMd(config.type === 'stdio' ? [config.command, ...(config.args ?? [])].join(' ') : config.url)}`);
+	lines.push(`Configured in: ${escapeMd(view.source.label)}`);
+	md.appendMarkdown(lines.join('  \n'));
+	if (view.state.kind === 'running' && view.state.client.instructions) {
+		md.appendMarkdown('\n\n**Instructions**\n\n');
+		md.appendText(firstLine(view.state.client.instructions, 600));
+	}
+	const error = view.state.kind === 'error' ? view.state.message : view.lastError;
+	if (error) {
+		md.appendMarkdown(view.state.kind === 'error' ? '\n\n**Error**\n\n' : '\n\n**Last error**\n\n');
+		md.appendText(error);
+	}
+	return md;
+}
+
+/** The tool tooltip: name, description, annotations, and the input schema as JSON. */
+export function toolTooltip(named: NamedTool): vscode.MarkdownString {
+	const { tool } = named;
+	const md = new vscode.MarkdownString('', true);
+	md.appendMarkdown(`**${escapeMd(tool.title ?? tool.annotations?.title ?? tool.name)}** \`${tool.name}\`\n\n`);
+	if (tool.description) {
+		md.appendText(tool.description);
+		md.appendMarkdown('\n\n');
+	}
+	const badges = toolBadges(tool);
+	if (badges.length > 0) {
+		md.appendMarkdown(`*${badges.join(' · ')}*\n\n`);
+	}
+	md.appendMarkdown(`Qualified name: \`${named.qualifiedName}\`\n\n`);
+	md.appendMarkdown(`Input schema:\n\n${fence(JSON.stringify(tool.inputSchema, null, 2), 'json')}`);
+	return md;
+}
+
+/**
+ * The Servers view's data. Children are built only when a node is expanded (a server's 5,000 tools cost nothing
+ * until the Tools group opens), tooltips only when hovered (`resolveTreeItem`), and state or list changes repaint
+ * just the affected server after a {@link REFRESH_DEBOUNCE_MS} debounce.
+ */
+export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
+	private readonly changed = new vscode.EventEmitter<TreeNode | TreeNode[] | undefined>();
+	readonly onDidChangeTreeData = this.changed.event;
+	private readonly serverNodes = new Map<string, Extract<TreeNode, { kind: 'server' }>>();
+	private readonly groupNodes = new Map<string, Extract<TreeNode, { kind: 'group' }>>();
+	private readonly subscriptions: { dispose(): void }[] = [];
+	private pending = new Set<string>();
+	private pendingAll = false;
+	private timer: ReturnType<typeof setTimeout> | undefined;
+
+	constructor(private readonly manager: Manager) {
+		this.subscriptions.push(
+			manager.onDidChangeServers(() => this.schedule(undefined)),
+			manager.onDidChangeState(({ server }) => this.schedule(server)),
+			manager.onDidChangeLists(({ server }) => this.schedule(server)),
+		);
+	}
+
+	/** Repaints one server's subtree (or everything) after the debounce. */
+	schedule(server: string | undefined): void {
+		if (server === undefined) {
+			this.pendingAll = true;
+		} else {
+			this.pending.add(server);
+		}
+		this.timer ??= setTimeout(() => this.flush(), REFRESH_DEBOUNCE_MS);
+	}
+
+	private flush(): void {
+		this.timer = undefined;
+		const all = this.pendingAll;
+		const servers = [...this.pending];
+		this.pendingAll = false;
+		this.pending = new Set();
+		if (all) {
+			const names = new Set(this.manager.servers().map((s) => s.name));
+			for (const name of [...this.serverNodes.keys()]) {
+				if (!names.has(name)) {
+					this.serverNodes.delete(name);
+					for (const group of groupOrder) this.groupNodes.delete(`${name}\u0000${group}`);
+				}
+			}
+			this.changed.fire(undefined);
+			return;
+		}
+		const nodes = servers.filter((name) => this.serverNodes.has(name)).map((name) => this.serverNode(name));
+		if (nodes.length > 0) {
+			this.changed.fire(nodes);
+		}
+	}
+
+	/** The node of a server (stable object per name). */
+	serverNode(server: string): Extract<TreeNode, { kind: 'server' }> {
+		let node = this.serverNodes.get(server);
+		if (!node) {
+			node = { kind: 'server', server };
+			this.serverNodes.set(server, node);
+		}
+		return node;
+	}
+
+	/** The node of one group under a server (stable object). */
+	groupNode(server: string, group: GroupKind): Extract<TreeNode, { kind: 'group' }> {
+		const key = `${server}\u0000${group}`;
+		let node = this.groupNodes.get(key);
+		if (!node) {
+			node = { kind: 'group', server, group };
+			this.groupNodes.set(key, node);
+		}
+		return node;
+	}
+
+	getChildren(element?: TreeNode): TreeNode[] {
+		if (!element) {
+			return [...this.manager.servers()].sort((a, b) => a.name.localeCompare(b.name)).map((view) => this.serverNode(view.name));
+		}
+		const view = this.manager.get(element.server);
+		if (!view) {
+			return [];
+		}
+		switch (element.kind) {
+			case 'server': {
+				if (view.state.kind === 'error') {
+					return [{ kind: 'message', server: view.name, message: view.state.message, error: true }];
+				}
+				if (view.state.kind === 'needsTrust') {
+					return [{ kind: 'message', server: view.name, message: view.state.reason, error: false }];
+				}
+				if (view.state.kind !== 'running') {
+					return [];
+				}
+				const caps = view.state.client.serverCapabilities;
+				return groupOrder.filter((group) => (group === 'tools' ? true : group === 'prompts' ? caps.prompts !== undefined : caps.resources !== undefined) || this.items(view, group) > 0).map((group) => this.groupNode(view.name, group));
+			}
+			case 'group':
+				switch (element.group) {
+					case 'tools':
+						return view.tools.map((tool) => ({ kind: 'tool', server: view.name, tool }));
+					case 'resources':
+						return view.resources.map((resource) => ({ kind: 'resource', server: view.name, resource }));
+					case 'resourceTemplates':
+						return view.resourceTemplates.map((template) => ({ kind: 'template', server: view.name, template }));
+					case 'prompts':
+						return view.prompts.map((prompt) => ({ kind: 'prompt', server: view.name, prompt }));
+				}
+				break;
+			default:
+				return [];
+		}
+		return [];
+	}
+
+	private items(view: ServerView, group: GroupKind): number {
+		return view[group].length;
+	}
+
+	getParent(element: TreeNode): TreeNode | undefined {
+		switch (element.kind) {
+			case 'server':
+				return undefined;
+			case 'group':
+			case 'message':
+				return this.serverNode(element.server);
+			case 'tool':
+				return this.groupNode(element.server, 'tools');
+			case 'resource':
+				return this.groupNode(element.server, 'resources');
+			case 'template':
+				return this.groupNode(element.server, 'resourceTemplates');
+			case 'prompt':
+				return this.groupNode(element.server, 'prompts');
+		}
+	}
+
+	getTreeItem(element: TreeNode): vscode.TreeItem {
+		switch (element.kind) {
+			case 'server': {
+				const view = this.manager.get(element.server);
+				const item = new vscode.TreeItem(element.server, vscode.TreeItemCollapsibleState.Expanded);
+				item.id = `server/${element.server}`;
+				if (!view) {
+					return item;
+				}
+				const hasChildren = view.state.kind === 'running' || view.state.kind === 'error' || view.state.kind === 'needsTrust';
+				item.collapsibleState = hasChildren ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None;
+				item.description = serverDescription(view);
+				item.iconPath = stateIcon(view.state);
+				item.contextValue = `mcpServer.${view.state.kind}`;
+				return item;
+			}
+			case 'group': {
+				const view = this.manager.get(element.server);
+				const count = view ? view[element.group].length : 0;
+				const item = new vscode.TreeItem(groupLabels[element.group], count > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+				item.id = `server/${element.server}/${element.group}`;
+				item.description = String(count);
+				item.iconPath = new vscode.ThemeIcon(groupIcons[element.group]);
+				item.contextValue = `mcpGroup.${element.group}`;
+				return item;
+			}
+			case 'tool': {
+				const { tool } = element.tool;
+				const item = new vscode.TreeItem(tool.title ?? tool.annotations?.title ?? tool.name, vscode.TreeItemCollapsibleState.None);
+				item.id = `server/${element.server}/tools/${tool.name}`;
+				const badges = toolBadges(tool);
+				item.description = [badges.length > 0 ? `[${badges.join(', ')}]` : '', firstLine(tool.description)].filter(Boolean).join(' ');
+				item.iconPath = new vscode.ThemeIcon(badges.includes('destructive') ? 'warning' : 'tools');
+				item.contextValue = 'mcpTool';
+				item.command = { command: 'mcpSwitchboard.callTool', title: 'Call Tool', arguments: [element] };
+				return item;
+			}
+			case 'resource': {
+				const { resource } = element;
+				const item = new vscode.TreeItem(resource.title ?? resource.name, vscode.TreeItemCollapsibleState.None);
+				item.id = `server/${element.server}/resources/${resource.uri}`;
+				item.description = resource.mimeType ?? firstLine(resource.description, 60);
+				item.iconPath = new vscode.ThemeIcon(resource.mimeType?.startsWith('image/') ? 'file-media' : 'file');
+				const subscribable = this.manager.get(element.server)?.state;
+				item.contextValue = subscribable?.kind === 'running' && subscribable.client.serverCapabilities.resources?.subscribe ? 'mcpResource.subscribable' : 'mcpResource';
+				item.command = { command: 'mcpSwitchboard.readResource', title: 'Read Resource', arguments: [element] };
+				return item;
+			}
+			case 'template': {
+				const { template } = element;
+				const item = new vscode.TreeItem(template.title ?? template.name, vscode.TreeItemCollapsibleState.None);
+				item.id = `server/${element.server}/resourceTemplates/${template.uriTemplate}`;
+				item.description = template.uriTemplate;
+				item.iconPath = new vscode.ThemeIcon('symbol-variable');
+				item.contextValue = 'mcpResourceTemplate';
+				item.command = { command: 'mcpSwitchboard.readResource', title: 'Read Resource', arguments: [element] };
+				return item;
+			}
+			case 'prompt': {
+				const { prompt } = element;
+				const item = new vscode.TreeItem(prompt.title ?? prompt.name, vscode.TreeItemCollapsibleState.None);
+				item.id = `server/${element.server}/prompts/${prompt.name}`;
+				const args = prompt.arguments ?? [];
+				item.description = [args.length > 0 ? `(${args.map((a) => (a.required ? a.name : `${a.name}?`)).join(', ')})` : '', firstLine(prompt.description, 60)].filter(Boolean).join(' ');
+				item.iconPath = new vscode.ThemeIcon('comment');
+				item.contextValue = 'mcpPrompt';
+				item.command = { command: 'mcpSwitchboard.getPrompt', title: 'Get Prompt', arguments: [element] };
+				return item;
+			}
+			case 'message': {
+				const item = new vscode.TreeItem(firstLine(element.message, 200), vscode.TreeItemCollapsibleState.None);
+				item.id = `server/${element.server}/message`;
+				item.iconPath = new vscode.ThemeIcon(element.error ? 'warning' : 'info', element.error ? new vscode.ThemeColor('problemsErrorIcon.foreground') : undefined);
+				item.tooltip = element.message;
+				item.contextValue = element.error ? 'mcpMessage.error' : 'mcpMessage';
+				item.command = element.error ? { command: 'mcpSwitchboard.showServerLog', title: 'Show Server Log', arguments: [this.serverNode(element.server)] } : undefined;
+				return item;
+			}
+		}
+	}
+
+	/** Tooltips are built only when a row is hovered: a schema dump per tool is too much for 5,000 rows. */
+	resolveTreeItem(item: vscode.TreeItem, element: TreeNode): vscode.TreeItem {
+		switch (element.kind) {
+			case 'server': {
+				const view = this.manager.get(element.server);
+				if (view) {
+					item.tooltip = serverTooltip(view);
+				}
+				break;
+			}
+			case 'tool':
+				item.tooltip = toolTooltip(element.tool);
+				break;
+			case 'resource': {
+				const { resource } = element;
+				const md = new vscode.MarkdownString('', true);
+				md.appendMarkdown(`**${escapeMd(resource.title ?? resource.name)}**\n\n\`${resource.uri}\``);
+				if (resource.mimeType) md.appendMarkdown(`  \n${escapeMd(resource.mimeType)}`);
+				if (resource.size !== undefined) md.appendMarkdown(`  \n${resource.size} bytes`);
+				if (resource.description) md.appendMarkdown('\n\n').appendText(resource.description);
+				item.tooltip = md;
+				break;
+			}
+			case 'template': {
+				const { template } = element;
+				const md = new vscode.MarkdownString('', true);
+				md.appendMarkdown(`**${escapeMd(template.title ?? template.name)}**\n\n\`${template.uriTemplate}\``);
+				if (template.description) md.appendMarkdown('\n\n').appendText(template.description);
+				item.tooltip = md;
+				break;
+			}
+			case 'prompt': {
+				const { prompt } = element;
+				const md = new vscode.MarkdownString('', true);
+				md.appendMarkdown(`**${escapeMd(prompt.title ?? prompt.name)}**`);
+				if (prompt.description) md.appendMarkdown('\n\n').appendText(prompt.description);
+				for (const arg of prompt.arguments ?? []) {
+					md.appendMarkdown(`\n- \`${arg.name}\`${arg.required ? ' (required)' : ''}${arg.description ? ` — ${escapeMd(arg.description)}` : ''}`);
+				}
+				item.tooltip = md;
+				break;
+			}
+			default:
+				break;
+		}
+		return item;
+	}
+
+	dispose(): void {
+		if (this.timer) {
+			clearTimeout(this.timer);
+		}
+		for (const subscription of this.subscriptions) {
+			subscription.dispose();
+		}
+		this.changed.dispose();
+	}
+}
