@@ -1,16 +1,601 @@
-// CONTRACT STUB: the elicitation work replaces the body; extension.ts/host.ts wire it by this shape.
-import type * as vscode from 'vscode';
-import type { ElicitRequest, ElicitResult } from '../protocol/schema';
+import * as vscode from 'vscode';
+import type { Manager, ServerState } from '../manager/manager';
+import { ErrorCode } from '../protocol/jsonrpc';
+import { McpError } from '../protocol/mcpError';
+import type { ElicitFormRequest, ElicitRequest, ElicitResult, ElicitUrlRequest } from '../protocol/schema';
+import {
+	buildContent,
+	defaultValues,
+	displayValue,
+	fieldHint,
+	formFromSchema,
+	initialText,
+	validateSelection,
+	validateText,
+	valueFromText,
+	type FormField,
+	type FormValue,
+} from './elicitationForm';
 
-/** Shows a server's `elicitation/create` to the user as quick picks and input boxes, one request at a time. */
+/**
+ * One quick input the presenter is showing. Fired by {@link ElicitationPresenter.onDidShowInput} so the e2e suites
+ * can answer the real quick input (set `value` / `selectedItems`, then run `workbench.action.acceptSelectedQuickOpenItem`).
+ */
+export interface ElicitationInputShown {
+	server: string;
+	/** `field`: one form field; `review`: the last form step; `url`: consent to open a URL; `retry`: waiting to retry a tool call. */
+	kind: 'field' | 'review' | 'url' | 'retry';
+	/** The property name, for `field`. */
+	field?: string;
+	step?: number;
+	totalSteps?: number;
+	input: vscode.QuickPick<vscode.QuickPickItem> | vscode.InputBox;
+}
+
+export interface ElicitationPresenterOptions {
+	/** Opens a URL the user agreed to open. Default `vscode.env.openExternal`. */
+	openExternal?: (uri: vscode.Uri) => Thenable<boolean>;
+}
+
+type StepResult<T> = { kind: 'value'; value: T } | { kind: 'back' } | { kind: 'cancel' };
+
+interface Item extends vscode.QuickPickItem {
+	id: string;
+}
+
+const CANCELLED: ElicitResult = { action: 'cancel' };
+
+/**
+ * Shows a server's `elicitation/create` to the user as quick picks and input boxes, one request at a time.
+ *
+ * Form mode is a multi-step quick input titled "<server>: <message>", one step per field ("step n of m", a Back
+ * button, defaults prefilled, validation as you type) and a last review step with Accept / Decline / Edit.
+ * Escape at any step answers `cancel`; Decline answers `decline`; Accept answers `{ action: 'accept', content }` with
+ * values of the schema's types. URL mode asks, by quick pick (never a modal, which the smoke-test driver would
+ * answer by itself), before opening the page, showing the server and the full domain.
+ * Spec: https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation
+ */
 export class ElicitationPresenter implements vscode.Disposable {
-	/** `log(server)` gives that server's log channel. */
-	constructor(_log: (server: string) => vscode.LogOutputChannel) {}
+	private queue: Promise<unknown> = Promise.resolve();
+	private readonly shown = new vscode.EventEmitter<ElicitationInputShown>();
+	/** Fires whenever the presenter shows a quick input (tests answer through it). */
+	readonly onDidShowInput: vscode.Event<ElicitationInputShown> = this.shown.event;
+	private readonly completed = new Set<string>();
+	private readonly completedEmitter = new vscode.EventEmitter<{ server: string; elicitationId: string }>();
+	/** Fires when a server reports a URL elicitation complete (`notifications/elicitation/complete`). */
+	readonly onDidComplete: vscode.Event<{ server: string; elicitationId: string }> = this.completedEmitter.event;
+	private readonly open: (uri: vscode.Uri) => Thenable<boolean>;
+	private disposed = false;
+	private readonly active = new Set<vscode.QuickInput>();
 
-	/** A refusal is an answer (`decline` / `cancel`), never a throw. */
-	async elicit(_server: string, _params: ElicitRequest, _signal: AbortSignal): Promise<ElicitResult> {
-		return { action: 'decline' };
+	/** `log(server)` gives that server's log channel. */
+	constructor(
+		private readonly log: (server: string) => vscode.LogOutputChannel,
+		options: ElicitationPresenterOptions = {},
+	) {
+		this.open = options.openExternal ?? ((uri) => vscode.env.openExternal(uri));
 	}
 
-	dispose(): void {}
+	/**
+	 * Asks the user. Requests wait their turn: a second request shows only after the first is answered.
+	 * A refusal is an answer (`decline` / `cancel`), never a throw; when `signal` aborts (the server cancelled the
+	 * request or disconnected) the open input closes and the answer is `cancel`.
+	 */
+	elicit(server: string, params: ElicitRequest, signal: AbortSignal): Promise<ElicitResult> {
+		const run = () => (signal.aborted || this.disposed ? Promise.resolve(CANCELLED) : this.run(server, params, signal));
+		const result = this.queue.then(run, run);
+		this.queue = result.catch(() => undefined);
+		// A request cancelled while it waits in the queue is answered at once.
+		return new Promise<ElicitResult>((resolve) => {
+			const onAbort = () => resolve(CANCELLED);
+			signal.addEventListener('abort', onAbort, { once: true });
+			result.then(
+				(answer) => {
+					signal.removeEventListener('abort', onAbort);
+					resolve(answer);
+				},
+				(error: unknown) => {
+					signal.removeEventListener('abort', onAbort);
+					this.log(server).error(`Elicitation failed: ${error instanceof Error ? error.message : String(error)}`);
+					resolve(CANCELLED);
+				},
+			);
+		});
+	}
+
+	/**
+	 * Records `notifications/elicitation/complete` from a server: the out-of-band interaction with that id finished.
+	 * A "retry" prompt waiting for it goes on by itself. Wire it with {@link watchElicitationCompletions}.
+	 */
+	notifyComplete(server: string, elicitationId: string): void {
+		this.completed.add(`${server}\0${elicitationId}`);
+		this.log(server).info(`URL elicitation ${elicitationId} completed`);
+		this.completedEmitter.fire({ server, elicitationId });
+	}
+
+	private isComplete(server: string, elicitationId: string): boolean {
+		return this.completed.has(`${server}\0${elicitationId}`);
+	}
+
+	dispose(): void {
+		this.disposed = true;
+		for (const input of [...this.active]) {
+			input.hide();
+		}
+		this.shown.dispose();
+		this.completedEmitter.dispose();
+	}
+
+	private async run(server: string, params: ElicitRequest, signal: AbortSignal): Promise<ElicitResult> {
+		const log = this.log(server);
+		const result = params.mode === 'url' ? await this.url(server, params, signal) : await this.form(server, params, signal);
+		if (signal.aborted) {
+			log.info('Elicitation cancelled by the server');
+			return CANCELLED;
+		}
+		// Field names only: values may be private.
+		const fields = result.content ? ` (${Object.keys(result.content).join(', ') || 'no fields'})` : '';
+		log.info(`Elicitation "${params.message}" answered: ${result.action}${fields}`);
+		return result;
+	}
+
+	// ---- form mode ----
+
+	private async form(server: string, params: ElicitFormRequest, signal: AbortSignal): Promise<ElicitResult> {
+		const log = this.log(server);
+		const model = formFromSchema(params.requestedSchema);
+		for (const problem of model.problems) {
+			log.warn(`Elicitation form: ${problem.message}${problem.required ? ' (required)' : ' (skipped)'}`);
+		}
+		if (model.problems.some((p) => p.required)) {
+			void vscode.window.showWarningMessage(`${server} asked for information in a form this client cannot show; the request was declined. See the server's output for details.`);
+			return { action: 'decline' };
+		}
+		const fields = model.fields;
+		const values = defaultValues(fields);
+		const title = `${server}: ${params.message}`;
+		const totalSteps = fields.length + 1;
+		let index = 0;
+		let editingFromReview = false;
+		for (;;) {
+			if (signal.aborted) {
+				return CANCELLED;
+			}
+			const field = fields[index];
+			if (field) {
+				const step = await this.askField(server, title, field, values.get(field.name), index + 1, totalSteps, signal);
+				if (step.kind === 'cancel') {
+					return CANCELLED;
+				}
+				if (step.kind === 'back') {
+					index = Math.max(0, index - 1);
+					editingFromReview = false;
+					continue;
+				}
+				if (step.value === undefined) {
+					values.delete(field.name);
+				} else {
+					values.set(field.name, step.value);
+				}
+				index = editingFromReview ? fields.length : index + 1;
+				editingFromReview = false;
+				continue;
+			}
+			const review = await this.review(server, title, fields, values, totalSteps, signal);
+			if (review.kind === 'cancel') {
+				return CANCELLED;
+			}
+			if (review.kind === 'back') {
+				index = Math.max(0, fields.length - 1);
+				continue;
+			}
+			if (review.value === 'accept') {
+				return { action: 'accept', content: buildContent(fields, values) };
+			}
+			if (review.value === 'decline') {
+				return { action: 'decline' };
+			}
+			// Edit: one field (then back to the review), or the whole form from the first step.
+			const target = review.value.startsWith('field:') ? fields.findIndex((f) => `field:${f.name}` === review.value) : 0;
+			index = Math.max(0, target);
+			editingFromReview = review.value.startsWith('field:');
+		}
+	}
+
+	private secretWarning(server: string, field: FormField): string {
+		return `⚠ ${server} is asking for a secret ("${field.label}"). MCP servers must not ask for passwords, keys or tokens in a form: enter it only if you trust ${server}, or press Escape.`;
+	}
+
+	private fieldPrompt(server: string, field: FormField): string {
+		const about = field.description ? `${field.label} — ${field.description}` : field.label;
+		const text = `${about} (${fieldHint(field)})`;
+		return field.secret ? `${this.secretWarning(server, field)} ${text}` : text;
+	}
+
+	private askField(
+		server: string,
+		title: string,
+		field: FormField,
+		current: FormValue | undefined,
+		step: number,
+		totalSteps: number,
+		signal: AbortSignal,
+	): Promise<StepResult<FormValue | undefined>> {
+		switch (field.kind) {
+			case 'string':
+			case 'number':
+			case 'integer':
+				return this.askText(server, title, field, current, step, totalSteps, signal);
+			case 'boolean':
+				return this.askChoice(
+					server,
+					title,
+					field,
+					[
+						{ id: 'true', label: 'Yes', description: 'true' },
+						{ id: 'false', label: 'No', description: 'false' },
+					],
+					current === undefined ? undefined : String(current),
+					(id) => id === 'true',
+					step,
+					totalSteps,
+					signal,
+				);
+			case 'enum':
+				return this.askChoice(
+					server,
+					title,
+					field,
+					field.options.map((o) => ({ id: o.value, label: o.label, description: o.label === o.value ? undefined : o.value })),
+					typeof current === 'string' ? current : undefined,
+					(id) => id,
+					step,
+					totalSteps,
+					signal,
+				);
+			case 'multiEnum':
+				return this.askMany(server, title, field, Array.isArray(current) ? current : [], step, totalSteps, signal);
+		}
+	}
+
+	/** Runs one quick input until `wire` settles it; Escape / hide settles `cancel`; `signal` hides it. */
+	private runInput<T>(
+		input: vscode.QuickPick<Item> | vscode.InputBox,
+		shown: Omit<ElicitationInputShown, 'input'>,
+		signal: AbortSignal,
+		wire: (settle: (result: StepResult<T>) => void) => vscode.Disposable[],
+	): Promise<StepResult<T>> {
+		return new Promise((resolve) => {
+			let settled = false;
+			const disposables: vscode.Disposable[] = [];
+			const settle = (result: StepResult<T>) => {
+				if (settled) {
+					return;
+				}
+				settled = true;
+				signal.removeEventListener('abort', onAbort);
+				for (const d of disposables) d.dispose();
+				this.active.delete(input);
+				input.dispose();
+				resolve(result);
+			};
+			const onAbort = () => settle({ kind: 'cancel' });
+			signal.addEventListener('abort', onAbort, { once: true });
+			disposables.push(
+				...wire(settle),
+				input.onDidTriggerButton((button) => {
+					if (button === vscode.QuickInputButtons.Back) {
+						settle({ kind: 'back' });
+					}
+				}),
+				input.onDidHide(() => settle({ kind: 'cancel' })),
+			);
+			input.ignoreFocusOut = true;
+			this.active.add(input);
+			input.show();
+			this.shown.fire({ ...shown, input: input as vscode.QuickPick<vscode.QuickPickItem> | vscode.InputBox });
+		});
+	}
+
+	private askText(
+		server: string,
+		title: string,
+		field: FormField,
+		current: FormValue | undefined,
+		step: number,
+		totalSteps: number,
+		signal: AbortSignal,
+	): Promise<StepResult<FormValue | undefined>> {
+		const box = vscode.window.createInputBox();
+		box.title = title;
+		box.step = step;
+		box.totalSteps = totalSteps;
+		box.buttons = step > 1 ? [vscode.QuickInputButtons.Back] : [];
+		box.prompt = this.fieldPrompt(server, field);
+		box.placeholder = field.required ? `${field.label} (required)` : `${field.label} (optional: leave empty to skip)`;
+		box.password = field.secret;
+		box.value = initialText(field, current);
+		const validate = () => {
+			box.validationMessage = box.value === '' && field.required ? undefined : validateText(field, box.value);
+		};
+		validate();
+		return this.runInput(box, { server, kind: 'field', field: field.name, step, totalSteps }, signal, (settle) => [
+			box.onDidChangeValue(validate),
+			box.onDidAccept(() => {
+				const problem = validateText(field, box.value);
+				if (problem !== undefined) {
+					box.validationMessage = problem;
+					return;
+				}
+				settle({ kind: 'value', value: valueFromText(field, box.value) });
+			}),
+		]);
+	}
+
+	private askChoice<T extends FormValue>(
+		server: string,
+		title: string,
+		field: FormField,
+		choices: Item[],
+		current: string | undefined,
+		convert: (id: string) => T,
+		step: number,
+		totalSteps: number,
+		signal: AbortSignal,
+	): Promise<StepResult<FormValue | undefined>> {
+		const pick = vscode.window.createQuickPick<Item>();
+		pick.title = title;
+		pick.step = step;
+		pick.totalSteps = totalSteps;
+		pick.buttons = step > 1 ? [vscode.QuickInputButtons.Back] : [];
+		pick.placeholder = this.fieldPrompt(server, field);
+		pick.matchOnDescription = true;
+		const items: Item[] = choices.map((c) => (c.id === current ? { ...c, detail: 'current choice' } : c));
+		if (!field.required) {
+			items.push({ id: '', label: '', kind: vscode.QuickPickItemKind.Separator }, { id: '\0skip', label: 'Leave unset', description: 'optional: send nothing for this field' });
+		}
+		pick.items = items;
+		const active = items.find((i) => i.id === current);
+		if (active) {
+			pick.activeItems = [active];
+		}
+		return this.runInput(pick, { server, kind: 'field', field: field.name, step, totalSteps }, signal, (settle) => [
+			pick.onDidAccept(() => {
+				const chosen = pick.selectedItems[0] ?? pick.activeItems[0];
+				if (!chosen) {
+					return;
+				}
+				settle({ kind: 'value', value: chosen.id === '\0skip' ? undefined : convert(chosen.id) });
+			}),
+		]);
+	}
+
+	private askMany(
+		server: string,
+		title: string,
+		field: Extract<FormField, { kind: 'multiEnum' }>,
+		current: string[],
+		step: number,
+		totalSteps: number,
+		signal: AbortSignal,
+	): Promise<StepResult<FormValue | undefined>> {
+		const pick = vscode.window.createQuickPick<Item>();
+		pick.title = title;
+		pick.step = step;
+		pick.totalSteps = totalSteps;
+		pick.buttons = step > 1 ? [vscode.QuickInputButtons.Back] : [];
+		pick.canSelectMany = true;
+		const prompt = this.fieldPrompt(server, field);
+		pick.placeholder = prompt;
+		const items: Item[] = field.options.map((o) => ({ id: o.value, label: o.label, description: o.label === o.value ? undefined : o.value }));
+		pick.items = items;
+		pick.selectedItems = items.filter((i) => current.includes(i.id));
+		return this.runInput(pick, { server, kind: 'field', field: field.name, step, totalSteps }, signal, (settle) => [
+			pick.onDidChangeSelection((selected) => {
+				const problem = validateSelection(field, selected.length);
+				pick.placeholder = problem ? `${problem}: ${prompt}` : prompt;
+			}),
+			pick.onDidAccept(() => {
+				const selected = pick.selectedItems.map((i) => i.id);
+				const problem = validateSelection(field, selected.length);
+				if (problem !== undefined) {
+					pick.placeholder = `${problem}: ${prompt}`;
+					return;
+				}
+				// Keep the schema's order, whatever order the boxes were ticked in.
+				const ordered = field.options.map((o) => o.value).filter((v) => selected.includes(v));
+				settle({ kind: 'value', value: ordered.length === 0 && !field.required ? undefined : ordered });
+			}),
+		]);
+	}
+
+	private review(
+		server: string,
+		title: string,
+		fields: readonly FormField[],
+		values: ReadonlyMap<string, FormValue>,
+		totalSteps: number,
+		signal: AbortSignal,
+	): Promise<StepResult<string>> {
+		const pick = vscode.window.createQuickPick<Item>();
+		pick.title = title;
+		pick.step = totalSteps;
+		pick.totalSteps = totalSteps;
+		pick.buttons = fields.length > 0 ? [vscode.QuickInputButtons.Back] : [];
+		const secrets = fields.filter((f) => f.secret && values.has(f.name));
+		pick.placeholder =
+			fields.length === 0
+				? `${server} asks you to confirm. Accept, or Decline`
+				: `Review what ${server} will receive, then Accept, Decline or Edit${secrets.length > 0 ? ` — includes a secret (${secrets.map((f) => f.label).join(', ')})` : ''}`;
+		const missing = fields.filter((f) => f.required && !values.has(f.name));
+		const items: Item[] = [];
+		if (missing.length === 0) {
+			items.push({ id: 'accept', label: '$(check) Accept', description: `send to ${server}` });
+		}
+		items.push({ id: 'decline', label: '$(close) Decline', description: `tell ${server} you decline` });
+		if (fields.length > 0) {
+			items.push({ id: 'edit', label: '$(edit) Edit', description: 'go through the form again' });
+			items.push({ id: '', label: 'will be sent', kind: vscode.QuickPickItemKind.Separator });
+			for (const field of fields) {
+				const value = values.get(field.name);
+				items.push({
+					id: `field:${field.name}`,
+					label: `${field.label}: ${displayValue(field, value)}`,
+					description: field.required && value === undefined ? 'required: select to fill in' : 'select to edit',
+				});
+			}
+		}
+		pick.items = items;
+		return this.runInput(pick, { server, kind: 'review', step: totalSteps, totalSteps }, signal, (settle) => [
+			pick.onDidAccept(() => {
+				const chosen = pick.selectedItems[0] ?? pick.activeItems[0];
+				if (chosen) {
+					settle({ kind: 'value', value: chosen.id });
+				}
+			}),
+		]);
+	}
+
+	// ---- URL mode ----
+
+	private async url(server: string, params: ElicitUrlRequest, signal: AbortSignal): Promise<ElicitResult> {
+		const log = this.log(server);
+		let target: URL;
+		try {
+			target = new URL(params.url);
+		} catch {
+			log.warn(`URL elicitation declined: "${params.url}" is not a URL`);
+			return { action: 'decline' };
+		}
+		// Only web pages: a command:, file: or vscode: link could act inside the editor instead of showing a page.
+		if (target.protocol !== 'https:' && target.protocol !== 'http:') {
+			log.warn(`URL elicitation declined: only http and https pages are opened, not ${target.protocol}`);
+			void vscode.window.showWarningMessage(`${server} asked to open a ${target.protocol} link; only web pages are opened. The request was declined.`);
+			return { action: 'decline' };
+		}
+		const domain = target.hostname;
+		const pick = vscode.window.createQuickPick<Item>();
+		pick.title = `${server} asks you to open a page on ${domain}`;
+		pick.placeholder = `${params.message} — opens ${domain}${target.protocol === 'http:' ? ' (not encrypted: http)' : ''}`;
+		pick.items = [
+			{ id: 'open', label: `$(link-external) Open ${domain}`, detail: target.href, description: 'in your browser' },
+			{ id: 'decline', label: '$(close) Decline', description: `tell ${server} you will not open it` },
+		];
+		const step = await this.runInput<string>(pick, { server, kind: 'url' }, signal, (settle) => [
+			pick.onDidAccept(() => {
+				const chosen = pick.selectedItems[0] ?? pick.activeItems[0];
+				if (chosen) {
+					settle({ kind: 'value', value: chosen.id });
+				}
+			}),
+		]);
+		if (step.kind !== 'value') {
+			return CANCELLED;
+		}
+		if (step.value === 'decline') {
+			return { action: 'decline' };
+		}
+		// Spec: accept means the user agreed to open the URL; the interaction itself happens out of band.
+		const opened = await this.open(vscode.Uri.parse(target.href));
+		log.info(`Opened ${domain} for URL elicitation ${params.elicitationId}${opened ? '' : ' (the editor could not open it)'}`);
+		return { action: 'accept' };
+	}
+
+	/**
+	 * After the user opened the URLs of a -32042 error: offers to retry the tool call, going on by itself when the
+	 * server reports every elicitation complete. Resolves true to retry.
+	 */
+	async confirmRetry(server: string, what: string, elicitationIds: readonly string[], signal?: AbortSignal): Promise<boolean> {
+		const pending = () => elicitationIds.filter((id) => !this.isComplete(server, id));
+		if (elicitationIds.length > 0 && pending().length === 0) {
+			return true;
+		}
+		const pick = vscode.window.createQuickPick<Item>();
+		pick.title = `${server}: finish in your browser, then retry ${what}`;
+		pick.placeholder = `Waiting for ${server} to report the page done. Retry when you have finished, or press Escape.`;
+		pick.items = [
+			{ id: 'retry', label: `$(refresh) Retry ${what}`, description: 'now' },
+			{ id: 'cancel', label: '$(close) Do not retry' },
+		];
+		const step = await this.runInput<boolean>(pick, { server, kind: 'retry' }, signal ?? new AbortController().signal, (settle) => [
+			pick.onDidAccept(() => {
+				const chosen = pick.selectedItems[0] ?? pick.activeItems[0];
+				if (chosen) {
+					settle({ kind: 'value', value: chosen.id === 'retry' });
+				}
+			}),
+			this.completedEmitter.event((e) => {
+				if (e.server === server && elicitationIds.length > 0 && pending().length === 0) {
+					settle({ kind: 'value', value: true });
+				}
+			}),
+		]);
+		return step.kind === 'value' && step.value;
+	}
+}
+
+/** The URL elicitations a -32042 error carries (`error.data.elicitations[]`), or undefined for any other error. */
+export function urlElicitationsOf(error: unknown): ElicitUrlRequest[] | undefined {
+	if (!(error instanceof McpError) || error.code !== ErrorCode.UrlElicitationRequired) {
+		return undefined;
+	}
+	const data = error.data as { elicitations?: unknown } | undefined;
+	const list = Array.isArray(data?.elicitations) ? data.elicitations : [];
+	return list.filter(
+		(e): e is ElicitUrlRequest =>
+			typeof e === 'object' && e !== null && (e as { mode?: unknown }).mode === 'url' && typeof (e as { url?: unknown }).url === 'string' && typeof (e as { elicitationId?: unknown }).elicitationId === 'string',
+	).map((e) => ({ ...e, message: typeof e.message === 'string' ? e.message : '' }));
+}
+
+/**
+ * Handles the -32042 "URL elicitation required" error of a tool call: runs each URL elicitation it carries
+ * (asking before opening each page), then offers to retry. Resolves true when the caller should retry the call;
+ * false when the error is not -32042 or the user declined, cancelled or chose not to retry.
+ * Spec: https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation#url-elicitation-required-error
+ */
+export async function handleUrlElicitationRequired(server: string, error: unknown, presenter: ElicitationPresenter, what = 'the tool call', signal?: AbortSignal): Promise<boolean> {
+	const elicitations = urlElicitationsOf(error);
+	if (!elicitations || elicitations.length === 0) {
+		return false;
+	}
+	const own = signal ?? new AbortController().signal;
+	for (const elicitation of elicitations) {
+		const answer = await presenter.elicit(server, elicitation, own);
+		if (answer.action !== 'accept') {
+			return false;
+		}
+	}
+	return presenter.confirmRetry(
+		server,
+		what,
+		elicitations.map((e) => e.elicitationId),
+		own,
+	);
+}
+
+/**
+ * Forwards every running server's `notifications/elicitation/complete` to the presenter, following each server
+ * through restarts (servers already running included). Dispose the result on deactivate.
+ */
+export function watchElicitationCompletions(manager: Manager, presenter: ElicitationPresenter): vscode.Disposable {
+	const perServer = new Map<string, { dispose(): void }>();
+	const follow = (server: string, state: ServerState) => {
+		perServer.get(server)?.dispose();
+		perServer.delete(server);
+		if (state.kind === 'running') {
+			perServer.set(
+				server,
+				state.client.onDidCompleteElicitation((e) => presenter.notifyComplete(server, e.elicitationId)),
+			);
+		}
+	};
+	const subscription = manager.onDidChangeState(({ server, state }) => follow(server, state));
+	for (const view of manager.servers()) {
+		follow(view.name, view.state);
+	}
+	return new vscode.Disposable(() => {
+		subscription.dispose();
+		for (const d of perServer.values()) d.dispose();
+		perServer.clear();
+	});
 }

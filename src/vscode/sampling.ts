@@ -1,19 +1,378 @@
-// CONTRACT STUB: the sampling work replaces the body; extension.ts/host.ts wire it by this shape.
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
+import { ErrorCode } from '../protocol/jsonrpc';
 import { McpError } from '../protocol/mcpError';
 import type { CreateMessageRequest, CreateMessageResult } from '../protocol/schema';
+import { chooseModel, describeRequest, summarizeExchange, toCreateMessageResult, toNeutralRequest, type NeutralMessage, type ResponsePart } from './samplingMapping';
 
-/** Forwards `sampling/createMessage` to vscode.lm with the user's consent per server. */
+/** The user's answer to a sampling request. `show` opens the full request and asks again. */
+export type ConsentChoice = 'once' | 'session' | 'always' | 'deny' | 'show';
+
+/** What the consent prompt is told about a request. */
+export interface ConsentRequest {
+	server: string;
+	params: CreateMessageRequest;
+	/** The model that will answer, e.g. "Fake Echo (switchboard-test/fake-echo)". */
+	model: string;
+}
+
+/**
+ * Asks the user about one request; resolves `deny` on Escape. The default is a quick pick (never a modal: under the
+ * smoke-test driver a modal answers itself, and a consent nobody saw is no consent).
+ */
+export type ConsentPrompt = (request: ConsentRequest, signal: AbortSignal) => Promise<ConsentChoice>;
+
+/** A consent quick pick the broker shows (the e2e suites answer it through this). */
+export interface SamplingPromptShown {
+	server: string;
+	input: vscode.QuickPick<vscode.QuickPickItem>;
+}
+
+export interface SamplingBrokerOptions {
+	/** Replaces the consent quick pick (tests, or a host with its own UI). */
+	prompt?: ConsentPrompt;
+	/** Lists the available models. Default `vscode.lm.selectChatModels()`. */
+	selectModels?: () => Thenable<readonly vscode.LanguageModelChat[]>;
+}
+
+/** globalState key: the servers the user chose "Always allow" for. */
+const ALWAYS_KEY = 'mcpSwitchboard.sampling.alwaysAllowed';
+/** The scheme of the read-only "Show request" documents. */
+export const SAMPLING_REQUEST_SCHEME = 'mcp-sampling-request';
+/** JSON-RPC error code a server sees when the user refuses (the spec's example uses -1 for "User rejected sampling request"). */
+export const USER_REJECTED = -1;
+
+interface Item extends vscode.QuickPickItem {
+	id: ConsentChoice;
+}
+
+/** The settings read per request (so changes apply at once). */
+function samplingSettings(server: string): { preferred: string | undefined; allowList: string[] } {
+	const config = vscode.workspace.getConfiguration('mcpSwitchboard.sampling');
+	const preferred = config.get<string>('preferredModel')?.trim() || undefined;
+	const allowed = config.get<Record<string, unknown>>('allowedModels') ?? {};
+	const entry = allowed[server];
+	const allowList = Array.isArray(entry) ? entry.filter((e): e is string => typeof e === 'string') : [];
+	return { preferred, allowList };
+}
+
+/** Images go to the model only when this VS Code has the data part and the model says it takes images. */
+function imageSupport(model: vscode.LanguageModelChat): ((data: Uint8Array, mimeType: string) => unknown) | undefined {
+	// FIXME(#6): LanguageModelDataPart and model capabilities are not in the 1.104 API this extension targets;
+	// they are used only when the running VS Code provides them.
+	const DataPart = (vscode as unknown as { LanguageModelDataPart?: new (data: Uint8Array, mimeType: string) => unknown }).LanguageModelDataPart;
+	const capabilities = (model as unknown as { capabilities?: { supportsImageToText?: boolean; imageInput?: boolean } }).capabilities;
+	const accepts = capabilities?.supportsImageToText === true || capabilities?.imageInput === true;
+	return DataPart && accepts ? (data, mimeType) => new DataPart(data, mimeType) : undefined;
+}
+
+function toChatMessages(messages: readonly NeutralMessage[], image: ((data: Uint8Array, mimeType: string) => unknown) | undefined): vscode.LanguageModelChatMessage[] {
+	return messages.map((message) => {
+		const role = message.role === 'assistant' ? vscode.LanguageModelChatMessageRole.Assistant : vscode.LanguageModelChatMessageRole.User;
+		const parts: vscode.LanguageModelInputPart[] = message.parts.map((part): vscode.LanguageModelInputPart => {
+			switch (part.kind) {
+				case 'text':
+					return new vscode.LanguageModelTextPart(part.text);
+				case 'image':
+					return (image?.(part.data, part.mimeType) ?? new vscode.LanguageModelTextPart(`[image omitted (${part.mimeType})]`)) as vscode.LanguageModelInputPart;
+				case 'toolCall':
+					// The API takes tool calls only in assistant messages and results only in user messages (as does the spec).
+					return message.role === 'assistant'
+						? new vscode.LanguageModelToolCallPart(part.callId, part.name, part.input)
+						: new vscode.LanguageModelTextPart(`[tool call ${part.name} ${JSON.stringify(part.input)}]`);
+				case 'toolResult':
+					return message.role === 'user'
+						? new vscode.LanguageModelToolResultPart(
+								part.callId,
+								part.text.map((t) => new vscode.LanguageModelTextPart(t)),
+							)
+						: new vscode.LanguageModelTextPart(part.text.join('\n'));
+			}
+		});
+		return new vscode.LanguageModelChatMessage(role, parts.length > 0 ? parts : '');
+	});
+}
+
+function modelLabel(model: vscode.LanguageModelChat): string {
+	return `${model.name} (${model.vendor}/${model.id})`;
+}
+
+/**
+ * Forwards `sampling/createMessage` to `vscode.lm` with the user's consent per server.
+ *
+ * Consent: a quick pick per request (Allow once, Allow for this session, Always allow, Deny, Show request…);
+ * "for this session" is kept in memory, "always" in globalState per server, both forgotten by {@link resetConsent}.
+ * Model: the first `modelPreferences.hints` entry matching a model's id, family or name, else the setting
+ * `mcpSwitchboard.sampling.preferredModel`, else the first available; `mcpSwitchboard.sampling.allowedModels`
+ * may restrict a server to some models. `systemPrompt` is sent as a first user message (1.104 has no system role);
+ * `maxTokens`, `temperature` and `stopSequences` as `modelOptions`; `tools` / `toolChoice` as the request's tools and
+ * tool mode, with `tool_use` / `tool_result` content mapped both ways. Every exchange is logged to the server's log.
+ */
 export class SamplingBroker implements vscode.Disposable {
-	constructor(_context: vscode.ExtensionContext, _log: (server: string) => vscode.LogOutputChannel) {}
+	private readonly sessionAllowed = new Set<string>();
+	private promptQueue: Promise<unknown> = Promise.resolve();
+	private readonly shown = new vscode.EventEmitter<SamplingPromptShown>();
+	/** Fires when the consent quick pick shows (tests answer through it). */
+	readonly onDidShowPrompt: vscode.Event<SamplingPromptShown> = this.shown.event;
+	private readonly documents = new Map<string, string>();
+	private readonly documentChanged = new vscode.EventEmitter<vscode.Uri>();
+	private readonly disposables: vscode.Disposable[] = [];
+	private readonly prompt: ConsentPrompt;
+	private readonly selectModels: () => Thenable<readonly vscode.LanguageModelChat[]>;
+	private requestCounter = 0;
 
-	/** Throws an McpError the server sees when the user declines or no model is available. */
-	async sample(server: string, _params: CreateMessageRequest, _signal: AbortSignal): Promise<CreateMessageResult> {
-		throw new McpError(-1, `Sampling is not available for ${server}`);
+	constructor(
+		private readonly context: vscode.ExtensionContext,
+		private readonly log: (server: string) => vscode.LogOutputChannel,
+		options: SamplingBrokerOptions = {},
+	) {
+		this.prompt = options.prompt ?? ((request, signal) => this.quickPickConsent(request, signal));
+		this.selectModels = options.selectModels ?? (() => vscode.lm.selectChatModels());
+		// A content provider makes "Show request" documents read-only (an untitled document could be edited and
+		// would suggest the edit is what gets sent).
+		this.disposables.push(
+			vscode.workspace.registerTextDocumentContentProvider(SAMPLING_REQUEST_SCHEME, {
+				onDidChange: this.documentChanged.event,
+				provideTextDocumentContent: (uri) => this.documents.get(uri.toString()) ?? 'This sampling request is no longer available.',
+			}),
+		);
+	}
+
+	/**
+	 * Asks for consent (unless remembered), then sends the request to the chosen model and returns its answer.
+	 * Throws an McpError the server sees: code -1 when the user declines, InternalError when no model is available
+	 * or the model fails, RequestCancelled when `signal` aborts.
+	 */
+	async sample(server: string, params: CreateMessageRequest, signal: AbortSignal): Promise<CreateMessageResult> {
+		const log = this.log(server);
+		log.info(`Sampling request: ${params.messages.length} message(s), max ${params.maxTokens} tokens${params.tools?.length ? `, ${params.tools.length} tool(s)` : ''}`);
+		if (log.logLevel <= vscode.LogLevel.Trace) {
+			log.trace(`Sampling request in full: ${JSON.stringify(params)}`);
+		}
+		const settings = samplingSettings(server);
+		const models = await this.selectModels();
+		const choice = chooseModel(models, params.modelPreferences?.hints, settings);
+		if (!choice) {
+			const why =
+				models.length === 0
+					? 'No language model is available in VS Code (install or sign in to a chat model provider)'
+					: `None of the available language models is allowed for ${server} by mcpSwitchboard.sampling.allowedModels`;
+			log.warn(`Sampling refused: ${why}`);
+			throw new McpError(ErrorCode.InternalError, why);
+		}
+		const model = choice.model;
+		log.info(`Sampling model: ${modelLabel(model)} (by ${choice.reason})`);
+
+		await this.consent(server, params, modelLabel(model), signal);
+		throwIfAborted(signal);
+
+		const image = imageSupport(model);
+		const neutral = toNeutralRequest(params, { acceptsImages: image !== undefined });
+		const options: vscode.LanguageModelChatRequestOptions = {
+			justification: `The MCP server "${server}" asked for a model response (sampling/createMessage).`,
+			modelOptions: neutral.modelOptions,
+		};
+		if (neutral.tools.length > 0) {
+			options.tools = neutral.tools;
+			options.toolMode = neutral.toolMode === 'required' ? vscode.LanguageModelChatToolMode.Required : vscode.LanguageModelChatToolMode.Auto;
+		}
+		const source = new vscode.CancellationTokenSource();
+		const onAbort = () => source.cancel();
+		signal.addEventListener('abort', onAbort, { once: true });
+		try {
+			const response = await model.sendRequest(toChatMessages(neutral.messages, image), options, source.token);
+			const parts: ResponsePart[] = [];
+			for await (const chunk of response.stream) {
+				throwIfAborted(signal);
+				if (chunk instanceof vscode.LanguageModelTextPart) {
+					parts.push({ kind: 'text', text: chunk.value });
+				} else if (chunk instanceof vscode.LanguageModelToolCallPart) {
+					parts.push({ kind: 'toolCall', callId: chunk.callId, name: chunk.name, input: chunk.input });
+				}
+			}
+			throwIfAborted(signal);
+			const text = parts.map((p) => (p.kind === 'text' ? p.text : '')).join('');
+			// The API does not say why a response ended: an answer that fills the budget most likely hit it.
+			const reachedMaxTokens = text !== '' && !parts.some((p) => p.kind === 'toolCall') && (await countTokens(model, text, source.token)) >= params.maxTokens;
+			const result = toCreateMessageResult(parts, model.id, { reachedMaxTokens });
+			log.info(summarizeExchange(params, result));
+			if (log.logLevel <= vscode.LogLevel.Trace) {
+				log.trace(`Sampling result in full: ${JSON.stringify(result)}`);
+			}
+			return result;
+		} catch (error) {
+			if (signal.aborted) {
+				log.info('Sampling cancelled');
+				throw McpError.cancelled('sampling/createMessage', signal.reason);
+			}
+			if (error instanceof McpError) {
+				throw error;
+			}
+			const message = error instanceof vscode.LanguageModelError ? `${error.message} (${error.code})` : error instanceof Error ? error.message : String(error);
+			log.error(`Sampling failed on ${modelLabel(model)}: ${message}`);
+			throw new McpError(ErrorCode.InternalError, `The language model failed: ${message}`);
+		} finally {
+			signal.removeEventListener('abort', onAbort);
+			source.dispose();
+		}
 	}
 
 	/** Forgets every remembered consent (the command "MCP: Reset Sampling Consent"). */
-	async resetConsent(): Promise<void> {}
+	async resetConsent(): Promise<void> {
+		this.sessionAllowed.clear();
+		await this.context.globalState.update(ALWAYS_KEY, undefined);
+	}
 
-	dispose(): void {}
+	/** Whether a server may sample without asking, and why. */
+	remembered(server: string): 'session' | 'always' | undefined {
+		if (this.alwaysAllowed().includes(server)) {
+			return 'always';
+		}
+		return this.sessionAllowed.has(server) ? 'session' : undefined;
+	}
+
+	dispose(): void {
+		for (const d of this.disposables) d.dispose();
+		this.shown.dispose();
+		this.documentChanged.dispose();
+	}
+
+	private alwaysAllowed(): string[] {
+		const stored = this.context.globalState.get<unknown>(ALWAYS_KEY);
+		return Array.isArray(stored) ? stored.filter((s): s is string => typeof s === 'string') : [];
+	}
+
+	private async consent(server: string, params: CreateMessageRequest, model: string, signal: AbortSignal): Promise<void> {
+		const log = this.log(server);
+		const remembered = this.remembered(server);
+		if (remembered) {
+			log.info(`Sampling allowed (remembered: ${remembered === 'always' ? 'always' : 'this session'})`);
+			return;
+		}
+		// One prompt at a time: a second server's request waits until the first is answered.
+		const ask = async (): Promise<ConsentChoice> => {
+			// Remembered while this one waited (the user chose "session" or "always" for an earlier request).
+			if (this.remembered(server)) {
+				return 'once';
+			}
+			for (;;) {
+				throwIfAborted(signal);
+				const choice = await this.prompt({ server, params, model }, signal);
+				if (choice !== 'show') {
+					return choice;
+				}
+				await this.showRequest(server, params);
+			}
+		};
+		const answer = this.promptQueue.then(ask, ask);
+		this.promptQueue = answer.catch(() => undefined);
+		let choice: ConsentChoice;
+		try {
+			choice = await answer;
+		} catch (error) {
+			throw signal.aborted ? McpError.cancelled('sampling/createMessage', signal.reason) : error;
+		}
+		switch (choice) {
+			case 'always':
+				await this.context.globalState.update(ALWAYS_KEY, [...new Set([...this.alwaysAllowed(), server])]);
+				log.info('Sampling allowed: always for this server');
+				return;
+			case 'session':
+				this.sessionAllowed.add(server);
+				log.info('Sampling allowed for this session');
+				return;
+			case 'once':
+				log.info('Sampling allowed once');
+				return;
+			case 'deny':
+			case 'show':
+				log.info('Sampling declined by the user');
+				throw new McpError(USER_REJECTED, `The user declined ${server}'s sampling request`);
+		}
+	}
+
+	/** Opens the full request in a read-only Markdown document beside the editor. */
+	private async showRequest(server: string, params: CreateMessageRequest): Promise<void> {
+		const uri = vscode.Uri.from({ scheme: SAMPLING_REQUEST_SCHEME, path: `/${encodeURIComponent(server)}/request-${++this.requestCounter}.md` });
+		this.documents.set(uri.toString(), describeRequest(server, params));
+		// Keep the last few only: they are small, but a chatty server should not grow this forever.
+		while (this.documents.size > 20) {
+			const oldest = this.documents.keys().next().value;
+			if (oldest === undefined) break;
+			this.documents.delete(oldest);
+		}
+		const document = await vscode.workspace.openTextDocument(uri);
+		await vscode.window.showTextDocument(document, { preview: true, preserveFocus: true, viewColumn: vscode.ViewColumn.Beside });
+	}
+
+	private quickPickConsent(request: ConsentRequest, signal: AbortSignal): Promise<ConsentChoice> {
+		const { server, params, model } = request;
+		const pick = vscode.window.createQuickPick<Item>();
+		pick.title = `${server} wants to use a language model`;
+		const first = params.messages.find((m) => m.role === 'user');
+		const preview = first ? firstText(first.content).slice(0, 120) : '';
+		pick.placeholder = `${params.messages.length} message(s) to ${model}, up to ${params.maxTokens} tokens${params.tools?.length ? `, ${params.tools.length} tool(s)` : ''}${preview ? ` — "${preview}"` : ''}`;
+		pick.items = [
+			{ id: 'once', label: '$(check) Allow once', description: 'this request only' },
+			{ id: 'session', label: '$(pass) Allow for this session', description: `until VS Code restarts` },
+			{ id: 'always', label: '$(verified) Always allow', description: `for ${server}; reset with "MCP: Reset Sampling Consent"` },
+			{ id: 'deny', label: '$(close) Deny', description: `${server} gets an error` },
+			{ id: 'show', label: '$(eye) Show request…', description: 'system prompt, messages, tokens, model preferences, tools' },
+		];
+		pick.ignoreFocusOut = true;
+		return new Promise<ConsentChoice>((resolve, reject) => {
+			let settled = false;
+			const settle = (choice: ConsentChoice | Error) => {
+				if (settled) return;
+				settled = true;
+				signal.removeEventListener('abort', onAbort);
+				for (const d of disposables) d.dispose();
+				pick.dispose();
+				if (choice instanceof Error) reject(choice);
+				else resolve(choice);
+			};
+			const onAbort = () => settle(McpError.cancelled('sampling/createMessage', signal.reason));
+			const disposables = [
+				pick.onDidAccept(() => {
+					const chosen = pick.selectedItems[0] ?? pick.activeItems[0];
+					if (chosen) settle(chosen.id);
+				}),
+				pick.onDidHide(() => settle('deny')),
+			];
+			signal.addEventListener('abort', onAbort, { once: true });
+			pick.show();
+			this.shown.fire({ server, input: pick as unknown as vscode.QuickPick<vscode.QuickPickItem> });
+		});
+	}
+}
+
+function firstText(content: unknown): string {
+	const blocks = Array.isArray(content) ? content : [content];
+	for (const block of blocks) {
+		if (typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'text') {
+			return String((block as { text?: unknown }).text ?? '').replace(/\s+/g, ' ');
+		}
+	}
+	return '';
+}
+
+function throwIfAborted(signal: AbortSignal): void {
+	if (signal.aborted) {
+		throw McpError.cancelled('sampling/createMessage', signal.reason);
+	}
+}
+
+async function countTokens(model: vscode.LanguageModelChat, text: string, token: vscode.CancellationToken): Promise<number> {
+	try {
+		return await model.countTokens(text, token);
+	} catch {
+		return 0;
+	}
+}
+
+/** Registers "MCP: Reset Sampling Consent" (`mcpSwitchboard.resetSamplingConsent`). */
+export function registerSamplingCommands(broker: SamplingBroker): vscode.Disposable {
+	return vscode.commands.registerCommand('mcpSwitchboard.resetSamplingConsent', async () => {
+		await broker.resetConsent();
+		void vscode.window.showInformationMessage('Sampling consent reset: every server will ask again.');
+	});
 }
