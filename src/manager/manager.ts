@@ -1,9 +1,20 @@
-// CONTRACT STUB: the Manager's public surface that the VS Code edge codes against.
-// The Manager work replaces the bodies (and may add members); these names and shapes stay.
-import type { Event } from '../common/event';
+/**
+ * The Manager: every configured server, brought in line with the configuration by `reconcile()`, with
+ * per-kind start limits, events, cached lists, unique tool names and a resource cache. No `vscode` here:
+ * the edge supplies a Host and renders the state.
+ */
+import { Emitter, type Event } from '../common/event';
+import type { Disposable } from '../common/disposable';
+import { ErrorCode } from '../protocol/jsonrpc';
+import { McpError } from '../protocol/mcpError';
 import type { McpClient, RequestOptions } from '../protocol/client';
 import type { CallToolResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from '../protocol/schema';
+import { systemClock, type Clock, type RestartPolicyOptions } from './backoff';
 import type { Host } from './host';
+import { Limiter } from './limiter';
+import { ResourceCache, type ResourceCacheOptions } from './resourceCache';
+import { ServerConnection, serverHash, type Connector } from './serverConnection';
+import { ToolNameRegistry } from './toolNames';
 
 /** Where a server's configuration came from (shown in the tree's tooltip). */
 export interface ConfigSource {
@@ -59,66 +70,280 @@ export interface ServerView {
 }
 
 export interface ManagerOptions {
-	/** Concurrent starts per kind. */
+	/**
+	 * Concurrent starts per kind (spawn + initialize). Defaults: stdio 4, remote 8 — measured with
+	 * bench/scenarios/manager.mjs on a 2-core machine (see DEFAULT_MAX_CONCURRENT_STARTS).
+	 */
 	maxConcurrentStarts?: { stdio?: number; remote?: number };
+	/**
+	 * Opens one connection (spawn or dial, then the MCP handshake). Default: `createTransport` + `McpClient.connect`
+	 * (see defaultConnector.ts); tests inject fakes.
+	 */
+	connect?: Connector;
+	/** The clock for timeouts, backoff and debouncing. Default: the system clock. */
+	clock?: Clock;
+	/** Restart backoff and crash-loop cap. Default 1 s doubling to 60 s; 5 crashes in 3 minutes stop restarts. */
+	restartPolicy?: RestartPolicyOptions;
+	/** The resource content cache. Default TTL 30 s, 500 entries. */
+	resourceCache?: ResourceCacheOptions;
 }
+
+/**
+ * Starting stdio servers is bound by CPU (each spawns a runtime): on 2 cores, 4 at once brought 20 Node servers
+ * up as fast as unlimited starts while leaving the editor responsive; remote starts are bound by network
+ * latency, so more run at once.
+ */
+export const DEFAULT_MAX_CONCURRENT_STARTS = { stdio: 4, remote: 8 } as const;
 
 export class Manager {
+	private readonly serversEmitter = new Emitter<void>();
+	private readonly stateEmitter = new Emitter<{ server: string; state: ServerState }>();
+	private readonly listsEmitter = new Emitter<{ server: string }>();
+	private readonly resourceEmitter = new Emitter<{ server: string; uri: string }>();
 	/** A server was added or removed (the set of names changed). */
-	readonly onDidChangeServers!: Event<void>;
+	readonly onDidChangeServers: Event<void> = this.serversEmitter.event;
 	/** A server's state changed. */
-	readonly onDidChangeState!: Event<{ server: string; state: ServerState }>;
+	readonly onDidChangeState: Event<{ server: string; state: ServerState }> = this.stateEmitter.event;
 	/** A server's cached tools, resources, templates or prompts changed. */
-	readonly onDidChangeLists!: Event<{ server: string }>;
+	readonly onDidChangeLists: Event<{ server: string }> = this.listsEmitter.event;
 	/** A subscribed resource changed on the server (`notifications/resources/updated`). */
-	readonly onDidUpdateResource!: Event<{ server: string; uri: string }>;
+	readonly onDidUpdateResource: Event<{ server: string; uri: string }> = this.resourceEmitter.event;
 
-	constructor(_host: Host, _options?: ManagerOptions) {}
+	private readonly connections = new Map<string, ServerConnection>();
+	private readonly subscriptions = new Map<ServerConnection, Disposable[]>();
+	private readonly names = new ToolNameRegistry<NamedTool>();
+	private readonly cache: ResourceCache;
+	private readonly limiters: { stdio: Limiter; remote: Limiter };
+	private readonly connector: Connector;
+	private readonly clock: Clock;
+	private toolsSnapshot: readonly NamedTool[] | undefined;
+	private readonly rootsSubscription: Disposable | undefined;
+	private disposed = false;
 
-	/** Brings the running set in line with `servers`: starts new, restarts changed (by config hash), stops removed. */
-	reconcile(_servers: readonly ResolvedServer[]): Promise<void> {
-		throw new Error('not implemented');
+	constructor(
+		private readonly host: Host,
+		private readonly options: ManagerOptions = {},
+	) {
+		this.clock = options.clock ?? systemClock;
+		this.cache = new ResourceCache({ now: () => this.clock.now(), ...options.resourceCache });
+		this.limiters = {
+			stdio: new Limiter(options.maxConcurrentStarts?.stdio ?? DEFAULT_MAX_CONCURRENT_STARTS.stdio),
+			remote: new Limiter(options.maxConcurrentStarts?.remote ?? DEFAULT_MAX_CONCURRENT_STARTS.remote),
+		};
+		this.connector = options.connect ?? noConnector;
+		this.rootsSubscription = host.onDidChangeRoots?.(() => {
+			for (const connection of this.connections.values()) {
+				connection.runningClient?.notifyRootsChanged().catch((error: unknown) => host.logger(connection.name).warn(`roots/list_changed failed: ${String(error)}`));
+			}
+		});
 	}
+
+	/** Changes the concurrent start limits (the settings changed); waiting starts proceed under the new limits. */
+	setMaxConcurrentStarts(limits: { stdio?: number; remote?: number }): void {
+		if (limits.stdio !== undefined) this.limiters.stdio.setLimit(limits.stdio);
+		if (limits.remote !== undefined) this.limiters.remote.setLimit(limits.remote);
+	}
+
+	/**
+	 * Brings the running set in line with `servers`: starts new, restarts changed (by config hash), stops removed.
+	 * A server waiting for trust is asked again (trust may have been granted since). Resolves when removed servers
+	 * are gone and every start begun here has finished its first attempt (running, failed or needing trust).
+	 * Never rejects for a server's failure: that becomes the server's state.
+	 */
+	async reconcile(servers: readonly ResolvedServer[]): Promise<void> {
+		if (this.disposed) return;
+		const next = new Map<string, ResolvedServer>();
+		for (const server of servers) if (!next.has(server.name)) next.set(server.name, server);
+		const work: Promise<void>[] = [];
+		let setChanged = false;
+
+		for (const [name, connection] of [...this.connections]) {
+			if (next.has(name)) continue;
+			setChanged = true;
+			this.connections.delete(name);
+			work.push(this.removeConnection(connection));
+		}
+
+		const ordered = new Map<string, ServerConnection>();
+		for (const server of next.values()) {
+			const existing = this.connections.get(server.name);
+			if (!existing) {
+				setChanged = true;
+				const connection = this.createConnection(server);
+				ordered.set(server.name, connection);
+				if (!server.config.disabled) work.push(connection.start(true));
+				continue;
+			}
+			ordered.set(server.name, existing);
+			if (existing.hash !== serverHash(server)) {
+				existing.update(server);
+				work.push(server.config.disabled ? existing.stop({ kind: 'disabled' }) : existing.restart());
+			} else {
+				existing.update(server);
+				if (existing.state.kind === 'needsTrust') work.push(existing.start(false));
+			}
+		}
+		const orderChanged = [...ordered.keys()].join('\u0000') !== [...this.connections.keys()].join('\u0000');
+		this.connections.clear();
+		for (const [name, connection] of ordered) this.connections.set(name, connection);
+		if (setChanged || orderChanged) {
+			if (this.names.setServers([...this.connections.keys()])) {
+				for (const connection of this.connections.values()) {
+					if (connection.tools.length > 0) connection.tools = this.nameTools(connection.name, connection.tools.map((t) => t.tool));
+				}
+			}
+			this.toolsSnapshot = undefined;
+		}
+		if (setChanged) this.serversEmitter.fire();
+		await Promise.all(work);
+	}
+
 	servers(): readonly ServerView[] {
-		throw new Error('not implemented');
+		return [...this.connections.values()];
 	}
-	get(_name: string): ServerView | undefined {
-		throw new Error('not implemented');
+
+	get(name: string): ServerView | undefined {
+		return this.connections.get(name);
 	}
-	start(_name: string): Promise<void> {
-		throw new Error('not implemented');
+
+	/** Starts a stopped, failed, disabled or untrusted server (a user's explicit action: the crash count is reset). */
+	start(name: string): Promise<void> {
+		return this.connection(name).start(true);
 	}
-	stop(_name: string): Promise<void> {
-		throw new Error('not implemented');
+
+	stop(name: string): Promise<void> {
+		return this.connection(name).stop();
 	}
-	restart(_name: string): Promise<void> {
-		throw new Error('not implemented');
+
+	restart(name: string): Promise<void> {
+		return this.connection(name).restart();
 	}
+
 	/** Re-fetches a running server's lists. */
-	refresh(_name: string): Promise<void> {
-		throw new Error('not implemented');
+	refresh(name: string): Promise<void> {
+		return this.connection(name).refresh();
 	}
+
+	/** Every running server's tools, in configuration order; the array is rebuilt only after a list changes. */
 	allTools(): readonly NamedTool[] {
-		throw new Error('not implemented');
+		if (!this.toolsSnapshot) {
+			const all: NamedTool[] = [];
+			for (const connection of this.connections.values()) for (const tool of connection.tools) all.push(tool);
+			this.toolsSnapshot = all;
+		}
+		return this.toolsSnapshot;
 	}
-	/** Reverse lookup of `mcp__<server>__<tool>`. */
-	findTool(_qualifiedName: string): NamedTool | undefined {
-		throw new Error('not implemented');
+
+	/** Reverse lookup of `mcp__<server>__<tool>`, in constant time. */
+	findTool(qualifiedName: string): NamedTool | undefined {
+		return this.names.lookup(qualifiedName)?.value;
 	}
+
 	/** Fails with an McpError naming the server when it is not running. */
-	callTool(_server: string, _tool: string, _args: Record<string, unknown>, _options?: RequestOptions): Promise<CallToolResult> {
-		throw new Error('not implemented');
+	callTool(server: string, tool: string, args: Record<string, unknown>, options?: RequestOptions): Promise<CallToolResult> {
+		try {
+			return this.client(server).callTool(tool, args, options);
+		} catch (error) {
+			return Promise.reject(error);
+		}
 	}
+
 	/** Served from the resource cache (TTL + LRU) when fresh. */
-	readResource(_server: string, _uri: string, _options?: RequestOptions): Promise<ReadResourceResult> {
-		throw new Error('not implemented');
+	async readResource(server: string, uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
+		const cached = this.cache.get(server, uri);
+		if (cached) return cached;
+		const client = this.client(server);
+		const result = await client.readResource(uri, options);
+		// Cache only when the same connection is still the running one (a restart in between invalidated the cache).
+		if (this.connections.get(server)?.runningClient === client) this.cache.set(server, uri, result);
+		return result;
 	}
+
 	/** The running client, or an McpError naming the server and its state. */
-	client(_server: string): McpClient {
-		throw new Error('not implemented');
+	client(server: string): McpClient {
+		const connection = this.connections.get(server);
+		if (!connection) throw new McpError(ErrorCode.InvalidParams, `No MCP server named '${server}' is configured`);
+		const client = connection.runningClient;
+		if (client) return client;
+		throw new McpError(ErrorCode.ConnectionClosed, `Server '${server}' is not running (${describeState(connection.state)})`);
 	}
+
 	/** Stops every server; leaves no process behind. */
-	dispose(): Promise<void> {
-		throw new Error('not implemented');
+	async dispose(): Promise<void> {
+		if (this.disposed) return;
+		this.disposed = true;
+		this.rootsSubscription?.dispose();
+		const connections = [...this.connections.values()];
+		this.connections.clear();
+		await Promise.all(connections.map((connection) => this.removeConnection(connection)));
+		this.cache.clear();
+		this.serversEmitter.dispose();
+		this.stateEmitter.dispose();
+		this.listsEmitter.dispose();
+		this.resourceEmitter.dispose();
+	}
+
+	private connection(name: string): ServerConnection {
+		const connection = this.connections.get(name);
+		if (!connection) throw new McpError(ErrorCode.InvalidParams, `No MCP server named '${name}' is configured`);
+		return connection;
+	}
+
+	private nameTools(server: string, tools: readonly Tool[]): NamedTool[] {
+		this.toolsSnapshot = undefined;
+		return this.names.setTools(server, tools, (tool, qualifiedName) => ({ server, qualifiedName, tool }));
+	}
+
+	private createConnection(server: ResolvedServer): ServerConnection {
+		const connection: ServerConnection = new ServerConnection(server, {
+			host: this.host,
+			connector: this.connector,
+			clock: this.clock,
+			policy: this.options.restartPolicy,
+			limiter: (kind) => (kind === 'stdio' ? this.limiters.stdio : this.limiters.remote),
+			// A connection being removed must not touch the names of a newer connection with the same name.
+			nameTools: (name, tools): NamedTool[] => (this.connections.get(name) === connection ? this.nameTools(name, tools) : []),
+			invalidateResources: (name, uri) => (uri === undefined ? this.cache.invalidateServer(name) : this.cache.invalidate(name, uri)),
+			onDidUpdateResource: (name, uri) => this.resourceEmitter.fire({ server: name, uri }),
+		});
+		this.subscriptions.set(connection, [
+			connection.onDidChangeState((state) => this.stateEmitter.fire({ server: connection.name, state })),
+			connection.onDidChangeLists(() => {
+				this.toolsSnapshot = undefined;
+				this.listsEmitter.fire({ server: connection.name });
+			}),
+		]);
+		return connection;
+	}
+
+	/** Call after deleting the connection from the map: it stops it and forgets everything it contributed. */
+	private async removeConnection(connection: ServerConnection): Promise<void> {
+		if (!this.connections.has(connection.name)) this.names.clear(connection.name);
+		this.cache.invalidateServer(connection.name);
+		this.toolsSnapshot = undefined;
+		await connection.stop({ kind: 'stopped' });
+		for (const subscription of this.subscriptions.get(connection) ?? []) subscription.dispose();
+		this.subscriptions.delete(connection);
+		await connection.dispose();
 	}
 }
+
+/** A short description of a state for error messages. */
+export function describeState(state: ServerState): string {
+	switch (state.kind) {
+		case 'stopped':
+			return 'stopped';
+		case 'disabled':
+			return 'disabled in its configuration';
+		case 'needsTrust':
+			return 'waiting for permission to run';
+		case 'starting':
+			return state.attempt > 1 ? `restarting, attempt ${state.attempt}` : 'starting';
+		case 'running':
+			return 'running';
+		case 'error':
+			return state.message;
+	}
+}
+
+const noConnector: Connector = () => Promise.reject(new McpError(ErrorCode.InternalError, 'No connector was configured for the Manager'));

@@ -1,0 +1,513 @@
+/**
+ * One configured server: its state, the current client, cached lists, and the lifecycle around them —
+ * trust check, a start slot from the per-kind limiter, a connect timeout, restart on crash with backoff and a
+ * crash-loop cap, transparent re-initialisation of an expired HTTP session.
+ */
+import { Emitter } from '../common/event';
+import { DisposableStore } from '../common/disposable';
+import type { Logger } from '../common/logger';
+import { ErrorCode } from '../protocol/jsonrpc';
+import { McpError } from '../protocol/mcpError';
+import type { ClientHandlers, McpClient } from '../protocol/client';
+import type { LoggingMessage, Prompt, Resource, ResourceTemplate, Tool } from '../protocol/schema';
+import { RestartPolicy, type Clock, type RestartPolicyOptions } from './backoff';
+import { configHash, describeLaunch } from './config';
+import type { Host } from './host';
+import type { Limiter } from './limiter';
+import type { ConfigSource, NamedTool, ResolvedServer, ServerConfig, ServerState, ServerView } from './manager';
+
+/** What a connector gets: everything needed to open one connection to one server. */
+export interface ConnectRequest {
+	name: string;
+	config: ServerConfig;
+	handlers: ClientHandlers;
+	logger: Logger;
+	/** The connect timeout in ms (also given to the client as its initialize timeout). */
+	timeoutMs: number;
+	/**
+	 * Aborts when the attempt is abandoned (timeout, stop, dispose). The connector must then close whatever it
+	 * opened (kill the process, drop the socket) and reject.
+	 */
+	signal: AbortSignal;
+}
+
+/** Opens a connection: spawns or dials the server and runs the MCP handshake. Rejects with an McpError. */
+export type Connector = (request: ConnectRequest) => Promise<McpClient>;
+
+/** Default time a server has to spawn and answer `initialize`, in ms. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+/** Delay before re-listing after a list_changed notification; bursts of notifications collapse into one list. */
+export const LIST_REFRESH_DEBOUNCE_MS = 150;
+/**
+ * Remote servers are listed once more this long after start: a `tools/list_changed` sent right after
+ * initialisation is lost on Streamable HTTP when no GET stream is open yet (server-everything does this).
+ */
+export const REMOTE_RELIST_DELAY_MS = 1500;
+
+/** What a ServerConnection needs from its Manager. */
+export interface ServerConnectionDeps {
+	host: Host;
+	connector: Connector;
+	limiter(kind: ServerConfig['type']): Limiter;
+	clock: Clock;
+	policy?: RestartPolicyOptions;
+	/** Names the tools of this server (the Manager's registry keeps them unique across servers). */
+	nameTools(server: string, tools: readonly Tool[]): NamedTool[];
+	/** Drops cached resource contents of the server (one URI, or all when `uri` is undefined). */
+	invalidateResources(server: string, uri?: string): void;
+	onDidUpdateResource(server: string, uri: string): void;
+}
+
+type ListKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
+
+/** The hash that decides whether a reconcile restarts a server: the resolved config plus its trust scope. */
+export function serverHash(server: ResolvedServer): string {
+	return `${configHash(server.config)}${server.workspaceDefined ? 'w' : 'u'}`;
+}
+
+const mcpLevelToLog: Record<LoggingMessage['level'], 'debug' | 'info' | 'warn' | 'error'> = {
+	debug: 'debug',
+	info: 'info',
+	notice: 'info',
+	warning: 'warn',
+	error: 'error',
+	critical: 'error',
+	alert: 'error',
+	emergency: 'error',
+};
+
+function messageOf(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}
+
+export class ServerConnection implements ServerView {
+	private readonly stateEmitter = new Emitter<ServerState>();
+	/** The state changed. */
+	readonly onDidChangeState = this.stateEmitter.event;
+	private readonly listsEmitter = new Emitter<void>();
+	/** Cached tools, resources, templates or prompts changed. */
+	readonly onDidChangeLists = this.listsEmitter.event;
+
+	private server: ResolvedServer;
+	private currentHash: string;
+	private currentState: ServerState = { kind: 'stopped' };
+	private error: string | undefined;
+	private readonly policy: RestartPolicy;
+
+	/** Bumped by every start and stop: results of an older attempt are discarded (and their client closed). */
+	private generation = 0;
+	private attemptAbort: AbortController | undefined;
+	private inFlight: Promise<unknown> | undefined;
+	private startPromise: Promise<void> | undefined;
+	private client: McpClient | undefined;
+	private readonly clientStore = new DisposableStore();
+	private connectionStore = new DisposableStore();
+	private retryTimer: { dispose(): void } | undefined;
+	private refreshTimer: { dispose(): void } | undefined;
+	private readonly dirty = new Set<ListKind>();
+	private startedAt = 0;
+	private disposed = false;
+
+	tools: readonly NamedTool[] = [];
+	resources: readonly Resource[] = [];
+	resourceTemplates: readonly ResourceTemplate[] = [];
+	prompts: readonly Prompt[] = [];
+
+	constructor(
+		server: ResolvedServer,
+		private readonly deps: ServerConnectionDeps,
+	) {
+		this.server = server;
+		this.currentHash = serverHash(server);
+		this.policy = new RestartPolicy(deps.policy);
+		if (server.config.disabled) this.currentState = { kind: 'disabled' };
+	}
+
+	get name(): string {
+		return this.server.name;
+	}
+	get config(): ServerConfig {
+		return this.server.config;
+	}
+	get source(): ConfigSource {
+		return this.server.source;
+	}
+	get state(): ServerState {
+		return this.currentState;
+	}
+	get lastError(): string | undefined {
+		return this.error;
+	}
+	get hash(): string {
+		return this.currentHash;
+	}
+	get definition(): ResolvedServer {
+		return this.server;
+	}
+	/** The running client, if any. */
+	get runningClient(): McpClient | undefined {
+		return this.currentState.kind === 'running' ? this.client : undefined;
+	}
+
+	private get logger(): Logger {
+		return this.deps.host.logger(this.server.name);
+	}
+
+	/** Replaces the definition without restarting (same hash: only the source label or order changed). */
+	update(server: ResolvedServer): void {
+		this.server = server;
+		this.currentHash = serverHash(server);
+	}
+
+	/**
+	 * Starts the server unless it is running or starting. `explicit` (a user's Start/Restart, a config change)
+	 * forgets earlier crashes. Resolves when this attempt ends: running, failed, or waiting for trust.
+	 */
+	start(explicit = true): Promise<void> {
+		if (this.disposed) return Promise.resolve();
+		if (explicit) this.policy.reset();
+		if (this.startPromise) return this.startPromise;
+		if (this.currentState.kind === 'running') return Promise.resolve();
+		this.cancelRetry();
+		return this.launch(1);
+	}
+
+	/** Stops the server (or an attempt in progress) and waits until its process or connection is gone. */
+	async stop(finalState: ServerState = this.server.config.disabled ? { kind: 'disabled' } : { kind: 'stopped' }): Promise<void> {
+		this.generation++;
+		this.cancelRetry();
+		this.refreshTimer?.dispose();
+		this.refreshTimer = undefined;
+		this.attemptAbort?.abort(McpError.connectionClosed(`Server '${this.name}' was stopped`));
+		this.attemptAbort = undefined;
+		const pending = this.inFlight;
+		const client = this.detachClient();
+		this.startPromise = undefined;
+		this.setState(finalState);
+		await Promise.all([client?.close().catch(() => undefined), pending?.catch(() => undefined)]);
+	}
+
+	/** Stops, then starts with a fresh crash count. */
+	async restart(): Promise<void> {
+		await this.stop({ kind: 'stopped' });
+		await this.start(true);
+	}
+
+	/** Re-fetches every list of the running server. */
+	async refresh(): Promise<void> {
+		const client = this.runningClient;
+		if (client) await this.fetchLists(client, this.generation, new Set<ListKind>(['tools', 'resources', 'resourceTemplates', 'prompts']));
+	}
+
+	async dispose(): Promise<void> {
+		if (this.disposed) return;
+		await this.stop({ kind: 'stopped' });
+		this.disposed = true;
+		this.clientStore.dispose();
+		this.connectionStore.dispose();
+		this.stateEmitter.dispose();
+		this.listsEmitter.dispose();
+	}
+
+	private setState(state: ServerState): void {
+		if (state.kind === 'error') this.error = state.message;
+		this.currentState = state;
+		this.stateEmitter.fire(state);
+	}
+
+	private cancelRetry(): void {
+		this.retryTimer?.dispose();
+		this.retryTimer = undefined;
+	}
+
+	private launch(attempt: number): Promise<void> {
+		const promise = this.runAttempt(attempt).finally(() => {
+			if (this.startPromise === promise) this.startPromise = undefined;
+		});
+		this.startPromise = promise;
+		return promise;
+	}
+
+	private async runAttempt(attempt: number): Promise<void> {
+		const generation = ++this.generation;
+		const server = this.server;
+		const config = server.config;
+
+		if (server.workspaceDefined && this.deps.host.confirmTrust) {
+			let allowed = false;
+			try {
+				allowed = await this.deps.host.confirmTrust(server.name, describeLaunch(config));
+			} catch (error) {
+				this.logger.warn(`Trust check failed: ${messageOf(error)}`);
+			}
+			if (generation !== this.generation) return;
+			if (!allowed) {
+				this.setState({
+					kind: 'needsTrust',
+					reason: `Server '${server.name}' is defined by the workspace (${server.source.label}) and was not allowed to run. Trust the workspace and allow it, or run "MCP: Reset Server Trust Decisions" to be asked again.`,
+				});
+				return;
+			}
+		}
+
+		this.setState({ kind: 'starting', attempt });
+		const abort = new AbortController();
+		this.attemptAbort = abort;
+		const timeoutMs = config.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+		const kindLimiter = this.deps.limiter(config.type);
+		const connecting = kindLimiter.run(() => this.connectWithTimeout(config, timeoutMs, abort), abort.signal);
+		this.inFlight = connecting;
+		let client: McpClient;
+		try {
+			client = await connecting;
+		} catch (error) {
+			if (generation !== this.generation) return;
+			this.attemptAbort = undefined;
+			this.inFlight = undefined;
+			this.handleFailure(error, 0);
+			return;
+		}
+		this.inFlight = undefined;
+		if (generation !== this.generation) {
+			// Stopped or restarted while connecting: this client belongs to nobody.
+			await client.close().catch(() => undefined);
+			return;
+		}
+		this.attemptAbort = undefined;
+		this.attach(client, generation);
+	}
+
+	/** Runs the connector, abandoning it (and making it close what it opened) after `timeoutMs`. */
+	private connectWithTimeout(config: ServerConfig, timeoutMs: number, abort: AbortController): Promise<McpClient> {
+		return new Promise<McpClient>((resolve, reject) => {
+			let settled = false;
+			const timer = this.deps.clock.setTimeout(() => {
+				if (settled) return;
+				settled = true;
+				const what = config.type === 'stdio' ? `'${config.command}'` : config.url;
+				const error = new McpError(
+					ErrorCode.RequestTimeout,
+					`Server '${this.name}' did not finish starting within ${Math.round(timeoutMs / 100) / 10} s (${what} gave no answer to initialize). Check that it is an MCP server, or raise "timeoutMs" in its configuration.`,
+					{ timeoutMs },
+				);
+				abort.abort(error);
+				reject(error);
+			}, timeoutMs);
+			const onAbort = () => {
+				if (settled) return;
+				settled = true;
+				timer.dispose();
+				reject(abort.signal.reason);
+			};
+			abort.signal.addEventListener('abort', onAbort, { once: true });
+			const handlers = this.handlers();
+			this.deps
+				.connector({ name: this.name, config, handlers, logger: this.logger, timeoutMs, signal: abort.signal })
+				.then(
+					(client) => {
+						abort.signal.removeEventListener('abort', onAbort);
+						if (settled) {
+							void client.close().catch(() => undefined);
+							return;
+						}
+						settled = true;
+						timer.dispose();
+						resolve(client);
+					},
+					(error: unknown) => {
+						abort.signal.removeEventListener('abort', onAbort);
+						if (settled) return;
+						settled = true;
+						timer.dispose();
+						reject(error);
+					},
+				);
+		});
+	}
+
+	/** Host features offered to the server, bound to its name; a feature the host lacks is not advertised. */
+	private handlers(): ClientHandlers {
+		const host = this.deps.host;
+		const name = this.name;
+		const handlers: ClientHandlers = {};
+		if (host.roots) handlers.roots = () => [...host.roots!()];
+		if (host.elicit) handlers.elicitation = (params, signal) => host.elicit!(name, params, signal);
+		if (host.sample) handlers.sampling = (params, signal) => host.sample!(name, params, signal);
+		return handlers;
+	}
+
+	private attach(client: McpClient, generation: number): void {
+		this.connectionStore.dispose();
+		this.connectionStore = new DisposableStore();
+		const store = this.connectionStore;
+		this.client = client;
+		this.startedAt = this.deps.clock.now();
+		this.deps.invalidateResources(this.name);
+		store.add(
+			client.onDidClose((error) => {
+				if (generation === this.generation && this.client === client) this.handleClose(error);
+			}),
+		);
+		store.add(client.onDidChangeTools(() => this.markDirty('tools', generation)));
+		store.add(client.onDidChangePrompts(() => this.markDirty('prompts', generation)));
+		store.add(
+			client.onDidChangeResources(() => {
+				this.deps.invalidateResources(this.name);
+				this.markDirty('resources', generation);
+				this.markDirty('resourceTemplates', generation);
+			}),
+		);
+		store.add(
+			client.onDidUpdateResource(({ uri }) => {
+				this.deps.invalidateResources(this.name, uri);
+				this.deps.onDidUpdateResource(this.name, uri);
+			}),
+		);
+		store.add(client.onDidLog((message) => this.writeLog(message)));
+		this.setState({ kind: 'running', client });
+		this.logger.info(`Connected to ${client.serverInfo?.name ?? 'server'} ${client.serverInfo?.version ?? ''} (protocol ${client.protocolVersion}, ${client.transportKind})`);
+
+		const level = this.deps.host.loggingLevel?.(this.name);
+		if (level && client.serverCapabilities?.logging) {
+			client.setLoggingLevel(level).catch((error: unknown) => this.logger.warn(`logging/setLevel ${level} failed: ${messageOf(error)}`));
+		}
+		void this.fetchLists(client, generation, new Set<ListKind>(['tools', 'resources', 'resourceTemplates', 'prompts']));
+		if (this.server.config.type !== 'stdio') {
+			const timer = this.deps.clock.setTimeout(() => {
+				if (generation === this.generation && this.client === client) void this.fetchLists(client, generation, new Set<ListKind>(['tools', 'prompts', 'resources', 'resourceTemplates']));
+			}, REMOTE_RELIST_DELAY_MS);
+			store.add(timer);
+		}
+	}
+
+	private writeLog(message: LoggingMessage): void {
+		const text = typeof message.data === 'string' ? message.data : JSON.stringify(message.data);
+		const line = message.logger ? `[${message.logger}] ${text}` : text;
+		this.logger[mcpLevelToLog[message.level] ?? 'info'](line);
+	}
+
+	private markDirty(kind: ListKind, generation: number): void {
+		if (generation !== this.generation) return;
+		this.dirty.add(kind);
+		if (this.refreshTimer) return;
+		this.refreshTimer = this.deps.clock.setTimeout(() => {
+			this.refreshTimer = undefined;
+			const client = this.runningClient;
+			if (!client || generation !== this.generation) return;
+			const kinds = new Set(this.dirty);
+			this.dirty.clear();
+			void this.fetchLists(client, generation, kinds);
+		}, LIST_REFRESH_DEBOUNCE_MS);
+	}
+
+	/** Lists what the server advertises; a failed list is logged and leaves the old one in place. */
+	private async fetchLists(client: McpClient, generation: number, kinds: ReadonlySet<ListKind>): Promise<void> {
+		const caps = client.serverCapabilities ?? {};
+		const get = async <T>(kind: ListKind, enabled: unknown, list: () => Promise<T[]>): Promise<T[] | undefined> => {
+			if (!kinds.has(kind) || !enabled) return undefined;
+			try {
+				return await list();
+			} catch (error) {
+				if (generation === this.generation) this.logger.warn(`Listing ${kind} failed: ${messageOf(error)}`);
+				return undefined;
+			}
+		};
+		const [tools, resources, resourceTemplates, prompts] = await Promise.all([
+			get('tools', caps.tools, () => client.listTools()),
+			get('resources', caps.resources, () => client.listResources()),
+			get('resourceTemplates', caps.resources, () => client.listResourceTemplates()),
+			get('prompts', caps.prompts, () => client.listPrompts()),
+		]);
+		if (generation !== this.generation || this.client !== client) return;
+		let changed = false;
+		if (tools) {
+			this.tools = this.deps.nameTools(this.name, tools);
+			changed = true;
+		}
+		if (resources) {
+			this.resources = resources;
+			changed = true;
+		}
+		if (resourceTemplates) {
+			this.resourceTemplates = resourceTemplates;
+			changed = true;
+		}
+		if (prompts) {
+			this.prompts = prompts;
+			changed = true;
+		}
+		if (changed) this.listsEmitter.fire();
+	}
+
+	private detachClient(): McpClient | undefined {
+		const client = this.client;
+		this.client = undefined;
+		this.connectionStore.dispose();
+		this.connectionStore = new DisposableStore();
+		this.dirty.clear();
+		this.deps.invalidateResources(this.name);
+		const hadLists = this.tools.length + this.resources.length + this.resourceTemplates.length + this.prompts.length > 0;
+		if (hadLists) {
+			this.tools = this.deps.nameTools(this.name, []);
+			this.resources = [];
+			this.resourceTemplates = [];
+			this.prompts = [];
+			if (!this.disposed) this.listsEmitter.fire();
+		}
+		return client;
+	}
+
+	/** The running connection closed without our asking. */
+	private handleClose(error: Error): void {
+		const ranForMs = this.deps.clock.now() - this.startedAt;
+		const client = this.detachClient();
+		void client?.close().catch(() => undefined);
+		if (error instanceof McpError && (error.data as { sessionExpired?: unknown } | undefined)?.sessionExpired === true) {
+			// The Streamable HTTP session expired (the server answered 404 to our session id): start a new one at once.
+			this.logger.info(`Session expired; initializing a new session`);
+			void this.launch(1);
+			return;
+		}
+		this.logger.warn(`Connection closed: ${messageOf(error)}`);
+		this.handleFailure(error, ranForMs);
+	}
+
+	/** A start failed or a running server died: decide between a delayed restart, an error, or a crash-loop stop. */
+	private handleFailure(error: unknown, ranForMs: number): void {
+		const message = messageOf(error);
+		this.logger.error(message);
+		if (!isRetryable(error, this.server.config)) {
+			this.setState({ kind: 'error', message });
+			return;
+		}
+		const now = this.deps.clock.now();
+		const decision = this.policy.recordCrash(now, ranForMs);
+		if (!decision.restart) {
+			this.setState({
+				kind: 'error',
+				crashLoop: true,
+				message: `Server '${this.name}' stopped ${decision.crashes} times within ${Math.round(decision.windowMs / 60_000)} minutes, so it is not restarted again. Last error: ${message}`,
+			});
+			return;
+		}
+		const generation = this.generation;
+		this.setState({ kind: 'error', message, retryAt: now + decision.delayMs });
+		this.logger.info(`Restarting in ${decision.delayMs / 1000} s (attempt ${decision.attempt + 1})`);
+		this.retryTimer = this.deps.clock.setTimeout(() => {
+			this.retryTimer = undefined;
+			if (generation !== this.generation || this.disposed) return;
+			void this.launch(decision.attempt + 1);
+		}, decision.delayMs);
+	}
+}
+
+/**
+ * Whether trying again can help. A command that cannot be spawned (not found, not executable) or a refused
+ * authorization fails the same way every time: show the error instead of looping.
+ */
+function isRetryable(error: unknown, config: ServerConfig): boolean {
+	if (!(error instanceof McpError)) return true;
+	if (error.code === ErrorCode.Unauthorized) return false;
+	if (error.code === ErrorCode.TransportFailed && config.type === 'stdio') return false;
+	return true;
+}

@@ -1,0 +1,175 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { canonicalJson, configHash, describeLaunch, importMcpServers, mergeServers, parse, parseDotenv, parseMcpJson } from '../../src/manager/config';
+import type { ConfigSource } from '../../src/manager/manager';
+
+const user: ConfigSource = { kind: 'user', label: 'User settings' };
+const workspace: ConfigSource = { kind: 'workspace', label: 'Workspace settings' };
+const mcpJson: ConfigSource = { kind: 'mcpJson', label: 'demo/.vscode/mcp.json', path: '/w/demo/.vscode/mcp.json' };
+
+test('parses stdio and remote servers, normalising type spellings', () => {
+	const { servers, problems } = parse(
+		{
+			files: { command: 'npx', args: ['-y', 'server-filesystem', '/tmp'], env: { DEBUG: '1', PORT: 8080 } },
+			remote: { url: 'https://example.com/mcp', headers: { Authorization: 'Bearer x' } },
+			a: { type: 'streamableHttp', url: 'http://127.0.0.1:1/mcp' },
+			b: { type: 'streamable-http', url: 'http://127.0.0.1:1/mcp' },
+			legacy: { type: 'sse', url: 'http://127.0.0.1:1/sse', timeoutMs: 5000, disabled: true },
+		},
+		user,
+	);
+	assert.deepEqual(problems, []);
+	assert.deepEqual(
+		servers.map((s) => [s.name, s.config.type]),
+		[
+			['files', 'stdio'],
+			['remote', 'http'],
+			['a', 'http'],
+			['b', 'http'],
+			['legacy', 'sse'],
+		],
+	);
+	assert.deepEqual(servers[0]!.config, { type: 'stdio', command: 'npx', args: ['-y', 'server-filesystem', '/tmp'], env: { DEBUG: '1', PORT: '8080' } });
+	assert.equal(servers[4]!.config.timeoutMs, 5000);
+	assert.equal(servers[4]!.config.disabled, true);
+	assert.equal(servers[0]!.source, user);
+	assert.equal(servers[0]!.workspaceDefined, false);
+});
+
+test('one bad entry never stops the others, and every problem names the server and the field', () => {
+	const { servers, problems } = parse(
+		{
+			good: { command: 'node', args: ['s.js'] },
+			noCommand: { args: ['x'] },
+			badType: { type: 'websocket', url: 'ws://x' },
+			badUrl: { url: 'ftp://example.com' },
+			badArgs: { command: 'node', args: 'server.js' },
+			notObject: 'node server.js',
+			typo: { comand: 'node' },
+			badTimeout: { command: 'node', timeoutMs: -1 },
+		},
+		workspace,
+	);
+	assert.deepEqual(
+		servers.map((s) => s.name),
+		['good', 'badArgs', 'badTimeout'],
+	);
+	const find = (server: string) => problems.filter((p) => p.includes(`'${server}'`));
+	assert.match(find('noCommand')[0]!, /needs "command".*or "url"/);
+	assert.match(find('badType')[0]!, /field "type" must be "stdio", "http" or "sse".*websocket/);
+	assert.match(find('badUrl')[0]!, /field "url" must be an http/);
+	assert.match(find('badArgs')[0]!, /field "args" must be an array/);
+	assert.match(find('notObject')[0]!, /expected an object/);
+	assert.ok(find('typo').some((p) => p.includes('unknown field "comand"')));
+	assert.match(find('badTimeout')[0]!, /field "timeoutMs"/);
+	for (const problem of problems) assert.match(problem, /Workspace settings/);
+	assert.equal(servers[0]!.workspaceDefined, true);
+});
+
+test('a setting that is not an object is one problem, not a throw', () => {
+	assert.deepEqual(parse(undefined, user), { servers: [], problems: [] });
+	const result = parse(['a'], user);
+	assert.equal(result.servers.length, 0);
+	assert.match(result.problems[0]!, /must be an object keyed by server name/);
+});
+
+test('mcp.json: servers and inputs, with comments and trailing commas', () => {
+	const text = `{
+		// VS Code's format
+		"inputs": [
+			{ "type": "promptString", "id": "token", "description": "API token", "password": true },
+			{ "type": "pickString", "id": "region", "options": ["eu", "us"], "default": "eu" },
+			{ "type": "command", "id": "bad" },
+		],
+		"servers": {
+			/* a local one */
+			"git": { "type": "stdio", "command": "uvx", "args": ["mcp-server-git", "--path", "\${workspaceFolder}"] },
+			"api": { "url": "https://\${input:region}.example.com/mcp", "headers": { "Authorization": "Bearer \${input:token}" } },
+		},
+	}`;
+	const result = parseMcpJson(text, mcpJson);
+	assert.deepEqual(
+		result.servers.map((s) => [s.name, s.config.type, s.workspaceDefined, s.source.label]),
+		[
+			['git', 'stdio', true, 'demo/.vscode/mcp.json'],
+			['api', 'http', true, 'demo/.vscode/mcp.json'],
+		],
+	);
+	assert.deepEqual(
+		result.inputs.map((i) => [i.id, i.type]),
+		[
+			['token', 'promptString'],
+			['region', 'pickString'],
+		],
+	);
+	assert.equal(result.problems.length, 1);
+	assert.match(result.problems[0]!, /Input 'bad'.*"type"/);
+});
+
+test('mcp.json that is not JSON gives one problem naming the file', () => {
+	const result = parseMcpJson('{ "servers": ', mcpJson);
+	assert.equal(result.servers.length, 0);
+	assert.match(result.problems[0]!, /demo\/.vscode\/mcp.json: not valid JSON/);
+});
+
+test('comment-like text inside strings survives', () => {
+	const result = parseMcpJson('{"servers":{"u":{"url":"https://x.example/a//b","headers":{"X":"/* not a comment */,}"}}}}', mcpJson);
+	assert.deepEqual(result.problems, []);
+	assert.deepEqual(result.servers[0]!.config, { type: 'http', url: 'https://x.example/a//b', headers: { X: '/* not a comment */,}' } });
+});
+
+test('settings win over mcp.json for the same name, and the loser is reported', () => {
+	const fromSettings = parse({ git: { command: 'git-mcp' } }, user).servers;
+	const fromFile = parseMcpJson('{"servers":{"git":{"command":"uvx"},"other":{"command":"o"}}}', mcpJson).servers;
+	const merged = mergeServers([fromSettings, fromFile]);
+	assert.deepEqual(
+		merged.servers.map((s) => [s.name, s.source.label]),
+		[
+			['git', 'User settings'],
+			['other', 'demo/.vscode/mcp.json'],
+		],
+	);
+	assert.match(merged.problems[0]!, /'git' in demo\/.vscode\/mcp.json is overridden by the one in User settings/);
+});
+
+test('imports a Claude Desktop / Cursor mcpServers file', () => {
+	const claude = JSON.stringify({
+		mcpServers: {
+			filesystem: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/Users/me'] },
+			remote: { serverUrl: 'https://mcp.example.com/sse', transport: 'sse' },
+			broken: { args: [] },
+		},
+	});
+	const result = importMcpServers(claude, 'claude_desktop_config.json');
+	assert.deepEqual(result.servers, {
+		filesystem: { type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/Users/me'] },
+		remote: { type: 'sse', url: 'https://mcp.example.com/sse' },
+	});
+	assert.equal(result.problems.length, 1);
+	assert.match(result.problems[0]!, /'broken'/);
+	assert.match(importMcpServers('{}', 'x.json').problems[0]!, /no "mcpServers"/);
+});
+
+test('config hash ignores key order and changes with any field', () => {
+	const a = configHash({ type: 'stdio', command: 'node', args: ['a'], env: { A: '1', B: '2' } });
+	const b = configHash({ env: { B: '2', A: '1' }, args: ['a'], command: 'node', type: 'stdio' } as never);
+	assert.equal(a, b);
+	assert.notEqual(a, configHash({ type: 'stdio', command: 'node', args: ['b'], env: { A: '1', B: '2' } }));
+	assert.equal(canonicalJson({ b: 1, a: [2, { d: 1, c: 2 }] }), '{"a":[2,{"c":2,"d":1}],"b":1}');
+});
+
+test('the trust description shows exactly what will run, without header values', () => {
+	assert.equal(
+		describeLaunch({ type: 'stdio', command: '/usr/bin/node', args: ['server.js', 'a b'], cwd: '/w', env: { TOKEN: 'x' } }),
+		"Command: /usr/bin/node server.js 'a b'\nWorking folder: /w\nEnvironment: TOKEN=x",
+	);
+	const remote = describeLaunch({ type: 'http', url: 'https://x.example/mcp', headers: { Authorization: 'Bearer secret' } });
+	assert.match(remote, /https:\/\/x.example\/mcp/);
+	assert.doesNotMatch(remote, /secret/);
+});
+
+test('dotenv files: quotes, export, comments and bad lines', () => {
+	const { env, problems } = parseDotenv('# c\nexport A=1\nB="two words\\n"\nC=\'x # y\'\nD=plain # comment\nnot a line\n', '.env');
+	assert.deepEqual(env, { A: '1', B: 'two words\n', C: 'x # y', D: 'plain' });
+	assert.deepEqual(problems, ['.env:6: not a KEY=value line']);
+});
