@@ -1,10 +1,128 @@
 import * as vscode from 'vscode';
+import { Manager } from './manager/manager';
+import { addServer } from './vscode/addServer';
+import { type ActiveCall, CommandController, Commands, showServerError } from './vscode/commands';
+import { ElicitationPresenter } from './vscode/elicitation';
+import { VsCodeHost } from './vscode/host';
+import { ServerLogs } from './vscode/logging';
+import { ResourceDocuments } from './vscode/resourceDocuments';
+import { BlobFiles, ResultDocuments } from './vscode/resultDocument';
+import { SamplingBroker } from './vscode/sampling';
+import { ServersTreeProvider, type TreeNode } from './vscode/serversTree';
+import { ServerConfiguration } from './vscode/settings';
+import { ServersStatusBar } from './vscode/statusBar';
 
-/** The composition root: everything created here goes into context.subscriptions. */
-export async function activate(context: vscode.ExtensionContext): Promise<void> {
-	const output = vscode.window.createOutputChannel('MCP Switchboard', { log: true });
-	context.subscriptions.push(output);
-	output.info('MCP Switchboard activated');
+/** The id of the Servers view (package.json `contributes.views`). */
+export const SERVERS_VIEW = 'mcpSwitchboard.servers';
+
+/** What `activate` returns: a small API for e2e suites and other extensions' tests. Not a stable public API. */
+export interface SwitchboardApi {
+	manager: Manager;
+	/** The Servers view's data provider (getChildren / getTreeItem as the view calls them). */
+	tree: ServersTreeProvider;
+	treeView: vscode.TreeView<TreeNode>;
+	/** Tool calls in flight, each cancellable as the notification's Cancel button does. */
+	activeCalls(): readonly ActiveCall[];
+	/** The status bar's current text, e.g. "$(server-process) MCP 1/1". */
+	statusText(): string;
+	/** The folder where this extension's log channels are written (one `.log` file per channel). */
+	logUri: vscode.Uri;
+	/** Resolves when the configuration as of now has been applied (servers started or stopped). */
+	settled(): Promise<void>;
 }
 
-export function deactivate(): void {}
+let active: { manager: Manager } | undefined;
+
+/**
+ * The composition root: log channels → Host → Manager → tree, commands, documents, status bar; everything goes into
+ * `context.subscriptions`. Configuration is applied on start and on every change, without blocking activation on
+ * server starts. An activation error is shown (with Show Output) and rethrown, so VS Code records it too.
+ */
+export async function activate(context: vscode.ExtensionContext): Promise<SwitchboardApi> {
+	const logs = new ServerLogs();
+	context.subscriptions.push(logs);
+	try {
+		const configuration = new ServerConfiguration(context, logs.main);
+		const elicitation = new ElicitationPresenter((server) => logs.channel(server));
+		const sampling = new SamplingBroker(context, (server) => logs.channel(server));
+		const host = new VsCodeHost({ logs, elicitation, sampling, configuration });
+		context.subscriptions.push(configuration, elicitation, sampling, host);
+
+		const manager = new Manager(host);
+		active = { manager };
+		// deactivate() awaits the same dispose (so no server process survives); this covers disposal without deactivate.
+		context.subscriptions.push({ dispose: () => void manager.dispose().catch(() => undefined) });
+
+		const tree = new ServersTreeProvider(manager);
+		const treeView = vscode.window.createTreeView(SERVERS_VIEW, { treeDataProvider: tree, showCollapseAll: true });
+		context.subscriptions.push(tree, treeView);
+
+		const blobFolder = vscode.Uri.joinPath(context.globalStorageUri, 'blobs');
+		// Saved images and blobs are for this session only: clear what earlier sessions left.
+		await vscode.workspace.fs.delete(blobFolder, { recursive: true, useTrash: false }).then(undefined, () => undefined);
+		const blobs = new BlobFiles(blobFolder);
+		const results = new ResultDocuments();
+		const resources = new ResourceDocuments(manager, blobs, (server, message) => showServerError(logs, server, message));
+		context.subscriptions.push(results, resources);
+
+		const openSettings = () => vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${context.extension.id}`);
+		const commands = new CommandController({ manager, logs, results, resources, blobs, addServer, openSettings });
+		const statusBar = new ServersStatusBar(manager, Commands.showServers);
+		context.subscriptions.push(commands, statusBar);
+
+		// Apply configuration changes one at a time, in order; a change during an apply is applied after it.
+		let shownProblems = '';
+		let chain: Promise<void> = Promise.resolve();
+		const apply = (): Promise<void> => {
+			chain = chain.then(async () => {
+				try {
+					const { servers, problems } = await configuration.resolve();
+					for (const problem of problems) logs.main.warn(problem);
+					const key = problems.join('\n');
+					if (problems.length > 0 && key !== shownProblems) {
+						const more = problems.length > 1 ? ` (and ${problems.length - 1} more in the output)` : '';
+						void vscode.window.showWarningMessage(`MCP configuration: ${problems[0]}${more}`, 'Open Settings', 'Show Output').then((choice) => {
+							if (choice === 'Open Settings') void openSettings();
+							if (choice === 'Show Output') logs.show();
+						});
+					}
+					shownProblems = key;
+					await manager.reconcile(servers);
+				} catch (error) {
+					logs.main.error(error instanceof Error ? error : String(error));
+					void vscode.window.showErrorMessage(`MCP: applying the server configuration failed: ${error instanceof Error ? error.message : String(error)}`, 'Show Output').then((choice) => {
+						if (choice === 'Show Output') logs.show();
+					});
+				}
+			});
+			return chain;
+		};
+		context.subscriptions.push(configuration.onDidChange(() => void apply()));
+		void apply();
+
+		logs.main.info(`MCP Switchboard ${String((context.extension.packageJSON as { version?: string }).version)} activated`);
+		return {
+			manager,
+			tree,
+			treeView,
+			activeCalls: () => commands.activeCalls,
+			statusText: () => statusBar.text,
+			logUri: context.logUri,
+			settled: () => chain,
+		};
+	} catch (error) {
+		const message = error instanceof Error ? error.message : String(error);
+		logs.main.error(error instanceof Error ? error : message);
+		void vscode.window.showErrorMessage(`MCP Switchboard failed to start: ${message}`, 'Show Output').then((choice) => {
+			if (choice === 'Show Output') logs.show();
+		});
+		throw error;
+	}
+}
+
+/** Stops every server and waits for it, so no server process outlives the extension host. */
+export async function deactivate(): Promise<void> {
+	const current = active;
+	active = undefined;
+	await current?.manager.dispose();
+}
