@@ -36,9 +36,9 @@ export interface CommandDeps {
 	resources: ResourceDocuments;
 	blobs: BlobFiles;
 	/** Add Server's guided flow (addServer.ts). */
-	addServer(): Promise<unknown>;
+	addServer(): Thenable<unknown>;
 	/** Opens the settings of the extension. */
-	openSettings(): Promise<unknown>;
+	openSettings(): Thenable<unknown>;
 }
 
 /** The outcome of a Call Tool (also the command's return value, for tests and automation). */
