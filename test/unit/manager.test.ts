@@ -1,0 +1,322 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Emitter } from '../../src/common/event';
+import { Manager, type ServerState } from '../../src/manager/manager';
+import { McpError } from '../../src/protocol/mcpError';
+import { ErrorCode } from '../../src/protocol/jsonrpc';
+import { FakeClock, FakeConnector, flush, stdioServer, testHost } from './managerFakes';
+
+function setup(options: { stdio?: number } = {}, hostOverrides: Parameters<typeof testHost>[0] = {}) {
+	const clock = new FakeClock();
+	const connector = new FakeConnector();
+	const host = testHost(hostOverrides);
+	const manager = new Manager(host, { connect: connector.connect, clock, maxConcurrentStarts: { stdio: options.stdio ?? 4 } });
+	const states = new Map<string, ServerState['kind'][]>();
+	manager.onDidChangeState(({ server, state }) => states.set(server, [...(states.get(server) ?? []), state.kind]));
+	return { clock, connector, host, manager, states };
+}
+
+test('reconcile starts every server and lists its tools under qualified names', async () => {
+	const { manager, connector } = setup();
+	connector.toolsFor.set('b', [
+		{ name: 'x.y', inputSchema: {} },
+		{ name: 'z', inputSchema: {} },
+	]);
+	await manager.reconcile([stdioServer('a'), stdioServer('b')]);
+	assert.deepEqual(
+		manager.servers().map((s) => [s.name, s.state.kind]),
+		[
+			['a', 'running'],
+			['b', 'running'],
+		],
+	);
+	await flush();
+	assert.deepEqual(
+		manager.allTools().map((t) => t.qualifiedName),
+		['mcp__a__echo', 'mcp__b__x_y', 'mcp__b__z'],
+	);
+	assert.equal(manager.findTool('mcp__b__x_y')?.tool.name, 'x.y');
+	const result = await manager.callTool('b', 'z', { n: 1 });
+	assert.deepEqual(result.content, [{ type: 'text', text: 'b:z:{"n":1}' }]);
+	await manager.dispose();
+});
+
+test('reconcile restarts only the server whose config changed, stops removed ones, starts new ones', async () => {
+	const { manager, connector } = setup();
+	await manager.reconcile([stdioServer('a'), stdioServer('b'), stdioServer('c')]);
+	const firstB = connector.last('b');
+	const firstC = connector.last('c');
+	let serversChanged = 0;
+	manager.onDidChangeServers(() => serversChanged++);
+
+	await manager.reconcile([stdioServer('a', { args: ['changed.js'] }), stdioServer('b'), stdioServer('d')]);
+	assert.equal(connector.count('a'), 2, 'a changed: restarted');
+	assert.equal(connector.count('b'), 1, 'b unchanged: not restarted');
+	assert.equal(firstB.closed, false);
+	assert.equal(firstC.closed, true, 'c removed: stopped');
+	assert.equal(connector.count('d'), 1, 'd new: started');
+	assert.equal(manager.get('c'), undefined);
+	assert.equal(serversChanged, 1);
+	assert.deepEqual(
+		manager.servers().map((s) => s.name),
+		['a', 'b', 'd'],
+	);
+
+	// Same config again, key order different: nothing restarts.
+	await manager.reconcile([stdioServer('a', { args: ['changed.js'] }), stdioServer('b'), stdioServer('d')]);
+	assert.deepEqual([connector.count('a'), connector.count('b'), connector.count('d')], [2, 1, 1]);
+	await manager.dispose();
+	assert.ok(connector.clients.every((c) => c.closed), 'dispose closes every client');
+});
+
+test('disabled servers do not start; enabling one starts it', async () => {
+	const { manager, connector } = setup();
+	await manager.reconcile([stdioServer('a', { disabled: true })]);
+	assert.equal(manager.get('a')?.state.kind, 'disabled');
+	assert.equal(connector.count('a'), 0);
+	await manager.reconcile([stdioServer('a')]);
+	assert.equal(manager.get('a')?.state.kind, 'running');
+	await manager.reconcile([stdioServer('a', { disabled: true })]);
+	assert.equal(manager.get('a')?.state.kind, 'disabled');
+	assert.equal(connector.last('a').closed, true);
+	await manager.dispose();
+});
+
+test('a crash restarts with backoff 1 s, 2 s, 4 s, 8 s; the fifth crash in 3 minutes stops with crashLoop', async () => {
+	const { manager, connector, clock, states } = setup();
+	await manager.reconcile([stdioServer('flaky')]);
+	const delays: number[] = [];
+	for (let crash = 1; crash <= 4; crash++) {
+		connector.last('flaky').crash(`Server 'flaky' exited with code 3`);
+		const state = manager.get('flaky')!.state;
+		assert.equal(state.kind, 'error');
+		assert.ok(state.kind === 'error' && state.retryAt !== undefined);
+		if (state.kind === 'error') {
+			assert.match(state.message, /exited with code 3/);
+			delays.push(state.retryAt! - clock.now());
+		}
+		await clock.advance(delays.at(-1)! - 1);
+		assert.equal(connector.count('flaky'), crash, 'no restart before the delay');
+		await clock.advance(1);
+		assert.equal(connector.count('flaky'), crash + 1);
+		assert.equal(manager.get('flaky')!.state.kind, 'running');
+	}
+	assert.deepEqual(delays, [1000, 2000, 4000, 8000]);
+	connector.last('flaky').crash();
+	const final = manager.get('flaky')!.state;
+	assert.equal(final.kind, 'error');
+	assert.ok(final.kind === 'error' && final.crashLoop === true && final.retryAt === undefined);
+	assert.match(final.kind === 'error' ? final.message : '', /stopped 5 times within 3 minutes.*not restarted/);
+	await clock.advance(600_000);
+	assert.equal(connector.count('flaky'), 5, 'no restart after the cap');
+	assert.deepEqual(states.get('flaky')!.slice(0, 4), ['starting', 'running', 'error', 'starting']);
+	assert.ok(states.get('flaky')!.includes('starting'));
+
+	// The user's Restart clears the crash count.
+	await manager.restart('flaky');
+	assert.equal(manager.get('flaky')!.state.kind, 'running');
+	assert.match(manager.get('flaky')!.lastError ?? '', /not restarted/);
+	await manager.dispose();
+});
+
+test('a command that cannot be spawned is not retried, and its message reaches the state intact', async () => {
+	const { manager, connector, clock } = setup();
+	const message = "Could not start server 'x': command 'npx' was not found on PATH (/usr/bin:/bin). Use the absolute path to 'npx'.";
+	connector.behaviour.set('x', { fail: new McpError(ErrorCode.TransportFailed, message) });
+	await manager.reconcile([stdioServer('x')]);
+	assert.deepEqual(manager.get('x')!.state, { kind: 'error', message });
+	await clock.advance(120_000);
+	assert.equal(connector.count('x'), 1);
+	await manager.dispose();
+});
+
+test('a hung server times out after its own timeout while others come up; its attempt is aborted', async () => {
+	const { manager, connector, clock } = setup({ stdio: 1 });
+	connector.behaviour.set('hung', 'hang');
+	const done = manager.reconcile([stdioServer('hung', { timeoutMs: 5000 }), stdioServer('ok1'), stdioServer('ok2')]);
+	await flush();
+	assert.equal(manager.get('hung')!.state.kind, 'starting');
+	assert.equal(manager.get('ok1')!.state.kind, 'starting', 'waits for the only stdio slot');
+	await clock.advance(5000);
+	await done;
+	const state = manager.get('hung')!.state;
+	assert.equal(state.kind, 'error');
+	assert.match(state.kind === 'error' ? state.message : '', /did not finish starting within 5 s/);
+	assert.deepEqual(connector.aborted, ['hung']);
+	assert.equal(manager.get('ok1')!.state.kind, 'running');
+	assert.equal(manager.get('ok2')!.state.kind, 'running');
+	await manager.dispose();
+});
+
+test('per-kind limits: no more than N stdio starts at once', async () => {
+	const { manager, connector } = setup({ stdio: 3 });
+	connector.latencyMs = 5;
+	await manager.reconcile(Array.from({ length: 12 }, (_, i) => stdioServer(`s${i}`)));
+	assert.equal(connector.maxActive, 3);
+	assert.ok(manager.servers().every((s) => s.state.kind === 'running'));
+	await manager.dispose();
+});
+
+test('workspace-defined servers ask for trust with what will run; refusal shows needsTrust and spawns nothing', async () => {
+	const asked: { server: string; description: string }[] = [];
+	let allow = false;
+	const { manager, connector } = setup(
+		{},
+		{
+			confirmTrust: async (server, description) => {
+				asked.push({ server, description });
+				return allow;
+			},
+		},
+	);
+	await manager.reconcile([stdioServer('ws', { args: ['--root', '/w'] }, true), stdioServer('user')]);
+	assert.equal(manager.get('ws')!.state.kind, 'needsTrust');
+	assert.equal(manager.get('user')!.state.kind, 'running', 'user-level servers start without asking');
+	assert.equal(connector.count('ws'), 0);
+	assert.deepEqual(asked, [{ server: 'ws', description: 'Command: node --root /w' }]);
+
+	// Trust granted later: the next reconcile (fired by the trust change) asks again and starts it.
+	allow = true;
+	await manager.reconcile([stdioServer('ws', { args: ['--root', '/w'] }, true), stdioServer('user')]);
+	assert.equal(manager.get('ws')!.state.kind, 'running');
+	await manager.dispose();
+});
+
+test('stopping while a start is in flight discards the late client', async () => {
+	const { manager, connector } = setup();
+	connector.latencyMs = 20;
+	const starting = manager.reconcile([stdioServer('slow')]);
+	await flush();
+	await manager.stop('slow');
+	await starting;
+	await new Promise((r) => setTimeout(r, 40));
+	assert.equal(manager.get('slow')!.state.kind, 'stopped');
+	assert.ok(connector.clients.every((c) => c.closed));
+	await manager.dispose();
+});
+
+test('list_changed refreshes the tool list once per burst (debounced)', async () => {
+	const { manager, connector, clock } = setup();
+	await manager.reconcile([stdioServer('a')]);
+	await flush();
+	const client = connector.last('a');
+	assert.equal(client.listToolsCalls, 1);
+	let listsChanged = 0;
+	manager.onDidChangeLists(() => listsChanged++);
+	client.tools = [{ name: 'new', inputSchema: {} }];
+	client.toolsEmitter.fire();
+	client.toolsEmitter.fire();
+	client.toolsEmitter.fire();
+	await clock.advance(200);
+	assert.equal(client.listToolsCalls, 2);
+	assert.equal(listsChanged, 1);
+	assert.deepEqual(
+		manager.allTools().map((t) => t.qualifiedName),
+		['mcp__a__new'],
+	);
+	assert.equal(manager.findTool('mcp__a__echo'), undefined);
+	await manager.dispose();
+});
+
+test('resource reads are cached, invalidated by resources/updated, list_changed and restart', async () => {
+	const { manager, connector, clock } = setup();
+	await manager.reconcile([stdioServer('r')]);
+	const client = connector.last('r');
+	const text = async () => ((await manager.readResource('r', 'demo://a')).contents[0] as { text: string }).text;
+	assert.equal(await text(), 'demo://a #1');
+	assert.equal(await text(), 'demo://a #1', 'served from cache');
+	const updates: string[] = [];
+	manager.onDidUpdateResource(({ uri }) => updates.push(uri));
+	client.updateEmitter.fire({ uri: 'demo://a' });
+	assert.deepEqual(updates, ['demo://a']);
+	assert.equal(await text(), 'demo://a #2');
+	client.resourcesEmitter.fire();
+	assert.equal(await text(), 'demo://a #3');
+	await clock.advance(31_000);
+	assert.equal(await text(), 'demo://a #4', 'expired after the TTL');
+	await manager.restart('r');
+	assert.equal(await text(), 'demo://a #1', 'a restart starts with an empty cache (new client)');
+	await manager.dispose();
+});
+
+test('roots, logging level, server log messages and host handlers bound to the server name', async () => {
+	const rootsChanged = new Emitter<void>();
+	const elicited: string[] = [];
+	const { manager, connector, host } = setup(
+		{},
+		{
+			roots: () => [{ uri: 'file:///w', name: 'w' }],
+			onDidChangeRoots: rootsChanged.event,
+			loggingLevel: (server) => (server === 'a' ? 'warning' : undefined),
+			elicit: async (server) => {
+				elicited.push(server);
+				return { action: 'decline' };
+			},
+		},
+	);
+	await manager.reconcile([stdioServer('a'), stdioServer('b')]);
+	assert.deepEqual(connector.last('a').levels, ['warning']);
+	assert.deepEqual(connector.last('b').levels, []);
+	const request = connector.attempts.find((a) => a.name === 'b')!;
+	assert.deepEqual(await request.handlers.roots!(new AbortController().signal), [{ uri: 'file:///w', name: 'w' }]);
+	assert.equal(request.handlers.sampling, undefined, 'no sampling handler when the host has none');
+	await request.handlers.elicitation!({ message: 'hi', requestedSchema: { properties: {} } }, new AbortController().signal);
+	assert.deepEqual(elicited, ['b']);
+
+	rootsChanged.fire();
+	await flush();
+	assert.equal(connector.last('a').rootsNotified, 1);
+	assert.equal(connector.last('b').rootsNotified, 1);
+
+	connector.last('a').logEmitter.fire({ level: 'notice', logger: 'db', data: 'connected' });
+	connector.last('a').logEmitter.fire({ level: 'critical', data: { code: 7 } });
+	connector.last('a').logEmitter.fire({ level: 'warning', data: 'slow' });
+	const entries = host.loggers.get('a')!.entries.filter((e) => /connected|code|slow/.test(e.message));
+	assert.deepEqual(
+		entries.map((e) => [e.level, e.message]),
+		[
+			['info', '[db] connected'],
+			['error', '{"code":7}'],
+			['warn', 'slow'],
+		],
+	);
+	await manager.dispose();
+});
+
+test('an expired HTTP session is re-initialized at once, without counting as a crash', async () => {
+	const { manager, connector, clock } = setup();
+	await manager.reconcile([{ name: 'h', config: { type: 'http', url: 'http://127.0.0.1:1/mcp' }, source: { kind: 'user', label: 'User settings' }, workspaceDefined: false }]);
+	for (let i = 0; i < 6; i++) {
+		const client = connector.last('h');
+		client.closed = true;
+		client.closeEmitter.fire(McpError.connectionClosed('session expired', { sessionExpired: true }));
+		await flush();
+		assert.equal(manager.get('h')!.state.kind, 'running');
+	}
+	assert.equal(connector.count('h'), 7);
+	await clock.advance(2000);
+	await manager.dispose();
+});
+
+test('client() and callTool() name the server and its state when it is not running', async () => {
+	const { manager } = setup();
+	await manager.reconcile([stdioServer('off', { disabled: true })]);
+	assert.throws(() => manager.client('off'), /Server 'off' is not running \(disabled/);
+	await assert.rejects(manager.callTool('nope', 't', {}), /No MCP server named 'nope'/);
+	await manager.dispose();
+});
+
+test('50 servers with 100 tools each: reconcile and lookup stay fast and names unique', async () => {
+	const { manager, connector } = setup({ stdio: 50 });
+	for (let s = 0; s < 50; s++) connector.toolsFor.set(`s${s}`, Array.from({ length: 100 }, (_, i) => ({ name: `tool_${i}`, inputSchema: {} })));
+	const servers = Array.from({ length: 50 }, (_, i) => stdioServer(`s${i}`));
+	await manager.reconcile(servers);
+	await flush();
+	const tools = manager.allTools();
+	assert.equal(tools.length, 5000);
+	assert.equal(new Set(tools.map((t) => t.qualifiedName)).size, 5000);
+	for (const tool of tools) assert.equal(manager.findTool(tool.qualifiedName), tool);
+	await manager.reconcile(servers.map((s, i) => (i === 7 ? stdioServer('s7', { args: ['v2'] }) : s)));
+	assert.equal(connector.attempts.length, 51);
+	await manager.dispose();
+});
