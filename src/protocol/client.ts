@@ -1,29 +1,47 @@
-// CONTRACT STUB: the public surface of McpClient that the Manager and the edge code against.
-// The protocol-core work replaces the bodies; the signatures change only with everyone's agreement.
-import type { Event } from '../common/event';
-import type { Logger } from '../common/logger';
-import type { Transport, TransportKind } from './transports/transport';
-import type {
-	CallToolResult,
-	CompleteResult,
-	CompletionReference,
-	CreateMessageRequest,
-	CreateMessageResult,
-	ElicitRequest,
-	ElicitResult,
-	GetPromptResult,
-	Implementation,
-	LoggingLevel,
-	LoggingMessage,
-	Progress,
-	Prompt,
-	ReadResourceResult,
-	Resource,
-	ResourceTemplate,
-	Root,
-	ServerCapabilities,
-	Tool,
+/**
+ * McpClient: one initialized MCP session over one Transport. The handshake and version negotiation, capability
+ * gating, typed and paginated methods, server notifications as events, and server requests routed to the
+ * handlers the host supplied. Wire mechanics (ids, timeouts, cancellation, ordering) live in JsonRpcConnection.
+ * Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle
+ */
+import { Emitter, type Event } from '../common/event';
+import { nullLogger, type Logger } from '../common/logger';
+import { JsonRpcConnection, type Clock, type RequestOptions } from './connection';
+import { ErrorCode } from './jsonrpc';
+import { McpError } from './mcpError';
+import { compileOutputValidator, type OutputValidator } from './outputValidator';
+import {
+	LATEST_PROTOCOL_VERSION,
+	SUPPORTED_PROTOCOL_VERSIONS,
+	schemas,
+	type CallToolResult,
+	type ClientCapabilities,
+	type CompleteResult,
+	type CompletionReference,
+	type CreateMessageRequest,
+	type CreateMessageResult,
+	type ElicitRequest,
+	type ElicitResult,
+	type GetPromptResult,
+	type Implementation,
+	type LoggingLevel,
+	type LoggingMessage,
+	type Progress,
+	type Prompt,
+	type ReadResourceResult,
+	type Resource,
+	type ResourceTemplate,
+	type Root,
+	type Schemas,
+	type ServerCapabilities,
+	type Tool,
 } from './schema';
+import type { Transport, TransportKind } from './transports/transport';
+
+export type { RequestOptions } from './connection';
+
+/** Sent in `initialize` unless the caller supplies its own clientInfo. Kept in step with package.json by hand. */
+export const DEFAULT_CLIENT_INFO: Implementation = { name: 'mcp-switchboard', version: '0.1.0' };
 
 /**
  * Handlers for requests the server sends to the client. A capability is advertised only for a handler supplied.
@@ -51,19 +69,20 @@ export interface ClientOptions {
 	handlers?: ClientHandlers;
 	/** A name for messages and logs (the server's configured name). Default: the transport kind. */
 	name?: string;
+	/** Time source for request timeouts; tests pass a manual clock. Default: the system clock. */
+	clock?: Clock;
 }
 
-export interface RequestOptions {
-	signal?: AbortSignal;
-	/** Per-request timeout in ms; default the client's timeoutMs. */
-	timeoutMs?: number;
-	/** Restart the timeout whenever progress arrives. Default true when onProgress is given. */
-	resetTimeoutOnProgress?: boolean;
-	/** With resetTimeoutOnProgress: the most the request may take in all. Default: none. */
-	maxTotalTimeoutMs?: number;
-	/** Receives `notifications/progress` for this request (a progress token is sent only when given). */
-	onProgress?: (progress: Progress) => void;
+/** A cached outputSchema validator and the schema object it was built from. */
+interface CachedValidator {
+	source: Record<string, unknown>;
+	validate: OutputValidator;
 }
+
+/** The most pages a list method follows before it stops (a guard against a server that never ends a listing). */
+const MAX_PAGES = 10_000;
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 export class McpClient {
 	readonly serverInfo!: Implementation;
@@ -73,67 +92,376 @@ export class McpClient {
 	readonly transportKind!: TransportKind;
 	readonly name!: string;
 
-	/** Fires once when the connection closes, with the reason. */
-	readonly onDidClose!: Event<Error>;
-	readonly onDidChangeTools!: Event<void>;
-	readonly onDidChangePrompts!: Event<void>;
-	readonly onDidChangeResources!: Event<void>;
-	readonly onDidUpdateResource!: Event<{ uri: string }>;
-	readonly onDidLog!: Event<LoggingMessage>;
-	readonly onDidProgress!: Event<Progress>;
-	readonly onDidCompleteElicitation!: Event<{ elicitationId: string }>;
+	private readonly closeEmitter = new Emitter<Error>();
+	private readonly toolsEmitter = new Emitter<void>();
+	private readonly promptsEmitter = new Emitter<void>();
+	private readonly resourcesEmitter = new Emitter<void>();
+	private readonly resourceUpdatedEmitter = new Emitter<{ uri: string }>();
+	private readonly logEmitter = new Emitter<LoggingMessage>();
+	private readonly progressEmitter = new Emitter<Progress>();
+	private readonly elicitationCompleteEmitter = new Emitter<{ elicitationId: string }>();
 
-	/** Starts the transport, runs initialize + notifications/initialized; rejects with an McpError and closes on failure. */
-	static connect(_transport: Transport, _options?: ClientOptions): Promise<McpClient> {
-		throw new Error('not implemented');
+	/** Fires once when the connection closes, with the reason. */
+	readonly onDidClose: Event<Error> = this.closeEmitter.event;
+	readonly onDidChangeTools: Event<void> = this.toolsEmitter.event;
+	readonly onDidChangePrompts: Event<void> = this.promptsEmitter.event;
+	readonly onDidChangeResources: Event<void> = this.resourcesEmitter.event;
+	readonly onDidUpdateResource: Event<{ uri: string }> = this.resourceUpdatedEmitter.event;
+	readonly onDidLog: Event<LoggingMessage> = this.logEmitter.event;
+	readonly onDidProgress: Event<Progress> = this.progressEmitter.event;
+	readonly onDidCompleteElicitation: Event<{ elicitationId: string }> = this.elicitationCompleteEmitter.event;
+
+	private readonly connection: JsonRpcConnection;
+	private readonly logger: Logger;
+	private readonly handlers: ClientHandlers;
+	/** Tools by name from the last complete `tools/list`; used to find a tool's outputSchema. */
+	private knownTools: Map<string, Tool> | undefined;
+	private readonly validators = new Map<string, CachedValidator>();
+
+	private constructor(
+		private readonly transport: Transport,
+		private readonly options: ClientOptions,
+	) {
+		const self = this as Mutable<McpClient>;
+		self.transportKind = transport.kind;
+		self.name = options.name ?? transport.kind;
+		this.logger = options.logger ?? nullLogger;
+		this.handlers = options.handlers ?? {};
+		this.connection = new JsonRpcConnection(transport, {
+			name: this.name,
+			logger: this.logger,
+			timeoutMs: options.timeoutMs,
+			clock: options.clock,
+		});
+		this.connection.onDidClose((error) => {
+			this.closeEmitter.fire(error);
+			for (const emitter of [this.closeEmitter, this.toolsEmitter, this.promptsEmitter, this.resourcesEmitter, this.resourceUpdatedEmitter, this.logEmitter, this.progressEmitter, this.elicitationCompleteEmitter]) {
+				(emitter as Emitter<unknown>).dispose();
+			}
+		});
+		this.registerNotifications();
+		this.registerServerRequests();
+	}
+
+	/**
+	 * Starts the transport, runs `initialize` (offering 2025-11-25) and sends `notifications/initialized`.
+	 * Rejects with an McpError and closes the transport when: the transport cannot start (TransportFailed), the
+	 * server does not answer in `connectTimeoutMs` (RequestTimeout), answers an error, answers a malformed result
+	 * or a protocol version this client does not speak (ProtocolViolation), or the connection closes (ConnectionClosed).
+	 */
+	static async connect(transport: Transport, options: ClientOptions = {}): Promise<McpClient> {
+		const client = new McpClient(transport, options);
+		try {
+			await client.initialize();
+		} catch (error) {
+			await client.connection.close();
+			throw error;
+		}
+		return client;
 	}
 
 	get isClosed(): boolean {
-		throw new Error('not implemented');
+		return this.connection.isClosed;
 	}
-	listTools(_options?: RequestOptions): Promise<Tool[]> {
-		throw new Error('not implemented');
+
+	/** Every tool, following `nextCursor` to the end. Also remembers each tool's outputSchema for callTool. */
+	async listTools(options?: RequestOptions): Promise<Tool[]> {
+		this.requireCapability('tools/list', 'tools');
+		const tools = await this.paginate('tools/list', 'ListToolsResultSchema', 'tools', options);
+		this.knownTools = new Map(tools.map((tool) => [tool.name, tool]));
+		return tools;
 	}
-	/** Resolves to the raw result; structuredContent is validated against the tool's outputSchema when known. */
-	callTool(_name: string, _args?: Record<string, unknown>, _options?: RequestOptions): Promise<CallToolResult> {
-		throw new Error('not implemented');
+
+	/**
+	 * Calls a tool and resolves to the raw result (isError results resolve too: they are the tool's answer).
+	 * When the last `tools/list` gave the tool an outputSchema, `structuredContent` is validated against it (the
+	 * validator is built on the tool's first call and cached); a mismatch, or a missing structuredContent in a
+	 * non-error result, rejects with a ProtocolViolation McpError naming the tool and the path. Before any
+	 * `tools/list` the result is not validated (listing just for that would cost a round trip and may be large).
+	 */
+	async callTool(name: string, args?: Record<string, unknown>, options?: RequestOptions): Promise<CallToolResult> {
+		this.requireCapability('tools/call', 'tools');
+		const raw = await this.connection.request('tools/call', { name, arguments: args ?? {} }, options);
+		const result = this.parse('CallToolResultSchema', raw, 'tools/call');
+		const outputSchema = this.knownTools?.get(name)?.outputSchema;
+		if (outputSchema && !result.isError) {
+			if (result.structuredContent === undefined) {
+				throw new McpError(ErrorCode.ProtocolViolation, `Tool "${name}" of ${this.name} has an outputSchema but returned no structuredContent`, { tool: name });
+			}
+			const check = this.validatorFor(name, outputSchema)(result.structuredContent);
+			if (!check.ok) {
+				throw new McpError(ErrorCode.ProtocolViolation, `Tool "${name}" of ${this.name} returned structuredContent that does not match its outputSchema ${check.message}`, {
+					tool: name,
+					issues: check.issues,
+				});
+			}
+		}
+		return result;
 	}
-	listResources(_options?: RequestOptions): Promise<Resource[]> {
-		throw new Error('not implemented');
+
+	async listResources(options?: RequestOptions): Promise<Resource[]> {
+		this.requireCapability('resources/list', 'resources');
+		return this.paginate('resources/list', 'ListResourcesResultSchema', 'resources', options);
 	}
-	listResourceTemplates(_options?: RequestOptions): Promise<ResourceTemplate[]> {
-		throw new Error('not implemented');
+
+	async listResourceTemplates(options?: RequestOptions): Promise<ResourceTemplate[]> {
+		this.requireCapability('resources/templates/list', 'resources');
+		return this.paginate('resources/templates/list', 'ListResourceTemplatesResultSchema', 'resourceTemplates', options);
 	}
-	readResource(_uri: string, _options?: RequestOptions): Promise<ReadResourceResult> {
-		throw new Error('not implemented');
+
+	async readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
+		this.requireCapability('resources/read', 'resources');
+		return this.parse('ReadResourceResultSchema', await this.connection.request('resources/read', { uri }, options), 'resources/read');
 	}
-	subscribe(_uri: string, _options?: RequestOptions): Promise<void> {
-		throw new Error('not implemented');
+
+	async subscribe(uri: string, options?: RequestOptions): Promise<void> {
+		this.requireCapability('resources/subscribe', 'resources.subscribe');
+		this.parse('EmptyResultSchema', await this.connection.request('resources/subscribe', { uri }, options), 'resources/subscribe');
 	}
-	unsubscribe(_uri: string, _options?: RequestOptions): Promise<void> {
-		throw new Error('not implemented');
+
+	async unsubscribe(uri: string, options?: RequestOptions): Promise<void> {
+		this.requireCapability('resources/unsubscribe', 'resources.subscribe');
+		this.parse('EmptyResultSchema', await this.connection.request('resources/unsubscribe', { uri }, options), 'resources/unsubscribe');
 	}
-	listPrompts(_options?: RequestOptions): Promise<Prompt[]> {
-		throw new Error('not implemented');
+
+	async listPrompts(options?: RequestOptions): Promise<Prompt[]> {
+		this.requireCapability('prompts/list', 'prompts');
+		return this.paginate('prompts/list', 'ListPromptsResultSchema', 'prompts', options);
 	}
-	getPrompt(_name: string, _args?: Record<string, string>, _options?: RequestOptions): Promise<GetPromptResult> {
-		throw new Error('not implemented');
+
+	async getPrompt(name: string, args?: Record<string, string>, options?: RequestOptions): Promise<GetPromptResult> {
+		this.requireCapability('prompts/get', 'prompts');
+		const params = args === undefined ? { name } : { name, arguments: args };
+		return this.parse('GetPromptResultSchema', await this.connection.request('prompts/get', params, options), 'prompts/get');
 	}
-	complete(_ref: CompletionReference, _argument: { name: string; value: string }, _context?: { arguments?: Record<string, string> }, _options?: RequestOptions): Promise<CompleteResult> {
-		throw new Error('not implemented');
+
+	/** `completion/complete`; `context.arguments` carries the values of arguments already filled in (2025-06-18+). */
+	async complete(
+		ref: CompletionReference,
+		argument: { name: string; value: string },
+		context?: { arguments?: Record<string, string> },
+		options?: RequestOptions,
+	): Promise<CompleteResult> {
+		this.requireCapability('completion/complete', 'completions');
+		const params = context === undefined ? { ref, argument } : { ref, argument, context };
+		return this.parse('CompleteResultSchema', await this.connection.request('completion/complete', params, options), 'completion/complete');
 	}
-	setLoggingLevel(_level: LoggingLevel, _options?: RequestOptions): Promise<void> {
-		throw new Error('not implemented');
+
+	async setLoggingLevel(level: LoggingLevel, options?: RequestOptions): Promise<void> {
+		this.requireCapability('logging/setLevel', 'logging');
+		this.parse('EmptyResultSchema', await this.connection.request('logging/setLevel', { level }, options), 'logging/setLevel');
 	}
-	ping(_options?: RequestOptions): Promise<void> {
-		throw new Error('not implemented');
+
+	/** Sends `ping`; resolves when the server answers. Needs no capability. */
+	async ping(options?: RequestOptions): Promise<void> {
+		await this.connection.request('ping', undefined, options);
 	}
-	/** Sends notifications/roots/list_changed (when the roots handler was supplied). */
-	notifyRootsChanged(): Promise<void> {
-		throw new Error('not implemented');
+
+	/** Sends notifications/roots/list_changed (when the roots handler was supplied; otherwise does nothing). */
+	async notifyRootsChanged(): Promise<void> {
+		if (this.handlers.roots) {
+			await this.connection.notify('notifications/roots/list_changed');
+		}
 	}
+
 	/** Closes the transport; pending requests fail with ConnectionClosed. Idempotent. */
 	close(): Promise<void> {
-		throw new Error('not implemented');
+		return this.connection.close();
+	}
+
+	// ---- handshake ----
+
+	private async initialize(): Promise<void> {
+		await this.connection.start();
+		const timeoutMs = this.options.connectTimeoutMs ?? this.options.timeoutMs;
+		const raw = await this.connection.request(
+			'initialize',
+			{
+				protocolVersion: LATEST_PROTOCOL_VERSION,
+				capabilities: this.clientCapabilities(),
+				clientInfo: this.options.clientInfo ?? DEFAULT_CLIENT_INFO,
+			},
+			timeoutMs === undefined ? undefined : { timeoutMs },
+		);
+		const result = this.parse('InitializeResultSchema', raw, 'initialize');
+		// Spec: "If the client does not support the version in the server's response, it SHOULD disconnect."
+		if (!(SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(result.protocolVersion)) {
+			throw new McpError(
+				ErrorCode.ProtocolViolation,
+				`${this.name} answered with protocol version ${result.protocolVersion}, which this client does not speak (it offered ${LATEST_PROTOCOL_VERSION}; it also accepts ${SUPPORTED_PROTOCOL_VERSIONS.slice(1).join(', ')})`,
+				{ offered: LATEST_PROTOCOL_VERSION, answered: result.protocolVersion },
+			);
+		}
+		const self = this as Mutable<McpClient>;
+		self.protocolVersion = result.protocolVersion;
+		self.serverCapabilities = result.capabilities;
+		self.serverInfo = result.serverInfo;
+		self.instructions = result.instructions;
+		// HTTP transports send MCP-Protocol-Version on every request from now on.
+		this.transport.setProtocolVersion?.(result.protocolVersion);
+		await this.connection.notify('notifications/initialized');
+		this.logger.info(`${this.name}: connected to ${result.serverInfo.name} ${result.serverInfo.version} (protocol ${result.protocolVersion})`);
+	}
+
+	/** Capabilities only for the handlers supplied. */
+	private clientCapabilities(): ClientCapabilities {
+		const capabilities: ClientCapabilities = {};
+		const handlers = this.handlers;
+		if (handlers.roots) {
+			capabilities.roots = { listChanged: true };
+		}
+		if (handlers.sampling) {
+			capabilities.sampling = handlers.samplingTools ? { tools: {} } : {};
+		}
+		if (handlers.elicitation) {
+			capabilities.elicitation = handlers.elicitationUrl ? { form: {}, url: {} } : { form: {} };
+		}
+		return capabilities;
+	}
+
+	// ---- helpers ----
+
+	/** Throws CapabilityMissing unless the server advertised `capability` (a dotted path, e.g. `resources.subscribe`). */
+	private requireCapability(method: string, capability: string): void {
+		let node: unknown = this.serverCapabilities;
+		for (const part of capability.split('.')) {
+			node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part] : undefined;
+		}
+		if (node === undefined || node === null || node === false) {
+			throw new McpError(ErrorCode.CapabilityMissing, `${this.name} does not support ${method} (it did not advertise the '${capability}' capability)`, {
+				method,
+				capability,
+			});
+		}
+	}
+
+	/** Validates a result with a prebuilt schema; a mismatch is a ProtocolViolation naming the method and path. */
+	private parse<K extends keyof Schemas>(key: K, value: unknown, method: string): ReturnType<Schemas[K]['parse']> {
+		const result = schemas()[key].safeParse(value);
+		if (!result.success) {
+			const issue = result.error.issues[0];
+			const path = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : '(root)';
+			throw new McpError(ErrorCode.ProtocolViolation, `${this.name} answered ${method} with an invalid result: at ${path}: ${issue?.message ?? 'invalid'}`, {
+				method,
+				issues: result.error.issues,
+			});
+		}
+		return result.data as ReturnType<Schemas[K]['parse']>;
+	}
+
+	/** Follows `nextCursor` to the end, stopping (with a warning) if the server repeats a cursor. */
+	private async paginate<K extends 'ListToolsResultSchema' | 'ListResourcesResultSchema' | 'ListResourceTemplatesResultSchema' | 'ListPromptsResultSchema', F extends string>(
+		method: string,
+		key: K,
+		field: F,
+		options: RequestOptions | undefined,
+	): Promise<Array<ReturnType<Schemas[K]['parse']> extends Record<F, Array<infer T>> ? T : never>> {
+		type Item = ReturnType<Schemas[K]['parse']> extends Record<F, Array<infer T>> ? T : never;
+		const items: Item[] = [];
+		const seen = new Set<string>();
+		let cursor: string | undefined;
+		for (let page = 0; page < MAX_PAGES; page++) {
+			const raw = await this.connection.request(method, cursor === undefined ? undefined : { cursor }, options);
+			const result = this.parse(key, raw, method) as Record<string, unknown>;
+			const pageItems = result[field] as Item[];
+			for (const item of pageItems) {
+				items.push(item);
+			}
+			const next = result.nextCursor as string | undefined;
+			if (next === undefined || next === '') {
+				return items;
+			}
+			if (seen.has(next)) {
+				this.logger.warn(`${this.name}: ${method} repeated the cursor ${JSON.stringify(next)}; stopped after ${items.length} items`);
+				return items;
+			}
+			seen.add(next);
+			cursor = next;
+		}
+		this.logger.warn(`${this.name}: ${method} did not end after ${MAX_PAGES} pages; stopped after ${items.length} items`);
+		return items;
+	}
+
+	/** The cached validator of a tool, rebuilt only when its outputSchema changed since it was built. */
+	private validatorFor(tool: string, outputSchema: Record<string, unknown>): OutputValidator {
+		const cached = this.validators.get(tool);
+		if (cached) {
+			if (cached.source === outputSchema) {
+				return cached.validate;
+			}
+			// A new tools/list gave new objects; reuse the validator when the schema is the same.
+			if (JSON.stringify(cached.source) === JSON.stringify(outputSchema)) {
+				cached.source = outputSchema;
+				return cached.validate;
+			}
+		}
+		const validate = compileOutputValidator(outputSchema, (reason) =>
+			this.logger.warn(`${this.name}: cannot validate the output of tool "${tool}" (its outputSchema is not supported: ${reason})`),
+		);
+		this.validators.set(tool, { source: outputSchema, validate });
+		return validate;
+	}
+
+	private registerNotifications(): void {
+		const connection = this.connection;
+		connection.setNotificationHandler('notifications/tools/list_changed', () => this.toolsEmitter.fire());
+		connection.setNotificationHandler('notifications/prompts/list_changed', () => this.promptsEmitter.fire());
+		connection.setNotificationHandler('notifications/resources/list_changed', () => this.resourcesEmitter.fire());
+		connection.setNotificationHandler('notifications/resources/updated', (params) => {
+			if (typeof params?.uri === 'string') {
+				this.resourceUpdatedEmitter.fire({ uri: params.uri });
+			} else {
+				this.logger.warn(`${this.name}: ignored notifications/resources/updated without a uri`);
+			}
+		});
+		connection.setNotificationHandler('notifications/message', (params) => {
+			const parsed = schemas().LoggingMessageNotificationSchema.safeParse(params);
+			if (parsed.success) {
+				this.logEmitter.fire(parsed.data);
+			} else {
+				this.logger.warn(`${this.name}: ignored an invalid notifications/message`);
+			}
+		});
+		connection.setNotificationHandler('notifications/progress', (params) => {
+			// Cheap checks: progress can be frequent. The request's own onProgress already ran.
+			if (this.progressEmitter.hasListeners && params && typeof params.progress === 'number') {
+				this.progressEmitter.fire(params as Progress);
+			}
+		});
+		connection.setNotificationHandler('notifications/elicitation/complete', (params) => {
+			if (typeof params?.elicitationId === 'string') {
+				this.elicitationCompleteEmitter.fire({ elicitationId: params.elicitationId });
+			}
+		});
+	}
+
+	/** Routes server requests to the host's handlers; a method without a handler is answered MethodNotFound. */
+	private registerServerRequests(): void {
+		const { roots, sampling, elicitation } = this.handlers;
+		const connection = this.connection;
+		if (roots) {
+			connection.setRequestHandler('roots/list', async (_params, signal) => ({ roots: await roots(signal) }));
+		}
+		if (sampling) {
+			connection.setRequestHandler('sampling/createMessage', async (params, signal) => {
+				const parsed = schemas().CreateMessageRequestSchema.safeParse(params);
+				if (!parsed.success) {
+					throw McpError.invalidParams(`Invalid sampling/createMessage request: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+				}
+				return sampling(parsed.data, signal);
+			});
+		}
+		if (elicitation) {
+			connection.setRequestHandler('elicitation/create', async (params, signal) => {
+				const parsed = schemas().ElicitRequestSchema.safeParse(params);
+				if (!parsed.success) {
+					throw McpError.invalidParams(`Invalid elicitation/create request: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+				}
+				if (parsed.data.mode === 'url' && !this.handlers.elicitationUrl) {
+					throw McpError.invalidParams('This client does not support URL mode elicitation');
+				}
+				return elicitation(parsed.data, signal);
+			});
+		}
 	}
 }
