@@ -1,0 +1,238 @@
+// Metadata discovery for the MCP authorization flow: RFC 9728 (protected resource) and RFC 8414 / OIDC
+// (authorization server). Ours rather than oauth4webapi's discoveryRequest: MCP asks for a fallback order over
+// several well-known URLs that is not one library call, and for tolerant issuer checks on the root fallback.
+
+/** Why one OAuth step failed; the provider turns it into an McpError naming the server. */
+export class OAuthStepError extends Error {
+	constructor(
+		readonly step: string,
+		readonly why: string,
+		options?: { cause?: unknown },
+	) {
+		super(`${step} failed: ${why}`, options);
+	}
+}
+
+/** Protected Resource Metadata (RFC 9728 section 2), the fields the client uses; others pass through. */
+export interface ProtectedResourceMetadata {
+	resource?: string;
+	authorization_servers?: string[];
+	scopes_supported?: string[];
+	[key: string]: unknown;
+}
+
+/** Authorization Server Metadata (RFC 8414 section 2 / OIDC Discovery), the fields the client uses. */
+export interface AuthorizationServerMetadata {
+	issuer: string;
+	authorization_endpoint?: string;
+	token_endpoint?: string;
+	registration_endpoint?: string;
+	scopes_supported?: string[];
+	code_challenge_methods_supported?: string[];
+	token_endpoint_auth_methods_supported?: string[];
+	client_id_metadata_document_supported?: boolean;
+	authorization_response_iss_parameter_supported?: boolean;
+	[key: string]: unknown;
+}
+
+export interface HttpContext {
+	fetch: typeof fetch;
+	signal?: AbortSignal;
+	/** Per request. */
+	timeoutMs: number;
+}
+
+/** The MCP protocol version sent on metadata requests to the MCP server, as the spec suggests. */
+const protocolVersion = '2025-11-25';
+
+/**
+ * The canonical URI of an MCP server (RFC 8707 `resource`): lower-case scheme and host (URL does that), no fragment,
+ * and no trailing slash on an empty path. "MCP clients MUST use the canonical URI of the MCP server"
+ * (https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#resource-parameter-implementation).
+ */
+export function canonicalResourceUri(serverUrl: string): string {
+	const url = new URL(serverUrl);
+	url.hash = '';
+	const href = url.href;
+	return url.pathname === '/' && !url.search ? href.slice(0, -1) : href;
+}
+
+/** True for http URLs on a loopback host, the only plain-http endpoints the client accepts. */
+export function isLoopbackUrl(url: URL): boolean {
+	const host = url.hostname.replace(/^\[|\]$/g, '');
+	return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/**
+ * Fetches Protected Resource Metadata (RFC 9728) for `serverUrl`: the `resource_metadata` URL from the 401 first,
+ * then the path-aware well-known URL (`/.well-known/oauth-protected-resource/<path>`), then the root one.
+ * Resolves undefined when none answers a JSON document (the list of what was tried is in `tried`);
+ * rejects with OAuthStepError when a document is found but is unusable (e.g. for another resource).
+ */
+export async function discoverProtectedResource(
+	serverUrl: string,
+	resourceMetadataUrl: string | undefined,
+	http: HttpContext,
+	tried: string[],
+): Promise<{ metadata: ProtectedResourceMetadata; url: string } | undefined> {
+	const server = new URL(serverUrl);
+	const candidates: string[] = [];
+	if (resourceMetadataUrl) {
+		candidates.push(new URL(resourceMetadataUrl, server).href);
+	}
+	const path = server.pathname.replace(/\/$/, '');
+	if (path) {
+		candidates.push(new URL(`/.well-known/oauth-protected-resource${path}`, server).href);
+	}
+	candidates.push(new URL('/.well-known/oauth-protected-resource', server).href);
+	for (const url of candidates) {
+		const body = await getJson(url, http, tried, { 'mcp-protocol-version': protocolVersion });
+		if (body === undefined) {
+			continue;
+		}
+		const metadata = body as ProtectedResourceMetadata;
+		if (metadata.resource !== undefined && typeof metadata.resource !== 'string') {
+			throw new OAuthStepError('protected resource metadata', `${url} has a "resource" that is not a string`);
+		}
+		if (metadata.resource && !resourceCovers(metadata.resource, serverUrl)) {
+			// RFC 9728 section 3.3: a document for another resource must not be used (it could send tokens elsewhere).
+			throw new OAuthStepError('protected resource metadata', `${url} describes ${metadata.resource}, which does not cover ${serverUrl}`);
+		}
+		if (!Array.isArray(metadata.authorization_servers) || metadata.authorization_servers.length === 0 || !metadata.authorization_servers.every((s) => typeof s === 'string')) {
+			throw new OAuthStepError('protected resource metadata', `${url} lists no authorization_servers`);
+		}
+		if (metadata.scopes_supported !== undefined && !isStringArray(metadata.scopes_supported)) {
+			delete metadata.scopes_supported;
+		}
+		return { metadata, url };
+	}
+	return undefined;
+}
+
+/**
+ * The well-known URLs tried for an issuer, in order: RFC 8414 path-aware (`/.well-known/oauth-authorization-server/<path>`),
+ * RFC 8414 at the root, OIDC path-inserted, OIDC appended to the path (for an issuer without a path the last three
+ * collapse into the root OIDC URL). See https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#authorization-server-metadata-discovery.
+ */
+export function authorizationServerMetadataUrls(issuer: string): string[] {
+	const url = new URL(issuer);
+	const path = url.pathname.replace(/\/$/, '');
+	const at = (p: string) => new URL(p, url).href;
+	if (!path) {
+		return [at('/.well-known/oauth-authorization-server'), at('/.well-known/openid-configuration')];
+	}
+	return [
+		at(`/.well-known/oauth-authorization-server${path}`),
+		at('/.well-known/oauth-authorization-server'),
+		at(`/.well-known/openid-configuration${path}`),
+		at(`${path}/.well-known/openid-configuration`),
+	];
+}
+
+/**
+ * Fetches the metadata of the authorization server `issuer`, trying the URLs of authorizationServerMetadataUrls.
+ * The document's `issuer` must be `issuer` (RFC 8414 section 3.3), or the origin for the root RFC 8414 URL.
+ * Resolves undefined when no URL answers a JSON document; rejects with OAuthStepError for an unusable one.
+ */
+export async function discoverAuthorizationServer(
+	issuer: string,
+	http: HttpContext,
+	tried: string[],
+): Promise<{ metadata: AuthorizationServerMetadata; url: string } | undefined> {
+	const root = new URL('/.well-known/oauth-authorization-server', issuer).href;
+	for (const url of authorizationServerMetadataUrls(issuer)) {
+		const body = await getJson(url, http, tried);
+		if (body === undefined) {
+			continue;
+		}
+		const metadata = body as AuthorizationServerMetadata;
+		if (typeof metadata.issuer !== 'string') {
+			throw new OAuthStepError('authorization server metadata', `${url} has no "issuer"`);
+		}
+		const allowed = [sameIssuer(metadata.issuer, issuer), url === root && sameIssuer(metadata.issuer, new URL(issuer).origin)];
+		if (!allowed.some(Boolean)) {
+			throw new OAuthStepError('authorization server metadata', `${url} names issuer ${metadata.issuer}, expected ${issuer}`);
+		}
+		for (const field of ['authorization_endpoint', 'token_endpoint'] as const) {
+			if (typeof metadata[field] !== 'string') {
+				throw new OAuthStepError('authorization server metadata', `${url} has no ${field}`);
+			}
+		}
+		return { metadata, url };
+	}
+	return undefined;
+}
+
+/** GET a JSON object; undefined (and a line in `tried`) for a non-200, a non-JSON body or a network error. */
+async function getJson(url: string, http: HttpContext, tried: string[], headers: Record<string, string> = {}): Promise<Record<string, unknown> | undefined> {
+	let response: Response;
+	try {
+		response = await http.fetch(url, { headers: { accept: 'application/json', ...headers }, signal: requestSignal(http) });
+	} catch (error) {
+		if (http.signal?.aborted) {
+			throw error;
+		}
+		tried.push(`${url} (${describeFetchError(error)})`);
+		return undefined;
+	}
+	if (response.status !== 200) {
+		await response.body?.cancel().catch(() => {});
+		tried.push(`${url} (${response.status})`);
+		return undefined;
+	}
+	try {
+		const body: unknown = await response.json();
+		if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+			return body as Record<string, unknown>;
+		}
+	} catch {
+		// Reported below.
+	}
+	tried.push(`${url} (200 but not a JSON object)`);
+	return undefined;
+}
+
+/** The caller's signal combined with the per-request timeout. */
+export function requestSignal(http: HttpContext): AbortSignal {
+	const timeout = AbortSignal.timeout(http.timeoutMs);
+	return http.signal ? AbortSignal.any([http.signal, timeout]) : timeout;
+}
+
+/** A short reason for a fetch that threw (undici hides the useful part in `cause`). */
+export function describeFetchError(error: unknown): string {
+	if (error instanceof Error) {
+		if (error.name === 'TimeoutError') {
+			return 'timed out';
+		}
+		const cause = (error as { cause?: unknown }).cause;
+		if (cause instanceof Error) {
+			return `${error.message}: ${cause.message}`;
+		}
+		return error.message;
+	}
+	return String(error);
+}
+
+// The resource's origin matches and the server URL's path starts with the resource's path.
+function resourceCovers(resource: string, serverUrl: string): boolean {
+	try {
+		const r = new URL(resource);
+		const s = new URL(serverUrl);
+		if (r.origin !== s.origin) {
+			return false;
+		}
+		const rPath = r.pathname.endsWith('/') ? r.pathname : `${r.pathname}/`;
+		const sPath = s.pathname.endsWith('/') ? s.pathname : `${s.pathname}/`;
+		return sPath.startsWith(rPath);
+	} catch {
+		return false;
+	}
+}
+
+function sameIssuer(a: string, b: string): boolean {
+	return a.replace(/\/$/, '') === b.replace(/\/$/, '');
+}
+
+function isStringArray(value: unknown): value is string[] {
+	return Array.isArray(value) && value.every((v) => typeof v === 'string');
+}

@@ -1,0 +1,620 @@
+import { nullLogger, type Logger } from '../../common/logger';
+import { ErrorCode } from '../jsonrpc';
+import { McpError } from '../mcpError';
+import type { HttpAuthProvider } from '../transports/transport';
+import {
+	canonicalResourceUri,
+	describeFetchError,
+	discoverAuthorizationServer,
+	discoverProtectedResource,
+	isLoopbackUrl,
+	OAuthStepError,
+	requestSignal,
+	type AuthorizationServerMetadata,
+	type HttpContext,
+} from './discovery';
+import { oauth, type OAuthLib } from './oauthLib';
+import { startLoopbackRedirect, type LoopbackRedirect } from './loopbackRedirect';
+import type { OAuthClientConfig, OAuthHostHooks, StoredClient, StoredTokens } from './types';
+import { bearerChallenge } from './wwwAuthenticate';
+
+export interface OAuthProviderOptions {
+	/** The MCP server's URL (the Streamable HTTP or SSE endpoint). */
+	serverUrl: string;
+	/** Client settings from config; `{}` for none. */
+	config: OAuthClientConfig;
+	hooks: OAuthHostHooks;
+	/** Receives what the flow does (never tokens, codes or secrets). Default: nothing. */
+	logger?: Logger;
+	/** Default: the global fetch. */
+	fetch?: typeof fetch;
+	/** The name used in messages. Default: the server URL. */
+	name?: string;
+	/** How often a step-up for the same scopes is tried before a 403 insufficient_scope fails. Default 2. */
+	maxStepUps?: number;
+	/** Timeout of each metadata, registration and token request. Default 30 s. */
+	requestTimeoutMs?: number;
+	/** How long the browser step may take. Default 5 minutes. */
+	authorizationTimeoutMs?: number;
+	/** `client_name` sent in Dynamic Client Registration. Default 'MCP Switchboard'. */
+	clientName?: string;
+}
+
+/** What the flow learned about the server, kept in the TokenStore so a refresh after a restart needs no discovery. */
+interface StoredSession {
+	issuer: string;
+	resource: string;
+	metadata: AuthorizationServerMetadata;
+	clientKind: StoredClient['kind'];
+	clientId: string;
+}
+
+/** Tokens are treated as expired this long (at most) before `expires_in` says, so a request does not race the expiry. */
+const expirySkewMs = 30_000;
+
+/**
+ * The OAuth 2.1 client of the MCP authorization specification (2025-11-25), as an HttpAuthProvider for the HTTP
+ * transports: https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization
+ *
+ * - `headers()` gives `Authorization: Bearer …` when a token is stored, refreshing an expired one first when a
+ *   refresh token exists (a failed refresh drops the tokens, so the next 401 authorizes again).
+ * - `onUnauthorized()` on 401 refreshes when it can, else runs the authorization code flow with PKCE S256:
+ *   protected resource metadata (RFC 9728), authorization server metadata (RFC 8414, then OIDC discovery), a client
+ *   identity (pre-registered, Client ID Metadata Document, or Dynamic Client Registration, RFC 7591), the browser
+ *   step through the host hooks, and the code exchange with the `resource` parameter (RFC 8707). On 403
+ *   `insufficient_scope` it re-authorizes with the added scopes, at most `maxStepUps` times per scope set.
+ * - Every failure rejects with an McpError (code Unauthorized) whose message names the server, the step and why.
+ * - Tokens, the session and dynamically registered clients are kept in `hooks.store` under keys that contain the
+ *   server URL and the issuer.
+ */
+export class OAuthProvider implements HttpAuthProvider {
+	private readonly serverUrl: string;
+	private readonly name: string;
+	private readonly logger: Logger;
+	private readonly fetchFn: typeof fetch;
+	private readonly maxStepUps: number;
+	private readonly requestTimeoutMs: number;
+	private readonly authorizationTimeoutMs: number;
+	private readonly prefix: string;
+
+	private loaded: Promise<void> | undefined;
+	private session: StoredSession | undefined;
+	private tokens: StoredTokens | undefined;
+	private refreshing: Promise<boolean> | undefined;
+	private flow: Promise<boolean> | undefined;
+	/** An access token that came from a refresh a 401 asked for: if it is refused too, authorize anew. */
+	private refreshedAfter401: string | undefined;
+	private readonly stepUps = new Map<string, number>();
+
+	constructor(private readonly options: OAuthProviderOptions) {
+		this.serverUrl = options.serverUrl;
+		this.name = options.name ?? options.serverUrl;
+		this.logger = options.logger ?? nullLogger;
+		this.fetchFn = options.fetch ?? globalThis.fetch;
+		this.maxStepUps = options.maxStepUps ?? 2;
+		this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+		this.authorizationTimeoutMs = options.authorizationTimeoutMs ?? 300_000;
+		this.prefix = `mcp-oauth|${canonicalResourceUri(options.serverUrl)}`;
+	}
+
+	/** See HttpAuthProvider. Never throws for a failed refresh: it then sends no Authorization, and the 401 takes over. */
+	async headers(signal?: AbortSignal): Promise<Record<string, string>> {
+		await this.load();
+		let tokens = this.tokens;
+		if (tokens && this.isExpired(tokens)) {
+			tokens = tokens.refreshToken && (await this.refreshOnce(signal)) ? this.tokens : undefined;
+		}
+		return tokens ? { authorization: `Bearer ${tokens.accessToken}` } : {};
+	}
+
+	/**
+	 * See HttpAuthProvider. Resolves false for a status it does not handle (403 without `insufficient_scope`);
+	 * rejects with an Unauthorized McpError naming the failed step when authorization cannot be obtained.
+	 * Concurrent calls share one flow.
+	 */
+	onUnauthorized(response: { status: number; wwwAuthenticate: string | undefined; url: string }, signal?: AbortSignal): Promise<boolean> {
+		this.flow ??= this.handleUnauthorized(response, signal).finally(() => {
+			this.flow = undefined;
+		});
+		return this.flow;
+	}
+
+	/** Forgets the stored tokens and session of this server (sign out). Dynamically registered clients are kept. */
+	async signOut(): Promise<void> {
+		await this.load();
+		const store = this.options.hooks.store;
+		if (this.session) {
+			await store.delete(this.tokensKey(this.session.issuer));
+		}
+		await store.delete(this.prefix);
+		this.session = undefined;
+		this.tokens = undefined;
+	}
+
+	/** True when a token is stored (it may be expired). */
+	async hasTokens(): Promise<boolean> {
+		await this.load();
+		return this.tokens !== undefined;
+	}
+
+	private async handleUnauthorized(response: { status: number; wwwAuthenticate: string | undefined }, signal?: AbortSignal): Promise<boolean> {
+		const challenge = bearerChallenge(response.wwwAuthenticate) ?? {};
+		try {
+			await this.load();
+			if (response.status === 403) {
+				if (challenge.error !== 'insufficient_scope') {
+					return false;
+				}
+				await this.stepUp(challenge, signal);
+				return true;
+			}
+			if (response.status !== 401) {
+				return false;
+			}
+			const rejected = this.tokens?.accessToken;
+			if (this.tokens?.refreshToken && rejected !== this.refreshedAfter401 && (await this.refreshOnce(signal))) {
+				this.refreshedAfter401 = this.tokens?.accessToken;
+				return true;
+			}
+			await this.authorize(challenge, this.scopesFor(challenge), signal);
+			return true;
+		} catch (error) {
+			throw this.toMcpError(error);
+		}
+	}
+
+	private async stepUp(challenge: Record<string, string>, signal?: AbortSignal): Promise<void> {
+		const needed = splitScopes(challenge.scope);
+		if (needed.length === 0) {
+			throw new OAuthStepError('step-up authorization', 'the server answered 403 insufficient_scope without naming the scopes it needs');
+		}
+		const scopes = [...new Set([...splitScopes(this.tokens?.scope), ...needed])].sort();
+		const key = scopes.join(' ');
+		const tries = this.stepUps.get(key) ?? 0;
+		if (tries >= this.maxStepUps) {
+			throw new OAuthStepError(
+				'step-up authorization',
+				`the server still answers 403 insufficient_scope for scope "${challenge.scope}" after ${tries} re-authorization${tries === 1 ? '' : 's'} with "${key}"`,
+			);
+		}
+		this.stepUps.set(key, tries + 1);
+		this.logger.info(`OAuth for ${this.name}: the server needs scope "${challenge.scope}"; authorizing again with "${key}"`);
+		await this.authorize(challenge, scopes, signal);
+	}
+
+	/** Scopes for a new authorization: the 401's `scope`, else the config's, else the resource's scopes_supported (later). */
+	private scopesFor(challenge: Record<string, string>): string[] | undefined {
+		const fromChallenge = splitScopes(challenge.scope);
+		if (fromChallenge.length) {
+			return fromChallenge;
+		}
+		return this.options.config.scopes?.length ? [...this.options.config.scopes] : undefined;
+	}
+
+	private async authorize(challenge: Record<string, string>, scopes: string[] | undefined, signal?: AbortSignal): Promise<void> {
+		const http = this.http(signal);
+
+		// 1. Which authorization server protects this resource (RFC 9728), and what it supports (RFC 8414 / OIDC).
+		const prmTried: string[] = [];
+		const prm = await discoverProtectedResource(this.serverUrl, challenge.resource_metadata, http, prmTried);
+		let issuers: string[];
+		if (prm) {
+			issuers = prm.metadata.authorization_servers ?? [];
+			this.logger.info(`OAuth for ${this.name}: protected resource metadata from ${prm.url} names ${issuers.join(', ')}`);
+		} else {
+			// Servers of protocol 2025-03-26 have no resource metadata: their origin is the authorization server.
+			issuers = [new URL(this.serverUrl).origin];
+			this.logger.info(`OAuth for ${this.name}: no protected resource metadata (${prmTried.join(', ')}); trying the server's origin as authorization server`);
+		}
+		const asTried: string[] = [];
+		let found: { metadata: AuthorizationServerMetadata; url: string } | undefined;
+		for (const issuer of issuers) {
+			found = await discoverAuthorizationServer(issuer, http, asTried);
+			if (found) {
+				break;
+			}
+		}
+		if (!found) {
+			throw prm
+				? new OAuthStepError('authorization server metadata discovery', `no metadata for ${issuers.join(', ')} at ${asTried.join(', ')}`)
+				: new OAuthStepError(
+						'metadata discovery',
+						`no protected resource metadata at ${prmTried.join(', ')}, and no authorization server metadata at ${asTried.join(', ')}`,
+					);
+		}
+		const as = found.metadata;
+		this.logger.info(`OAuth for ${this.name}: authorization server ${as.issuer} (metadata from ${found.url})`);
+		// "MCP clients MUST use the canonical URI of the MCP server": the resource's own identifier when it names one.
+		const resource = canonicalResourceUri(prm?.metadata.resource ?? this.serverUrl);
+
+		// 2. PKCE S256 is mandatory: "If code_challenge_methods_supported is absent, ... MCP clients MUST refuse to proceed."
+		const methods = as.code_challenge_methods_supported;
+		if (!Array.isArray(methods) || !methods.includes('S256')) {
+			throw new OAuthStepError(
+				'authorization server check',
+				`${as.issuer} does not advertise PKCE S256 (code_challenge_methods_supported: ${JSON.stringify(methods ?? null)}); refusing to authorize without it`,
+			);
+		}
+		for (const field of ['authorization_endpoint', 'token_endpoint'] as const) {
+			const url = new URL(as[field]!);
+			if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackUrl(url))) {
+				throw new OAuthStepError('authorization server check', `${field} ${url.href} is not HTTPS`);
+			}
+		}
+		if (!scopes?.length && prm?.metadata.scopes_supported?.length) {
+			scopes = [...prm.metadata.scopes_supported];
+		}
+
+		// 3. The redirect URI, then a client identity that may depend on it (DCR registers it).
+		const stored = await this.readJson<StoredClient>(this.clientKey(as.issuer));
+		const previous = stored?.kind === 'dcr' ? stored.redirectUris?.[0] : undefined;
+		let loopback: LoopbackRedirect | undefined;
+		let redirectUri: string;
+		if (this.options.hooks.redirectUri) {
+			redirectUri = await this.options.hooks.redirectUri(previous);
+		} else {
+			loopback = await startLoopbackRedirect({ port: previous ? portOf(previous) : undefined, signal });
+			redirectUri = loopback.redirectUri;
+		}
+		try {
+			const client = await this.clientIdentity(as, redirectUri, stored, scopes, http);
+
+			// 4. The browser step, with PKCE and state.
+			const verifier = oauth.generateRandomCodeVerifier();
+			const state = oauth.generateRandomState();
+			const authorizationUrl = new URL(as.authorization_endpoint!);
+			const query = authorizationUrl.searchParams;
+			query.set('response_type', 'code');
+			query.set('client_id', client.clientId);
+			query.set('redirect_uri', redirectUri);
+			query.set('code_challenge', await oauth.calculatePKCECodeChallenge(verifier));
+			query.set('code_challenge_method', 'S256');
+			query.set('state', state);
+			query.set('resource', resource);
+			if (scopes?.length) {
+				query.set('scope', scopes.join(' '));
+			}
+			this.logger.info(`OAuth for ${this.name}: asking the user to authorize at ${authorizationUrl.origin}${authorizationUrl.pathname}${scopes?.length ? ` (scope "${scopes.join(' ')}")` : ''}`);
+			const redirected = await this.browserStep(authorizationUrl.href, redirectUri, loopback, signal);
+
+			const asForLib = as as unknown as OAuthLib.AuthorizationServer;
+			const clientForLib: OAuthLib.Client = { client_id: client.clientId };
+			const returnedState = new URL(redirected).searchParams.get('state');
+			if (returnedState !== state) {
+				// RFC 9700 section 4.7: a redirect that does not carry our state is not the answer to our request.
+				throw new OAuthStepError('authorization', returnedState === null ? 'the redirect carried no state parameter' : 'the redirect carried a different state than the one sent (a forged or stale redirect)');
+			}
+			let callback: URLSearchParams;
+			try {
+				callback = oauth.validateAuthResponse(asForLib, clientForLib, new URL(redirected), state);
+			} catch (error) {
+				throw new OAuthStepError('authorization', describeOAuthError(error), { cause: error });
+			}
+
+			// 5. The code exchange (RFC 6749 section 4.1.3 with PKCE and RFC 8707 resource).
+			let result: OAuthLib.TokenEndpointResponse;
+			try {
+				const response = await oauth.authorizationCodeGrantRequest(asForLib, clientForLib, clientAuth(client), callback, redirectUri, verifier, {
+					...this.libOptions(as.token_endpoint!, http),
+					additionalParameters: { resource },
+				});
+				result = await oauth.processAuthorizationCodeResponse(asForLib, clientForLib, response);
+			} catch (error) {
+				throw new OAuthStepError(`token request to ${as.token_endpoint}`, describeOAuthError(error), { cause: error });
+			}
+			this.session = { issuer: as.issuer, resource, metadata: as, clientKind: client.kind, clientId: client.clientId };
+			this.refreshedAfter401 = undefined;
+			await this.saveTokens(result, scopes);
+			await this.options.hooks.store.set(this.prefix, JSON.stringify(this.session));
+			this.logger.info(`OAuth for ${this.name}: authorized${this.tokens?.scope ? ` with scope "${this.tokens.scope}"` : ''}`);
+		} finally {
+			await loopback?.close();
+		}
+	}
+
+	/** Pre-registered client from config, else a Client ID Metadata Document, else Dynamic Client Registration. */
+	private async clientIdentity(
+		as: AuthorizationServerMetadata,
+		redirectUri: string,
+		stored: StoredClient | undefined,
+		scopes: string[] | undefined,
+		http: HttpContext,
+	): Promise<StoredClient> {
+		const config = this.options.config;
+		const supported = as.token_endpoint_auth_methods_supported;
+		if (config.clientId) {
+			let method = config.tokenEndpointAuthMethod;
+			if (!method) {
+				// RFC 8414: an absent token_endpoint_auth_methods_supported means client_secret_basic.
+				method = !config.clientSecret ? 'none' : !supported || supported.includes('client_secret_basic') ? 'client_secret_basic' : 'client_secret_post';
+			}
+			if (method !== 'none' && !config.clientSecret) {
+				throw new OAuthStepError('client identity', `token endpoint auth method ${method} needs a client secret in the configuration`);
+			}
+			return { kind: 'preregistered', clientId: config.clientId, clientSecret: config.clientSecret, tokenEndpointAuthMethod: method };
+		}
+		if (config.clientMetadataUrl && as.client_id_metadata_document_supported === true) {
+			this.logger.info(`OAuth for ${this.name}: using the client metadata document ${config.clientMetadataUrl} as client id`);
+			return { kind: 'cimd', clientId: config.clientMetadataUrl, tokenEndpointAuthMethod: 'none' };
+		}
+		if (stored?.kind === 'dcr' && stored.redirectUris?.includes(redirectUri)) {
+			return stored;
+		}
+		if (!as.registration_endpoint) {
+			throw new OAuthStepError(
+				'client registration',
+				`${as.issuer} offers neither Dynamic Client Registration nor${config.clientMetadataUrl ? '' : ' (with a configured clientMetadataUrl)'} Client ID Metadata Documents; configure a client id for this server`,
+			);
+		}
+		const method: StoredClient['tokenEndpointAuthMethod'] =
+			!supported || supported.includes('none') ? 'none' : supported.includes('client_secret_basic') ? 'client_secret_basic' : 'client_secret_post';
+		let registered: Awaited<ReturnType<typeof OAuthLib.processDynamicClientRegistrationResponse>>;
+		try {
+			const response = await oauth.dynamicClientRegistrationRequest(
+				as as unknown as OAuthLib.AuthorizationServer,
+				{
+					client_name: this.options.clientName ?? 'MCP Switchboard',
+					redirect_uris: [redirectUri],
+					grant_types: ['authorization_code', 'refresh_token'],
+					response_types: ['code'],
+					token_endpoint_auth_method: method,
+					...(scopes?.length ? { scope: scopes.join(' ') } : {}),
+				},
+				this.libOptions(as.registration_endpoint, http),
+			);
+			registered = await oauth.processDynamicClientRegistrationResponse(response);
+		} catch (error) {
+			throw new OAuthStepError(`client registration at ${as.registration_endpoint}`, describeOAuthError(error), { cause: error });
+		}
+		const answered = typeof registered.token_endpoint_auth_method === 'string' ? registered.token_endpoint_auth_method : method;
+		if (answered !== 'none' && answered !== 'client_secret_basic' && answered !== 'client_secret_post') {
+			throw new OAuthStepError(`client registration at ${as.registration_endpoint}`, `the server chose token endpoint auth method ${answered}, which this client does not support`);
+		}
+		const secret = typeof registered.client_secret === 'string' ? registered.client_secret : undefined;
+		if (answered !== 'none' && !secret) {
+			throw new OAuthStepError(`client registration at ${as.registration_endpoint}`, `the server chose ${answered} but sent no client_secret`);
+		}
+		const client: StoredClient = { kind: 'dcr', clientId: registered.client_id, clientSecret: secret, tokenEndpointAuthMethod: answered, redirectUris: [redirectUri] };
+		await this.options.hooks.store.set(this.clientKey(as.issuer), JSON.stringify(client));
+		this.logger.info(`OAuth for ${this.name}: registered as a client of ${as.issuer} (auth method ${answered})`);
+		return client;
+	}
+
+	/** Runs the host's browser step, racing our loopback listener when we started one; bounded by the timeout. */
+	private async browserStep(url: string, redirectUri: string, loopback: LoopbackRedirect | undefined, signal?: AbortSignal): Promise<string> {
+		const controller = new AbortController();
+		const onOuterAbort = () => controller.abort(signal?.reason);
+		signal?.addEventListener('abort', onOuterAbort, { once: true });
+		const seconds = Math.round(this.authorizationTimeoutMs / 1000);
+		const timer = setTimeout(() => controller.abort(new Error(`no answer from the browser within ${seconds} s`)), this.authorizationTimeoutMs);
+		const aborted = new Promise<never>((_, reject) => {
+			controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+		});
+		aborted.catch(() => {});
+		try {
+			const fromHook = Promise.resolve().then(() => this.options.hooks.openAuthorizationUrl(url, redirectUri, controller.signal));
+			fromHook.catch(() => {});
+			return await Promise.race(loopback ? [fromHook, loopback.redirect, aborted] : [fromHook, aborted]);
+		} catch (error) {
+			if (signal?.aborted) {
+				throw error;
+			}
+			throw new OAuthStepError('authorization in the browser', error instanceof Error ? error.message : String(error), { cause: error });
+		} finally {
+			clearTimeout(timer);
+			signal?.removeEventListener('abort', onOuterAbort);
+			controller.abort(new Error('done'));
+		}
+	}
+
+	private refreshOnce(signal?: AbortSignal): Promise<boolean> {
+		this.refreshing ??= this.refresh(signal).finally(() => {
+			this.refreshing = undefined;
+		});
+		return this.refreshing;
+	}
+
+	/** True when the tokens were refreshed. A refusal drops the tokens (the user must authorize again). */
+	private async refresh(signal?: AbortSignal): Promise<boolean> {
+		const session = this.session;
+		const refreshToken = this.tokens?.refreshToken;
+		if (!session || !refreshToken) {
+			return false;
+		}
+		const client = await this.clientForSession(session);
+		if (!client) {
+			this.logger.info(`OAuth for ${this.name}: the client that obtained the stored tokens is no longer configured; authorizing again`);
+			await this.dropTokens();
+			return false;
+		}
+		const as = session.metadata as unknown as OAuthLib.AuthorizationServer;
+		const http = this.http(signal);
+		try {
+			const response = await oauth.refreshTokenGrantRequest(as, { client_id: client.clientId }, clientAuth(client), refreshToken, {
+				...this.libOptions(session.metadata.token_endpoint!, http),
+				additionalParameters: { resource: session.resource },
+			});
+			const result = await oauth.processRefreshTokenResponse(as, { client_id: client.clientId }, response);
+			await this.saveTokens(result, splitScopes(this.tokens?.scope), refreshToken);
+			this.logger.info(`OAuth for ${this.name}: refreshed the access token`);
+			return true;
+		} catch (error) {
+			if (signal?.aborted) {
+				throw error;
+			}
+			this.logger.warn(`OAuth for ${this.name}: refresh at ${session.metadata.token_endpoint} failed: ${describeOAuthError(error)}`);
+			if (error instanceof oauth.ResponseBodyError) {
+				// The server refused the refresh token (invalid_grant and friends): it will not work later either.
+				await this.dropTokens();
+			}
+			return false;
+		}
+	}
+
+	private async clientForSession(session: StoredSession): Promise<StoredClient | undefined> {
+		const config = this.options.config;
+		switch (session.clientKind) {
+			case 'preregistered':
+				if (config.clientId !== session.clientId) {
+					return undefined;
+				}
+				return {
+					kind: 'preregistered',
+					clientId: session.clientId,
+					clientSecret: config.clientSecret,
+					tokenEndpointAuthMethod: config.tokenEndpointAuthMethod ?? (!config.clientSecret ? 'none' : (session.metadata.token_endpoint_auth_methods_supported ?? ['client_secret_basic']).includes('client_secret_basic') ? 'client_secret_basic' : 'client_secret_post'),
+				};
+			case 'cimd':
+				return config.clientMetadataUrl === session.clientId ? { kind: 'cimd', clientId: session.clientId, tokenEndpointAuthMethod: 'none' } : undefined;
+			case 'dcr': {
+				const stored = await this.readJson<StoredClient>(this.clientKey(session.issuer));
+				return stored?.clientId === session.clientId ? stored : undefined;
+			}
+			default:
+				return undefined;
+		}
+	}
+
+	private async saveTokens(result: OAuthLib.TokenEndpointResponse, requestedScopes: string[] | undefined, previousRefreshToken?: string): Promise<void> {
+		const session = this.session!;
+		const scope = typeof result.scope === 'string' ? result.scope : requestedScopes?.length ? requestedScopes.join(' ') : undefined;
+		const now = Date.now();
+		this.tokens = {
+			accessToken: result.access_token,
+			tokenType: result.token_type,
+			// A refresh response without a new refresh token leaves the old one valid (RFC 6749 section 6).
+			refreshToken: result.refresh_token ?? previousRefreshToken,
+			expiresAt: typeof result.expires_in === 'number' ? now + result.expires_in * 1000 : undefined,
+			issuedAt: now,
+			scope,
+		};
+		await this.options.hooks.store.set(this.tokensKey(session.issuer), JSON.stringify(this.tokens));
+	}
+
+	private async dropTokens(): Promise<void> {
+		if (this.session) {
+			await this.options.hooks.store.delete(this.tokensKey(this.session.issuer));
+		}
+		this.tokens = undefined;
+	}
+
+	private load(): Promise<void> {
+		this.loaded ??= (async () => {
+			const session = await this.readJson<StoredSession>(this.prefix);
+			if (session && typeof session.issuer === 'string' && session.metadata) {
+				this.session = session;
+				const tokens = await this.readJson<StoredTokens>(this.tokensKey(session.issuer));
+				this.tokens = tokens && typeof tokens.accessToken === 'string' ? tokens : undefined;
+			}
+		})().catch((error: unknown) => {
+			this.loaded = undefined;
+			throw new McpError(ErrorCode.Unauthorized, `OAuth for ${this.name}: reading the stored tokens failed: ${error instanceof Error ? error.message : String(error)}`);
+		});
+		return this.loaded;
+	}
+
+	private async readJson<T>(key: string): Promise<T | undefined> {
+		const raw = await this.options.hooks.store.get(key);
+		if (!raw) {
+			return undefined;
+		}
+		try {
+			return JSON.parse(raw) as T;
+		} catch {
+			this.logger.warn(`OAuth for ${this.name}: ignoring an unreadable stored entry`);
+			return undefined;
+		}
+	}
+
+	private isExpired(tokens: StoredTokens): boolean {
+		if (tokens.expiresAt === undefined) {
+			return false;
+		}
+		// Short-lived tokens get half their lifetime as margin, so a 10 s token is not "expired" on arrival.
+		const skew = tokens.issuedAt !== undefined ? Math.min(expirySkewMs, (tokens.expiresAt - tokens.issuedAt) / 2) : expirySkewMs;
+		return tokens.expiresAt - skew <= Date.now();
+	}
+
+	private tokensKey(issuer: string): string {
+		return `${this.prefix}|${issuer}|tokens`;
+	}
+
+	private clientKey(issuer: string): string {
+		return `${this.prefix}|${issuer}|client`;
+	}
+
+	private http(signal?: AbortSignal): HttpContext {
+		return { fetch: this.fetchFn, signal, timeoutMs: this.requestTimeoutMs };
+	}
+
+	/** oauth4webapi options: our fetch, the timeout, and plain http only for loopback endpoints. */
+	private libOptions(endpoint: string, http: HttpContext) {
+		return {
+			[oauth.customFetch]: (url: string, init: OAuthLib.CustomFetchOptions<string, unknown>) => this.fetchFn(url, init as RequestInit),
+			[oauth.allowInsecureRequests]: isLoopbackUrl(new URL(endpoint)),
+			signal: requestSignal(http),
+		};
+	}
+
+	private toMcpError(error: unknown): unknown {
+		if (error instanceof McpError) {
+			return error;
+		}
+		if (error instanceof OAuthStepError) {
+			const message = `OAuth for ${this.name}: ${error.message}`;
+			this.logger.error(message);
+			return new McpError(ErrorCode.Unauthorized, message, { step: error.step }, { cause: error });
+		}
+		if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) {
+			return error;
+		}
+		const message = `OAuth for ${this.name}: ${error instanceof Error ? error.message : String(error)}`;
+		this.logger.error(message);
+		return new McpError(ErrorCode.Unauthorized, message, undefined, { cause: error });
+	}
+}
+
+function clientAuth(client: StoredClient): OAuthLib.ClientAuth {
+	switch (client.tokenEndpointAuthMethod) {
+		case 'client_secret_basic':
+			return oauth.ClientSecretBasic(client.clientSecret!);
+		case 'client_secret_post':
+			return oauth.ClientSecretPost(client.clientSecret!);
+		default:
+			return oauth.None();
+	}
+}
+
+/** A short reason from an oauth4webapi or fetch error: status, OAuth error code and description. */
+export function describeOAuthError(error: unknown): string {
+	if (error instanceof oauth.ResponseBodyError) {
+		return `${error.status} ${error.error}${error.error_description ? ` (${error.error_description})` : ''}`;
+	}
+	if (error instanceof oauth.AuthorizationResponseError) {
+		return `the authorization server answered ${error.error}${error.error_description ? ` (${error.error_description})` : ''}`;
+	}
+	if (error instanceof oauth.WWWAuthenticateChallengeError) {
+		return `${error.response.status} with a ${error.cause[0]?.scheme ?? ''} challenge${error.cause[0]?.parameters.error ? ` (${error.cause[0].parameters.error})` : ''}`;
+	}
+	if (error instanceof oauth.OperationProcessingError) {
+		const cause = (error as { cause?: unknown }).cause;
+		if (cause instanceof Response) {
+			return `unexpected HTTP status ${cause.status}`;
+		}
+		return error.message.replace(/"response" /, 'the response ');
+	}
+	return describeFetchError(error);
+}
+
+function splitScopes(scope: string | undefined): string[] {
+	return scope ? scope.split(/\s+/).filter(Boolean) : [];
+}
+
+function portOf(uri: string): number | undefined {
+	try {
+		const url = new URL(uri);
+		return isLoopbackUrl(url) && url.port ? Number(url.port) : undefined;
+	} catch {
+		return undefined;
+	}
+}
