@@ -207,7 +207,7 @@ export function taggedPids(token) {
 
 /**
  * Ends every process of a run: SIGTERM to the tagged processes (and code-server's group), then SIGKILL to what is
- * left after `graceMs` (default 3 s). Returns how many were still alive for SIGKILL.
+ * left after `graceMs` (default 3 s). Returns the processes (pid and command line) that needed SIGKILL.
  */
 export async function killTagged(token, { groupLeader, graceMs = 3000 } = {}) {
 	const signalAll = (signal) => {
@@ -220,10 +220,14 @@ export async function killTagged(token, { groupLeader, graceMs = 3000 } = {}) {
 		}
 		return pids.length;
 	};
-	if (signalAll('SIGTERM') === 0) return 0;
+	if (signalAll('SIGTERM') === 0) return [];
 	const deadline = Date.now() + graceMs;
 	while (Date.now() < deadline && taggedPids(token).length > 0) await new Promise((r) => setTimeout(r, 100));
-	return signalAll('SIGKILL');
+	const left = taggedPids(token).map((pid) => {
+		try { return `${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').slice(0, 120)}`; } catch { return String(pid); }
+	});
+	signalAll('SIGKILL');
+	return left;
 }
 
 /** The extension host log files of a user-data dir (the `exthost` folders under `logs/`). */

@@ -55,7 +55,7 @@ if (testFiles.length > 0) {
 }
 
 if (!unitOnly && existsSync('test/e2e/run.mjs')) {
-	const status = run(process.execPath, ['test/e2e/run.mjs']);
+	const status = run(process.execPath, ['test/e2e/run.mjs', '--no-build', ...filters]);
 	const resultsFile = 'test-results/e2e.json';
 	if (existsSync(resultsFile)) {
 		const results = JSON.parse(readFileSync(resultsFile, 'utf8'));

@@ -84,7 +84,7 @@ let finished = false;
 async function cleanup() {
 	if (browser) await browser.close().catch(() => undefined);
 	const killed = await killTagged(token, { groupLeader: server?.child.pid });
-	if (killed > 0) console.error(`e2e: ${killed} processes needed SIGKILL`);
+	if (killed.length > 0) console.error(`e2e: SIGKILL for what outlived SIGTERM by 3 s:\n  ${killed.join('\n  ')}`);
 	if (server) {
 		try {
 			cpSync(server.logFile, join(results, 'code-server.log'));

@@ -67,7 +67,8 @@ export async function run(): Promise<void> {
 	if (file) fs.writeFileSync(file, JSON.stringify({ passed, failed, tests: results }, null, '\t'));
 	log(`e2e: ${passed} passed, ${failed} failed${hasDriver() ? '' : ' (no page driver)'}`);
 	if (failed > 0) throw new Error(`${failed} of ${results.length} e2e tests failed`);
-	if (results.length === 0) throw new Error('No e2e test ran');
+	// With a filter, matching nothing is a fine answer; without one, an empty run means the suites were lost.
+	if (results.length === 0 && filters.length === 0) throw new Error('No e2e test ran');
 }
 
 async function runOne(t: RegisteredTest): Promise<TestResult> {

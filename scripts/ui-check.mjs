@@ -1,0 +1,74 @@
+// `npm run ui-check`: looks at the extension the way a person does. Starts the demo as `npm start` does (installed
+// extension, no test driver, so toasts and dialogs are real) with a fresh profile, opens it in headless Chromium,
+// clicks the "MCP" item in the activity bar, waits until the Servers view shows server rows, and saves
+// test-results/ui-check.png. Exits non-zero (with a screenshot of what was there) when a step fails.
+//
+// Environment: MCP_SWITCHBOARD_UI_CHECK_TIMEOUT_MS bounds each wait (default 60 s);
+// MCP_SWITCHBOARD_UI_CHECK_SERVERS is how many server rows to wait for (default 3, the demo's servers).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startDemo } from './start.mjs';
+import { launchChromium, repoRoot } from './workbench.mjs';
+
+const timeout = Number(process.env.MCP_SWITCHBOARD_UI_CHECK_TIMEOUT_MS ?? 60_000);
+const expectedServers = Number(process.env.MCP_SWITCHBOARD_UI_CHECK_SERVERS ?? 3);
+const results = join(repoRoot, 'test-results');
+mkdirSync(results, { recursive: true });
+const shot = join(results, 'ui-check.png');
+const started = Date.now();
+const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+
+const profileDir = mkdtempSync(join(tmpdir(), 'mcp-switchboard-ui-check-'));
+let demo;
+let browser;
+let page;
+let status = 0;
+try {
+	demo = await startDemo({ profileDir, port: 0, log: (line) => console.log(line) });
+	console.log(`ui-check: workbench at ${demo.url} after ${elapsed()}`);
+	browser = await launchChromium(demo.token);
+	page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+	await page.goto(demo.url);
+
+	// The MCP container in the activity bar, as a person would find it.
+	const item = page.locator('.part.activitybar .action-item a[aria-label^="MCP"]');
+	await item.first().waitFor({ state: 'visible', timeout });
+	console.log(`ui-check: activity bar shows "${await item.first().getAttribute('aria-label')}" after ${elapsed()}`);
+	await item.first().click();
+
+	// Server rows: the top-level rows of the tree in the side bar (the MCP container holds only the Servers view).
+	await page.locator('.part.sidebar .composite.title').filter({ hasText: 'MCP' }).first().waitFor({ timeout });
+	const view = page.locator('.part.sidebar .monaco-list-row[aria-level="1"]');
+	await page.waitForFunction(
+		(n) => document.querySelectorAll('.part.sidebar .monaco-list-row[aria-level="1"] .label-name').length >= n,
+		expectedServers,
+		{ timeout },
+	);
+	const rows = await view.evaluateAll((els) => els.map((el) => ({
+		name: el.querySelector('.label-name')?.textContent?.trim() ?? '',
+		description: el.querySelector('.label-description')?.textContent?.trim() ?? '',
+	})));
+	console.log(`ui-check: ${rows.length} server rows after ${elapsed()}:`);
+	for (const row of rows) console.log(`  ${row.name}  ${row.description}`);
+
+	// Give running servers a moment to report their tool counts, then expand the first server for the picture.
+	await page.waitForFunction(() => [...document.querySelectorAll('.part.sidebar .monaco-list-row[aria-level="1"] .label-description')]
+		.some((d) => /tool/i.test(d.textContent ?? '')), undefined, { timeout }).catch(() => console.log('ui-check: no row mentions tools yet'));
+	await view.first().click();
+	await page.keyboard.press('ArrowRight');
+	await page.waitForTimeout(1000);
+	await page.screenshot({ path: shot });
+	writeFileSync(join(results, 'ui-check.json'), JSON.stringify({ ok: true, seconds: (Date.now() - started) / 1000, rows }, null, '\t'));
+	console.log(`ui-check: saved ${shot} after ${elapsed()}`);
+} catch (error) {
+	status = 1;
+	console.error(`ui-check: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+	await page?.screenshot({ path: shot }).catch(() => undefined);
+	if (page) console.error(`ui-check: what the page showed is in ${shot}`);
+} finally {
+	await browser?.close().catch(() => undefined);
+	await demo?.stop();
+	rmSync(profileDir, { recursive: true, force: true });
+}
+process.exit(status);
