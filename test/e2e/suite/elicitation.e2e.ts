@@ -1,0 +1,237 @@
+// Form elicitation in the real VS Code: server-everything's `trigger-elicitation-request` asks for every field type
+// of the 2025-11-25 schema, and these tests answer the real quick input with real key presses and clicks.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { CallToolResult } from '../../../src/protocol/schema';
+import { answerInputBox, answerQuickPick, quickInputAccept, quickInputClose, test } from './harness';
+import { jsonAfter, needDriver, resultText, serverWithTool, toggleRow, typeInto, waitForQuickInput } from './elicitationSupport';
+
+const SERVER = 'everything';
+const TOOL = 'trigger-elicitation-request';
+
+// What each step shows (the schema's descriptions), in the server's order.
+const STEP = {
+	name: 'Your full, legal name',
+	check: 'Agree to the terms and conditions',
+	firstLine: 'Favorite first line of a story',
+	email: 'Your email address',
+	homepage: 'Portfolio / personal website',
+	birthdate: 'Your date of birth',
+	integer: 'Your favorite integer',
+	number: 'Favorite number',
+	friend: 'Choose your favorite friend',
+	instruments: 'Choose your favorite instruments',
+	hero: 'Choose your favorite hero',
+	fish: 'Choose your favorite types of fish',
+	pet: 'Choose your favorite type of pet',
+	review: `Review what ${SERVER} will receive`,
+} as const;
+
+async function startElicitation(): Promise<Promise<CallToolResult>> {
+	needDriver();
+	const manager = await serverWithTool(SERVER, TOOL);
+	return manager.callTool(SERVER, TOOL, {});
+}
+
+function rawResult(result: CallToolResult): { action: string; content?: Record<string, unknown> } {
+	return jsonAfter(resultText(result), 'Raw result: ') as { action: string; content?: Record<string, unknown> };
+}
+
+test(
+	'a form with every field type is answered through the quick input and arrives with typed values',
+	async () => {
+		const call = await startElicitation();
+
+		const first = await waitForQuickInput(STEP.name);
+		assert.match(first.text, new RegExp(`${SERVER}: Please provide inputs for the following fields:`), 'titled with the server and the message');
+		assert.match(first.text, /1\/14/, 'step 1 of 14 (13 fields and the review)');
+		await answerInputBox('Ada Lovelace');
+
+		await waitForQuickInput(STEP.check);
+		await answerQuickPick('Yes');
+
+		const firstLine = await waitForQuickInput(STEP.firstLine);
+		assert.equal(firstLine.value, 'It was a dark and stormy night.', 'the default is prefilled');
+		await quickInputAccept();
+
+		await waitForQuickInput(STEP.email);
+		await typeInto('ada@');
+		await waitForQuickInput('Enter an email address');
+		await answerInputBox('ada@example.com');
+
+		await waitForQuickInput(STEP.homepage);
+		await answerInputBox('https://example.com/ada');
+
+		await waitForQuickInput(STEP.birthdate);
+		await typeInto('1815-02-30');
+		await waitForQuickInput('Enter a date as YYYY-MM-DD');
+		await answerInputBox('1815-12-10');
+
+		const integer = await waitForQuickInput(STEP.integer);
+		assert.equal(integer.value, '42');
+		await typeInto('500');
+		await waitForQuickInput('Enter a number between 1 and 100');
+		await answerInputBox('7');
+
+		const number = await waitForQuickInput(STEP.number);
+		assert.equal(number.value, '3.14');
+		await answerInputBox('2.5');
+
+		await waitForQuickInput(STEP.friend);
+		await answerQuickPick('Rachel');
+
+		const instruments = await waitForQuickInput(STEP.instruments);
+		assert.deepEqual(instruments.checked, ['Guitar'], 'the default is preselected');
+		await toggleRow('Piano');
+		await waitForQuickInput(STEP.instruments);
+		await quickInputAccept();
+
+		await waitForQuickInput(STEP.hero);
+		await answerQuickPick('Wonder Woman');
+
+		const fish = await waitForQuickInput(STEP.fish);
+		assert.deepEqual(fish.checked, ['Tuna']);
+		await quickInputAccept();
+
+		await waitForQuickInput(STEP.pet);
+		await answerQuickPick('Dogs');
+
+		const review = await waitForQuickInput(STEP.review);
+		assert.match(review.text, /14\/14/);
+		for (const row of ['String: Ada Lovelace', 'Integer: 7', 'Untitled Multiple Select Enum: Guitar, Piano', 'Titled Single Select Enum: Wonder Woman', 'Legacy Titled Single Select Enum: Dogs']) {
+			assert.ok(review.rows.includes(row), `the review shows "${row}" (rows: ${review.rows.join(' | ')})`);
+		}
+		await answerQuickPick('Accept');
+
+		const raw = rawResult(await call);
+		assert.deepEqual(raw, {
+			action: 'accept',
+			content: {
+				name: 'Ada Lovelace',
+				check: true,
+				firstLine: 'It was a dark and stormy night.',
+				email: 'ada@example.com',
+				homepage: 'https://example.com/ada',
+				birthdate: '1815-12-10',
+				integer: 7,
+				number: 2.5,
+				untitledSingleSelectEnum: 'Rachel',
+				untitledMultipleSelectEnum: ['Guitar', 'Piano'],
+				titledSingleSelectEnum: 'hero-3',
+				titledMultipleSelectEnum: ['fish-1'],
+				legacyTitledEnum: 'pet-2',
+			},
+		});
+	},
+	{ timeoutMs: 120_000 },
+);
+
+/** Answers the name, then accepts every other step as prefilled, up to the review. */
+async function acceptDefaultsToReview(name: string): Promise<void> {
+	await waitForQuickInput(STEP.name);
+	await answerInputBox(name);
+	for (const marker of [STEP.check, STEP.firstLine, STEP.email, STEP.homepage, STEP.birthdate, STEP.integer, STEP.number, STEP.friend, STEP.instruments, STEP.hero, STEP.fish, STEP.pet]) {
+		await waitForQuickInput(marker);
+		await quickInputAccept();
+	}
+}
+
+test(
+	'defaults are sent as prefilled, skipped optional fields are left out, and Edit on the review changes one field',
+	async () => {
+		const call = await startElicitation();
+		await acceptDefaultsToReview('Grace');
+		const review = await waitForQuickInput(STEP.review);
+		assert.ok(review.rows.includes('String with email format: (not set)'), `rows: ${review.rows.join(' | ')}`);
+		// Choosing a field's row edits that field, then comes back to the review.
+		await answerQuickPick('Integer: 42');
+		const integer = await waitForQuickInput(STEP.integer);
+		assert.equal(integer.value, '42');
+		await answerInputBox('99');
+		const again = await waitForQuickInput(STEP.review);
+		assert.ok(again.rows.includes('Integer: 99'), `rows: ${again.rows.join(' | ')}`);
+		await answerQuickPick('Accept');
+
+		assert.deepEqual(rawResult(await call), {
+			action: 'accept',
+			content: {
+				name: 'Grace',
+				check: true,
+				firstLine: 'It was a dark and stormy night.',
+				integer: 99,
+				number: 3.14,
+				untitledSingleSelectEnum: 'Monica',
+				untitledMultipleSelectEnum: ['Guitar'],
+				titledSingleSelectEnum: 'hero-1',
+				titledMultipleSelectEnum: ['fish-1'],
+				legacyTitledEnum: 'pet-1',
+			},
+		});
+	},
+	{ timeoutMs: 120_000 },
+);
+
+test(
+	'Back returns to the previous step with the answer kept; a required field cannot be left empty',
+	async () => {
+		const call = await startElicitation();
+		await waitForQuickInput(STEP.name);
+		await typeInto('');
+		await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+		await waitForQuickInput('String is required');
+		await answerInputBox('Alan');
+		await waitForQuickInput(STEP.check);
+		await vscode.commands.executeCommand('workbench.action.quickInputBack');
+		const back = await waitForQuickInput(STEP.name);
+		assert.equal(back.value, 'Alan', 'the earlier answer is kept');
+		assert.match(back.text, /1\/14/);
+		await quickInputClose();
+		assert.deepEqual(rawResult(await call), { action: 'cancel' });
+	},
+	{ timeoutMs: 60_000 },
+);
+
+test(
+	'Escape cancels and Decline declines: the server sees the difference',
+	async () => {
+		let call = await startElicitation();
+		await waitForQuickInput(STEP.name);
+		await quickInputClose();
+		let result = await call;
+		assert.deepEqual(rawResult(result), { action: 'cancel' });
+		assert.match(resultText(result), /cancelled/);
+
+		call = await startElicitation();
+		await acceptDefaultsToReview('Barbara');
+		await waitForQuickInput(STEP.review);
+		await answerQuickPick('Decline');
+		result = await call;
+		assert.deepEqual(rawResult(result), { action: 'decline' });
+		assert.match(resultText(result), /declined/);
+	},
+	{ timeoutMs: 120_000 },
+);
+
+test(
+	'a second request waits until the first is answered',
+	async () => {
+		const manager = await serverWithTool(SERVER, TOOL);
+		needDriver();
+		const first = manager.callTool(SERVER, TOOL, {});
+		await waitForQuickInput(STEP.name);
+		const second = manager.callTool(SERVER, TOOL, {});
+		let secondDone = false;
+		void second.then(() => (secondDone = true));
+		await answerInputBox('First');
+		// The first form goes on to its next step; the second has not replaced it.
+		await waitForQuickInput(STEP.check);
+		assert.equal(secondDone, false);
+		await quickInputClose();
+		assert.deepEqual(rawResult(await first), { action: 'cancel' });
+		const next = await waitForQuickInput(STEP.name);
+		assert.equal(next.value, '', 'the second form starts fresh');
+		await quickInputClose();
+		assert.deepEqual(rawResult(await second), { action: 'cancel' });
+	},
+	{ timeoutMs: 60_000 },
+);

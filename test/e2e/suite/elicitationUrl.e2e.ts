@@ -1,0 +1,105 @@
+// URL elicitation in the real VS Code against server-everything's `trigger-url-elicitation`: the user sees the server
+// and the domain before anything opens, and the -32042 "URL elicitation required" error leads to a retry.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { ElicitationPresenter, handleUrlElicitationRequired, urlElicitationsOf } from '../../../src/vscode/elicitation';
+import { answerQuickPick, quickInputClose, test } from './harness';
+import { jsonAfter, needDriver, resultText, serverWithTool, waitForQuickInput } from './elicitationSupport';
+
+const SERVER = 'everything';
+const TOOL = 'trigger-url-elicitation';
+const URL = 'https://consent.example.com/approve?session=42';
+
+test(
+	'a URL elicitation shows the server and the full domain, and Decline opens nothing',
+	async () => {
+		needDriver();
+		const manager = await serverWithTool(SERVER, TOOL);
+		const call = manager.callTool(SERVER, TOOL, { url: URL, message: 'Approve the demo in your browser' });
+		const shown = await waitForQuickInput('consent.example.com');
+		assert.match(shown.text, new RegExp(`${SERVER} asks you to open a page on consent\\.example\\.com`));
+		assert.match(shown.placeholder, /Approve the demo in your browser/);
+		assert.ok(shown.rows.includes('Open consent.example.com'), `rows: ${shown.rows.join(' | ')}`);
+		assert.match(shown.text, /https:\/\/consent\.example\.com\/approve\?session=42/, 'the full URL is visible too');
+		await answerQuickPick('Decline');
+		const result = await call;
+		assert.match(resultText(result), /declined to open the URL/);
+		assert.deepEqual(jsonAfter(resultText(result), 'Raw result: '), { action: 'decline' });
+	},
+	{ timeoutMs: 60_000 },
+);
+
+test(
+	'Escape on a URL elicitation cancels',
+	async () => {
+		needDriver();
+		const manager = await serverWithTool(SERVER, TOOL);
+		const call = manager.callTool(SERVER, TOOL, { url: URL });
+		await waitForQuickInput('consent.example.com');
+		await quickInputClose();
+		assert.deepEqual(jsonAfter(resultText(await call), 'Raw result: '), { action: 'cancel' });
+	},
+	{ timeoutMs: 60_000 },
+);
+
+test(
+	'the -32042 error runs the URL elicitation, opens the page only after consent, and the retried call succeeds',
+	async () => {
+		needDriver();
+		const manager = await serverWithTool(SERVER, TOOL);
+		const args = { url: URL, errorPath: true };
+		const error = await manager.callTool(SERVER, TOOL, args).then(
+			() => assert.fail('the first call should fail with -32042'),
+			(e: unknown) => e,
+		);
+		const elicitations = urlElicitationsOf(error);
+		assert.ok(elicitations && elicitations.length === 1, `a -32042 error with one elicitation, got ${String(error)}`);
+
+		// A presenter of its own, so the test sees what would be opened instead of a browser tab.
+		const opened: string[] = [];
+		const log = vscode.window.createOutputChannel('MCP e2e url elicitation', { log: true });
+		const presenter = new ElicitationPresenter(() => log, { openExternal: async (uri) => (opened.push(uri.toString(true)), true) });
+		try {
+			const retry = handleUrlElicitationRequired(SERVER, error, presenter, `${TOOL}`);
+			const consent = await waitForQuickInput('modelcontextprotocol.io');
+			assert.deepEqual(opened, [], 'nothing opens before the user agrees');
+			assert.ok(consent.rows.includes('Open modelcontextprotocol.io'), `rows: ${consent.rows.join(' | ')}`);
+			await answerQuickPick('Open modelcontextprotocol.io');
+			await waitForQuickInput(`finish in your browser, then retry ${TOOL}`);
+			assert.deepEqual(opened, ['https://modelcontextprotocol.io/']);
+			await answerQuickPick(`Retry ${TOOL}`);
+			assert.equal(await retry, true);
+		} finally {
+			presenter.dispose();
+			log.dispose();
+		}
+
+		// The retry goes the request path: an elicitation/create in URL mode, answered through the extension's presenter.
+		const call = manager.callTool(SERVER, TOOL, args);
+		await waitForQuickInput('consent.example.com');
+		await answerQuickPick('Decline');
+		assert.deepEqual(jsonAfter(resultText(await call), 'Raw result: '), { action: 'decline' });
+	},
+	{ timeoutMs: 90_000 },
+);
+
+test(
+	'notifications/elicitation/complete lets a waiting retry go on by itself',
+	async () => {
+		needDriver();
+		const log = vscode.window.createOutputChannel('MCP e2e url completion', { log: true });
+		const presenter = new ElicitationPresenter(() => log, { openExternal: async () => true });
+		try {
+			const retry = presenter.confirmRetry(SERVER, 'the call', ['elicitation-7']);
+			await waitForQuickInput('finish in your browser');
+			presenter.notifyComplete(SERVER, 'elicitation-7');
+			assert.equal(await retry, true);
+			// A completion that arrived before the prompt needs no prompt at all.
+			assert.equal(await presenter.confirmRetry(SERVER, 'the call', ['elicitation-7']), true);
+		} finally {
+			presenter.dispose();
+			log.dispose();
+		}
+	},
+	{ timeoutMs: 30_000 },
+);

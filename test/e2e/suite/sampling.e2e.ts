@@ -1,0 +1,210 @@
+// Sampling in the real VS Code: server-everything's `trigger-sampling-request` (and a small tools fixture server)
+// reach the deterministic "Fake Echo" model of test/e2e/fixture-extension through vscode.lm, with the user's consent
+// given or refused in the real quick pick.
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { CallToolResult } from '../../../src/protocol/schema';
+import { SAMPLING_REQUEST_SCHEME } from '../../../src/vscode/sampling';
+import { SYSTEM_PROMPT_PREFIX } from '../../../src/vscode/samplingMapping';
+import { answerQuickPick, quickInputClose, sleep, test, waitFor } from './harness';
+import { needDriver, quickInput, resultText, serverWithTool, waitForQuickInput } from './elicitationSupport';
+
+const SERVER = 'everything';
+const TOOL = 'trigger-sampling-request';
+const CONSENT = `${SERVER} wants to use a language model`;
+
+interface SamplingResult {
+	role: string;
+	model: string;
+	stopReason?: string;
+	content: { type: string; text?: string } | { type: string; text?: string; id?: string; name?: string; input?: unknown }[];
+}
+
+interface Echo {
+	messages: { role: string; text: string }[];
+	modelOptions: Record<string, unknown>;
+	tools: string[];
+	toolMode: string;
+	toolResults: { callId: string; text: string }[];
+}
+
+/** The model's answer as server-everything prints it: "LLM sampling result: \n{...}". */
+function samplingResult(result: CallToolResult): SamplingResult {
+	const text = resultText(result);
+	const marker = 'LLM sampling result:';
+	assert.ok(text.includes(marker), `expected a sampling result, got: ${text.slice(0, 400)}`);
+	return JSON.parse(text.slice(text.indexOf(marker) + marker.length)) as SamplingResult;
+}
+
+function echoOf(content: SamplingResult['content']): Echo {
+	const text = (Array.isArray(content) ? content.find((c) => c.type === 'text') : content)?.text ?? '';
+	assert.ok(text.startsWith('echo: '), `the fake model answers "echo: {...}", got ${text.slice(0, 200)}`);
+	return JSON.parse(text.slice('echo: '.length)) as Echo;
+}
+
+async function fakeModelReady(): Promise<void> {
+	// Asking for models makes the workbench resolve the providers' models (see notes/real-vscode.md).
+	await waitFor(async () => (await vscode.lm.selectChatModels({ vendor: 'switchboard-test' })).length > 0, {
+		timeoutMs: 20_000,
+		message: 'the Fake Echo model of test/e2e/fixture-extension',
+	});
+}
+
+async function sample(prompt: string, maxTokens = 1000): Promise<Promise<CallToolResult>> {
+	needDriver();
+	await fakeModelReady();
+	const manager = await serverWithTool(SERVER, TOOL);
+	return manager.callTool(SERVER, TOOL, { prompt, maxTokens });
+}
+
+async function resetConsent(): Promise<void> {
+	await vscode.commands.executeCommand('mcpSwitchboard.resetSamplingConsent');
+}
+
+test(
+	'allowed once, the request reaches the model with system prompt, max tokens and temperature, and the server gets its answer',
+	async () => {
+		await resetConsent();
+		const call = await sample('hello');
+		const consent = await waitForQuickInput(CONSENT);
+		assert.match(consent.placeholder, /Fake Echo \(switchboard-test\/fake-echo\)/, 'the prompt names the model that will answer');
+		assert.match(consent.placeholder, /up to 1000 tokens/);
+		for (const row of ['Allow once', 'Allow for this session', 'Always allow', 'Deny', 'Show request…']) {
+			assert.ok(consent.rows.includes(row), `the consent offers "${row}" (rows: ${consent.rows.join(' | ')})`);
+		}
+		await answerQuickPick('Allow once');
+		const result = samplingResult(await call);
+		assert.equal(result.role, 'assistant');
+		assert.equal(result.model, 'fake-echo');
+		assert.equal(result.stopReason, 'endTurn');
+		const echo = echoOf(result.content);
+		assert.deepEqual(echo.messages, [
+			{ role: 'user', text: `${SYSTEM_PROMPT_PREFIX}\n\nYou are a helpful test server.` },
+			{ role: 'user', text: 'Resource trigger-sampling-request context: hello' },
+		]);
+		assert.deepEqual(echo.modelOptions, { max_tokens: 1000, temperature: 0.7 });
+		assert.deepEqual(echo.tools, []);
+	},
+	{ timeoutMs: 60_000 },
+);
+
+test(
+	'Deny and Escape refuse: the server gets an error saying the user declined, and the model is not asked',
+	async () => {
+		await resetConsent();
+		let call = await sample('no thanks');
+		await waitForQuickInput(CONSENT);
+		await answerQuickPick('Deny');
+		let result = await call;
+		assert.equal(result.isError, true);
+		assert.match(resultText(result), /declined/);
+
+		call = await sample('escape');
+		await waitForQuickInput(CONSENT);
+		await quickInputClose();
+		result = await call;
+		assert.equal(result.isError, true);
+		assert.match(resultText(result), /declined/);
+	},
+	{ timeoutMs: 60_000 },
+);
+
+test(
+	'Show request opens the full request read-only and asks again; a small max tokens budget ends with maxTokens',
+	async () => {
+		await resetConsent();
+		const call = await sample('show me', 5);
+		await waitForQuickInput(CONSENT);
+		await answerQuickPick('Show request…');
+		const document = await waitFor(() => vscode.workspace.textDocuments.find((d) => d.uri.scheme === SAMPLING_REQUEST_SCHEME && d.getText().includes('show me')), {
+			message: 'the "Show request" document',
+		});
+		const text = document.getText();
+		for (const expected of ['Sampling request from "everything"', 'Max tokens: 5', 'Temperature: 0.7', 'You are a helpful test server.', 'Resource trigger-sampling-request context: show me']) {
+			assert.ok(text.includes(expected), `the document shows "${expected}"`);
+		}
+		await waitForQuickInput(CONSENT);
+		await answerQuickPick('Allow once');
+		const result = samplingResult(await call);
+		assert.equal(result.stopReason, 'maxTokens');
+		assert.equal((result.content as { text: string }).text.length, 20, 'the fake model stops at 5 tokens of 4 characters');
+	},
+	{ timeoutMs: 60_000 },
+);
+
+/** True when no consent prompt shows within `ms`. */
+async function noPromptFor(ms: number): Promise<boolean> {
+	const until = Date.now() + ms;
+	while (Date.now() < until) {
+		const open = await quickInput();
+		if (open && (open.text.includes(CONSENT) || open.placeholder.includes(CONSENT))) return false;
+		await sleep(200);
+	}
+	return true;
+}
+
+test(
+	'"Allow for this session" and "Always allow" are remembered until "MCP: Reset Sampling Consent"',
+	async () => {
+		await resetConsent();
+		let call = await sample('session one');
+		await waitForQuickInput(CONSENT);
+		await answerQuickPick('Allow for this session');
+		assert.equal(samplingResult(await call).model, 'fake-echo');
+		call = await sample('session two');
+		assert.equal(samplingResult(await call).model, 'fake-echo', 'the second request is answered without asking');
+
+		await resetConsent();
+		call = await sample('always one');
+		await waitForQuickInput(CONSENT);
+		await answerQuickPick('Always allow');
+		samplingResult(await call);
+		call = await sample('always two');
+		assert.ok(await noPromptFor(500));
+		samplingResult(await call);
+
+		await resetConsent();
+		call = await sample('after reset');
+		await waitForQuickInput(CONSENT);
+		await answerQuickPick('Deny');
+		assert.equal((await call).isError, true);
+	},
+	{ timeoutMs: 90_000 },
+);
+
+test(
+	'sampling with tools: the model calls the server tool, the server answers with a tool result, the model finishes',
+	async () => {
+		needDriver();
+		await resetConsent();
+		await fakeModelReady();
+		const repo = process.env.MCP_SWITCHBOARD_E2E_REPO;
+		assert.ok(repo, 'MCP_SWITCHBOARD_E2E_REPO names the repository');
+		const config = vscode.workspace.getConfiguration('mcpSwitchboard');
+		const servers = { ...(config.get<Record<string, unknown>>('servers') ?? {}) };
+		servers.samplingTools = { type: 'stdio', command: 'node', args: [path.join(repo, 'test/e2e/fixture-extension/samplingToolsServer.mjs')] };
+		await config.update('servers', servers, vscode.ConfigurationTarget.Workspace);
+		const manager = await serverWithTool('samplingTools', 'weather-via-sampling');
+
+		const call = manager.callTool('samplingTools', 'weather-via-sampling', {});
+		const consent = await waitForQuickInput('samplingTools wants to use a language model');
+		assert.match(consent.placeholder, /1 tool\(s\)/);
+		await answerQuickPick('Allow for this session');
+		const result = await call;
+		assert.notEqual(result.isError, true, resultText(result));
+		const { first, final } = JSON.parse(resultText(result)) as { first: SamplingResult; final: SamplingResult };
+		assert.equal(first.stopReason, 'toolUse');
+		assert.deepEqual(first.content, [{ type: 'tool_use', id: 'call-1', name: 'get_weather', input: { city: 'Paris' } }]);
+		assert.equal(final.stopReason, 'endTurn');
+		const echo = echoOf(final.content);
+		assert.deepEqual(echo.tools, ['get_weather']);
+		assert.deepEqual(echo.toolResults, [{ callId: 'call-1', text: 'Paris: 18°C, cloudy' }]);
+		assert.deepEqual(
+			echo.messages.map((m) => m.role),
+			['user', 'assistant', 'user'],
+		);
+		assert.equal(echo.messages[1]?.text, '[call get_weather {"city":"Paris"}]');
+	},
+	{ timeoutMs: 90_000 },
+);
