@@ -1,0 +1,165 @@
+import * as vscode from 'vscode';
+import type { Logger } from '../common/logger';
+import { startLoopbackRedirect, type LoopbackRedirect } from '../protocol/auth/loopbackRedirect';
+import type { OAuthHostHooks, TokenStore } from '../protocol/auth/types';
+
+/** A TokenStore over VS Code's SecretStorage (the OS keychain on desktop; encrypted storage in remote/web hosts). */
+export class SecretStorageTokenStore implements TokenStore {
+	constructor(private readonly secrets: vscode.SecretStorage) {}
+
+	async get(key: string): Promise<string | undefined> {
+		return this.secrets.get(key);
+	}
+
+	async set(key: string, value: string): Promise<void> {
+		await this.secrets.store(key, value);
+	}
+
+	async delete(key: string): Promise<void> {
+		await this.secrets.delete(key);
+	}
+}
+
+export interface VsCodeOAuthHooksOptions {
+	/** Where tokens and registrations go; usually `new SecretStorageTokenStore(context.secrets)`. */
+	store: TokenStore;
+	/** Lines about the browser step (never the URL's query: it carries the state and PKCE challenge). */
+	logger?: Logger;
+	/** How long a prepared redirect listener waits for its browser step before it is closed. Default 10 minutes. */
+	listenerTimeoutMs?: number;
+}
+
+/**
+ * OAuthHostHooks for one server in VS Code.
+ *
+ * The redirect: a loopback listener on 127.0.0.1 **in the extension host**, mapped with `vscode.env.asExternalUri`.
+ * Why not VS Code's URI handler (`vscode://publisher.extension/...`): the MCP authorization spec requires redirect
+ * URIs to be "either localhost URLs or HTTPS URLs", so a custom-scheme redirect would be refused by conforming
+ * authorization servers (and Dynamic Client Registration would register something they reject). The loopback listener
+ * works as it is in a local extension host (asExternalUri is the identity for 127.0.0.1), and in a remote one (SSH,
+ * WSL, containers, Codespaces, code-server) asExternalUri forwards the port and gives the URI the user's browser can
+ * reach (a forwarded localhost port or an HTTPS tunnel URL), which is still a localhost or HTTPS URL.
+ *
+ * The browser step asks first (a modal naming the server and the authorization server's origin, with Open and
+ * Copy Link), then waits with a cancellable progress notification. Declining or cancelling rejects, which the
+ * OAuth client reports as "authorization in the browser failed: …".
+ */
+export function createVsCodeOAuthHooks(server: string, options: VsCodeOAuthHooksOptions): OAuthHostHooks {
+	// The listener prepared by redirectUri(), keyed by the URI handed out (the browser step gets it back).
+	const prepared = new Map<string, LoopbackRedirect>();
+	// External URI -> local port, so a stored registration's redirect URI can be served again after asExternalUri.
+	const localPorts = new Map<string, number>();
+	const listenerTimeoutMs = options.listenerTimeoutMs ?? 600_000;
+
+	return {
+		store: options.store,
+
+		async redirectUri(previous?: string): Promise<string> {
+			let port: number | undefined;
+			if (previous) {
+				port = localPorts.get(previous) ?? loopbackPort(previous);
+			}
+			const listener = await startLoopbackRedirect({ port });
+			let external: string;
+			try {
+				external = (await vscode.env.asExternalUri(vscode.Uri.parse(listener.redirectUri))).toString(true);
+			} catch (error) {
+				await listener.close();
+				throw error;
+			}
+			prepared.set(external, listener);
+			localPorts.set(external, Number(new URL(listener.redirectUri).port));
+			// A flow that fails before the browser step (e.g. registration refused) never comes back for it.
+			const timer = setTimeout(() => {
+				if (prepared.get(external) === listener) {
+					prepared.delete(external);
+				}
+				void listener.close();
+			}, listenerTimeoutMs);
+			timer.unref?.();
+			void listener.redirect.catch(() => undefined).finally(() => clearTimeout(timer));
+			return external;
+		},
+
+		async openAuthorizationUrl(url: string, redirectUri: string, signal: AbortSignal): Promise<string> {
+			const listener = prepared.get(redirectUri);
+			prepared.delete(redirectUri);
+			if (!listener) {
+				throw new Error(`no redirect listener is waiting for ${redirectUri}`);
+			}
+			try {
+				const target = new URL(url);
+				const open = 'Open Browser';
+				const copy = 'Copy Link';
+				const choice = await vscode.window.showInformationMessage(
+					`MCP server "${server}" needs you to sign in.`,
+					{
+						modal: true,
+						detail: `The browser will open ${target.origin}. After you approve there, it sends you back to ${vscode.env.appName}.`,
+					},
+					open,
+					copy,
+				);
+				if (signal.aborted) {
+					throw signal.reason;
+				}
+				if (choice === undefined) {
+					throw new Error('the user declined to sign in');
+				}
+				if (choice === copy) {
+					await vscode.env.clipboard.writeText(url);
+					void vscode.window.showInformationMessage(`Sign-in link for "${server}" copied. Open it in a browser to continue.`);
+				} else {
+					// A string, not Uri.parse(url): Uri re-encodes an already-encoded query (redirect_uri, resource), which
+					// breaks OAuth URLs; openExternal accepts the string as is (microsoft/vscode#85930).
+					const opened = await vscode.env.openExternal(url as unknown as vscode.Uri);
+					if (!opened) {
+						throw new Error('the browser was not opened');
+					}
+				}
+				options.logger?.info(`OAuth: waiting for the browser to return to ${listener.redirectUri}`);
+				return await vscode.window.withProgress(
+					{ location: vscode.ProgressLocation.Notification, title: `Waiting for sign-in to "${server}" in the browser…`, cancellable: true },
+					(_progress, token) =>
+						new Promise<string>((resolve, reject) => {
+							const cancel = token.onCancellationRequested(() => reject(new Error('the user cancelled sign-in')));
+							const onAbort = () => reject(signal.reason);
+							signal.addEventListener('abort', onAbort, { once: true });
+							listener.redirect.then(resolve, reject).finally(() => {
+								cancel.dispose();
+								signal.removeEventListener('abort', onAbort);
+							});
+						}),
+				);
+			} finally {
+				await listener.close();
+			}
+		},
+	};
+}
+
+function loopbackPort(uri: string): number | undefined {
+	try {
+		const url = new URL(uri);
+		return url.hostname === '127.0.0.1' && url.port ? Number(url.port) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * The `oauth` part of the VS Code Host: hooks per server (created once each, so a prepared redirect listener is found
+ * again by its browser step), all keeping tokens in `secrets`.
+ */
+export function vsCodeOAuthHooks(secrets: vscode.SecretStorage, logger?: (server: string) => Logger): (server: string) => OAuthHostHooks {
+	const store = new SecretStorageTokenStore(secrets);
+	const hooks = new Map<string, OAuthHostHooks>();
+	return (server) => {
+		let found = hooks.get(server);
+		if (!found) {
+			found = createVsCodeOAuthHooks(server, { store, logger: logger?.(server) });
+			hooks.set(server, found);
+		}
+		return found;
+	};
+}
