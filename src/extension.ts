@@ -2,12 +2,14 @@ import * as vscode from 'vscode';
 import { Manager } from './manager/manager';
 import { addServer } from './vscode/addServer';
 import { type ActiveCall, CommandController, Commands, showServerError } from './vscode/commands';
-import { ElicitationPresenter } from './vscode/elicitation';
+import { ElicitationPresenter, handleUrlElicitationRequired, watchElicitationCompletions } from './vscode/elicitation';
 import { VsCodeHost } from './vscode/host';
 import { ServerLogs } from './vscode/logging';
 import { ResourceDocuments } from './vscode/resourceDocuments';
 import { BlobFiles, ResultDocuments } from './vscode/resultDocument';
-import { SamplingBroker } from './vscode/sampling';
+import { vsCodeOAuthHooks } from './vscode/oauth';
+import { registerSamplingCommands, SamplingBroker } from './vscode/sampling';
+import { loggingLevel, watchLogLevelSetting } from './vscode/serverLogging';
 import { ServersTreeProvider, type TreeNode } from './vscode/serversTree';
 import { ServerConfiguration } from './vscode/settings';
 import { ServersStatusBar } from './vscode/statusBar';
@@ -27,6 +29,9 @@ export interface SwitchboardApi {
 	statusText(): string;
 	/** The folder where this extension's log channels are written (one `.log` file per channel). */
 	logUri: vscode.Uri;
+	/** The presenters, so suites can answer their quick inputs. */
+	elicitation: ElicitationPresenter;
+	sampling: SamplingBroker;
 	/** Resolves when the configuration as of now has been applied (servers started or stopped). */
 	settled(): Promise<void>;
 }
@@ -45,13 +50,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		const configuration = new ServerConfiguration(context, logs.main);
 		const elicitation = new ElicitationPresenter((server) => logs.channel(server));
 		const sampling = new SamplingBroker(context, (server) => logs.channel(server));
-		const host = new VsCodeHost({ logs, elicitation, sampling, configuration });
-		context.subscriptions.push(configuration, elicitation, sampling, host);
+		const oauth = vsCodeOAuthHooks(context.secrets, (server) => logs.logger(server));
+		const host = new VsCodeHost({ logs, elicitation, sampling, configuration, loggingLevel, oauth });
+		context.subscriptions.push(configuration, elicitation, sampling, host, registerSamplingCommands(sampling));
 
 		const manager = new Manager(host);
 		active = { manager };
 		// deactivate() awaits the same dispose (so no server process survives); this covers disposal without deactivate.
 		context.subscriptions.push({ dispose: () => void manager.dispose().catch(() => undefined) });
+
+		context.subscriptions.push(watchElicitationCompletions(manager, elicitation), watchLogLevelSetting(manager, (server) => logs.channel(server)));
 
 		const tree = new ServersTreeProvider(manager);
 		const treeView = vscode.window.createTreeView(SERVERS_VIEW, { treeDataProvider: tree, showCollapseAll: true });
@@ -66,7 +74,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		context.subscriptions.push(results, resources);
 
 		const openSettings = () => vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${context.extension.id}`);
-		const commands = new CommandController({ manager, logs, results, resources, blobs, addServer, openSettings });
+		const commands = new CommandController({
+			manager,
+			logs,
+			results,
+			resources,
+			blobs,
+			addServer,
+			openSettings,
+			// A -32042 "URL elicitation required" error: open the pages (with consent), then offer to retry the call.
+			retryAfterError: (server, tool, error) => handleUrlElicitationRequired(server, error, elicitation, `the call of ${tool}`),
+		});
 		const statusBar = new ServersStatusBar(manager, Commands.showServers);
 		context.subscriptions.push(commands, statusBar);
 
@@ -108,6 +126,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			activeCalls: () => commands.activeCalls,
 			statusText: () => statusBar.text,
 			logUri: context.logUri,
+			elicitation,
+			sampling,
 			settled: () => chain,
 		};
 	} catch (error) {

@@ -39,6 +39,8 @@ export interface CommandDeps {
 	addServer(): Thenable<unknown>;
 	/** Opens the settings of the extension. */
 	openSettings(): Thenable<unknown>;
+	/** Given a failed call's error, handles what it asks for (e.g. URL elicitation) and says whether to retry once. */
+	retryAfterError?(server: string, tool: string, error: unknown): Promise<boolean>;
 }
 
 /** The outcome of a Call Tool (also the command's return value, for tests and automation). */
@@ -292,22 +294,28 @@ export class CommandController implements vscode.Disposable {
 				const cancelled = token.onCancellationRequested(() => own.cancel());
 				const bridge = toAbortSignal(own.token);
 				let reported = 0;
+				const call = () => this.deps.manager.callTool(server, tool.name, args, {
+					signal: bridge.signal,
+					onProgress: (progress) => {
+						outcome.progress.push(progress);
+						const counter = progress.total !== undefined ? `${progress.progress}/${progress.total}` : `${progress.progress}`;
+						const message = progress.message ? `${progress.message} (${counter})` : counter;
+						if (progress.total !== undefined && progress.total > 0) {
+							const percent = Math.min(100, (progress.progress / progress.total) * 100);
+							report.report({ message, increment: Math.max(0, percent - reported) });
+							reported = Math.max(reported, percent);
+						} else {
+							report.report({ message });
+						}
+					},
+				});
 				try {
-					outcome.result = await this.deps.manager.callTool(server, tool.name, args, {
-						signal: bridge.signal,
-						onProgress: (progress) => {
-							outcome.progress.push(progress);
-							const counter = progress.total !== undefined ? `${progress.progress}/${progress.total}` : `${progress.progress}`;
-							const message = progress.message ? `${progress.message} (${counter})` : counter;
-							if (progress.total !== undefined && progress.total > 0) {
-								const percent = Math.min(100, (progress.progress / progress.total) * 100);
-								report.report({ message, increment: Math.max(0, percent - reported) });
-								reported = Math.max(reported, percent);
-							} else {
-								report.report({ message });
-							}
-						},
-					});
+					try {
+						outcome.result = await call();
+					} catch (error) {
+						if (bridge.signal.aborted || !this.deps.retryAfterError || !(await this.deps.retryAfterError(server, tool.name, error))) throw error;
+						outcome.result = await call();
+					}
 				} catch (error) {
 					if (bridge.signal.aborted) {
 						outcome.cancelled = true;
