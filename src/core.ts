@@ -1,12 +1,92 @@
 /**
- * The headless API, bundled to dist/core.js (CommonJS, plain Node, no vscode).
- * Importing it does no work: everything below is a declaration.
+ * The headless API, bundled to dist/core.js (CommonJS, plain Node, no vscode):
+ *
+ * ```js
+ * const { connect } = require('mcp-switchboard/dist/core.js');
+ * const client = await connect({ type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] });
+ * console.log(await client.listTools());
+ * await client.close();
+ * ```
+ *
+ * Importing it does no work: everything below is a declaration. zod and the schemas load on the first connect.
  */
-export { McpClient } from './protocol/client';
+import type { Logger } from './common/logger';
+import { McpClient, type ClientHandlers } from './protocol/client';
+import type { Implementation } from './protocol/schema';
+import type { CreateTransportOptions, TransportConfig } from './protocol/transports/createTransport';
+import type { HttpAuthProvider, Transport } from './protocol/transports/transport';
+
+export { McpClient, DEFAULT_CLIENT_INFO } from './protocol/client';
 export type { ClientHandlers, ClientOptions, RequestOptions } from './protocol/client';
-export { McpError } from './protocol/mcpError';
+export { McpError, isConnectionClosed } from './protocol/mcpError';
 export { ErrorCode } from './protocol/jsonrpc';
 export * from './protocol/schema';
-export type { Transport, TransportKind } from './protocol/transports/transport';
+export type { TransportConfig, StdioTransportConfig, HttpTransportConfig } from './protocol/transports/createTransport';
+export type { Transport, TransportKind, HttpAuthProvider } from './protocol/transports/transport';
 export type { Logger, LogLevel } from './common/logger';
-export { consoleLogger, nullLogger } from './common/logger';
+export { consoleLogger, nullLogger, MemoryLogger } from './common/logger';
+
+/** Options of `connect()`. */
+export interface ConnectOptions {
+	/** Sent in `initialize`. Default `{ name: 'mcp-switchboard', version }`. */
+	clientInfo?: Implementation;
+	/** Default per-request timeout in ms (also the initialize timeout unless connectTimeoutMs is set). Default 60000. */
+	timeoutMs?: number;
+	/** How long starting the session may take. Default: timeoutMs. */
+	connectTimeoutMs?: number;
+	/** Where lifecycle messages, server stderr and (at trace level) the wire go. Default: nothing is logged. */
+	logger?: Logger;
+	/** Handlers for server requests; a capability is advertised only for a handler given. Default: none. */
+	handlers?: ClientHandlers;
+	/** The name used in error messages and logs. Default: the command's base name, or the URL's host. */
+	name?: string;
+	/** Credentials per request for HTTP servers (e.g. an OAuth provider). Default: none (a 401 fails clearly). */
+	auth?: HttpAuthProvider;
+}
+
+/**
+ * Starts a server (stdio) or opens a session (`http`: Streamable HTTP; `sse`: legacy HTTP+SSE) and resolves once
+ * it is initialized. Rejects with an McpError: TransportFailed when the process cannot start or the URL cannot be
+ * reached (the message says what to check), RequestTimeout, ProtocolViolation (e.g. an unsupported protocol
+ * version, naming both), or ConnectionClosed (the process exited: exit code and last stderr lines). Nothing is
+ * left running after a rejection.
+ */
+export function connect(server: TransportConfig, options: ConnectOptions = {}): Promise<McpClient> {
+	const name = options.name ?? defaultName(server);
+	let transport: Transport;
+	try {
+		transport = createTransport(server, { logger: options.logger, name, auth: options.auth });
+	} catch (error) {
+		return Promise.reject(error);
+	}
+	return McpClient.connect(transport, {
+		name,
+		clientInfo: options.clientInfo,
+		timeoutMs: options.timeoutMs,
+		connectTimeoutMs: options.connectTimeoutMs,
+		logger: options.logger,
+		handlers: options.handlers,
+	});
+}
+
+/**
+ * Builds the transport for a server configuration without starting it (see transports/createTransport.ts).
+ * Loaded on first use: the transports pull in node:child_process, node:http and node:https (~15-30 ms), which an
+ * import of this module must not pay.
+ */
+export function createTransport(config: TransportConfig, options: CreateTransportOptions = {}): Transport {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const module = require('./protocol/transports/createTransport') as typeof import('./protocol/transports/createTransport');
+	return module.createTransport(config, options);
+}
+
+function defaultName(server: TransportConfig): string {
+	if (server.type === 'stdio') {
+		return server.command.split(/[\\/]/).pop() || server.command;
+	}
+	try {
+		return new URL(server.url).host;
+	} catch {
+		return server.url;
+	}
+}

@@ -9,7 +9,7 @@ import { nullLogger, type Logger } from '../common/logger';
 import { JsonRpcConnection, type Clock, type RequestOptions } from './connection';
 import { ErrorCode } from './jsonrpc';
 import { McpError } from './mcpError';
-import { compileOutputValidator, type OutputValidator } from './outputValidator';
+import type { OutputValidator } from './outputValidator';
 import {
 	LATEST_PROTOCOL_VERSION,
 	SUPPORTED_PROTOCOL_VERSIONS,
@@ -395,6 +395,9 @@ export class McpClient {
 				return cached.validate;
 			}
 		}
+		// Loaded on first need: it brings classic zod (fromJSONSchema), which importing the client must not pay for.
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const { compileOutputValidator } = require('./outputValidator') as typeof import('./outputValidator');
 		const validate = compileOutputValidator(outputSchema, (reason) =>
 			this.logger.warn(`${this.name}: cannot validate the output of tool "${tool}" (its outputSchema is not supported: ${reason})`),
 		);

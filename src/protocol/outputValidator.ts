@@ -1,12 +1,12 @@
 /**
  * Validators for a tool's `outputSchema`, built from JSON Schema with zod 4's `z.fromJSONSchema` (no second
- * validation library). Building one costs ~0.4 ms, so the client builds a tool's validator on that tool's first
+ * validation library). The client loads this module on the first validator it needs: it pulls in classic zod. Building one costs ~0.4 ms, so the client builds a tool's validator on that tool's first
  * call and caches it, never on `tools/list`: a server with 1,000 tools must not cost 1,000 compilations per list.
  *
  * Spec: "Servers MUST provide structured results that conform to this schema. Clients SHOULD validate structured
  * results against this schema." https://modelcontextprotocol.io/specification/2025-11-25/server/tools#output-schema
  */
-import { loadZod } from './schema';
+import { fromJSONSchema } from 'zod';
 
 /** The outcome of one check: ok, or a message that names the path of the first problem. */
 export type OutputCheck = { ok: true } | { ok: false; message: string; issues: unknown[] };
@@ -23,9 +23,9 @@ export const outputValidatorStats = { compiled: 0 };
  */
 export function compileOutputValidator(schema: Record<string, unknown>, onUnsupported?: (reason: string) => void): OutputValidator {
 	outputValidatorStats.compiled++;
-	let zodSchema: ReturnType<ReturnType<typeof loadZod>['fromJSONSchema']>;
+	let zodSchema: ReturnType<typeof fromJSONSchema>;
 	try {
-		zodSchema = loadZod().fromJSONSchema(schema as Parameters<ReturnType<typeof loadZod>['fromJSONSchema']>[0]);
+		zodSchema = fromJSONSchema(schema as Parameters<typeof fromJSONSchema>[0]);
 	} catch (error) {
 		onUnsupported?.(error instanceof Error ? error.message : String(error));
 		return () => ({ ok: true });

@@ -90,7 +90,13 @@ test('connect fails with the transport error when the transport cannot start', a
 test('connect times out after connectTimeoutMs when the server never answers initialize', async () => {
 	const pair = linkedPair();
 	new FakeServer(pair.server).on('initialize', () => NO_REPLY);
-	await assert.rejects(McpClient.connect(pair.client, { connectTimeoutMs: 20 }), isMcpError(ErrorCode.RequestTimeout, /initialize/));
+	// The timeout timer is unref()ed (a real transport's process or socket keeps Node alive); the linked pair holds nothing.
+	const keepAlive = setInterval(() => {}, 1000);
+	try {
+		await assert.rejects(McpClient.connect(pair.client, { connectTimeoutMs: 20 }), isMcpError(ErrorCode.RequestTimeout, /initialize/));
+	} finally {
+		clearInterval(keepAlive);
+	}
 	assert.equal(pair.client.isClosed, true);
 });
 
