@@ -243,6 +243,8 @@ export class CommandController implements vscode.Disposable {
 			args = target.arguments;
 		} else if (typeof target === 'string') {
 			return this.callToolOf(target);
+		} else if (target && typeof target === 'object' && target.server !== undefined) {
+			return this.callToolOf(target.server);
 		}
 		named ??= await this.pickTool();
 		if (!named) return undefined;

@@ -4,8 +4,11 @@ import type { ReadResourceResult } from '../protocol/schema';
 import { toAbortSignal } from './cancellation';
 import type { BlobFiles } from './resultDocument';
 
-/** The scheme of read-only resource documents: `mcp-resource:/<server>/<name>?server=…&uri=…`. */
-export const RESOURCE_SCHEME = 'mcp-resource';
+/**
+ * The scheme of read-only resource documents: `switchboard-resource:/<server>/<name>?server=…&uri=…`.
+ * Not `mcp-resource:`: VS Code's built-in MCP support registers a file system for that scheme.
+ */
+export const RESOURCE_SCHEME = 'switchboard-resource';
 
 const languages: Record<string, string> = {
 	'text/markdown': 'markdown',
@@ -60,7 +63,7 @@ function decodeSafe(text: string): string {
 	}
 }
 
-/** The server and resource URI behind an `mcp-resource:` document, or undefined for anything else. */
+/** The server and resource URI behind an `switchboard-resource:` document, or undefined for anything else. */
 export function parseResourceUri(uri: vscode.Uri): { server: string; uri: string } | undefined {
 	if (uri.scheme !== RESOURCE_SCHEME) return undefined;
 	const params = new URLSearchParams(uri.query);
@@ -88,7 +91,7 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
 	private readonly changed = new vscode.EventEmitter<vscode.Uri>();
 	readonly onDidChange = this.changed.event;
 	private readonly disposables: vscode.Disposable[] = [];
-	/** Subscribed `mcp-resource:` documents by their URI string. */
+	/** Subscribed `switchboard-resource:` documents by their URI string. */
 	private readonly subscriptions = new Map<string, { server: string; uri: string; document: vscode.Uri }>();
 	/** A read done by `open()`, handed to the first provide call so the resource is not read twice. */
 	private readonly primed = new Map<string, ReadResourceResult>();

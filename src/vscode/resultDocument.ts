@@ -3,7 +3,7 @@ import type { CallToolResult, GetPromptResult } from '../protocol/schema';
 import { languageForMime, resourceUri } from './resourceDocuments';
 
 /** The scheme of read-only result documents (tool results and prompt messages). */
-export const RESULT_SCHEME = 'mcp-result';
+export const RESULT_SCHEME = 'switchboard-result';
 
 /** How many results stay openable; older ones say they are gone (results are kept in memory only). */
 const MAX_RESULTS = 50;
@@ -161,7 +161,7 @@ export async function renderPrompt(server: string, prompt: string, args: Record<
 }
 
 /**
- * Serves `mcp-result:` documents: read-only Markdown kept in memory (the last {@link MAX_RESULTS}).
+ * Serves `switchboard-result:` documents: read-only Markdown kept in memory (the last {@link MAX_RESULTS}).
  * Links in them (resource links, saved images) are clickable through a DocumentLinkProvider, because a plain
  * editor does not follow Markdown links.
  */
@@ -186,7 +186,7 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
 	provideDocumentLinks(document: vscode.TextDocument): vscode.DocumentLink[] {
 		const links: vscode.DocumentLink[] = [];
 		const text = document.getText();
-		for (const match of text.matchAll(/\]\(((?:mcp-resource|file|https?):[^)\s]+)\)/g)) {
+		for (const match of text.matchAll(/\]\(((?:switchboard-resource|file|https?):[^)\s]+)\)/g)) {
 			const start = (match.index ?? 0) + 2;
 			const range = new vscode.Range(document.positionAt(start), document.positionAt(start + (match[1]?.length ?? 0)));
 			links.push(new vscode.DocumentLink(range, vscode.Uri.parse(match[1] ?? '')));
@@ -194,7 +194,7 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
 		return links;
 	}
 
-	/** Stores `markdown` under a new `mcp-result:` URI named after `title` and opens it in an editor beside nothing (active group). */
+	/** Stores `markdown` under a new `switchboard-result:` URI named after `title` and opens it in an editor beside nothing (active group). */
 	async show(server: string, title: string, markdown: string): Promise<vscode.TextEditor> {
 		const safe = title.replace(/[\\/:*?"<>|#%]+/g, '-');
 		const uri = vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${server.replace(/[\\/]+/g, '-')}/${safe} #${++this.counter}.md` });

@@ -102,8 +102,8 @@ test('Call Tool on echo: pick the tool, answer the input box, read the result ed
 	assert.ok(outcome, 'the call ran');
 	assert.equal(outcome.error, undefined);
 	assert.deepEqual(outcome.arguments, { message });
-	assert.equal(outcome.document?.scheme, 'mcp-result');
-	const text = await activeText((e) => e.document.uri.scheme === 'mcp-result', 'the result editor');
+	assert.equal(outcome.document?.scheme, 'switchboard-result');
+	const text = await activeText((e) => e.document.uri.scheme === 'switchboard-result', 'the result editor');
 	assert.match(text, new RegExp(`Echo: ${message}`));
 	assert.doesNotMatch(text, /isError/);
 });
@@ -152,8 +152,8 @@ test('a resource opens in a read-only editor whose language follows its MIME typ
 	assert.ok(resource, 'the server lists resources');
 	const node: TreeNode = { kind: 'resource', server: SERVER, resource };
 	const uri = await vscode.commands.executeCommand<vscode.Uri | undefined>('mcpSwitchboard.readResource', node);
-	assert.equal(uri?.scheme, 'mcp-resource');
-	const text = await activeText((e) => e.document.uri.scheme === 'mcp-resource', 'the resource editor');
+	assert.equal(uri?.scheme, 'switchboard-resource');
+	const text = await activeText((e) => e.document.uri.scheme === 'switchboard-resource', 'the resource editor');
 	assert.ok(text.length > 0, 'the resource has text');
 	if (resource.mimeType === 'text/markdown') assert.equal(vscode.window.activeTextEditor?.document.languageId, 'markdown');
 });
@@ -166,7 +166,7 @@ test('a prompt with arguments asks for them and opens its messages as Markdown',
 	await quickInputShowing('state');
 	await answerInputBox('Illinois');
 	await call;
-	const text = await activeText((e) => e.document.uri.scheme === 'mcp-result' && e.document.getText().includes('args-prompt'), 'the prompt document');
+	const text = await activeText((e) => e.document.uri.scheme === 'switchboard-result' && e.document.getText().includes('args-prompt'), 'the prompt document');
 	assert.match(text, /Springfield, Illinois/);
 	assert.match(text, /## user/);
 	assert.equal(vscode.window.activeTextEditor?.document.languageId, 'markdown');
@@ -211,16 +211,26 @@ function logFile(a: SwitchboardApi, server: string): string | undefined {
 	return found[0];
 }
 
-test('the server log channel holds lifecycle events, stderr and the JSON-RPC trace', async () => {
+test('the server log channel holds lifecycle events and, at Trace level, the JSON-RPC trace', async () => {
 	const a = await running();
-	const file = await waitFor(() => logFile(a, SERVER), { timeoutMs: 10_000, message: `a log file for "MCP: ${SERVER}" under ${a.logUri.fsPath}` });
 	await vscode.commands.executeCommand('mcpSwitchboard.showServerLog', SERVER);
-	const text = fs.readFileSync(file, 'utf8');
-	assert.ok(text.length > 0, 'the log has lines');
-	// Trace lines are written only while the channel's level is Trace; the e2e runner sets it for this extension.
-	const traced = /tools\/call|"jsonrpc"/.test(text);
-	console.log(`log file ${file}: ${text.split('\n').length} lines, trace ${traced ? 'present' : 'absent'}`);
-	assert.ok(traced || /\[info\]/.test(text), 'lifecycle lines at least');
+	// Set the channel to Trace as a person does: "Developer: Set Log Level…", pick the channel, pick Trace.
+	const setting = vscode.commands.executeCommand('workbench.action.setLogLevel');
+	await quickInputShowing('');
+	await answerQuickPick(`MCP: ${SERVER}`);
+	await sleep(300);
+	await answerQuickPick('Trace');
+	await setting;
+	const marker = `trace marker ${Date.now()}`;
+	const outcome = await vscode.commands.executeCommand<CallOutcome | undefined>('mcpSwitchboard.callTool', { server: SERVER, tool: 'echo', arguments: { message: marker } });
+	assert.ok(outcome?.result);
+	const file = await waitFor(() => logFile(a, SERVER), { timeoutMs: 10_000, message: `a log file for "MCP: ${SERVER}" under ${a.logUri.fsPath}` });
+	const text = await waitFor(() => {
+		const t = fs.readFileSync(file, 'utf8');
+		return t.includes(marker) ? t : undefined;
+	}, { timeoutMs: 10_000, message: `the traced call in ${file}` });
+	assert.match(text, /\[trace\].*tools\/call/);
+	assert.match(text, /\[info\]/, 'lifecycle lines');
 });
 
 test('a server whose command does not exist shows in error with a helpful message', async () => {
@@ -268,6 +278,8 @@ test('screenshot: the populated Servers tree', async () => {
 	if (hasDriver()) {
 		assert.ok(file && fs.existsSync(file), 'the screenshot was saved');
 		const rows = (await driver({ action: 'texts', selector: '.pane-body .monaco-list-row .label-name' })) as string[];
-		assert.ok(rows.includes(SERVER) && rows.includes('echo'), `tree rows on screen: ${rows.slice(0, 20).join(', ')}`);
+		// Tools show their title when they have one (echo's is "Echo Tool").
+		const echoLabel = label(a.tree.getTreeItem({ kind: 'tool', server: SERVER, tool: a.manager.get(SERVER)?.tools.find((t) => t.tool.name === 'echo') as never }));
+		assert.ok(rows.includes(SERVER) && rows.includes(echoLabel), `tree rows on screen: ${rows.slice(0, 20).join(', ')}`);
 	}
 });
