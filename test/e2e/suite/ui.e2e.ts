@@ -283,3 +283,71 @@ test('screenshot: the populated Servers tree', async () => {
 		assert.ok(rows.includes(SERVER) && rows.includes(echoLabel), `tree rows on screen: ${rows.slice(0, 20).join(', ')}`);
 	}
 });
+
+test('results show images as files, structured content as JSON, clickable resource links, and isError at the top', async () => {
+	await running();
+	const call = (tool: string, args: Record<string, unknown>) => vscode.commands.executeCommand<CallOutcome | undefined>('mcpSwitchboard.callTool', { server: SERVER, tool, arguments: args });
+
+	const image = await call('get-tiny-image', {});
+	assert.ok(image?.document);
+	const imageText = (await vscode.workspace.openTextDocument(image.document)).getText();
+	const file = /\]\((file:[^)]+\.png)\)/.exec(imageText)?.[1];
+	assert.ok(file, `a PNG file link in:\n${imageText.slice(0, 400)}`);
+	assert.ok(fs.statSync(vscode.Uri.parse(file).fsPath).size > 0, 'the image was written');
+
+	const structured = await call('get-structured-content', { location: 'New York' });
+	const structuredText = (await vscode.workspace.openTextDocument(structured?.document as vscode.Uri)).getText();
+	assert.match(structuredText, /## Structured content\n\n```json\n\{/);
+
+	const links = await call('get-resource-links', { count: 2 });
+	const linksDocument = await vscode.workspace.openTextDocument(links?.document as vscode.Uri);
+	const documentLinks = await vscode.commands.executeCommand<vscode.DocumentLink[]>('vscode.executeLinkProvider', linksDocument.uri);
+	const resourceLink = documentLinks.find((l) => l.target?.scheme === 'switchboard-resource');
+	assert.ok(resourceLink?.target, `a resource link among ${documentLinks.map((l) => l.target?.toString()).join(', ')}`);
+	await vscode.commands.executeCommand('vscode.open', resourceLink.target);
+	const resourceText = await activeText((e) => e.document.uri.scheme === 'switchboard-resource', 'the linked resource');
+	assert.ok(resourceText.length > 0);
+
+	const failed = await call('get-sum', { a: 'not a number', b: 1 });
+	const failedText = (await vscode.workspace.openTextDocument(failed?.document as vscode.Uri)).getText();
+	assert.equal(failed?.result?.isError, true);
+	assert.match(failedText.split('\n')[0] ?? '', /Error/);
+});
+
+test('Copy Tool Name puts the qualified name on the clipboard', async () => {
+	const a = await running();
+	const echo = a.manager.get(SERVER)?.tools.find((t) => t.tool.name === 'echo');
+	assert.ok(echo);
+	const copied = await vscode.commands.executeCommand<string>('mcpSwitchboard.copyToolName', { kind: 'tool', server: SERVER, tool: echo } satisfies TreeNode);
+	assert.equal(copied, echo.qualifiedName);
+	assert.equal(await vscode.env.clipboard.readText(), echo.qualifiedName);
+});
+
+test('Add Server: a command line and a name write the setting, and the server starts', async () => {
+	const a = await running();
+	const config = vscode.workspace.getConfiguration('mcpSwitchboard');
+	const previous = config.inspect<Record<string, unknown>>('servers')?.globalValue;
+	const view = a.manager.get(SERVER);
+	assert.ok(view?.config.type === 'stdio');
+	const commandLine = [view.config.command, ...(view.config.args ?? [])].map((w) => (/\s/.test(w) ? `"${w}"` : w)).join(' ');
+	const name = 'added-e2e';
+	const adding = vscode.commands.executeCommand('mcpSwitchboard.addServer');
+	try {
+		await quickInputShowing('How does the server run?');
+		await answerQuickPick('Command (stdio)');
+		await quickInputShowing('Add MCP Server (2/3)');
+		await answerInputBox(commandLine);
+		await quickInputShowing('Add MCP Server (3/3)');
+		await answerInputBox(name);
+		await quickInputShowing('Save the server in');
+		await answerQuickPick('User settings');
+		await adding;
+		const saved = vscode.workspace.getConfiguration('mcpSwitchboard').inspect<Record<string, { command?: string }>>('servers')?.globalValue;
+		assert.equal(saved?.[name]?.command, view.config.command);
+		await waitFor(() => a.manager.get(name)?.state.kind === 'running', { timeoutMs: 30_000, message: `'${name}' running` });
+		assert.match(a.statusText(), /MCP 2\/2/);
+	} finally {
+		await config.update('servers', previous, vscode.ConfigurationTarget.Global);
+	}
+	await waitFor(() => a.manager.get(name) === undefined, { timeoutMs: 10_000, message: `'${name}' removed` });
+});
