@@ -42,6 +42,7 @@ export class HttpClient {
 	private readonly agent: http.Agent;
 	private readonly active = new Set<http.ClientRequest>();
 	private destroyed = false;
+	private refreshing: Promise<boolean> | undefined;
 
 	constructor(
 		base: URL,
@@ -77,7 +78,9 @@ export class HttpClient {
 			}
 			let retry = false;
 			try {
-				retry = await auth.onUnauthorized({ status, wwwAuthenticate, url: req.url.href }, signal);
+				// Concurrent requests that meet the same challenge share one refresh.
+				this.refreshing ??= auth.onUnauthorized({ status, wwwAuthenticate, url: req.url.href }, signal).finally(() => (this.refreshing = undefined));
+				retry = await this.refreshing;
 			} catch (error) {
 				throw new McpError(ErrorCode.Unauthorized, `${this.options.name}: authorization failed: ${errorMessage(error)}`, { status }, { cause: error });
 			}
@@ -275,4 +278,18 @@ export function errorMessage(error: unknown): string {
 export function parseMessages(text: string): unknown[] {
 	const value: unknown = JSON.parse(text);
 	return Array.isArray(value) ? value : [value];
+}
+
+/** Reads and drops a body; resolves when it ended or the connection closed. */
+export function drain(res: IncomingMessage): Promise<void> {
+	return new Promise((resolve) => {
+		if (res.readableEnded || res.destroyed) {
+			resolve();
+			return;
+		}
+		// Wait for 'end' even when the body is empty: the agent frees the socket only after it.
+		res.on('end', resolve);
+		res.on('close', resolve);
+		res.resume();
+	});
 }

@@ -202,7 +202,10 @@ export class LegacySseTransport implements Transport {
 			return this.closing;
 		}
 		this.closeError = error;
-		this.closing = (async () => {
+		const done = deferred<void>();
+		// Set before any work: an onClose listener may call close() again.
+		this.closing = done.promise;
+		void (async () => {
 			this.lifetime.abort();
 			this.http.destroy();
 			if (error.message.includes('closed by the client')) {
@@ -213,7 +216,7 @@ export class LegacySseTransport implements Transport {
 			this.closeEmitter.fire(error);
 			this.closeEmitter.dispose();
 			this.messageEmitter.dispose();
-		})();
+		})().finally(() => done.resolve());
 		return this.closing;
 	}
 }

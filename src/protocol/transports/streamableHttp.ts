@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { delay } from '../../common/async';
+import { deferred, delay } from '../../common/async';
 import { Emitter } from '../../common/event';
 import { nullLogger, type Logger } from '../../common/logger';
 import { ErrorCode, isRequest, isResponse, type JsonRpcMessage, type RequestId } from '../jsonrpc';
@@ -8,6 +8,7 @@ import {
 	defaultMaxMessageBytes,
 	describeBytes,
 	describeReply,
+	drain,
 	errorMessage,
 	headerValue,
 	HttpClient,
@@ -164,7 +165,8 @@ export class StreamableHttpTransport implements Transport {
 			throw this.sessionExpired(sentSessionId, method);
 		}
 		if (status === 202 || status === 204) {
-			res.resume();
+			// Drained before resolving, so the socket is back in the pool for the next request.
+			await drain(res);
 			this.afterAccepted(method);
 			return;
 		}
@@ -199,7 +201,7 @@ export class StreamableHttpTransport implements Transport {
 		}
 		if (requestId === undefined && res.headers['content-length'] === '0') {
 			// Some servers answer a notification 200 with an empty body instead of 202.
-			res.resume();
+			await drain(res);
 			this.afterAccepted(method);
 			return;
 		}
@@ -496,7 +498,10 @@ export class StreamableHttpTransport implements Transport {
 			return this.closing;
 		}
 		this.closeError = error;
-		this.closing = (async () => {
+		const done = deferred<void>();
+		// Set before any work: closing the fallback fires its onClose, which lands here again.
+		this.closing = done.promise;
+		void (async () => {
 			this.lifetime.abort();
 			this.http.abortAll();
 			if (this.fallback) {
@@ -515,7 +520,7 @@ export class StreamableHttpTransport implements Transport {
 			this.closeEmitter.fire(error);
 			this.closeEmitter.dispose();
 			this.messageEmitter.dispose();
-		})();
+		})().finally(() => done.resolve());
 		return this.closing;
 	}
 }
