@@ -100,6 +100,20 @@ test('a request times out after the default 60 s and sends notifications/cancell
 	assert.equal(clock.armed, 0, 'no timer stays armed once nothing is pending');
 });
 
+test('one timer serves every request: sequential and concurrent requests do not set a timer each', async () => {
+	const clock = new ManualClock();
+	const { server, connection } = await setup({ clock });
+	server.on('echo', (p) => p);
+	for (let i = 0; i < 100; i++) {
+		await connection.request('echo', { i });
+	}
+	await Promise.all(Array.from({ length: 100 }, (_, i) => connection.request('echo', { i })));
+	assert.equal(clock.scheduled, 1);
+	// Once it fires with nothing pending, it is not re-armed.
+	clock.advance(60_000);
+	assert.equal(clock.armed, 0);
+});
+
 test('progress restarts the timeout when asked; without reset the request times out', async () => {
 	const clock = new ManualClock();
 	const { server, connection } = await setup({ clock });
