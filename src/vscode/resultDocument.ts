@@ -10,6 +10,18 @@ const MAX_RESULTS = 50;
 
 type Json = Record<string, unknown>;
 
+/** A piece of a result document's text that opens `target` when clicked (a resource URI, a saved image). */
+export interface ResultLink {
+	text: string;
+	target: vscode.Uri;
+}
+
+/** A rendered result: Markdown text plus the spans in it that are links. */
+export interface Rendered {
+	markdown: string;
+	links: ResultLink[];
+}
+
 function isObject(value: unknown): value is Json {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -69,9 +81,22 @@ export class BlobFiles {
 	}
 }
 
-/** Renders content blocks (text, image, audio, resource_link, embedded resource, unknown) as Markdown. */
-async function renderBlocks(blocks: readonly Json[], server: string, blobs: BlobFiles, lines: string[]): Promise<void> {
+/**
+ * Renders content blocks (text, image, audio, resource_link, embedded resource, unknown) as Markdown lines.
+ * Link targets stay out of the text (long encoded URIs are unreadable in an editor): the visible label or URI is
+ * recorded in `links` and made clickable by the document link provider.
+ */
+async function renderBlocks(blocks: readonly Json[], server: string, blobs: BlobFiles, lines: string[], links: ResultLink[]): Promise<void> {
 	let index = 0;
+	const saveInto = async (data: string, mimeType: string | undefined, label: string, hint: string) => {
+		try {
+			const file = await blobs.save(data, mimeType, hint);
+			lines.push(`[${label}] (click to open)`, '');
+			links.push({ text: `[${label}]`, target: file });
+		} catch (error) {
+			lines.push(`*${label}: could not be saved (${error instanceof Error ? error.message : String(error)})*`, '');
+		}
+	};
 	for (const block of blocks) {
 		index++;
 		switch (block.type) {
@@ -82,91 +107,79 @@ async function renderBlocks(blocks: readonly Json[], server: string, blobs: Blob
 			case 'audio': {
 				const data = typeof block.data === 'string' ? block.data : '';
 				const mimeType = typeof block.mimeType === 'string' ? block.mimeType : undefined;
-				const what = `${block.type} ${index} (${mimeType ?? 'unknown type'}, ${size(bytesOf(data))})`;
-				try {
-					const file = await blobs.save(data, mimeType, `${server}-${block.type}`);
-					lines.push(`${block.type === 'image' ? '!' : ''}[${what}](${file.toString()})`, '', `[Open ${what}](${file.toString()})`, '');
-				} catch (error) {
-					lines.push(`*${what}: could not be saved (${error instanceof Error ? error.message : String(error)})*`, '');
-				}
+				await saveInto(data, mimeType, `${block.type} ${index}: ${mimeType ?? 'unknown type'}, ${size(bytesOf(data))}`, `${server}-${block.type}`);
 				break;
 			}
 			case 'resource_link': {
 				const uri = typeof block.uri === 'string' ? block.uri : '';
 				const name = typeof block.title === 'string' ? block.title : typeof block.name === 'string' ? block.name : uri;
 				const mimeType = typeof block.mimeType === 'string' ? block.mimeType : undefined;
-				const target = resourceUri(server, uri, mimeType);
-				lines.push(`🔗 [${name}](${target.toString()}) — \`${uri}\`${mimeType ? ` (${mimeType})` : ''}`);
+				lines.push(`- Resource link **${name}**: \`${uri}\`${mimeType ? ` (${mimeType})` : ''}`);
 				if (typeof block.description === 'string') lines.push(`  ${block.description}`);
 				lines.push('');
+				links.push({ text: uri, target: resourceUri(server, uri, mimeType) });
 				break;
 			}
 			case 'resource': {
 				const resource = isObject(block.resource) ? block.resource : {};
 				const uri = typeof resource.uri === 'string' ? resource.uri : '';
 				const mimeType = typeof resource.mimeType === 'string' ? resource.mimeType : undefined;
-				lines.push(`**Embedded resource** \`${uri}\`${mimeType ? ` (${mimeType})` : ''}`, '');
+				lines.push(`Embedded resource \`${uri}\`${mimeType ? ` (${mimeType})` : ''}`, '');
 				if (typeof resource.text === 'string') {
 					lines.push(fence(resource.text, languageForMime(mimeType) ?? ''), '');
 				} else if (typeof resource.blob === 'string') {
-					try {
-						const file = await blobs.save(resource.blob, mimeType, uri.split('/').pop() ?? 'resource');
-						lines.push(`[Open ${size(bytesOf(resource.blob))} of ${mimeType ?? 'binary data'}](${file.toString()})`, '');
-					} catch (error) {
-						lines.push(`*Binary content could not be saved (${error instanceof Error ? error.message : String(error)})*`, '');
-					}
+					await saveInto(resource.blob, mimeType, `${mimeType ?? 'binary data'}, ${size(bytesOf(resource.blob))}`, uri.split('/').pop() ?? 'resource');
 				}
 				break;
 			}
 			default:
-				lines.push(`*Content of type \`${String(block.type)}\`:*`, '', fence(JSON.stringify(block, null, 2), 'json'), '');
+				lines.push(`Content of type \`${String(block.type)}\`:`, '', fence(JSON.stringify(block, null, 2), 'json'), '');
 				break;
 		}
 	}
 }
 
-/** The Markdown of a tool result: `isError` marked at the top, the arguments, content blocks, structured content. */
-export async function renderToolResult(server: string, tool: string, args: Record<string, unknown>, result: CallToolResult, blobs: BlobFiles): Promise<string> {
+/** The Markdown of a tool result: `isError` marked at the top, the content blocks, structured content, the arguments. */
+export async function renderToolResult(server: string, tool: string, args: Record<string, unknown>, result: CallToolResult, blobs: BlobFiles): Promise<Rendered> {
 	const lines: string[] = [];
+	const links: ResultLink[] = [];
 	if (result.isError) {
-		lines.push('> ❌ **Error: the tool reported a failure** (`isError: true`)', '');
+		lines.push('> **Error**: the tool reported a failure (`isError: true`). The content below is its error message.', '');
 	}
-	lines.push(`# ${tool}`, '', `Server **${server}**`, '');
-	if (Object.keys(args).length > 0) {
-		lines.push('<details><summary>Arguments</summary>', '', fence(JSON.stringify(args, null, 2), 'json'), '', '</details>', '');
-	}
-	lines.push('## Content', '');
+	lines.push(`# ${tool} · ${server}`, '');
 	if (result.content.length === 0) {
 		lines.push('*(no content blocks)*', '');
 	}
-	await renderBlocks(result.content as Json[], server, blobs, lines);
+	await renderBlocks(result.content as Json[], server, blobs, lines, links);
 	if (result.structuredContent !== undefined) {
 		lines.push('## Structured content', '', fence(JSON.stringify(result.structuredContent, null, 2), 'json'), '');
 	}
-	return lines.join('\n');
+	lines.push('## Arguments', '', fence(JSON.stringify(args, null, 2), 'json'), '');
+	return { markdown: lines.join('\n'), links };
 }
 
 /** The Markdown of a prompt's messages, one section per message with its role. */
-export async function renderPrompt(server: string, prompt: string, args: Record<string, string>, result: GetPromptResult, blobs: BlobFiles): Promise<string> {
-	const lines: string[] = [`# ${prompt}`, '', `Server **${server}**`, ''];
+export async function renderPrompt(server: string, prompt: string, args: Record<string, string>, result: GetPromptResult, blobs: BlobFiles): Promise<Rendered> {
+	const lines: string[] = [`# ${prompt} · ${server}`, ''];
+	const links: ResultLink[] = [];
 	if (result.description) lines.push(`*${result.description}*`, '');
 	if (Object.keys(args).length > 0) {
 		lines.push('Arguments: ' + Object.entries(args).map(([k, v]) => `\`${k}\` = ${JSON.stringify(v)}`).join(', '), '');
 	}
 	for (const message of result.messages) {
 		lines.push(`## ${message.role}`, '');
-		await renderBlocks([message.content as Json], server, blobs, lines);
+		await renderBlocks([message.content as Json], server, blobs, lines, links);
 	}
-	return lines.join('\n');
+	return { markdown: lines.join('\n'), links };
 }
 
 /**
  * Serves `switchboard-result:` documents: read-only Markdown kept in memory (the last {@link MAX_RESULTS}).
- * Links in them (resource links, saved images) are clickable through a DocumentLinkProvider, because a plain
- * editor does not follow Markdown links.
+ * Resource links and saved images are clickable through a DocumentLinkProvider, because a plain editor does
+ * not follow Markdown links (and long encoded targets would bury the content).
  */
 export class ResultDocuments implements vscode.TextDocumentContentProvider, vscode.DocumentLinkProvider, vscode.Disposable {
-	private readonly contents = new Map<string, string>();
+	private readonly contents = new Map<string, Rendered>();
 	private readonly changed = new vscode.EventEmitter<vscode.Uri>();
 	readonly onDidChange = this.changed.event;
 	private readonly registrations: vscode.Disposable[];
@@ -180,25 +193,27 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
 	}
 
 	provideTextDocumentContent(uri: vscode.Uri): string {
-		return this.contents.get(uri.toString()) ?? '# Result no longer available\n\nResults are kept in memory for this window only. Run the tool again.';
+		return this.contents.get(uri.toString())?.markdown ?? '# Result no longer available\n\nResults are kept in memory for this window only. Run the tool again.';
 	}
 
 	provideDocumentLinks(document: vscode.TextDocument): vscode.DocumentLink[] {
-		const links: vscode.DocumentLink[] = [];
+		const rendered = this.contents.get(document.uri.toString());
+		if (!rendered) return [];
 		const text = document.getText();
-		for (const match of text.matchAll(/\]\(((?:switchboard-resource|file|https?):[^)\s]+)\)/g)) {
-			const start = (match.index ?? 0) + 2;
-			const range = new vscode.Range(document.positionAt(start), document.positionAt(start + (match[1]?.length ?? 0)));
-			links.push(new vscode.DocumentLink(range, vscode.Uri.parse(match[1] ?? '')));
+		const found: vscode.DocumentLink[] = [];
+		for (const link of rendered.links) {
+			for (let at = text.indexOf(link.text); at >= 0 && link.text; at = text.indexOf(link.text, at + link.text.length)) {
+				found.push(new vscode.DocumentLink(new vscode.Range(document.positionAt(at), document.positionAt(at + link.text.length)), link.target));
+			}
 		}
-		return links;
+		return found;
 	}
 
-	/** Stores `markdown` under a new `switchboard-result:` URI named after `title` and opens it in an editor beside nothing (active group). */
-	async show(server: string, title: string, markdown: string): Promise<vscode.TextEditor> {
+	/** Stores a rendered result under a new `switchboard-result:` URI named after `title` and opens it in the active editor group. */
+	async show(server: string, title: string, rendered: Rendered): Promise<vscode.TextEditor> {
 		const safe = title.replace(/[\\/:*?"<>|#%]+/g, '-');
 		const uri = vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${server.replace(/[\\/]+/g, '-')}/${safe} #${++this.counter}.md` });
-		this.contents.set(uri.toString(), markdown);
+		this.contents.set(uri.toString(), rendered);
 		while (this.contents.size > MAX_RESULTS) {
 			const oldest = this.contents.keys().next().value as string;
 			this.contents.delete(oldest);

@@ -356,7 +356,7 @@ export function initialText(field: FieldSpec, previous?: unknown): string {
 export function describeField(field: FieldSpec): string {
 	const parts: string[] = [];
 	if (field.description) {
-		parts.push(field.description);
+		parts.push(/[.!?:)]$/.test(field.description.trim()) ? field.description.trim() : `${field.description.trim()}.`);
 	}
 	const limits: string[] = [];
 	const range = (lo: number | undefined, hi: number | undefined, exLo: number | undefined, exHi: number | undefined) => {

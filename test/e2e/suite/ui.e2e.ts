@@ -290,10 +290,12 @@ test('results show images as files, structured content as JSON, clickable resour
 
 	const image = await call('get-tiny-image', {});
 	assert.ok(image?.document);
-	const imageText = (await vscode.workspace.openTextDocument(image.document)).getText();
-	const file = /\]\((file:[^)]+\.png)\)/.exec(imageText)?.[1];
-	assert.ok(file, `a PNG file link in:\n${imageText.slice(0, 400)}`);
-	assert.ok(fs.statSync(vscode.Uri.parse(file).fsPath).size > 0, 'the image was written');
+	const imageDocument = await vscode.workspace.openTextDocument(image.document);
+	assert.match(imageDocument.getText(), /\[image \d+: image\/png, [\d.]+ (B|KB)\]/);
+	const imageLinks = await vscode.commands.executeCommand<vscode.DocumentLink[]>('vscode.executeLinkProvider', imageDocument.uri);
+	const file = imageLinks.find((l) => l.target?.scheme === 'file' && l.target.path.endsWith('.png'))?.target;
+	assert.ok(file, `a link to the saved PNG among ${imageLinks.map((l) => l.target?.toString()).join(', ')}`);
+	assert.ok(fs.statSync(file.fsPath).size > 0, 'the image was written');
 
 	const structured = await call('get-structured-content', { location: 'New York' });
 	const structuredText = (await vscode.workspace.openTextDocument(structured?.document as vscode.Uri)).getText();
