@@ -3,6 +3,7 @@
 // Uses the e2e workspace's server "everything" (server-everything over stdio, from test/e2e/workspace settings).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../../src/extension';
@@ -350,6 +351,82 @@ test('Add Server: a command line and a name write the setting, and the server st
 		assert.match(a.statusText(), /MCP 2\/2/);
 	} finally {
 		await config.update('servers', previous, vscode.ConfigurationTarget.Global);
+	}
+	await waitFor(() => a.manager.get(name) === undefined, { timeoutMs: 10_000, message: `'${name}' removed` });
+});
+
+/** A minimal stdio MCP server with `count` tools; each tools/call adds one tool and sends tools/list_changed. */
+const manyToolsServer = (count: number) => `
+const readline = require('node:readline');
+let extra = 0;
+const send = (message) => process.stdout.write(JSON.stringify(message) + '\\n');
+const tools = () => Array.from({ length: ${count} + extra }, (_, i) => ({
+	name: 'tool_' + String(i).padStart(4, '0'),
+	description: 'Tool number ' + i,
+	inputSchema: { type: 'object', properties: { x: { type: 'number' } } },
+}));
+readline.createInterface({ input: process.stdin }).on('line', (line) => {
+	const message = JSON.parse(line);
+	if (message.id === undefined || message.method === undefined) return;
+	const reply = (result) => send({ jsonrpc: '2.0', id: message.id, result });
+	switch (message.method) {
+		case 'initialize':
+			return reply({ protocolVersion: message.params.protocolVersion, capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'many-tools', version: '1.0.0' } });
+		case 'tools/list':
+			return reply({ tools: tools() });
+		case 'tools/call':
+			extra++;
+			reply({ content: [{ type: 'text', text: 'added a tool' }] });
+			return send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+		case 'ping':
+			return reply({});
+		default:
+			return send({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found: ' + message.method } });
+	}
+});
+`;
+
+test('the tree stays usable with 5,000 tools and follows tools/list_changed', async () => {
+	const a = await running();
+	const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-many-')), 'server.js');
+	fs.writeFileSync(script, manyToolsServer(5000));
+	const name = 'many-tools';
+	const config = vscode.workspace.getConfiguration('mcpSwitchboard');
+	const previous = config.inspect<Record<string, unknown>>('servers')?.globalValue;
+	await config.update('servers', { ...(previous ?? {}), [name]: { command: process.execPath, args: [script] } }, vscode.ConfigurationTarget.Global);
+	try {
+		await waitFor(() => a.manager.get(name)?.tools.length === 5000, { timeoutMs: 30_000, message: `'${name}' with 5000 tools` });
+		const group = a.tree.groupNode(name, 'tools');
+		const started = Date.now();
+		const tools = a.tree.getChildren(group);
+		const items = tools.map((node) => a.tree.getTreeItem(node));
+		console.log(`5,000 tool rows built in ${Date.now() - started} ms`);
+		assert.equal(items.length, 5000);
+		assert.equal(a.tree.getTreeItem(group).description, '5000');
+		const last = tools[tools.length - 1] as TreeNode;
+		await vscode.commands.executeCommand('workbench.view.extension.mcpSwitchboard');
+		await waitFor(
+			async () => {
+				await a.treeView.reveal(last, { expand: true, select: true, focus: false });
+				return true;
+			},
+			{ timeoutMs: 15_000, message: 'the last of 5,000 tools revealed' },
+		);
+		if (hasDriver()) {
+			await waitFor(async () => ((await driver({ action: 'texts', selector: '.pane-body .monaco-list-row .label-name' })) as string[]).includes('tool_4999'), { timeoutMs: 10_000, message: 'tool_4999 on screen' });
+		}
+		// A call makes the server add a tool and announce it: the group's count follows without a manual refresh.
+		await vscode.commands.executeCommand('mcpSwitchboard.callTool', { server: name, tool: 'tool_0000', arguments: {} });
+		await waitFor(() => a.tree.getTreeItem(group).description === '5001', { timeoutMs: 10_000, message: 'the Tools count to become 5001' });
+		if (hasDriver()) {
+			await waitFor(
+				async () => ((await driver({ action: 'texts', selector: '.pane-body .monaco-list-row' })) as string[]).some((row) => /Tools\s*5001/.test(row)),
+				{ timeoutMs: 10_000, message: 'the row "Tools 5001" on screen' },
+			);
+		}
+	} finally {
+		await config.update('servers', previous, vscode.ConfigurationTarget.Global);
+		fs.rmSync(path.dirname(script), { recursive: true, force: true });
 	}
 	await waitFor(() => a.manager.get(name) === undefined, { timeoutMs: 10_000, message: `'${name}' removed` });
 });
