@@ -215,12 +215,12 @@ export class McpClient {
 	}
 
 	async subscribe(uri: string, options?: RequestOptions): Promise<void> {
-		this.requireCapability('resources/subscribe', 'resources.subscribe');
+		this.requireCapability('resources/subscribe', 'resources', 'subscribe');
 		this.parse('EmptyResultSchema', await this.connection.request('resources/subscribe', { uri }, options), 'resources/subscribe');
 	}
 
 	async unsubscribe(uri: string, options?: RequestOptions): Promise<void> {
-		this.requireCapability('resources/unsubscribe', 'resources.subscribe');
+		this.requireCapability('resources/unsubscribe', 'resources', 'subscribe');
 		this.parse('EmptyResultSchema', await this.connection.request('resources/unsubscribe', { uri }, options), 'resources/unsubscribe');
 	}
 
@@ -321,16 +321,14 @@ export class McpClient {
 
 	// ---- helpers ----
 
-	/** Throws CapabilityMissing unless the server advertised `capability` (a dotted path, e.g. `resources.subscribe`). */
-	private requireCapability(method: string, capability: string): void {
-		let node: unknown = this.serverCapabilities;
-		for (const part of capability.split('.')) {
-			node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part] : undefined;
-		}
-		if (node === undefined || node === null || node === false) {
-			throw new McpError(ErrorCode.CapabilityMissing, `${this.name} does not support ${method} (it did not advertise the '${capability}' capability)`, {
+	/** Throws CapabilityMissing unless the server advertised `capability` (and, when given, its boolean `feature`). */
+	private requireCapability(method: string, capability: keyof ServerCapabilities & string, feature?: string): void {
+		const advertised = this.serverCapabilities[capability] as Record<string, unknown> | undefined;
+		if (advertised === undefined || advertised === null || (feature !== undefined && advertised[feature] !== true)) {
+			const name = feature === undefined ? capability : `${capability}.${feature}`;
+			throw new McpError(ErrorCode.CapabilityMissing, `${this.name} does not support ${method} (it did not advertise the '${name}' capability)`, {
 				method,
-				capability,
+				capability: name,
 			});
 		}
 	}

@@ -1,0 +1,31 @@
+// Small statistics helpers shared by the scenarios.
+
+export function median(values) {
+	const finite = values.filter((v) => typeof v === 'number' && Number.isFinite(v)).sort((a, b) => a - b);
+	if (finite.length === 0) return undefined;
+	const mid = finite.length >> 1;
+	return finite.length % 2 ? finite[mid] : (finite[mid - 1] + finite[mid]) / 2;
+}
+
+/** The p-th percentile (0-100) of a list, nearest rank. */
+export function percentile(values, p) {
+	const sorted = [...values].sort((a, b) => a - b);
+	if (sorted.length === 0) return undefined;
+	const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+	return sorted[rank];
+}
+
+/**
+ * Runs `measure(clientName, round)` for every client in every round, rotating the order each round so no client
+ * always goes first. Returns { [client]: [result per round] }.
+ */
+export async function interleave(rounds, clients, measure) {
+	const results = Object.fromEntries(clients.map((c) => [c, []]));
+	for (let round = 0; round < rounds; round++) {
+		const order = clients.map((_, i) => clients[(i + round) % clients.length]);
+		for (const client of order) {
+			results[client].push(await measure(client, round));
+		}
+	}
+	return results;
+}

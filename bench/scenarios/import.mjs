@@ -1,0 +1,34 @@
+// Module import time in a fresh process: dist/core.js vs the SDK's Client + StdioClientTransport vs the floor
+// client's only dependency (node:child_process). The target is absolute: <= 25 ms for dist/core.js.
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { CLIENTS } from '../lib/clients.mjs';
+import { interleave, median } from '../lib/stats.mjs';
+
+export const name = 'import';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const code = {
+	floor: "require('node:child_process')",
+	ours: "require('./dist/core.js')",
+	sdk: "require('@modelcontextprotocol/sdk/client/index.js'); require('@modelcontextprotocol/sdk/client/stdio.js')",
+};
+
+function importTime(which) {
+	const script = `const t = performance.now(); ${code[which]}; process.stdout.write(String(performance.now() - t));`;
+	return Number(execFileSync(process.execPath, ['-e', script], { cwd: root, encoding: 'utf8' }));
+}
+
+export async function run({ rounds }) {
+	// More samples than rounds: each is short and process start-up is noisy.
+	const results = await interleave(rounds * 3, CLIENTS, async (which) => importTime(which));
+	return [
+		{
+			scenario: 'import',
+			metric: 'module import in a fresh process',
+			unit: 'ms',
+			target: 'ours <= 25 ms',
+			...Object.fromEntries(CLIENTS.map((c) => [c, median(results[c])])),
+		},
+	];
+}

@@ -1,0 +1,61 @@
+// Round trips over stdio against the raw bench server: sequential tools/call echo (p50, p99) and
+// 10,000 calls with 64 in flight (calls/s). Also the client process's CPU time per call (user + system), which
+// holds steadier than latency on a shared machine: latency there is mostly the scheduler waking two processes.
+import { CLIENTS, connectClient } from '../lib/clients.mjs';
+import { interleave, median, percentile } from '../lib/stats.mjs';
+
+export const name = 'stdio';
+
+const SEQUENTIAL_CALLS = 2000;
+const WARMUP_CALLS = 300;
+const PARALLEL_CALLS = 10_000;
+const IN_FLIGHT = 64;
+
+async function sequential(client) {
+	for (let i = 0; i < WARMUP_CALLS; i++) await client.callTool('echo', { text: `w${i}` });
+	const latencies = new Array(SEQUENTIAL_CALLS);
+	const cpu = process.cpuUsage();
+	for (let i = 0; i < SEQUENTIAL_CALLS; i++) {
+		const start = performance.now();
+		await client.callTool('echo', { text: `hello ${i}` });
+		latencies[i] = (performance.now() - start) * 1000;
+	}
+	const used = process.cpuUsage(cpu);
+	return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), cpu: (used.user + used.system) / SEQUENTIAL_CALLS };
+}
+
+async function parallel(client, calls = PARALLEL_CALLS) {
+	let issued = 0;
+	const worker = async () => {
+		while (issued < calls) {
+			issued++;
+			await client.callTool('echo', { text: 'parallel' });
+		}
+	};
+	const start = performance.now();
+	const cpu = process.cpuUsage();
+	await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+	const used = process.cpuUsage(cpu);
+	return { rate: calls / ((performance.now() - start) / 1000), cpu: (used.user + used.system) / calls };
+}
+
+export async function run({ rounds }) {
+	const connections = {};
+	for (const which of CLIENTS) connections[which] = await connectClient(which);
+	try {
+		// Warm every client's JIT on the concurrent path too before measuring.
+		for (const which of CLIENTS) await parallel(connections[which], 3000);
+		const seq = await interleave(rounds, CLIENTS, (which) => sequential(connections[which]));
+		const par = await interleave(rounds, CLIENTS, (which) => parallel(connections[which]));
+		const pick = (results, key) => Object.fromEntries(CLIENTS.map((c) => [c, median(results[c].map((r) => r[key]))]));
+		return [
+			{ scenario: 'stdio', metric: 'sequential tools/call echo p50', unit: 'µs', target: '<= 1.1x', ...pick(seq, 'p50') },
+			{ scenario: 'stdio', metric: 'sequential tools/call echo p99', unit: 'µs', ...pick(seq, 'p99') },
+			{ scenario: 'stdio', metric: 'sequential: client CPU per call', unit: 'µs', ...pick(seq, 'cpu') },
+			{ scenario: 'stdio', metric: `${PARALLEL_CALLS} calls, ${IN_FLIGHT} in flight`, unit: 'calls/s', lowerIsBetter: false, target: '<= 1.3x', ...pick(par, 'rate') },
+			{ scenario: 'stdio', metric: `${IN_FLIGHT} in flight: client CPU per call`, unit: 'µs', ...pick(par, 'cpu') },
+		];
+	} finally {
+		for (const which of CLIENTS) await connections[which].close();
+	}
+}
