@@ -430,3 +430,44 @@ test('the tree stays usable with 5,000 tools and follows tools/list_changed', as
 	}
 	await waitFor(() => a.manager.get(name) === undefined, { timeoutMs: 10_000, message: `'${name}' removed` });
 });
+
+test('a resource template asks for its variable with server completions and opens the expanded resource', async () => {
+	const a = await running();
+	const template = a.manager.get(SERVER)?.resourceTemplates.find((t) => t.uriTemplate.includes('/dynamic/text/'));
+	assert.ok(template, 'the text template');
+	const reading = vscode.commands.executeCommand<vscode.Uri | undefined>('mcpSwitchboard.readResource', { kind: 'template', server: SERVER, template } satisfies TreeNode);
+	await quickInputShowing('resourceId');
+	await answerInputBox('3');
+	const uri = await reading;
+	assert.equal(uri?.scheme, 'switchboard-resource');
+	const text = await activeText((e) => e.document.uri.toString() === uri?.toString(), 'the expanded resource');
+	assert.match(text, /Resource 3: This is a plaintext resource/);
+});
+
+test('Subscribe keeps an open resource document current on resources/updated', async () => {
+	await running();
+	const resource = { uri: 'demo://resource/dynamic/text/2', name: 'Dynamic text 2' };
+	await vscode.commands.executeCommand('mcpSwitchboard.subscribeResource', { kind: 'resource', server: SERVER, resource } satisfies TreeNode);
+	const document = await waitFor(() => vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'switchboard-resource' && d.uri.query.includes('dynamic%2Ftext%2F2')), { message: 'the subscribed document' });
+	const before = document.getText();
+	assert.match(before, /Resource 2:/);
+	const changed = new Promise<string>((resolve) => {
+		const subscription = vscode.workspace.onDidChangeTextDocument((event) => {
+			if (event.document === document) {
+				subscription.dispose();
+				resolve(event.document.getText());
+			}
+		});
+	});
+	// server-everything sends notifications/resources/updated every 5 s for subscribed URIs once this is toggled on.
+	const toggle = () => vscode.commands.executeCommand<CallOutcome | undefined>('mcpSwitchboard.callTool', { server: SERVER, tool: 'toggle-subscriber-updates', arguments: {} });
+	await toggle();
+	try {
+		const after = await Promise.race([changed, sleep(15_000).then(() => undefined)]);
+		assert.ok(after !== undefined, 'the document changed after resources/updated');
+		assert.match(after, /Resource 2:/);
+		assert.notEqual(after, before);
+	} finally {
+		await toggle();
+	}
+}, { timeoutMs: 40_000 });
