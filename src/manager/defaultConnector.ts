@@ -2,9 +2,11 @@
  * The Manager's default way to open a connection: build the transport for the config, then run the MCP handshake.
  * Abandoning the attempt (timeout, stop) closes the transport, which kills a stdio child or drops the socket.
  */
+import { OAuthProvider } from '../protocol/auth/oauthProvider';
 import type { HttpAuthProvider } from '../protocol/transports/transport';
 import { createTransport } from '../protocol/transports/createTransport';
 import { McpClient } from '../protocol/client';
+import type { Host } from './host';
 import type { Connector, ConnectRequest } from './serverConnection';
 
 /**
@@ -26,5 +28,30 @@ export function createDefaultConnector(auth?: (request: ConnectRequest) => HttpA
 		} finally {
 			signal.removeEventListener('abort', onAbort);
 		}
+	};
+}
+
+/**
+ * The auth provider for a remote server: the OAuth client when the host offers OAuth hooks for it (it sends no
+ * Authorization until a 401 asks for one, so servers without authorization are unaffected). While the browser step
+ * runs, the connect timeout is held: a person may take longer than a server's start-up.
+ */
+export function oauthFor(host: Host): (request: ConnectRequest) => HttpAuthProvider | undefined {
+	return (request) => {
+		if (request.config.type === 'stdio') return undefined;
+		const hooks = host.oauth?.(request.name);
+		if (!hooks) return undefined;
+		const provider = new OAuthProvider({ serverUrl: request.config.url, config: request.config.oauth ?? {}, hooks, logger: request.logger, name: request.name });
+		return {
+			headers: (signal) => provider.headers(signal),
+			onUnauthorized: async (response, signal) => {
+				const resume = request.holdTimeout();
+				try {
+					return await provider.onUnauthorized(response, signal);
+				} finally {
+					resume();
+				}
+			},
+		};
 	};
 }

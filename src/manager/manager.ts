@@ -13,6 +13,7 @@ import { systemClock, type Clock, type RestartPolicyOptions } from './backoff';
 import type { Host } from './host';
 import { Limiter } from './limiter';
 import { ResourceCache, type ResourceCacheOptions } from './resourceCache';
+import { createDefaultConnector, oauthFor } from './defaultConnector';
 import { ServerConnection, serverHash, type Connector } from './serverConnection';
 import { ToolNameRegistry } from './toolNames';
 
@@ -130,7 +131,7 @@ export class Manager {
 			stdio: new Limiter(options.maxConcurrentStarts?.stdio ?? DEFAULT_MAX_CONCURRENT_STARTS.stdio),
 			remote: new Limiter(options.maxConcurrentStarts?.remote ?? DEFAULT_MAX_CONCURRENT_STARTS.remote),
 		};
-		this.connector = options.connect ?? noConnector;
+		this.connector = options.connect ?? createDefaultConnector(oauthFor(host));
 		this.rootsSubscription = host.onDidChangeRoots?.(() => {
 			for (const connection of this.connections.values()) {
 				connection.runningClient?.notifyRootsChanged().catch((error: unknown) => host.logger(connection.name).warn(`roots/list_changed failed: ${String(error)}`));
@@ -345,5 +346,3 @@ export function describeState(state: ServerState): string {
 			return state.message;
 	}
 }
-
-const noConnector: Connector = () => Promise.reject(new McpError(ErrorCode.InternalError, 'No connector was configured for the Manager'));

@@ -29,6 +29,11 @@ export interface ConnectRequest {
 	 * opened (kill the process, drop the socket) and reject.
 	 */
 	signal: AbortSignal;
+	/**
+	 * Pauses the connect timeout while the user is involved (an OAuth browser step); call the returned function
+	 * when done, which restarts the full timeout.
+	 */
+	holdTimeout(): () => void;
 }
 
 /** Opens a connection: spawns or dials the server and runs the MCP handshake. Rejects with an McpError. */
@@ -281,7 +286,7 @@ export class ServerConnection implements ServerView {
 	private connectWithTimeout(config: ServerConfig, timeoutMs: number, abort: AbortController): Promise<McpClient> {
 		return new Promise<McpClient>((resolve, reject) => {
 			let settled = false;
-			const timer = this.deps.clock.setTimeout(() => {
+			const onTimeout = () => {
 				if (settled) return;
 				settled = true;
 				const what = config.type === 'stdio' ? `'${config.command}'` : config.url;
@@ -292,7 +297,18 @@ export class ServerConnection implements ServerView {
 				);
 				abort.abort(error);
 				reject(error);
-			}, timeoutMs);
+			};
+			let timer: { dispose(): void } = this.deps.clock.setTimeout(onTimeout, timeoutMs);
+			let holds = 0;
+			const holdTimeout = () => {
+				if (holds++ === 0) timer.dispose();
+				let released = false;
+				return () => {
+					if (released) return;
+					released = true;
+					if (--holds === 0 && !settled) timer = this.deps.clock.setTimeout(onTimeout, timeoutMs);
+				};
+			};
 			const onAbort = () => {
 				if (settled) return;
 				settled = true;
@@ -302,7 +318,7 @@ export class ServerConnection implements ServerView {
 			abort.signal.addEventListener('abort', onAbort, { once: true });
 			const handlers = this.handlers();
 			this.deps
-				.connector({ name: this.name, config, handlers, logger: this.logger, timeoutMs, signal: abort.signal })
+				.connector({ name: this.name, config, handlers, logger: this.logger, timeoutMs, signal: abort.signal, holdTimeout })
 				.then(
 					(client) => {
 						abort.signal.removeEventListener('abort', onAbort);
@@ -365,7 +381,6 @@ export class ServerConnection implements ServerView {
 		);
 		store.add(client.onDidLog((message) => this.writeLog(message)));
 		this.setState({ kind: 'running', client });
-		this.logger.info(`Connected to ${client.serverInfo?.name ?? 'server'} ${client.serverInfo?.version ?? ''} (protocol ${client.protocolVersion}, ${client.transportKind})`);
 
 		const level = this.deps.host.loggingLevel?.(this.name);
 		if (level && client.serverCapabilities?.logging) {
