@@ -583,7 +583,9 @@ export class JsonRpcConnection {
 		if (this.closeError) {
 			return;
 		}
-		const message = reason.message.startsWith(this.name) ? reason.message : `${this.name}: ${reason.message}`;
+		// Transports usually name the server already ('Server "x" exited with code 1 ...'); otherwise prefix it.
+		const named = reason.message.startsWith(this.name) || reason.message.includes(`"${this.name}"`);
+		const message = named ? reason.message : `${this.name}: ${reason.message}`;
 		const error = new McpError(ErrorCode.ConnectionClosed, message, reason.data, { cause: reason });
 		this.closeError = error;
 		if (this.timer !== undefined) {
