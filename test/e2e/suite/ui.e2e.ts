@@ -471,3 +471,81 @@ test('Subscribe keeps an open resource document current on resources/updated', a
 		await toggle();
 	}
 }, { timeoutMs: 40_000 });
+
+/** A stdio MCP server with one tool the server marks destructive; its result echoes the arguments it received. */
+const destructiveServer = `
+const readline = require('node:readline');
+const send = (message) => process.stdout.write(JSON.stringify(message) + '\\n');
+const tool = {
+	name: 'delete_items',
+	description: 'Deletes the given items',
+	annotations: { destructiveHint: true, readOnlyHint: false },
+	inputSchema: {
+		type: 'object',
+		properties: {
+			items: { type: 'array', items: { type: 'string' }, description: 'What to delete' },
+			force: { type: 'boolean', description: 'Skip the recycle bin' },
+			note: { type: 'string', description: 'Why' },
+		},
+		required: ['items', 'force'],
+	},
+};
+readline.createInterface({ input: process.stdin }).on('line', (line) => {
+	const message = JSON.parse(line);
+	if (message.id === undefined || message.method === undefined) return;
+	const reply = (result) => send({ jsonrpc: '2.0', id: message.id, result });
+	if (message.method === 'initialize') return reply({ protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'destructive', version: '1.0.0' } });
+	if (message.method === 'tools/list') return reply({ tools: [tool] });
+	if (message.method === 'tools/call') return reply({ content: [{ type: 'text', text: 'received ' + JSON.stringify(message.params.arguments) }] });
+	if (message.method === 'ping') return reply({});
+	send({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } });
+});
+`;
+
+test('the form handles JSON, boolean and optional fields, and a destructive tool asks before it runs', async () => {
+	const a = await running();
+	const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-destructive-')), 'server.js');
+	fs.writeFileSync(script, destructiveServer);
+	const name = 'destructive';
+	const config = vscode.workspace.getConfiguration('mcpSwitchboard');
+	const previous = config.inspect<Record<string, unknown>>('servers')?.globalValue;
+	await config.update('servers', { ...(previous ?? {}), [name]: { command: process.execPath, args: [script] } }, vscode.ConfigurationTarget.Global);
+	const fill = async (consent: string) => {
+		const call = vscode.commands.executeCommand<CallOutcome | undefined>('mcpSwitchboard.callTool', { server: name });
+		await quickInputShowing('Call Tool on');
+		await answerQuickPick('delete_items');
+		await quickInputShowing('items');
+		await answerInputBox('["a", "b"]');
+		await quickInputShowing('force');
+		await answerQuickPick('true');
+		await quickInputShowing('note');
+		await answerInputBox('');
+		await quickInputShowing('may delete or overwrite data');
+		await answerQuickPick(consent);
+		return call;
+	};
+	try {
+		await waitFor(() => a.manager.get(name)?.tools.length === 1, { timeoutMs: 20_000, message: `'${name}' running with its tool` });
+		const declined = await fill('Cancel');
+		assert.equal(declined?.cancelled, true);
+		assert.equal(declined?.result, undefined, 'nothing ran without consent');
+		const accepted = await fill('Run delete_items');
+		assert.deepEqual(accepted?.arguments, { items: ['a', 'b'], force: true });
+		assert.match(JSON.stringify(accepted?.result?.content), /received \{\\"items\\":\[\\"a\\",\\"b\\"\],\\"force\\":true\}/);
+	} finally {
+		await config.update('servers', previous, vscode.ConfigurationTarget.Global);
+		fs.rmSync(path.dirname(script), { recursive: true, force: true });
+	}
+}, { timeoutMs: 60_000 });
+
+test('an enum argument is a quick pick of its values', async () => {
+	await running();
+	const call = vscode.commands.executeCommand<CallOutcome | undefined>('mcpSwitchboard.callTool', { server: SERVER });
+	await quickInputShowing('Call Tool on');
+	await answerQuickPick('get-structured-content');
+	await quickInputShowing('location');
+	await answerQuickPick('Chicago');
+	const outcome = await call;
+	assert.deepEqual(outcome?.arguments, { location: 'Chicago' });
+	assert.ok(outcome?.result?.structuredContent, 'structured content came back');
+});
