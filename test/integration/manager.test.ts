@@ -46,7 +46,7 @@ function pids(file: string): number[] {
 
 async function pidOf(manager: Manager, name: string): Promise<number> {
 	const result = await manager.callTool(name, 'pid', {});
-	return Number((result.content[0] as { text: string }).text);
+	return Number((result.content[0] as unknown as { text: string }).text);
 }
 
 /** Waits until `predicate` holds, polling; fails with `what` after `ms`. */
