@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureVsCode } from '../../scripts/vscode-server.mjs';
 import {
-	chromiumPath, copyWorkspace, extensionHostLogs, freePort, killTagged, launchChromium, newRunToken, repoRoot,
+	chromiumPath, copyWorkspace, extensionHostLogs, freePort, killTagged, launchChromium, newRunToken, registerInstalledExtensions, repoRoot,
 	startCodeServer, waitHealthy, writeUserSettings,
 } from '../../scripts/workbench.mjs';
 
@@ -40,9 +40,13 @@ function writeResults(summary) {
 	writeFileSync(join(results, 'e2e.json'), JSON.stringify(summary, null, '\t'));
 }
 
+/** Test lines seen on the console so far: what a broken run still reports. */
+const seen = [];
+
 function brokenRun(message) {
 	console.error(`e2e: ${message}`);
-	writeResults({ passed: 0, failed: 1, tests: [{ name: 'e2e run', ok: false, error: message }] });
+	const tests = [...seen, { name: 'e2e run', ok: false, error: message }];
+	writeResults({ passed: tests.filter((t) => t.ok).length, failed: tests.filter((t) => !t.ok).length, tests });
 }
 
 if (!args.includes('--no-build')) {
@@ -158,6 +162,7 @@ function interesting(text) {
 try {
 	const port = await freePort();
 	const fixture = join(repoRoot, 'test', 'e2e', 'fixture-extension');
+	if (existsSync(join(fixture, 'package.json'))) registerInstalledExtensions(join(scratch, 'extensions'), [fixture]);
 	server = startCodeServer({
 		port,
 		workspace,
@@ -169,6 +174,8 @@ try {
 			MCP_SWITCHBOARD_E2E_DRIVER: driverDir,
 			MCP_SWITCHBOARD_E2E_GREP: filters.join('|'),
 			MCP_SWITCHBOARD_E2E_REPO: repoRoot,
+			// The suites stop starting tests this long before the overall timeout, so their results still arrive.
+			MCP_SWITCHBOARD_E2E_DEADLINE: String(started + timeoutMs - 30_000),
 		},
 	});
 	console.log(`e2e: VS Code (code-server) on ${server.url} from ${vs.dir}`);
@@ -176,9 +183,10 @@ try {
 	console.log(`e2e: code-server ready after ${elapsed()}`);
 
 	const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
+	// The workbench reads the payload into a Map, so only one extensionDevelopmentPath counts: the fixture
+	// extension is registered as installed instead (before code-server starts, above).
 	const payload = [
 		['extensionDevelopmentPath', remote(repoRoot)],
-		...(existsSync(join(fixture, 'package.json')) ? [['extensionDevelopmentPath', remote(fixture)]] : []),
 		['extensionTestsPath', remote(join(suiteDir, 'index.js'))],
 	];
 	const url = `${server.url}?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
@@ -195,6 +203,8 @@ try {
 		consoleLog.write(`[${message.type()}] ${text}\n`);
 		const plain = plainConsole(text);
 		if (interesting(plain)) console.log(plain);
+		const line = /^(✔|✖) (.*?)(?: \(\d+ ms\)$|: ([^]*))?$/.exec(plain);
+		if (line) seen.push({ name: line[2], ok: line[1] === '✔', ...(line[3] ? { error: line[3] } : {}) });
 	});
 	page.on('pageerror', (error) => consoleLog.write(`[pageerror] ${error.message}\n`));
 	const crashed = new Promise((_, reject) => {

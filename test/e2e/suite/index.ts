@@ -5,7 +5,8 @@
 // code says so).
 //
 // Environment: `MCP_SWITCHBOARD_E2E_GREP` keeps only tests whose suite file or name contains it (several
-// separated by `|`).
+// separated by `|`); `MCP_SWITCHBOARD_E2E_DEADLINE` (epoch ms) is when the runner gives up: tests are cut short
+// before it, and those left are reported as not run, so the results and the screenshot still get written.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -43,8 +44,16 @@ export async function run(): Promise<void> {
 		log(`✖ ${failure.name}: ${failure.error}`);
 	}
 
+	const deadline = Number(process.env.MCP_SWITCHBOARD_E2E_DEADLINE) || Number.POSITIVE_INFINITY;
+	const reserveMs = 20_000; // for the failure screenshots, the workbench screenshot and writing results
 	for (const t of selected) {
-		const result = await runOne(t);
+		const left = deadline - reserveMs - Date.now();
+		if (left <= 1000) {
+			results.push({ name: t.name, suite: t.suite, ok: false, error: 'not run: the e2e run\'s time budget was used up by earlier tests', durationMs: 0 });
+			log(`✖ ${t.name}: not run (time budget used up)`);
+			continue;
+		}
+		const result = await runOne(t, Math.min(t.timeoutMs, left));
 		results.push(result);
 		log(result.ok ? `✔ ${t.name} (${result.durationMs} ms)` : `✖ ${t.name}: ${result.error}`);
 		if (!result.ok) {
@@ -71,15 +80,15 @@ export async function run(): Promise<void> {
 	if (results.length === 0 && filters.length === 0) throw new Error('No e2e test ran');
 }
 
-async function runOne(t: RegisteredTest): Promise<TestResult> {
+async function runOne(t: RegisteredTest, timeoutMs: number): Promise<TestResult> {
 	const started = Date.now();
 	const controller = new AbortController();
 	let timer: NodeJS.Timeout | undefined;
 	const timeout = new Promise<never>((_, reject) => {
 		timer = setTimeout(() => {
 			controller.abort();
-			reject(new Error(`timed out after ${t.timeoutMs} ms`));
-		}, t.timeoutMs);
+			reject(new Error(`timed out after ${timeoutMs} ms${timeoutMs < t.timeoutMs ? ' (cut short by the run\'s time budget)' : ''}`));
+		}, timeoutMs);
 	});
 	try {
 		await Promise.race([Promise.resolve().then(() => t.fn({ signal: controller.signal })), timeout]);
