@@ -348,7 +348,10 @@ test('Add Server: a command line and a name write the setting, and the server st
 		const saved = vscode.workspace.getConfiguration('mcpSwitchboard').inspect<Record<string, { command?: string }>>('servers')?.globalValue;
 		assert.equal(saved?.[name]?.command, view.config.command);
 		await waitFor(() => a.manager.get(name)?.state.kind === 'running', { timeoutMs: 30_000, message: `'${name}' running` });
-		assert.match(a.statusText(), /MCP 2\/2/);
+		await waitFor(() => a.statusText().endsWith(`MCP ${a.manager.servers().filter((v) => v.state.kind === 'running').length}/${a.manager.servers().length}`) && a.statusText().includes('MCP 2/'), {
+			timeoutMs: 5_000,
+			message: `the status bar to count the new server (it says "${a.statusText()}")`,
+		});
 	} finally {
 		await config.update('servers', previous, vscode.ConfigurationTarget.Global);
 	}
