@@ -552,3 +552,41 @@ test('an enum argument is a quick pick of its values', async () => {
 	assert.deepEqual(outcome?.arguments, { location: 'Chicago' });
 	assert.ok(outcome?.result?.structuredContent, 'structured content came back');
 });
+
+test('Stop and Start Server change the tree and the status bar', async () => {
+	const a = await running();
+	await vscode.commands.executeCommand('mcpSwitchboard.stopServer', SERVER);
+	await waitFor(() => a.manager.get(SERVER)?.state.kind === 'stopped', { message: 'stopped' });
+	const node = a.tree.serverNode(SERVER);
+	assert.equal(a.tree.getTreeItem(node).contextValue, 'mcpServer.stopped');
+	assert.deepEqual(a.tree.getChildren(node), []);
+	await waitFor(() => /MCP 0\//.test(a.statusText()), { timeoutMs: 5_000, message: `the status bar to count 0 running (it says "${a.statusText()}")` });
+	// Convention 11: with nothing running, Call Tool stays available and says why it cannot act.
+	const outcome = await vscode.commands.executeCommand('mcpSwitchboard.callTool');
+	assert.equal(outcome, undefined);
+	await vscode.commands.executeCommand('mcpSwitchboard.startServer', SERVER);
+	await running();
+	assert.equal(a.tree.getTreeItem(node).contextValue, 'mcpServer.running');
+});
+
+test('with no server configured the view shows the welcome with Add Server and Open Settings', async () => {
+	const a = await running();
+	const config = vscode.workspace.getConfiguration('mcpSwitchboard');
+	const previous = config.inspect<Record<string, unknown>>('servers');
+	await config.update('servers', {}, vscode.ConfigurationTarget.Workspace);
+	await config.update('servers', undefined, vscode.ConfigurationTarget.Global);
+	try {
+		await waitFor(() => a.manager.servers().length === 0, { timeoutMs: 10_000, message: 'no servers' });
+		assert.deepEqual(a.tree.getChildren(), []);
+		await vscode.commands.executeCommand('workbench.view.extension.mcpSwitchboard');
+		if (hasDriver()) {
+			const welcome = await waitFor(async () => ((await driver({ action: 'texts', selector: '.welcome-view-content' })) as string[]).find((t) => t.includes('Add Server')), { timeoutMs: 10_000, message: 'the welcome view' });
+			assert.match(welcome, /Open Settings/);
+			await screenshot('ui-welcome');
+		}
+	} finally {
+		await config.update('servers', previous?.workspaceValue, vscode.ConfigurationTarget.Workspace);
+		await config.update('servers', previous?.globalValue, vscode.ConfigurationTarget.Global);
+	}
+	await running();
+}, { timeoutMs: 60_000 });
