@@ -1,7 +1,8 @@
 // `npm run ui-check`: looks at the extension the way a person does. Starts the demo as `npm start` does (installed
 // extension, no test driver, so toasts and dialogs are real) with a fresh profile, opens it in headless Chromium,
-// clicks the "MCP" item in the activity bar, waits until the Servers view shows server rows, and saves
-// test-results/ui-check.png. Exits non-zero (with a screenshot of what was there) when a step fails.
+// clicks the "MCP" item in the activity bar, waits until the Servers view shows server rows, answers each trust
+// prompt with "Allow", waits until every server shows its tools, expands the first one, and saves
+// test-results/ui-check.png (and ui-check.json: rows, dialogs seen, timings). Exits non-zero (with a screenshot of what was there) when a step fails.
 //
 // Environment: MCP_SWITCHBOARD_UI_CHECK_TIMEOUT_MS bounds each wait (default 60 s);
 // MCP_SWITCHBOARD_UI_CHECK_SERVERS is how many server rows to wait for (default 3, the demo's servers).
@@ -52,14 +53,35 @@ try {
 	console.log(`ui-check: ${rows.length} server rows after ${elapsed()}:`);
 	for (const row of rows) console.log(`  ${row.name}  ${row.description}`);
 
-	// Give running servers a moment to report their tool counts, then expand the first server for the picture.
-	await page.waitForFunction(() => [...document.querySelectorAll('.part.sidebar .monaco-list-row[aria-level="1"] .label-description')]
-		.some((d) => /tool/i.test(d.textContent ?? '')), undefined, { timeout }).catch(() => console.log('ui-check: no row mentions tools yet'));
+	// A person answers the trust prompt for each workspace-defined server ("Allow"), then sees the servers run.
+	const dialogs = [];
+	const deadline = Date.now() + timeout;
+	let descriptions = [];
+	while (Date.now() < deadline) {
+		const dialog = page.locator('.monaco-dialog-box');
+		if (await dialog.isVisible().catch(() => false)) {
+			const title = (await dialog.locator('.dialog-message-text').innerText().catch(() => '')).trim();
+			dialogs.push(title);
+			console.log(`ui-check: dialog "${title}" -> Allow`);
+			await dialog.getByRole('button', { name: 'Allow', exact: true }).click({ timeout: 5000 });
+			continue;
+		}
+		descriptions = await view.evaluateAll((els) => els.map((el) => el.querySelector('.label-description')?.textContent?.trim() ?? ''));
+		if (descriptions.length >= expectedServers && descriptions.every((d) => /tool/i.test(d))) break;
+		await page.waitForTimeout(300);
+	}
+	const running = descriptions.filter((d) => /tool/i.test(d)).length;
+	console.log(`ui-check: ${running} of ${descriptions.length} servers show tools after ${elapsed()}: ${descriptions.join(' | ')}`);
+	// Expand the first server and its first group (Tools), as a person browsing would.
 	await view.first().click();
-	await page.keyboard.press('ArrowRight');
-	await page.waitForTimeout(1000);
+	for (const key of ['ArrowRight', 'ArrowDown', 'ArrowRight']) {
+		await page.keyboard.press(key);
+		await page.waitForTimeout(300);
+	}
+	await page.waitForTimeout(700);
 	await page.screenshot({ path: shot });
-	writeFileSync(join(results, 'ui-check.json'), JSON.stringify({ ok: true, seconds: (Date.now() - started) / 1000, rows }, null, '\t'));
+	writeFileSync(join(results, 'ui-check.json'), JSON.stringify({ ok: running >= expectedServers, seconds: (Date.now() - started) / 1000, rows, dialogs, descriptions }, null, '\t'));
+	if (running < expectedServers) throw new Error(`only ${running} of ${expectedServers} servers came up (see the screenshot)`);
 	console.log(`ui-check: saved ${shot} after ${elapsed()}`);
 } catch (error) {
 	status = 1;

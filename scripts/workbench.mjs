@@ -80,6 +80,10 @@ export function writeUserSettings(userDataDir, extra = {}) {
 		'security.workspace.trust.enabled': false,
 		'window.commandCenter': false,
 		'workbench.colorTheme': 'Default Dark Modern',
+		// The demo lives inside this repo: no "open the parent repository?" toast.
+		'git.openRepositoryInParentFolders': 'never',
+		// The chat panel stays closed until asked for, so the editor area has room.
+		'workbench.secondarySideBar.defaultVisibility': 'hidden',
 		...extra,
 	}, null, '\t'));
 }
