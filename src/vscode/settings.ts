@@ -42,7 +42,7 @@ export class ServerConfiguration implements vscode.Disposable {
 		context: vscode.ExtensionContext,
 		private readonly log: vscode.LogOutputChannel,
 	) {
-		this.trust = new TrustDecisions(context.workspaceState);
+		this.trust = new TrustDecisions(context.workspaceState, context.extensionMode === vscode.ExtensionMode.Test, log);
 		this.inputs = new InputValues(context.secrets, () => (vscode.workspace.workspaceFile ?? vscode.workspace.workspaceFolders?.[0]?.uri)?.toString() ?? 'no-workspace');
 		const fire = () => this.fireSoon();
 		this.disposables.push(

@@ -24,14 +24,17 @@ const modalPrompt: TrustPrompt = async (server, description) => {
 	return choice === ALLOW ? true : choice === DONT_ALLOW ? false : undefined;
 };
 
-let prompt: TrustPrompt = modalPrompt;
+// The replacement lives on globalThis so that a test suite, bundled separately from the extension but running in
+// the same extension host, replaces the prompt the extension's own copy of this module uses.
+const overrideKey = Symbol.for('mcp-switchboard.trustPrompt');
+type Holder = Record<symbol, TrustPrompt | undefined>;
 
 /**
- * Replaces the trust question (tests: the e2e harness's smoke-test mode answers modal dialogs by itself, so
- * suites answer through this instead). `undefined` restores the modal.
+ * Replaces the trust question. VS Code refuses to show modal dialogs to extension tests (and the smoke-test driver
+ * answers them by itself), so suites answer through this instead. `undefined` restores the default.
  */
 export function setTrustPromptForTests(replacement: TrustPrompt | undefined): void {
-	prompt = replacement ?? modalPrompt;
+	(globalThis as unknown as Holder)[overrideKey] = replacement;
 }
 
 const STATE_KEY = 'mcpSwitchboard.trustDecisions';
@@ -40,7 +43,25 @@ const STATE_KEY = 'mcpSwitchboard.trustDecisions';
 export class TrustDecisions {
 	private readonly asking = new Map<string, Promise<boolean>>();
 
-	constructor(private readonly state: vscode.Memento) {}
+	/**
+	 * `testMode` (ExtensionMode.Test): VS Code refuses modal dialogs to extension tests, so unless a suite installed
+	 * its own answer with setTrustPromptForTests, servers are allowed (and that is logged, not remembered).
+	 */
+	constructor(
+		private readonly state: vscode.Memento,
+		private readonly testMode = false,
+		private readonly log?: vscode.LogOutputChannel,
+	) {}
+
+	private async ask(server: string, description: string): Promise<{ answer: boolean | undefined; remember: boolean }> {
+		const override = (globalThis as unknown as Holder)[overrideKey];
+		if (override) return { answer: await override(server, description), remember: true };
+		if (this.testMode) {
+			this.log?.info(`Extension test mode: allowing workspace server '${server}' without asking (${description.split('\n')[0]})`);
+			return { answer: true, remember: false };
+		}
+		return { answer: await modalPrompt(server, description), remember: true };
+	}
 
 	private static key(server: string, description: string): string {
 		return createHash('sha256').update(`${server}\u0000${description}`).digest('hex').slice(0, 32);
@@ -63,8 +84,8 @@ export class TrustDecisions {
 		if (!pending) {
 			pending = (async () => {
 				try {
-					const answer = await prompt(server, description);
-					if (answer !== undefined) await this.state.update(STATE_KEY, { ...this.decisions(), [key]: answer });
+					const { answer, remember } = await this.ask(server, description);
+					if (answer !== undefined && remember) await this.state.update(STATE_KEY, { ...this.decisions(), [key]: answer });
 					return answer ?? false;
 				} finally {
 					this.asking.delete(key);

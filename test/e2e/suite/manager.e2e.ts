@@ -1,0 +1,150 @@
+// The Manager inside the real VS Code: servers come from the `mcpSwitchboard.servers` setting, a settings change
+// restarts only the server whose config changed, and a workspace server that is not allowed spawns nothing.
+// The e2e workbench runs with workspace trust disabled (always trusted), so the untrusted case is exercised through
+// the trust question answering "Don't Allow" (the same decision path: confirmTrust → false → needsTrust, no spawn);
+// the Manager-level behaviour with a host whose trust answers false is covered in test/unit/manager.test.ts.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Manager } from '../../../src/manager/manager';
+import { setTrustPromptForTests } from '../../../src/vscode/trust';
+import { extensionApi, sleep, test, waitFor } from './harness';
+
+interface Api {
+	manager: Manager;
+	settled(): Promise<void>;
+}
+
+const repo = process.env.MCP_SWITCHBOARD_E2E_REPO ?? '';
+const fixture = path.join(repo, 'test/fixtures/servers/manager/mcpServer.js');
+
+async function api(): Promise<Api> {
+	const found = await extensionApi<Api>();
+	assert.ok(found && typeof found === 'object' && 'manager' in found, 'activate() returns { manager }');
+	return found;
+}
+
+function serverEntry(args: string[] = []): Record<string, unknown> {
+	return { command: 'node', args: [fixture, ...args] };
+}
+
+/** Runs `fn` with extra workspace servers added to the setting, then restores the setting as it was. */
+async function withServers(extra: Record<string, unknown>, fn: (update: (next: Record<string, unknown>) => Promise<void>) => Promise<void>): Promise<void> {
+	assert.ok(repo && fs.existsSync(fixture), `the fixture server exists (${fixture})`);
+	const config = vscode.workspace.getConfiguration('mcpSwitchboard');
+	const original = config.inspect<Record<string, unknown>>('servers')?.workspaceValue;
+	const update = (next: Record<string, unknown>) => Promise.resolve(config.update('servers', { ...(original ?? {}), ...next }, vscode.ConfigurationTarget.Workspace));
+	try {
+		await update(extra);
+		await fn(update);
+	} finally {
+		await config.update('servers', original, vscode.ConfigurationTarget.Workspace);
+	}
+}
+
+function stateOf(manager: Manager, name: string): string {
+	const view = manager.get(name);
+	if (!view) return 'absent';
+	return view.state.kind === 'error' ? `error: ${view.state.message}` : view.state.kind;
+}
+
+async function running(manager: Manager, name: string, timeoutMs = 20_000): Promise<void> {
+	await waitFor(() => stateOf(manager, name) === 'running', { timeoutMs, message: `server '${name}' to run (it is ${stateOf(manager, name)})` });
+}
+
+async function pidOf(manager: Manager, name: string): Promise<number> {
+	const result = await manager.callTool(name, 'pid', {});
+	return Number((result.content[0] as unknown as { text: string }).text);
+}
+
+function alive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+test(
+	'servers in the settings start, and leave when removed from the settings',
+	async () => {
+		const { manager } = await api();
+		let pid = 0;
+		await withServers({ 'e2e-a': serverEntry(), 'e2e-b': serverEntry(['--tools', '5']) }, async () => {
+			await running(manager, 'e2e-a');
+			await running(manager, 'e2e-b');
+			const b = manager.get('e2e-b')!;
+			assert.equal(b.source.kind, 'workspace');
+			await waitFor(() => manager.findTool('mcp__e2e-b__tool_4'), { message: 'the tools of e2e-b under qualified names' });
+			pid = await pidOf(manager, 'e2e-a');
+			assert.ok(alive(pid));
+		});
+		await waitFor(() => !manager.get('e2e-a') && !manager.get('e2e-b'), { message: 'the removed servers to leave the Manager' });
+		await waitFor(() => !alive(pid), { message: `the process of e2e-a (${pid}) to exit` });
+	},
+	{ timeoutMs: 60_000 },
+);
+
+test(
+	'a settings change restarts only the server whose config changed',
+	async () => {
+		const { manager } = await api();
+		await withServers({ 'e2e-keep': serverEntry(), 'e2e-change': serverEntry(['--tools', '1']) }, async (update) => {
+			await running(manager, 'e2e-keep');
+			await running(manager, 'e2e-change');
+			const keepPid = await pidOf(manager, 'e2e-keep');
+			const changePid = await pidOf(manager, 'e2e-change');
+			const everythingClient = manager.get('everything')?.state.kind === 'running' ? manager.client('everything') : undefined;
+
+			await update({ 'e2e-keep': serverEntry(), 'e2e-change': serverEntry(['--tools', '7']) });
+			await waitFor(() => manager.get('e2e-change')?.tools.length === 8, { timeoutMs: 20_000, message: 'e2e-change to restart with 7 tools' });
+			const newPid = await pidOf(manager, 'e2e-change');
+			assert.notEqual(newPid, changePid, 'the changed server runs in a new process');
+			await waitFor(() => !alive(changePid), { message: 'the old process of the changed server to exit' });
+			assert.equal(await pidOf(manager, 'e2e-keep'), keepPid, 'the unchanged server kept its process');
+			if (everythingClient) assert.equal(manager.client('everything'), everythingClient, "the workspace's other server was not restarted");
+		});
+	},
+	{ timeoutMs: 60_000 },
+);
+
+test(
+	'a workspace server that is not allowed spawns nothing and shows needsTrust; allowing it starts it',
+	async () => {
+		const { manager } = await api();
+		const pidFile = path.join(os.tmpdir(), `mcp-e2e-trust-${process.pid}-${Date.now()}.pids`);
+		const asked: string[] = [];
+		let answer = false;
+		setTrustPromptForTests(async (server, description) => {
+			asked.push(`${server}: ${description}`);
+			return answer;
+		});
+		try {
+			// Forget earlier decisions so this server's first start asks (the command is registered by registerConfigCommands).
+			await vscode.commands.executeCommand('mcpSwitchboard.resetTrust');
+			await withServers({ 'e2e-untrusted': serverEntry(['--pid-file', pidFile]) }, async () => {
+				await waitFor(() => manager.get('e2e-untrusted')?.state.kind === 'needsTrust', {
+					timeoutMs: 15_000,
+					message: `e2e-untrusted to need trust (it is ${stateOf(manager, 'e2e-untrusted')})`,
+				});
+				const question = asked.find((q) => q.startsWith('e2e-untrusted:'));
+				assert.ok(question, 'the user was asked');
+				assert.ok(question.includes(fixture) && question.includes('--pid-file'), `the question shows exactly what will run: ${question}`);
+				await sleep(500);
+				assert.equal(fs.existsSync(pidFile), false, 'no process was spawned');
+
+				answer = true;
+				await vscode.commands.executeCommand('mcpSwitchboard.resetTrust');
+				await running(manager, 'e2e-untrusted');
+				assert.equal(fs.readFileSync(pidFile, 'utf8').trim().split('\n').length, 1, 'one process after allowing');
+			});
+		} finally {
+			setTrustPromptForTests(undefined);
+			fs.rmSync(pidFile, { force: true });
+		}
+	},
+	{ timeoutMs: 60_000 },
+);
