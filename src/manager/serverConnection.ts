@@ -49,6 +49,9 @@ export const LIST_REFRESH_DEBOUNCE_MS = 150;
  */
 export const REMOTE_RELIST_DELAY_MS = 1500;
 
+/** A session must have lived this long for its expiry to be re-initialized at once rather than treated as a crash. */
+export const SESSION_MIN_LIFETIME_MS = 1000;
+
 /** What a ServerConnection needs from its Manager. */
 export interface ServerConnectionDeps {
 	host: Host;
@@ -477,8 +480,10 @@ export class ServerConnection implements ServerView {
 		const ranForMs = this.deps.clock.now() - this.startedAt;
 		const client = this.detachClient();
 		void client?.close().catch(() => undefined);
-		if (error instanceof McpError && (error.data as { sessionExpired?: unknown } | undefined)?.sessionExpired === true) {
+		const expired = error instanceof McpError && (error.data as { sessionExpired?: unknown } | undefined)?.sessionExpired === true;
+		if (expired && ranForMs >= SESSION_MIN_LIFETIME_MS) {
 			// The Streamable HTTP session expired (the server answered 404 to our session id): start a new one at once.
+			// A session that expires right after it began is a broken server, handled as a crash (with backoff).
 			this.logger.info(`Session expired; initializing a new session`);
 			void this.launch(1);
 			return;

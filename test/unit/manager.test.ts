@@ -287,6 +287,7 @@ test('an expired HTTP session is re-initialized at once, without counting as a c
 	const { manager, connector, clock } = setup();
 	await manager.reconcile([{ name: 'h', config: { type: 'http', url: 'http://127.0.0.1:1/mcp' }, source: { kind: 'user', label: 'User settings' }, workspaceDefined: false }]);
 	for (let i = 0; i < 6; i++) {
+		await clock.advance(5000);
 		const client = connector.last('h');
 		client.closed = true;
 		client.closeEmitter.fire(McpError.connectionClosed('session expired', { sessionExpired: true }));
@@ -294,7 +295,20 @@ test('an expired HTTP session is re-initialized at once, without counting as a c
 		assert.equal(manager.get('h')!.state.kind, 'running');
 	}
 	assert.equal(connector.count('h'), 7);
-	await clock.advance(2000);
+	assert.equal(manager.get('h')!.lastError, undefined, 'no error was shown');
+
+	// A session that expires at once, again and again, is a broken server: it gets backoff like a crash.
+	await clock.advance(5000);
+	const client = connector.last('h');
+	client.closed = true;
+	client.closeEmitter.fire(McpError.connectionClosed('session expired', { sessionExpired: true }));
+	await flush();
+	assert.equal(manager.get('h')!.state.kind, 'running', 'this one had run for 5 s: re-initialized');
+	const quick = connector.last('h');
+	quick.closed = true;
+	quick.closeEmitter.fire(McpError.connectionClosed('session expired', { sessionExpired: true }));
+	const state = manager.get('h')!.state;
+	assert.ok(state.kind === 'error' && state.retryAt !== undefined, 'expired right after starting: backoff');
 	await manager.dispose();
 });
 
