@@ -9,6 +9,7 @@ import {
 	describeBytes,
 	describeReply,
 	drain,
+	peekBody,
 	errorMessage,
 	headerValue,
 	HttpClient,
@@ -160,9 +161,14 @@ export class StreamableHttpTransport implements Transport {
 			res.resume();
 			return this.fallBack(message, status);
 		}
-		if (status === 404 && sentSessionId !== undefined) {
-			res.resume();
-			throw this.sessionExpired(sentSessionId, method);
+		if (sentSessionId !== undefined) {
+			const check = await this.sessionGone(res);
+			if (check.gone) {
+				throw this.sessionExpired(sentSessionId, method, status);
+			}
+			if (check.body !== undefined) {
+				throw new McpError(ErrorCode.TransportFailed, `${this.name}: the server answered ${method} with HTTP ${status} (${headerValue(res, 'content-type') ?? 'no content type'}): ${check.body}`, { status });
+			}
 		}
 		if (status === 202 || status === 204) {
 			// Drained before resolving, so the socket is back in the pool for the next request.
@@ -415,10 +421,13 @@ export class StreamableHttpTransport implements Transport {
 			return { error: errorMessage(error), final };
 		}
 		const status = res.statusCode ?? 0;
-		if (status === 404 && this.currentSessionId !== undefined) {
-			res.resume();
-			this.sessionExpired(this.currentSessionId, 'GET');
+		const check = this.currentSessionId !== undefined ? await this.sessionGone(res) : { gone: false };
+		if (check.gone && this.currentSessionId !== undefined) {
+			this.sessionExpired(this.currentSessionId, 'GET', status);
 			return { status, error: 'the session expired', final: true };
+		}
+		if (check.body !== undefined) {
+			return { status, error: `HTTP ${status}: ${check.body}`, final: true };
 		}
 		if (status >= 200 && status < 300 && mediaType(res) === 'text/event-stream') {
 			return { res, status, error: '', final: false };
@@ -435,10 +444,28 @@ export class StreamableHttpTransport implements Transport {
 		return Math.min(base * 2 ** Math.max(0, attempts - 1), this.options.maxReconnectDelayMs ?? 30_000);
 	}
 
-	private sessionExpired(sessionId: string, method: string): McpError {
+	/**
+	 * True when a reply to a request that carried the session id says the session is gone: 404, as the spec says
+	 * ("MUST respond to requests containing that session ID with HTTP 404"), or 400 whose body speaks of the session,
+	 * which is what servers built on the official SDK answer (server-everything: "Bad Request: No valid session ID
+	 * provided"). A 400 about something else comes back with its first bytes in `body` (the reply is consumed).
+	 */
+	private async sessionGone(res: IncomingMessage): Promise<{ gone: boolean; body?: string }> {
+		if (res.statusCode === 404) {
+			res.resume();
+			return { gone: true };
+		}
+		if (res.statusCode !== 400) {
+			return { gone: false };
+		}
+		const body = await peekBody(res, 1000);
+		return /session/i.test(body) ? { gone: true } : { gone: false, body };
+	}
+
+	private sessionExpired(sessionId: string, method: string, status: number): McpError {
 		const error = McpError.connectionClosed(
-			`${this.name}: the session expired (the server answered ${method} with HTTP 404 for session ${sessionId}); a new session is needed`,
-			{ sessionExpired: true, status: 404, sessionId },
+			`${this.name}: the session expired (the server answered ${method} with HTTP ${status} for session ${sessionId}); a new session is needed`,
+			{ sessionExpired: true, status, sessionId },
 		);
 		void this.shutdown(error, false);
 		return error;
