@@ -36,6 +36,7 @@ export class SseDecoder {
 	overflow = false;
 
 	private readonly parser: EventSourceParser;
+	private first = true;
 
 	/** `maxEventChars`: the largest event accepted (characters). Default: unbounded. */
 	constructor(callbacks: SseCallbacks, maxEventChars?: number) {
@@ -62,9 +63,17 @@ export class SseDecoder {
 
 	/** Feeds decoded text. A no-op after an overflow. */
 	feed(text: string): void {
-		if (!this.overflow) {
-			this.parser.feed(text);
+		if (this.overflow || text === '') {
+			return;
 		}
+		if (this.first) {
+			this.first = false;
+			// The spec ignores one leading U+FEFF; the parser only recognises it as undecoded UTF-8 bytes.
+			if (text.charCodeAt(0) === 0xfeff) {
+				text = text.slice(1);
+			}
+		}
+		this.parser.feed(text);
 	}
 }
 
