@@ -27,4 +27,6 @@ const out = `${extensionId.id.split('.')[1]}-${extensionId.version}.vsix`;
 run('npx', ['--yes', VSCE, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out], {
 	env: { ...process.env, PATH: `${join(vs.nodeDir, 'bin')}:${process.env.PATH ?? ''}` },
 });
+// Back to the development build (with source maps) that the tests and `npm start` use.
+run(process.execPath, ['esbuild.mjs']);
 console.log(`package: ${join(repoRoot, out)}`);

@@ -6,6 +6,7 @@
 // - filters keep tests whose name or suite file contains one of them (MCP_SWITCHBOARD_E2E_GREP in the host);
 // - `--no-build` skips `node esbuild.mjs` (test/run.mjs has just built);
 // - MCP_SWITCHBOARD_E2E_SUITE_DIR runs the index.js and suites of another build (default out/e2e/suite);
+// - MCP_SWITCHBOARD_E2E_RESULTS_DIR writes this run's files there instead of test-results/ (for concurrent runs);
 // - MCP_SWITCHBOARD_E2E_KEEP=1 keeps the scratch folder (profile, logs, workspace copy) for a look afterwards;
 // - MCP_SWITCHBOARD_E2E_TIMEOUT_MS bounds the whole run (default 10 min); the run then fails with what it saw.
 //
@@ -25,7 +26,8 @@ import {
 const args = process.argv.slice(2);
 const filters = args.filter((a) => !a.startsWith('--'));
 const timeoutMs = Number(process.env.MCP_SWITCHBOARD_E2E_TIMEOUT_MS ?? 10 * 60_000);
-const results = join(repoRoot, 'test-results');
+// Several people may run e2e in one tree at once: MCP_SWITCHBOARD_E2E_RESULTS_DIR keeps a run's files apart.
+const results = process.env.MCP_SWITCHBOARD_E2E_RESULTS_DIR ?? join(repoRoot, 'test-results');
 const started = Date.now();
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
 
