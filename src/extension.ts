@@ -4,6 +4,7 @@ import { addServer } from './vscode/addServer';
 import { type ActiveCall, CommandController, Commands, showServerError } from './vscode/commands';
 import { ElicitationPresenter, handleUrlElicitationRequired, watchElicitationCompletions } from './vscode/elicitation';
 import { VsCodeHost } from './vscode/host';
+import { registerConfigCommands } from './vscode/importServers';
 import { ServerLogs } from './vscode/logging';
 import { ResourceDocuments } from './vscode/resourceDocuments';
 import { BlobFiles, ResultDocuments } from './vscode/resultDocument';
@@ -59,6 +60,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		// deactivate() awaits the same dispose (so no server process survives); this covers disposal without deactivate.
 		context.subscriptions.push({ dispose: () => void manager.dispose().catch(() => undefined) });
 
+		// Import servers, reset trust, clear inputs; also applies the start limits setting to the Manager.
+		registerConfigCommands(context, configuration, manager);
 		context.subscriptions.push(watchElicitationCompletions(manager, elicitation), watchLogLevelSetting(manager, (server) => logs.channel(server)));
 
 		const tree = new ServersTreeProvider(manager);

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../../src/extension';
 import type { CallOutcome } from '../../../src/vscode/commands';
 import type { TreeNode } from '../../../src/vscode/serversTree';
+import { setTrustPromptForTests } from '../../../src/vscode/trust';
 import { answerInputBox, answerQuickPick, driver, extensionApi, hasDriver, screenshot, sleep, test, waitFor } from './harness';
 
 const SERVER = 'everything';
@@ -17,9 +18,28 @@ async function api(): Promise<SwitchboardApi> {
 	return extensionApi<SwitchboardApi>();
 }
 
+/**
+ * The workspace defines "everything", so it starts only after the trust question. A person answers it in a dialog;
+ * extension tests get no dialogs, so this suite answers through the extension's test hook (for its own server only),
+ * then asks again: Start first, and Reset Trust if a refusal was remembered.
+ */
+async function trusted(a: SwitchboardApi): Promise<void> {
+	if (a.manager.get(SERVER)?.state.kind !== 'needsTrust') return;
+	setTrustPromptForTests(async (server) => (server === SERVER ? true : undefined));
+	try {
+		await vscode.commands.executeCommand('mcpSwitchboard.startServer', SERVER);
+		if (a.manager.get(SERVER)?.state.kind === 'needsTrust') await vscode.commands.executeCommand('mcpSwitchboard.resetTrust');
+		await waitFor(() => a.manager.get(SERVER)?.state.kind !== 'needsTrust', { timeoutMs: 10_000, message: `'${SERVER}' allowed to start` });
+	} finally {
+		setTrustPromptForTests(undefined);
+	}
+}
+
 /** Waits until server "everything" runs and has listed its tools. */
 async function running(timeoutMs = 30_000): Promise<SwitchboardApi> {
 	const a = await api();
+	await waitFor(() => a.manager.get(SERVER) !== undefined, { timeoutMs, message: `server '${SERVER}' configured` });
+	await trusted(a);
 	await waitFor(
 		() => {
 			const view = a.manager.get(SERVER);
