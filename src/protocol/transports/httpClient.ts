@@ -43,6 +43,7 @@ export class HttpClient {
 	private readonly active = new Set<http.ClientRequest>();
 	private destroyed = false;
 	private refreshing: Promise<boolean> | undefined;
+	private readonly targets = new WeakMap<URL, http.RequestOptions>();
 
 	constructor(
 		base: URL,
@@ -120,6 +121,23 @@ export class HttpClient {
 		this.agent.destroy();
 	}
 
+	/** Host, port and path of a URL, computed once per URL (node would convert the URL object on every request). */
+	private target(url: URL): http.RequestOptions {
+		let target = this.targets.get(url);
+		if (!target) {
+			target = {
+				protocol: url.protocol,
+				// An IPv6 literal comes bracketed in URL.hostname; the request options want it bare.
+				hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+				port: url.port === '' ? undefined : Number(url.port),
+				path: url.pathname + url.search,
+				auth: url.username || url.password ? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` : undefined,
+			};
+			this.targets.set(url, target);
+		}
+		return target;
+	}
+
 	private async requestWithAuth(req: HttpRequest, signal: AbortSignal | undefined): Promise<IncomingMessage> {
 		const headers: Record<string, string> = { ...this.options.headers, ...req.headers };
 		if (this.options.auth) {
@@ -151,7 +169,7 @@ export class HttpClient {
 				reject(McpError.connectionClosed(`${this.options.name}: the transport is closed`));
 				return;
 			}
-			const request = (req.url.protocol === 'https:' ? https : http).request(req.url, { method: req.method, headers, agent: this.agent });
+			const request = (req.url.protocol === 'https:' ? https : http).request({ ...this.target(req.url), method: req.method, headers, agent: this.agent });
 			this.active.add(request);
 			if (req.timeoutMs !== undefined) {
 				request.setTimeout(req.timeoutMs, () => request.destroy(Object.assign(new Error(`no answer within ${req.timeoutMs} ms`), { code: 'ETIMEDOUT' })));
