@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -93,6 +93,55 @@ describe('StdioTransport with a real process', () => {
 		await assert.rejects(server.transport.send({ jsonrpc: '2.0', method: 'late' }), (e: McpError) => e.code === ErrorCode.ConnectionClosed);
 		await server.transport.close(); // still fine after the fact
 		assert.equal(server.closeCount, 1);
+	});
+
+	test('runs in the given directory with the given variables merged over the parent environment', async () => {
+		const logger = new MemoryLogger();
+		const transport = new StdioTransport({ command: process.execPath, args: [lineServer], env: { SWITCHBOARD_TEST_VAR: 'set by config' }, cwd: tempDir, logger });
+		const answers: Array<Record<string, unknown>> = [];
+		transport.onMessage((m) => answers.push((m as { result: Record<string, unknown> }).result));
+		await transport.start();
+		await transport.send({ jsonrpc: '2.0', id: 1, method: 'env', params: { name: 'SWITCHBOARD_TEST_VAR' } });
+		await transport.send({ jsonrpc: '2.0', id: 2, method: 'env', params: { name: 'PATH' } });
+		while (answers.length < 2) {
+			await new Promise((r) => setTimeout(r, 5));
+		}
+		assert.deepEqual(answers[0], { value: 'set by config', cwd: realpathSync(tempDir) });
+		assert.equal(answers[1]!.value, process.env.PATH, 'the parent environment is inherited');
+		await transport.close();
+	});
+
+	test('the close reason keeps only the last 20 stderr lines', async () => {
+		const server = await startServer();
+		const lines = Array.from({ length: 30 }, (_, i) => `progress line ${i + 1}`);
+		void server.request('crash', { code: 1, stderr: lines });
+		const reason = await server.closed;
+		assert.match(reason.message, /progress line 11\n/);
+		assert.match(reason.message, /progress line 30$/);
+		assert.doesNotMatch(reason.message, /progress line 10\n/);
+		assert.equal((reason.data as { stderr: string[] }).stderr.length, 20);
+		await server.transport.close();
+	});
+
+	test('close() before start() fires onClose once, and start() then refuses', async () => {
+		const transport = new StdioTransport({ command: process.execPath, args: [lineServer], name: 'never-started' });
+		const reasons: McpError[] = [];
+		transport.onClose((reason) => reasons.push(reason));
+		await transport.close();
+		await assert.rejects(transport.start(), (error: McpError) => error.code === ErrorCode.ConnectionClosed);
+		assert.equal(reasons.length, 1);
+		assert.match(reasons[0]!.message, /"never-started" closed by the client/);
+		assert.equal(transport.pid, undefined, 'nothing was spawned');
+	});
+
+	test('close() right after start() was called, before the process is up, still ends it', async () => {
+		const transport = new StdioTransport({ command: process.execPath, args: [lineServer] });
+		const started = transport.start();
+		const closed = transport.close();
+		await started.catch(() => undefined);
+		await closed;
+		assert.ok(transport.pid !== undefined);
+		assert.equal(processAlive(transport.pid), false);
 	});
 
 	test('a crash mid-call closes with the exit code and the last stderr lines', async () => {
