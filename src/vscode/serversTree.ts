@@ -326,7 +326,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 				const item = new vscode.TreeItem(tool.title ?? tool.annotations?.title ?? tool.name, vscode.TreeItemCollapsibleState.None);
 				item.id = `server/${element.server}/tools/${tool.name}`;
 				const badges = toolBadges(tool);
-				item.description = [badges.length > 0 ? `[${badges.join(', ')}]` : '', firstLine(tool.description)].filter(Boolean).join(' ');
+				item.description = [...badges, firstLine(tool.description)].filter(Boolean).join(' · ');
 				item.iconPath = new vscode.ThemeIcon(badges.includes('destructive') ? 'warning' : 'tools');
 				item.contextValue = 'mcpTool';
 				item.command = { command: 'mcpSwitchboard.callTool', title: 'Call Tool', arguments: [element] };
