@@ -10,7 +10,7 @@ import type { SwitchboardApi } from '../../../src/extension';
 import type { CallOutcome } from '../../../src/vscode/commands';
 import type { TreeNode } from '../../../src/vscode/serversTree';
 import { setTrustPromptForTests } from '../../../src/vscode/trust';
-import { answerInputBox, answerQuickPick, driver, extensionApi, hasDriver, screenshot, sleep, test, waitFor } from './harness';
+import { answerInputBox, answerQuickPick, driver, extensionApi, hasDriver, quickInputRows, screenshot, sleep, test, waitFor } from './harness';
 
 const SERVER = 'everything';
 
@@ -610,3 +610,27 @@ test('with no server configured the view shows the welcome with Add Server and O
 	}
 	await running();
 }, { timeoutMs: 60_000 });
+
+test('prompt arguments offer the server completions, the second narrowed by the first', async () => {
+	await running();
+	const call = vscode.commands.executeCommand('mcpSwitchboard.getPrompt', { server: SERVER, prompt: 'completable-prompt' });
+	await quickInputShowing('department');
+	if (hasDriver()) {
+		await waitFor(async () => {
+			const labels = (await quickInputRows()).map((row) => row.label);
+			return ['Engineering', 'Sales', 'Marketing', 'Support'].every((d) => labels.includes(d));
+		}, { timeoutMs: 5_000, message: 'the four departments suggested' });
+	}
+	await answerQuickPick('Sales');
+	await quickInputShowing('name');
+	if (hasDriver()) {
+		await waitFor(async () => {
+			const labels = (await quickInputRows()).map((row) => row.label);
+			return ['David', 'Eve', 'Frank'].every((n) => labels.includes(n)) && !labels.includes('Alice');
+		}, { timeoutMs: 5_000, message: "the Sales team suggested (completion context carries the department)" });
+	}
+	await answerQuickPick('Eve');
+	await call;
+	const text = await activeText((e) => e.document.uri.scheme === 'switchboard-result' && e.document.getText().includes('completable-prompt'), 'the prompt document');
+	assert.match(text, /Please promote Eve to the head of the Sales team/);
+});
