@@ -395,10 +395,35 @@ describe('Streamable HTTP transport', () => {
 			await inbox.response(request.id);
 			await transport.close();
 			assert.equal(server.requestsOf('POST')[1]!.headers.authorization, 'Bearer secret-123');
-			assert.ok(logger.find('Authorization').length > 0, 'header names are logged at trace level');
+			assert.ok(logger.find('authorization').length > 0, 'header names are logged at trace level');
 			assert.equal(logger.find('secret-123').length, 0);
 			assert.equal(logger.find('key-456').length, 0);
 		});
+	});
+
+	test('an auth provider header replaces a configured header of the same name in any case', async () => {
+		await withServer({ token: 'fresh' }, async (server) => {
+			const auth: HttpAuthProvider = { headers: async () => ({ Authorization: 'Bearer fresh' }), onUnauthorized: async () => false };
+			const { transport } = await connect(server, { auth, headers: { authorization: 'Bearer stale', 'X-Client': 'switchboard' } });
+			await transport.close();
+			const init = server.requestsOf('POST')[0]!;
+			assert.equal(init.headers.authorization, 'Bearer fresh');
+			assert.equal(init.headers['x-client'], 'switchboard');
+		});
+	});
+
+	test('an unreachable server fails the first request with TransportFailed naming the URL and the error', async () => {
+		const server = await HttpFaultServer.start();
+		const url = server.url;
+		await server.close();
+		const transport = new StreamableHttpTransport({ url });
+		await transport.start();
+		await assert.rejects(transport.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: {} }), (e: McpError) => {
+			assert.equal(e.code, ErrorCode.TransportFailed);
+			assert.ok(e.message.includes(`POST ${url} failed: ECONNREFUSED`), e.message);
+			return true;
+		});
+		await transport.close();
 	});
 
 	describe('1,000 concurrent requests', () => {

@@ -44,11 +44,14 @@ export class HttpClient {
 	private destroyed = false;
 	private refreshing: Promise<boolean> | undefined;
 	private readonly targets = new WeakMap<URL, http.RequestOptions>();
+	/** Config headers with lower-case names; the transport's own (accept, session id...) are lower case too and win. */
+	private readonly staticHeaders: Record<string, string>;
 
 	constructor(
 		base: URL,
 		private readonly options: HttpClientOptions,
 	) {
+		this.staticHeaders = Object.fromEntries(Object.entries(options.headers ?? {}).map(([key, value]) => [key.toLowerCase(), value]));
 		const Agent = base.protocol === 'https:' ? https.Agent : http.Agent;
 		this.agent = new Agent({ keepAlive: true });
 	}
@@ -139,9 +142,12 @@ export class HttpClient {
 	}
 
 	private async requestWithAuth(req: HttpRequest, signal: AbortSignal | undefined): Promise<IncomingMessage> {
-		const headers: Record<string, string> = { ...this.options.headers, ...req.headers };
+		const headers: Record<string, string> = { ...this.staticHeaders, ...req.headers };
 		if (this.options.auth) {
-			Object.assign(headers, await this.options.auth.headers(signal));
+			// Lower-cased, so a provider's 'Authorization' replaces a configured 'authorization' instead of adding a second.
+			for (const [key, value] of Object.entries(await this.options.auth.headers(signal))) {
+				headers[key.toLowerCase()] = value;
+			}
 		}
 		if (req.body) {
 			headers['content-length'] = String(req.body.length);
