@@ -228,7 +228,7 @@ export async function killTagged(token, { groupLeader, graceMs = 3000 } = {}) {
 	const deadline = Date.now() + graceMs;
 	while (Date.now() < deadline && taggedPids(token).length > 0) await new Promise((r) => setTimeout(r, 100));
 	const left = taggedPids(token).map((pid) => {
-		try { return `${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').slice(0, 120)}`; } catch { return String(pid); }
+		try { return `${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').slice(-160)}`; } catch { return String(pid); }
 	});
 	signalAll('SIGKILL');
 	return left;
