@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { delimiter, extname, isAbsolute, join, resolve as resolvePath } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { win32 } from 'node:path';
 import { deferred, delay } from '../../common/async';
 import { Emitter } from '../../common/event';
 import type { Logger } from '../../common/logger';
@@ -526,34 +526,88 @@ function groupAlive(pgid: number): boolean {
 	}
 }
 
-/**
- * What to spawn. POSIX: the command as given (spawn searches PATH). Windows: a bare name is looked up on PATH with
- * PATHEXT, because `npx` and friends are `.cmd` shims; Node refuses to run a `.cmd`/`.bat` without a shell
- * (CVE-2024-27980), so those go through `cmd.exe /d /s /c` with every argument quoted.
- */
-function commandLine(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string | undefined): { file: string; args: string[]; verbatim: boolean } {
+/** What to hand to `spawn`. */
+export interface SpawnCommand {
+	file: string;
+	args: string[];
+	/** Pass the arguments to Windows as they are (they were quoted for cmd.exe already). */
+	verbatim: boolean;
+}
+
+function commandLine(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string | undefined): SpawnCommand {
 	if (!isWindows) {
+		// spawn searches the PATH of `env` itself.
 		return { file: command, args, verbatim: false };
 	}
-	const resolved = resolveWindowsCommand(command, env, cwd) ?? command;
-	const ext = extname(resolved).toLowerCase();
+	return windowsCommandLine(command, args, env, cwd ?? process.cwd());
+}
+
+/**
+ * What to spawn on Windows (exported for tests, which run it on any OS). A bare name is looked up on PATH with
+ * PATHEXT, because `npx`, `uvx` and friends are often `.cmd` shims. Node refuses to run a `.cmd` or `.bat` without
+ * a shell (CVE-2024-27980), so those run through `cmd.exe /d /s /c "…"`, each argument quoted for the program's
+ * own parser (backslashes before a quote doubled, the quote escaped) and cmd's special characters escaped with `^`
+ * twice: once for the cmd.exe that runs the line, once more for the shim's `%*`, which cmd expands and parses again.
+ */
+export function windowsCommandLine(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string, isFile: (path: string) => boolean = isRegularFile): SpawnCommand {
+	const resolved = resolveWindowsCommand(command, env, cwd, isFile) ?? command;
+	const ext = win32.extname(resolved).toLowerCase();
 	if (ext !== '.cmd' && ext !== '.bat') {
 		return { file: resolved, args, verbatim: false };
 	}
-	const quote = (value: string) => `"${value.replace(/"/g, '""')}"`;
-	const line = [resolved, ...args].map(quote).join(' ');
-	return { file: env.ComSpec ?? env.COMSPEC ?? 'cmd.exe', args: ['/d', '/s', '/c', `"${line}"`], verbatim: true };
+	const line = [escapeForCmd(win32.normalize(resolved)), ...args.map((arg) => escapeForCmd(quoteArgument(arg), 2))].join(' ');
+	const shell = Object.entries(env).find(([key]) => key.toUpperCase() === 'COMSPEC')?.[1] ?? 'cmd.exe';
+	return { file: shell, args: ['/d', '/s', '/c', `"${line}"`], verbatim: true };
 }
 
-function resolveWindowsCommand(command: string, env: NodeJS.ProcessEnv, cwd: string | undefined): string | undefined {
-	const exts = (env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean);
-	const candidates = (base: string) => (extname(base) ? [base, ...exts.map((e) => base + e)] : exts.map((e) => base + e));
-	const hasDir = command.includes('/') || command.includes('\\');
-	const dirs = hasDir || isAbsolute(command) ? [''] : (pathOf(env) ?? '').split(delimiter).filter(Boolean);
-	for (const dir of dirs) {
-		const base = dir ? join(dir, command) : resolvePath(cwd ?? process.cwd(), command);
+/** A Windows program-argument quote: wrap in quotes; backslashes that end up before a quote are doubled. */
+function quoteArgument(arg: string): string {
+	let quoted = '"';
+	let backslashes = 0;
+	for (const char of arg) {
+		if (char === '\\') {
+			backslashes += 1;
+			continue;
+		}
+		if (char === '"') {
+			quoted += '\\'.repeat(backslashes * 2 + 1) + '"';
+		} else {
+			quoted += '\\'.repeat(backslashes) + char;
+		}
+		backslashes = 0;
+	}
+	return quoted + '\\'.repeat(backslashes * 2) + '"';
+}
+
+/** Escapes cmd.exe's special characters (quotes included) with `^`, `times` times over. */
+function escapeForCmd(text: string, times = 1): string {
+	let escaped = text;
+	for (let i = 0; i < times; i++) {
+		escaped = escaped.replace(/[()[\]%!^"`<>&|;, *?]/g, '^$&');
+	}
+	return escaped;
+}
+
+function isRegularFile(path: string): boolean {
+	try {
+		return statSync(path).isFile();
+	} catch {
+		return false;
+	}
+}
+
+function resolveWindowsCommand(command: string, env: NodeJS.ProcessEnv, cwd: string, isFile: (path: string) => boolean): string | undefined {
+	const extensions = (Object.entries(env).find(([key]) => key.toUpperCase() === 'PATHEXT')?.[1] ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean);
+	// A name with an extension is tried as it is first; then (or only, without one) with each PATHEXT extension.
+	const candidates = (base: string) => (win32.extname(base) ? [base, ...extensions.map((e) => base + e)] : extensions.map((e) => base + e));
+	const hasDirectory = /[\\/]/.test(command);
+	const path = Object.entries(env).find(([key]) => key.toUpperCase() === 'PATH')?.[1] ?? '';
+	// Unlike cmd.exe, a bare name is not looked up in the working directory: a workspace must not be able to shadow `npx`.
+	const directories = hasDirectory ? [undefined] : path.split(';').filter(Boolean);
+	for (const directory of directories) {
+		const base = directory === undefined ? win32.resolve(cwd, command) : win32.join(directory, command);
 		for (const candidate of candidates(base)) {
-			if (existsSync(candidate) && !isDirectory(candidate)) {
+			if (isFile(candidate)) {
 				return candidate;
 			}
 		}
