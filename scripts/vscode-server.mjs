@@ -66,7 +66,12 @@ export function ensureVsCode(options = {}) {
 			PATH: `${join(p.nodeDir, 'bin')}:${process.env.PATH ?? ''}`,
 			npm_config_nodedir: p.nodeDir,
 		};
-		npm(['install', '--prefix', p.dir, `code-server@${CODE_SERVER_VERSION}`], { cwd: p.dir, env, node: p.node });
+		try {
+			npm(['install', '--prefix', p.dir, `code-server@${CODE_SERVER_VERSION}`], { cwd: p.dir, env, node: p.node });
+		} catch (error) {
+			// The usual cause is the native kerberos module: it builds against libkrb5-dev.
+			throw new Error(`${error.message}. If a native module failed to build, install the Debian packages with \`bash scripts/apt-deps.sh\` (libkrb5-dev, g++, make, python3 are needed) and retry.`);
+		}
 		if (!existsSync(p.entry)) throw new Error(`vscode-server: code-server did not provide ${p.entry}`);
 		writeFileSync(p.marker, markerText);
 		log(`vscode-server: installed in ${Math.round((Date.now() - started) / 1000)} s`);
