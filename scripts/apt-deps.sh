@@ -3,7 +3,7 @@
 # libkrb5-dev (code-server's native kerberos module builds against it), chromium (the headless browser that
 # drives the workbench) and fonts-dejavu-core (so screenshots have glyphs). Needs root or sudo.
 set -euo pipefail
-packages=(libkrb5-dev chromium fonts-dejavu-core)
+packages=(libkrb5-dev chromium fonts-dejavu-core g++ make python3)
 missing=()
 for p in "${packages[@]}"; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
