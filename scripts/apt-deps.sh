@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the real-VS-Code e2e run needs, only when one is missing:
 # libkrb5-dev (code-server's native kerberos module builds against it), chromium (the headless browser that
-# drives the workbench) and fonts-dejavu-core (so screenshots have glyphs). Needs root or sudo.
+# drives the workbench), fonts-dejavu-core (so screenshots have glyphs) and the toolchain node-gyp uses (g++, make,
+# python3; usually there already). Needs root or sudo.
 set -euo pipefail
 packages=(libkrb5-dev chromium fonts-dejavu-core g++ make python3)
 missing=()
