@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CallToolResult } from '../../../src/protocol/schema';
 import { answerInputBox, answerQuickPick, quickInputAccept, quickInputClose, test } from './harness';
-import { jsonAfter, needDriver, resultText, serverWithTool, toggleRow, typeInto, waitForQuickInput } from './elicitationSupport';
+import { jsonAfter, needDriver, resultText, serverWithTool, toggleRow, typeInto, waitForQuickInput, USER_PACED } from './elicitationSupport';
 
 const SERVER = 'everything';
 const TOOL = 'trigger-elicitation-request';
@@ -27,10 +27,11 @@ const STEP = {
 	review: `Review what ${SERVER} will receive`,
 } as const;
 
-async function startElicitation(): Promise<Promise<CallToolResult>> {
+/** Starts the tool call; resolves (in a wrapper, so awaiting does not wait for the call) once the call is sent. */
+async function startElicitation(): Promise<{ call: Promise<CallToolResult> }> {
 	needDriver();
 	const manager = await serverWithTool(SERVER, TOOL);
-	return manager.callTool(SERVER, TOOL, {});
+	return { call: manager.callTool(SERVER, TOOL, {}, USER_PACED) };
 }
 
 function rawResult(result: CallToolResult): { action: string; content?: Record<string, unknown> } {
@@ -40,7 +41,7 @@ function rawResult(result: CallToolResult): { action: string; content?: Record<s
 test(
 	'a form with every field type is answered through the quick input and arrives with typed values',
 	async () => {
-		const call = await startElicitation();
+		const { call } = await startElicitation();
 
 		const first = await waitForQuickInput(STEP.name);
 		assert.match(first.text, new RegExp(`${SERVER}: Please provide inputs for the following fields:`), 'titled with the server and the message');
@@ -139,7 +140,7 @@ async function acceptDefaultsToReview(name: string): Promise<void> {
 test(
 	'defaults are sent as prefilled, skipped optional fields are left out, and Edit on the review changes one field',
 	async () => {
-		const call = await startElicitation();
+		const { call } = await startElicitation();
 		await acceptDefaultsToReview('Grace');
 		const review = await waitForQuickInput(STEP.review);
 		assert.ok(review.rows.includes('String with email format: (not set)'), `rows: ${review.rows.join(' | ')}`);
@@ -174,7 +175,7 @@ test(
 test(
 	'Back returns to the previous step with the answer kept; a required field cannot be left empty',
 	async () => {
-		const call = await startElicitation();
+		const { call } = await startElicitation();
 		await waitForQuickInput(STEP.name);
 		await typeInto('');
 		await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
@@ -194,14 +195,14 @@ test(
 test(
 	'Escape cancels and Decline declines: the server sees the difference',
 	async () => {
-		let call = await startElicitation();
+		let { call } = await startElicitation();
 		await waitForQuickInput(STEP.name);
 		await quickInputClose();
 		let result = await call;
 		assert.deepEqual(rawResult(result), { action: 'cancel' });
 		assert.match(resultText(result), /cancelled/);
 
-		call = await startElicitation();
+		({ call } = await startElicitation());
 		await acceptDefaultsToReview('Barbara');
 		await waitForQuickInput(STEP.review);
 		await answerQuickPick('Decline');
@@ -217,9 +218,9 @@ test(
 	async () => {
 		const manager = await serverWithTool(SERVER, TOOL);
 		needDriver();
-		const first = manager.callTool(SERVER, TOOL, {});
+		const first = manager.callTool(SERVER, TOOL, {}, USER_PACED);
 		await waitForQuickInput(STEP.name);
-		const second = manager.callTool(SERVER, TOOL, {});
+		const second = manager.callTool(SERVER, TOOL, {}, USER_PACED);
 		let secondDone = false;
 		void second.then(() => (secondDone = true));
 		await answerInputBox('First');

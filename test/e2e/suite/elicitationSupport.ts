@@ -36,6 +36,14 @@ export async function serverWithTool(server: string, tool: string, timeoutMs = 3
 	return manager;
 }
 
+/**
+ * Request options for a tool call that waits on a person (a form, a consent): the client's default 60 s request
+ * timeout would end the call while the user is still answering.
+ * FIXME(#6): the client should pause a request's timeout while the server's elicitation or sampling request for it
+ * is with the user; until then, callers that involve a person pass a longer timeout.
+ */
+export const USER_PACED = { timeoutMs: 10 * 60_000 };
+
 /** The text of a tool result's text blocks, joined by newlines. */
 export function resultText(result: CallToolResult): string {
 	return result.content.map((c) => (c.type === 'text' ? String((c as { text?: unknown }).text ?? '') : `[${c.type}]`)).join('\n');

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { ElicitationPresenter, handleUrlElicitationRequired, urlElicitationsOf } from '../../../src/vscode/elicitation';
 import { answerQuickPick, quickInputClose, test } from './harness';
-import { jsonAfter, needDriver, resultText, serverWithTool, waitForQuickInput } from './elicitationSupport';
+import { jsonAfter, needDriver, resultText, serverWithTool, waitForQuickInput, USER_PACED } from './elicitationSupport';
 
 const SERVER = 'everything';
 const TOOL = 'trigger-url-elicitation';
@@ -15,7 +15,7 @@ test(
 	async () => {
 		needDriver();
 		const manager = await serverWithTool(SERVER, TOOL);
-		const call = manager.callTool(SERVER, TOOL, { url: URL, message: 'Approve the demo in your browser' });
+		const call = manager.callTool(SERVER, TOOL, { url: URL, message: 'Approve the demo in your browser' }, USER_PACED);
 		const shown = await waitForQuickInput('consent.example.com');
 		assert.match(shown.text, new RegExp(`${SERVER} asks you to open a page on consent\\.example\\.com`));
 		assert.match(shown.placeholder, /Approve the demo in your browser/);
@@ -34,7 +34,7 @@ test(
 	async () => {
 		needDriver();
 		const manager = await serverWithTool(SERVER, TOOL);
-		const call = manager.callTool(SERVER, TOOL, { url: URL });
+		const call = manager.callTool(SERVER, TOOL, { url: URL }, USER_PACED);
 		await waitForQuickInput('consent.example.com');
 		await quickInputClose();
 		assert.deepEqual(jsonAfter(resultText(await call), 'Raw result: '), { action: 'cancel' });
@@ -48,7 +48,7 @@ test(
 		needDriver();
 		const manager = await serverWithTool(SERVER, TOOL);
 		const args = { url: URL, errorPath: true };
-		const error = await manager.callTool(SERVER, TOOL, args).then(
+		const error = await manager.callTool(SERVER, TOOL, args, USER_PACED).then(
 			() => assert.fail('the first call should fail with -32042'),
 			(e: unknown) => e,
 		);
@@ -75,7 +75,7 @@ test(
 		}
 
 		// The retry goes the request path: an elicitation/create in URL mode, answered through the extension's presenter.
-		const call = manager.callTool(SERVER, TOOL, args);
+		const call = manager.callTool(SERVER, TOOL, args, USER_PACED);
 		await waitForQuickInput('consent.example.com');
 		await answerQuickPick('Decline');
 		assert.deepEqual(jsonAfter(resultText(await call), 'Raw result: '), { action: 'decline' });

@@ -8,7 +8,7 @@ import type { CallToolResult } from '../../../src/protocol/schema';
 import { SAMPLING_REQUEST_SCHEME } from '../../../src/vscode/sampling';
 import { SYSTEM_PROMPT_PREFIX } from '../../../src/vscode/samplingMapping';
 import { answerQuickPick, quickInputClose, sleep, test, waitFor } from './harness';
-import { needDriver, quickInput, resultText, serverWithTool, waitForQuickInput } from './elicitationSupport';
+import { needDriver, quickInput, resultText, serverWithTool, waitForQuickInput, USER_PACED } from './elicitationSupport';
 
 const SERVER = 'everything';
 const TOOL = 'trigger-sampling-request';
@@ -51,11 +51,12 @@ async function fakeModelReady(): Promise<void> {
 	});
 }
 
-async function sample(prompt: string, maxTokens = 1000): Promise<Promise<CallToolResult>> {
+/** Starts the tool call; resolves (in a wrapper, so awaiting does not wait for the call) once the call is sent. */
+async function sample(prompt: string, maxTokens = 1000): Promise<{ call: Promise<CallToolResult> }> {
 	needDriver();
 	await fakeModelReady();
 	const manager = await serverWithTool(SERVER, TOOL);
-	return manager.callTool(SERVER, TOOL, { prompt, maxTokens });
+	return { call: manager.callTool(SERVER, TOOL, { prompt, maxTokens }, USER_PACED) };
 }
 
 async function resetConsent(): Promise<void> {
@@ -66,7 +67,7 @@ test(
 	'allowed once, the request reaches the model with system prompt, max tokens and temperature, and the server gets its answer',
 	async () => {
 		await resetConsent();
-		const call = await sample('hello');
+		const { call } = await sample('hello');
 		const consent = await waitForQuickInput(CONSENT);
 		assert.match(consent.placeholder, /Fake Echo \(switchboard-test\/fake-echo\)/, 'the prompt names the model that will answer');
 		assert.match(consent.placeholder, /up to 1000 tokens/);
@@ -93,14 +94,14 @@ test(
 	'Deny and Escape refuse: the server gets an error saying the user declined, and the model is not asked',
 	async () => {
 		await resetConsent();
-		let call = await sample('no thanks');
+		let { call } = await sample('no thanks');
 		await waitForQuickInput(CONSENT);
 		await answerQuickPick('Deny');
 		let result = await call;
 		assert.equal(result.isError, true);
 		assert.match(resultText(result), /declined/);
 
-		call = await sample('escape');
+		({ call } = await sample('escape'));
 		await waitForQuickInput(CONSENT);
 		await quickInputClose();
 		result = await call;
@@ -114,7 +115,7 @@ test(
 	'Show request opens the full request read-only and asks again; a small max tokens budget ends with maxTokens',
 	async () => {
 		await resetConsent();
-		const call = await sample('show me', 5);
+		const { call } = await sample('show me', 5);
 		await waitForQuickInput(CONSENT);
 		await answerQuickPick('Show request…');
 		const document = await waitFor(() => vscode.workspace.textDocuments.find((d) => d.uri.scheme === SAMPLING_REQUEST_SCHEME && d.getText().includes('show me')), {
@@ -133,39 +134,38 @@ test(
 	{ timeoutMs: 60_000 },
 );
 
-/** True when no consent prompt shows within `ms`. */
-async function noPromptFor(ms: number): Promise<boolean> {
+/** Fails when a consent prompt shows within `ms`. */
+async function noPromptFor(ms: number): Promise<void> {
 	const until = Date.now() + ms;
 	while (Date.now() < until) {
 		const open = await quickInput();
-		if (open && (open.text.includes(CONSENT) || open.placeholder.includes(CONSENT))) return false;
+		assert.ok(!open || !(open.text.includes(CONSENT) || open.placeholder.includes(CONSENT)), `no consent prompt expected, but one shows: ${JSON.stringify(open)}`);
 		await sleep(200);
 	}
-	return true;
 }
 
 test(
 	'"Allow for this session" and "Always allow" are remembered until "MCP: Reset Sampling Consent"',
 	async () => {
 		await resetConsent();
-		let call = await sample('session one');
+		let { call } = await sample('session one');
 		await waitForQuickInput(CONSENT);
 		await answerQuickPick('Allow for this session');
 		assert.equal(samplingResult(await call).model, 'fake-echo');
-		call = await sample('session two');
+		({ call } = await sample('session two'));
 		assert.equal(samplingResult(await call).model, 'fake-echo', 'the second request is answered without asking');
 
 		await resetConsent();
-		call = await sample('always one');
+		({ call } = await sample('always one'));
 		await waitForQuickInput(CONSENT);
 		await answerQuickPick('Always allow');
 		samplingResult(await call);
-		call = await sample('always two');
-		assert.ok(await noPromptFor(500));
+		({ call } = await sample('always two'));
+		await noPromptFor(500);
 		samplingResult(await call);
 
 		await resetConsent();
-		call = await sample('after reset');
+		({ call } = await sample('after reset'));
 		await waitForQuickInput(CONSENT);
 		await answerQuickPick('Deny');
 		assert.equal((await call).isError, true);
@@ -187,7 +187,10 @@ test(
 		await config.update('servers', servers, vscode.ConfigurationTarget.Workspace);
 		const manager = await serverWithTool('samplingTools', 'weather-via-sampling');
 
-		const call = manager.callTool('samplingTools', 'weather-via-sampling', {});
+		const call = manager.callTool('samplingTools', 'weather-via-sampling', {}, USER_PACED);
+		// A client that does not advertise sampling.tools gets an error from the server at once: say so, not "timed out".
+		const early = await Promise.race([call.then((r) => resultText(r)), waitForQuickInput('samplingTools wants to use a language model').then(() => undefined)]);
+		assert.equal(early, undefined, `the call ended before any consent prompt: ${early}`);
 		const consent = await waitForQuickInput('samplingTools wants to use a language model');
 		assert.match(consent.placeholder, /1 tool\(s\)/);
 		await answerQuickPick('Allow for this session');
