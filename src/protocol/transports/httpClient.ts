@@ -6,6 +6,9 @@ import { ErrorCode } from '../jsonrpc';
 import { McpError } from '../mcpError';
 import type { HttpAuthProvider } from './transport';
 
+/** Failures of a request sent on a kept-alive socket that the server had closed: safe to send once more. */
+const staleSocketFailures = new WeakSet<McpError>();
+
 /** The default cap on one message (a JSON body or one SSE event), in bytes: large results pass, runaway streams do not. */
 export const defaultMaxMessageBytes = 256 * 1024 * 1024;
 
@@ -162,7 +165,7 @@ export class HttpClient {
 		} catch (error) {
 			// A keep-alive socket the server closed while idle fails the next request at once; sending again on a
 			// fresh socket is safe because the server never saw the first attempt.
-			if ((error as { reusedSocket?: boolean }).reusedSocket && (error as NodeJS.ErrnoException).code === 'ECONNRESET' && !this.destroyed) {
+			if (error instanceof McpError && staleSocketFailures.has(error) && !this.destroyed) {
 				return this.send(req, headers);
 			}
 			throw error;
@@ -196,7 +199,9 @@ export class HttpClient {
 					{ code: error.code, url: req.url.href },
 					{ cause: error },
 				);
-				(failure as { reusedSocket?: boolean }).reusedSocket = request.reusedSocket;
+				if (request.reusedSocket && error.code === 'ECONNRESET') {
+					staleSocketFailures.add(failure);
+				}
 				reject(failure);
 			});
 			request.end(req.body);
