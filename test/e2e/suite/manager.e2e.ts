@@ -125,7 +125,7 @@ test(
 		try {
 			// Forget earlier decisions so this server's first start asks (the command is registered by registerConfigCommands).
 			await vscode.commands.executeCommand('mcpSwitchboard.resetTrust');
-			await withServers({ 'e2e-untrusted': serverEntry(['--pid-file', pidFile]) }, async () => {
+			await withServers({ 'e2e-untrusted': serverEntry(['--pid-file', pidFile]) }, async (update) => {
 				await waitFor(() => manager.get('e2e-untrusted')?.state.kind === 'needsTrust', {
 					timeoutMs: 15_000,
 					message: `e2e-untrusted to need trust (it is ${stateOf(manager, 'e2e-untrusted')})`,
@@ -140,6 +140,19 @@ test(
 				await vscode.commands.executeCommand('mcpSwitchboard.resetTrust');
 				await running(manager, 'e2e-untrusted');
 				assert.equal(fs.readFileSync(pidFile, 'utf8').trim().split('\n').length, 1, 'one process after allowing');
+
+				// The answer is remembered: a restart does not ask again.
+				const askedBefore = asked.length;
+				await manager.restart('e2e-untrusted');
+				await running(manager, 'e2e-untrusted');
+				assert.equal(asked.length, askedBefore, 'a restart with the same command does not ask');
+
+				// A changed command line asks again, and "Don't Allow" stops it from running.
+				answer = false;
+				await update({ 'e2e-untrusted': serverEntry(['--pid-file', pidFile, '--tools', '9']) });
+				await waitFor(() => manager.get('e2e-untrusted')?.state.kind === 'needsTrust', { timeoutMs: 15_000, message: 'the changed server to need trust again' });
+				assert.equal(asked.length, askedBefore + 1, 'asked once more, for the new command line');
+				assert.ok(asked.at(-1)!.includes('--tools 9'), asked.at(-1));
 			});
 		} finally {
 			setTrustPromptForTests(undefined);
