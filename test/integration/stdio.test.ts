@@ -282,6 +282,19 @@ describe('StdioTransport with a real process', () => {
 		assert.equal(processAlive(server.transport.pid!), false);
 	});
 
+	test('a server that closes its stdout but keeps running is stopped, and the reason says so', async () => {
+		const server = await startServer(['--linger']);
+		const pid = server.transport.pid!;
+		await server.transport.send({ jsonrpc: '2.0', id: 1, method: 'closeStdout', params: { stderr: ['redirecting output to a log file'] } });
+		const reason = await server.closed;
+		assert.equal(reason.code, ErrorCode.ConnectionClosed);
+		assert.match(reason.message, /Server "line-server" closed its stdout but kept running/);
+		assert.match(reason.message, /redirecting output to a log file/);
+		await server.transport.close();
+		assert.equal(processAlive(pid), false, 'the server was stopped');
+		assert.equal(server.closeCount, 1);
+	});
+
 	test('a command that does not exist fails start() naming the command, the directory and the PATH', async () => {
 		const transport = new StdioTransport({ command: 'no-such-mcp-server-xyz', args: ['--stdio'], env: { PATH: '/opt/nowhere:/usr/bin' }, cwd: tempDir });
 		const closed = new Promise<McpError>((resolve) => transport.onClose(resolve));

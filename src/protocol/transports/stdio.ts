@@ -31,6 +31,8 @@ export interface StdioTransportOptions {
 const GRACE_MS = 2000;
 /** After the process exits, how long to wait for the rest of its stdout (a grandchild may hold the pipe open). */
 const DRAIN_AFTER_EXIT_MS = 200;
+/** After stdout closes, how long the process may take to exit before it counts as a server that stopped talking. */
+const STDOUT_CLOSED_GRACE_MS = 1000;
 /** stderr lines kept for error messages, and the longest kept line. */
 const STDERR_TAIL_LINES = 20;
 const STDERR_LINE_CHARS = 1000;
@@ -73,6 +75,9 @@ export class StdioTransport implements Transport {
 	private readonly exitedDeferred = deferred<void>();
 	private stdoutEnded = false;
 	private drainTimer: NodeJS.Timeout | undefined;
+	private stdoutClosedTimer: NodeJS.Timeout | undefined;
+	/** Why the transport itself stopped the server (it closed stdout), reported instead of "closed by the client". */
+	private stopReason: McpError | undefined;
 	private readonly stderrTail: string[] = [];
 	private stderrPartial = '';
 	/** True while stdin's buffer is full; sends queue until 'drain'. */
@@ -160,6 +165,9 @@ export class StdioTransport implements Transport {
 				this.stdoutEnded = true;
 				if (this.exited) {
 					this.afterExit();
+				} else if (!this.closeRequested && !this.closeReason) {
+					// Usually the exit event follows at once; a process that lives on without stdout can never answer again.
+					this.stdoutClosedTimer = setTimeout(() => this.onStdoutClosedWhileRunning(), STDOUT_CLOSED_GRACE_MS);
 				}
 			});
 			child.stdout?.on('error', (error) => this.logger.debug(`${this.name}: stdout error: ${error.message}`));
@@ -222,7 +230,7 @@ export class StdioTransport implements Transport {
 
 	private async doClose(): Promise<void> {
 		const child = this.child;
-		const reason = McpError.connectionClosed(`Connection to "${this.name}" closed by the client`);
+		const reason = this.stopReason ?? McpError.connectionClosed(`Connection to "${this.name}" closed by the client`);
 		if (!child || child.pid === undefined || this.closeReason) {
 			// Never started, failed to spawn, or already gone.
 			this.finish(this.closeReason ?? reason);
@@ -310,6 +318,7 @@ export class StdioTransport implements Transport {
 
 	private onExit(code: number | null, signal: NodeJS.Signals | null): void {
 		this.exited = { code, signal };
+		clearTimeout(this.stdoutClosedTimer);
 		this.exitedDeferred.resolve();
 		this.logger.debug(`${this.name}: process exited (${describeExit(code, signal)})`);
 		if (this.stdoutEnded) {
@@ -328,7 +337,7 @@ export class StdioTransport implements Transport {
 		this.reader?.end();
 		const { code, signal } = this.exited;
 		if (this.closeRequested) {
-			this.finish(McpError.connectionClosed(`Connection to "${this.name}" closed by the client`, { exitCode: code, signal }));
+			this.finish(this.stopReason ?? McpError.connectionClosed(`Connection to "${this.name}" closed by the client`, { exitCode: code, signal }));
 			return;
 		}
 		const stderr = this.recentStderr;
@@ -345,16 +354,31 @@ export class StdioTransport implements Transport {
 		}
 	}
 
+	/** The server closed its stdout but did not exit: nothing it does can reach the client any more, so stop it. */
+	private onStdoutClosedWhileRunning(): void {
+		this.stdoutClosedTimer = undefined;
+		if (this.exited || this.closeReason || this.closeRequested) {
+			return;
+		}
+		const stderr = this.recentStderr;
+		let message = `Server "${this.name}" closed its stdout but kept running, so it cannot answer any more; it was stopped`;
+		if (stderr.length > 0) {
+			message += `. Last stderr lines:\n${stderr.join('\n')}`;
+		}
+		this.logger.warn(message);
+		this.stopReason = McpError.connectionClosed(message, { stderr: [...stderr] });
+		void this.close();
+	}
+
 	/** The one close path: fails queued writes, releases the streams, fires onClose once. */
 	private finish(reason: McpError): void {
 		if (this.closeReason) {
 			return;
 		}
 		this.closeReason = reason;
-		if (this.drainTimer) {
-			clearTimeout(this.drainTimer);
-			this.drainTimer = undefined;
-		}
+		clearTimeout(this.drainTimer);
+		clearTimeout(this.stdoutClosedTimer);
+		this.drainTimer = this.stdoutClosedTimer = undefined;
 		this.failWrites(reason);
 		const child = this.child;
 		if (child) {
