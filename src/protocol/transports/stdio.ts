@@ -321,6 +321,10 @@ export class StdioTransport implements Transport {
 		clearTimeout(this.stdoutClosedTimer);
 		this.exitedDeferred.resolve();
 		this.logger.debug(`${this.name}: process exited (${describeExit(code, signal)})`);
+		if (this.closeReason) {
+			// Already reported (a failed spawn, or the pipes were released): nothing left to wait for.
+			return;
+		}
 		if (this.stdoutEnded) {
 			this.afterExit();
 		} else {
