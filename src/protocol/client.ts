@@ -84,6 +84,33 @@ const MAX_PAGES = 10_000;
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * True when `value` passes CallToolResultSchema as it is: content an array of objects with a string `type`,
+ * structuredContent and _meta objects when present, isError a boolean when present. Unknown fields pass, as there.
+ */
+export function isPlainCallToolResult(value: Record<string, unknown>): boolean {
+	const content = value.content;
+	if (!Array.isArray(content)) {
+		return false;
+	}
+	for (let i = 0; i < content.length; i++) {
+		const block: unknown = content[i];
+		if (!isRecord(block) || typeof block.type !== 'string') {
+			return false;
+		}
+	}
+	const { structuredContent, isError, _meta } = value;
+	return (
+		(structuredContent === undefined || isRecord(structuredContent)) &&
+		(isError === undefined || typeof isError === 'boolean') &&
+		(_meta === undefined || isRecord(_meta))
+	);
+}
+
 export class McpClient {
 	readonly serverInfo!: Implementation;
 	readonly serverCapabilities!: ServerCapabilities;
@@ -182,7 +209,9 @@ export class McpClient {
 	async callTool(name: string, args?: Record<string, unknown>, options?: RequestOptions): Promise<CallToolResult> {
 		this.requireCapability('tools/call', 'tools');
 		const raw = await this.connection.request('tools/call', { name, arguments: args ?? {} }, options);
-		const result = this.parse('CallToolResultSchema', raw, 'tools/call');
+		// The hot path: a result of the usual shape is checked structurally (what CallToolResultSchema checks, without
+		// copying it); anything else goes through the schema, which fills defaults and names the path of a problem.
+		const result = isPlainCallToolResult(raw) ? (raw as CallToolResult) : this.parse('CallToolResultSchema', raw, 'tools/call');
 		const outputSchema = this.knownTools?.get(name)?.outputSchema;
 		if (outputSchema && !result.isError) {
 			if (result.structuredContent === undefined) {

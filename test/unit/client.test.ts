@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryLogger } from '../../src/common/logger';
-import { McpClient, type ClientOptions } from '../../src/protocol/client';
+import { isPlainCallToolResult, McpClient, type ClientOptions } from '../../src/protocol/client';
 import { ErrorCode } from '../../src/protocol/jsonrpc';
 import { McpError } from '../../src/protocol/mcpError';
 import { outputValidatorStats } from '../../src/protocol/outputValidator';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '../../src/protocol/schema';
+import { schemas, SUPPORTED_PROTOCOL_VERSIONS } from '../../src/protocol/schema';
 import { FakeServer, NO_REPLY, type FakeServerOptions } from '../fixtures/fakeServer';
 import { linkedPair } from '../fixtures/linkedTransport';
 
@@ -418,4 +418,36 @@ test('a crash surfaces through onDidClose with the transport reason', async () =
 	pair.client.closeWithReason('process exited with code 1; last stderr: Error: boom');
 	const error = await closed;
 	assert.match(error.message, /^srv: process exited with code 1; last stderr: Error: boom$/);
+});
+
+test('tools/call results: the structural fast path accepts exactly what CallToolResultSchema accepts', () => {
+	const samples: Array<Record<string, unknown>> = [
+		{ content: [] },
+		{ content: [{ type: 'text', text: 'a' }], isError: false, _meta: {}, extra: 1 },
+		{ content: [{ type: 'x' }], structuredContent: { a: 1 } },
+		{ content: 'text' },
+		{ content: [{ text: 'no type' }] },
+		{ content: [null] },
+		{ content: [['text']] },
+		{ content: [], isError: 'yes' },
+		{ content: [], structuredContent: [1] },
+		{ content: [], _meta: 'm' },
+	];
+	for (const sample of samples) {
+		if (isPlainCallToolResult(sample)) {
+			assert.equal(schemas().CallToolResultSchema.safeParse(sample).success, true, JSON.stringify(sample));
+		}
+	}
+	const verdicts = samples.map((s) => isPlainCallToolResult(s));
+	assert.deepEqual(verdicts, [true, true, true, false, false, false, false, false, false, false]);
+	const schemaVerdicts = samples.map((s) => schemas().CallToolResultSchema.safeParse(s).success);
+	assert.deepEqual(schemaVerdicts, verdicts);
+});
+
+test('a malformed tools/call result is a ProtocolViolation naming the path; a missing content becomes []', async () => {
+	let answer: Record<string, unknown> = { content: [{ text: 'no type' }] };
+	const { client } = await connect({ setup: (s) => s.on('tools/call', () => answer) });
+	await assert.rejects(client.callTool('t'), isMcpError(ErrorCode.ProtocolViolation, /tools\/call.*content\.0\.type/));
+	answer = { isError: true };
+	assert.deepEqual(await client.callTool('t'), { content: [], isError: true });
 });
