@@ -260,6 +260,28 @@ test('the user cancelling in the browser step fails with that reason', async (t)
 	);
 });
 
+test('no token, code, verifier or client secret reaches the log, even at trace level', async (t) => {
+	const s = await setup(t, { tokenAuthMethods: ['client_secret_basic'] });
+	assert.equal((await s.call('tools/list')).status, 200);
+	s.fixture.expireAccessTokens();
+	assert.equal((await s.call('tools/list')).status, 200);
+	const secrets = [
+		...s.fixture.mcpAuthorizations.filter(Boolean).map((a) => a.replace(/^Bearer /, '')),
+		...s.fixture.tokenRequests.flatMap((r) => [r.params.code, r.params.code_verifier, r.params.refresh_token]),
+		...s.fixture.authorizeRequests.flatMap((q) => [q.get('state'), q.get('code_challenge')]),
+	].filter((v): v is string => typeof v === 'string' && v.length > 0);
+	const stored = JSON.parse((await s.store.get(s.store.keys().find((k) => k.endsWith('|client'))!))!) as { clientSecret?: string };
+	assert.ok(stored.clientSecret, 'the registration gave a secret');
+	secrets.push(stored.clientSecret);
+	assert.ok(secrets.length >= 8);
+	assert.ok(s.logger.entries.length > 3, 'the flow logged its steps');
+	for (const entry of s.logger.entries) {
+		for (const secret of secrets) {
+			assert.ok(!entry.message.includes(secret), `a secret leaked into: ${entry.message}`);
+		}
+	}
+});
+
 // --- scopes ------------------------------------------------------------------------------------------------------
 
 test('scopes: the 401 scope wins, else scopes_supported, else none', async (t) => {

@@ -260,14 +260,14 @@ export class OAuthProvider implements HttpAuthProvider {
 			const client = await this.clientIdentity(as, redirectUri, stored, scopes, http);
 
 			// 4. The browser step, with PKCE and state.
-			const verifier = oauth.generateRandomCodeVerifier();
-			const state = oauth.generateRandomState();
+			const verifier = oauth().generateRandomCodeVerifier();
+			const state = oauth().generateRandomState();
 			const authorizationUrl = new URL(as.authorization_endpoint!);
 			const query = authorizationUrl.searchParams;
 			query.set('response_type', 'code');
 			query.set('client_id', client.clientId);
 			query.set('redirect_uri', redirectUri);
-			query.set('code_challenge', await oauth.calculatePKCECodeChallenge(verifier));
+			query.set('code_challenge', await oauth().calculatePKCECodeChallenge(verifier));
 			query.set('code_challenge_method', 'S256');
 			query.set('state', state);
 			query.set('resource', resource);
@@ -286,7 +286,7 @@ export class OAuthProvider implements HttpAuthProvider {
 			}
 			let callback: URLSearchParams;
 			try {
-				callback = oauth.validateAuthResponse(asForLib, clientForLib, new URL(redirected), state);
+				callback = oauth().validateAuthResponse(asForLib, clientForLib, new URL(redirected), state);
 			} catch (error) {
 				throw new OAuthStepError('authorization', describeOAuthError(error), { cause: error });
 			}
@@ -294,11 +294,11 @@ export class OAuthProvider implements HttpAuthProvider {
 			// 5. The code exchange (RFC 6749 section 4.1.3 with PKCE and RFC 8707 resource).
 			let result: OAuthLib.TokenEndpointResponse;
 			try {
-				const response = await oauth.authorizationCodeGrantRequest(asForLib, clientForLib, clientAuth(client), callback, redirectUri, verifier, {
+				const response = await oauth().authorizationCodeGrantRequest(asForLib, clientForLib, clientAuth(client), callback, redirectUri, verifier, {
 					...this.libOptions(as.token_endpoint!, http),
 					additionalParameters: { resource },
 				});
-				result = await oauth.processAuthorizationCodeResponse(asForLib, clientForLib, response);
+				result = await oauth().processAuthorizationCodeResponse(asForLib, clientForLib, response);
 			} catch (error) {
 				throw new OAuthStepError(`token request to ${as.token_endpoint}`, describeOAuthError(error), { cause: error });
 			}
@@ -350,7 +350,7 @@ export class OAuthProvider implements HttpAuthProvider {
 			!supported || supported.includes('none') ? 'none' : supported.includes('client_secret_basic') ? 'client_secret_basic' : 'client_secret_post';
 		let registered: Awaited<ReturnType<typeof OAuthLib.processDynamicClientRegistrationResponse>>;
 		try {
-			const response = await oauth.dynamicClientRegistrationRequest(
+			const response = await oauth().dynamicClientRegistrationRequest(
 				as as unknown as OAuthLib.AuthorizationServer,
 				{
 					client_name: this.options.clientName ?? 'MCP Switchboard',
@@ -362,7 +362,7 @@ export class OAuthProvider implements HttpAuthProvider {
 				},
 				this.libOptions(as.registration_endpoint, http),
 			);
-			registered = await oauth.processDynamicClientRegistrationResponse(response);
+			registered = await oauth().processDynamicClientRegistrationResponse(response);
 		} catch (error) {
 			throw new OAuthStepError(`client registration at ${as.registration_endpoint}`, describeOAuthError(error), { cause: error });
 		}
@@ -430,11 +430,11 @@ export class OAuthProvider implements HttpAuthProvider {
 		const as = session.metadata as unknown as OAuthLib.AuthorizationServer;
 		const http = this.http(signal);
 		try {
-			const response = await oauth.refreshTokenGrantRequest(as, { client_id: client.clientId }, clientAuth(client), refreshToken, {
+			const response = await oauth().refreshTokenGrantRequest(as, { client_id: client.clientId }, clientAuth(client), refreshToken, {
 				...this.libOptions(session.metadata.token_endpoint!, http),
 				additionalParameters: { resource: session.resource },
 			});
-			const result = await oauth.processRefreshTokenResponse(as, { client_id: client.clientId }, response);
+			const result = await oauth().processRefreshTokenResponse(as, { client_id: client.clientId }, response);
 			await this.saveTokens(result, splitScopes(this.tokens?.scope), refreshToken);
 			this.logger.info(`OAuth for ${this.name}: refreshed the access token`);
 			return true;
@@ -443,7 +443,7 @@ export class OAuthProvider implements HttpAuthProvider {
 				throw error;
 			}
 			this.logger.warn(`OAuth for ${this.name}: refresh at ${session.metadata.token_endpoint} failed: ${describeOAuthError(error)}`);
-			if (error instanceof oauth.ResponseBodyError) {
+			if (error instanceof oauth().ResponseBodyError) {
 				// The server refused the refresh token (invalid_grant and friends): it will not work later either.
 				await this.dropTokens();
 			}
@@ -550,8 +550,8 @@ export class OAuthProvider implements HttpAuthProvider {
 	/** oauth4webapi options: our fetch, the timeout, and plain http only for loopback endpoints. */
 	private libOptions(endpoint: string, http: HttpContext) {
 		return {
-			[oauth.customFetch]: (url: string, init: OAuthLib.CustomFetchOptions<string, unknown>) => this.fetchFn(url, init as RequestInit),
-			[oauth.allowInsecureRequests]: isLoopbackUrl(new URL(endpoint)),
+			[oauth().customFetch]: (url: string, init: OAuthLib.CustomFetchOptions<string, unknown>) => this.fetchFn(url, init as RequestInit),
+			[oauth().allowInsecureRequests]: isLoopbackUrl(new URL(endpoint)),
 			signal: requestSignal(http),
 		};
 	}
@@ -577,26 +577,26 @@ export class OAuthProvider implements HttpAuthProvider {
 function clientAuth(client: StoredClient): OAuthLib.ClientAuth {
 	switch (client.tokenEndpointAuthMethod) {
 		case 'client_secret_basic':
-			return oauth.ClientSecretBasic(client.clientSecret!);
+			return oauth().ClientSecretBasic(client.clientSecret!);
 		case 'client_secret_post':
-			return oauth.ClientSecretPost(client.clientSecret!);
+			return oauth().ClientSecretPost(client.clientSecret!);
 		default:
-			return oauth.None();
+			return oauth().None();
 	}
 }
 
 /** A short reason from an oauth4webapi or fetch error: status, OAuth error code and description. */
 export function describeOAuthError(error: unknown): string {
-	if (error instanceof oauth.ResponseBodyError) {
+	if (error instanceof oauth().ResponseBodyError) {
 		return `${error.status} ${error.error}${error.error_description ? ` (${error.error_description})` : ''}`;
 	}
-	if (error instanceof oauth.AuthorizationResponseError) {
+	if (error instanceof oauth().AuthorizationResponseError) {
 		return `the authorization server answered ${error.error}${error.error_description ? ` (${error.error_description})` : ''}`;
 	}
-	if (error instanceof oauth.WWWAuthenticateChallengeError) {
+	if (error instanceof oauth().WWWAuthenticateChallengeError) {
 		return `${error.response.status} with a ${error.cause[0]?.scheme ?? ''} challenge${error.cause[0]?.parameters.error ? ` (${error.cause[0].parameters.error})` : ''}`;
 	}
-	if (error instanceof oauth.OperationProcessingError) {
+	if (error instanceof oauth().OperationProcessingError) {
 		const cause = (error as { cause?: unknown }).cause;
 		if (cause instanceof Response) {
 			return `unexpected HTTP status ${cause.status}`;
