@@ -133,7 +133,7 @@ test('twenty servers at once all come up; a settings change restarts only the ch
 		manager.servers().filter((s) => s.state.kind !== 'running').map((s) => `${s.name}: ${JSON.stringify(s.state)}`),
 		[],
 	);
-	await until(() => manager.allTools().length === 20 * 51, 'every tool list');
+	await until(() => manager.allTools().length === 20 * 52, 'every tool list');
 	assert.equal(manager.findTool('mcp__s7__tool_3')?.server, 's7');
 
 	const before = await Promise.all(servers.map((s) => pidOf(manager, s.name)));
@@ -144,7 +144,7 @@ test('twenty servers at once all come up; a settings change restarts only the ch
 		servers.map((_, i) => i !== 5),
 	);
 	assert.ok(!alive(before[5]!), 'the old process of the changed server is gone');
-	await until(() => manager.get('s5')!.tools.length === 11, 's5 relisted');
+	await until(() => manager.get('s5')!.tools.length === 12, 's5 relisted');
 
 	await manager.dispose();
 	await until(() => afterPids.every((pid) => !alive(pid)), 'every process to exit', 5000);

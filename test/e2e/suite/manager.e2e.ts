@@ -10,7 +10,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Manager } from '../../../src/manager/manager';
 import { setTrustPromptForTests } from '../../../src/vscode/trust';
-import { extensionApi, sleep, test, waitFor } from './harness';
+import { answerInputBox, extensionApi, hasDriver, sleep, test, waitFor } from './harness';
+import { waitForQuickInput } from './elicitationSupport';
 
 interface Api {
 	manager: Manager;
@@ -100,7 +101,7 @@ test(
 			const everythingClient = manager.get('everything')?.state.kind === 'running' ? manager.client('everything') : undefined;
 
 			await update({ 'e2e-keep': serverEntry(), 'e2e-change': serverEntry(['--tools', '7']) });
-			await waitFor(() => manager.get('e2e-change')?.tools.length === 8, { timeoutMs: 20_000, message: 'e2e-change to restart with 7 tools' });
+			await waitFor(() => manager.get('e2e-change')?.tools.length === 9, { timeoutMs: 20_000, message: 'e2e-change to restart with 7 tools' });
 			const newPid = await pidOf(manager, 'e2e-change');
 			assert.notEqual(newPid, changePid, 'the changed server runs in a new process');
 			await waitFor(() => !alive(changePid), { message: 'the old process of the changed server to exit' });
@@ -158,6 +159,55 @@ test(
 			setTrustPromptForTests(undefined);
 			fs.rmSync(pidFile, { force: true });
 		}
+	},
+	{ timeoutMs: 60_000 },
+);
+
+test(
+	'a .vscode/mcp.json server with a password input: asked once (hidden), remembered, passed to the server',
+	async () => {
+		assert.ok(hasDriver(), 'this test answers the real input box and needs the page driver (test/e2e/run.mjs)');
+		const { manager } = await api();
+		const folder = vscode.workspace.workspaceFolders?.[0];
+		assert.ok(folder);
+		const file = path.join(folder.uri.fsPath, '.vscode', 'mcp.json');
+		assert.equal(fs.existsSync(file), false, 'the e2e workspace has no mcp.json of its own');
+		const id = `e2eToken${Date.now()}`;
+		const write = (args: string[]) =>
+			fs.writeFileSync(
+				file,
+				JSON.stringify({
+					inputs: [{ type: 'promptString', id, description: 'The token for the e2e server', password: true }],
+					servers: { 'e2e-json': { type: 'stdio', command: 'node', args: [fixture, ...args], env: { E2E_TOKEN: `\${input:${id}}` } } },
+				}),
+			);
+		setTrustPromptForTests(async () => true);
+		try {
+			write([]);
+			const box = await waitForQuickInput(id, 20_000);
+			assert.equal(box.password, true, 'a password input hides what is typed');
+			await answerInputBox('s3cret-value');
+			await running(manager, 'e2e-json');
+			const view = manager.get('e2e-json')!;
+			assert.equal(view.source.kind, 'mcpJson');
+			assert.match(view.source.label, /\.vscode\/mcp\.json/);
+			const result = await manager.callTool('e2e-json', 'env', { name: 'E2E_TOKEN' });
+			assert.equal((result.content[0] as unknown as { text: string }).text, 's3cret-value');
+
+			// A change to the file re-resolves the config without asking again: the value is stored.
+			write(['--tools', '4']);
+			await waitFor(() => manager.get('e2e-json')?.tools.length === 6 && manager.get('e2e-json')?.state.kind === 'running', {
+				timeoutMs: 20_000,
+				message: `e2e-json to restart with the changed args (it is ${stateOf(manager, 'e2e-json')})`,
+			});
+			const again = await manager.callTool('e2e-json', 'env', { name: 'E2E_TOKEN' });
+			assert.equal((again.content[0] as unknown as { text: string }).text, 's3cret-value');
+		} finally {
+			setTrustPromptForTests(undefined);
+			fs.rmSync(file, { force: true });
+			await vscode.commands.executeCommand('mcpSwitchboard.clearInputs');
+		}
+		await waitFor(() => !manager.get('e2e-json'), { timeoutMs: 15_000, message: 'the server to leave when mcp.json is deleted' });
 	},
 	{ timeoutMs: 60_000 },
 );
