@@ -282,6 +282,37 @@ test('no token, code, verifier or client secret reaches the log, even at trace l
 	}
 });
 
+test('resource metadata for another resource is refused (tokens must not be minted for elsewhere)', async (t) => {
+	const s = await setup(t, { resourceOverride: 'http://127.0.0.1:1/other' });
+	await assertOAuthError(s.call('tools/list'), /protected resource metadata failed: .* describes http:\/\/127\.0\.0\.1:1\/other, which does not cover http:\/\/127\.0\.0\.1:\d+\/mcp/);
+	assert.equal(s.browser.calls, 0);
+});
+
+test('a browser step that never comes back fails at the authorization timeout', async (t) => {
+	const fixture = await startAuthFixture();
+	t.after(() => fixture.close());
+	let hookSignal: AbortSignal | undefined;
+	const provider = new OAuthProvider({
+		serverUrl: fixture.mcpUrl,
+		config: {},
+		name: 'fixture',
+		authorizationTimeoutMs: 300,
+		hooks: {
+			store: new MemoryTokenStore(),
+			openAuthorizationUrl: (_url, _redirect, signal) => {
+				hookSignal = signal;
+				return new Promise<string>(() => {});
+			},
+		},
+	});
+	const response = await fetch(fixture.mcpUrl, { method: 'POST', body: '{}' });
+	await assertOAuthError(
+		provider.onUnauthorized({ status: 401, wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined, url: fixture.mcpUrl }),
+		/authorization in the browser failed: no answer from the browser within 300 ms/,
+	);
+	assert.equal(hookSignal?.aborted, true, 'the host is told to stop waiting');
+});
+
 // --- scopes ------------------------------------------------------------------------------------------------------
 
 test('scopes: the 401 scope wins, else scopes_supported, else none', async (t) => {

@@ -385,8 +385,9 @@ export class OAuthProvider implements HttpAuthProvider {
 		const controller = new AbortController();
 		const onOuterAbort = () => controller.abort(signal?.reason);
 		signal?.addEventListener('abort', onOuterAbort, { once: true });
-		const seconds = Math.round(this.authorizationTimeoutMs / 1000);
-		const timer = setTimeout(() => controller.abort(new Error(`no answer from the browser within ${seconds} s`)), this.authorizationTimeoutMs);
+		const ms = this.authorizationTimeoutMs;
+		const within = ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
+		const timer = setTimeout(() => controller.abort(new Error(`no answer from the browser within ${within}`)), ms);
 		const aborted = new Promise<never>((_, reject) => {
 			controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
 		});
