@@ -289,6 +289,26 @@ describe('Streamable HTTP transport', () => {
 		});
 	});
 
+	test('a cancelled request releases its connection (the server sees it close)', async () => {
+		await withServer({}, async (server) => {
+			const { transport, inbox } = await connect(server);
+			const request = call('never');
+			const sending = transport.send(request).then(
+				() => undefined,
+				(e: unknown) => e,
+			);
+			await until(() => server.received.some((m) => m.id === request.id), 'the call to arrive');
+			await transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: request.id, reason: 'timed out' } });
+			await until(() => server.abandoned === 1, 'the server to see the request closed');
+			assert.ok((await sending) instanceof McpError, 'the abandoned POST fails its send');
+			const next = call('echo', { text: 'next' });
+			await transport.send(next);
+			assert.equal(textOf(await inbox.response(next.id)), 'next');
+			assert.equal(inbox.closed, undefined);
+			await transport.close();
+		});
+	});
+
 	test('HTML, garbage and HTTP 500 replies fail that request with the status, content type and first bytes; the connection survives', async () => {
 		await withServer({}, async (server) => {
 			const { transport, inbox } = await connect(server);

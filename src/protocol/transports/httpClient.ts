@@ -28,6 +28,8 @@ export interface HttpRequest {
 	/** Request-specific headers (Accept, session id...). They override the static ones. */
 	headers: Record<string, string>;
 	body?: Buffer;
+	/** A key under which the request can be aborted with `abort(tag)` (the transport uses the JSON-RPC id). */
+	tag?: unknown;
 	/** Give up when no response headers arrived within this many ms. Default: wait (the connection times requests out). */
 	timeoutMs?: number;
 }
@@ -44,6 +46,7 @@ export interface HttpRequest {
 export class HttpClient {
 	private readonly agent: http.Agent;
 	private readonly active = new Set<http.ClientRequest>();
+	private readonly tagged = new Map<unknown, http.ClientRequest>();
 	private destroyed = false;
 	private refreshing: Promise<boolean> | undefined;
 	private readonly targets = new WeakMap<URL, http.RequestOptions>();
@@ -109,12 +112,24 @@ export class HttpClient {
 		return res;
 	}
 
+	/** Aborts the request sent with `tag`, whether it waits for headers or streams its body. False when there is none. */
+	abort(tag: unknown): boolean {
+		const request = this.tagged.get(tag);
+		if (!request) {
+			return false;
+		}
+		this.tagged.delete(tag);
+		request.destroy();
+		return true;
+	}
+
 	/** Aborts every request in flight (their sockets close); new requests still work. */
 	abortAll(): void {
 		for (const req of this.active) {
 			req.destroy();
 		}
 		this.active.clear();
+		this.tagged.clear();
 	}
 
 	/** Aborts every request in flight and closes every socket. Idempotent. */
@@ -124,6 +139,7 @@ export class HttpClient {
 			req.destroy();
 		}
 		this.active.clear();
+		this.tagged.clear();
 		this.agent.destroy();
 	}
 
@@ -180,15 +196,31 @@ export class HttpClient {
 			}
 			const request = (req.url.protocol === 'https:' ? https : http).request({ ...this.target(req.url), method: req.method, headers, agent: this.agent });
 			this.active.add(request);
+			const tag = req.tag;
+			const untag =
+				tag === undefined
+					? undefined
+					: () => {
+							if (this.tagged.get(tag) === request) {
+								this.tagged.delete(tag);
+							}
+						};
+			if (tag !== undefined) {
+				this.tagged.set(tag, request);
+			}
 			if (req.timeoutMs !== undefined) {
 				request.setTimeout(req.timeoutMs, () => request.destroy(Object.assign(new Error(`no answer within ${req.timeoutMs} ms`), { code: 'ETIMEDOUT' })));
 			}
 			request.on('response', (res) => {
-				res.on('close', () => this.active.delete(request));
+				res.on('close', () => {
+					this.active.delete(request);
+					untag?.();
+				});
 				resolve(res);
 			});
 			request.on('error', (error: NodeJS.ErrnoException) => {
 				this.active.delete(request);
+				untag?.();
 				if (this.destroyed) {
 					reject(McpError.connectionClosed(`${this.options.name}: the transport is closed`));
 					return;

@@ -94,6 +94,8 @@ export class StreamableHttpTransport implements Transport {
 	/** Aborted on close: cancels reconnect delays and auth calls. */
 	private readonly lifetime = new AbortController();
 	private readonly seenEventIds = new Set<string>();
+	/** Reply streams still being read, by request id (to stop one when its request is cancelled). */
+	private readonly replyStreams = new Map<RequestId, StreamState>();
 
 	private currentSessionId: string | undefined;
 	private protocolVersion: string | undefined;
@@ -154,8 +156,11 @@ export class StreamableHttpTransport implements Transport {
 		const requestId = isRequest(message) ? message.id : undefined;
 		const isInitialize = method === 'initialize' && requestId !== undefined;
 		const sentSessionId = this.currentSessionId;
-		const res = await this.post(message);
+		const res = await this.post(message, requestId);
 		const status = res.statusCode ?? 0;
+		if (method === 'notifications/cancelled') {
+			this.release(message);
+		}
 
 		if (isInitialize && this.options.fallbackToSse && (status === 400 || status === 404 || status === 405)) {
 			res.resume();
@@ -187,7 +192,15 @@ export class StreamableHttpTransport implements Transport {
 		const type = mediaType(res);
 		if (type === 'text/event-stream') {
 			// The stream is read in the background: send() resolves once the server accepted the message.
-			void this.readStream(res, { requestId, method, lastEventId: undefined, retryMs: undefined, answered: false, progressed: false });
+			const state: StreamState = { requestId, method, lastEventId: undefined, retryMs: undefined, answered: false, progressed: false };
+			if (requestId !== undefined) {
+				this.replyStreams.set(requestId, state);
+			}
+			void this.readStream(res, state).finally(() => {
+				if (requestId !== undefined && this.replyStreams.get(requestId) === state) {
+					this.replyStreams.delete(requestId);
+				}
+			});
 			this.afterAccepted(method);
 			return;
 		}
@@ -218,13 +231,30 @@ export class StreamableHttpTransport implements Transport {
 		return this.shutdown(McpError.connectionClosed(`${this.name}: closed by the client`), true);
 	}
 
-	private async post(message: JsonRpcMessage): Promise<IncomingMessage> {
+	private async post(message: JsonRpcMessage, tag: RequestId | undefined): Promise<IncomingMessage> {
 		try {
-			return await this.http.request({ method: 'POST', url: this.url, headers: this.postHeaders, body: Buffer.from(JSON.stringify(message)) }, this.lifetime.signal);
+			return await this.http.request({ method: 'POST', url: this.url, headers: this.postHeaders, body: Buffer.from(JSON.stringify(message)), tag }, this.lifetime.signal);
 		} catch (error) {
 			this.throwIfClosed();
 			throw error;
 		}
+	}
+
+	/**
+	 * After `notifications/cancelled` went out, nothing more is wanted from that request: its POST (or reply stream)
+	 * is closed, so a server that never answers does not hold a socket per abandoned request. The spec makes the
+	 * notification, not the disconnection, the cancellation, so this is only cleanup.
+	 */
+	private release(message: JsonRpcMessage): void {
+		const requestId = (message as { params?: { requestId?: unknown } }).params?.requestId;
+		if (typeof requestId !== 'string' && typeof requestId !== 'number') {
+			return;
+		}
+		const stream = this.replyStreams.get(requestId);
+		if (stream) {
+			stream.answered = true; // no resume, no synthesized error
+		}
+		this.http.abort(requestId);
 	}
 
 	private updateHeaders(): void {
@@ -345,8 +375,8 @@ export class StreamableHttpTransport implements Transport {
 					return; // closed
 				}
 				this.logger.debug(`${this.name}: the reply stream for ${state.method} ${why}; resuming after event ${state.lastEventId}`);
-				const result = await this.openGet(state.lastEventId);
-				if (this.closing) {
+				const result = await this.openGet(state.lastEventId, state.requestId);
+				if (this.closing || state.answered) {
 					result.res?.resume();
 					return;
 				}
@@ -412,10 +442,10 @@ export class StreamableHttpTransport implements Transport {
 	 * Opens a GET event stream. Returns the response, or why not and whether trying again makes sense.
 	 * A 404 with a session id closes the transport (session expired).
 	 */
-	private async openGet(lastEventId: string | undefined): Promise<{ res?: IncomingMessage; status?: number; error: string; final: boolean }> {
+	private async openGet(lastEventId: string | undefined, tag?: RequestId): Promise<{ res?: IncomingMessage; status?: number; error: string; final: boolean }> {
 		let res: IncomingMessage;
 		try {
-			res = await this.http.request({ method: 'GET', url: this.url, headers: this.getHeaders(lastEventId) }, this.lifetime.signal);
+			res = await this.http.request({ method: 'GET', url: this.url, headers: this.getHeaders(lastEventId), tag }, this.lifetime.signal);
 		} catch (error) {
 			const final = error instanceof McpError && error.code === ErrorCode.Unauthorized;
 			return { error: errorMessage(error), final };
