@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { MemoryLogger } from '../../src/common/logger';
 import { ErrorCode, isResponse, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from '../../src/protocol/jsonrpc';
@@ -373,6 +376,33 @@ describe('Streamable HTTP transport', () => {
 			await transport.close();
 			assert.match(inbox.closed?.message ?? '', /closed by the client/);
 		});
+	});
+
+	test('when initialize is refused and the SSE fallback fails too, the error carries both answers', async () => {
+		const server = http.createServer((req, res) => {
+			if (req.method === 'POST') {
+				res.writeHead(400, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":0,"error":{"code":-32602,"message":"Unsupported protocol version"}}');
+			} else {
+				res.writeHead(405).end();
+			}
+		});
+		server.listen(0, '127.0.0.1');
+		await once(server, 'listening');
+		try {
+			const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+			const transport = createTransport({ type: 'http', url }, {});
+			await transport.start();
+			await assert.rejects(transport.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: {} }), (e: McpError) => {
+				assert.equal(e.code, ErrorCode.TransportFailed);
+				assert.match(e.message, /answered initialize with HTTP 400 \(application\/json\): .*Unsupported protocol version/);
+				assert.match(e.message, /the legacy HTTP\+SSE fallback failed too: .*HTTP 405/);
+				return true;
+			});
+			await transport.close();
+		} finally {
+			server.closeAllConnections();
+			server.close();
+		}
 	});
 
 	test('opens the GET listening stream after initialization and reconnects when it ends', async () => {

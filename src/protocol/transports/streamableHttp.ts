@@ -163,8 +163,9 @@ export class StreamableHttpTransport implements Transport {
 		}
 
 		if (isInitialize && this.options.fallbackToSse && (status === 400 || status === 404 || status === 405)) {
-			res.resume();
-			return this.fallBack(message, status);
+			// Kept for the error message, in case this is a Streamable HTTP server refusing the request itself.
+			const reply = `HTTP ${status} (${headerValue(res, 'content-type') ?? 'no content type'}): ${await peekBody(res)}`;
+			return this.fallBack(message, reply);
 		}
 		if (sentSessionId !== undefined) {
 			const check = await this.sessionGone(res);
@@ -501,8 +502,8 @@ export class StreamableHttpTransport implements Transport {
 		return error;
 	}
 
-	private async fallBack(initialize: JsonRpcMessage, status: number): Promise<void> {
-		this.logger.info(`${this.name}: ${this.url.href} answered initialize with HTTP ${status}; falling back to the legacy HTTP+SSE transport`);
+	private async fallBack(initialize: JsonRpcMessage, reply: string): Promise<void> {
+		this.logger.info(`${this.name}: ${this.url.href} answered initialize with ${reply}; falling back to the legacy HTTP+SSE transport`);
 		const legacy = new LegacySseTransport({
 			url: this.options.url,
 			headers: this.options.headers,
@@ -524,8 +525,8 @@ export class StreamableHttpTransport implements Transport {
 			void legacy.close();
 			throw new McpError(
 				ErrorCode.TransportFailed,
-				`${this.name}: ${this.url.href} does not speak Streamable HTTP (initialize answered HTTP ${status}) and the legacy HTTP+SSE fallback failed too: ${errorMessage(error)}`,
-				{ status },
+				`${this.name}: ${this.url.href} answered initialize with ${reply}, and the legacy HTTP+SSE fallback failed too: ${errorMessage(error)}`,
+				undefined,
 				{ cause: error },
 			);
 		} finally {
