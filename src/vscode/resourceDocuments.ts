@@ -157,9 +157,15 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
 			return first;
 		}
 		const documentUri = resourceUri(server, uri);
-		this.primed.set(documentUri.toString(), result);
-		const document = await vscode.workspace.openTextDocument(documentUri);
-		this.primed.delete(documentUri.toString());
+		const key = documentUri.toString();
+		this.primed.set(key, result);
+		const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
+		if (open) {
+			// Already open: VS Code would show the old text, so have it ask again (and get what was just read).
+			this.changed.fire(documentUri);
+		}
+		const document = open ?? (await vscode.workspace.openTextDocument(documentUri));
+		if (!open) this.primed.delete(key);
 		const language = languageForMime(result.contents[0]?.mimeType);
 		if (language && document.languageId !== language) {
 			await vscode.languages.setTextDocumentLanguage(document, language);
