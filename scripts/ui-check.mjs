@@ -16,6 +16,9 @@ const timeout = Number(process.env.MCP_SWITCHBOARD_UI_CHECK_TIMEOUT_MS ?? 60_000
 const expectedServers = Number(process.env.MCP_SWITCHBOARD_UI_CHECK_SERVERS ?? 3);
 const results = join(repoRoot, 'test-results');
 mkdirSync(results, { recursive: true });
+// `--out <file.png>` also saves the final picture there (e.g. for the README).
+const outArg = process.argv.indexOf('--out');
+const extraOut = outArg > 0 ? process.argv[outArg + 1] : undefined;
 const shot = join(results, 'ui-check.png');
 const started = Date.now();
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
@@ -80,6 +83,7 @@ try {
 	}
 	await page.waitForTimeout(700);
 	await page.screenshot({ path: shot });
+	if (extraOut) await page.screenshot({ path: extraOut });
 	writeFileSync(join(results, 'ui-check.json'), JSON.stringify({ ok: running >= expectedServers, seconds: (Date.now() - started) / 1000, rows, dialogs, descriptions }, null, '\t'));
 	if (running < expectedServers) throw new Error(`only ${running} of ${expectedServers} servers came up (see the screenshot)`);
 	console.log(`ui-check: saved ${shot} after ${elapsed()}`);

@@ -41,6 +41,7 @@ try {
 			MCP_SWITCHBOARD_E2E_RESULTS: resultsFile,
 			MCP_SWITCHBOARD_E2E_GREP: filters.join('|'),
 			MCP_SWITCHBOARD_E2E_REPO: repoRoot,
+			MCP_SWITCHBOARD_E2E_USER_SETTINGS: join(scratch, 'user-data', 'User', 'settings.json'),
 		},
 		launchArgs: [
 			workspace,

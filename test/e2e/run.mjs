@@ -176,6 +176,7 @@ try {
 			MCP_SWITCHBOARD_E2E_DRIVER: driverDir,
 			MCP_SWITCHBOARD_E2E_GREP: filters.join('|'),
 			MCP_SWITCHBOARD_E2E_REPO: repoRoot,
+			MCP_SWITCHBOARD_E2E_USER_SETTINGS: join(scratch, 'user-data', 'User', 'settings.json'),
 			// The suites stop starting tests this long before the overall timeout, so their results still arrive.
 			MCP_SWITCHBOARD_E2E_DEADLINE: String(started + timeoutMs - 30_000),
 		},

@@ -10,7 +10,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { hasDriver, quickInputClose, registry, screenshot } from './harness';
+import { extensionApi, hasDriver, registry, screenshot, sleep } from './harness';
+import { SettingsSnapshot } from './settingsSnapshot';
 import type { RegisteredTest } from './harness';
 
 export interface TestResult {
@@ -46,7 +47,8 @@ export async function run(): Promise<void> {
 
 	const deadline = Number(process.env.MCP_SWITCHBOARD_E2E_DEADLINE) || Number.POSITIVE_INFINITY;
 	const reserveMs = 20_000; // for the failure screenshots, the workbench screenshot and writing results
-	for (const t of selected) {
+	const snapshot = new SettingsSnapshot();
+	for (const [i, t] of selected.entries()) {
 		const left = deadline - reserveMs - Date.now();
 		if (left <= 1000) {
 			results.push({ name: t.name, suite: t.suite, ok: false, error: 'not run: the e2e run\'s time budget was used up by earlier tests', durationMs: 0 });
@@ -57,10 +59,14 @@ export async function run(): Promise<void> {
 		results.push(result);
 		log(result.ok ? `✔ ${t.name} (${result.durationMs} ms)` : `✖ ${t.name}: ${result.error}`);
 		if (!result.ok) {
-			// Leave the next test a clean workbench, and keep a picture of what went wrong.
-			await quickInputClose().then(undefined, () => undefined);
+			// Keep a picture of what went wrong, then leave the next test a clean workbench: a failed test may have
+			// left a quick input, an editor or a notification open.
 			await screenshot(`failure-${results.length}`).then(undefined, () => undefined);
+			for (const command of ['workbench.action.closeQuickOpen', 'notifications.clearAll', 'workbench.action.closeAllEditors']) {
+				await vscode.commands.executeCommand(command).then(undefined, () => undefined);
+			}
 		}
+		if (selected[i + 1]?.suite !== t.suite) await restoreSettings(snapshot, t.suite);
 	}
 
 	// The workbench as the suites left it: the picture of a full run.
@@ -78,6 +84,21 @@ export async function run(): Promise<void> {
 	if (failed > 0) throw new Error(`${failed} of ${results.length} e2e tests failed`);
 	// With a filter, matching nothing is a fine answer; without one, an empty run means the suites were lost.
 	if (results.length === 0 && filters.length === 0) throw new Error('No e2e test ran');
+}
+
+/** Puts back the settings a suite changed, and waits (up to 15 s) until the extension has applied them. */
+async function restoreSettings(snapshot: SettingsSnapshot, suite: string): Promise<void> {
+	const changed = snapshot.restore();
+	if (changed.length === 0) return;
+	log(`e2e: ${suite} changed ${changed.map((f) => path.basename(path.dirname(f)) + '/' + path.basename(f)).join(', ')}; restored`);
+	try {
+		const api = await extensionApi<{ settled?: () => Promise<void> } | undefined>();
+		// The configuration watcher is debounced: give it a moment to see the files, then wait for it to apply them.
+		await sleep(500);
+		await Promise.race([api?.settled?.(), sleep(15_000)]);
+	} catch {
+		// An extension that failed to activate has nothing to settle; its own tests say so.
+	}
 }
 
 async function runOne(t: RegisteredTest, timeoutMs: number): Promise<TestResult> {
