@@ -56,7 +56,7 @@ if (testFiles.length > 0) {
 
 if (!unitOnly && existsSync('test/e2e/run.mjs')) {
 	const status = run(process.execPath, ['test/e2e/run.mjs', '--no-build', ...filters]);
-	const resultsFile = 'test-results/e2e.json';
+	const resultsFile = join(process.env.MCP_SWITCHBOARD_E2E_RESULTS_DIR ?? 'test-results', 'e2e.json');
 	if (existsSync(resultsFile)) {
 		const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
 		passed += results.passed;
