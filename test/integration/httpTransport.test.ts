@@ -476,6 +476,18 @@ describe('Streamable HTTP transport', () => {
 		await transport.close();
 	});
 
+	test('a server that goes away mid-session closes the transport (its GET stream cannot reconnect), so the owner reconnects', async () => {
+		const server = await HttpFaultServer.start({ getStream: true });
+		const { transport, inbox } = await connect(server);
+		await until(() => server.requestsOf('GET').length === 1, 'the GET stream');
+		await server.close();
+		await until(() => inbox.closed !== undefined, 'onClose');
+		assert.equal(inbox.closed?.code, ErrorCode.ConnectionClosed);
+		assert.match(inbox.closed?.message ?? '', /refused the connection \(ECONNREFUSED\); is it running\?/);
+		await assert.rejects(transport.send(call('echo')), (e: McpError) => e.code === ErrorCode.ConnectionClosed);
+		await transport.close();
+	});
+
 	describe('1,000 concurrent requests', () => {
 		const warnings: Error[] = [];
 		const onWarning = (warning: Error) => warnings.push(warning);

@@ -237,7 +237,19 @@ export class StreamableHttpTransport implements Transport {
 			return await this.http.request({ method: 'POST', url: this.url, headers: this.postHeaders, body: Buffer.from(JSON.stringify(message)), tag }, this.lifetime.signal);
 		} catch (error) {
 			this.throwIfClosed();
+			this.closeIfRefused(error);
 			throw error;
+		}
+	}
+
+	/**
+	 * Nothing listens at the URL any more (the server stopped or restarted, and its sessions with it): close, so the
+	 * owner reconnects with its own backoff instead of every request failing one by one. Other network errors
+	 * (reset, timeout) fail only their request.
+	 */
+	private closeIfRefused(error: unknown): void {
+		if (error instanceof McpError && (error.data as { code?: unknown } | undefined)?.code === 'ECONNREFUSED' && !this.closing) {
+			void this.shutdown(McpError.connectionClosed(`${this.name}: the server at ${this.url.origin} refused the connection (ECONNREFUSED); is it running?`, { code: 'ECONNREFUSED' }), false);
 		}
 	}
 
@@ -448,6 +460,7 @@ export class StreamableHttpTransport implements Transport {
 		try {
 			res = await this.http.request({ method: 'GET', url: this.url, headers: this.getHeaders(lastEventId), tag }, this.lifetime.signal);
 		} catch (error) {
+			this.closeIfRefused(error);
 			const final = error instanceof McpError && error.code === ErrorCode.Unauthorized;
 			return { error: errorMessage(error), final };
 		}
