@@ -328,6 +328,7 @@ export async function describeReply(res: IncomingMessage): Promise<string> {
 	return `HTTP ${res.statusCode ?? 0} (${type}): ${await peekBody(res)}`;
 }
 
+/** The message of an Error, or the value as a string. */
 export function errorMessage(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
 }
