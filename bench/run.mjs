@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 const args = process.argv.slice(2);
 const roundsIndex = args.indexOf('--rounds');
 const rounds = roundsIndex === -1 ? 5 : Number(args[roundsIndex + 1]);
-const filters = args.filter((a, i) => !a.startsWith('--') && i !== roundsIndex + 1);
+const filters = args.filter((a, i) => !a.startsWith('--') && (roundsIndex === -1 || i !== roundsIndex + 1));
 const dir = fileURLToPath(new URL('./scenarios/', import.meta.url));
 const files = readdirSync(dir)
 	.filter((f) => f.endsWith('.mjs'))

@@ -13,8 +13,10 @@ export const SERVER = fileURLToPath(new URL('../servers/rawServer.mjs', import.m
 export const CLIENTS = ['floor', 'ours', 'sdk'];
 const require = createRequire(import.meta.url);
 
-async function connectFloor(serverArgs) {
-	const child = spawn(process.execPath, [SERVER, ...serverArgs], { stdio: ['pipe', 'pipe', 'inherit'] });
+async function connectFloor(serverArgs, { detached = false } = {}) {
+	// `detached` starts the server in its own session, as StdioTransport does (to signal its process group): with the
+	// kernel's autogroup scheduling that alone changes round-trip latency on a busy machine, so it is measured apart.
+	const child = spawn(process.execPath, [SERVER, ...serverArgs], { stdio: ['pipe', 'pipe', 'inherit'], detached });
 	const pending = new Map();
 	let nextId = 1;
 	child.stdout.on(
@@ -75,6 +77,8 @@ export function connectClient(which, serverArgs = []) {
 	switch (which) {
 		case 'floor':
 			return connectFloor(serverArgs);
+		case 'floorOwnSession':
+			return connectFloor(serverArgs, { detached: true });
 		case 'ours':
 			return connectOurs(serverArgs);
 		case 'sdk':

@@ -41,21 +41,27 @@ async function parallel(client, calls = PARALLEL_CALLS) {
 
 export async function run({ rounds }) {
 	const connections = {};
-	for (const which of CLIENTS) connections[which] = await connectClient(which);
+	// floorOwnSession: the floor with its server in its own session, as StdioTransport spawns it (see lib/clients.mjs).
+	const all = [...CLIENTS, 'floorOwnSession'];
+	for (const which of all) connections[which] = await connectClient(which);
 	try {
 		// Warm every client's JIT on the concurrent path too before measuring.
-		for (const which of CLIENTS) await parallel(connections[which], 3000);
-		const seq = await interleave(rounds, CLIENTS, (which) => sequential(connections[which]));
-		const par = await interleave(rounds, CLIENTS, (which) => parallel(connections[which]));
+		for (const which of all) await parallel(connections[which], 3000);
+		const seq = await interleave(rounds, all, (which) => sequential(connections[which]));
+		const par = await interleave(rounds, all, (which) => parallel(connections[which]));
 		const pick = (results, key) => Object.fromEntries(CLIENTS.map((c) => [c, median(results[c].map((r) => r[key]))]));
+		// The same rows with the own-session floor in the floor column: like for like with StdioTransport's spawn.
+		const own = (results, key) => ({ ...pick(results, key), floor: median(results.floorOwnSession.map((r) => r[key])) });
 		return [
 			{ scenario: 'stdio', metric: 'sequential tools/call echo p50', unit: 'µs', target: '<= 1.1x', ...pick(seq, 'p50') },
 			{ scenario: 'stdio', metric: 'sequential tools/call echo p99', unit: 'µs', ...pick(seq, 'p99') },
 			{ scenario: 'stdio', metric: 'sequential: client CPU per call', unit: 'µs', ...pick(seq, 'cpu') },
 			{ scenario: 'stdio', metric: `${PARALLEL_CALLS} calls, ${IN_FLIGHT} in flight`, unit: 'calls/s', lowerIsBetter: false, target: '<= 1.3x', ...pick(par, 'rate') },
 			{ scenario: 'stdio', metric: `${IN_FLIGHT} in flight: client CPU per call`, unit: 'µs', ...pick(par, 'cpu') },
+			{ scenario: 'stdio', metric: 'sequential p50, floor server in its own session', unit: 'µs', target: '<= 1.1x', ...own(seq, 'p50') },
+			{ scenario: 'stdio', metric: `${IN_FLIGHT} in flight, floor server in its own session`, unit: 'calls/s', lowerIsBetter: false, target: '<= 1.3x', ...own(par, 'rate') },
 		];
 	} finally {
-		for (const which of CLIENTS) await connections[which].close();
+		for (const which of all) await connections[which].close();
 	}
 }
