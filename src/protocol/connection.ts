@@ -625,13 +625,18 @@ function redact(key: string, value: unknown): unknown {
 	return key !== 'progressToken' && key !== 'cursor' && SECRET_KEY.test(key) && value !== undefined ? '[redacted]' : value;
 }
 
-/** The wire form of a message for the trace, with secrets redacted. Built only when tracing. */
+/** The longest trace line kept; a 50 MiB result would otherwise freeze the output view that shows it. */
+const MAX_TRACE_CHARS = 64 * 1024;
+
+/** The wire form of a message for the trace, with secrets redacted and cut at 64 KiB. Built only when tracing. */
 export function traceString(message: unknown): string {
+	let text: string;
 	try {
-		return JSON.stringify(message, redact) ?? String(message);
+		text = JSON.stringify(message, redact) ?? String(message);
 	} catch {
-		return String(message);
+		text = String(message);
 	}
+	return text.length > MAX_TRACE_CHARS ? `${text.slice(0, MAX_TRACE_CHARS)}… (${text.length} characters)` : text;
 }
 
 function preview(message: unknown): string {

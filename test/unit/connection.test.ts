@@ -386,6 +386,10 @@ test('the wire is traced only at trace level, with credentials redacted', async 
 	for (const secret of ['abc123', 'k-999', 'secret-token-value']) {
 		assert.ok(!lines.some((l) => l.includes(secret)), `${secret} must not be logged`);
 	}
+	traced.server.on('big', () => ({ text: 'x'.repeat(1024 * 1024) }));
+	await traced.connection.request('big', {});
+	const bigLine = traced.logger.entries.find((e) => e.level === 'trace' && e.message.includes('xxxx'));
+	assert.ok(bigLine && bigLine.message.length < 70 * 1024 && /… \(\d+ characters\)$/.test(bigLine.message), 'a huge message is cut in the trace');
 	const quiet = await setup({ logger: new MemoryLogger('debug') });
 	quiet.server.on('login', () => ({}));
 	await quiet.connection.request('login', {});
