@@ -408,7 +408,7 @@ export class CommandController implements vscode.Disposable {
 			}
 			chosen = { server: target.server, prompt };
 		} else {
-			const items = this.deps.manager.servers().flatMap((view) => view.prompts.map((prompt) => ({ label: prompt.title ?? prompt.name, description: view.name, detail: prompt.description, server: view.name, prompt })));
+			const items = this.deps.manager.servers().flatMap((view) => view.prompts.map((prompt) => ({ label: prompt.name, description: [view.name, prompt.title].filter(Boolean).join(' · '), detail: prompt.description, server: view.name, prompt })));
 			if (items.length === 0) {
 				if (this.deps.manager.servers().length === 0) await this.nothingConfigured();
 				else void vscode.window.showInformationMessage('No running MCP server offers prompts.');
