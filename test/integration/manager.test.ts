@@ -58,9 +58,10 @@ async function until(predicate: () => boolean, what: string, ms = 15_000): Promi
 	}
 }
 
-test('a server that crashes on start and one that hangs do not stop the others; the hung one is killed at its timeout', async () => {
+test('a server that crashes on start and one that hangs do not stop the others; the hung one is killed at its timeout', async (t) => {
 	const pidFile = join(scratch, 'hang.pids');
 	const manager = new Manager(host(), { maxConcurrentStarts: { stdio: 2 } });
+	t.after(() => manager.dispose());
 	const started = Date.now();
 	const reconciled = manager.reconcile([
 		server('crashes', ['--crash-on-start']),
@@ -89,8 +90,9 @@ test('a server that crashes on start and one that hangs do not stop the others; 
 	await manager.dispose();
 });
 
-test('a command that does not exist: the state names the command and the PATH, and it is not retried', async () => {
+test('a command that does not exist: the state names the command and the PATH, and it is not retried', async (t) => {
 	const manager = new Manager(host());
+	t.after(() => manager.dispose());
 	await manager.reconcile([
 		{ name: 'missing', config: { type: 'stdio', command: 'surely-not-a-command-xyz', args: [] }, source: { kind: 'user', label: 'User settings' }, workspaceDefined: false },
 	]);
@@ -104,9 +106,10 @@ test('a command that does not exist: the state names the command and the PATH, a
 	await manager.dispose();
 });
 
-test('a server that crashes every few hundred ms is restarted with backoff, then stopped by the crash-loop cap', async () => {
+test('a server that crashes every few hundred ms is restarted with backoff, then stopped by the crash-loop cap', async (t) => {
 	const pidFile = join(scratch, 'flaky.pids');
 	const manager = new Manager(host(), { restartPolicy: { initialDelayMs: 100, maxDelayMs: 400, maxCrashes: 4, windowMs: 60_000 } });
+	t.after(() => manager.dispose());
 	const kinds: ServerState['kind'][] = [];
 	manager.onDidChangeState(({ state }) => kinds.push(state.kind));
 	await manager.reconcile([server('flaky', ['--crash-after', '300', '--pid-file', pidFile])]);
@@ -126,8 +129,9 @@ test('a server that crashes every few hundred ms is restarted with backoff, then
 	await until(() => pids(pidFile).every((pid) => !alive(pid)), 'no process left');
 });
 
-test('twenty servers at once all come up; a settings change restarts only the changed one; dispose leaves no process', async () => {
+test('twenty servers at once all come up; a settings change restarts only the changed one; dispose leaves no process', async (t) => {
 	const manager = new Manager(host());
+	t.after(() => manager.dispose());
 	const servers = Array.from({ length: 20 }, (_, i) => server(`s${i}`, ['--tools', '50']));
 	await manager.reconcile(servers);
 	assert.deepEqual(
