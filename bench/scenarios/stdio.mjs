@@ -60,6 +60,7 @@ export async function run({ rounds }) {
 			{ scenario: 'stdio', metric: `${IN_FLIGHT} in flight: client CPU per call`, unit: 'µs', ...pick(par, 'cpu') },
 			{ scenario: 'stdio', metric: 'sequential p50, floor server in its own session', unit: 'µs', target: '<= 1.1x', ...own(seq, 'p50') },
 			{ scenario: 'stdio', metric: `${IN_FLIGHT} in flight, floor server in its own session`, unit: 'calls/s', lowerIsBetter: false, target: '<= 1.3x', ...own(par, 'rate') },
+			{ scenario: 'stdio', metric: `${IN_FLIGHT} in flight: client CPU per call, floor in its own session`, unit: 'µs', ...own(par, 'cpu') },
 		];
 	} finally {
 		for (const which of all) await connections[which].close();
