@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { Manager } from './manager/manager';
 import { addServer } from './vscode/addServer';
-import { type ActiveCall, CommandController, Commands, showServerError } from './vscode/commands';
+import { type ActiveCall, CommandController, Commands, notifyServerErrors, showServerError } from './vscode/commands';
 import { ElicitationPresenter, handleUrlElicitationRequired, watchElicitationCompletions } from './vscode/elicitation';
 import { VsCodeHost } from './vscode/host';
 import { registerConfigCommands } from './vscode/importServers';
@@ -89,7 +89,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			retryAfterError: (server, tool, error) => handleUrlElicitationRequired(server, error, elicitation, `the call of ${tool}`),
 		});
 		const statusBar = new ServersStatusBar(manager, Commands.showServers);
-		context.subscriptions.push(commands, statusBar);
+		context.subscriptions.push(commands, statusBar, notifyServerErrors(manager, logs));
 
 		// Apply configuration changes one at a time, in order; a change during an apply is applied after it.
 		let shownProblems = '';

@@ -273,6 +273,21 @@ test('a server whose command does not exist shows in error with a helpful messag
 		assert.equal(messageNode?.kind, 'message');
 		assert.match(label(a.tree.getTreeItem(messageNode)), /mcp-switchboard-no-such-command/);
 		await waitFor(() => a.statusText().includes('$(warning)'), { timeoutMs: 5_000, message: 'the status bar warning' });
+		if (hasDriver()) {
+			// One error notification naming the server (toasts are hidden in this test mode; the notification center keeps it).
+			await vscode.commands.executeCommand('notifications.showList');
+			try {
+				const messages = await waitFor(async () => {
+					const texts = (await driver({ action: 'texts', selector: '.notifications-center .notification-list-item' })) as string[];
+					return texts.some((t) => t.includes(`MCP server '${name}'`)) ? texts : undefined;
+				}, { timeoutMs: 5_000, message: `an error notification naming '${name}'` });
+				const ours = messages.filter((t) => t.includes(`MCP server '${name}'`));
+				assert.equal(ours.length, 1, 'one notification, not one per retry');
+				assert.match(ours[0] ?? '', /Show Output/);
+			} finally {
+				await vscode.commands.executeCommand('notifications.hideList');
+			}
+		}
 	} finally {
 		await config.update('servers', previous, vscode.ConfigurationTarget.Global);
 	}
