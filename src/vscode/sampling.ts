@@ -248,6 +248,7 @@ export class SamplingBroker implements vscode.Disposable {
 			log.info(`Sampling allowed (remembered: ${remembered === 'always' ? 'always' : 'this session'})`);
 			return;
 		}
+		throwIfAborted(signal);
 		// One prompt at a time: a second server's request waits until the first is answered.
 		const ask = async (): Promise<ConsentChoice> => {
 			// Remembered while this one waited (the user chose "session" or "always" for an earlier request).
@@ -266,10 +267,19 @@ export class SamplingBroker implements vscode.Disposable {
 		const answer = this.promptQueue.then(ask, ask);
 		this.promptQueue = answer.catch(() => undefined);
 		let choice: ConsentChoice;
+		let onAbort: (() => void) | undefined;
+		// A request the server cancels while it waits for another prompt fails at once, not when its turn comes.
+		const aborted = new Promise<never>((_, reject) => {
+			onAbort = () => reject(McpError.cancelled('sampling/createMessage', signal.reason));
+			signal.addEventListener('abort', onAbort, { once: true });
+		});
+		aborted.catch(() => undefined);
 		try {
-			choice = await answer;
+			choice = await Promise.race([answer, aborted]);
 		} catch (error) {
 			throw signal.aborted ? McpError.cancelled('sampling/createMessage', signal.reason) : error;
+		} finally {
+			if (onAbort) signal.removeEventListener('abort', onAbort);
 		}
 		switch (choice) {
 			case 'always':
