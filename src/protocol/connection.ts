@@ -286,7 +286,7 @@ export class JsonRpcConnection {
 		this.settle(entry);
 		const reason = entry.signal?.reason;
 		const error = McpError.cancelled(entry.method, reason);
-		this.sendCancelled(entry.id, reasonText(reason) ?? 'Cancelled by the client');
+		this.sendCancelled(entry, reasonText(reason) ?? 'Cancelled by the client');
 		entry.reject(error);
 	}
 
@@ -353,7 +353,7 @@ export class JsonRpcConnection {
 					error.message = `Request ${entry.method} exceeded its maximum total time of ${ms} ms`;
 				}
 				this.logger.debug(`${this.name}: request ${entry.id} (${entry.method}) timed out after ${Math.round(elapsed)} ms`);
-				this.sendCancelled(entry.id, error.message);
+				this.sendCancelled(entry, error.message);
 				entry.reject(error);
 			} else if (entry.deadline < next) {
 				next = entry.deadline;
@@ -364,10 +364,12 @@ export class JsonRpcConnection {
 		}
 	};
 
-	private sendCancelled(requestId: number, reason: string): void {
-		if (this.closeError) {
+	private sendCancelled(entry: PendingRequest, reason: string): void {
+		// Spec: "The initialize request MUST NOT be cancelled by clients"; the connection closes instead.
+		if (this.closeError || entry.method === 'initialize') {
 			return;
 		}
+		const requestId = entry.id;
 		// Spec: "The sender of the cancellation notification SHOULD ... include a reason."
 		// https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/cancellation
 		this.write({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason } }).then(undefined, (error: unknown) =>

@@ -97,6 +97,8 @@ test('connect times out after connectTimeoutMs when the server never answers ini
 	} finally {
 		clearInterval(keepAlive);
 	}
+	// Spec: initialize is never cancelled; the client just closes.
+	assert.equal(pair.client.sent.filter((m) => 'method' in m && m.method === 'notifications/cancelled').length, 0);
 	assert.equal(pair.client.isClosed, true);
 });
 
