@@ -111,6 +111,12 @@ export function isPlainCallToolResult(value: Record<string, unknown>): boolean {
 	);
 }
 
+/**
+ * One initialized MCP session. Create it with `McpClient.connect(transport, options)`; it owns the transport and
+ * closes it in `close()`. Methods reject with an McpError: CapabilityMissing (the server did not advertise the
+ * feature; nothing is sent), the server's own error, RequestTimeout, RequestCancelled, ProtocolViolation (a result of
+ * the wrong shape) or ConnectionClosed (naming the server and why). Events stop after `onDidClose` fired.
+ */
 export class McpClient {
 	readonly serverInfo!: Implementation;
 	readonly serverCapabilities!: ServerCapabilities;
@@ -128,7 +134,7 @@ export class McpClient {
 	private readonly progressEmitter = new Emitter<Progress>();
 	private readonly elicitationCompleteEmitter = new Emitter<{ elicitationId: string }>();
 
-	/** Fires once when the connection closes, with the reason. */
+	/** Fires once when the connection closes, with the reason (a ConnectionClosed McpError). Check `isClosed` first when subscribing late. */
 	readonly onDidClose: Event<Error> = this.closeEmitter.event;
 	readonly onDidChangeTools: Event<void> = this.toolsEmitter.event;
 	readonly onDidChangePrompts: Event<void> = this.promptsEmitter.event;
