@@ -46,9 +46,7 @@ try {
 		launchArgs: [
 			workspace,
 			'--disable-extensions', // other installed extensions stay out; the ones under development still load
-			'--disable-workspace-trust',
-			'--skip-welcome',
-			'--skip-release-notes',
+			// runTests adds --disable-workspace-trust, --skip-welcome and the like itself.
 			'--user-data-dir', join(scratch, 'user-data'),
 			'--extensions-dir', join(scratch, 'extensions'),
 		],
