@@ -99,22 +99,37 @@ function npm(args, { cwd, env = process.env, node }) {
 	if (result.status !== 0) throw new Error(`vscode-server: npm ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
 }
 
-/** A lock folder; a lock older than 20 minutes is taken as left behind by a killed install. */
+/** A lock folder holding the owner's pid; a lock whose owner is gone (or older than 20 minutes) is taken over. */
 function lock(path, log) {
 	const deadline = Date.now() + 20 * 60_000;
 	for (;;) {
 		try {
 			mkdirSync(path);
+			writeFileSync(join(path, 'pid'), String(process.pid));
 			return () => rmSync(path, { recursive: true, force: true });
 		} catch (error) {
 			if (error.code !== 'EEXIST') throw error;
-			let age = 0;
-			try { age = Date.now() - statSync(path).mtimeMs; } catch { continue; }
-			if (age > 20 * 60_000) { rmSync(path, { recursive: true, force: true }); continue; }
+			if (isStale(path)) {
+				rmSync(path, { recursive: true, force: true });
+				continue;
+			}
 			if (Date.now() > deadline) throw new Error(`vscode-server: ${path} is held by another install`);
 			log('vscode-server: waiting for another install to finish');
 			Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5000);
 		}
+	}
+}
+
+function isStale(path) {
+	try {
+		if (Date.now() - statSync(path).mtimeMs > 20 * 60_000) return true;
+		const pid = Number(readFileSync(join(path, 'pid'), 'utf8'));
+		if (!pid) return Date.now() - statSync(path).mtimeMs > 10_000; // the owner has not written its pid yet
+		process.kill(pid, 0);
+		return false;
+	} catch (error) {
+		// ESRCH: the owner died mid-install. A vanished lock folder is "stale" too: just retry.
+		return error.code !== 'EPERM';
 	}
 }
 
