@@ -37,7 +37,8 @@ export interface SwitchboardApi {
 	settled(): Promise<void>;
 }
 
-let active: { manager: Manager } | undefined;
+/** The running extension's Manager and its one disposal (shared by deactivate and context.subscriptions). */
+let active: { dispose(): Promise<void> } | undefined;
 
 /**
  * The composition root: log channels → Host → Manager → tree, commands, documents, status bar; everything goes into
@@ -56,9 +57,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		context.subscriptions.push(configuration, elicitation, sampling, host, registerSamplingCommands(sampling));
 
 		const manager = new Manager(host);
-		active = { manager };
-		// deactivate() awaits the same dispose (so no server process survives); this covers disposal without deactivate.
-		context.subscriptions.push({ dispose: () => void manager.dispose().catch(() => undefined) });
+		let disposing: Promise<void> | undefined;
+		const disposeManager = () => (disposing ??= manager.dispose());
+		active = { dispose: disposeManager };
+		// deactivate() awaits this same promise (so no server process survives); this covers disposal without deactivate.
+		context.subscriptions.push({ dispose: () => void disposeManager().catch(() => undefined) });
 
 		// Import servers, reset trust, clear inputs; also applies the start limits setting to the Manager.
 		registerConfigCommands(context, configuration, manager);
@@ -147,5 +150,5 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 export async function deactivate(): Promise<void> {
 	const current = active;
 	active = undefined;
-	await current?.manager.dispose();
+	await current?.dispose();
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Manager, NamedTool, ServerState, ServerView } from '../manager/manager';
 import type { Prompt, Resource, ResourceTemplate } from '../protocol/schema';
+import { fence } from './resultDocument';
 
 /** The four lists under a running server. */
 export type GroupKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
@@ -96,12 +97,6 @@ function firstLine(text: string | undefined, max = 80): string {
 
 function escapeMd(text: string): string {
 	return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
-}
-
-function fence(text: string, language = ''): string {
-	const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-	const ticks = '`'.repeat(longest + 1);
-	return `${ticks}${language}\n${text}\n${ticks}`;
 }
 
 /** The server tooltip: name, version, protocol, transport, capabilities, instructions, config source, last error. */
