@@ -180,3 +180,43 @@ describe('prefill, prompt text and arguments', () => {
 		assert.deepEqual(buildArguments(fields, new Map()), { ok: false, error: 'Missing required argument: req' });
 	});
 });
+
+describe('more schema shapes seen in real servers', () => {
+	test('legacy enumNames label the choices; a lone const is a one-choice pick', () => {
+		const schema = { type: 'object', properties: { mode: { type: 'string', enum: ['r', 'w'], enumNames: ['Read', 'Write'] }, version: { const: 2 } } };
+		assert.deepEqual(
+			field(schema, 'mode').choices?.map((c) => c.label),
+			['Read', 'Write'],
+		);
+		assert.deepEqual(field(schema, 'version').choices, [{ value: 2, label: '2' }]);
+	});
+
+	test('date-time, uuid and uri formats accept good values and explain bad ones', () => {
+		const schema = { type: 'object', properties: { at: { type: 'string', format: 'date-time' }, id: { type: 'string', format: 'uuid' }, link: { type: 'string', format: 'uri' } } };
+		assert.equal(convertText(field(schema, 'at'), '2025-11-25T14:30:00Z').ok, true);
+		assert.match((convertText(field(schema, 'at'), '2025-11-25') as { error: string }).error, /date and time/);
+		assert.equal(convertText(field(schema, 'id'), '123e4567-e89b-12d3-a456-426614174000').ok, true);
+		assert.equal(convertText(field(schema, 'id'), 'not-a-uuid').ok, false);
+		assert.equal(convertText(field(schema, 'link'), 'https://example.com/x').ok, true);
+		assert.match((convertText(field(schema, 'link'), 'example.com') as { error: string }).error, /scheme/);
+	});
+
+	test('an unknown format is not enforced', () => {
+		assert.equal(convertText(field({ type: 'object', properties: { c: { type: 'string', format: 'color' } } }, 'c'), 'blue').ok, true);
+	});
+
+	test('the root schema may itself be a $ref into $defs (as some generators emit)', () => {
+		const schema = { $ref: '#/$defs/Args', $defs: { Args: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } } };
+		const form = formFromSchema(schema);
+		assert.deepEqual(
+			form.fields.map((f) => [f.name, f.required]),
+			[['q', true]],
+		);
+	});
+
+	test('additionalProperties false is reported, so the form can say no other arguments are accepted', () => {
+		assert.equal(formFromSchema({ type: 'object', properties: {}, additionalProperties: false }).additional, false);
+		assert.equal(formFromSchema({ type: 'object', properties: {} }).additional, true);
+	});
+});
+
