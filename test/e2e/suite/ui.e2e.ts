@@ -660,3 +660,23 @@ test('prompt arguments offer the server completions, the second narrowed by the 
 	const text = await activeText((e) => e.document.uri.scheme === 'switchboard-result' && e.document.getText().includes('completable-prompt'), 'the prompt document');
 	assert.match(text, /Please promote Eve to the head of the Sales team/);
 });
+
+test('the status bar item lists the servers and offers their actions', async () => {
+	const a = await running();
+	const before = a.manager.get(SERVER)?.state;
+	assert.match(a.statusText(), /^\$\(server-process\) MCP \d+\/\d+$/);
+	const showing = vscode.commands.executeCommand('mcpSwitchboard.showServers');
+	await quickInputShowing('Pick a server for its actions');
+	if (hasDriver()) {
+		const rows = await quickInputRows();
+		assert.ok(rows.some((row) => row.label === SERVER && row.description === 'running'), `a row "${SERVER} running" among ${JSON.stringify(rows)}`);
+	}
+	await answerQuickPick(SERVER);
+	await quickInputShowing(SERVER);
+	await answerQuickPick('Restart');
+	await showing;
+	await waitFor(() => {
+		const state = a.manager.get(SERVER)?.state;
+		return state?.kind === 'running' && before?.kind === 'running' && state.client !== before.client;
+	}, { timeoutMs: 30_000, message: 'restarted from the status bar list' });
+});
