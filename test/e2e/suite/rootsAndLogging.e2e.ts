@@ -49,10 +49,19 @@ test('the log level comes from mcpSwitchboard.logLevel, overridden per server', 
 	assert.equal(loggingLevel(SERVER), 'info', 'the default is info');
 });
 
-/** The lines of the server's log channel file ("MCP: everything"), from the extension's log folder. */
-function channelLines(logDir: string): string[] {
+/** The lines of the server's log channel file ("MCP: everything"), with their time, from the extension's log folder. */
+function channelLines(logDir: string): { at: number; text: string }[] {
 	const files = fs.existsSync(logDir) ? fs.readdirSync(logDir).filter((f) => f.endsWith('.log') && f.includes(SERVER)) : [];
-	return files.flatMap((f) => fs.readFileSync(path.join(logDir, f), 'utf8').split('\n'));
+	return files.flatMap((f) =>
+		fs
+			.readFileSync(path.join(logDir, f), 'utf8')
+			.split('\n')
+			.map((text) => {
+				// Lines start with the local time: "2026-11-22 06:03:02.865 [info] ...".
+				const stamp = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}\.\d{3})/.exec(text);
+				return { at: stamp ? new Date(`${stamp[1]}T${stamp[2]}`).getTime() : 0, text };
+			}),
+	);
 }
 
 test(
@@ -62,28 +71,26 @@ test(
 		assert.ok(logUri, 'the test API gives logUri');
 		const manager = await serverWithTool(SERVER, 'toggle-simulated-logging');
 		const config = vscode.workspace.getConfiguration('mcpSwitchboard');
-		// server-everything sends a message of a random level every 5 s once toggled on.
-		const level = /(Debug|Info|Notice|Warning|Error|Critical|Alert|Emergency)[- ]level/;
+		// server-everything sends a message of a random level every 5 s once toggled on (and one at once).
+		const simulated = /(Debug|Info|Notice|Warning|Error|Critical|Alert|Emergency)[- ]level/;
 		try {
+			const start = Date.now();
 			await config.update('logLevelOverrides', { [SERVER]: 'debug' }, vscode.ConfigurationTarget.Workspace);
 			await sleep(500);
 			const toggled = resultText(await manager.callTool(SERVER, 'toggle-simulated-logging', {}));
 			assert.match(toggled, /Started/i, toggled);
-			const before = channelLines(logUri.fsPath).length;
-			await waitFor(() => channelLines(logUri.fsPath).slice(before).some((l) => level.test(l)), {
-				timeoutMs: 20_000,
+			await waitFor(() => channelLines(logUri.fsPath).some((l) => l.at >= start && simulated.test(l.text)), {
+				timeoutMs: 30_000,
 				message: 'a simulated log message in the server output at level debug',
 			});
 
 			await config.update('logLevelOverrides', { [SERVER]: 'emergency' }, vscode.ConfigurationTarget.Workspace);
-			await sleep(1_000);
-			const from = channelLines(logUri.fsPath).length;
-			await sleep(16_000);
-			const later = channelLines(logUri.fsPath)
-				.slice(from)
-				.filter((l) => level.test(l));
+			// Messages already on their way when the level changed may still arrive: judge only what was sent later.
+			const changed = Date.now() + 1_000;
+			await sleep(20_000);
+			const later = channelLines(logUri.fsPath).filter((l) => l.at > changed && simulated.test(l.text));
 			assert.deepEqual(
-				later.filter((l) => !/Emergency-level/.test(l)),
+				later.filter((l) => !/Emergency-level/.test(l.text)).map((l) => l.text),
 				[],
 				'only emergency messages once the level is emergency',
 			);
@@ -92,5 +99,5 @@ test(
 			await config.update('logLevelOverrides', undefined, vscode.ConfigurationTarget.Workspace);
 		}
 	},
-	{ timeoutMs: 60_000 },
+	{ timeoutMs: 90_000 },
 );

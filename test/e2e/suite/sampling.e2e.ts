@@ -160,6 +160,7 @@ test(
 		await waitForQuickInput(CONSENT);
 		await answerQuickPick('Always allow');
 		samplingResult(await call);
+		await waitFor(async () => !(await quickInput()), { message: 'the consent prompt to close' });
 		({ call } = await sample('always two'));
 		await noPromptFor(500);
 		samplingResult(await call);
