@@ -680,3 +680,11 @@ test('the status bar item lists the servers and offers their actions', async () 
 		return state?.kind === 'running' && before?.kind === 'running' && state.client !== before.client;
 	}, { timeoutMs: 30_000, message: 'restarted from the status bar list' });
 });
+
+test('a binary resource is saved as a file and opened with VS Code\'s own viewer', async () => {
+	await running();
+	const uri = await vscode.commands.executeCommand<vscode.Uri | undefined>('mcpSwitchboard.readResource', { server: SERVER, uri: 'demo://resource/dynamic/blob/1' });
+	assert.equal(uri?.scheme, 'file', `a file, got ${uri?.toString()}`);
+	assert.match(fs.readFileSync(uri.fsPath, 'utf8'), /Resource 1: This is a base64 blob/);
+	await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+});
