@@ -238,14 +238,22 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 		}
 		switch (element.kind) {
 			case 'server': {
-				if (view.state.kind === 'error') {
-					return [{ kind: 'message', server: view.name, message: view.state.message, error: true }];
-				}
-				if (view.state.kind === 'needsTrust') {
-					return [{ kind: 'message', server: view.name, message: view.state.reason, error: false }];
-				}
-				if (view.state.kind !== 'running') {
-					return [];
+				// Every state has children, so a server row is expandable from its first paint (usually "starting") and
+				// VS Code keeps it open when the groups or an error message arrive.
+				const message = (text: string, error = false): TreeNode[] => [{ kind: 'message', server: view.name, message: text, error }];
+				switch (view.state.kind) {
+					case 'error':
+						return message(view.state.message, true);
+					case 'needsTrust':
+						return message(view.state.reason);
+					case 'starting':
+						return message('Starting…');
+					case 'stopped':
+						return message('Stopped. Start it with the ▷ button or "MCP: Start Server".');
+					case 'disabled':
+						return message('Disabled in its settings ("disabled": true).');
+					case 'running':
+						break;
 				}
 				const caps = view.state.client.serverCapabilities;
 				return groupOrder.filter((group) => (group === 'tools' ? true : group === 'prompts' ? caps.prompts !== undefined : caps.resources !== undefined) || this.items(view, group) > 0).map((group) => this.groupNode(view.name, group));
@@ -299,8 +307,6 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 				if (!view) {
 					return item;
 				}
-				const hasChildren = view.state.kind === 'running' || view.state.kind === 'error' || view.state.kind === 'needsTrust';
-				item.collapsibleState = hasChildren ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None;
 				item.description = serverDescription(view);
 				item.iconPath = stateIcon(view.state);
 				item.contextValue = `mcpServer.${view.state.kind}`;
