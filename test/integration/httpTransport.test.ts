@@ -4,6 +4,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { MemoryLogger } from '../../src/common/logger';
+import { McpClient } from '../../src/protocol/client';
 import { ErrorCode, isResponse, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from '../../src/protocol/jsonrpc';
 import { McpError } from '../../src/protocol/mcpError';
 import { createTransport } from '../../src/protocol/transports/createTransport';
@@ -309,6 +310,18 @@ describe('Streamable HTTP transport', () => {
 			assert.equal(textOf(await inbox.response(next.id)), 'next');
 			assert.equal(inbox.closed, undefined);
 			await transport.close();
+		});
+	});
+
+	test('with the client: a call to a server that never answers times out, its connection is released, and the next call works', async () => {
+		await withServer({}, async (server) => {
+			const transport = new StreamableHttpTransport({ url: server.url });
+			const client = await McpClient.connect(transport, { name: 'hung' });
+			await assert.rejects(client.callTool('never', {}, { timeoutMs: 200 }), (e: McpError) => e.code === ErrorCode.RequestTimeout);
+			await until(() => server.abandoned === 1, 'the abandoned POST to close');
+			const result = await client.callTool('echo', { text: 'after timeout' });
+			assert.deepEqual(result.content, [{ type: 'text', text: 'after timeout' }]);
+			await client.close();
 		});
 	});
 
