@@ -317,10 +317,12 @@ export class SamplingBroker implements vscode.Disposable {
 	private quickPickConsent(request: ConsentRequest, signal: AbortSignal): Promise<ConsentChoice> {
 		const { server, params, model } = request;
 		const pick = vscode.window.createQuickPick<Item>();
-		pick.title = `${server} wants to use a language model`;
+		// The title names who asks and which model answers; the placeholder what is sent (the full text: Show request).
+		pick.title = `${server} wants to use a language model: ${model}`;
 		const first = params.messages.find((m) => m.role === 'user');
-		const preview = first ? firstText(first.content).slice(0, 120) : '';
-		pick.placeholder = `${params.messages.length} message(s) to ${model}, up to ${params.maxTokens} tokens${params.tools?.length ? `, ${params.tools.length} tool(s)` : ''}${preview ? ` — "${preview}"` : ''}`;
+		const text = first ? firstText(first.content) : '';
+		const preview = text.length > 80 ? `${text.slice(0, 79)}…` : text;
+		pick.placeholder = `${params.messages.length} message(s), up to ${params.maxTokens} tokens${params.tools?.length ? `, ${params.tools.length} tool(s)` : ''}${preview ? `: "${preview}"` : ''}`;
 		pick.items = [
 			{ id: 'once', label: '$(check) Allow once', description: 'this request only' },
 			{ id: 'session', label: '$(pass) Allow for this session', description: `until VS Code restarts` },

@@ -3,8 +3,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CallToolResult } from '../../../src/protocol/schema';
-import { answerInputBox, answerQuickPick, quickInputAccept, quickInputClose, test } from './harness';
-import { jsonAfter, needDriver, resultText, serverWithTool, toggleRow, typeInto, waitForQuickInput, USER_PACED } from './elicitationSupport';
+import { answerInputBox, answerQuickPick, quickInputAccept, quickInputClose, screenshot, test } from './harness';
+import { FIXTURE, fixtureServer, jsonAfter, needDriver, resultText, serverWithTool, toggleRow, typeInto, waitForQuickInput, USER_PACED } from './elicitationSupport';
 
 const SERVER = 'everything';
 const TOOL = 'trigger-elicitation-request';
@@ -58,6 +58,7 @@ test(
 		await waitForQuickInput(STEP.email);
 		await typeInto('ada@');
 		await waitForQuickInput('Enter an email address');
+		await screenshot('elicitation-invalid-email');
 		await answerInputBox('ada@example.com');
 
 		await waitForQuickInput(STEP.homepage);
@@ -98,6 +99,7 @@ test(
 		await answerQuickPick('Dogs');
 
 		const review = await waitForQuickInput(STEP.review);
+		await screenshot('elicitation-review');
 		assert.match(review.text, /14\/14/);
 		for (const row of ['String: Ada Lovelace', 'Integer: 7', 'Untitled Multiple Select Enum: Guitar, Piano', 'Titled Single Select Enum: Wonder Woman', 'Legacy Titled Single Select Enum: Dogs']) {
 			assert.ok(review.rows.includes(row), `the review shows "${row}" (rows: ${review.rows.join(' | ')})`);
@@ -233,6 +235,29 @@ test(
 		assert.equal(next.value, '', 'the second form starts fresh');
 		await quickInputClose();
 		assert.deepEqual(rawResult(await second), { action: 'cancel' });
+	},
+	{ timeoutMs: 60_000 },
+);
+
+test(
+	'a field that asks for a secret is masked and comes with a plain warning; the review does not show it',
+	async () => {
+		needDriver();
+		const manager = await fixtureServer('ask-for-token');
+		const call = manager.callTool(FIXTURE, 'ask-for-token', {}, USER_PACED);
+		const token = await waitForQuickInput('The token from your account page');
+		await screenshot('elicitation-secret');
+		assert.equal(token.password, true, 'typed characters are masked');
+		assert.match(token.text, new RegExp(`${FIXTURE} is asking for a secret \\("API token"\\)`));
+		assert.match(token.text, /must not ask for passwords, keys or tokens in a form/);
+		await answerInputBox('sk-test-1234');
+		await waitForQuickInput('Remember me');
+		await answerQuickPick('No');
+		const review = await waitForQuickInput(`Review what ${FIXTURE} will receive`);
+		assert.match(review.placeholder, /includes a secret \(API token\)/);
+		assert.ok(!review.text.includes('sk-test-1234'), 'the review masks the secret');
+		await answerQuickPick('Accept');
+		assert.deepEqual(JSON.parse(resultText(await call)), { action: 'accept', content: { apiToken: 'sk-test-1234', remember: false } });
 	},
 	{ timeoutMs: 60_000 },
 );

@@ -8,7 +8,7 @@ import type { McpClient } from '../../../src/protocol/client';
 import { ElicitationPresenter, handleUrlElicitationRequired } from '../../../src/vscode/elicitation';
 import { SamplingBroker } from '../../../src/vscode/sampling';
 import { answerQuickPick, test, waitFor } from './harness';
-import { jsonAfter, needDriver, resultText, waitForQuickInput } from './elicitationSupport';
+import { jsonAfter, needDriver, repoRoot, resultText, waitForQuickInput } from './elicitationSupport';
 
 interface Edge {
 	client: McpClient;
@@ -55,13 +55,8 @@ async function edge(name: string, args: string[]): Promise<Edge> {
 	};
 }
 
-function repo(): string {
-	const found = process.env.MCP_SWITCHBOARD_E2E_REPO;
-	assert.ok(found, 'MCP_SWITCHBOARD_E2E_REPO names the repository');
-	return found;
-}
 
-const EVERYTHING = () => [path.join(repo(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'];
+const EVERYTHING = () => [path.join(repoRoot(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'];
 
 test(
 	'with url elicitation advertised: the page opens after consent, and -32042 runs it and the retried call succeeds',
@@ -104,7 +99,7 @@ test(
 	async () => {
 		needDriver();
 		await waitFor(async () => (await vscode.lm.selectChatModels({ vendor: 'switchboard-test' })).length > 0, { timeoutMs: 20_000 });
-		const e = await edge('tools-direct', [path.join(repo(), 'test/e2e/fixture-extension/samplingToolsServer.mjs')]);
+		const e = await edge('tools-direct', [path.join(repoRoot(), 'test/e2e/fixture-extension/fixtureServer.mjs')]);
 		try {
 			const call = e.client.callTool('weather-via-sampling', {});
 			await waitForQuickInput('tools-direct wants to use a language model');

@@ -1,6 +1,8 @@
 // Helpers shared by the elicitation, sampling and roots suites: the extension's Manager, servers by name, and the
 // quick input as the page shows it (title, prompt, value, rows), read through the page driver.
 import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
 import type { Manager } from '../../../src/manager/manager';
 import type { CallToolResult } from '../../../src/protocol/schema';
 import { driver, extensionApi, hasDriver, waitFor } from './harness';
@@ -34,6 +36,27 @@ export async function serverWithTool(server: string, tool: string, timeoutMs = 3
 		{ timeoutMs, message: `server "${server}" with tool "${tool}"` },
 	);
 	return manager;
+}
+
+/** The repository (the runner passes it), for paths to fixtures. */
+export function repoRoot(): string {
+	const found = process.env.MCP_SWITCHBOARD_E2E_REPO;
+	assert.ok(found, 'MCP_SWITCHBOARD_E2E_REPO names the repository');
+	return found;
+}
+
+/** The server name of test/e2e/fixture-extension/fixtureServer.mjs once {@link fixtureServer} added it. */
+export const FIXTURE = 'fixture';
+
+/** Adds the fixture server to the workspace's servers (the runner restores the settings after the suite) and waits for `tool`. */
+export async function fixtureServer(tool: string): Promise<Manager> {
+	const config = vscode.workspace.getConfiguration('mcpSwitchboard');
+	const servers = { ...(config.get<Record<string, unknown>>('servers') ?? {}) };
+	if (!servers[FIXTURE]) {
+		servers[FIXTURE] = { type: 'stdio', command: 'node', args: [path.join(repoRoot(), 'test/e2e/fixture-extension/fixtureServer.mjs')] };
+		await config.update('servers', servers, vscode.ConfigurationTarget.Workspace);
+	}
+	return serverWithTool(FIXTURE, tool);
 }
 
 /**

@@ -2,13 +2,12 @@
 // reach the deterministic "Fake Echo" model of test/e2e/fixture-extension through vscode.lm, with the user's consent
 // given or refused in the real quick pick.
 import * as assert from 'node:assert/strict';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CallToolResult } from '../../../src/protocol/schema';
 import { SAMPLING_REQUEST_SCHEME } from '../../../src/vscode/sampling';
 import { SYSTEM_PROMPT_PREFIX } from '../../../src/vscode/samplingMapping';
-import { answerQuickPick, quickInputClose, sleep, test, waitFor } from './harness';
-import { needDriver, quickInput, resultText, serverWithTool, waitForQuickInput, USER_PACED } from './elicitationSupport';
+import { answerQuickPick, quickInputClose, screenshot, sleep, test, waitFor } from './harness';
+import { FIXTURE, fixtureServer, needDriver, quickInput, resultText, serverWithTool, waitForQuickInput, USER_PACED } from './elicitationSupport';
 
 const SERVER = 'everything';
 const TOOL = 'trigger-sampling-request';
@@ -69,7 +68,9 @@ test(
 		await resetConsent();
 		const { call } = await sample('hello');
 		const consent = await waitForQuickInput(CONSENT);
-		assert.match(consent.placeholder, /Fake Echo \(switchboard-test\/fake-echo\)/, 'the prompt names the model that will answer');
+		await screenshot('sampling-consent');
+		assert.match(consent.text, /Fake Echo \(switchboard-test\/fake-echo\)/, 'the prompt names the model that will answer');
+		assert.match(consent.placeholder, /Resource trigger-sampling-request context: hello/, 'and shows what is sent');
 		assert.match(consent.placeholder, /up to 1000 tokens/);
 		for (const row of ['Allow once', 'Allow for this session', 'Always allow', 'Deny', 'Show request…']) {
 			assert.ok(consent.rows.includes(row), `the consent offers "${row}" (rows: ${consent.rows.join(' | ')})`);
@@ -180,19 +181,13 @@ test(
 		needDriver();
 		await resetConsent();
 		await fakeModelReady();
-		const repo = process.env.MCP_SWITCHBOARD_E2E_REPO;
-		assert.ok(repo, 'MCP_SWITCHBOARD_E2E_REPO names the repository');
-		const config = vscode.workspace.getConfiguration('mcpSwitchboard');
-		const servers = { ...(config.get<Record<string, unknown>>('servers') ?? {}) };
-		servers.samplingTools = { type: 'stdio', command: 'node', args: [path.join(repo, 'test/e2e/fixture-extension/samplingToolsServer.mjs')] };
-		await config.update('servers', servers, vscode.ConfigurationTarget.Workspace);
-		const manager = await serverWithTool('samplingTools', 'weather-via-sampling');
+		const manager = await fixtureServer('weather-via-sampling');
 
-		const call = manager.callTool('samplingTools', 'weather-via-sampling', {}, USER_PACED);
+		const call = manager.callTool(FIXTURE, 'weather-via-sampling', {}, USER_PACED);
 		// A client that does not advertise sampling.tools gets an error from the server at once: say so, not "timed out".
-		const early = await Promise.race([call.then((r) => resultText(r)), waitForQuickInput('samplingTools wants to use a language model').then(() => undefined)]);
+		const early = await Promise.race([call.then((r) => resultText(r)), waitForQuickInput(`${FIXTURE} wants to use a language model`).then(() => undefined)]);
 		assert.equal(early, undefined, `the call ended before any consent prompt: ${early}`);
-		const consent = await waitForQuickInput('samplingTools wants to use a language model');
+		const consent = await waitForQuickInput(`${FIXTURE} wants to use a language model`);
 		assert.match(consent.placeholder, /1 tool\(s\)/);
 		await answerQuickPick('Allow for this session');
 		const result = await call;

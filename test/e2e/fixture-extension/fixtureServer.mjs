@@ -1,10 +1,13 @@
-// Test-only MCP server (stdio) for the sampling e2e suite: its tool "weather-via-sampling" runs the tool loop of
-// "sampling with tools" (MCP 2025-11-25) against the client: it asks the client's model with a get_weather tool,
-// answers each tool_use with a tool_result, asks again, and returns both sampling results as JSON text.
+// Test-only MCP server (stdio) for the elicitation and sampling e2e suites, for what server-everything does not ask:
+// - "weather-via-sampling" runs the tool loop of "sampling with tools" (MCP 2025-11-25) against the client: it asks
+//   the client's model with a get_weather tool, answers each tool_use with a tool_result, asks again, and returns
+//   both sampling results as JSON text;
+// - "ask-for-token" sends a form elicitation with a secret field (which servers must not do; the client has to say
+//   so plainly) and returns the client's answer as JSON text.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 
-const server = new McpServer({ name: 'sampling-tools-fixture', version: '1.0.0' });
+const server = new McpServer({ name: 'switchboard-e2e-fixture', version: '1.0.0' });
 
 const getWeather = {
 	name: 'get_weather',
@@ -30,6 +33,21 @@ server.registerTool('weather-via-sampling', { description: 'Asks the client mode
 		});
 	}
 	return { content: [{ type: 'text', text: JSON.stringify({ first, final }) }] };
+});
+
+server.registerTool('ask-for-token', { description: 'Asks the user for an API token through a form elicitation' }, async () => {
+	const answer = await server.server.elicitInput({
+		message: 'Connect your account',
+		requestedSchema: {
+			type: 'object',
+			properties: {
+				apiToken: { type: 'string', title: 'API token', description: 'The token from your account page', minLength: 4 },
+				remember: { type: 'boolean', title: 'Remember me', default: false },
+			},
+			required: ['apiToken'],
+		},
+	});
+	return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
 });
 
 await server.connect(new StdioServerTransport());
