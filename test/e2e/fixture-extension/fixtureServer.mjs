@@ -3,7 +3,8 @@
 //   the client's model with a get_weather tool, answers each tool_use with a tool_result, asks again, and returns
 //   both sampling results as JSON text;
 // - "ask-for-token" sends a form elicitation with a secret field (which servers must not do; the client has to say
-//   so plainly) and returns the client's answer as JSON text.
+//   so plainly) and returns the client's answer as JSON text;
+// - "describe-image" sends a sampling request with a PNG and returns the model's answer as JSON text.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 
@@ -33,6 +34,17 @@ server.registerTool('weather-via-sampling', { description: 'Asks the client mode
 		});
 	}
 	return { content: [{ type: 'text', text: JSON.stringify({ first, final }) }] };
+});
+
+// A 1×1 PNG.
+const PIXEL = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+server.registerTool('describe-image', { description: 'Asks the client model about an image' }, async () => {
+	const result = await server.server.createMessage({
+		messages: [{ role: 'user', content: [{ type: 'text', text: 'What is in this image?' }, { type: 'image', data: PIXEL, mimeType: 'image/png' }] }],
+		maxTokens: 1000,
+	});
+	return { content: [{ type: 'text', text: JSON.stringify(result) }] };
 });
 
 server.registerTool('ask-for-token', { description: 'Asks the user for an API token through a form elicitation' }, async () => {

@@ -207,3 +207,22 @@ test(
 	},
 	{ timeoutMs: 90_000 },
 );
+
+test(
+	'an image in a sampling request reaches a model that takes images as image data, not as text',
+	async () => {
+		needDriver();
+		await resetConsent();
+		await fakeModelReady();
+		const manager = await fixtureServer('describe-image');
+		const call = manager.callTool(FIXTURE, 'describe-image', {}, USER_PACED);
+		await waitForQuickInput(`${FIXTURE} wants to use a language model`);
+		await answerQuickPick('Allow once');
+		const result = JSON.parse(resultText(await call)) as SamplingResult;
+		const echo = echoOf(result.content) as Echo & { images: number };
+		assert.equal(echo.images, 1, 'one image part reached the model');
+		// The fixture sends a 1×1 PNG of 70 bytes: the model gets the decoded bytes, not base64 text.
+		assert.deepEqual(echo.messages, [{ role: 'user', text: 'What is in this image?[data image/png 70 bytes]' }]);
+	},
+	{ timeoutMs: 60_000 },
+);
