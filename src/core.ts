@@ -15,6 +15,9 @@ import { McpClient, type ClientHandlers } from './protocol/client';
 import type { Implementation } from './protocol/schema';
 import type { CreateTransportOptions, TransportConfig } from './protocol/transports/createTransport';
 import type { HttpAuthProvider, Transport } from './protocol/transports/transport';
+import type { Host } from './manager/host';
+import type { Manager, ManagerOptions } from './manager/manager';
+import type { HeadlessOAuthHooksOptions, OAuthHostHooks, OAuthProvider, OAuthProviderOptions } from './protocol/auth';
 
 export { McpClient, DEFAULT_CLIENT_INFO } from './protocol/client';
 export type { ClientHandlers, ClientOptions, RequestOptions } from './protocol/client';
@@ -25,6 +28,9 @@ export type { TransportConfig, StdioTransportConfig, HttpTransportConfig } from 
 export type { Transport, TransportKind, HttpAuthProvider } from './protocol/transports/transport';
 export type { Logger, LogLevel } from './common/logger';
 export { consoleLogger, nullLogger, MemoryLogger } from './common/logger';
+export type { Manager, ManagerOptions, ServerConfig, ServerState, ServerView, ResolvedServer, NamedTool, ConfigSource } from './manager/manager';
+export type { Host } from './manager/host';
+export type { OAuthProvider, OAuthProviderOptions, HeadlessOAuthHooksOptions, OAuthClientConfig, OAuthHostHooks, TokenStore } from './protocol/auth';
 
 /** Options of `connect()`. */
 export interface ConnectOptions {
@@ -89,4 +95,35 @@ function defaultName(server: TransportConfig): string {
 	} catch {
 		return server.url;
 	}
+}
+
+/**
+ * A Manager for many servers (the extension's own lifecycle: concurrent starts, restarts with backoff, cached lists,
+ * `mcp__server__tool` names). Loaded on first call, so importing this module stays cheap. Call `reconcile(servers)`
+ * to start them and `dispose()` to stop them all.
+ */
+export function createManager(host: Host, options?: ManagerOptions): Manager {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const module = require('./manager/manager') as typeof import('./manager/manager');
+	return new module.Manager(host, options);
+}
+
+/**
+ * The OAuth 2.1 client of the MCP authorization specification, to pass as `auth` to `connect()` for a server that
+ * asks for authorization. `hooks` supplies the token store and the browser step (see `createHeadlessOAuthHooks`).
+ */
+export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvider {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const module = require('./protocol/auth') as typeof import('./protocol/auth');
+	return new module.OAuthProvider(options);
+}
+
+/**
+ * Hooks for OAuth in plain Node: tokens in memory and a loopback listener on 127.0.0.1 for the redirect; the caller
+ * supplies how to show the authorization URL (print it, open a browser).
+ */
+export function createHeadlessOAuthHooks(options: HeadlessOAuthHooksOptions): OAuthHostHooks {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const module = require('./protocol/auth') as typeof import('./protocol/auth');
+	return module.createHeadlessOAuthHooks(options);
 }

@@ -185,6 +185,11 @@ export function parseServer(name: string, raw: unknown, source: ConfigSource, wo
 				if (Array.isArray(raw.oauth.scopes) && raw.oauth.scopes.every((s) => typeof s === 'string')) oauth.scopes = raw.oauth.scopes as string[];
 				else if (typeof raw.oauth.scopes === 'string') oauth.scopes = raw.oauth.scopes.split(/\s+/).filter(Boolean);
 				else if (raw.oauth.scopes !== undefined) problems.push(`${at}: field "oauth.scopes" must be an array of strings`);
+				if (typeof raw.oauth.clientMetadataUrl === 'string') oauth.clientMetadataUrl = raw.oauth.clientMetadataUrl;
+				else if (raw.oauth.clientMetadataUrl !== undefined) problems.push(`${at}: field "oauth.clientMetadataUrl" must be a string (an https URL)`);
+				const method = raw.oauth.tokenEndpointAuthMethod;
+				if (method === 'none' || method === 'client_secret_basic' || method === 'client_secret_post') oauth.tokenEndpointAuthMethod = method;
+				else if (method !== undefined) problems.push(`${at}: field "oauth.tokenEndpointAuthMethod" must be "none", "client_secret_basic" or "client_secret_post"`);
 				remote.oauth = oauth;
 			}
 		}

@@ -15,7 +15,7 @@ import type { Connector, ConnectRequest } from './serverConnection';
  */
 export function createDefaultConnector(auth?: (request: ConnectRequest) => HttpAuthProvider | undefined): Connector {
 	return async (request) => {
-		const { name, config, handlers, logger, timeoutMs, signal } = request;
+		const { name, config, handlers, logger, signal } = request;
 		const transport = createTransport(config, { logger, name, auth: config.type === 'stdio' ? undefined : auth?.(request) });
 		const onAbort = () => void transport.close().catch(() => undefined);
 		if (signal.aborted) {
@@ -24,7 +24,9 @@ export function createDefaultConnector(auth?: (request: ConnectRequest) => HttpA
 		}
 		signal.addEventListener('abort', onAbort, { once: true });
 		try {
-			return await McpClient.connect(transport, { name, logger, handlers, connectTimeoutMs: timeoutMs });
+			// ServerConnection enforces the connect timeout (and holds it during an OAuth browser step), so the client
+			// must not race it with a timer of its own.
+			return await McpClient.connect(transport, { name, logger, handlers, connectTimeoutMs: Infinity });
 		} finally {
 			signal.removeEventListener('abort', onAbort);
 		}

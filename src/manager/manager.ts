@@ -11,6 +11,7 @@ import type { McpClient, RequestOptions } from '../protocol/client';
 import type { CallToolResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from '../protocol/schema';
 import { systemClock, type Clock, type RestartPolicyOptions } from './backoff';
 import type { Host } from './host';
+import type { OAuthClientConfig } from '../protocol/auth/types';
 import { Limiter } from './limiter';
 import { ResourceCache, type ResourceCacheOptions } from './resourceCache';
 import { createDefaultConnector, oauthFor } from './defaultConnector';
@@ -30,7 +31,7 @@ export interface ConfigSource {
 /** A server's configuration after variables were resolved; what the Manager starts. */
 export type ServerConfig =
 	| { type: 'stdio'; command: string; args?: string[]; env?: Record<string, string>; cwd?: string; timeoutMs?: number; disabled?: boolean }
-	| { type: 'http' | 'sse'; url: string; headers?: Record<string, string>; timeoutMs?: number; disabled?: boolean; oauth?: { clientId?: string; clientSecret?: string; scopes?: string[] } };
+	| { type: 'http' | 'sse'; url: string; headers?: Record<string, string>; timeoutMs?: number; disabled?: boolean; oauth?: OAuthClientConfig };
 
 export interface ResolvedServer {
 	name: string;

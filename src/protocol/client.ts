@@ -122,7 +122,6 @@ export class McpClient {
 	readonly serverCapabilities!: ServerCapabilities;
 	readonly protocolVersion!: string;
 	readonly instructions: string | undefined;
-	readonly transportKind!: TransportKind;
 	readonly name!: string;
 
 	private readonly closeEmitter = new Emitter<Error>();
@@ -144,6 +143,11 @@ export class McpClient {
 	readonly onDidProgress: Event<Progress> = this.progressEmitter.event;
 	readonly onDidCompleteElicitation: Event<{ elicitationId: string }> = this.elicitationCompleteEmitter.event;
 
+	/** The wire in use; read live because an `http` transport may fall back to legacy `sse` during initialize. */
+	get transportKind(): TransportKind {
+		return this.transport.kind;
+	}
+
 	private readonly connection: JsonRpcConnection;
 	private readonly logger: Logger;
 	private readonly handlers: ClientHandlers;
@@ -156,7 +160,6 @@ export class McpClient {
 		private readonly options: ClientOptions,
 	) {
 		const self = this as Mutable<McpClient>;
-		self.transportKind = transport.kind;
 		self.name = options.name ?? transport.kind;
 		this.logger = options.logger ?? nullLogger;
 		this.handlers = options.handlers ?? {};
