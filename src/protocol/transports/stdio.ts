@@ -82,6 +82,8 @@ export class StdioTransport implements Transport {
 	private stderrPartial = '';
 	/** True while stdin's buffer is full; sends queue until 'drain'. */
 	private blocked = false;
+	/** True while stdin is corked until the next tick (see corkUntilNextTick). */
+	private corked = false;
 	private readonly queue: QueuedWrite[] = [];
 	private writeError: McpError | undefined;
 
@@ -201,6 +203,7 @@ export class StdioTransport implements Transport {
 			return Promise.reject(McpError.internal(`Could not serialise a message for "${this.name}": ${(error as Error).message}`));
 		}
 		if (!this.blocked && this.queue.length === 0) {
+			this.corkUntilNextTick(stdin);
 			if (stdin.write(data)) {
 				return Promise.resolve();
 			}
@@ -400,6 +403,25 @@ export class StdioTransport implements Transport {
 		this.closeEmitter.dispose();
 		this.messageEmitter.dispose();
 		this.closed.resolve();
+	}
+
+	/**
+	 * Messages sent in one tick (a burst of calls, or answers to a burst of server requests) leave in one writev
+	 * system call instead of one write each: under load that is most of the transport's own CPU per message.
+	 * `write()` still reports back-pressure as usual, and `end()` flushes a corked stream.
+	 */
+	private corkUntilNextTick(stdin: NonNullable<ChildProcess['stdin']>): void {
+		if (this.corked) {
+			return;
+		}
+		this.corked = true;
+		stdin.cork();
+		process.nextTick(() => {
+			this.corked = false;
+			if (!stdin.destroyed) {
+				stdin.uncork();
+			}
+		});
 	}
 
 	private pump(): void {
