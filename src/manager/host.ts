@@ -16,6 +16,10 @@ export interface Host {
 	onDidChangeRoots?: Event<void>;
 	/** Ask the user (form or URL mode). A refusal is an answer (`decline`/`cancel`), never a throw. */
 	elicit?(server: string, params: ElicitRequest, signal: AbortSignal): Promise<ElicitResult>;
+	/** False when `elicit` handles form mode only; otherwise URL mode (2025-11-25) is advertised too. */
+	elicitUrl?: boolean;
+	/** False when `sample` cannot pass `tools` to a model; otherwise sampling with tools is advertised. */
+	sampleTools?: boolean;
 	/** Forward to a language model, with the user's consent; throws an McpError the server sees when refused. */
 	sample?(server: string, params: CreateMessageRequest, signal: AbortSignal): Promise<CreateMessageResult>;
 	/**

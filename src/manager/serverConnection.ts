@@ -350,8 +350,14 @@ export class ServerConnection implements ServerView {
 		const name = this.name;
 		const handlers: ClientHandlers = {};
 		if (host.roots) handlers.roots = () => [...host.roots!()];
-		if (host.elicit) handlers.elicitation = (params, signal) => host.elicit!(name, params, signal);
-		if (host.sample) handlers.sampling = (params, signal) => host.sample!(name, params, signal);
+		if (host.elicit) {
+			handlers.elicitation = (params, signal) => host.elicit!(name, params, signal);
+			handlers.elicitationUrl = host.elicitUrl !== false;
+		}
+		if (host.sample) {
+			handlers.sampling = (params, signal) => host.sample!(name, params, signal);
+			handlers.samplingTools = host.sampleTools !== false;
+		}
 		return handlers;
 	}
 

@@ -336,13 +336,32 @@ export class JsonRpcConnection {
 		this.timer = this.clock.setTimeout(this.sweep, Math.max(0, deadline - this.clock.now()));
 	}
 
+	/**
+	 * Once the server's requests to us are answered, every pending request gets its full timeout again: time spent
+	 * with the user (elicitation, sampling consent) is not the server's.
+	 */
+	private restartDeadlines(): void {
+		const now = this.clock.now();
+		for (const entry of this.pending.values()) {
+			if (entry.deadline !== Infinity) {
+				entry.deadline = Math.max(entry.deadline, Math.min(now + entry.timeoutMs, entry.maxDeadline));
+			}
+		}
+	}
+
 	/** Fails every request past its deadline and re-arms the timer for the earliest remaining one. */
 	private readonly sweep = (): void => {
 		this.timer = undefined;
 		this.timerAt = Infinity;
 		const now = this.clock.now();
 		let next = Infinity;
+		const waitingOnUs = this.incoming.size > 0;
 		for (const entry of this.pending.values()) {
+			if (entry.deadline <= now && waitingOnUs && entry.deadline < entry.maxDeadline) {
+				// The server has asked us something (an elicitation or a sampling request may be with the user for
+				// minutes): its answer to this request may depend on ours, so its clock does not run meanwhile.
+				entry.deadline = Math.min(now + entry.timeoutMs, entry.maxDeadline);
+			}
 			if (entry.deadline <= now) {
 				this.settle(entry);
 				const elapsed = now - entry.startedAt;
@@ -535,6 +554,9 @@ export class JsonRpcConnection {
 		const id = message.id;
 		if (this.incoming.get(id) === controller) {
 			this.incoming.delete(id);
+			if (this.incoming.size === 0) {
+				this.restartDeadlines();
+			}
 		}
 		this.remember(id);
 		if (controller.signal.aborted || this.closeError) {

@@ -227,6 +227,47 @@ test('one abort cancels every request sharing the signal', async () => {
 	assert.equal(server.notifications('notifications/cancelled').length, 3);
 });
 
+test('a request does not time out while the server waits on our answer to its own request (a person filling a form)', async () => {
+	const clock = new ManualClock();
+	const { server, connection } = await setup({ clock });
+	let release!: (value: Record<string, unknown>) => void;
+	connection.setRequestHandler('elicitation/create', () => new Promise((resolve) => (release = resolve)));
+	server.on('book', () => NO_REPLY);
+	const call = connection.request('book', {});
+	let settled = false;
+	call.catch(() => {}).finally(() => (settled = true));
+	await flush();
+	const asked = server.request('elicitation/create', { message: 'Which date?' }, 'e1');
+	await flush();
+	clock.advance(5 * 60_000);
+	await flush();
+	assert.equal(settled, false, 'five minutes with the user did not time the call out');
+	release({ action: 'accept', content: { date: '2026-12-01' } });
+	await asked;
+	await flush();
+	clock.advance(59_999);
+	await flush();
+	assert.equal(settled, false, 'after the answer the call has its full timeout again');
+	clock.advance(1);
+	await assert.rejects(call, (error: unknown) => error instanceof McpError && error.code === ErrorCode.RequestTimeout);
+});
+
+test('maxTotalTimeoutMs still caps a request while the server waits on us', async () => {
+	const clock = new ManualClock();
+	const { server, connection } = await setup({ clock });
+	connection.setRequestHandler('sampling/createMessage', () => new Promise(() => {}));
+	server.on('think', () => NO_REPLY);
+	const call = connection.request('think', {}, { timeoutMs: 1_000, maxTotalTimeoutMs: 10_000 });
+	call.catch(() => {});
+	await flush();
+	void server.request('sampling/createMessage', {}, 's1');
+	await flush();
+	clock.advance(9_999);
+	await flush();
+	clock.advance(1);
+	await assert.rejects(call, (error: unknown) => error instanceof McpError && /maximum total time of 10000 ms/.test(error.message));
+});
+
 test('an incoming notifications/cancelled aborts the handler and its answer is not sent', async () => {
 	const { server, connection } = await setup();
 	let handlerSignal: AbortSignal | undefined;
