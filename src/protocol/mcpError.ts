@@ -1,11 +1,21 @@
 import { ErrorCode, type JsonRpcErrorObject } from './jsonrpc';
 
+/** Marks McpErrors by a registered symbol, so `instanceof` holds across bundles that each carry their own copy. */
+const mcpErrorBrand = Symbol.for('mcp-switchboard.McpError');
+
 /**
  * Every failure the core reports is an McpError: a JSON-RPC error code, a message a person can act on,
  * and optional data (the server's `error.data`, or details such as an exit code).
+ * `instanceof McpError` is true for an McpError from any copy of this module (the extension, dist/core.js and a test
+ * bundle each have one), since the Manager's errors cross those boundaries.
  */
 export class McpError extends Error {
 	override readonly name = 'McpError';
+	private readonly [mcpErrorBrand] = true;
+
+	static override [Symbol.hasInstance](value: unknown): boolean {
+		return typeof value === 'object' && value !== null && (value as { [mcpErrorBrand]?: unknown })[mcpErrorBrand] === true;
+	}
 
 	constructor(
 		readonly code: number,

@@ -235,7 +235,8 @@ function logFile(a: SwitchboardApi, server: string): string | undefined {
 		for (const name of fs.readdirSync(dir)) {
 			const full = path.join(dir, name);
 			if (fs.statSync(full).isDirectory()) walk(full);
-			else if (name.endsWith('.log') && name.includes(server)) found.push(full);
+			// Exactly this server's channel ("MCP: everything" → "… MCP everything.log"), not another whose name contains it.
+			else if (name.includes('MCP') && name.endsWith(` ${server}.log`)) found.push(full);
 		}
 	};
 	walk(a.logUri.fsPath);
