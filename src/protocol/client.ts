@@ -111,6 +111,47 @@ export function isPlainCallToolResult(value: Record<string, unknown>): boolean {
 	);
 }
 
+const optionalString = (value: unknown) => value === undefined || typeof value === 'string';
+const optionalBoolean = (value: unknown) => value === undefined || typeof value === 'boolean';
+const optionalRecord = (value: unknown) => value === undefined || isRecord(value);
+
+function isPlainIcons(value: unknown): boolean {
+	if (value === undefined) return true;
+	if (!Array.isArray(value)) return false;
+	for (const icon of value as unknown[]) {
+		if (!isRecord(icon) || typeof icon.src !== 'string' || !optionalString(icon.mimeType) || !optionalString(icon.theme)) return false;
+		const sizes = icon.sizes;
+		if (sizes !== undefined && !(Array.isArray(sizes) && sizes.every((size) => typeof size === 'string'))) return false;
+	}
+	return true;
+}
+
+function isPlainTool(tool: unknown): boolean {
+	if (!isRecord(tool) || typeof tool.name !== 'string' || !isRecord(tool.inputSchema)) return false;
+	if (!optionalString(tool.title) || !optionalString(tool.description) || !optionalRecord(tool.outputSchema) || !optionalRecord(tool._meta)) return false;
+	const annotations = tool.annotations;
+	if (annotations !== undefined) {
+		if (!isRecord(annotations) || !optionalString(annotations.title)) return false;
+		if (!optionalBoolean(annotations.readOnlyHint) || !optionalBoolean(annotations.destructiveHint) || !optionalBoolean(annotations.idempotentHint) || !optionalBoolean(annotations.openWorldHint)) return false;
+	}
+	const execution = tool.execution;
+	if (execution !== undefined && !(isRecord(execution) && optionalString(execution.taskSupport))) return false;
+	return isPlainIcons(tool.icons);
+}
+
+/**
+ * True when `value` passes ListToolsResultSchema as it is (the same checks, field by field, without zod's copy of
+ * every tool: a list of 1,000 tools is the one large result a client parses at start-up). Unknown fields pass.
+ */
+export function isPlainListToolsResult(value: Record<string, unknown>): boolean {
+	const tools = value.tools;
+	if (!Array.isArray(tools) || !optionalString(value.nextCursor) || !optionalRecord(value._meta)) return false;
+	for (let i = 0; i < tools.length; i++) {
+		if (!isPlainTool(tools[i])) return false;
+	}
+	return true;
+}
+
 /**
  * One initialized MCP session. Create it with `McpClient.connect(transport, options)`; it owns the transport and
  * closes it in `close()`. Methods reject with an McpError: CapabilityMissing (the server did not advertise the
@@ -398,7 +439,9 @@ export class McpClient {
 		let cursor: string | undefined;
 		for (let page = 0; page < MAX_PAGES; page++) {
 			const raw = await this.connection.request(method, cursor === undefined ? undefined : { cursor }, options);
-			const result = this.parse(key, raw, method) as Record<string, unknown>;
+			// tools/list of the usual shape is checked structurally (see isPlainListToolsResult); anything else, and the
+			// other lists, go through the schema, which names the path of a problem.
+			const result = (key === 'ListToolsResultSchema' && isPlainListToolsResult(raw) ? raw : this.parse(key, raw, method)) as Record<string, unknown>;
 			const pageItems = result[field] as Item[];
 			for (const item of pageItems) {
 				items.push(item);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryLogger } from '../../src/common/logger';
-import { isPlainCallToolResult, McpClient, type ClientOptions } from '../../src/protocol/client';
+import { isPlainCallToolResult, isPlainListToolsResult, McpClient, type ClientOptions } from '../../src/protocol/client';
 import { ErrorCode } from '../../src/protocol/jsonrpc';
 import { McpError } from '../../src/protocol/mcpError';
 import { outputValidatorStats } from '../../src/protocol/outputValidator';
@@ -444,6 +444,35 @@ test('tools/call results: the structural fast path accepts exactly what CallTool
 	assert.deepEqual(verdicts, [true, true, true, false, false, false, false, false, false, false]);
 	const schemaVerdicts = samples.map((s) => schemas().CallToolResultSchema.safeParse(s).success);
 	assert.deepEqual(schemaVerdicts, verdicts);
+});
+
+test('the structural tools/list check accepts exactly what ListToolsResultSchema accepts', () => {
+	const tool = { name: 't', inputSchema: { type: 'object' } };
+	const samples: Record<string, unknown>[] = [
+		{ tools: [] },
+		{ tools: [tool], nextCursor: 'c2', _meta: {} },
+		{ tools: [{ ...tool, title: 'T', description: 'd', outputSchema: { type: 'object' }, annotations: { title: 'a', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false, extra: 1 }, icons: [{ src: 'https://x/i.png', mimeType: 'image/png', sizes: ['16x16'], theme: 'dark' }], execution: { taskSupport: 'optional' }, _meta: { k: 1 }, unknown: [1] }] },
+		{ tools: [{ ...tool, name: 1 }] },
+		{ tools: [{ name: 't' }] },
+		{ tools: [{ ...tool, inputSchema: [] }] },
+		{ tools: [{ ...tool, description: null }] },
+		{ tools: [{ ...tool, annotations: { readOnlyHint: 'yes' } }] },
+		{ tools: [{ ...tool, icons: [{ mimeType: 'image/png' }] }] },
+		{ tools: [{ ...tool, icons: [{ src: 'x', sizes: [16] }] }] },
+		{ tools: [{ ...tool, execution: { taskSupport: 3 } }] },
+		{ tools: [{ ...tool, outputSchema: 'object' }] },
+		{ tools: [tool], nextCursor: 5 },
+		{ tools: 'none' },
+		{},
+	];
+	const verdicts = samples.map((s) => isPlainListToolsResult(s));
+	assert.deepEqual(verdicts, [true, true, true, false, false, false, false, false, false, false, false, false, false, false, false]);
+	assert.deepEqual(samples.map((s) => schemas().ListToolsResultSchema.safeParse(s).success), verdicts);
+});
+
+test('a malformed tools/list is a ProtocolViolation naming the path', async () => {
+	const { client } = await connect({ setup: (s) => s.on('tools/list', () => ({ tools: [{ name: 'ok', inputSchema: {} }, { name: 'bad', inputSchema: {}, annotations: { readOnlyHint: 'yes' } }] })) });
+	await assert.rejects(client.listTools(), isMcpError(ErrorCode.ProtocolViolation, /tools\/list.*tools\.1\.annotations\.readOnlyHint/));
 });
 
 test('a malformed tools/call result is a ProtocolViolation naming the path; a missing content becomes []', async () => {
