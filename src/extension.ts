@@ -8,11 +8,12 @@ import { registerConfigCommands } from './vscode/importServers';
 import { ServerLogs } from './vscode/logging';
 import { ResourceDocuments } from './vscode/resourceDocuments';
 import { BlobFiles, ResultDocuments } from './vscode/resultDocument';
-import { vsCodeOAuthHooks } from './vscode/oauth';
+import { SecretStorageTokenStore, vsCodeOAuthHooks } from './vscode/oauth';
 import { registerSamplingCommands, SamplingBroker } from './vscode/sampling';
 import { loggingLevel, watchLogLevelSetting } from './vscode/serverLogging';
 import { ServersTreeProvider, type TreeNode } from './vscode/serversTree';
 import { ServerConfiguration } from './vscode/settings';
+import { registerSignOutCommand } from './vscode/signOut';
 import { ServersStatusBar } from './vscode/statusBar';
 
 /** The id of the Servers view (package.json `contributes.views`). */
@@ -92,7 +93,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			retryAfterError: (server, tool, error) => handleUrlElicitationRequired(server, error, elicitation, `the call of ${tool}`),
 		});
 		const statusBar = new ServersStatusBar(manager, Commands.showServers);
-		context.subscriptions.push(commands, statusBar, notifyServerErrors(manager, logs));
+		context.subscriptions.push(commands, statusBar, notifyServerErrors(manager, logs), registerSignOutCommand(manager, new SecretStorageTokenStore(context.secrets)));
 
 		// Apply configuration changes one at a time, in order; a change during an apply is applied after it.
 		let shownProblems = '';

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../common/logger';
+import { canonicalResourceUri, isLoopbackUrl } from '../protocol/auth/discovery';
 import { startLoopbackRedirect, type LoopbackRedirect } from '../protocol/auth/loopbackRedirect';
 import type { OAuthHostHooks, TokenStore } from '../protocol/auth/types';
 
@@ -18,6 +19,38 @@ export class SecretStorageTokenStore implements TokenStore {
 	async delete(key: string): Promise<void> {
 		await this.secrets.delete(key);
 	}
+}
+
+/** The answer to "sign in to this server?": open the browser, copy the link, or undefined (declined). */
+export type SignInChoice = 'open' | 'copy' | undefined;
+
+/** Asks whether to start the browser step for `server`, whose authorization server is at `origin`. */
+export type SignInPrompt = (server: string, origin: string) => Promise<SignInChoice>;
+
+/** A modal naming the server and the authorization server's origin, with Open Browser and Copy Link. */
+const modalSignInPrompt: SignInPrompt = async (server, origin) => {
+	const open = 'Open Browser';
+	const copy = 'Copy Link';
+	const choice = await vscode.window.showInformationMessage(
+		`MCP server "${server}" needs you to sign in.`,
+		{ modal: true, detail: `The browser will open ${origin}. After you approve there, it sends you back to ${vscode.env.appName}.` },
+		open,
+		copy,
+	);
+	return choice === open ? 'open' : choice === copy ? 'copy' : undefined;
+};
+
+// On globalThis, like the trust prompt's replacement: an e2e suite is bundled apart from the extension but runs in
+// the same extension host, and must replace the prompt the extension's own copy of this module uses.
+const signInOverrideKey = Symbol.for('mcp-switchboard.signInPrompt');
+type SignInHolder = Record<symbol, SignInPrompt | undefined>;
+
+/**
+ * Replaces the sign-in question (only the question: the browser is still opened with `vscode.env.openExternal`).
+ * VS Code refuses modal dialogs to extension tests, so suites answer through this. `undefined` restores the modal.
+ */
+export function setSignInPromptForTests(replacement: SignInPrompt | undefined): void {
+	(globalThis as unknown as SignInHolder)[signInOverrideKey] = replacement;
 }
 
 export interface VsCodeOAuthHooksOptions {
@@ -89,30 +122,22 @@ export function createVsCodeOAuthHooks(server: string, options: VsCodeOAuthHooks
 			}
 			try {
 				const target = new URL(url);
-				const open = 'Open Browser';
-				const copy = 'Copy Link';
-				const choice = await vscode.window.showInformationMessage(
-					`MCP server "${server}" needs you to sign in.`,
-					{
-						modal: true,
-						detail: `The browser will open ${target.origin}. After you approve there, it sends you back to ${vscode.env.appName}.`,
-					},
-					open,
-					copy,
-				);
+				const prompt = (globalThis as unknown as SignInHolder)[signInOverrideKey] ?? modalSignInPrompt;
+				const choice = await prompt(server, target.origin);
 				if (signal.aborted) {
 					throw signal.reason;
 				}
 				if (choice === undefined) {
 					throw new Error('the user declined to sign in');
 				}
-				if (choice === copy) {
-					await vscode.env.clipboard.writeText(url);
+				const browserUrl = await reachableFromBrowser(url);
+				if (choice === 'copy') {
+					await vscode.env.clipboard.writeText(browserUrl);
 					void vscode.window.showInformationMessage(`Sign-in link for "${server}" copied. Open it in a browser to continue.`);
 				} else {
 					// A string, not Uri.parse(url): Uri re-encodes an already-encoded query (redirect_uri, resource), which
 					// breaks OAuth URLs; openExternal accepts the string as is (microsoft/vscode#85930).
-					const opened = await vscode.env.openExternal(url as unknown as vscode.Uri);
+					const opened = await vscode.env.openExternal(browserUrl as unknown as vscode.Uri);
 					if (!opened) {
 						throw new Error('the browser was not opened');
 					}
@@ -136,6 +161,24 @@ export function createVsCodeOAuthHooks(server: string, options: VsCodeOAuthHooks
 			}
 		},
 	};
+}
+
+/**
+ * The authorization URL as the user's browser can reach it. An authorization server on this host's loopback
+ * (a local test server, or one next to a remote extension host) is mapped with asExternalUri here, keeping the query
+ * exactly as the OAuth client encoded it. Left to openExternal, the mapping decodes the query and re-encodes it with
+ * `encodeURI`, which leaves `resource=http://…` unescaped, and code-server's port proxy then collapses the `//` in it
+ * (seen in code-server 4.139.1: the authorization server answered invalid_target). Any other URL is returned as is.
+ */
+async function reachableFromBrowser(url: string): Promise<string> {
+	const target = new URL(url);
+	if (!isLoopbackUrl(target)) return url;
+	try {
+		const external = await vscode.env.asExternalUri(vscode.Uri.parse(`${target.origin}${target.pathname}`));
+		return `${external.toString()}${target.search}${target.hash}`;
+	} catch {
+		return url;
+	}
 }
 
 function loopbackPort(uri: string): number | undefined {
@@ -162,4 +205,53 @@ export function vsCodeOAuthHooks(secrets: vscode.SecretStorage, logger?: (server
 		}
 		return found;
 	};
+}
+
+/**
+ * Where OAuthProvider keeps what it learned about a server (see its `prefix`, `tokensKey` and `clientKey`): the session
+ * under `mcp-oauth|<canonical server URL>`, and per issuer the tokens and the client registration under
+ * `<that>|<issuer>|tokens` and `<that>|<issuer>|client`. SecretStorage cannot list its keys, so the session (which
+ * names the issuer) is the way to the other two.
+ */
+function oauthKeys(serverUrl: string, issuer: string | undefined): { session: string; tokens?: string; client?: string } {
+	const session = `mcp-oauth|${canonicalResourceUri(serverUrl)}`;
+	return issuer === undefined ? { session } : { session, tokens: `${session}|${issuer}|tokens`, client: `${session}|${issuer}|client` };
+}
+
+async function storedIssuer(store: TokenStore, serverUrl: string): Promise<string | undefined> {
+	const raw = await store.get(oauthKeys(serverUrl, undefined).session);
+	if (!raw) return undefined;
+	try {
+		const issuer = (JSON.parse(raw) as { issuer?: unknown }).issuer;
+		return typeof issuer === 'string' ? issuer : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** True when tokens are stored for the server at `serverUrl` (they may be expired). False for a malformed URL. */
+export async function hasStoredOAuthTokens(store: TokenStore, serverUrl: string): Promise<boolean> {
+	let issuer: string | undefined;
+	try {
+		issuer = await storedIssuer(store, serverUrl);
+	} catch {
+		return false;
+	}
+	const { tokens } = oauthKeys(serverUrl, issuer);
+	return tokens !== undefined && Boolean(await store.get(tokens));
+}
+
+/**
+ * Signs out of the server at `serverUrl`: forgets its tokens, its session and its client registration, so the next
+ * 401 registers and asks the user again. Resolves true when something was stored. Rejects when the store fails.
+ * A connection that is open keeps its token in memory until it is restarted.
+ */
+export async function forgetOAuth(store: TokenStore, serverUrl: string): Promise<boolean> {
+	const issuer = await storedIssuer(store, serverUrl);
+	const keys = oauthKeys(serverUrl, issuer);
+	const found = Boolean(await store.get(keys.session));
+	for (const key of [keys.tokens, keys.client, keys.session]) {
+		if (key !== undefined) await store.delete(key);
+	}
+	return found;
 }

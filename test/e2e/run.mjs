@@ -127,6 +127,17 @@ async function serveDriver(page) {
 			case 'click': return void await page.locator(request.selector).nth(request.nth ?? 0).click({ timeout: 5000 });
 			case 'texts': return await page.locator(request.selector).allInnerTexts();
 			case 'evaluate': return await page.evaluate(request.script);
+			// Pages the workbench opened in the browser (vscode.env.openExternal opens a tab, as in a person's browser):
+			// where each ended up and what it shows. `close: true` closes them afterwards.
+			case 'pages': {
+				const found = [];
+				for (const other of page.context().pages().filter((p) => p !== page)) {
+					await other.waitForLoadState('load', { timeout: 5000 }).catch(() => undefined);
+					found.push({ url: other.url(), text: await other.locator('body').innerText({ timeout: 2000 }).catch(() => '') });
+					if (request.close) await other.close();
+				}
+				return found;
+			}
 			default: throw new Error(`unknown action ${request.action}`);
 		}
 	};
@@ -210,6 +221,13 @@ try {
 		if (line) seen.push({ name: line[2], ok: line[1] === '✔', ...(line[3] ? { error: line[3] } : {}) });
 	});
 	page.on('pageerror', (error) => consoleLog.write(`[pageerror] ${error.message}\n`));
+	// Tabs the workbench opens (vscode.env.openExternal): where they went, without the query (OAuth state and codes).
+	page.context().on('page', (opened) => {
+		opened.on('load', () => {
+			const url = URL.canParse(opened.url()) ? new URL(opened.url()) : undefined;
+			consoleLog.write(`[browser tab] loaded ${url ? url.origin + url.pathname : opened.url()}\n`);
+		});
+	});
 	const crashed = new Promise((_, reject) => {
 		server.child.on('exit', (code, signal) => reject(new Error(`code-server exited (${code ?? signal}) during the run`)));
 		page.on('crash', () => reject(new Error('the workbench page crashed')));

@@ -1,0 +1,183 @@
+// OAuth inside the real VS Code: a remote server behind our fixture authorization server (test/fixtures/authServer.ts,
+// started in the extension host) answers 401; the extension discovers the authorization server, registers a client,
+// asks the user, opens the authorization URL with vscode.env.openExternal — which in code-server opens a real tab
+// in the Chromium that shows the workbench — and that tab follows the fixture's redirect to the redirect URI that
+// vscode.env.asExternalUri produced (code-server's port proxy), which reaches the loopback listener in the extension
+// host. Only the sign-in question is answered through setSignInPromptForTests: VS Code refuses modal dialogs to
+// extension tests.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Manager } from '../../../src/manager/manager';
+import { setSignInPromptForTests } from '../../../src/vscode/oauth';
+import { startAuthFixture, type AuthFixture } from '../../fixtures/authServer';
+import { answerQuickPick, driver, extensionApi, hasDriver, quickInputClose, quickInputRows, test, waitFor, type DriverRequest } from './harness';
+
+interface Api {
+	manager: Manager;
+	logUri: vscode.Uri;
+	settled(): Promise<void>;
+}
+
+const NAME = 'oauth-e2e';
+
+interface BrowserTab {
+	url: string;
+	text: string;
+}
+
+/** The tabs the workbench opened in Chromium (the page driver's `pages` action in run.mjs). */
+async function browserTabs(close = false): Promise<BrowserTab[]> {
+	return (await driver({ action: 'pages', close } as unknown as DriverRequest)) as BrowserTab[];
+}
+
+/** Resolves when the server runs; the timeout error says the state it was in. */
+async function running(manager: Manager, timeoutMs: number, what: string): Promise<void> {
+	await waitFor(() => {
+		const state = stateOf(manager);
+		if (state !== 'running') throw new Error(`'${NAME}' is ${state}`);
+		return true;
+	}, { timeoutMs, message: what });
+}
+
+function stateOf(manager: Manager): string {
+	const view = manager.get(NAME);
+	if (!view) return 'absent';
+	return view.state.kind === 'error' ? `error: ${view.state.message}` : view.state.kind;
+}
+
+async function whoami(manager: Manager): Promise<string> {
+	const result = await manager.callTool(NAME, 'whoami', {});
+	return (result.content[0] as unknown as { text: string }).text;
+}
+
+/** Every file under `dir` (recursively) whose contents include `needle`. */
+function filesContaining(dir: string, needle: string): string[] {
+	const found: string[] = [];
+	const walk = (d: string) => {
+		let entries: fs.Dirent[];
+		try {
+			entries = fs.readdirSync(d, { withFileTypes: true });
+		} catch {
+			return;
+		}
+		for (const entry of entries) {
+			const p = path.join(d, entry.name);
+			if (entry.isDirectory()) walk(p);
+			else if (entry.isFile() && fs.readFileSync(p).includes(needle)) found.push(p);
+		}
+	};
+	walk(dir);
+	return found;
+}
+
+/** The access tokens the fixture saw on MCP requests, in order, without repeats. */
+function bearerTokens(fixture: AuthFixture): string[] {
+	return [...new Set(fixture.mcpAuthorizations.map((a) => /^Bearer (.+)$/.exec(a)?.[1]).filter((t): t is string => Boolean(t)))];
+}
+
+test(
+	'OAuth: 401, discovery, registration, sign-in in a real browser tab, token in SecretStorage; restart reuses it; Sign Out asks again',
+	async ({ signal }) => {
+		assert.ok(hasDriver(), 'this test needs the page driver (test/e2e/run.mjs): the browser step happens in Chromium');
+		const { manager, logUri, settled } = await extensionApi<Api>();
+		const fixture = await startAuthFixture();
+		const asked: Array<{ server: string; origin: string }> = [];
+		setSignInPromptForTests(async (server, origin) => {
+			asked.push({ server, origin });
+			return signal.aborted ? undefined : 'open';
+		});
+		const config = vscode.workspace.getConfiguration('mcpSwitchboard');
+		// User settings (Global): a user-defined server needs no workspace trust question.
+		const original = config.inspect<Record<string, unknown>>('servers')?.globalValue;
+		try {
+			await config.update('servers', { ...(original ?? {}), [NAME]: { type: 'http', url: fixture.mcpUrl } }, vscode.ConfigurationTarget.Global);
+			await running(manager, 25_000, `'${NAME}' to run after signing in`).catch((error: unknown) => {
+				throw new Error(`${String(error)}; authorization requests: ${JSON.stringify(fixture.authorizeRequests.map((q) => q.toString()))}; requests: ${fixture.requests.join(', ')}`);
+			});
+
+			// The flow as the fixture saw it: a 401 without a token, discovery, one registration, one authorization, one code.
+			assert.equal(fixture.mcpAuthorizations[0], '', 'the first request carried no token');
+			assert.ok(fixture.requests.includes('GET /meta/protected-resource/mcp'), 'protected resource metadata was fetched');
+			assert.ok(fixture.requests.includes('GET /.well-known/oauth-authorization-server/tenant'), 'authorization server metadata was fetched');
+			assert.equal(fixture.registrations.length, 1, 'one dynamic client registration');
+			assert.equal(fixture.authorizeRequests.length, 1, 'the authorization URL was visited once');
+			assert.deepEqual(fixture.tokenRequests.map((r) => r.grantType), ['authorization_code']);
+			assert.deepEqual(asked, [{ server: NAME, origin: fixture.origin }], 'the user was asked once, shown the server and the authorization server');
+
+			// The browser step happened in Chromium: a tab opened by openExternal followed the fixture's redirect to the
+			// redirect URI from asExternalUri, and shows the loopback listener's page.
+			const redirectUri = fixture.authorizeRequests[0]!.get('redirect_uri') ?? '';
+			const tabs = await browserTabs(true);
+			const landed = tabs.find((tab) => tab.url.startsWith(redirectUri));
+			assert.ok(landed, `a browser tab ended at the redirect URI ${redirectUri}; tabs: ${JSON.stringify(tabs.map((t) => t.url.split('?')[0]))}`);
+			assert.match(landed.text, /Authorization complete/);
+			assert.ok(new URL(landed.url).searchParams.get('code'), 'the tab carried the authorization code back');
+			console.log(`e2e: OAuth redirect URI from asExternalUri: ${redirectUri}`);
+
+			// The token works for a tool call.
+			const first = await whoami(manager);
+			assert.match(first, /^client=dcr-\S+ scope=mcp:read mcp:tools tool=whoami$/);
+			const [token] = bearerTokens(fixture);
+			assert.ok(token, 'the MCP requests carried a bearer token');
+
+			// Stored in SecretStorage: Sign Out's picker lists the servers that have tokens there. Not in settings or logs.
+			await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+			const picking = vscode.commands.executeCommand('mcpSwitchboard.signOut');
+			const rows = await waitFor(async () => {
+				const found = await quickInputRows();
+				return found.length > 0 && found;
+			}, { timeoutMs: 5_000, message: 'the Sign Out picker' });
+			assert.deepEqual(rows.map((r) => r.label), [NAME], 'the picker lists the signed-in server (its tokens are in SecretStorage)');
+			await quickInputClose();
+			assert.equal(await picking, undefined, 'closing the picker signs out of nothing');
+
+			const userSettings = process.env.MCP_SWITCHBOARD_E2E_USER_SETTINGS ?? '';
+			const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
+			const logsRoot = path.dirname(path.dirname(logUri.fsPath)); // the session's log folder (all hosts' logs)
+			assert.ok(fs.existsSync(logsRoot), `the log folder exists (${logsRoot})`);
+			for (const where of [logsRoot, path.join(folder, '.vscode'), path.dirname(userSettings)]) {
+				assert.deepEqual(filesContaining(where, token), [], `the access token is not written under ${where}`);
+			}
+			assert.ok(filesContaining(logUri.fsPath, NAME).length > 0, 'the server has a log file (so the grep above looked at it)');
+
+			// Restarting the server reuses the stored token: nobody is asked, nothing is registered or authorized again.
+			await manager.restart(NAME);
+			await running(manager, 15_000, `'${NAME}' to run again after a restart`);
+			assert.match(await whoami(manager), /^client=dcr-/);
+			assert.equal(asked.length, 1, 'the restart did not ask the user');
+			assert.equal(fixture.registrations.length, 1);
+			assert.equal(fixture.authorizeRequests.length, 1);
+			assert.deepEqual(bearerTokens(fixture), [token], 'the restart sent the stored token');
+
+			// Sign Out through its picker: tokens and registration are forgotten, the running server restarts and asks again.
+			const signingOut = vscode.commands.executeCommand<string | undefined>('mcpSwitchboard.signOut');
+			await answerQuickPick(NAME);
+			assert.equal(await signingOut, NAME);
+			await waitFor(() => asked.length === 2, { timeoutMs: 15_000, message: 'the sign-in question after signing out' });
+			await running(manager, 25_000, `'${NAME}' to run after signing in again`);
+			assert.equal(fixture.registrations.length, 2, 'the client registration was forgotten: a new one');
+			assert.equal(fixture.authorizeRequests.length, 2);
+			const second = await whoami(manager);
+			assert.notEqual(second.split(' ')[0], first.split(' ')[0], 'the new token belongs to the new client');
+			assert.equal(bearerTokens(fixture).length, 2, 'a new token after signing in again');
+			const again = await browserTabs(true);
+			assert.ok(again.some((tab) => /Authorization complete/.test(tab.text)), 'the second sign-in also went through a browser tab');
+		} finally {
+			await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+			// Leave no sign-in behind for later suites: stop the server, then forget its tokens (no restart, no question).
+			if (manager.get(NAME)) {
+				await manager.stop(NAME).catch(() => undefined);
+				await vscode.commands.executeCommand('mcpSwitchboard.signOut', NAME).then(undefined, () => undefined);
+			}
+			setSignInPromptForTests(undefined);
+			await config.update('servers', original, vscode.ConfigurationTarget.Global);
+			await waitFor(() => manager.get(NAME) === undefined, { timeoutMs: 10_000, message: `'${NAME}' to leave with the setting` }).catch(() => undefined);
+			await settled();
+			await browserTabs(true).catch(() => undefined);
+			await fixture.close();
+		}
+	},
+	{ timeoutMs: 60_000 },
+);
