@@ -181,3 +181,58 @@ test(
 	},
 	{ timeoutMs: 60_000 },
 );
+
+test(
+	'OAuth: declining the sign-in opens no browser and leaves the server in error until started again; Sign Out from the tree row',
+	async ({ signal }) => {
+		assert.ok(hasDriver(), 'this test needs the page driver (test/e2e/run.mjs)');
+		const { manager, settled } = await extensionApi<Api>();
+		const fixture = await startAuthFixture();
+		let answer: 'open' | undefined;
+		let asked = 0;
+		setSignInPromptForTests(async () => {
+			asked++;
+			return signal.aborted ? undefined : answer;
+		});
+		const config = vscode.workspace.getConfiguration('mcpSwitchboard');
+		const original = config.inspect<Record<string, unknown>>('servers')?.globalValue;
+		try {
+			await config.update('servers', { ...(original ?? {}), [NAME]: { type: 'http', url: fixture.mcpUrl } }, vscode.ConfigurationTarget.Global);
+			const failed = await waitFor(() => stateOf(manager).startsWith('error') && stateOf(manager), { timeoutMs: 20_000, message: `'${NAME}' to fail after the sign-in was declined` });
+			assert.match(failed, /declined to sign in/);
+			// Nobody is asked again behind the user's back (no retry is scheduled), and no browser tab or authorization
+			// request happened.
+			const state = manager.get(NAME)?.state;
+			assert.ok(state?.kind === 'error' && state.retryAt === undefined, `no retry is scheduled after a declined sign-in (${JSON.stringify(state)})`);
+			assert.equal(asked, 1, 'a declined sign-in is not asked again by itself');
+			assert.equal(fixture.authorizeRequests.length, 0);
+			assert.deepEqual(await browserTabs(true), []);
+			assert.equal(await vscode.commands.executeCommand('mcpSwitchboard.signOut', { kind: 'server', server: NAME }), undefined, 'nothing to sign out of');
+
+			// Starting it again (the user's action) asks again; this time the user signs in.
+			answer = 'open';
+			await manager.start(NAME).catch(() => undefined);
+			await running(manager, 20_000, `'${NAME}' to run after signing in`);
+			assert.equal(asked, 2);
+			await browserTabs(true);
+
+			// Sign Out from the server's row in the tree (the command gets the row's node): it restarts and asks again.
+			assert.equal(await vscode.commands.executeCommand('mcpSwitchboard.signOut', { kind: 'server', server: NAME }), NAME);
+			await waitFor(() => asked === 3, { timeoutMs: 15_000, message: 'the sign-in question after signing out' });
+			await running(manager, 20_000, `'${NAME}' to run after signing in again`);
+			assert.equal(fixture.registrations.length, 2, 'signing out forgot the client registration');
+		} finally {
+			if (manager.get(NAME)) {
+				await manager.stop(NAME).catch(() => undefined);
+				await vscode.commands.executeCommand('mcpSwitchboard.signOut', NAME).then(undefined, () => undefined);
+			}
+			setSignInPromptForTests(undefined);
+			await config.update('servers', original, vscode.ConfigurationTarget.Global);
+			await waitFor(() => manager.get(NAME) === undefined, { timeoutMs: 10_000, message: `'${NAME}' to leave with the setting` }).catch(() => undefined);
+			await settled();
+			await browserTabs(true).catch(() => undefined);
+			await fixture.close();
+		}
+	},
+	{ timeoutMs: 60_000 },
+);
