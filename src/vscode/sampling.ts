@@ -57,8 +57,9 @@ function samplingSettings(server: string): { preferred: string | undefined; allo
 
 /** Images go to the model only when this VS Code has the data part and the model says it takes images. */
 function imageSupport(model: vscode.LanguageModelChat): ((data: Uint8Array, mimeType: string) => unknown) | undefined {
-	// FIXME(#6): LanguageModelDataPart and model capabilities are not in the 1.104 API this extension targets;
-	// they are used only when the running VS Code provides them.
+	// LanguageModelDataPart and model capabilities are newer than the 1.104 API this extension targets (engines),
+	// so they are looked up at run time and used only when the running VS Code provides them; elsewhere the image
+	// becomes a short text note. Type them properly once engines.vscode moves past the version that added them.
 	const DataPart = (vscode as unknown as { LanguageModelDataPart?: new (data: Uint8Array, mimeType: string) => unknown }).LanguageModelDataPart;
 	const capabilities = (model as unknown as { capabilities?: { supportsImageToText?: boolean; imageInput?: boolean } }).capabilities;
 	const accepts = capabilities?.supportsImageToText === true || capabilities?.imageInput === true;
