@@ -109,10 +109,13 @@ test(
 			// The browser step happened in Chromium: a tab opened by openExternal followed the fixture's redirect to the
 			// redirect URI from asExternalUri, and shows the loopback listener's page.
 			const redirectUri = fixture.authorizeRequests[0]!.get('redirect_uri') ?? '';
-			const tabs = await browserTabs(true);
-			const landed = tabs.find((tab) => tab.url.startsWith(redirectUri));
-			assert.ok(landed, `a browser tab ended at the redirect URI ${redirectUri}; tabs: ${JSON.stringify(tabs.map((t) => t.url.split('?')[0]))}`);
-			assert.match(landed.text, /Authorization complete/);
+			const landed = await waitFor(async () => {
+				const tabs = await browserTabs();
+				const found = tabs.find((tab) => tab.url.startsWith(redirectUri) && /Authorization complete/.test(tab.text));
+				if (!found) throw new Error(`tabs: ${JSON.stringify(tabs.map((t) => [t.url.split('?')[0], t.text.slice(0, 40)]))}`);
+				return found;
+			}, { timeoutMs: 5_000, message: `a browser tab at the redirect URI ${redirectUri} showing that sign-in is complete` });
+			await browserTabs(true);
 			assert.ok(new URL(landed.url).searchParams.get('code'), 'the tab carried the authorization code back');
 			console.log(`e2e: OAuth redirect URI from asExternalUri: ${redirectUri}`);
 
@@ -162,8 +165,8 @@ test(
 			const second = await whoami(manager);
 			assert.notEqual(second.split(' ')[0], first.split(' ')[0], 'the new token belongs to the new client');
 			assert.equal(bearerTokens(fixture).length, 2, 'a new token after signing in again');
-			const again = await browserTabs(true);
-			assert.ok(again.some((tab) => /Authorization complete/.test(tab.text)), 'the second sign-in also went through a browser tab');
+			await waitFor(async () => (await browserTabs()).some((tab) => /Authorization complete/.test(tab.text)), { timeoutMs: 5_000, message: 'the second sign-in to go through a browser tab too' });
+			await browserTabs(true);
 		} finally {
 			await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
 			// Leave no sign-in behind for later suites: stop the server, then forget its tokens (no restart, no question).
@@ -183,12 +186,12 @@ test(
 );
 
 test(
-	'OAuth: declining the sign-in opens no browser and leaves the server in error until started again; Sign Out from the tree row',
+	'OAuth: a declined sign-in opens no browser and is not retried; Start asks again and the copied link works in a new tab; Sign Out from the tree row',
 	async ({ signal }) => {
 		assert.ok(hasDriver(), 'this test needs the page driver (test/e2e/run.mjs)');
 		const { manager, settled } = await extensionApi<Api>();
 		const fixture = await startAuthFixture();
-		let answer: 'open' | undefined;
+		let answer: 'open' | 'copy' | undefined;
 		let asked = 0;
 		setSignInPromptForTests(async () => {
 			asked++;
@@ -209,12 +212,22 @@ test(
 			assert.deepEqual(await browserTabs(true), []);
 			assert.equal(await vscode.commands.executeCommand('mcpSwitchboard.signOut', { kind: 'server', server: NAME }), undefined, 'nothing to sign out of');
 
-			// Starting it again (the user's action) asks again; this time the user signs in.
-			answer = 'open';
-			await manager.start(NAME).catch(() => undefined);
-			await running(manager, 20_000, `'${NAME}' to run after signing in`);
+			// Starting it again (the user's action) asks again; this time the user copies the link and opens it in a
+			// new browser tab: the copied link is the one the browser can reach (mapped like the redirect URI).
+			answer = 'copy';
+			await vscode.env.clipboard.writeText('');
+			const starting = manager.start(NAME).catch(() => undefined);
+			const link = await waitFor(async () => (await vscode.env.clipboard.readText()).startsWith('http') && vscode.env.clipboard.readText(), { timeoutMs: 10_000, message: 'the sign-in link on the clipboard' });
 			assert.equal(asked, 2);
+			const external = (await vscode.env.asExternalUri(vscode.Uri.parse(fixture.origin))).toString();
+			assert.ok(link.startsWith(external.replace(/\/$/, '')), `the copied link (${link.split('?')[0]}) is the browser's way to ${fixture.origin} (${external})`);
+			// A new tab in the same browser, as a person pastes the link.
+			await driver({ action: 'evaluate', script: `void window.open(${JSON.stringify(link)}, '_blank')` });
+			await starting;
+			await running(manager, 20_000, `'${NAME}' to run after signing in with the copied link`);
+			await waitFor(async () => (await browserTabs()).some((tab) => /Authorization complete/.test(tab.text)), { timeoutMs: 5_000, message: "the pasted link's tab to show that sign-in is complete" });
 			await browserTabs(true);
+			answer = 'open';
 
 			// Sign Out from the server's row in the tree (the command gets the row's node): it restarts and asks again.
 			assert.equal(await vscode.commands.executeCommand('mcpSwitchboard.signOut', { kind: 'server', server: NAME }), NAME);
