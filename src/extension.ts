@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { Manager } from './manager/manager';
 import { addServer } from './vscode/addServer';
+import { registerChatParticipant } from './vscode/chatParticipant';
 import { type ActiveCall, CommandController, Commands, notifyServerErrors, showServerError } from './vscode/commands';
 import { ElicitationPresenter, handleUrlElicitationRequired, watchElicitationCompletions } from './vscode/elicitation';
 import { VsCodeHost } from './vscode/host';
@@ -67,6 +68,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		// Import servers, reset trust, clear inputs; also applies the start limits setting to the Manager.
 		registerConfigCommands(context, configuration, manager);
 		context.subscriptions.push(watchElicitationCompletions(manager, elicitation), watchLogLevelSetting(manager, (server) => logs.channel(server)));
+
+		context.subscriptions.push(registerChatParticipant(context, manager));
 
 		const tree = new ServersTreeProvider(manager);
 		const treeView = vscode.window.createTreeView(SERVERS_VIEW, { treeDataProvider: tree, showCollapseAll: true });

@@ -2,8 +2,9 @@
 // without Copilot or the network. Plain CommonJS so it needs no build step.
 //
 // What the model answers (the same input always gives the same output):
-// - when the request offers tools and the conversation has no tool result yet: one tool call to the first tool,
-//   id "call-1", with every required string property of its input schema set to "Paris";
+// - when the request offers tools and the conversation has no tool result yet: one tool call to the first tool
+//   (or to the tool named by "call:<name>" in the last message, if offered), id "call-1", with every required
+//   string property of its input schema set to "Paris";
 // - otherwise text: "echo: " + JSON of what it received ({ messages: [{ role, text }], modelOptions, tools, toolMode,
 //   toolResults, images }), so a test can check what reached the model, cut to max_tokens × 4 characters.
 'use strict';
@@ -67,7 +68,10 @@ const provider = {
 		const { described, toolResults, images } = describeMessages(messages);
 		const tools = options.tools || [];
 		if (tools.length > 0 && toolResults.length === 0) {
-			const tool = tools[0];
+			// "call:<tool name>" in the last message picks that tool (chat suite); otherwise the first tool.
+			const last = described[described.length - 1];
+			const asked = last && /call:([\w.-]+)/.exec(last.text);
+			const tool = (asked && tools.find((t) => t.name === asked[1])) || tools[0];
 			progress.report(new vscode.LanguageModelToolCallPart('call-1', tool.name, toolInput(tool)));
 			return;
 		}

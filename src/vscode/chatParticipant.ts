@@ -1,0 +1,158 @@
+import * as vscode from 'vscode';
+import { describeState, type Manager, type NamedTool } from '../manager/manager';
+import { toAbortSignal } from './cancellation';
+import { MAX_TOOL_ROUNDS, progressLabel, toolDescription, toolFailureText, toolInputSchema, toolResultText, toolsMarkdown } from './chatMapping';
+import { Commands, needsConsent } from './commands';
+
+/** The participant's id (package.json `contributes.chatParticipants`). */
+export const CHAT_PARTICIPANT_ID = 'mcpSwitchboard.mcp';
+
+/** What a finished request reports in `ChatResult.metadata`: the tool calls it made, in order. */
+export interface ChatMetadata {
+	toolCalls: { server: string; tool: string; ok: boolean }[];
+}
+
+/**
+ * Asks before a tool the server marks destructive (the same rule as Call Tool: `destructiveHint: true`, not
+ * read-only), as a quick pick, never a modal (which the smoke-test driver would answer by itself).
+ * Resolves false when dismissed.
+ */
+async function askConsent(named: NamedTool, args: unknown): Promise<boolean> {
+	const run = { label: `$(warning) Run ${named.tool.name}`, description: 'the server marks this tool as destructive' };
+	const cancel = { label: 'Cancel' };
+	const chosen = await vscode.window.showQuickPick([cancel, run], {
+		title: `The chat model wants to run ${named.tool.name}: '${named.server}' says it may delete or overwrite data`,
+		placeHolder: `Arguments: ${JSON.stringify(args ?? {}).slice(0, 200)}`,
+		ignoreFocusOut: true,
+	});
+	return chosen === run;
+}
+
+/** Prior turns of this participant as plain text messages (tool calls of earlier turns are not replayed). */
+function historyMessages(history: vscode.ChatContext['history']): vscode.LanguageModelChatMessage[] {
+	const messages: vscode.LanguageModelChatMessage[] = [];
+	for (const turn of history) {
+		if (turn instanceof vscode.ChatRequestTurn) {
+			if (turn.prompt.trim()) messages.push(vscode.LanguageModelChatMessage.User(turn.prompt));
+		} else if (turn instanceof vscode.ChatResponseTurn) {
+			const text = turn.response
+				.map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ''))
+				.join('')
+				.trim();
+			if (text) messages.push(vscode.LanguageModelChatMessage.Assistant(text));
+		}
+	}
+	return messages;
+}
+
+/**
+ * Handles one `@mcp` request. `/tools` lists the running servers' tools. Otherwise the prompt (after the prior
+ * turns as text) goes to `request.model` with every running server's tools; tool calls run through the Manager
+ * (cancelled with the request) for at most {@link MAX_TOOL_ROUNDS} rounds, and the model's text streams to the
+ * response. A failing tool goes back to the model as an error result; a failing model or request ends the answer
+ * with a short message. Never throws.
+ */
+export async function handleChatRequest(
+	manager: Manager,
+	request: vscode.ChatRequest,
+	context: vscode.ChatContext,
+	stream: vscode.ChatResponseStream,
+	token: vscode.CancellationToken,
+): Promise<vscode.ChatResult> {
+	const metadata: ChatMetadata = { toolCalls: [] };
+	const servers = manager.servers();
+	const showServers = () => stream.button({ command: Commands.showServers, title: 'Show Servers' });
+	if (request.command === 'tools') {
+		stream.markdown(toolsMarkdown(servers, (server) => describeState(server.state)));
+		if (!servers.some((server) => server.state.kind === 'running')) showServers();
+		return { metadata };
+	}
+	if (!servers.some((server) => server.state.kind === 'running')) {
+		stream.markdown(servers.length === 0 ? '_No MCP server is configured, so no MCP tools are available._\n\n' : '_No MCP server is running, so no MCP tools are available._\n\n');
+		showServers();
+	}
+
+	const available = manager.allTools();
+	const tools: vscode.LanguageModelChatTool[] = available.map((named) => ({
+		name: named.qualifiedName,
+		description: toolDescription(named),
+		inputSchema: toolInputSchema(named),
+	}));
+	const messages = [...historyMessages(context.history), vscode.LanguageModelChatMessage.User(request.prompt)];
+	const bridge = toAbortSignal(token);
+	try {
+		for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
+			const response = await request.model.sendRequest(messages, tools.length > 0 ? { tools, justification: 'MCP Switchboard offers the tools of your running MCP servers to the model.' } : {}, token);
+			let text = '';
+			const calls: vscode.LanguageModelToolCallPart[] = [];
+			for await (const part of response.stream) {
+				if (part instanceof vscode.LanguageModelTextPart) {
+					text += part.value;
+					stream.markdown(part.value);
+				} else if (part instanceof vscode.LanguageModelToolCallPart) {
+					calls.push(part);
+				}
+			}
+			if (calls.length === 0 || token.isCancellationRequested) return { metadata };
+			messages.push(vscode.LanguageModelChatMessage.Assistant([...(text ? [new vscode.LanguageModelTextPart(text)] : []), ...calls]));
+			const results: vscode.LanguageModelToolResultPart[] = [];
+			for (const call of calls) results.push(await runTool(manager, call, stream, bridge.signal, metadata));
+			if (token.isCancellationRequested) return { metadata };
+			messages.push(vscode.LanguageModelChatMessage.User(results));
+		}
+		stream.markdown(`\n\n_Stopped after ${MAX_TOOL_ROUNDS} rounds of tool calls._`);
+		return { metadata };
+	} catch (error) {
+		if (token.isCancellationRequested) return { metadata };
+		const message = error instanceof Error ? error.message : String(error);
+		const model = `${request.model.name}`;
+		return { metadata, errorDetails: { message: `${model}: ${message.split('\n', 1)[0] ?? message}` } };
+	} finally {
+		bridge.dispose();
+	}
+}
+
+/** Runs one tool call and turns whatever happens (result, isError, throw, unknown tool, refusal) into a result part. */
+async function runTool(manager: Manager, call: vscode.LanguageModelToolCallPart, stream: vscode.ChatResponseStream, signal: AbortSignal, metadata: ChatMetadata): Promise<vscode.LanguageModelToolResultPart> {
+	const answer = (text: string) => new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(text)]);
+	const named = manager.findTool(call.name);
+	if (!named) return answer(`Tool error: there is no tool ${call.name} (its MCP server may have stopped or changed its tools).`);
+	const { server, tool } = named;
+	const args = call.input && typeof call.input === 'object' && !Array.isArray(call.input) ? (call.input as Record<string, unknown>) : {};
+	if (needsConsent(tool) && !(await askConsent(named, args))) {
+		metadata.toolCalls.push({ server, tool: tool.name, ok: false });
+		stream.markdown(`\n\n_Not run: ${server} › ${tool.name} (declined)._\n\n`);
+		return answer(`Tool error: the user declined to run ${tool.name}. Do not retry it unless the user asks.`);
+	}
+	stream.progress(progressLabel(server, tool.name));
+	try {
+		const result = await manager.callTool(server, tool.name, args, {
+			signal,
+			onProgress: (progress) => stream.progress(progressLabel(server, tool.name, progress.message)),
+		});
+		metadata.toolCalls.push({ server, tool: tool.name, ok: result.isError !== true });
+		return answer(toolResultText(result));
+	} catch (error) {
+		metadata.toolCalls.push({ server, tool: tool.name, ok: false });
+		const text = toolFailureText(server, tool.name, error);
+		if (!signal.aborted) stream.markdown(`\n\n_${text.replace(/^Tool error: /, '').replace(/([\\*_[\]<>])/g, '\\$1')}_\n\n`);
+		return answer(text);
+	}
+}
+
+/**
+ * Registers `@mcp` ({@link CHAT_PARTICIPANT_ID}) with the extension's icon. Dispose to unregister.
+ * Fails only if VS Code lacks the chat API (then nothing is registered and a no-op disposable is returned).
+ */
+export function registerChatParticipant(context: vscode.ExtensionContext, manager: Manager): vscode.Disposable {
+	if (typeof vscode.chat?.createChatParticipant !== 'function') return new vscode.Disposable(() => undefined);
+	const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT_ID, (request, chatContext, stream, token) => handleChatRequest(manager, request, chatContext, stream, token));
+	participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'mcp.svg');
+	participant.followupProvider = {
+		provideFollowups: (result) => {
+			const calls = (result.metadata as ChatMetadata | undefined)?.toolCalls ?? [];
+			return calls.length === 0 ? [] : [{ prompt: 'List the available tools', command: 'tools', label: 'List the MCP tools' }];
+		},
+	};
+	return participant;
+}

@@ -1,0 +1,201 @@
+// The @mcp chat participant in the real VS Code: the chat panel sends "@mcp …" to the participant, which offers
+// everything's tools to the "Fake Echo" model (test/e2e/fixture-extension), runs the tool call the model makes
+// through the Manager against the real server-everything, and streams the model's answer into the chat.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { CHAT_PARTICIPANT_ID, handleChatRequest, type ChatMetadata } from '../../../src/vscode/chatParticipant';
+import { api, needDriver, serverWithTool, waitForQuickInput } from './elicitationSupport';
+import { answerQuickPick, pageTexts, screenshot, test, waitFor } from './harness';
+
+const SERVER = 'everything';
+const ECHO = 'mcp__everything__echo';
+
+async function fakeModel(): Promise<vscode.LanguageModelChat> {
+	// Asking for models makes the workbench resolve the providers' models (see notes/real-vscode.md), so the chat
+	// panel has a model to send the request to.
+	const [model] = await waitFor(async () => {
+		const models = await vscode.lm.selectChatModels({ vendor: 'switchboard-test' });
+		return models.length > 0 && models;
+	}, { timeoutMs: 20_000, message: 'the Fake Echo model of test/e2e/fixture-extension' });
+	assert.ok(model);
+	return model;
+}
+
+/** The text of the chat panel's responses, newest last. */
+async function chatResponses(): Promise<string[]> {
+	return pageTexts('.interactive-item-container.interactive-response');
+}
+
+/** Sends `query` in a new chat and waits for a response containing `expected`; returns that response's text. */
+async function ask(query: string, expected: string): Promise<string> {
+	needDriver();
+	await vscode.commands.executeCommand('workbench.action.chat.newChat').then(undefined, () => undefined);
+	await vscode.commands.executeCommand('workbench.action.chat.open', { query });
+	return waitFor(
+		async () => {
+			const responses = await chatResponses();
+			const last = responses[responses.length - 1] ?? '';
+			if (!last.includes(expected)) throw new Error(`the last response is: ${last.slice(0, 600) || '(none)'}`);
+			return last;
+		},
+		{ timeoutMs: 30_000, intervalMs: 250, message: `a chat response containing "${expected}"` },
+	);
+}
+
+test(
+	'@mcp in the chat panel: the model calls everything › echo, the server answers, and the answer shows in the chat',
+	async () => {
+		await serverWithTool(SERVER, 'echo');
+		await fakeModel();
+		// "call:<tool>" makes the fake model call that tool (with its required string "message" set to "Paris").
+		const response = await ask(`@mcp call:${ECHO} say hello`, 'Echo: Paris');
+		await screenshot('chat-echo');
+		// The fake model answers with what it received: the tool result text it could only get from the real server.
+		assert.match(response, /echo: \{/, 'the model\'s answer streams into the chat');
+		assert.match(response, /"toolResults":\[\{"callId":"call-1","text":"Echo: Paris"\}\]/, 'the server\'s echo result went back to the model');
+	},
+	{ timeoutMs: 90_000 },
+);
+
+test(
+	'@mcp /tools lists the running servers\' tools by qualified name',
+	async () => {
+		await serverWithTool(SERVER, 'echo');
+		await fakeModel();
+		const response = await ask('@mcp /tools', ECHO);
+		await screenshot('chat-tools');
+		assert.match(response, new RegExp(`\\b${SERVER}\\b`), 'the list names the server');
+		assert.match(response, /mcp__everything__echo — Echoes back the input/i, 'echo is listed with its description');
+	},
+	{ timeoutMs: 60_000 },
+);
+
+/** A ChatResponseStream that records what the handler streamed. */
+function recordingStream(): { stream: vscode.ChatResponseStream; markdown: string[]; progress: string[]; buttons: string[] } {
+	const markdown: string[] = [];
+	const progress: string[] = [];
+	const buttons: string[] = [];
+	const known = {
+		markdown: (value: string | vscode.MarkdownString) => void markdown.push(typeof value === 'string' ? value : value.value),
+		progress: (value: string) => void progress.push(value),
+		button: (command: vscode.Command) => void buttons.push(command.command),
+	};
+	const stream = new Proxy(known, { get: (target, key) => (key in target ? target[key as keyof typeof known] : () => undefined) });
+	return { stream: stream as unknown as vscode.ChatResponseStream, markdown, progress, buttons };
+}
+
+test(
+	'the handler with the real model: progress names server and tool, the call is recorded, the answer carries the result',
+	async () => {
+		const { manager } = await api();
+		await serverWithTool(SERVER, 'echo');
+		const model = await fakeModel();
+		const recorded = recordingStream();
+		const request = { prompt: `call:${ECHO} hi`, command: undefined, model, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
+		const source = new vscode.CancellationTokenSource();
+		const result = await handleChatRequest(manager, request, { history: [] } as unknown as vscode.ChatContext, recorded.stream, source.token);
+		source.dispose();
+		assert.equal(result.errorDetails, undefined, `no error: ${result.errorDetails?.message ?? ''}`);
+		assert.deepEqual((result.metadata as ChatMetadata).toolCalls, [{ server: SERVER, tool: 'echo', ok: true }]);
+		assert.deepEqual(recorded.progress, ['Calling everything › echo…']);
+		const text = recorded.markdown.join('');
+		assert.match(text, /"toolResults":\[\{"callId":"call-1","text":"Echo: Paris"\}\]/);
+		// Every running tool was offered to the model under its qualified name.
+		const offered = (JSON.parse(text.slice(text.indexOf('{'))) as { tools: string[] }).tools;
+		assert.deepEqual(offered, manager.allTools().map((t) => t.qualifiedName));
+		assert.ok(offered.includes(ECHO));
+		assert.equal(CHAT_PARTICIPANT_ID, 'mcpSwitchboard.mcp');
+	},
+	{ timeoutMs: 60_000 },
+);
+
+/** Runs the handler as the chat would, with the real Fake Echo model and a recording stream. */
+async function runHandler(prompt: string): Promise<{ result: vscode.ChatResult; calls: ChatMetadata['toolCalls']; text: string; toolResults: { callId: string; text: string }[] }> {
+	const { manager } = await api();
+	const model = await fakeModel();
+	const recorded = recordingStream();
+	const request = { prompt, command: undefined, model, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
+	const source = new vscode.CancellationTokenSource();
+	try {
+		const result = await handleChatRequest(manager, request, { history: [] } as unknown as vscode.ChatContext, recorded.stream, source.token);
+		const text = recorded.markdown.join('');
+		const json = text.slice(text.indexOf('echo: {') + 'echo: '.length);
+		return { result, calls: (result.metadata as ChatMetadata).toolCalls, text, toolResults: (JSON.parse(json) as { toolResults: { callId: string; text: string }[] }).toolResults };
+	} finally {
+		source.dispose();
+	}
+}
+
+test(
+	'a failing tool call goes back to the model as an error result, and the chat answers on',
+	async () => {
+		await serverWithTool(SERVER, 'get-sum');
+		// The fake model fills only string arguments, so get-sum (two required numbers) is called without a and b.
+		const { result, calls, text, toolResults } = await runHandler('call:mcp__everything__get-sum');
+		assert.equal(result.errorDetails, undefined);
+		assert.deepEqual(calls, [{ server: SERVER, tool: 'get-sum', ok: false }]);
+		assert.equal(toolResults.length, 1);
+		assert.match(toolResults[0]?.text ?? '', /^Tool error: /, 'the model is told the call failed');
+		assert.match(text, /echo: \{/, 'and its answer still streams');
+	},
+	{ timeoutMs: 60_000 },
+);
+
+/** A stdio MCP server whose one tool is marked destructive; its result echoes the arguments it received. */
+const destructiveServer = `
+const readline = require('node:readline');
+const send = (message) => process.stdout.write(JSON.stringify(message) + '\\n');
+const tool = {
+	name: 'wipe',
+	description: 'Wipes the target',
+	annotations: { destructiveHint: true, readOnlyHint: false },
+	inputSchema: { type: 'object', properties: { target: { type: 'string' } }, required: ['target'] },
+};
+readline.createInterface({ input: process.stdin }).on('line', (line) => {
+	const message = JSON.parse(line);
+	if (message.id === undefined || message.method === undefined) return;
+	const reply = (result) => send({ jsonrpc: '2.0', id: message.id, result });
+	if (message.method === 'initialize') return reply({ protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'wiper', version: '1.0.0' } });
+	if (message.method === 'tools/list') return reply({ tools: [tool] });
+	if (message.method === 'tools/call') return reply({ content: [{ type: 'text', text: 'wiped ' + JSON.stringify(message.params.arguments) }] });
+	if (message.method === 'ping') return reply({});
+	send({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } });
+});
+`;
+
+test(
+	'a tool the server marks destructive runs only after the user says so in a quick pick',
+	async () => {
+		needDriver();
+		const { manager } = await api();
+		const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-chat-wiper-')), 'server.js');
+		fs.writeFileSync(script, destructiveServer);
+		const name = 'wiper';
+		const config = vscode.workspace.getConfiguration('mcpSwitchboard');
+		const previous = config.inspect<Record<string, unknown>>('servers')?.globalValue;
+		await config.update('servers', { ...(previous ?? {}), [name]: { command: process.execPath, args: [script] } }, vscode.ConfigurationTarget.Global);
+		try {
+			await waitFor(() => manager.get(name)?.tools.length === 1, { timeoutMs: 20_000, message: `'${name}' running with its tool` });
+			const ask = async (answer: string) => {
+				const run = runHandler('call:mcp__wiper__wipe');
+				const consent = await waitForQuickInput('may delete or overwrite data');
+				assert.match(consent.placeholder, /"target":"Paris"/, 'the consent shows the arguments');
+				await answerQuickPick(answer);
+				return run;
+			};
+			const declined = await ask('Cancel');
+			assert.deepEqual(declined.calls, [{ server: name, tool: 'wipe', ok: false }]);
+			assert.match(declined.toolResults[0]?.text ?? '', /^Tool error: the user declined to run wipe/);
+			const allowed = await ask('Run wipe');
+			assert.deepEqual(allowed.calls, [{ server: name, tool: 'wipe', ok: true }]);
+			assert.equal(allowed.toolResults[0]?.text, 'wiped {"target":"Paris"}');
+		} finally {
+			await config.update('servers', previous, vscode.ConfigurationTarget.Global);
+			fs.rmSync(path.dirname(script), { recursive: true, force: true });
+		}
+	},
+	{ timeoutMs: 60_000 },
+);
