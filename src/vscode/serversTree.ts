@@ -309,7 +309,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 				}
 				item.description = serverDescription(view);
 				item.iconPath = stateIcon(view.state);
-				item.contextValue = `mcpServer.${view.state.kind}`;
+				// `.remote` marks servers that may hold OAuth tokens (for Sign Out); menus match the state with or without it.
+				item.contextValue = `mcpServer.${view.state.kind}${view.config.type === 'stdio' ? '' : '.remote'}`;
 				return item;
 			}
 			case 'group': {
