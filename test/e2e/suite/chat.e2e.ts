@@ -29,10 +29,10 @@ async function chatResponses(): Promise<string[]> {
 	return pageTexts('.interactive-item-container.interactive-response');
 }
 
-/** Sends `query` in a new chat and waits for a response containing `expected`; returns that response's text. */
-async function ask(query: string, expected: string): Promise<string> {
+/** Sends `query` (in a new chat unless `newChat` is false) and waits for a response containing `expected`; returns that response's text. */
+async function ask(query: string, expected: string, newChat = true): Promise<string> {
 	needDriver();
-	await vscode.commands.executeCommand('workbench.action.chat.newChat').then(undefined, () => undefined);
+	if (newChat) await vscode.commands.executeCommand('workbench.action.chat.newChat').then(undefined, () => undefined);
 	await vscode.commands.executeCommand('workbench.action.chat.open', { query });
 	return waitFor(
 		async () => {
@@ -56,6 +56,22 @@ test(
 		// The fake model answers with what it received: the tool result text it could only get from the real server.
 		assert.match(response, /echo: \{/, 'the model\'s answer streams into the chat');
 		assert.match(response, /"toolResults":\[\{"callId":"call-1","text":"Echo: Paris"\}\]/, 'the server\'s echo result went back to the model');
+	},
+	{ timeoutMs: 90_000 },
+);
+
+test(
+	'a second @mcp turn sends the earlier turns to the model as history',
+	async () => {
+		await serverWithTool(SERVER, 'echo');
+		await fakeModel();
+		await ask(`@mcp call:${ECHO} first turn`, 'Echo: Paris');
+		const second = await ask(`@mcp call:${ECHO} second turn`, 'second turn', false);
+		// The fake model lists the messages it received: the first prompt and the first answer come before the second prompt.
+		const first = second.indexOf('first turn');
+		assert.ok(first >= 0, `the first prompt reached the model: ${second.slice(0, 400)}`);
+		assert.ok(second.indexOf('"role":"assistant"') > first, 'then the first answer');
+		assert.ok(second.indexOf('second turn') > second.indexOf('"role":"assistant"'), 'then the new prompt');
 	},
 	{ timeoutMs: 90_000 },
 );
@@ -198,4 +214,26 @@ test(
 		}
 	},
 	{ timeoutMs: 60_000 },
+);
+
+test(
+	'with no server running the handler says so, offers Show Servers, and still forwards the prompt to the model without tools',
+	async () => {
+		const model = await fakeModel();
+		// A Manager with nothing configured (the extension's own has everything running, which other suites need).
+		const empty = { servers: () => [], allTools: () => [], findTool: () => undefined } as unknown as Parameters<typeof handleChatRequest>[0];
+		const recorded = recordingStream();
+		const request = { prompt: 'hello there', command: undefined, model, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
+		const source = new vscode.CancellationTokenSource();
+		const result = await handleChatRequest(empty, request, { history: [] } as unknown as vscode.ChatContext, recorded.stream, source.token);
+		source.dispose();
+		assert.equal(result.errorDetails, undefined);
+		const text = recorded.markdown.join('');
+		assert.match(text, /No MCP server is configured/);
+		assert.deepEqual(recorded.buttons, ['mcpSwitchboard.showServers']);
+		const echo = JSON.parse(text.slice(text.indexOf('echo: {') + 'echo: '.length)) as { tools: string[]; messages: { text: string }[] };
+		assert.deepEqual(echo.tools, [], 'no tools offered');
+		assert.equal(echo.messages.at(-1)?.text, 'hello there');
+	},
+	{ timeoutMs: 30_000 },
 );
