@@ -1,9 +1,7 @@
 // server-everything over Streamable HTTP and over legacy HTTP+SSE: the shared suite for each, plus what only the
 // remote transports have (a session that DELETE ends, the automatic fallback from http to sse against a real server).
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer, type AddressInfo } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
 import { after, describe, test } from 'node:test';
 import { MemoryLogger } from '../../src/common/logger';
 import { McpClient } from '../../src/protocol/client';
@@ -11,7 +9,8 @@ import { ErrorCode } from '../../src/protocol/jsonrpc';
 import type { McpError } from '../../src/protocol/mcpError';
 import { createTransport } from '../../src/protocol/transports/createTransport';
 import type { StreamableHttpTransport } from '../../src/protocol/transports/streamableHttp';
-import { defineEverythingSuite, everythingMain } from './everythingSuite';
+import { freePort, startEverythingHttp } from '../fixtures/everythingHttp';
+import { defineEverythingSuite } from './everythingSuite';
 
 const servers: ChildProcess[] = [];
 
@@ -21,37 +20,10 @@ after(() => {
 	}
 });
 
-async function freePort(): Promise<number> {
-	const probe = createServer();
-	probe.listen(0, '127.0.0.1');
-	await once(probe, 'listening');
-	const port = (probe.address() as AddressInfo).port;
-	await new Promise((resolve) => probe.close(resolve));
-	return port;
-}
-
 /** Starts server-everything in `mode` on a free port and resolves with its base URL once it listens. */
 async function startEverything(mode: 'streamableHttp' | 'sse'): Promise<string> {
 	const port = await freePort();
-	const child = spawn(process.execPath, [everythingMain, mode], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
-	servers.push(child);
-	await new Promise<void>((resolve, reject) => {
-		let output = '';
-		const timer = setTimeout(() => reject(new Error(`server-everything ${mode} did not say it listens within 15 s: ${output}`)), 15_000);
-		const onData = (chunk: Buffer) => {
-			output += chunk.toString();
-			// "MCP Streamable HTTP Server listening on port N" / "Server is running on port N"
-			if (/(listening|running) on port/i.test(output)) {
-				clearTimeout(timer);
-				resolve();
-			}
-		};
-		child.stdout?.on('data', onData);
-		child.stderr?.on('data', onData);
-		child.once('exit', (code) => reject(new Error(`server-everything ${mode} exited (${code}) before listening: ${output}`)));
-	});
-	child.stdout?.resume();
-	child.stderr?.resume();
+	servers.push(await startEverythingHttp(mode, port));
 	return `http://127.0.0.1:${port}`;
 }
 

@@ -3,49 +3,22 @@
 // tools/list_changed that Streamable HTTP loses when no GET stream is open yet; the Manager's second listing after
 // start must still find them. When the server dies the Manager retries with backoff and reconnects by itself.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer, type AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { MemoryLogger } from '../../src/common/logger';
 import type { Host } from '../../src/manager/host';
 import { Manager } from '../../src/manager/manager';
+import { freePort, startEverythingHttp } from '../fixtures/everythingHttp';
 
-const everythingMain = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const children: ChildProcess[] = [];
 after(() => {
 	for (const child of children) child.kill('SIGKILL');
 });
 
-async function freePort(): Promise<number> {
-	const probe = createServer();
-	probe.listen(0, '127.0.0.1');
-	await once(probe, 'listening');
-	const port = (probe.address() as AddressInfo).port;
-	await new Promise((resolve) => probe.close(resolve));
-	return port;
-}
-
 async function startEverything(port: number): Promise<ChildProcess> {
-	const child = spawn(process.execPath, [everythingMain, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+	const child = await startEverythingHttp('streamableHttp', port);
 	children.push(child);
-	await new Promise<void>((resolve, reject) => {
-		let output = '';
-		const timer = setTimeout(() => reject(new Error(`server-everything did not listen within 20 s: ${output}`)), 20_000);
-		const onData = (chunk: Buffer) => {
-			output += chunk.toString();
-			if (/(listening|running) on port/i.test(output)) {
-				clearTimeout(timer);
-				resolve();
-			}
-		};
-		child.stdout?.on('data', onData);
-		child.stderr?.on('data', onData);
-		child.once('exit', (code) => reject(new Error(`server-everything exited (${code}) before listening: ${output}`)));
-	});
-	child.stdout?.resume();
-	child.stderr?.resume();
 	return child;
 }
 
