@@ -23,8 +23,10 @@ run(process.execPath, ['esbuild.mjs', '--production']);
 const vs = ensureVsCode();
 const out = `${extensionId.id.split('.')[1]}-${extensionId.version}.vsix`;
 // npx resolves `node` from PATH: put Node 24 first. The bundle in dist/ already holds the runtime dependencies,
-// so vsce packs no node_modules (--no-dependencies); .vscodeignore is an allowlist.
-run('npx', ['--yes', VSCE, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out], {
+// so vsce packs no node_modules (--no-dependencies); .vscodeignore is an allowlist. The README's screenshot is packed
+// (docs/) and its link left relative (--no-rewrite-relative-links): VS Code shows it from the installed folder, and
+// there is no public repository URL to rewrite it to.
+run('npx', ['--yes', VSCE, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--no-rewrite-relative-links', '--out', out], {
 	env: { ...process.env, PATH: `${join(vs.nodeDir, 'bin')}:${process.env.PATH ?? ''}` },
 });
 // Back to the development build (with source maps) that the tests and `npm start` use.
