@@ -66,7 +66,11 @@ export async function run(): Promise<void> {
 				await vscode.commands.executeCommand(command).then(undefined, () => undefined);
 			}
 		}
-		if (selected[i + 1]?.suite !== t.suite) await restoreSettings(snapshot, t.suite);
+		if (selected[i + 1]?.suite !== t.suite) {
+			await restoreSettings(snapshot, t.suite);
+			// A suite that opened the chat (the secondary side bar) leaves the next one its full window.
+			await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar').then(undefined, () => undefined);
+		}
 	}
 
 	// The workbench as the suites left it: the picture of a full run.
