@@ -29,3 +29,22 @@ export async function interleave(rounds, clients, measure) {
 	}
 	return results;
 }
+
+/**
+ * `calls` echo tool calls with `inFlight` callers at once; the throughput (calls/s) and this process's CPU per call
+ * (µs). Every scenario that measures calls in flight uses this, so their rows mean the same.
+ */
+export async function parallel(client, calls, inFlight) {
+	let issued = 0;
+	const worker = async () => {
+		while (issued < calls) {
+			issued++;
+			await client.callTool('echo', { text: 'parallel' });
+		}
+	};
+	const start = performance.now();
+	const cpu = process.cpuUsage();
+	await Promise.all(Array.from({ length: inFlight }, worker));
+	const used = process.cpuUsage(cpu);
+	return { rate: calls / ((performance.now() - start) / 1000), cpu: (used.user + used.system) / calls };
+}

@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import * as http from 'node:http';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { interleave, median, percentile } from '../lib/stats.mjs';
+import { interleave, median, parallel as parallelCalls, percentile } from '../lib/stats.mjs';
 
 export const name = 'http';
 
@@ -219,21 +219,6 @@ async function sequential(client) {
 	return { p50: percentile(latencies, 50) };
 }
 
-async function parallel(client, calls = PARALLEL_CALLS) {
-	let issued = 0;
-	const worker = async () => {
-		while (issued < calls) {
-			issued++;
-			await client.callTool('echo', { text: 'parallel' });
-		}
-	};
-	const start = performance.now();
-	const cpu = process.cpuUsage();
-	await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
-	const used = process.cpuUsage(cpu);
-	return { rate: calls / ((performance.now() - start) / 1000), cpu: (used.user + used.system) / calls };
-}
-
 export async function run({ rounds }) {
 	const server = await startServer();
 	const rows = [];
@@ -242,9 +227,9 @@ export async function run({ rounds }) {
 			const connections = {};
 			for (const which of CLIENTS) connections[which] = await connect(which, server.base, mode);
 			try {
-				for (const which of CLIENTS) await parallel(connections[which], 1000);
+				for (const which of CLIENTS) await parallelCalls(connections[which], 1000, IN_FLIGHT);
 				const seq = await interleave(rounds, CLIENTS, (which) => sequential(connections[which]));
-				const par = await interleave(rounds, CLIENTS, (which) => parallel(connections[which]));
+				const par = await interleave(rounds, CLIENTS, (which) => parallelCalls(connections[which], PARALLEL_CALLS, IN_FLIGHT));
 				const pick = (results, key) => Object.fromEntries(CLIENTS.map((c) => [c, median(results[c].map((r) => r[key]))]));
 				rows.push(
 					{ scenario: label, metric: 'sequential tools/call echo p50', unit: 'µs', target: '<= 1.3x', ...pick(seq, 'p50') },

@@ -2,7 +2,7 @@
 // 10,000 calls with 64 in flight (calls/s). Also the client process's CPU time per call (user + system), which
 // holds steadier than latency on a shared machine: latency there is mostly the scheduler waking two processes.
 import { CLIENTS, connectClient } from '../lib/clients.mjs';
-import { interleave, median, percentile } from '../lib/stats.mjs';
+import { interleave, median, parallel as parallelCalls, percentile } from '../lib/stats.mjs';
 
 export const name = 'stdio';
 
@@ -24,21 +24,6 @@ async function sequential(client) {
 	return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), cpu: (used.user + used.system) / SEQUENTIAL_CALLS };
 }
 
-async function parallel(client, calls = PARALLEL_CALLS) {
-	let issued = 0;
-	const worker = async () => {
-		while (issued < calls) {
-			issued++;
-			await client.callTool('echo', { text: 'parallel' });
-		}
-	};
-	const start = performance.now();
-	const cpu = process.cpuUsage();
-	await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
-	const used = process.cpuUsage(cpu);
-	return { rate: calls / ((performance.now() - start) / 1000), cpu: (used.user + used.system) / calls };
-}
-
 export async function run({ rounds }) {
 	const connections = {};
 	// floorOwnSession: the floor with its server in its own session, as StdioTransport spawns it (see lib/clients.mjs).
@@ -46,9 +31,9 @@ export async function run({ rounds }) {
 	for (const which of all) connections[which] = await connectClient(which);
 	try {
 		// Warm every client's JIT on the concurrent path too before measuring.
-		for (const which of all) await parallel(connections[which], 3000);
+		for (const which of all) await parallelCalls(connections[which], 3000, IN_FLIGHT);
 		const seq = await interleave(rounds, all, (which) => sequential(connections[which]));
-		const par = await interleave(rounds, all, (which) => parallel(connections[which]));
+		const par = await interleave(rounds, all, (which) => parallelCalls(connections[which], PARALLEL_CALLS, IN_FLIGHT));
 		const pick = (results, key) => Object.fromEntries(CLIENTS.map((c) => [c, median(results[c].map((r) => r[key]))]));
 		// The same rows with the own-session floor in the floor column: like for like with StdioTransport's spawn.
 		const own = (results, key) => ({ ...pick(results, key), floor: median(results.floorOwnSession.map((r) => r[key])) });
