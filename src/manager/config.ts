@@ -294,9 +294,9 @@ export function stripJsonComments(text: string): string {
 	while (i < n) {
 		const c = text[i]!;
 		if (c === '"') {
-			const start = i++;
-			while (i < n && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
-			out += text.slice(start, ++i);
+			const end = stringEnd(text, i);
+			out += text.slice(i, end);
+			i = end;
 		} else if (c === '/' && text[i + 1] === '/') {
 			while (i < n && text[i] !== '\n') i++;
 		} else if (c === '/' && text[i + 1] === '*') {
@@ -311,6 +311,13 @@ export function stripJsonComments(text: string): string {
 	return removeTrailingCommas(out);
 }
 
+/** The index just past the JSON string that starts with the quote at `start` (escapes skipped; the end if unclosed). */
+function stringEnd(text: string, start: number): number {
+	let i = start + 1;
+	while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+	return Math.min(i + 1, text.length);
+}
+
 function removeTrailingCommas(text: string): string {
 	let out = '';
 	let i = 0;
@@ -318,9 +325,9 @@ function removeTrailingCommas(text: string): string {
 	while (i < n) {
 		const c = text[i]!;
 		if (c === '"') {
-			const start = i++;
-			while (i < n && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
-			out += text.slice(start, ++i);
+			const end = stringEnd(text, i);
+			out += text.slice(i, end);
+			i = end;
 			continue;
 		}
 		if (c === ',') {

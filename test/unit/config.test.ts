@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { canonicalJson, configHash, describeLaunch, importMcpServers, mergeServers, parse, parseDotenv, parseMcpJson } from '../../src/manager/config';
+import { canonicalJson, configHash, describeLaunch, importMcpServers, mergeServers, parse, parseDotenv, parseMcpJson, stripJsonComments } from '../../src/manager/config';
 import type { ConfigSource } from '../../src/manager/manager';
 
 const user: ConfigSource = { kind: 'user', label: 'User settings' };
@@ -172,4 +172,24 @@ test('dotenv files: quotes, export, comments and bad lines', () => {
 	const { env, problems } = parseDotenv('# c\nexport A=1\nB="two words\\n"\nC=\'x # y\'\nD=plain # comment\nnot a line\n', '.env');
 	assert.deepEqual(env, { A: '1', B: 'two words\n', C: 'x # y', D: 'plain' });
 	assert.deepEqual(problems, ['.env:6: not a KEY=value line']);
+});
+
+test('JSONC: comments and trailing commas go, strings stay exactly as written (escapes, // and ,] inside them)', () => {
+	const text = [
+		'{',
+		'  // a comment',
+		'  "url": "http://example.com/a//b", /* block */',
+		'  "quote": "say \\"hi\\", // not a comment ,]",',
+		'  "path": "C:\\\\dir\\\\",',
+		'  "list": [1, 2,],',
+		'}',
+	].join('\n');
+	assert.deepEqual(JSON.parse(stripJsonComments(text)), {
+		url: 'http://example.com/a//b',
+		quote: 'say "hi", // not a comment ,]',
+		path: 'C:\\dir\\',
+		list: [1, 2],
+	});
+	// An unclosed string at the end is copied as it is (JSON.parse then reports it), not looped over.
+	assert.equal(stripJsonComments('{"a": "open\\'), '{"a": "open\\');
 });
