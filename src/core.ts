@@ -10,9 +10,7 @@
  *
  * Importing it does no work: everything below is a declaration. zod and the schemas load on the first connect.
  */
-import type { Logger } from './common/logger';
-import { McpClient, type ClientHandlers } from './protocol/client';
-import type { Implementation } from './protocol/schema';
+import { McpClient, type ClientOptions } from './protocol/client';
 import type { CreateTransportOptions, TransportConfig } from './protocol/transports/createTransport';
 import type { HttpAuthProvider, Transport } from './protocol/transports/transport';
 import type { Host } from './manager/host';
@@ -32,18 +30,8 @@ export type { Manager, ManagerOptions, ServerConfig, ServerState, ServerView, Re
 export type { Host } from './manager/host';
 export type { OAuthProvider, OAuthProviderOptions, HeadlessOAuthHooksOptions, OAuthClientConfig, OAuthHostHooks, TokenStore } from './protocol/auth';
 
-/** Options of `connect()`. */
-export interface ConnectOptions {
-	/** Sent in `initialize`. Default `{ name: 'mcp-switchboard', version }`. */
-	clientInfo?: Implementation;
-	/** Default per-request timeout in ms (also the initialize timeout unless connectTimeoutMs is set). Default 60000. */
-	timeoutMs?: number;
-	/** How long starting the session may take. Default: timeoutMs. */
-	connectTimeoutMs?: number;
-	/** Where lifecycle messages, server stderr and (at trace level) the wire go. Default: nothing is logged. */
-	logger?: Logger;
-	/** Handlers for server requests; a capability is advertised only for a handler given. Default: none. */
-	handlers?: ClientHandlers;
+/** Options of `connect()`: the client's own (see ClientOptions) plus what building the transport needs. */
+export interface ConnectOptions extends Pick<ClientOptions, 'clientInfo' | 'timeoutMs' | 'connectTimeoutMs' | 'logger' | 'handlers'> {
 	/** The name used in error messages and logs. Default: the command's base name, or the URL's host. */
 	name?: string;
 	/** Credentials per request for HTTP servers (e.g. an OAuth provider). Default: none (a 401 fails clearly). */

@@ -65,7 +65,9 @@ export interface ClientOptions {
 	timeoutMs?: number;
 	/** How long `initialize` may take before connect fails. Default: timeoutMs. */
 	connectTimeoutMs?: number;
+	/** Where lifecycle messages, server stderr and (at trace level) the wire go. Default: nothing is logged. */
 	logger?: Logger;
+	/** Handlers for server requests; a capability is advertised only for a handler given. Default: none. */
 	handlers?: ClientHandlers;
 	/** A name for messages and logs (the server's configured name). Default: the transport kind. */
 	name?: string;
