@@ -63,8 +63,10 @@ export function ensureVsCode(options = {}) {
 		npm(['install', '--prefix', join(p.dir, 'node24'), NODE_PACKAGE], { cwd: p.dir });
 		if (!existsSync(p.node)) throw new Error(`vscode-server: ${NODE_PACKAGE} did not provide ${p.node}`);
 		// code-server with Node 24 first on PATH, so its postinstall and node-gyp see Node 24 and its headers.
+		// The outer npm's variables are left out: code-server's postinstall reads the Node version from
+		// npm_config_user_agent, which an outer `npm test` under Node 20 sets to "node/v20" (and it then refuses).
 		const env = {
-			...process.env,
+			...withoutNpmVariables(process.env),
 			PATH: `${join(p.nodeDir, 'bin')}:${process.env.PATH ?? ''}`,
 			npm_config_nodedir: p.nodeDir,
 		};
@@ -103,8 +105,13 @@ function isInstalled(p) {
 	}
 }
 
+/** The environment without the `npm_config_*` / `npm_*` variables an outer npm run sets for its scripts. */
+function withoutNpmVariables(env) {
+	return Object.fromEntries(Object.entries(env).filter(([name]) => !/^npm_/i.test(name)));
+}
+
 /** Runs npm with the given Node binary (default: this one), or the npm on PATH. */
-function npm(args, { cwd, env = process.env, node }) {
+function npm(args, { cwd, env = withoutNpmVariables(process.env), node }) {
 	const common = ['--no-audit', '--no-fund', '--no-save', '--loglevel=error', '--no-package-lock'];
 	const npmCli = node ? join(node, '..', '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js') : undefined;
 	const result = npmCli && existsSync(npmCli)
