@@ -1,21 +1,22 @@
 import * as vscode from 'vscode';
 import { Manager } from './manager/manager';
-import { addServer } from './vscode/addServer';
-import { registerChatParticipant } from './vscode/chatParticipant';
-import { type ActiveCall, CommandController, Commands, notifyServerErrors, showServerError } from './vscode/commands';
-import { ElicitationPresenter, handleUrlElicitationRequired, watchElicitationCompletions } from './vscode/elicitation';
+import { addServer } from './vscode/tree/addServer';
+import { registerChatParticipant } from './vscode/chat/chatParticipant';
+import { type ActiveCall, CommandController, Commands, notifyServerErrors, showServerError } from './vscode/tools/commands';
+import { ElicitationPresenter, handleUrlElicitationRequired, watchElicitationCompletions } from './vscode/elicitation/elicitation';
 import { VsCodeHost } from './vscode/host';
-import { registerConfigCommands } from './vscode/importServers';
-import { ServerLogs } from './vscode/logging';
-import { ResourceDocuments } from './vscode/resourceDocuments';
-import { BlobFiles, ResultDocuments } from './vscode/resultDocument';
-import { SecretStorageTokenStore, vsCodeOAuthHooks } from './vscode/oauth';
-import { registerSamplingCommands, SamplingBroker } from './vscode/sampling';
-import { loggingLevel, watchLogLevelSetting } from './vscode/serverLogging';
-import { ServersTreeProvider, type TreeNode } from './vscode/serversTree';
+import { registerConfigCommands } from './vscode/tree/importServers';
+import { ServerLogs } from './vscode/logs/logging';
+import { ResourceDocuments } from './vscode/resources/resourceDocuments';
+import { BlobFiles } from './vscode/resources/blobFiles';
+import { ResultDocuments } from './vscode/tools/resultDocument';
+import { SecretStorageTokenStore, vsCodeOAuthHooks } from './vscode/auth/oauth';
+import { registerSamplingCommands, SamplingBroker } from './vscode/sampling/sampling';
+import { loggingLevel, watchLogLevelSetting } from './vscode/logs/serverLogging';
+import { ServersTreeProvider, type TreeNode } from './vscode/tree/serversTree';
 import { ServerConfiguration } from './vscode/settings';
-import { registerSignOutCommand } from './vscode/signOut';
-import { ServersStatusBar } from './vscode/statusBar';
+import { registerSignOutCommand } from './vscode/auth/signOut';
+import { ServersStatusBar } from './vscode/tree/statusBar';
 
 /** The id of the Servers view (package.json `contributes.views`). */
 export const SERVERS_VIEW = 'mcpSwitchboard.servers';

@@ -4,7 +4,7 @@
  * resolved config so the Manager restarts only what changed. Pure functions; nothing here throws on user input.
  */
 import { createHash } from 'node:crypto';
-import type { ConfigSource, ServerConfig } from './manager';
+import type { ConfigSource, ServerConfig } from './types';
 
 /**
  * One configured server before variables are resolved: strings may still hold `${…}` references.

@@ -14,7 +14,7 @@ import { RestartPolicy, type Clock, type RestartPolicyOptions } from './backoff'
 import { configHash, describeLaunch } from './config';
 import type { Host } from './host';
 import type { Limiter } from './limiter';
-import type { ConfigSource, NamedTool, ResolvedServer, ServerConfig, ServerState, ServerView } from './manager';
+import type { ConfigSource, NamedTool, ResolvedServer, ServerConfig, ServerState, ServerView } from './types';
 
 /** What a connector gets: everything needed to open one connection to one server. */
 export interface ConnectRequest {

@@ -3,7 +3,7 @@
  * `${env:NAME}`, `${pathSeparator}` (also `${/}`), and `${input:id}` through an asker supplied by the edge.
  * Pure: every value it needs comes in through {@link VariableContext}. Never throws on user input.
  */
-import type { ServerConfig } from './manager';
+import type { ServerConfig } from './types';
 
 export interface VariableContext {
 	/** The folder `${workspaceFolder}` means: the mcp.json's own folder, else the first workspace folder. */

@@ -13,13 +13,7 @@
 import type * as ZodMini from 'zod/mini';
 import type { Schemas } from './schemaBuild';
 
-/** Protocol versions this client speaks, newest first. The first is offered in `initialize`. */
-export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
-export const LATEST_PROTOCOL_VERSION = SUPPORTED_PROTOCOL_VERSIONS[0];
-export type ProtocolVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number];
-
-export const LOGGING_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
-export type LoggingLevel = (typeof LOGGING_LEVELS)[number];
+export { LATEST_PROTOCOL_VERSION, LOGGING_LEVELS, SUPPORTED_PROTOCOL_VERSIONS, type LoggingLevel, type ProtocolVersion } from './protocolConstants';
 
 export type { Schemas } from './schemaBuild';
 

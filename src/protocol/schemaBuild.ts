@@ -5,7 +5,7 @@
  * 35-100 ms to load; this costs a few ms on first use).
  */
 import * as z from 'zod/mini';
-import { LOGGING_LEVELS } from './schema';
+import { LOGGING_LEVELS } from './protocolConstants';
 
 /** Every schema, built once by `schemas()` in schema.ts. */
 export function buildSchemas() {

@@ -4,9 +4,9 @@ import type { Logger } from '../common/logger';
 import type { Host } from '../manager/host';
 import type { OAuthHostHooks } from '../protocol/auth/types';
 import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, LoggingLevel, Root } from '../protocol/schema';
-import type { ElicitationPresenter } from './elicitation';
-import type { ServerLogs } from './logging';
-import type { SamplingBroker } from './sampling';
+import type { ElicitationPresenter } from './elicitation/elicitation';
+import type { ServerLogs } from './logs/logging';
+import type { SamplingBroker } from './sampling/sampling';
 import type { ServerConfiguration } from './settings';
 
 /** The pieces of the edge the Host delegates to; each absent one leaves its feature unadvertised. */

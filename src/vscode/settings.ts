@@ -11,7 +11,7 @@ import { mergeServers, parse, parseDotenv, parseMcpJson, type InputDefinition, t
 import type { ConfigSource, ResolvedServer } from '../manager/manager';
 import { resolveConfig, resolveString, type VariableContext } from '../manager/variables';
 import { InputValues } from './inputs';
-import { TrustDecisions } from './trust';
+import { TrustDecisions } from './trust/trust';
 
 const SECTION = 'mcpSwitchboard';
 const SERVERS = 'servers';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { NamedTool, ServerState, ServerView } from '../../src/manager/manager';
 import type { McpClient } from '../../src/protocol/client';
 import type { CallToolResult } from '../../src/protocol/schema';
-import { progressLabel, toolDescription, toolFailureText, toolInputSchema, toolResultText, toolsMarkdown } from '../../src/vscode/chatMapping';
+import { progressLabel, toolDescription, toolFailureText, toolInputSchema, toolResultText, toolsMarkdown } from '../../src/vscode/chat/chatMapping';
 
 const running: ServerState = { kind: 'running', client: {} as McpClient };
 

@@ -13,7 +13,7 @@ import {
 	valueFromText,
 	type FormField,
 	type FormValue,
-} from '../../src/vscode/elicitationForm';
+} from '../../src/vscode/elicitation/elicitationForm';
 
 // The form server-everything's `trigger-elicitation-request` sends (2026.8.31), trimmed to the fields' schemas.
 const everythingSchema = {

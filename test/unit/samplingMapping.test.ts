@@ -9,7 +9,7 @@ import {
 	toCreateMessageResult,
 	toNeutralRequest,
 	type ModelInfo,
-} from '../../src/vscode/samplingMapping';
+} from '../../src/vscode/sampling/samplingMapping';
 
 /** Parsed like the client parses it off the wire, so the tests see what sampling.ts sees. */
 function request(raw: unknown): CreateMessageRequest {

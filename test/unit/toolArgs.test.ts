@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { buildArguments, convertText, describeField, formFromSchema, initialText, SKIP, type FieldSpec } from '../../src/vscode/toolArgs';
+import { buildArguments, convertText, describeField, formFromSchema, initialText, SKIP, type FieldSpec } from '../../src/vscode/tools/toolArgs';
 
 function field(schema: unknown, name: string): FieldSpec {
 	const found = formFromSchema(schema).fields.find((f) => f.name === name);

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { Logger } from '../common/logger';
-import { canonicalResourceUri, isLoopbackUrl } from '../protocol/auth/discovery';
-import { startLoopbackRedirect, type LoopbackRedirect } from '../protocol/auth/loopbackRedirect';
-import type { OAuthHostHooks, TokenStore } from '../protocol/auth/types';
+import type { Logger } from '../../common/logger';
+import { canonicalResourceUri, isLoopbackUrl } from '../../protocol/auth/discovery';
+import { startLoopbackRedirect, type LoopbackRedirect } from '../../protocol/auth/loopbackRedirect';
+import type { OAuthHostHooks, TokenStore } from '../../protocol/auth/types';
 
 /** A TokenStore over VS Code's SecretStorage (the OS keychain on desktop; encrypted storage in remote/web hosts). */
 export class SecretStorageTokenStore implements TokenStore {

@@ -3,8 +3,8 @@
  * runs, so its next connection asks the user to sign in again.
  */
 import * as vscode from 'vscode';
-import type { Manager, ServerView } from '../manager/manager';
-import type { TokenStore } from '../protocol/auth/types';
+import type { Manager, ServerView } from '../../manager/manager';
+import type { TokenStore } from '../../protocol/auth/types';
 import { forgetOAuth, hasStoredOAuthTokens } from './oauth';
 
 /** The command id (package.json `contributes.commands`). */

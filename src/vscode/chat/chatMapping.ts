@@ -1,7 +1,7 @@
 // The vscode-free half of the @mcp chat participant: how tool results, tool lists and chat history become text.
 // Kept apart from chatParticipant.ts so unit tests run under plain node.
-import type { NamedTool, ServerView } from '../manager/manager';
-import type { CallToolResult, ContentBlock } from '../protocol/schema';
+import type { NamedTool, ServerView } from '../../manager/manager';
+import type { CallToolResult, ContentBlock } from '../../protocol/schema';
 
 /** The most tool-calling rounds one chat request may run before it stops and says so. */
 export const MAX_TOOL_ROUNDS = 10;

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { describeState, type Manager, type NamedTool } from '../manager/manager';
-import { toAbortSignal } from './cancellation';
+import { describeState, type Manager, type NamedTool } from '../../manager/manager';
+import { toAbortSignal } from '../cancellation';
 import { MAX_TOOL_ROUNDS, progressLabel, toolDescription, toolFailureText, toolInputSchema, toolResultText, toolsMarkdown } from './chatMapping';
-import { Commands, needsConsent } from './commands';
+import { Commands, needsConsent } from '../tools/commands';
 
 /** The participant's id (package.json `contributes.chatParticipants`). */
 export const CHAT_PARTICIPANT_ID = 'mcpSwitchboard.mcp';

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { Manager, ServerState } from '../manager/manager';
-import { ErrorCode } from '../protocol/jsonrpc';
-import { McpError } from '../protocol/mcpError';
-import type { ElicitFormRequest, ElicitRequest, ElicitResult, ElicitUrlRequest } from '../protocol/schema';
+import type { Manager, ServerState } from '../../manager/manager';
+import { ErrorCode } from '../../protocol/jsonrpc';
+import { McpError } from '../../protocol/mcpError';
+import type { ElicitFormRequest, ElicitRequest, ElicitResult, ElicitUrlRequest } from '../../protocol/schema';
 import {
 	buildContent,
 	defaultValues,

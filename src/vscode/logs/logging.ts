@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Logger } from '../common/logger';
+import type { Logger } from '../../common/logger';
 
 /** A core Logger writing to a LogOutputChannel; trace lines are built only while the channel's level is Trace. */
 export function channelLogger(channel: vscode.LogOutputChannel): Logger {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { Manager } from '../manager/manager';
-import { LOGGING_LEVELS, type LoggingLevel } from '../protocol/schema';
+import type { Manager } from '../../manager/manager';
+import { LOGGING_LEVELS, type LoggingLevel } from '../../protocol/schema';
 
 /** The value of `mcpSwitchboard.logLevel` that leaves each server at its own default (no `logging/setLevel`). */
 export const SERVER_DEFAULT = 'serverDefault';

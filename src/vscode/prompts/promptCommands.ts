@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
-import type { Manager } from '../manager/manager';
-import type { CompletionReference, Prompt, ResourceTemplate } from '../protocol/schema';
-import type { ResourceDocuments } from './resourceDocuments';
-import { expandUriTemplate, templateVariables } from './resourceDocuments';
-import { type BlobFiles, renderPrompt, type ResultDocuments } from './resultDocument';
-import { SKIP } from './toolArgs';
+import type { Manager } from '../../manager/manager';
+import type { CompletionReference, Prompt, ResourceTemplate } from '../../protocol/schema';
+import type { ResourceDocuments } from '../resources/resourceDocuments';
+import { expandUriTemplate, templateVariables } from '../resources/resourceDocuments';
+import type { BlobFiles } from '../resources/blobFiles';
+import { renderPrompt, type ResultDocuments } from '../tools/resultDocument';
+import { SKIP } from '../tools/toolArgs';
 
 /** How long typing pauses before `completion/complete` is asked. */
 const COMPLETION_DEBOUNCE_MS = 150;

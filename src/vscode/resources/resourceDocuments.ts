@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { Manager } from '../manager/manager';
-import type { ReadResourceResult } from '../protocol/schema';
-import { toAbortSignal } from './cancellation';
-import type { BlobFiles } from './resultDocument';
+import type { Manager } from '../../manager/manager';
+import type { ReadResourceResult } from '../../protocol/schema';
+import { toAbortSignal } from '../cancellation';
+import type { BlobFiles } from './blobFiles';
 
 /**
  * The scheme of read-only resource documents: `switchboard-resource:/<server>/<name>?server=…&uri=…`.

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { ErrorCode } from '../protocol/jsonrpc';
-import { McpError } from '../protocol/mcpError';
-import type { CreateMessageRequest, CreateMessageResult } from '../protocol/schema';
+import { ErrorCode } from '../../protocol/jsonrpc';
+import { McpError } from '../../protocol/mcpError';
+import type { CreateMessageRequest, CreateMessageResult } from '../../protocol/schema';
 import { chooseModel, describeRequest, summarizeExchange, toCreateMessageResult, toNeutralRequest, type NeutralMessage, type ResponsePart } from './samplingMapping';
 
 /** The user's answer to a sampling request. `show` opens the full request and asks again. */

@@ -9,7 +9,7 @@
  * - `toolChoice.mode` is `auto` (default), `required` or `none`;
  * - the result has `role`, `content`, `model` and `stopReason` (`endTurn`, `stopSequence`, `maxTokens`, `toolUse`).
  */
-import type { ContentBlock, CreateMessageRequest, CreateMessageResult } from '../protocol/schema';
+import type { ContentBlock, CreateMessageRequest, CreateMessageResult } from '../../protocol/schema';
 
 /** One piece of a message, in the shapes the VS Code language model API has (text, image data, tool call, tool result). */
 export type NeutralPart =

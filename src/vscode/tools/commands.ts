@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
-import type { Manager, NamedTool, ServerView } from '../manager/manager';
-import type { CallToolResult, Progress, Prompt, Resource, ResourceTemplate } from '../protocol/schema';
-import { toAbortSignal } from './cancellation';
-import type { ServerLogs } from './logging';
-import { getPrompt, readTemplate } from './promptCommands';
-import type { ResourceDocuments } from './resourceDocuments';
-import { type BlobFiles, renderToolResult, type ResultDocuments } from './resultDocument';
-import { stateLabel, type TreeNode } from './serversTree';
+import type { Manager, NamedTool, ServerView } from '../../manager/manager';
+import type { CallToolResult, Progress, Prompt, Resource, ResourceTemplate } from '../../protocol/schema';
+import { toAbortSignal } from '../cancellation';
+import type { ServerLogs } from '../logs/logging';
+import { getPrompt, readTemplate } from '../prompts/promptCommands';
+import type { ResourceDocuments } from '../resources/resourceDocuments';
+import type { BlobFiles } from '../resources/blobFiles';
+import { renderToolResult, type ResultDocuments } from './resultDocument';
+import { stateLabel, type TreeNode } from '../tree/serversTree';
 import { formFromSchema } from './toolArgs';
 import { askToolArguments } from './toolForm';
 

@@ -6,9 +6,9 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { importMcpServers } from '../manager/config';
-import type { Manager } from '../manager/manager';
-import type { ServerConfiguration } from './settings';
+import { importMcpServers } from '../../manager/config';
+import type { Manager } from '../../manager/manager';
+import type { ServerConfiguration } from '../settings';
 
 export const ConfigCommands = {
 	importServers: 'mcpSwitchboard.importServers',

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { Manager, NamedTool, ServerState, ServerView } from '../manager/manager';
-import type { Prompt, Resource, ResourceTemplate } from '../protocol/schema';
-import { fence } from './resultDocument';
+import type { Manager, NamedTool, ServerState, ServerView } from '../../manager/manager';
+import type { Prompt, Resource, ResourceTemplate } from '../../protocol/schema';
+import { fence } from '../tools/resultDocument';
 
 /** The four lists under a running server. */
 export type GroupKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Manager } from '../manager/manager';
+import type { Manager } from '../../manager/manager';
 
 /** The status bar text for a set of states: "MCP 3/4" (running / configured), with an error count when any. */
 export function statusText(states: readonly { kind: string }[]): { text: string; errors: number } {

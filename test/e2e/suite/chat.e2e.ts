@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { CHAT_PARTICIPANT_ID, handleChatRequest, type ChatMetadata } from '../../../src/vscode/chatParticipant';
+import { CHAT_PARTICIPANT_ID, handleChatRequest, type ChatMetadata } from '../../../src/vscode/chat/chatParticipant';
 import { api, needDriver, serverWithTool, waitForQuickInput } from './elicitationSupport';
 import { answerQuickPick, pageTexts, screenshot, test, waitFor } from './harness';
 

@@ -5,8 +5,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { connect } from '../../../src/core';
 import type { McpClient } from '../../../src/protocol/client';
-import { ElicitationPresenter, handleUrlElicitationRequired } from '../../../src/vscode/elicitation';
-import { SamplingBroker } from '../../../src/vscode/sampling';
+import { ElicitationPresenter, handleUrlElicitationRequired } from '../../../src/vscode/elicitation/elicitation';
+import { SamplingBroker } from '../../../src/vscode/sampling/sampling';
 import { answerQuickPick, test, waitFor } from './harness';
 import { jsonAfter, needDriver, repoRoot, resultText, waitForQuickInput } from './elicitationSupport';
 

@@ -2,7 +2,7 @@
 // and the domain before anything opens, and the -32042 "URL elicitation required" error leads to a retry.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { ElicitationPresenter, handleUrlElicitationRequired, urlElicitationsOf } from '../../../src/vscode/elicitation';
+import { ElicitationPresenter, handleUrlElicitationRequired, urlElicitationsOf } from '../../../src/vscode/elicitation/elicitation';
 import { answerQuickPick, quickInputClose, test } from './harness';
 import { jsonAfter, needDriver, resultText, serverWithTool, waitForQuickInput, USER_PACED } from './elicitationSupport';
 

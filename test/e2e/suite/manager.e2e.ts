@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Manager } from '../../../src/manager/manager';
-import { setTrustPromptForTests } from '../../../src/vscode/trust';
+import { setTrustPromptForTests } from '../../../src/vscode/trust/trust';
 import { answerInputBox, extensionApi, hasDriver, sleep, test, waitFor } from './harness';
 import { waitForQuickInput } from './elicitationSupport';
 

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Manager } from '../../../src/manager/manager';
-import { setSignInPromptForTests } from '../../../src/vscode/oauth';
+import { setSignInPromptForTests } from '../../../src/vscode/auth/oauth';
 import { startAuthFixture, type AuthFixture } from '../../fixtures/authServer';
 import { answerQuickPick, driver, extensionApi, hasDriver, quickInputClose, quickInputRows, test, waitFor, type DriverRequest } from './harness';
 

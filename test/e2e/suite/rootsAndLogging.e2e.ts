@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { loggingLevel } from '../../../src/vscode/serverLogging';
+import { loggingLevel } from '../../../src/vscode/logs/serverLogging';
 import { sleep, test, waitFor } from './harness';
 import { api, resultText, serverWithTool } from './elicitationSupport';
 

@@ -4,8 +4,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CallToolResult } from '../../../src/protocol/schema';
-import { SAMPLING_REQUEST_SCHEME } from '../../../src/vscode/sampling';
-import { SYSTEM_PROMPT_PREFIX } from '../../../src/vscode/samplingMapping';
+import { SAMPLING_REQUEST_SCHEME } from '../../../src/vscode/sampling/sampling';
+import { SYSTEM_PROMPT_PREFIX } from '../../../src/vscode/sampling/samplingMapping';
 import { answerQuickPick, quickInputClose, screenshot, sleep, test, waitFor } from './harness';
 import { FIXTURE, fixtureServer, needDriver, quickInput, resultText, serverWithTool, waitForQuickInput, USER_PACED } from './elicitationSupport';
 

@@ -7,9 +7,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../../src/extension';
-import type { CallOutcome } from '../../../src/vscode/commands';
-import type { TreeNode } from '../../../src/vscode/serversTree';
-import { setTrustPromptForTests } from '../../../src/vscode/trust';
+import type { CallOutcome } from '../../../src/vscode/tools/commands';
+import type { TreeNode } from '../../../src/vscode/tree/serversTree';
+import { setTrustPromptForTests } from '../../../src/vscode/trust/trust';
 import { answerInputBox, answerQuickPick, driver, extensionApi, hasDriver, quickInputRows, screenshot, sleep, test, waitFor } from './harness';
 
 const SERVER = 'everything';

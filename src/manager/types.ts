@@ -1,0 +1,60 @@
+/**
+ * The Manager's shared types: what a server's configuration is, its state, and the read-only view the edge
+ * renders. In their own file so config, variables, connections and the Manager import them without a circle.
+ */
+import type { McpClient } from '../protocol/client';
+import type { OAuthClientConfig } from '../protocol/auth/types';
+import type { Prompt, Resource, ResourceTemplate, Tool } from '../protocol/schema';
+
+/** Where a server's configuration came from (shown in the tree's tooltip). */
+export interface ConfigSource {
+	/** `user`: user settings; `workspace`: workspace / folder settings; `mcpJson`: a .vscode/mcp.json file; `api`: given in code. */
+	kind: 'user' | 'workspace' | 'mcpJson' | 'api';
+	/** A short label for people, e.g. "User settings" or "demo/.vscode/mcp.json". */
+	label: string;
+	/** The file it came from, when there is one. */
+	path?: string;
+}
+
+/** A server's configuration after variables were resolved; what the Manager starts. */
+export type ServerConfig =
+	| { type: 'stdio'; command: string; args?: string[]; env?: Record<string, string>; cwd?: string; timeoutMs?: number; disabled?: boolean }
+	| { type: 'http' | 'sse'; url: string; headers?: Record<string, string>; timeoutMs?: number; disabled?: boolean; oauth?: OAuthClientConfig };
+
+export interface ResolvedServer {
+	name: string;
+	config: ServerConfig;
+	source: ConfigSource;
+	/** Workspace-defined servers need the user's trust before they start. */
+	workspaceDefined: boolean;
+}
+
+export type ServerState =
+	| { kind: 'stopped' }
+	| { kind: 'disabled' }
+	| { kind: 'needsTrust'; reason: string }
+	| { kind: 'starting'; attempt: number }
+	| { kind: 'running'; client: McpClient }
+	| { kind: 'error'; message: string; retryAt?: number; crashLoop?: boolean };
+
+/** A tool with its server and its unique qualified name `mcp__<server>__<tool>`. */
+export interface NamedTool {
+	server: string;
+	qualifiedName: string;
+	tool: Tool;
+}
+
+/** A read-only view of one configured server. */
+export interface ServerView {
+	readonly name: string;
+	readonly config: ServerConfig;
+	readonly source: ConfigSource;
+	readonly state: ServerState;
+	/** Cached lists; empty until the server runs, kept current on list_changed. */
+	readonly tools: readonly NamedTool[];
+	readonly resources: readonly Resource[];
+	readonly resourceTemplates: readonly ResourceTemplate[];
+	readonly prompts: readonly Prompt[];
+	/** The last error message, kept after a successful restart for the tooltip. */
+	readonly lastError: string | undefined;
+}
