@@ -45,6 +45,8 @@ try {
 	await page.locator('.part.sidebar .composite.title').filter({ hasText: 'MCP' }).first().waitFor({ timeout });
 	const view = page.locator('.part.sidebar .monaco-list-row[aria-level="1"]');
 	await page.waitForFunction(
+		// Runs in the page (Playwright serializes it), where `document` exists.
+		// eslint-disable-next-line no-undef
 		(n) => document.querySelectorAll('.part.sidebar .monaco-list-row[aria-level="1"] .label-name').length >= n,
 		expectedServers,
 		{ timeout },

@@ -74,7 +74,7 @@ export function ensureVsCode(options = {}) {
 			npm(['install', '--prefix', p.dir, `code-server@${CODE_SERVER_VERSION}`], { cwd: p.dir, env, node: p.node });
 		} catch (error) {
 			// The usual cause is the native kerberos module: it builds against libkrb5-dev.
-			throw new Error(`${error.message}. If a native module failed to build, install the Debian packages with \`bash scripts/apt-deps.sh\` (libkrb5-dev, g++, make, python3 are needed) and retry.`);
+			throw new Error(`${error.message}. If a native module failed to build, install the Debian packages with \`bash scripts/apt-deps.sh\` (libkrb5-dev, g++, make, python3 are needed) and retry.`, { cause: error });
 		}
 		if (!existsSync(p.entry)) throw new Error(`vscode-server: code-server did not provide ${p.entry}`);
 		writeFileSync(p.marker, markerText);
@@ -134,7 +134,7 @@ function lock(path, log) {
 				rmSync(path, { recursive: true, force: true });
 				continue;
 			}
-			if (Date.now() > deadline) throw new Error(`vscode-server: ${path} is held by another install`);
+			if (Date.now() > deadline) throw new Error(`vscode-server: ${path} is held by another install`, { cause: error });
 			log('vscode-server: waiting for another install to finish');
 			Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5000);
 		}

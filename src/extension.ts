@@ -37,7 +37,7 @@ export interface SwitchboardApi {
 	elicitation: ElicitationPresenter;
 	sampling: SamplingBroker;
 	/** Resolves when the configuration as of now has been applied (servers started or stopped). */
-	settled(): Promise<void>;
+	settled: () => Promise<void>;
 }
 
 /** The running extension's Manager and its one disposal (shared by deactivate and context.subscriptions). */

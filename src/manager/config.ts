@@ -182,7 +182,7 @@ export function parseServer(name: string, raw: unknown, source: ConfigSource, wo
 				else if (raw.oauth.clientId !== undefined) problems.push(`${at}: field "oauth.clientId" must be a string`);
 				if (typeof raw.oauth.clientSecret === 'string') oauth.clientSecret = raw.oauth.clientSecret;
 				else if (raw.oauth.clientSecret !== undefined) problems.push(`${at}: field "oauth.clientSecret" must be a string`);
-				if (Array.isArray(raw.oauth.scopes) && raw.oauth.scopes.every((s) => typeof s === 'string')) oauth.scopes = raw.oauth.scopes as string[];
+				if (Array.isArray(raw.oauth.scopes) && raw.oauth.scopes.every((s) => typeof s === 'string')) oauth.scopes = raw.oauth.scopes;
 				else if (typeof raw.oauth.scopes === 'string') oauth.scopes = raw.oauth.scopes.split(/\s+/).filter(Boolean);
 				else if (raw.oauth.scopes !== undefined) problems.push(`${at}: field "oauth.scopes" must be an array of strings`);
 				if (typeof raw.oauth.clientMetadataUrl === 'string') oauth.clientMetadataUrl = raw.oauth.clientMetadataUrl;

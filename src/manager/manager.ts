@@ -8,10 +8,9 @@ import type { Disposable } from '../common/disposable';
 import { ErrorCode } from '../protocol/jsonrpc';
 import { McpError } from '../protocol/mcpError';
 import type { McpClient, RequestOptions } from '../protocol/client';
-import type { CallToolResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from '../protocol/schema';
+import type { CallToolResult, ReadResourceResult, Tool } from '../protocol/schema';
 import { systemClock, type Clock, type RestartPolicyOptions } from './backoff';
 import type { Host } from './host';
-import type { OAuthClientConfig } from '../protocol/auth/types';
 import { Limiter } from './limiter';
 import { ResourceCache, type ResourceCacheOptions } from './resourceCache';
 import { createDefaultConnector, oauthFor } from './defaultConnector';
@@ -19,7 +18,7 @@ import { ServerConnection, serverHash, type Connector } from './serverConnection
 import { ToolNameRegistry } from './toolNames';
 
 export type { ConfigSource, NamedTool, ResolvedServer, ServerConfig, ServerState, ServerView } from './types';
-import type { NamedTool, ServerConfig, ServerState, ServerView, ResolvedServer, ConfigSource } from './types';
+import type { NamedTool, ServerState, ServerView, ResolvedServer } from './types';
 
 export interface ManagerOptions {
 	/**

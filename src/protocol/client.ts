@@ -403,7 +403,7 @@ export class McpClient {
 	// ---- helpers ----
 
 	/** Throws CapabilityMissing unless the server advertised `capability` (and, when given, its boolean `feature`). */
-	private requireCapability(method: string, capability: keyof ServerCapabilities & string, feature?: string): void {
+	private requireCapability(method: string, capability: keyof ServerCapabilities  , feature?: string): void {
 		const advertised = this.serverCapabilities[capability] as Record<string, unknown> | undefined;
 		if (advertised === undefined || advertised === null || (feature !== undefined && advertised[feature] !== true)) {
 			const name = feature === undefined ? capability : `${capability}.${feature}`;
@@ -443,7 +443,7 @@ export class McpClient {
 			const raw = await this.connection.request(method, cursor === undefined ? undefined : { cursor }, options);
 			// tools/list of the usual shape is checked structurally (see isPlainListToolsResult); anything else, and the
 			// other lists, go through the schema, which names the path of a problem.
-			const result = (key === 'ListToolsResultSchema' && isPlainListToolsResult(raw) ? raw : this.parse(key, raw, method)) as Record<string, unknown>;
+			const result = (key === 'ListToolsResultSchema' && isPlainListToolsResult(raw) ? raw : this.parse(key, raw, method));
 			const pageItems = result[field] as Item[];
 			for (const item of pageItems) {
 				items.push(item);

@@ -284,7 +284,7 @@ export class JsonRpcConnection {
 			return;
 		}
 		this.settle(entry);
-		const reason = entry.signal?.reason;
+		const reason: unknown = entry.signal?.reason;
 		const error = McpError.cancelled(entry.method, reason);
 		this.sendCancelled(entry, reasonText(reason) ?? 'Cancelled by the client');
 		entry.reject(error);

@@ -25,7 +25,7 @@ export function compileOutputValidator(schema: Record<string, unknown>, onUnsupp
 	outputValidatorStats.compiled++;
 	let zodSchema: ReturnType<typeof fromJSONSchema>;
 	try {
-		zodSchema = fromJSONSchema(schema as Parameters<typeof fromJSONSchema>[0]);
+		zodSchema = fromJSONSchema(schema);
 	} catch (error) {
 		onUnsupported?.(error instanceof Error ? error.message : String(error));
 		return () => ({ ok: true });

@@ -37,7 +37,7 @@ function lazy<K extends keyof Schemas>(key: K): Schemas[K] {
 		{
 			get: (_stub, property) => {
 				const real = target();
-				return Reflect.get(real, property, real);
+				return Reflect.get(real, property, real) as unknown;
 			},
 			set: (_stub, property, value) => Reflect.set(target(), property, value),
 			has: (_stub, property) => Reflect.has(target(), property),

@@ -12,5 +12,5 @@ export function toAbortSignal(token: vscode.CancellationToken): { signal: AbortS
 		return { signal: controller.signal, dispose() {} };
 	}
 	const listener = token.onCancellationRequested(() => controller.abort(new Error('Cancelled by the user')));
-	return { signal: controller.signal, dispose: () => listener.dispose() };
+	return { signal: controller.signal, dispose: () => void listener.dispose() };
 }

@@ -84,7 +84,7 @@ writeUserSettings(join(scratch, 'user-data'));
 const consoleLog = createWriteStream(join(results, 'e2e-console.log'));
 let server;
 let browser;
-let exitCode = 1;
+let exitCode;
 let finished = false;
 
 async function cleanup() {

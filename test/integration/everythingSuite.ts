@@ -240,7 +240,7 @@ export function defineEverythingSuite(label: string, connect: EverythingConnect)
 			assert.match(text.contents[0]?.text ?? '', /^Resource 3: This is a plaintext resource/);
 			const blob = await client.readResource('demo://resource/dynamic/blob/4');
 			assert.ok(blob.contents[0]?.blob, 'a blob resource carries base64 data');
-			assert.match(Buffer.from(blob.contents[0]!.blob!, 'base64').toString('utf8'), /Resource 4/);
+			assert.match(Buffer.from(blob.contents[0].blob, 'base64').toString('utf8'), /Resource 4/);
 		});
 
 		test('reading an unknown resource fails with the server\'s error', async () => {

@@ -51,7 +51,7 @@ async function setup(t: TestContext, options: AuthFixtureOptions = {}, config: (
 			}
 		}
 		const text = await response.text();
-		return { status: response.status, body: text ? JSON.parse(text) : undefined };
+		return { status: response.status, body: text ? (JSON.parse(text) as unknown) : undefined };
 	};
 	return { fixture, provider, browser, store, logger, call };
 }

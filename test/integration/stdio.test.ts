@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { MemoryLogger } from '../../src/common/logger';
-import { ErrorCode, type JsonRpcMessage } from '../../src/protocol/jsonrpc';
+import { ErrorCode } from '../../src/protocol/jsonrpc';
 import { JsonRpcConnection } from '../../src/protocol/connection';
 import type { McpError } from '../../src/protocol/mcpError';
 import { StdioTransport } from '../../src/protocol/transports/stdio';
@@ -88,7 +88,7 @@ describe('StdioTransport with a real process', () => {
 		await Promise.all([first, second]);
 		assert.equal(server.closeCount, 1);
 		assert.equal(server.closeReason?.code, ErrorCode.ConnectionClosed);
-		assert.match(server.closeReason!.message, /"line-server" closed by the client/);
+		assert.match(server.closeReason.message, /"line-server" closed by the client/);
 		assert.equal(processAlive(server.transport.pid!), false);
 		await assert.rejects(server.transport.send({ jsonrpc: '2.0', method: 'late' }), (e: McpError) => e.code === ErrorCode.ConnectionClosed);
 		await server.transport.close(); // still fine after the fact

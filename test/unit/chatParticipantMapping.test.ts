@@ -8,7 +8,7 @@ import { progressLabel, toolDescription, toolFailureText, toolInputSchema, toolR
 const running: ServerState = { kind: 'running', client: {} as McpClient };
 
 function named(server: string, name: string, extra: Partial<NamedTool['tool']> = {}): NamedTool {
-	return { server, qualifiedName: `mcp__${server}__${name}`, tool: { name, inputSchema: { type: 'object' }, ...extra } as NamedTool['tool'] };
+	return { server, qualifiedName: `mcp__${server}__${name}`, tool: { name, inputSchema: { type: 'object' }, ...extra } };
 }
 
 test('the progress label names server and tool, with the server\'s progress message when there is one', () => {

@@ -86,7 +86,7 @@ export class HttpClient {
 					{ status, wwwAuthenticate },
 				);
 			}
-			let retry = false;
+			let retry: boolean;
 			try {
 				// Concurrent requests that meet the same challenge share one refresh.
 				this.refreshing ??= auth.onUnauthorized({ status, wwwAuthenticate, url: req.url.href }, signal).finally(() => (this.refreshing = undefined));

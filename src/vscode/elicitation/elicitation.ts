@@ -293,7 +293,7 @@ export class ElicitationPresenter implements vscode.Disposable {
 			input.ignoreFocusOut = true;
 			this.active.add(input);
 			input.show();
-			this.shown.fire({ ...shown, input: input as vscode.QuickPick<vscode.QuickPickItem> | vscode.InputBox });
+			this.shown.fire({ ...shown, input: input });
 		});
 	}
 

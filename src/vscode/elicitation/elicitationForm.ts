@@ -90,7 +90,7 @@ function optionsFromEnum(values: unknown, names: unknown): FormOption[] | undefi
 		return undefined;
 	}
 	const labels = Array.isArray(names) ? names : [];
-	return (values as string[]).map((value, i) => ({ value, label: str(labels[i]) ?? value }));
+	return (values).map((value, i) => ({ value, label: str(labels[i]) ?? value }));
 }
 
 function optionsFromConsts(list: unknown): FormOption[] | undefined {

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { ErrorCode } from '../../protocol/jsonrpc';
 import { McpError } from '../../protocol/mcpError';
 import type { CreateMessageRequest, CreateMessageResult } from '../../protocol/schema';
+import { textOf } from '../../common/text';
 import { chooseModel, describeRequest, summarizeExchange, toCreateMessageResult, toNeutralRequest, type NeutralMessage, type ResponsePart } from './samplingMapping';
 
 /** The user's answer to a sampling request. `show` opens the full request and asks again. */
@@ -353,7 +354,7 @@ export class SamplingBroker implements vscode.Disposable {
 			];
 			signal.addEventListener('abort', onAbort, { once: true });
 			pick.show();
-			this.shown.fire({ server, input: pick as unknown as vscode.QuickPick<vscode.QuickPickItem> });
+			this.shown.fire({ server, input: pick });
 		});
 	}
 }
@@ -362,7 +363,7 @@ function firstText(content: unknown): string {
 	const blocks = Array.isArray(content) ? content : [content];
 	for (const block of blocks) {
 		if (typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'text') {
-			return String((block as { text?: unknown }).text ?? '').replace(/\s+/g, ' ');
+			return textOf((block as { text?: unknown }).text).replace(/\s+/g, ' ');
 		}
 	}
 	return '';

@@ -10,6 +10,7 @@
  * - the result has `role`, `content`, `model` and `stopReason` (`endTurn`, `stopSequence`, `maxTokens`, `toolUse`).
  */
 import type { ContentBlock, CreateMessageRequest, CreateMessageResult } from '../../protocol/schema';
+import { textOf } from '../../common/text';
 
 /** One piece of a message, in the shapes the VS Code language model API has (text, image data, tool call, tool result). */
 export type NeutralPart =
@@ -60,14 +61,14 @@ function blocks(content: ContentBlock | ContentBlock[]): ContentBlock[] {
 function describeBlock(block: Record<string, unknown>): string {
 	switch (block.type) {
 		case 'audio':
-			return `[audio omitted (${String(block.mimeType ?? 'unknown type')}): the language model API takes no audio]`;
+			return `[audio omitted (${textOf(block.mimeType, 'unknown type')}): the language model API takes no audio]`;
 		case 'image':
-			return `[image omitted (${String(block.mimeType ?? 'unknown type')}): the chosen model does not accept images]`;
+			return `[image omitted (${textOf(block.mimeType, 'unknown type')}): the chosen model does not accept images]`;
 		case 'resource_link':
-			return `[resource link: ${String(block.name ?? '')} ${String(block.uri ?? '')}]`.replace('  ', ' ');
+			return `[resource link: ${textOf(block.name, '')} ${textOf(block.uri, '')}]`.replace('  ', ' ');
 		case 'resource': {
 			const resource = isRecord(block.resource) ? block.resource : {};
-			return typeof resource.text === 'string' ? resource.text : `[embedded resource ${String(resource.uri ?? '')} (${String(resource.mimeType ?? 'binary')})]`;
+			return typeof resource.text === 'string' ? resource.text : `[embedded resource ${textOf(resource.uri, '')} (${textOf(resource.mimeType, 'binary')})]`;
 		}
 		default:
 			return `[${String(block.type)} content: ${JSON.stringify(block)}]`;
@@ -110,13 +111,13 @@ function partsOf(content: ContentBlock | ContentBlock[], options: MappingOptions
 			case 'tool_use':
 				parts.push({
 					kind: 'toolCall',
-					callId: String(block.id ?? ''),
-					name: String(block.name ?? ''),
+					callId: textOf(block.id, ''),
+					name: textOf(block.name, ''),
 					input: isRecord(block.input) ? block.input : {},
 				});
 				break;
 			case 'tool_result':
-				parts.push({ kind: 'toolResult', callId: String(block.toolUseId ?? ''), text: toolResultText(block) });
+				parts.push({ kind: 'toolResult', callId: textOf(block.toolUseId, ''), text: toolResultText(block) });
 				break;
 			default:
 				parts.push({ kind: 'text', text: describeBlock(block) });
@@ -137,7 +138,7 @@ export function toNeutralRequest(params: CreateMessageRequest, options: MappingO
 		messages.push({ role: 'user', parts: [{ kind: 'text', text: `${SYSTEM_PROMPT_PREFIX}\n\n${params.systemPrompt}` }] });
 	}
 	for (const message of params.messages) {
-		messages.push({ role: message.role, parts: partsOf(message.content as ContentBlock | ContentBlock[], options) });
+		messages.push({ role: message.role, parts: partsOf(message.content, options) });
 	}
 	const modelOptions: Record<string, unknown> = {};
 	if (typeof params.maxTokens === 'number') modelOptions.max_tokens = params.maxTokens;
@@ -243,7 +244,7 @@ function contentAsText(content: unknown): string {
 			const b = block as Record<string, unknown>;
 			switch (b.type) {
 				case 'text':
-					return String(b.text ?? '');
+					return textOf(b.text, '');
 				case 'tool_use':
 					return `[tool call ${String(b.name)} (id ${String(b.id)}) with input ${JSON.stringify(b.input ?? {})}]`;
 				case 'tool_result':
@@ -251,7 +252,7 @@ function contentAsText(content: unknown): string {
 				case 'image':
 				case 'audio': {
 					const size = typeof b.data === 'string' ? Math.floor((b.data.length * 3) / 4) : 0;
-					return `[${String(b.type)} ${String(b.mimeType ?? '')}, about ${size} bytes]`;
+					return `[${String(b.type)} ${textOf(b.mimeType, '')}, about ${size} bytes]`;
 				}
 				default:
 					return describeBlock(b);
@@ -295,7 +296,7 @@ export function describeRequest(server: string, params: CreateMessageRequest): s
 /** One line for the server's log: how many messages, which model, and the answer's size and stop reason. */
 export function summarizeExchange(params: CreateMessageRequest, result: CreateMessageResult): string {
 	const out = blocks(result.content)
-		.map((b) => ((b as Record<string, unknown>).type === 'text' ? `${String((b as Record<string, unknown>).text ?? '').length} chars of text` : String(b.type)))
+		.map((b) => ((b as Record<string, unknown>).type === 'text' ? `${textOf((b as Record<string, unknown>).text).length} chars of text` : String(b.type)))
 		.join(', ');
 	return `sampling: ${params.messages.length} message(s), ${params.tools?.length ?? 0} tool(s), max ${params.maxTokens} tokens → ${result.model}: ${out}, stopReason ${result.stopReason ?? '?'}`;
 }

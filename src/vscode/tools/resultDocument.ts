@@ -111,7 +111,7 @@ export async function renderToolResult(server: string, tool: string, args: Recor
 	if (result.content.length === 0) {
 		lines.push('*(no content blocks)*', '');
 	}
-	await renderBlocks(result.content as Json[], server, blobs, lines, links);
+	await renderBlocks(result.content, server, blobs, lines, links);
 	if (result.structuredContent !== undefined) {
 		lines.push('## Structured content', '', fence(JSON.stringify(result.structuredContent, null, 2), 'json'), '');
 	}
@@ -129,7 +129,7 @@ export async function renderPrompt(server: string, prompt: string, args: Record<
 	}
 	for (const message of result.messages) {
 		lines.push(`## ${message.role}`, '');
-		await renderBlocks([message.content as Json], server, blobs, lines, links);
+		await renderBlocks([message.content], server, blobs, lines, links);
 	}
 	return { markdown: lines.join('\n'), links };
 }

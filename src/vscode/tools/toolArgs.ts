@@ -96,7 +96,7 @@ function labelOf(value: unknown): string {
 function choicesOf(schema: Json): EnumChoice[] | undefined {
 	if (Array.isArray(schema.enum)) {
 		const names = Array.isArray(schema.enumNames) ? schema.enumNames : undefined;
-		return schema.enum.map((value, i) => ({ value, label: typeof names?.[i] === 'string' ? names[i] : labelOf(value) }));
+		return schema.enum.map((value: unknown, i) => ({ value, label: typeof names?.[i] === 'string' ? names[i] : labelOf(value) }));
 	}
 	if ('const' in schema) {
 		return [{ value: schema.const, label: labelOf(schema.const) }];

@@ -80,7 +80,7 @@ export async function importServers(file?: vscode.Uri): Promise<string[]> {
 		return [];
 	}
 	const config = vscode.workspace.getConfiguration('mcpSwitchboard');
-	const existing = (config.inspect<Record<string, unknown>>('servers')?.globalValue ?? {}) as Record<string, unknown>;
+	const existing = (config.inspect<Record<string, unknown>>('servers')?.globalValue ?? {});
 	const items = names.map((name) => {
 		const entry = servers[name]!;
 		const what = typeof entry.command === 'string' ? [entry.command, ...((entry.args as string[] | undefined) ?? [])].join(' ') : String(entry.url);

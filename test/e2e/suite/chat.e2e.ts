@@ -112,7 +112,7 @@ test(
 		const recorded = recordingStream();
 		const request = { prompt: `call:${ECHO} hi`, command: undefined, model, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
 		const source = new vscode.CancellationTokenSource();
-		const result = await handleChatRequest(manager, request, { history: [] } as unknown as vscode.ChatContext, recorded.stream, source.token);
+		const result = await handleChatRequest(manager, request, { history: [] }, recorded.stream, source.token);
 		source.dispose();
 		assert.equal(result.errorDetails, undefined, `no error: ${result.errorDetails?.message ?? ''}`);
 		assert.deepEqual((result.metadata as ChatMetadata).toolCalls, [{ server: SERVER, tool: 'echo', ok: true }]);
@@ -136,7 +136,7 @@ async function runHandler(prompt: string): Promise<{ result: vscode.ChatResult; 
 	const request = { prompt, command: undefined, model, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
 	const source = new vscode.CancellationTokenSource();
 	try {
-		const result = await handleChatRequest(manager, request, { history: [] } as unknown as vscode.ChatContext, recorded.stream, source.token);
+		const result = await handleChatRequest(manager, request, { history: [] }, recorded.stream, source.token);
 		const text = recorded.markdown.join('');
 		const json = text.slice(text.indexOf('echo: {') + 'echo: '.length);
 		return { result, calls: (result.metadata as ChatMetadata).toolCalls, text, toolResults: (JSON.parse(json) as { toolResults: { callId: string; text: string }[] }).toolResults };
@@ -225,7 +225,7 @@ test(
 		const recorded = recordingStream();
 		const request = { prompt: 'hello there', command: undefined, model, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
 		const source = new vscode.CancellationTokenSource();
-		const result = await handleChatRequest(empty, request, { history: [] } as unknown as vscode.ChatContext, recorded.stream, source.token);
+		const result = await handleChatRequest(empty, request, { history: [] }, recorded.stream, source.token);
 		source.dispose();
 		assert.equal(result.errorDetails, undefined);
 		const text = recorded.markdown.join('');

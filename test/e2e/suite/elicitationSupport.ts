@@ -5,12 +5,13 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Manager } from '../../../src/manager/manager';
 import type { CallToolResult } from '../../../src/protocol/schema';
+import { textOf } from '../../../src/common/text';
 import { driver, extensionApi, hasDriver, waitFor } from './harness';
 
 /** The part of the extension's test API (activate()'s return value) these suites use. */
 export interface Api {
 	manager: Manager;
-	settled(): Promise<void>;
+	settled: () => Promise<void>;
 	logUri?: { fsPath: string };
 }
 
@@ -68,7 +69,7 @@ export const USER_PACED = { timeoutMs: 10 * 60_000 };
 
 /** The text of a tool result's text blocks, joined by newlines. */
 export function resultText(result: CallToolResult): string {
-	return result.content.map((c) => (c.type === 'text' ? String((c as { text?: unknown }).text ?? '') : `[${c.type}]`)).join('\n');
+	return result.content.map((c) => (c.type === 'text' ? textOf((c as { text?: unknown }).text) : `[${c.type}]`)).join('\n');
 }
 
 /** What the open quick input shows, read from the page. */
@@ -131,7 +132,7 @@ export async function waitForQuickInput(marker: string, timeoutMs = 15_000): Pro
 		);
 	} catch (error) {
 		const seen = last ? ` (showing: ${JSON.stringify({ text: last.text.slice(0, 300), placeholder: last.placeholder })})` : ' (none open)';
-		throw new Error(`${(error as Error).message}${seen}`);
+		throw new Error(`${(error as Error).message}${seen}`, { cause: error });
 	}
 }
 

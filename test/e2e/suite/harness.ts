@@ -11,6 +11,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { textOf } from '../../../src/common/text';
 
 /** The extension under test, `<publisher>.<name>` from package.json. */
 export const EXTENSION_ID = 'mcp-switchboard.mcp-switchboard';
@@ -96,7 +97,7 @@ export async function waitFor<T>(predicate: () => T | Promise<T>, options: WaitO
 		}
 		if (Date.now() >= deadline) {
 			const what = options.message ?? predicate.toString().slice(0, 200);
-			const last = lastError instanceof Error ? `; last error: ${lastError.message}` : lastError !== undefined ? `; last error: ${String(lastError)}` : '';
+			const last = lastError instanceof Error ? `; last error: ${lastError.message}` : lastError !== undefined ? `; last error: ${textOf(lastError)}` : '';
 			throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${last}`);
 		}
 		await sleep(intervalMs);

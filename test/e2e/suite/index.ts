@@ -31,6 +31,8 @@ export async function run(): Promise<void> {
 	for (const suite of suites) {
 		r.currentSuite = suite;
 		try {
+			// Suites are found by file name at run time, so they are loaded by path rather than imported.
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
 			require(path.join(__dirname, suite));
 		} catch (error) {
 			// A suite that fails to load is a failed test, named after the file, rather than a silent gap.

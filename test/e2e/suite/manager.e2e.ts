@@ -15,7 +15,7 @@ import { waitForQuickInput } from './elicitationSupport';
 
 interface Api {
 	manager: Manager;
-	settled(): Promise<void>;
+	settled: () => Promise<void>;
 }
 
 const repo = process.env.MCP_SWITCHBOARD_E2E_REPO ?? '';

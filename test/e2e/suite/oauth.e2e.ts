@@ -17,7 +17,7 @@ import { answerQuickPick, driver, extensionApi, hasDriver, quickInputClose, quic
 interface Api {
 	manager: Manager;
 	logUri: vscode.Uri;
-	settled(): Promise<void>;
+	settled: () => Promise<void>;
 }
 
 const NAME = 'oauth-e2e';
