@@ -67,7 +67,8 @@ test('start-up asks nothing and resolves nothing; an explicit Start asks with th
 	assert.equal(resolved, 0, 'nothing is resolved before the user allowed the server');
 	assert.equal(connector.count('gh'), 0);
 	assert.match((manager.get('gh')!.state as { reason: string }).reason, /needs your permission to run: Start it/);
-	assert.equal(manager.get('gh')!.config.type === 'http' && manager.get('gh')!.config.url, remoteAsWritten.type === 'http' && remoteAsWritten.url, 'the view shows the URL as written');
+	const shownConfig = manager.get('gh')!.config;
+	assert.equal(shownConfig.type === 'http' ? shownConfig.url : undefined, 'https://api.example.com/mcp?team=${input:team}', 'the view shows the URL as written');
 
 	// A settings change that leaves the server as it was asks nothing either.
 	await manager.reconcile([server]);

@@ -86,7 +86,9 @@ export class TrustDecisions {
 		if (!vscode.workspace.isTrusted) return Promise.resolve(false);
 		const key = TrustDecisions.key(server, description);
 		const remembered = this.decisions()[key];
-		if (remembered !== undefined) return Promise.resolve(remembered);
+		// A remembered refusal keeps the server from starting by itself, but the user's own Start asks again: they
+		// may have changed their mind, and a Start that silently does nothing looks broken.
+		if (remembered === true || (remembered === false && !options.ask)) return Promise.resolve(remembered);
 		if (!options.ask) {
 			// Start-up, a settings change or a crash restart: never a dialog the user did not ask for. A question already
 			// open (the user clicked Start) is shared; otherwise the server waits in "needs trust" until the user starts it.
