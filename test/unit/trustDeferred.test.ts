@@ -35,7 +35,7 @@ test('the trust text shows header templates, env values, cwd and envFile as writ
 
 test('changing only a header template changes what trust is keyed on and restarts the server', () => {
 	const a = describeAsWritten(remoteAsWritten);
-	const b = describeAsWritten({ ...remoteAsWritten, headers: { Authorization: 'Bearer ${env:AWS_SECRET_ACCESS_KEY}', 'X-Client': 'switchboard' } } as ServerConfig);
+	const b = describeAsWritten({ ...remoteAsWritten, headers: { Authorization: 'Bearer ${env:AWS_SECRET_ACCESS_KEY}', 'X-Client': 'switchboard' } });
 	assert.notEqual(a, b, 'another header value template is another trust decision');
 	const env1 = describeAsWritten({ type: 'stdio', command: 'node', env: { A: '1' } });
 	const env2 = describeAsWritten({ type: 'stdio', command: 'node', env: { A: '2' } });
