@@ -17,6 +17,7 @@ import { ServersTreeProvider, type TreeNode } from './vscode/tree/serversTree';
 import { ServerConfiguration } from './vscode/settings';
 import { registerSignOutCommand } from './vscode/auth/signOut';
 import { ServersStatusBar } from './vscode/tree/statusBar';
+import { registerGateway, type GatewayProvider } from './vscode/gateway/gatewayProvider';
 
 /** The id of the Servers view (package.json `contributes.views`). */
 export const SERVERS_VIEW = 'mcpSwitchboard.servers';
@@ -38,6 +39,8 @@ export interface SwitchboardApi {
 	sampling: SamplingBroker;
 	/** Resolves when the configuration as of now has been applied (servers started or stopped). */
 	settled(): Promise<void>;
+	/** The MCP server offered to VS Code's agent (its running gateway's URL and token, its catalog). */
+	gateway: GatewayProvider;
 }
 
 /** The running extension's Manager and its one disposal (shared by deactivate and context.subscriptions). */
@@ -71,6 +74,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		context.subscriptions.push(watchElicitationCompletions(manager, elicitation), watchLogLevelSetting(manager, (server) => logs.channel(server)));
 
 		context.subscriptions.push(registerChatParticipant(context, manager));
+		const version = String((context.extension.packageJSON as { version?: string }).version);
+		const gateway = registerGateway(manager, logs.main, version);
+		context.subscriptions.push(gateway.disposable);
 
 		const tree = new ServersTreeProvider(manager);
 		const treeView = vscode.window.createTreeView(SERVERS_VIEW, { treeDataProvider: tree, showCollapseAll: true });
@@ -140,6 +146,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			elicitation,
 			sampling,
 			settled: () => chain,
+			gateway: gateway.provider,
 		};
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);
