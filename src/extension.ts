@@ -18,6 +18,7 @@ import { ServerConfiguration } from './vscode/settings';
 import { registerSignOutCommand } from './vscode/auth/signOut';
 import { ServersStatusBar } from './vscode/tree/statusBar';
 import { registerGateway, type GatewayProvider } from './vscode/gateway/gatewayProvider';
+import { registerConsentCommands, ToolConsent } from './vscode/tools/consent';
 
 /** The id of the Servers view (package.json `contributes.views`). */
 export const SERVERS_VIEW = 'mcpSwitchboard.servers';
@@ -41,6 +42,8 @@ export interface SwitchboardApi {
 	settled(): Promise<void>;
 	/** The MCP server offered to VS Code's agent (its running gateway's URL and token, its catalog). */
 	gateway: GatewayProvider;
+	/** Tool permissions (what chat models may run without asking). */
+	consent: ToolConsent;
 }
 
 /** The running extension's Manager and its one disposal (shared by deactivate and context.subscriptions). */
@@ -73,7 +76,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		registerConfigCommands(context, configuration, manager);
 		context.subscriptions.push(watchElicitationCompletions(manager, elicitation), watchLogLevelSetting(manager, (server) => logs.channel(server)));
 
-		context.subscriptions.push(registerChatParticipant(context, manager));
+		// One consent for every caller: the palette's rule for Call Tool, the model's rule for @mcp (consent.ts).
+		const consent = new ToolConsent(context.workspaceState);
+		context.subscriptions.push(registerChatParticipant(context, manager, { consent }), registerConsentCommands(consent));
 		const version = String((context.extension.packageJSON as { version?: string }).version);
 		const gateway = registerGateway(manager, logs.main, version);
 		context.subscriptions.push(gateway.disposable);
@@ -99,6 +104,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			blobs,
 			addServer,
 			openSettings,
+			consent,
 			// A -32042 "URL elicitation required" error: open the pages (with consent), then offer to retry the call.
 			retryAfterError: (server, tool, error) => handleUrlElicitationRequired(server, error, elicitation, `the call of ${tool}`),
 		});
@@ -147,6 +153,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			sampling,
 			settled: () => chain,
 			gateway: gateway.provider,
+			consent,
 		};
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);
