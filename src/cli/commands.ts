@@ -139,13 +139,10 @@ async function list(session: CliSession, names: readonly string[], out: Output):
 			continue;
 		}
 		const client = state.client;
-		const caps = client.serverCapabilities ?? {};
-		const [tools, resources, resourceTemplates, prompts] = await Promise.all([
-			caps.tools ? client.listTools() : [],
-			caps.resources ? client.listResources() : [],
-			caps.resources ? client.listResourceTemplates() : [],
-			caps.prompts ? client.listPrompts() : [],
-		]);
+		const view = views.get(entry.name)!;
+		await session.listsReady(view);
+		const tools = view.tools.map((t) => t.tool);
+		const { resources, resourceTemplates, prompts } = view;
 		json.push({ name: entry.name, state: 'running', protocolVersion: client.protocolVersion, serverInfo: client.serverInfo, tools, resources, resourceTemplates, prompts });
 		lines.push(`${entry.name}  ${client.serverInfo.name} ${client.serverInfo.version}, protocol ${client.protocolVersion}`);
 		const section = (title: string, items: readonly { name?: string; uri?: string; uriTemplate?: string; description?: string }[]) => {

@@ -88,7 +88,9 @@ export async function diagnose(session: CliSession, names: readonly string[]): P
 		const state = views.get(entry.name)?.state;
 		if (state?.kind === 'running') {
 			const client = state.client;
-			const tools = client.serverCapabilities?.tools ? (await client.listTools().catch(() => [])).length : 0;
+			const view = views.get(entry.name)!;
+			await session.listsReady(view);
+			const tools = view.tools.length;
 			const info = `${client.serverInfo.name} ${client.serverInfo.version}, protocol ${client.protocolVersion}, ${tools} tool${tools === 1 ? '' : 's'}`;
 			results.set(entry.name, { name: entry.name, ok: true, summary: `running: ${info}` });
 		} else {

@@ -4,7 +4,6 @@
  * stdin is a terminal — a prompt (passwords not echoed). Never prompts in CI or a pipe: the missing input is then a
  * problem that names the flag and the variable to set.
  */
-import * as readline from 'node:readline';
 import type { InputDefinition } from '../manager/config';
 import type { InputValue } from './workspaceConfig';
 
@@ -43,6 +42,9 @@ function ask(definition: InputDefinition | undefined, id: string): Promise<strin
 	const secret = definition?.type === 'promptString' && definition.password === true;
 	const choices = definition?.type === 'pickString' ? ` [${definition.options.join(' | ')}]` : '';
 	const question = `${definition?.description ?? `Value for \${input:${id}}`}${choices}: `;
+	// Loaded here: most runs never prompt, and node:readline costs ~15 ms to load.
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const readline = require('node:readline') as typeof import('node:readline');
 	return new Promise((resolve) => {
 		const rl = readline.createInterface({ input: process.stdin, output: process.stderr, terminal: true });
 		if (secret) {

@@ -23,6 +23,9 @@ export class UsageError extends Error {}
 
 export class CliSession {
 	private manager: Manager | undefined;
+	/** Servers whose lists the Manager has fetched since they started, and callers waiting for that. */
+	private readonly listed = new Set<string>();
+	private readonly listWaiters = new Map<string, (() => void)[]>();
 
 	private constructor(
 		readonly options: CliOptions,
@@ -87,6 +90,21 @@ export class CliSession {
 		return { views, unresolved };
 	}
 
+	/**
+	 * Resolves once the Manager has listed a running server's tools, resources, templates and prompts (it does so
+	 * right after the start), so a command reads the same lists the editor shows without asking the server twice.
+	 * Resolves at once for a server that advertises none of them.
+	 */
+	listsReady(view: ServerView): Promise<void> {
+		const caps = view.state.kind === 'running' ? (view.state.client.serverCapabilities ?? {}) : {};
+		if (this.listed.has(view.name) || (!caps.tools && !caps.resources && !caps.prompts)) return Promise.resolve();
+		return new Promise((resolve) => {
+			const waiters = this.listWaiters.get(view.name) ?? [];
+			waiters.push(resolve);
+			this.listWaiters.set(view.name, waiters);
+		});
+	}
+
 	/** The running Manager (after `start`). */
 	get running(): Manager {
 		if (!this.manager) throw new Error('no server was started');
@@ -110,7 +128,19 @@ export class CliSession {
 		// One attempt per server: a command-line run reports a failure instead of retrying in the background. A
 		// server that ignores the end of stdin is signalled after CLOSE_GRACE_MS instead of the editor's 2 s: a
 		// person (or a CI job) is waiting for the command to return.
-		this.manager = new Manager(host, { restartPolicy: { maxCrashes: 0 }, connect: createDefaultConnector(undefined, { closeGraceMs: CLOSE_GRACE_MS }) });
-		return this.manager;
+		const manager = new Manager(host, { restartPolicy: { maxCrashes: 0 }, connect: createDefaultConnector(undefined, { closeGraceMs: CLOSE_GRACE_MS }) });
+		manager.onDidChangeLists(({ server }) => {
+			this.listed.add(server);
+			for (const resolve of this.listWaiters.get(server) ?? []) resolve();
+			this.listWaiters.delete(server);
+		});
+		manager.onDidChangeState(({ server, state }) => {
+			if (state.kind === 'running') return;
+			// A server that stopped will not list: release whoever waits for it.
+			for (const resolve of this.listWaiters.get(server) ?? []) resolve();
+			this.listWaiters.delete(server);
+		});
+		this.manager = manager;
+		return manager;
 	}
 }
