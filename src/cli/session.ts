@@ -13,7 +13,7 @@ import type { ServerEntry } from '../manager/config';
 import type { ResolvedServer, ServerView } from '../manager/types';
 import type { CliOptions } from './args';
 import { inputSource } from './inputs';
-import { readWorkspaceServers, resolveEntry, type WorkspaceServers } from './workspaceConfig';
+import { readWorkspaceServers, resolveWorkspaceEntry, type WorkspaceServers } from './workspaceConfig';
 
 /** How long a server may take to exit after its stdin ends when the command is done (then SIGTERM). */
 const CLOSE_GRACE_MS = 300;
@@ -72,7 +72,7 @@ export class CliSession {
 		for (const entry of entries) {
 			const problems: string[] = [];
 			const input = inputSource({ flags: this.options.inputs, env: process.env, interactive: process.stdin.isTTY === true && process.stderr.isTTY === true, problems });
-			const server = await resolveEntry(entry, this.folder, this.workspace.inputs, input, problems);
+			const server = await resolveWorkspaceEntry(entry, this.folder, this.workspace.inputs, input, problems);
 			if (server) {
 				delete server.config.disabled;
 				resolved.push(server);

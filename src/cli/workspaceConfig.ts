@@ -8,9 +8,10 @@
 import { readFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { mergeServers, parse, parseDotenv, parseMcpJson, stripJsonComments, type InputDefinition, type ServerEntry } from '../manager/config';
+import { mergeServers, parse, parseMcpJson, stripJsonComments, type InputDefinition, type ServerEntry } from '../manager/config';
+import { resolveEntry } from '../manager/resolveEntry';
 import type { ResolvedServer } from '../manager/types';
-import { resolveConfig, resolveString, type VariableContext } from '../manager/variables';
+import type { VariableContext } from '../manager/variables';
 
 /** A configured server before resolution, with the file it came from (for `servers` and problems). */
 export interface WorkspaceServers {
@@ -74,10 +75,11 @@ export async function readWorkspaceServers(folder: string): Promise<WorkspaceSer
 }
 
 /**
- * Resolves one entry's variables and reads its `envFile`. Returns undefined (with problems naming the server and
+ * Resolves one entry's variables and reads its `envFile` (manager/resolveEntry.ts, as the extension does, with the
+ * folder as `${workspaceFolder}` and default working folder). Returns undefined (with problems naming the server and
  * field) when it cannot be started: an unknown variable, an input without a value, an unreadable envFile.
  */
-export async function resolveEntry(entry: ServerEntry, folder: string, inputs: Map<string, InputDefinition>, inputValue: InputValue, problems: string[]): Promise<ResolvedServer | undefined> {
+export async function resolveWorkspaceEntry(entry: ServerEntry, folder: string, inputs: Map<string, InputDefinition>, inputValue: InputValue, problems: string[]): Promise<ResolvedServer | undefined> {
 	const context: VariableContext = {
 		workspaceFolder: folder,
 		workspaceFolders: [{ name: path.basename(folder), path: folder }],
@@ -86,31 +88,8 @@ export async function resolveEntry(entry: ServerEntry, folder: string, inputs: M
 		pathSeparator: path.sep,
 		input: (id) => inputValue(inputs.get(id), id),
 	};
-	const resolved = await resolveConfig(entry.name, entry.config, context);
+	const resolved = await resolveEntry(entry, { context, defaultCwd: folder, readFile: (file) => readFile(file, 'utf8') });
 	problems.push(...resolved.problems);
-	const config = resolved.config;
-	if (!config) return undefined;
-	if (config.type === 'stdio') {
-		// Like the editor: a server without `cwd` runs in the workspace folder, not wherever the shell happens to be.
-		config.cwd = config.cwd === undefined ? folder : path.resolve(folder, config.cwd);
-		if (entry.envFile !== undefined) {
-			const where = `Server '${entry.name}': field "envFile"`;
-			const file = await resolveString(entry.envFile, context, where);
-			problems.push(...file.problems);
-			if (file.value === undefined) return undefined;
-			const absolute = path.resolve(folder, file.value);
-			const text = await readText(absolute).catch((error: unknown) => {
-				problems.push(`${where}: cannot read ${absolute} (${error instanceof Error ? error.message : String(error)})`);
-				return undefined;
-			});
-			if (text === undefined) {
-				if (!problems.some((p) => p.startsWith(where))) problems.push(`${where}: ${absolute} does not exist`);
-				return undefined;
-			}
-			const parsed = parseDotenv(text, absolute);
-			problems.push(...parsed.problems.map((p) => `${where}: ${p}`));
-			config.env = { ...parsed.env, ...config.env };
-		}
-	}
-	return { name: entry.name, config, source: entry.source, workspaceDefined: entry.workspaceDefined };
+	if (!resolved.config) return undefined;
+	return { name: entry.name, config: resolved.config, source: entry.source, workspaceDefined: entry.workspaceDefined };
 }

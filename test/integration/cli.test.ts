@@ -202,3 +202,20 @@ test('no server process is left running after a command', async () => {
 	assert.ok(pid > 0);
 	assert.throws(() => process.kill(pid, 0), /ESRCH/, 'the server process is gone when the command returns');
 });
+
+test('envFile is read relative to the workspace folder; values in env win', async () => {
+	const dir = workspace({
+		'config/server.env': 'FROM_FILE=from the file\nBOTH=file\n',
+		'.vscode/mcp.json': { servers: { fixture: { command: process.execPath, args: [fixture], envFile: 'config/server.env', env: { BOTH: 'env' } } } },
+	});
+	const fromFile = await run(['call', 'fixture', 'env', '--args', '{"name":"FROM_FILE"}'], dir);
+	assert.equal(fromFile.code, 0, fromFile.stderr);
+	assert.match(fromFile.stdout, /from the file/);
+	const both = await run(['call', 'fixture', 'env', '--args', '{"name":"BOTH"}'], dir);
+	assert.match(both.stdout, /\benv\b/);
+	assert.doesNotMatch(both.stdout, /\bfile\b/);
+	const missing = workspace({ '.vscode/mcp.json': { servers: { fixture: { command: process.execPath, args: [fixture], envFile: 'nope.env' } } } });
+	const result = await run(['call', 'fixture', 'env', '--args', '{"name":"X"}'], missing);
+	assert.equal(result.code, 2);
+	assert.match(result.stderr, /Server 'fixture': field "envFile": cannot read \S+nope\.env/);
+});
