@@ -252,7 +252,7 @@ export class ServerConnection implements ServerView {
 			if (!allowed) {
 				this.setState({
 					kind: 'needsTrust',
-					reason: `Server '${server.name}' is defined by the workspace (${server.source.label}) and was not allowed to run. Trust the workspace and allow it, or run "MCP: Reset Server Trust Decisions" to be asked again.`,
+					reason: `Server '${server.name}' is defined by the workspace (${server.source.label}) and was not allowed to run. Trust the workspace and allow it, or run "MCP Switchboard: Reset Server Trust Decisions" to be asked again.`,
 				});
 				return;
 			}

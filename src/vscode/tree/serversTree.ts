@@ -249,7 +249,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 					case 'starting':
 						return message('Starting…');
 					case 'stopped':
-						return message('Stopped. Start it with the ▷ button or "MCP: Start Server".');
+						return message('Stopped. Start it with the ▷ button or "MCP Switchboard: Start Server".');
 					case 'disabled':
 						return message('Disabled in its settings ("disabled": true).');
 					case 'running':
