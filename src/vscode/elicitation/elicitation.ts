@@ -3,6 +3,7 @@ import type { Manager, ServerState } from '../../manager/manager';
 import { ErrorCode } from '../../protocol/jsonrpc';
 import { McpError } from '../../protocol/mcpError';
 import type { ElicitFormRequest, ElicitRequest, ElicitResult, ElicitUrlRequest } from '../../protocol/schema';
+import { openExternalUrl } from '../externalUrl';
 import {
 	buildContent,
 	defaultValues,
@@ -34,8 +35,8 @@ export interface ElicitationInputShown {
 
 export interface ElicitationPresenterOptions {
 	/**
-	 * Opens a URL the user agreed to open, given exactly as the server sent it. Default `vscode.env.openExternal` with
-	 * that string (not `Uri.parse`, which decodes and re-encodes the query: `%26` would reach the page as `&`).
+	 * Opens a URL the user agreed to open, given exactly as the server sent it. Default {@link openExternalUrl}, which
+	 * keeps it as sent (`Uri.parse` would decode and re-encode the query: `%26` would reach the page as `&`).
 	 */
 	openExternal?: (url: string) => Thenable<boolean>;
 }
@@ -76,8 +77,7 @@ export class ElicitationPresenter implements vscode.Disposable {
 		private readonly log: (server: string) => vscode.LogOutputChannel,
 		options: ElicitationPresenterOptions = {},
 	) {
-		// openExternal takes a string as well as a Uri (microsoft/vscode#85930), and only the string keeps the URL as sent.
-		this.open = options.openExternal ?? ((url) => vscode.env.openExternal(url as unknown as vscode.Uri));
+		this.open = options.openExternal ?? openExternalUrl;
 	}
 
 	/**
