@@ -12,7 +12,7 @@ import { formFromSchema } from './toolArgs';
 import { askToolArguments } from './toolForm';
 import type { ToolConsent } from './consent';
 
-/** Command ids, as contributed in package.json (category "MCP"). */
+/** Command ids, as contributed in package.json (category "MCP Switchboard"). */
 export const Commands = {
 	startServer: 'mcpSwitchboard.startServer',
 	stopServer: 'mcpSwitchboard.stopServer',
@@ -274,7 +274,7 @@ export class CommandController implements vscode.Disposable {
 	private async runAgain(): Promise<CallOutcome | undefined> {
 		const last = this.lastCall;
 		if (!last) {
-			void vscode.window.showInformationMessage('No tool was called yet in this window. Use "MCP: Call Tool" first.');
+			void vscode.window.showInformationMessage('No tool was called yet in this window. Use "MCP Switchboard: Call Tool…" first.');
 			return undefined;
 		}
 		const named = this.findTool(last.server, last.tool);
