@@ -66,14 +66,18 @@ export default tseslint.config(
 			'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json', '.node'] })],
 		},
 		rules: {
-			// The layers point one way: protocol <- manager <- vscode (and the headless core never reaches the edge).
+			// The layers point one way: common <- protocol <- manager <- gateway / cli / vscode, and the headless core,
+			// the gateway and the CLI never reach the VS Code edge.
 			'import-x/no-restricted-paths': ['error', {
 				basePath: import.meta.dirname,
 				zones: [
 					{ target: './src/common', from: ['./src/protocol', './src/manager', './src/vscode', './src/extension.ts'], message: 'src/common is shared by every layer and imports none of them.' },
-					{ target: './src/protocol', from: ['./src/manager', './src/vscode', './src/extension.ts'], message: 'src/protocol imports nothing from the Manager or the VS Code edge.' },
+					{ target: './src/protocol', from: ['./src/manager', './src/gateway', './src/cli', './src/vscode', './src/extension.ts'], message: 'src/protocol imports nothing from the Manager or the VS Code edge.' },
 					{ target: './src/manager', from: ['./src/vscode', './src/extension.ts'], message: 'src/manager imports nothing from the VS Code edge.' },
 					{ target: './src/core.ts', from: ['./src/vscode', './src/extension.ts'], message: 'The headless API (dist/core.js) must not reach the VS Code edge.' },
+					{ target: './src/manager', from: ['./src/gateway', './src/cli'], message: 'src/manager is below the gateway and the CLI, which use it.' },
+					{ target: './src/gateway', from: ['./src/vscode', './src/extension.ts', './src/cli'], message: 'src/gateway runs in plain Node (the VS Code side is src/vscode/gateway).' },
+					{ target: './src/cli', from: ['./src/vscode', './src/extension.ts'], message: 'The CLI runs in plain Node, without VS Code.' },
 				],
 			}],
 			// Import cycles make load order matter and layers blur; type-only imports count too (they still tie files).
