@@ -17,6 +17,8 @@ import { ServersTreeProvider, type TreeNode } from './vscode/tree/serversTree';
 import { ServerConfiguration } from './vscode/settings';
 import { registerSignOutCommand } from './vscode/auth/signOut';
 import { ServersStatusBar } from './vscode/tree/statusBar';
+import { TaskList } from './vscode/tasks/taskList';
+import { registerTaskCommands } from './vscode/tasks/taskCommands';
 
 /** The id of the Servers view (package.json `contributes.views`). */
 export const SERVERS_VIEW = 'mcpSwitchboard.servers';
@@ -38,6 +40,8 @@ export interface SwitchboardApi {
 	sampling: SamplingBroker;
 	/** Resolves when the configuration as of now has been applied (servers started or stopped). */
 	settled(): Promise<void>;
+	/** The tasks started in this workspace (kept in workspace state). */
+	tasks: TaskList;
 }
 
 /** The running extension's Manager and its one disposal (shared by deactivate and context.subscriptions). */
@@ -70,9 +74,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		registerConfigCommands(context, configuration, manager);
 		context.subscriptions.push(watchElicitationCompletions(manager, elicitation), watchLogLevelSetting(manager, (server) => logs.channel(server)));
 
-		context.subscriptions.push(registerChatParticipant(context, manager));
+		const tasks = new TaskList(manager, context.workspaceState);
+		context.subscriptions.push(tasks);
+		context.subscriptions.push(registerChatParticipant(context, manager, tasks));
 
-		const tree = new ServersTreeProvider(manager);
+		const tree = new ServersTreeProvider(manager, tasks);
 		const treeView = vscode.window.createTreeView(SERVERS_VIEW, { treeDataProvider: tree, showCollapseAll: true });
 		context.subscriptions.push(tree, treeView);
 
@@ -95,7 +101,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			openSettings,
 			// A -32042 "URL elicitation required" error: open the pages (with consent), then offer to retry the call.
 			retryAfterError: (server, tool, error) => handleUrlElicitationRequired(server, error, elicitation, `the call of ${tool}`),
+			tasks,
 		});
+		context.subscriptions.push(registerTaskCommands({ tasks, results, blobs, showError: (server, message) => showServerError(logs, server, message) }));
 		const statusBar = new ServersStatusBar(manager, Commands.showServers);
 		context.subscriptions.push(commands, statusBar, notifyServerErrors(manager, logs), registerSignOutCommand(manager, new SecretStorageTokenStore(context.secrets)));
 
@@ -140,6 +148,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			elicitation,
 			sampling,
 			settled: () => chain,
+			tasks,
 		};
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);

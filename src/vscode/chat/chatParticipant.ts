@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { TaskList } from '../tasks/taskList';
 import { describeState, type Manager, type NamedTool } from '../../manager/manager';
 import { toAbortSignal } from '../cancellation';
 import { MAX_TOOL_ROUNDS, progressLabel, toolDescription, toolFailureText, toolInputSchema, toolResultText, toolsMarkdown } from './chatMapping';
@@ -58,6 +59,7 @@ export async function handleChatRequest(
 	context: vscode.ChatContext,
 	stream: vscode.ChatResponseStream,
 	token: vscode.CancellationToken,
+	tasks?: TaskList,
 ): Promise<vscode.ChatResult> {
 	const metadata: ChatMetadata = { toolCalls: [] };
 	const servers = manager.servers();
@@ -96,7 +98,7 @@ export async function handleChatRequest(
 			if (calls.length === 0 || token.isCancellationRequested) return { metadata };
 			messages.push(vscode.LanguageModelChatMessage.Assistant([...(text ? [new vscode.LanguageModelTextPart(text)] : []), ...calls]));
 			const results: vscode.LanguageModelToolResultPart[] = [];
-			for (const call of calls) results.push(await runTool(manager, call, stream, bridge.signal, metadata));
+			for (const call of calls) results.push(await runTool(manager, call, stream, bridge.signal, metadata, tasks));
 			if (token.isCancellationRequested) return { metadata };
 			messages.push(vscode.LanguageModelChatMessage.User(results));
 		}
@@ -113,7 +115,7 @@ export async function handleChatRequest(
 }
 
 /** Runs one tool call and turns whatever happens (result, isError, throw, unknown tool, refusal) into a result part. */
-async function runTool(manager: Manager, call: vscode.LanguageModelToolCallPart, stream: vscode.ChatResponseStream, signal: AbortSignal, metadata: ChatMetadata): Promise<vscode.LanguageModelToolResultPart> {
+async function runTool(manager: Manager, call: vscode.LanguageModelToolCallPart, stream: vscode.ChatResponseStream, signal: AbortSignal, metadata: ChatMetadata, tasks?: TaskList): Promise<vscode.LanguageModelToolResultPart> {
 	const answer = (text: string) => new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(text)]);
 	const named = manager.findTool(call.name);
 	if (!named) return answer(`Tool error: there is no tool ${call.name} (its MCP server may have stopped or changed its tools).`);
@@ -126,9 +128,20 @@ async function runTool(manager: Manager, call: vscode.LanguageModelToolCallPart,
 	}
 	stream.progress(progressLabel(server, tool.name));
 	try {
+		// A tool that runs as a task: its status messages show in the progress line while the chat waits without
+		// blocking; stopping the chat aborts the signal, which cancels the task on the server (tasks/cancel).
+		let taskId: string | undefined;
 		const result = await manager.callTool(server, tool.name, args, {
 			signal,
-			onProgress: (progress) => stream.progress(progressLabel(server, tool.name, progress.message)),
+			onProgress: (progress) => {
+				stream.progress(progressLabel(server, tool.name, progress.message));
+				if (taskId !== undefined) tasks?.progress(server, taskId, progress);
+			},
+			onTaskCreated: (handle) => {
+				taskId = handle.taskId;
+				tasks?.track(server, tool.name, args, handle, '@mcp');
+			},
+			onTaskStatus: (task) => stream.progress(progressLabel(server, tool.name, task.statusMessage ?? task.status.replace('_', ' '))),
 		});
 		metadata.toolCalls.push({ server, tool: tool.name, ok: result.isError !== true });
 		return answer(toolResultText(result));
@@ -144,9 +157,9 @@ async function runTool(manager: Manager, call: vscode.LanguageModelToolCallPart,
  * Registers `@mcp` ({@link CHAT_PARTICIPANT_ID}) with the extension's icon. Dispose to unregister.
  * Fails only if VS Code lacks the chat API (then nothing is registered and a no-op disposable is returned).
  */
-export function registerChatParticipant(context: vscode.ExtensionContext, manager: Manager): vscode.Disposable {
+export function registerChatParticipant(context: vscode.ExtensionContext, manager: Manager, tasks?: TaskList): vscode.Disposable {
 	if (typeof vscode.chat?.createChatParticipant !== 'function') return new vscode.Disposable(() => undefined);
-	const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT_ID, (request, chatContext, stream, token) => handleChatRequest(manager, request, chatContext, stream, token));
+	const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT_ID, (request, chatContext, stream, token) => handleChatRequest(manager, request, chatContext, stream, token, tasks));
 	participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'mcp.svg');
 	participant.followupProvider = {
 		provideFollowups: (result) => {
