@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import type { Manager, NamedTool, ServerView } from '../../manager/manager';
+import { ErrorCode } from '../../protocol/jsonrpc';
+import { McpError } from '../../protocol/mcpError';
 import type { CallToolResult, Progress, Prompt, Resource, ResourceTemplate } from '../../protocol/schema';
 import { toAbortSignal } from '../cancellation';
 import type { ServerLogs } from '../logs/logging';
@@ -373,7 +375,8 @@ export class CommandController implements vscode.Disposable {
 						outcome.result = await call();
 					}
 				} catch (error) {
-					if (bridge.signal.aborted) {
+					// Cancelled here, or (a task) from the Tasks list: either way the person asked for it.
+					if (bridge.signal.aborted || (error instanceof McpError && error.code === ErrorCode.RequestCancelled)) {
 						outcome.cancelled = true;
 					} else {
 						outcome.error = errorText(error);

@@ -210,7 +210,7 @@ test(
 			const result = await next.result(TASKS, outcome.taskId);
 			assert.equal((result.content[0] as { text?: string }).text, 'worked 200 ms');
 			// A task the server no longer knows: a clear error naming the server.
-			const gone = { ...(persisted[0] as object), server: TASKS, taskId: 'gone-task', tool: 'work', status: 'working', startedAt: Date.now() };
+			const gone = { server: TASKS, taskId: 'gone-task', tool: 'work', arguments: {}, status: 'working', startedAt: Date.now(), origin: 'Call Tool' };
 			await state.update(TASKS_STATE_KEY, [gone]);
 			const third = new TaskList(api.manager, state);
 			await waitFor(() => third.get(TASKS, 'gone-task')?.error, { timeoutMs: 10_000, message: 'the lost task to be marked' });
