@@ -19,6 +19,8 @@ import { registerSignOutCommand } from './vscode/auth/signOut';
 import { ServersStatusBar } from './vscode/tree/statusBar';
 import { TaskList } from './vscode/tasks/taskList';
 import { registerTaskCommands } from './vscode/tasks/taskCommands';
+import { registerGateway, type GatewayProvider } from './vscode/gateway/gatewayProvider';
+import { registerConsentCommands, ToolConsent } from './vscode/tools/consent';
 
 /** The id of the Servers view (package.json `contributes.views`). */
 export const SERVERS_VIEW = 'mcpSwitchboard.servers';
@@ -35,6 +37,8 @@ export interface SwitchboardApi {
 	statusText(): string;
 	/** The folder where this extension's log channels are written (one `.log` file per channel). */
 	logUri: vscode.Uri;
+	/** Where images and other binary results of this window are saved. */
+	blobs: BlobFiles;
 	/** The presenters, so suites can answer their quick inputs. */
 	elicitation: ElicitationPresenter;
 	sampling: SamplingBroker;
@@ -42,6 +46,10 @@ export interface SwitchboardApi {
 	settled(): Promise<void>;
 	/** The tasks started in this workspace (kept in workspace state). */
 	tasks: TaskList;
+	/** The MCP server offered to VS Code's agent (its running gateway's URL and token, its catalog). */
+	gateway: GatewayProvider;
+	/** Tool permissions (what chat models may run without asking). */
+	consent: ToolConsent;
 }
 
 /** The running extension's Manager and its one disposal (shared by deactivate and context.subscriptions). */
@@ -76,16 +84,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 
 		const tasks = new TaskList(manager, context.workspaceState);
 		context.subscriptions.push(tasks);
-		context.subscriptions.push(registerChatParticipant(context, manager, tasks));
+		// One consent for every caller: the palette's rule for Call Tool, the model's rule for @mcp (consent.ts).
+		const consent = new ToolConsent(context.workspaceState);
+		context.subscriptions.push(registerChatParticipant(context, manager, { consent, tasks }), registerConsentCommands(consent));
+		const version = String((context.extension.packageJSON as { version?: string }).version);
+		const gateway = registerGateway(manager, logs.main, version);
+		context.subscriptions.push(gateway.disposable);
 
 		const tree = new ServersTreeProvider(manager, tasks);
 		const treeView = vscode.window.createTreeView(SERVERS_VIEW, { treeDataProvider: tree, showCollapseAll: true });
 		context.subscriptions.push(tree, treeView);
 
-		const blobFolder = vscode.Uri.joinPath(context.globalStorageUri, 'blobs');
-		// Saved images and blobs are for this session only: clear what earlier sessions left.
-		await vscode.workspace.fs.delete(blobFolder, { recursive: true, useTrash: false }).then(undefined, () => undefined);
-		const blobs = new BlobFiles(blobFolder);
+		// One folder per window; other windows' old folders are cleaned after the first save, never at activation.
+		const blobs = new BlobFiles(vscode.Uri.joinPath(context.globalStorageUri, 'blobs'));
 		const results = new ResultDocuments();
 		const resources = new ResourceDocuments(manager, blobs, (server, message) => showServerError(logs, server, message));
 		context.subscriptions.push(results, resources);
@@ -99,6 +110,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			blobs,
 			addServer,
 			openSettings,
+			consent,
 			// A -32042 "URL elicitation required" error: open the pages (with consent), then offer to retry the call.
 			retryAfterError: (server, tool, error) => handleUrlElicitationRequired(server, error, elicitation, `the call of ${tool}`),
 			tasks,
@@ -145,10 +157,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			activeCalls: () => commands.activeCalls,
 			statusText: () => statusBar.text,
 			logUri: context.logUri,
+			blobs,
 			elicitation,
 			sampling,
 			settled: () => chain,
 			tasks,
+			gateway: gateway.provider,
+			consent,
 		};
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);

@@ -103,6 +103,7 @@ test(
 test(
 	'in @mcp, the task\'s stages show in the chat progress line and its report goes back to the model',
 	async () => {
+		needDriver();
 		const api = await switchboard();
 		await serverWithTool(SERVER, RESEARCH);
 		const [model] = await waitFor(async () => {
@@ -115,7 +116,10 @@ test(
 		const stream = new Proxy(known, { get: (target, key) => (key in target ? target[key as keyof typeof known] : () => undefined) }) as unknown as vscode.ChatResponseStream;
 		const request = { prompt: `call:mcp__everything__${RESEARCH}`, command: undefined, model, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
 		const source = new vscode.CancellationTokenSource();
-		const result = await handleChatRequest(api.manager, request, { history: [] } as unknown as vscode.ChatContext, stream, source.token, api.tasks);
+		const handling = handleChatRequest(api.manager, request, { history: [] } as unknown as vscode.ChatContext, stream, source.token, { tasks: api.tasks, consent: api.consent });
+		await waitForQuickInput('The chat model wants to run everything › simulate-research-query');
+		await answerQuickPick('Allow once');
+		const result = await handling;
 		source.dispose();
 		assert.deepEqual((result.metadata as ChatMetadata).toolCalls, [{ server: SERVER, tool: RESEARCH, ok: true }]);
 		assert.ok(progress.includes('Calling everything › simulate-research-query: Synthesizing findings...…') || progress.some((line) => /Synthesizing findings/.test(line)), `progress lines: ${progress.join(' | ')}`);
@@ -128,6 +132,7 @@ test(
 test(
 	'stopping the chat cancels its task on the server',
 	async () => {
+		needDriver();
 		const api = await switchboard();
 		await taskFixture();
 		const [model] = await vscode.lm.selectChatModels({ vendor: 'switchboard-test' });
@@ -136,7 +141,9 @@ test(
 		// The fake model fills only required strings: `never` has none, so it runs until cancelled.
 		const request = { prompt: `call:mcp__${TASKS}__never`, command: undefined, model, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
 		const source = new vscode.CancellationTokenSource();
-		const handling = handleChatRequest(api.manager, request, { history: [] } as unknown as vscode.ChatContext, stream, source.token, api.tasks);
+		const handling = handleChatRequest(api.manager, request, { history: [] } as unknown as vscode.ChatContext, stream, source.token, { tasks: api.tasks, consent: api.consent });
+		await waitForQuickInput(`The chat model wants to run ${TASKS} › never`);
+		await answerQuickPick('Allow once');
 		const entry = await waitFor(() => api.tasks.all().find((e) => e.server === TASKS && e.tool === 'never' && e.status === 'working'), { timeoutMs: 15_000, message: 'the chat\'s task to run' });
 		source.cancel();
 		await handling;
