@@ -83,7 +83,6 @@ const expectedFailures = {
 		'http-standard-headers': 'MCP 2026-07-28 HTTP headers (issue 17)',
 		'http-custom-headers': 'MCP 2026-07-28 HTTP headers (issue 17)',
 		'http-invalid-tool-headers': 'MCP 2026-07-28 HTTP headers (issue 17)',
-		'sep-2640-client-no-prefetch': 'extension SEP-2640 (skills), not scheduled',
 	},
 };
 
@@ -115,6 +114,7 @@ function runScenario(suite, scenario) {
 	const outDir = join(root, 'test-results/conformance', suite.version, scenario.name.replace(/\//g, '_'));
 	rmSync(outDir, { recursive: true, force: true });
 	mkdirSync(outDir, { recursive: true });
+	const began = Date.now();
 	return new Promise((resolve) => {
 		const child = spawn(
 			node22,
@@ -129,7 +129,7 @@ function runScenario(suite, scenario) {
 			const checks = readChecks(outDir);
 			const failed = checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING').map((c) => `${c.id}${c.status === 'WARNING' ? ' (warning)' : ''}`);
 			const skipped = /not applicable|skipp/i.test(output) && checks.length === 0 && code === 0;
-			resolve({ suite: suite.version, name: scenario.name, tags: scenario.tags, passed: code === 0 && !skipped, skipped, failed, checks: checks.length, outDir });
+			resolve({ suite: suite.version, name: scenario.name, tags: scenario.tags, passed: code === 0 && !skipped, skipped, failed, checks: checks.length, seconds: Math.round((Date.now() - began) / 1000), outDir });
 		});
 	});
 }
@@ -196,7 +196,7 @@ for (const name of names) {
 const unexpected = results.filter((r) => !r.passed && !expectedFailures[r.suite]?.[r.name]);
 const stale = results.filter((r) => r.passed && expectedFailures[r.suite]?.[r.name]);
 for (const r of unexpected) {
-	console.log(`\nFAIL ${r.suite} ${r.name}: ${r.failed.join(', ') || 'the client exited with an error or timed out'} (see ${r.outDir})`);
+	console.log(`\nFAIL ${r.suite} ${r.name}: ${r.failed.join(', ') || 'the client exited with an error or timed out'} after ${r.seconds} s (see ${r.outDir})`);
 }
 for (const r of stale) {
 	console.log(`\nPASS ${r.suite} ${r.name} is listed in expectedFailures: remove it from test/conformance/run.mjs`);
