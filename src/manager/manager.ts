@@ -159,17 +159,21 @@ export class Manager {
 		return this.connections.get(name);
 	}
 
-	/** Starts a stopped, failed, disabled or untrusted server (a user's explicit action: the crash count is reset). */
+	/**
+	 * Starts a stopped, failed, disabled or untrusted server: a user's explicit action, so the crash count is reset
+	 * and a workspace-defined server not yet allowed is asked about (Host.confirmTrust with `ask: true`).
+	 */
 	start(name: string): Promise<void> {
-		return this.connection(name).start(true);
+		return this.connection(name).start(true, true);
 	}
 
 	stop(name: string): Promise<void> {
 		return this.connection(name).stop();
 	}
 
+	/** Stops and starts a server: a user's explicit action, like {@link start}. */
 	restart(name: string): Promise<void> {
-		return this.connection(name).restart();
+		return this.connection(name).restart(true);
 	}
 
 	/** Re-fetches a running server's lists. */

@@ -3,6 +3,7 @@
  * trust check, a start slot from the per-kind limiter, a connect timeout, restart on crash with backoff and a
  * crash-loop cap, transparent re-initialisation of an expired HTTP session.
  */
+import { createHash } from 'node:crypto';
 import { Emitter } from '../common/event';
 import { DisposableStore } from '../common/disposable';
 import type { Logger } from '../common/logger';
@@ -11,7 +12,8 @@ import { McpError } from '../protocol/mcpError';
 import type { ClientHandlers, McpClient } from '../protocol/client';
 import type { LoggingMessage, Prompt, Resource, ResourceTemplate, Tool } from '../protocol/schema';
 import { RestartPolicy, type Clock, type RestartPolicyOptions } from './backoff';
-import { configHash, describeLaunch } from './config';
+import { configHash } from './config';
+import { describeAsWritten } from './trustText';
 import type { Host } from './host';
 import type { Limiter } from './limiter';
 import type { ConfigSource, NamedTool, ResolvedServer, ServerConfig, ServerState, ServerView } from './types';
@@ -68,9 +70,13 @@ export interface ServerConnectionDeps {
 
 type ListKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
 
-/** The hash that decides whether a reconcile restarts a server: the resolved config plus its trust scope. */
+/**
+ * The hash that decides whether a reconcile restarts a server: the config plus its trust scope, and the trust text
+ * when there is one (it also covers fields outside the config, such as `envFile`).
+ */
 export function serverHash(server: ResolvedServer): string {
-	return `${configHash(server.config)}${server.workspaceDefined ? 'w' : 'u'}`;
+	const trust = server.trustText === undefined ? '' : createHash('sha256').update(server.trustText).digest('hex').slice(0, 8);
+	return `${configHash(server.config)}${server.workspaceDefined ? 'w' : 'u'}${trust}`;
 }
 
 const mcpLevelToLog: Record<LoggingMessage['level'], 'debug' | 'info' | 'warn' | 'error'> = {
@@ -171,13 +177,13 @@ export class ServerConnection implements ServerView {
 	 * Starts the server unless it is running or starting. `explicit` (a user's Start/Restart, a config change)
 	 * forgets earlier crashes. Resolves when this attempt ends: running, failed, or waiting for trust.
 	 */
-	start(explicit = true): Promise<void> {
+	start(explicit = true, askTrust = false): Promise<void> {
 		if (this.disposed) return Promise.resolve();
 		if (explicit) this.policy.reset();
 		if (this.startPromise) return this.startPromise;
 		if (this.currentState.kind === 'running') return Promise.resolve();
 		this.cancelRetry();
-		return this.launch(1);
+		return this.launch(1, askTrust);
 	}
 
 	/** Stops the server (or an attempt in progress) and waits until its process or connection is gone. */
@@ -195,10 +201,10 @@ export class ServerConnection implements ServerView {
 		await Promise.all([client?.close().catch(() => undefined), pending?.catch(() => undefined)]);
 	}
 
-	/** Stops, then starts with a fresh crash count. */
-	async restart(): Promise<void> {
+	/** Stops, then starts with a fresh crash count. `askTrust`: a user's Restart, which may show the trust question. */
+	async restart(askTrust = false): Promise<void> {
 		await this.stop({ kind: 'stopped' });
-		await this.start(true);
+		await this.start(true, askTrust);
 	}
 
 	/** Re-fetches every list of the running server. */
@@ -228,23 +234,23 @@ export class ServerConnection implements ServerView {
 		this.retryTimer = undefined;
 	}
 
-	private launch(attempt: number): Promise<void> {
-		const promise = this.runAttempt(attempt).finally(() => {
+	private launch(attempt: number, askTrust = false): Promise<void> {
+		const promise = this.runAttempt(attempt, askTrust).finally(() => {
 			if (this.startPromise === promise) this.startPromise = undefined;
 		});
 		this.startPromise = promise;
 		return promise;
 	}
 
-	private async runAttempt(attempt: number): Promise<void> {
+	private async runAttempt(attempt: number, askTrust: boolean): Promise<void> {
 		const generation = ++this.generation;
 		const server = this.server;
-		const config = server.config;
+		let config = server.config;
 
 		if (server.workspaceDefined && this.deps.host.confirmTrust) {
 			let allowed = false;
 			try {
-				allowed = await this.deps.host.confirmTrust(server.name, describeLaunch(config));
+				allowed = await this.deps.host.confirmTrust(server.name, server.trustText ?? describeAsWritten(config), { ask: askTrust });
 			} catch (error) {
 				this.logger.warn(`Trust check failed: ${messageOf(error)}`);
 			}
@@ -252,10 +258,28 @@ export class ServerConnection implements ServerView {
 			if (!allowed) {
 				this.setState({
 					kind: 'needsTrust',
-					reason: `Server '${server.name}' is defined by the workspace (${server.source.label}) and was not allowed to run. Trust the workspace and allow it, or run "MCP: Reset Server Trust Decisions" to be asked again.`,
+					reason: askTrust
+						? `Server '${server.name}' is defined by the workspace (${server.source.label}) and was not allowed to run. Start it again to be asked again, or run "MCP: Reset Server Trust Decisions".`
+						: `Server '${server.name}' is defined by the workspace (${server.source.label}) and needs your permission to run: Start it to see what it runs and decide.`,
 				});
 				return;
 			}
+		}
+
+		// Variables are evaluated only now, after the trust check: an untrusted configuration asks for no input,
+		// reads no envFile and expands no environment variable.
+		if (server.resolve) {
+			if (attempt === 1) this.setState({ kind: 'starting', attempt });
+			try {
+				config = await server.resolve();
+			} catch (error) {
+				if (generation !== this.generation) return;
+				// Not a crash: a cancelled input or a missing value fails the same way on every retry, so no backoff.
+				this.logger.error(messageOf(error));
+				this.setState({ kind: 'error', message: messageOf(error) });
+				return;
+			}
+			if (generation !== this.generation) return;
 		}
 
 		this.setState({ kind: 'starting', attempt });
