@@ -34,6 +34,8 @@ const builds = [
 	// zod stays a runtime `require` (it is a declared dependency): parsing its bundled 325 KB would cost most of the
 	// import time, while the core loads it only on first use.
 	{ ...common, entryPoints: { core: 'src/core.ts' }, outdir: 'dist', external: ['zod'] },
+	// The command line (`mcp-switchboard`, package.json "bin"): plain Node like the core, zod required at run time.
+	{ ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', external: ['zod'], banner: { js: '#!/usr/bin/env node' } },
 	// Unit and integration tests: plain Node, no vscode either.
 	{
 		...common,

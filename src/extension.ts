@@ -33,6 +33,8 @@ export interface SwitchboardApi {
 	statusText(): string;
 	/** The folder where this extension's log channels are written (one `.log` file per channel). */
 	logUri: vscode.Uri;
+	/** Where images and other binary results of this window are saved. */
+	blobs: BlobFiles;
 	/** The presenters, so suites can answer their quick inputs. */
 	elicitation: ElicitationPresenter;
 	sampling: SamplingBroker;
@@ -78,10 +80,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		const treeView = vscode.window.createTreeView(SERVERS_VIEW, { treeDataProvider: tree, showCollapseAll: true });
 		context.subscriptions.push(tree, treeView);
 
-		const blobFolder = vscode.Uri.joinPath(context.globalStorageUri, 'blobs');
-		// Saved images and blobs are for this session only: clear what earlier sessions left.
-		await vscode.workspace.fs.delete(blobFolder, { recursive: true, useTrash: false }).then(undefined, () => undefined);
-		const blobs = new BlobFiles(blobFolder);
+		// One folder per window; other windows' old folders are cleaned after the first save, never at activation.
+		const blobs = new BlobFiles(vscode.Uri.joinPath(context.globalStorageUri, 'blobs'));
 		const results = new ResultDocuments();
 		const resources = new ResourceDocuments(manager, blobs, (server, message) => showServerError(logs, server, message));
 		context.subscriptions.push(results, resources);
@@ -139,6 +139,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			activeCalls: () => commands.activeCalls,
 			statusText: () => statusBar.text,
 			logUri: context.logUri,
+			blobs,
 			elicitation,
 			sampling,
 			settled: () => chain,

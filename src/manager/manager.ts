@@ -210,9 +210,11 @@ export class Manager {
 		const cached = this.cache.get(server, uri);
 		if (cached) return cached;
 		const client = this.client(server);
+		const version = this.cache.version(server, uri);
 		const result = await client.readResource(uri, options);
-		// Cache only when the same connection is still the running one (a restart in between invalidated the cache).
-		if (this.connections.get(server)?.runningClient === client) this.cache.set(server, uri, result);
+		// Cached only when the same connection is still the running one and the resource was not updated (or the
+		// server restarted) during the read; otherwise the next read asks the server again.
+		if (this.connections.get(server)?.runningClient === client) this.cache.set(server, uri, result, version);
 		return result;
 	}
 

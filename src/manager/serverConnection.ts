@@ -7,11 +7,12 @@ import { createHash } from 'node:crypto';
 import { Emitter } from '../common/event';
 import { DisposableStore } from '../common/disposable';
 import type { Logger } from '../common/logger';
+import { effectiveTimeout } from '../common/timers';
 import { ErrorCode } from '../protocol/jsonrpc';
 import { McpError } from '../protocol/mcpError';
 import type { ClientHandlers, McpClient } from '../protocol/client';
 import type { LoggingMessage, Prompt, Resource, ResourceTemplate, Tool } from '../protocol/schema';
-import { RestartPolicy, type Clock, type RestartPolicyOptions } from './backoff';
+import { RestartPolicy, type Clock, type RestartDecision, type RestartPolicyOptions } from './backoff';
 import { configHash } from './config';
 import { describeAsWritten } from './trustText';
 import type { Host } from './host';
@@ -51,7 +52,10 @@ export const LIST_REFRESH_DEBOUNCE_MS = 150;
  */
 export const REMOTE_RELIST_DELAY_MS = 1500;
 
-/** A session must have lived this long for its expiry to be re-initialized at once rather than treated as a crash. */
+/**
+ * A session must have lived this long for its expiry to be re-initialized at once (when it is the first in a row)
+ * rather than treated as a crash from the start.
+ */
 export const SESSION_MIN_LIFETIME_MS = 1000;
 
 /** What a ServerConnection needs from its Manager. */
@@ -119,6 +123,13 @@ export class ServerConnection implements ServerView {
 	private retryTimer: { dispose(): void } | undefined;
 	private refreshTimer: { dispose(): void } | undefined;
 	private readonly dirty = new Set<ListKind>();
+	/** Per list kind: the number of the latest listing started, and of the one whose result is shown. */
+	private readonly listSequence: Record<ListKind, { started: number; applied: number }> = {
+		tools: { started: 0, applied: 0 },
+		resources: { started: 0, applied: 0 },
+		resourceTemplates: { started: 0, applied: 0 },
+		prompts: { started: 0, applied: 0 },
+	};
 	private startedAt = 0;
 	private disposed = false;
 
@@ -259,7 +270,7 @@ export class ServerConnection implements ServerView {
 				this.setState({
 					kind: 'needsTrust',
 					reason: askTrust
-						? `Server '${server.name}' is defined by the workspace (${server.source.label}) and was not allowed to run. Start it again to be asked again, or run "MCP: Reset Server Trust Decisions".`
+						? `Server '${server.name}' is defined by the workspace (${server.source.label}) and was not allowed to run. Start it again to be asked again, or run "MCP Switchboard: Reset Server Trust Decisions".`
 						: `Server '${server.name}' is defined by the workspace (${server.source.label}) and needs your permission to run: Start it to see what it runs and decide.`,
 				});
 				return;
@@ -285,7 +296,8 @@ export class ServerConnection implements ServerView {
 		this.setState({ kind: 'starting', attempt });
 		const abort = new AbortController();
 		this.attemptAbort = abort;
-		const timeoutMs = config.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+		// Above Node's timer limit a timeout would fire at once: treat it as none (see common/timers.ts).
+		const timeoutMs = effectiveTimeout(config.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
 		const kindLimiter = this.deps.limiter(config.type);
 		const connecting = kindLimiter.run(() => this.connectWithTimeout(config, timeoutMs, abort), abort.signal);
 		this.inFlight = connecting;
@@ -448,25 +460,45 @@ export class ServerConnection implements ServerView {
 		}, LIST_REFRESH_DEBOUNCE_MS);
 	}
 
-	/** Lists what the server advertises; a failed list is logged and leaves the old one in place. */
+	/**
+	 * Lists what the server advertises; a failed list is logged and leaves the old one in place. Listings overlap
+	 * (the first one, the remote relist, a debounced list_changed): each carries a sequence number per kind, and a
+	 * result older than the one already shown is dropped, so a slow old listing never overwrites a newer one.
+	 */
 	private async fetchLists(client: McpClient, generation: number, kinds: ReadonlySet<ListKind>): Promise<void> {
 		const caps = client.serverCapabilities ?? {};
-		const get = async <T>(kind: ListKind, enabled: unknown, list: () => Promise<T[]>): Promise<T[] | undefined> => {
+		const get = async <T>(kind: ListKind, enabled: unknown, list: () => Promise<T[]>): Promise<{ items: T[]; number: number } | undefined> => {
 			if (!kinds.has(kind) || !enabled) return undefined;
+			const number = ++this.listSequence[kind].started;
 			try {
-				return await list();
+				return { items: await list(), number };
 			} catch (error) {
 				if (generation === this.generation) this.logger.warn(`Listing ${kind} failed: ${messageOf(error)}`);
 				return undefined;
 			}
 		};
-		const [tools, resources, resourceTemplates, prompts] = await Promise.all([
+		const [toolsResult, resourcesResult, templatesResult, promptsResult] = await Promise.all([
 			get('tools', caps.tools, () => client.listTools()),
 			get('resources', caps.resources, () => client.listResources()),
 			get('resourceTemplates', caps.resources, () => client.listResourceTemplates()),
 			get('prompts', caps.prompts, () => client.listPrompts()),
 		]);
 		if (generation !== this.generation || this.client !== client) return;
+		// Checked here, where results are applied (synchronously): a result older than the one shown is dropped.
+		const fresh = <T>(kind: ListKind, result: { items: T[]; number: number } | undefined): T[] | undefined => {
+			if (!result) return undefined;
+			const sequence = this.listSequence[kind];
+			if (result.number < sequence.applied) {
+				this.logger.debug(`Dropped a ${kind} listing that finished after a newer one`);
+				return undefined;
+			}
+			sequence.applied = result.number;
+			return result.items;
+		};
+		const tools = fresh('tools', toolsResult);
+		const resources = fresh('resources', resourcesResult);
+		const resourceTemplates = fresh('resourceTemplates', templatesResult);
+		const prompts = fresh('prompts', promptsResult);
 		let changed = false;
 		if (tools) {
 			this.tools = this.deps.nameTools(this.name, tools);
@@ -512,12 +544,20 @@ export class ServerConnection implements ServerView {
 		void client?.close().catch(() => undefined);
 		const expired = error instanceof McpError && (error.data as { sessionExpired?: unknown } | undefined)?.sessionExpired === true;
 		if (expired && ranForMs >= SESSION_MIN_LIFETIME_MS) {
-			// The Streamable HTTP session expired (the server answered 404 to our session id): start a new one at once.
-			// A session that expires right after it began is a broken server, handled as a crash (with backoff).
-			this.logger.info(`Session expired; initializing a new session`);
-			void this.launch(1);
+			// The Streamable HTTP session expired (the server answered 404 to our session id). It goes through the restart
+			// policy like a crash: the first in a row starts a new session at once, quietly; a session that keeps expiring
+			// (a load balancer without sticky sessions) gets the backoff and, in the end, the crash-loop cap.
+			const decision = this.policy.recordCrash(this.deps.clock.now(), ranForMs);
+			if (decision.restart && decision.attempt === 1) {
+				this.logger.info(`Session expired; initializing a new session`);
+				void this.launch(1);
+				return;
+			}
+			this.logger.warn(`Session expired again: ${messageOf(error)}`);
+			this.applyDecision(decision, messageOf(error));
 			return;
 		}
+		// A session that expires right after it began is a broken server: a crash from the start.
 		this.logger.warn(`Connection closed: ${messageOf(error)}`);
 		this.handleFailure(error, ranForMs);
 	}
@@ -530,8 +570,12 @@ export class ServerConnection implements ServerView {
 			this.setState({ kind: 'error', message });
 			return;
 		}
+		this.applyDecision(this.policy.recordCrash(this.deps.clock.now(), ranForMs), message);
+	}
+
+	/** Carries out the restart policy's decision: a delayed restart, or the crash-loop stop. */
+	private applyDecision(decision: RestartDecision, message: string): void {
 		const now = this.deps.clock.now();
-		const decision = this.policy.recordCrash(now, ranForMs);
 		if (!decision.restart) {
 			this.setState({
 				kind: 'error',

@@ -196,6 +196,9 @@ export class McpClient {
 	private readonly handlers: ClientHandlers;
 	/** Tools by name from the last complete `tools/list`; used to find a tool's outputSchema. */
 	private knownTools: Map<string, Tool> | undefined;
+	/** How many tools/list were started, and which of them `knownTools` comes from. */
+	private toolListings = 0;
+	private knownToolsListing = 0;
 	private readonly validators = new Map<string, CachedValidator>();
 
 	private constructor(
@@ -246,8 +249,13 @@ export class McpClient {
 	/** Every tool, following `nextCursor` to the end. Also remembers each tool's outputSchema for callTool. */
 	async listTools(options?: RequestOptions): Promise<Tool[]> {
 		this.requireCapability('tools/list', 'tools');
+		const number = ++this.toolListings;
 		const tools = await this.paginate('tools/list', 'ListToolsResultSchema', 'tools', options);
-		this.knownTools = new Map(tools.map((tool) => [tool.name, tool]));
+		// Overlapping listings may finish out of order: outputSchemas come from the newest one started, never an older.
+		if (number > this.knownToolsListing) {
+			this.knownToolsListing = number;
+			this.knownTools = new Map(tools.map((tool) => [tool.name, tool]));
+		}
 		return tools;
 	}
 
@@ -524,7 +532,19 @@ export class McpClient {
 		const { roots, sampling, elicitation } = this.handlers;
 		const connection = this.connection;
 		if (roots) {
-			connection.setRequestHandler('roots/list', async (_params, signal) => ({ roots: await roots(signal) }));
+			connection.setRequestHandler('roots/list', async (_params, signal) => {
+				const result = { roots: await roots(signal) };
+				// The host's answer is checked like a server's: a wrong shape must not reach the server as if it were valid.
+				const parsed = schemas().ListRootsResultSchema.safeParse(result);
+				if (!parsed.success) {
+					const issue = parsed.error.issues[0];
+					const path = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : '(root)';
+					const message = `${this.name}: the roots handler returned an invalid answer to roots/list: at ${path}: ${issue?.message ?? 'invalid'}`;
+					this.logger.error(message);
+					throw McpError.internal(message);
+				}
+				return parsed.data;
+			});
 		}
 		if (sampling) {
 			connection.setRequestHandler('sampling/createMessage', async (params, signal) => {

@@ -11,7 +11,7 @@ import { stateLabel, type TreeNode } from '../tree/serversTree';
 import { formFromSchema } from './toolArgs';
 import { askToolArguments } from './toolForm';
 
-/** Command ids, as contributed in package.json (category "MCP"). */
+/** Command ids, as contributed in package.json (category "MCP Switchboard"). */
 export const Commands = {
 	startServer: 'mcpSwitchboard.startServer',
 	stopServer: 'mcpSwitchboard.stopServer',
@@ -292,7 +292,7 @@ export class CommandController implements vscode.Disposable {
 	private async runAgain(): Promise<CallOutcome | undefined> {
 		const last = this.lastCall;
 		if (!last) {
-			void vscode.window.showInformationMessage('No tool was called yet in this window. Use "MCP: Call Tool" first.');
+			void vscode.window.showInformationMessage('No tool was called yet in this window. Use "MCP Switchboard: Call Tool…" first.');
 			return undefined;
 		}
 		const named = this.findTool(last.server, last.tool);
