@@ -42,6 +42,8 @@ const builds = [
 		entryPoints: [...testFiles('test/unit'), ...testFiles('test/integration')],
 		outdir: 'out/test',
 		outbase: 'test',
+		// The official SDK (a test client here) is loaded from node_modules as is: bundled, its zod import breaks.
+		external: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],
 		sourcemap: true,
 		minify: false,
 	},

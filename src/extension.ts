@@ -17,6 +17,8 @@ import { ServersTreeProvider, type TreeNode } from './vscode/tree/serversTree';
 import { ServerConfiguration } from './vscode/settings';
 import { registerSignOutCommand } from './vscode/auth/signOut';
 import { ServersStatusBar } from './vscode/tree/statusBar';
+import { registerGateway, type GatewayProvider } from './vscode/gateway/gatewayProvider';
+import { registerConsentCommands, ToolConsent } from './vscode/tools/consent';
 
 /** The id of the Servers view (package.json `contributes.views`). */
 export const SERVERS_VIEW = 'mcpSwitchboard.servers';
@@ -40,6 +42,10 @@ export interface SwitchboardApi {
 	sampling: SamplingBroker;
 	/** Resolves when the configuration as of now has been applied (servers started or stopped). */
 	settled(): Promise<void>;
+	/** The MCP server offered to VS Code's agent (its running gateway's URL and token, its catalog). */
+	gateway: GatewayProvider;
+	/** Tool permissions (what chat models may run without asking). */
+	consent: ToolConsent;
 }
 
 /** The running extension's Manager and its one disposal (shared by deactivate and context.subscriptions). */
@@ -74,7 +80,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		registerConfigCommands(context, configuration, manager);
 		context.subscriptions.push(watchElicitationCompletions(manager, elicitation), watchLogLevelSetting(manager, (server) => logs.channel(server)));
 
-		context.subscriptions.push(registerChatParticipant(context, manager));
+		// One consent for every caller: the palette's rule for Call Tool, the model's rule for @mcp (consent.ts).
+		const consent = new ToolConsent(context.workspaceState);
+		context.subscriptions.push(registerChatParticipant(context, manager, { consent }), registerConsentCommands(consent));
+		const version = String((context.extension.packageJSON as { version?: string }).version);
+		const gateway = registerGateway(manager, logs.main, version);
+		context.subscriptions.push(gateway.disposable);
 
 		const tree = new ServersTreeProvider(manager);
 		const treeView = vscode.window.createTreeView(SERVERS_VIEW, { treeDataProvider: tree, showCollapseAll: true });
@@ -95,6 +106,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			blobs,
 			addServer,
 			openSettings,
+			consent,
 			// A -32042 "URL elicitation required" error: open the pages (with consent), then offer to retry the call.
 			retryAfterError: (server, tool, error) => handleUrlElicitationRequired(server, error, elicitation, `the call of ${tool}`),
 		});
@@ -143,6 +155,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			elicitation,
 			sampling,
 			settled: () => chain,
+			gateway: gateway.provider,
+			consent,
 		};
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);
