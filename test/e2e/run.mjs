@@ -289,7 +289,9 @@ function restrictedRun() {
 	if (filters.length > 0 && !filters.some((f) => f === 'restricted' || suites.some((s) => s.includes(f)))) return 0;
 	const childResults = mkdtempSync(join(tmpdir(), 'mcp-switchboard-e2e-restricted-results-'));
 	console.log('e2e: untrusted run (Restricted Mode) for the *.restricted suites');
-	const child = spawnSync(process.execPath, [process.argv[1], '--no-build', ...filters.filter((f) => f !== 'restricted')], {
+	// "restricted" means every restricted suite; otherwise only the filters that name a restricted suite file.
+	const childFilters = filters.includes('restricted') ? [] : filters.filter((f) => suites.some((s) => s.includes(f)));
+	const child = spawnSync(process.execPath, [process.argv[1], '--no-build', ...childFilters], {
 		stdio: 'inherit',
 		env: { ...process.env, MCP_SWITCHBOARD_E2E_RESTRICTED: '1', MCP_SWITCHBOARD_E2E_RESULTS_DIR: childResults, MCP_SWITCHBOARD_E2E_TIMEOUT_MS: String(Math.min(timeoutMs, 5 * 60_000)) },
 	});
