@@ -72,6 +72,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		context.subscriptions.push(configuration, elicitation, sampling, host, registerSamplingCommands(sampling));
 
 		const manager = new Manager(host);
+		// Sampling consent is remembered per server definition (where it is defined, its config) and model, not per name.
+		sampling.setServerIdentity((server) => manager.get(server));
 		let disposing: Promise<void> | undefined;
 		const disposeManager = () => (disposing ??= manager.dispose());
 		active = { dispose: disposeManager };
