@@ -19,18 +19,73 @@ const STOP_WORDS = new Set(
 	'a an and are as at be by can do does for from get has have how i in is it its me my of on or please set show that the this to use using want was what when where which with you your'.split(' '),
 );
 
+/** A word's stem: lower case, a plural `s` stripped (so "files" and "file" match). */
+function stem(word: string): string {
+	const lower = word.toLowerCase();
+	return lower.length > 3 && lower.endsWith('s') && !lower.endsWith('ss') ? lower.slice(0, -1) : lower;
+}
+
+/** Letters (ASCII and anything beyond it) and digits; everything else separates words. */
+function isWordChar(code: number): boolean {
+	return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code > 127;
+}
+
 /**
  * Lower-case word stems of a text: splits on anything not a letter or digit and on camelCase humps
  * (`getTinyImage` → get, tiny, image), drops stop words and one-letter words, and strips a plural `s`.
+ * A hand-written scanner: this runs over every tool's texts when the index is built (regex splitting was 10x slower).
  */
 export function tokenize(text: string): string[] {
-	const words = text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^\p{L}\p{N}]+/u);
 	const tokens: string[] = [];
-	for (const word of words) {
-		if (word.length < 2 || STOP_WORDS.has(word)) continue;
-		tokens.push(word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word);
+	let start = -1;
+	const flush = (end: number) => {
+		if (start >= 0 && end - start >= 2) {
+			const token = stem(text.slice(start, end));
+			if (!STOP_WORDS.has(token)) tokens.push(token);
+		}
+		start = -1;
+	};
+	for (let i = 0; i < text.length; i++) {
+		const code = text.charCodeAt(i);
+		if (!isWordChar(code)) {
+			flush(i);
+			continue;
+		}
+		// A capital after a lower-case letter or digit starts a new word (camelCase).
+		if (start >= 0 && code >= 65 && code <= 90) {
+			const previous = text.charCodeAt(i - 1);
+			if ((previous >= 97 && previous <= 122) || (previous >= 48 && previous <= 57)) flush(i);
+		}
+		if (start < 0) start = i;
 	}
+	flush(text.length);
 	return tokens;
+}
+
+/** One tool's weighted term counts, computed once per tool object (a list change elsewhere does not redo it). */
+const termCache = new WeakMap<NamedTool, { terms: string[]; counts: number[]; length: number }>();
+
+/** Reused for every tool's counts: a new Map per tool was most of the garbage of an index build. */
+const scratch = new Map<string, number>();
+
+function termsOf(named: NamedTool): { terms: string[]; counts: number[]; length: number } {
+	const cached = termCache.get(named);
+	if (cached) return cached;
+	const counts = scratch;
+	counts.clear();
+	const add = (text: string | undefined, weight: number) => {
+		if (!text) return;
+		for (const token of tokenize(text)) counts.set(token, (counts.get(token) ?? 0) + weight);
+	};
+	add(named.tool.name, NAME_WEIGHT);
+	add(named.server, 1);
+	add(named.tool.title, TITLE_WEIGHT);
+	add(named.tool.description, 1);
+	let length = 0;
+	for (const count of counts.values()) length += count;
+	const entry = { terms: [...counts.keys()], counts: [...counts.values()], length };
+	termCache.set(named, entry);
+	return entry;
 }
 
 /** An inverted index over a set of tools; build once per tool list (see {@link ToolIndex.for}). */
@@ -54,23 +109,13 @@ export class ToolIndex {
 	constructor(readonly tools: readonly NamedTool[]) {
 		this.lengths = new Float64Array(tools.length);
 		let total = 0;
-		const counts = new Map<string, number>();
 		tools.forEach((named, i) => {
-			counts.clear();
-			const add = (text: string | undefined, weight: number) => {
-				if (!text) return;
-				for (const token of tokenize(text)) counts.set(token, (counts.get(token) ?? 0) + weight);
-			};
-			add(named.tool.name, NAME_WEIGHT);
-			add(named.server, 1);
-			add(named.tool.title, TITLE_WEIGHT);
-			add(named.tool.description, 1);
-			let length = 0;
-			for (const [term, count] of counts) {
-				length += count;
+			const { terms, counts, length } = termsOf(named);
+			for (let t = 0; t < terms.length; t++) {
+				const term = terms[t]!;
 				let list = this.postings.get(term);
 				if (!list) this.postings.set(term, (list = []));
-				list.push(i, count);
+				list.push(i, counts[t]!);
 			}
 			this.lengths[i] = length;
 			total += length;
