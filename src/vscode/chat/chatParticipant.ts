@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { TaskList } from '../tasks/taskList';
 import { describeState, type Manager, type NamedTool } from '../../manager/manager';
 import { MAX_MODEL_TOOLS, selectTools, type Selection } from './toolRanking';
 import { toAbortSignal } from '../cancellation';
@@ -20,6 +21,8 @@ export interface ChatOptions {
 	consent?: ToolConsent;
 	/** Which tools may be offered (per-tool enablement). Default: every tool of a running server. */
 	isEnabled?: (named: NamedTool) => boolean;
+	/** The Tasks list: a tool call that runs as a task is followed there. Default: none. */
+	tasks?: TaskList;
 }
 
 /** The settings of tool selection (package.json `mcpSwitchboard.chat.*`). */
@@ -141,7 +144,7 @@ export async function handleChatRequest(
 			if (calls.length === 0 || token.isCancellationRequested) return { metadata };
 			messages.push(vscode.LanguageModelChatMessage.Assistant([...(text ? [new vscode.LanguageModelTextPart(text)] : []), ...calls]));
 			const results: vscode.LanguageModelToolResultPart[] = [];
-			for (const call of calls) results.push(await runTool(manager, consent, isEnabled, call, stream, bridge.signal, metadata));
+			for (const call of calls) results.push(await runTool(manager, consent, isEnabled, call, stream, bridge.signal, metadata, options.tasks));
 			if (token.isCancellationRequested) return { metadata };
 			messages.push(vscode.LanguageModelChatMessage.User(results));
 		}
@@ -158,7 +161,7 @@ export async function handleChatRequest(
 }
 
 /** Runs one tool call and turns whatever happens (result, isError, throw, unknown tool, refusal) into a result part. */
-async function runTool(manager: Manager, consent: ToolConsent, isEnabled: (named: NamedTool) => boolean, call: vscode.LanguageModelToolCallPart, stream: vscode.ChatResponseStream, signal: AbortSignal, metadata: ChatMetadata): Promise<vscode.LanguageModelToolResultPart> {
+async function runTool(manager: Manager, consent: ToolConsent, isEnabled: (named: NamedTool) => boolean, call: vscode.LanguageModelToolCallPart, stream: vscode.ChatResponseStream, signal: AbortSignal, metadata: ChatMetadata, tasks?: TaskList): Promise<vscode.LanguageModelToolResultPart> {
 	const answer = (text: string) => new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(text)]);
 	const found = manager.findTool(call.name);
 	const named = found && isEnabled(found) ? found : undefined;
@@ -172,9 +175,20 @@ async function runTool(manager: Manager, consent: ToolConsent, isEnabled: (named
 	}
 	stream.progress(progressLabel(server, tool.name));
 	try {
+		// A tool that runs as a task: its status messages show in the progress line while the chat waits without
+		// blocking; stopping the chat aborts the signal, which cancels the task on the server (tasks/cancel).
+		let taskId: string | undefined;
 		const result = await manager.callTool(server, tool.name, args, {
 			signal,
-			onProgress: (progress) => stream.progress(progressLabel(server, tool.name, progress.message)),
+			onProgress: (progress) => {
+				stream.progress(progressLabel(server, tool.name, progress.message));
+				if (taskId !== undefined) tasks?.progress(server, taskId, progress);
+			},
+			onTaskCreated: (handle) => {
+				taskId = handle.taskId;
+				tasks?.track(server, tool.name, args, handle, '@mcp');
+			},
+			onTaskStatus: (task) => stream.progress(progressLabel(server, tool.name, task.statusMessage ?? task.status.replace('_', ' '))),
 		});
 		metadata.toolCalls.push({ server, tool: tool.name, ok: result.isError !== true });
 		return answer(toolResultText(result));
