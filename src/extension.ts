@@ -17,6 +17,8 @@ import { ServersTreeProvider, type TreeNode } from './vscode/tree/serversTree';
 import { ServerConfiguration } from './vscode/settings';
 import { registerSignOutCommand } from './vscode/auth/signOut';
 import { ServersStatusBar } from './vscode/tree/statusBar';
+import type { CallHistory } from './vscode/console/callHistory';
+import { registerConsole } from './vscode/console';
 
 /** The id of the Servers view (package.json `contributes.views`). */
 export const SERVERS_VIEW = 'mcpSwitchboard.servers';
@@ -40,6 +42,8 @@ export interface SwitchboardApi {
 	sampling: SamplingBroker;
 	/** Resolves when the configuration as of now has been applied (servers started or stopped). */
 	settled(): Promise<void>;
+	/** The call history (newest first), as the Call History view shows it. */
+	history: CallHistory;
 }
 
 /** The running extension's Manager and its one disposal (shared by deactivate and context.subscriptions). */
@@ -96,6 +100,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			// A -32042 "URL elicitation required" error: open the pages (with consent), then offer to retry the call.
 			retryAfterError: (server, tool, error) => handleUrlElicitationRequired(server, error, elicitation, `the call of ${tool}`),
 		});
+		const devConsole = registerConsole(context, manager);
+		context.subscriptions.push(devConsole.disposable);
 		const statusBar = new ServersStatusBar(manager, Commands.showServers);
 		context.subscriptions.push(commands, statusBar, notifyServerErrors(manager, logs), registerSignOutCommand(manager, new SecretStorageTokenStore(context.secrets)));
 
@@ -141,6 +147,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			elicitation,
 			sampling,
 			settled: () => chain,
+			history: devConsole.history,
 		};
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);

@@ -127,6 +127,7 @@ async function runTool(manager: Manager, call: vscode.LanguageModelToolCallPart,
 	stream.progress(progressLabel(server, tool.name));
 	try {
 		const result = await manager.callTool(server, tool.name, args, {
+			origin: 'chat',
 			signal,
 			onProgress: (progress) => stream.progress(progressLabel(server, tool.name, progress.message)),
 		});
