@@ -22,6 +22,8 @@ import { registerTaskCommands } from './vscode/tasks/taskCommands';
 import { registerGateway, type GatewayProvider } from './vscode/gateway/gatewayProvider';
 import { registerConsentCommands, ToolConsent } from './vscode/tools/consent';
 import { registerEnablementUi, ToolEnablement, watchCheckboxes } from './vscode/tools/toolEnablement';
+import type { CallHistory } from './vscode/console/callHistory';
+import { registerConsole } from './vscode/console';
 
 /** The id of the Servers view (package.json `contributes.views`). */
 export const SERVERS_VIEW = 'mcpSwitchboard.servers';
@@ -53,6 +55,8 @@ export interface SwitchboardApi {
 	consent: ToolConsent;
 	/** Which tools chat models get (checkboxes, profiles). */
 	enablement: ToolEnablement;
+	/** The call history (newest first), as the Call History view shows it. */
+	history: CallHistory;
 }
 
 /** The running extension's Manager and its one disposal (shared by deactivate and context.subscriptions). */
@@ -126,6 +130,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			tasks,
 		});
 		context.subscriptions.push(registerTaskCommands({ tasks, results, blobs, showError: (server, message) => showServerError(logs, server, message) }));
+		const devConsole = registerConsole(context, manager);
+		context.subscriptions.push(devConsole.disposable);
 		const statusBar = new ServersStatusBar(manager, Commands.showServers);
 		context.subscriptions.push(commands, statusBar, notifyServerErrors(manager, logs), registerSignOutCommand(manager, new SecretStorageTokenStore(context.secrets)));
 
@@ -175,6 +181,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			gateway: gateway.provider,
 			consent,
 			enablement,
+			history: devConsole.history,
 		};
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);
