@@ -10,6 +10,7 @@ import type { Logger } from '../common/logger';
 import { effectiveTimeout } from '../common/timers';
 import { ErrorCode } from '../protocol/jsonrpc';
 import { McpError } from '../protocol/mcpError';
+import { safeUrl } from '../protocol/transports/safeUrl';
 import type { ClientHandlers, McpClient } from '../protocol/client';
 import type { LoggingMessage, Prompt, Resource, ResourceTemplate, Tool } from '../protocol/schema';
 import { RestartPolicy, type Clock, type RestartDecision, type RestartPolicyOptions } from './backoff';
@@ -328,7 +329,7 @@ export class ServerConnection implements ServerView {
 			const onTimeout = () => {
 				if (settled) return;
 				settled = true;
-				const what = config.type === 'stdio' ? `'${config.command}'` : config.url;
+				const what = config.type === 'stdio' ? `'${config.command}'` : safeUrl(config.url);
 				const error = new McpError(
 					ErrorCode.RequestTimeout,
 					`Server '${this.name}' did not finish starting within ${Math.round(timeoutMs / 100) / 10} s (${what} gave no answer to initialize). Check that it is an MCP server, or raise "timeoutMs" in its configuration.`,

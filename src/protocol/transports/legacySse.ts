@@ -6,6 +6,7 @@ import { effectiveTimeout } from '../../common/timers';
 import { ErrorCode, type JsonRpcMessage } from '../jsonrpc';
 import { McpError } from '../mcpError';
 import { defaultMaxMessageBytes, describeBytes, describeReply, errorMessage, HttpClient, mediaType, parseMessages } from './httpClient';
+import { safeUrl } from './safeUrl';
 import { readSse, SseDecoder, type SseEvent } from './sseEvents';
 import type { HttpAuthProvider, Transport } from './transport';
 
@@ -75,7 +76,7 @@ export class LegacySseTransport implements Transport {
 			throw new McpError(ErrorCode.TransportFailed, `${this.name}: start() was called twice`);
 		}
 		this.started = true;
-		const fail = (message: string, cause?: unknown) => new McpError(ErrorCode.TransportFailed, `${this.name}: ${message}`, { url: this.url.href }, { cause });
+		const fail = (message: string, cause?: unknown) => new McpError(ErrorCode.TransportFailed, `${this.name}: ${message}`, { url: safeUrl(this.url) }, { cause });
 		let res: IncomingMessage;
 		try {
 			res = await this.http.request({ method: 'GET', url: this.url, headers: { accept: 'text/event-stream' } }, this.lifetime.signal);
@@ -83,19 +84,19 @@ export class LegacySseTransport implements Transport {
 			if (error instanceof McpError && error.code === ErrorCode.Unauthorized) {
 				throw error;
 			}
-			throw fail(`could not open the SSE stream at ${this.url.href}: ${errorMessage(error)}`, error);
+			throw fail(`could not open the SSE stream at ${safeUrl(this.url)}: ${errorMessage(error)}`, error);
 		}
 		const status = res.statusCode ?? 0;
 		if (status < 200 || status >= 300 || mediaType(res) !== 'text/event-stream') {
-			throw fail(`GET ${this.url.href} did not open an event stream: ${await describeReply(res)}`);
+			throw fail(`GET ${safeUrl(this.url)} did not open an event stream: ${await describeReply(res)}`);
 		}
 		const endpoint = deferred<URL>();
 		const decoder = new SseDecoder({ onEvent: (event) => this.onEvent(event, endpoint) }, this.options.maxMessageBytes ?? defaultMaxMessageBytes);
 		const reading = readSse(res, decoder);
 		const timeoutMs = effectiveTimeout(this.options.endpointTimeoutMs ?? 30_000);
-		const timer = timeoutMs === Infinity ? undefined : setTimeout(() => endpoint.reject(fail(`no endpoint event within ${timeoutMs} ms from ${this.url.href}`)), timeoutMs);
+		const timer = timeoutMs === Infinity ? undefined : setTimeout(() => endpoint.reject(fail(`no endpoint event within ${timeoutMs} ms from ${safeUrl(this.url)}`)), timeoutMs);
 		void reading.then((end) => {
-			endpoint.reject(fail(`the SSE stream at ${this.url.href} ended before the endpoint event`));
+			endpoint.reject(fail(`the SSE stream at ${safeUrl(this.url)} ended before the endpoint event`));
 			const reason = decoder.overflow
 				? 'an event was larger than the size limit'
 				: end.clean
@@ -112,7 +113,7 @@ export class LegacySseTransport implements Transport {
 			clearTimeout(timer);
 		}
 		this.endpointSessionId = this.endpoint.searchParams.get('sessionId') ?? undefined;
-		this.logger.debug(`${this.name}: legacy SSE endpoint ${this.endpoint.pathname}`);
+		this.logger.debug(`${this.name}: legacy SSE endpoint ${safeUrl(this.endpoint)}`);
 	}
 
 	setProtocolVersion(version: string): void {
@@ -167,7 +168,7 @@ export class LegacySseTransport implements Transport {
 			if (url.origin !== this.url.origin) {
 				// Posting messages (and credentials) wherever the stream points would let it redirect them anywhere.
 				endpoint.reject(
-					new McpError(ErrorCode.TransportFailed, `${this.name}: refused the endpoint ${url.origin}${url.pathname}: it is not on the origin of ${this.url.href}`),
+					new McpError(ErrorCode.TransportFailed, `${this.name}: refused the endpoint ${url.origin}${url.pathname}: it is not on the origin of ${safeUrl(this.url)}`),
 				);
 				return;
 			}

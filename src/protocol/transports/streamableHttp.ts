@@ -18,6 +18,7 @@ import {
 	readBody,
 } from './httpClient';
 import { LegacySseTransport } from './legacySse';
+import { safeUrl } from './safeUrl';
 import { readSse, SseDecoder, type SseEvent } from './sseEvents';
 import type { HttpAuthProvider, Transport, TransportKind } from './transport';
 
@@ -134,7 +135,7 @@ export class StreamableHttpTransport implements Transport {
 	/** Does no I/O (HTTP has nothing to open before the first POST); rejects only for a URL that is not http(s). */
 	async start(): Promise<void> {
 		if (this.url.protocol !== 'http:' && this.url.protocol !== 'https:') {
-			throw new McpError(ErrorCode.TransportFailed, `${this.name}: ${this.url.href} is not an http(s) URL`);
+			throw new McpError(ErrorCode.TransportFailed, `${this.name}: ${safeUrl(this.url)} is not an http(s) URL`);
 		}
 	}
 
@@ -188,7 +189,11 @@ export class StreamableHttpTransport implements Transport {
 		if (isInitialize) {
 			this.currentSessionId = headerValue(res, 'mcp-session-id');
 			this.updateHeaders();
-			this.logger.info(`${this.name}: using Streamable HTTP at ${this.url.href}${this.currentSessionId ? ` (session ${this.currentSessionId})` : ''}`);
+			// The session id is a bearer of the session: debug level only.
+			this.logger.info(`${this.name}: using Streamable HTTP at ${safeUrl(this.url)}`);
+			if (this.currentSessionId) {
+				this.logger.debug(`${this.name}: session ${this.currentSessionId}`);
+			}
 		}
 		const type = mediaType(res);
 		if (type === 'text/event-stream') {
@@ -516,7 +521,7 @@ export class StreamableHttpTransport implements Transport {
 	}
 
 	private async fallBack(initialize: JsonRpcMessage, reply: string): Promise<void> {
-		this.logger.info(`${this.name}: ${this.url.href} answered initialize with ${reply}; falling back to the legacy HTTP+SSE transport`);
+		this.logger.info(`${this.name}: ${safeUrl(this.url)} answered initialize with ${reply}; falling back to the legacy HTTP+SSE transport`);
 		const legacy = new LegacySseTransport({
 			url: this.options.url,
 			headers: this.options.headers,
@@ -538,7 +543,7 @@ export class StreamableHttpTransport implements Transport {
 			void legacy.close();
 			throw new McpError(
 				ErrorCode.TransportFailed,
-				`${this.name}: ${this.url.href} answered initialize with ${reply}, and the legacy HTTP+SSE fallback failed too: ${errorMessage(error)}`,
+				`${this.name}: ${safeUrl(this.url)} answered initialize with ${reply}, and the legacy HTTP+SSE fallback failed too: ${errorMessage(error)}`,
 				undefined,
 				{ cause: error },
 			);
@@ -553,7 +558,7 @@ export class StreamableHttpTransport implements Transport {
 		if (this.protocolVersion !== undefined) {
 			legacy.setProtocolVersion(this.protocolVersion);
 		}
-		this.logger.info(`${this.name}: using legacy HTTP+SSE at ${this.url.href}`);
+		this.logger.info(`${this.name}: using legacy HTTP+SSE at ${safeUrl(this.url)}`);
 		await legacy.send(initialize);
 	}
 
