@@ -1,4 +1,5 @@
 import type { Logger } from '../../common/logger';
+import type { HttpTransportOptions } from './httpTransportBase';
 import { LegacySseTransport } from './legacySse';
 import { StdioTransport } from './stdio';
 import { StreamableHttpTransport } from './streamableHttp';
@@ -46,24 +47,17 @@ export function createTransport(config: TransportConfig, options: CreateTranspor
 		case 'stdio':
 			return new StdioTransport({ ...config, logger: options.logger, name: options.name, maxMessageBytes: options.maxMessageBytes });
 		case 'http':
-			return new StreamableHttpTransport({
+		case 'sse': {
+			const remote: HttpTransportOptions = {
 				url: config.url,
 				headers: config.headers,
 				logger: options.logger,
 				name: options.name,
 				auth: options.auth,
 				maxMessageBytes: options.maxMessageBytes,
-				fallbackToSse: true,
-			});
-		case 'sse':
-			return new LegacySseTransport({
-				url: config.url,
-				headers: config.headers,
-				logger: options.logger,
-				name: options.name,
-				auth: options.auth,
-				maxMessageBytes: options.maxMessageBytes,
-			});
+			};
+			return config.type === 'http' ? new StreamableHttpTransport({ ...remote, fallbackToSse: true }) : new LegacySseTransport(remote);
+		}
 		default: {
 			const never: never = config;
 			throw new TypeError(`Unknown transport type: ${String((never as { type?: unknown }).type)}`);

@@ -1,39 +1,16 @@
 import type { IncomingMessage } from 'node:http';
-import { deferred, delay } from '../../common/async';
-import { Emitter } from '../../common/event';
-import { nullLogger, type Logger } from '../../common/logger';
+import { delay } from '../../common/async';
 import { ErrorCode, isRequest, isResponse, type JsonRpcMessage, type RequestId } from '../jsonrpc';
 import { McpError } from '../mcpError';
-import {
-	defaultMaxMessageBytes,
-	describeBytes,
-	describeReply,
-	drain,
-	peekBody,
-	errorMessage,
-	headerValue,
-	HttpClient,
-	mediaType,
-	parseMessages,
-	readBody,
-} from './httpClient';
+import { describeBytes, describeReply, drain, peekBody, errorMessage, headerValue, mediaType, parseMessages, readBody } from './httpClient';
+import { HttpTransportBase, type HttpTransportOptions } from './httpTransportBase';
 import { LegacySseTransport } from './legacySse';
 import { safeUrl } from './safeUrl';
 import { readSse, SseDecoder, type SseEvent } from './sseEvents';
-import type { HttpAuthProvider, Transport, TransportKind } from './transport';
+import type { Transport, TransportKind } from './transport';
 
-export interface StreamableHttpTransportOptions {
-	/** The MCP endpoint (http: or https:). */
-	url: string;
-	/** Static headers sent on every request; values are never logged. */
-	headers?: Record<string, string> | undefined;
-	logger?: Logger | undefined;
-	/** The server's configured name, for messages. Default: the URL's host. */
-	name?: string | undefined;
-	/** Per-request credentials; without one a 401 fails with an Unauthorized McpError. */
-	auth?: HttpAuthProvider | undefined;
-	/** The largest JSON body or SSE event accepted. Default 256 MiB. */
-	maxMessageBytes?: number | undefined;
+/** `url` is the MCP endpoint (http: or https:). */
+export interface StreamableHttpTransportOptions extends HttpTransportOptions {
 	/**
 	 * When the `initialize` POST is answered 400, 404 or 405, talk legacy HTTP+SSE (2024-11-05) to the same URL
 	 * instead. Default false; `createTransport` turns it on for `type: 'http'`.
@@ -84,16 +61,7 @@ const seenEventIdLimit = 10_000;
  * - `close()` sends DELETE with the session id and closes every socket.
  * - With `fallbackToSse`, an initialize answered 400/404/405 switches to legacy HTTP+SSE; `kind` then says 'sse'.
  */
-export class StreamableHttpTransport implements Transport {
-	private readonly url: URL;
-	private readonly name: string;
-	private readonly logger: Logger;
-	private readonly http: HttpClient;
-	private readonly maxBytes: number;
-	private readonly messageEmitter = new Emitter<unknown>();
-	private readonly closeEmitter = new Emitter<McpError>();
-	/** Aborted on close: cancels reconnect delays and auth calls. */
-	private readonly lifetime = new AbortController();
+export class StreamableHttpTransport extends HttpTransportBase implements Transport {
 	private readonly seenEventIds = new Set<string>();
 	/** Reply streams still being read, by request id (to stop one when its request is cancelled). */
 	private readonly replyStreams = new Map<RequestId, StreamState>();
@@ -104,18 +72,9 @@ export class StreamableHttpTransport implements Transport {
 	private fallback: LegacySseTransport | undefined;
 	private fallbackStarting: Promise<void> | undefined;
 	private listening = false;
-	private closing: Promise<void> | undefined;
-	private closeError: McpError | undefined;
-
-	readonly onMessage = this.messageEmitter.event;
-	readonly onClose = this.closeEmitter.event;
 
 	constructor(private readonly options: StreamableHttpTransportOptions) {
-		this.url = new URL(options.url);
-		this.name = options.name ?? this.url.host;
-		this.logger = options.logger ?? nullLogger;
-		this.maxBytes = options.maxMessageBytes ?? defaultMaxMessageBytes;
-		this.http = new HttpClient(this.url, { headers: options.headers, auth: options.auth, logger: this.logger, name: this.name });
+		super(options);
 	}
 
 	/** 'http' until a fallback to legacy SSE happened, then 'sse'. */
@@ -345,11 +304,8 @@ export class StreamableHttpTransport implements Transport {
 			return;
 		}
 		state.progressed = true;
-		let messages: unknown[];
-		try {
-			messages = parseMessages(event.data);
-		} catch {
-			this.logger.warn(`${this.name}: skipped an event that is not JSON: ${describeBytes(Buffer.from(event.data.slice(0, 200)), event.data.length > 200)}`);
+		const messages = this.parseEventData(event.data);
+		if (!messages) {
 			return;
 		}
 		for (const message of messages) {
@@ -522,14 +478,8 @@ export class StreamableHttpTransport implements Transport {
 
 	private async fallBack(initialize: JsonRpcMessage, reply: string): Promise<void> {
 		this.logger.info(`${this.name}: ${safeUrl(this.url)} answered initialize with ${reply}; falling back to the legacy HTTP+SSE transport`);
-		const legacy = new LegacySseTransport({
-			url: this.options.url,
-			headers: this.options.headers,
-			logger: this.logger,
-			name: this.name,
-			auth: this.options.auth,
-			maxMessageBytes: this.options.maxMessageBytes,
-		});
+		// The same endpoint, credentials and limits; the Streamable-only options mean nothing there.
+		const legacy = new LegacySseTransport({ ...this.options, logger: this.logger, name: this.name });
 		legacy.onMessage((message) => this.messageEmitter.fire(message));
 		legacy.onClose((error) => void this.shutdown(error, false));
 		const starting = legacy.start();
@@ -562,23 +512,9 @@ export class StreamableHttpTransport implements Transport {
 		await legacy.send(initialize);
 	}
 
-	private throwIfClosed(): void {
-		if (this.closing) {
-			throw this.closeError ?? McpError.connectionClosed(`${this.name}: the transport is closed`);
-		}
-	}
-
 	/** The one close path: stops streams and timers, ends the session (DELETE) when asked, fires onClose once. */
 	private shutdown(error: McpError, deleteSession: boolean): Promise<void> {
-		if (this.closing) {
-			return this.closing;
-		}
-		this.closeError = error;
-		const done = deferred<void>();
-		// Set before any work: closing the fallback fires its onClose, which lands here again.
-		this.closing = done.promise;
-		void (async () => {
-			this.lifetime.abort();
+		return this.closeOnce(error, async () => {
 			this.http.abortAll();
 			if (this.fallback) {
 				await this.fallback.close();
@@ -594,11 +530,6 @@ export class StreamableHttpTransport implements Transport {
 					this.logger.debug(`${this.name}: DELETE session failed: ${errorMessage(deleteError)}`);
 				}
 			}
-			this.http.destroy();
-			this.closeEmitter.fire(error);
-			this.closeEmitter.dispose();
-			this.messageEmitter.dispose();
-		})().finally(() => done.resolve());
-		return this.closing;
+		});
 	}
 }
