@@ -10,7 +10,8 @@ export interface StdioTransportConfig {
 	type: 'stdio';
 	command: string;
 	args?: string[];
-	env?: Record<string, string>;
+	/** Variables for the server; `null` removes an inherited one (VS Code's mcp.json format). */
+	env?: Record<string, string | null>;
 	cwd?: string;
 }
 
@@ -38,6 +39,11 @@ export interface CreateTransportOptions {
 	maxMessageBytes?: number;
 	/** stdio: how long close() waits for the process to exit before signalling it (see StdioTransportOptions). */
 	closeGraceMs?: number;
+	/**
+	 * stdio: pass the whole environment to the server (default true, as always), or false for only the variables a
+	 * program needs (see childEnvironment.ts), plus the configured ones.
+	 */
+	inheritEnvironment?: boolean;
 }
 
 /**
@@ -47,7 +53,7 @@ export interface CreateTransportOptions {
 export function createTransport(config: TransportConfig, options: CreateTransportOptions = {}): Transport {
 	switch (config.type) {
 		case 'stdio':
-			return new StdioTransport({ ...config, logger: options.logger, name: options.name, maxMessageBytes: options.maxMessageBytes, closeGraceMs: options.closeGraceMs });
+			return new StdioTransport({ ...config, logger: options.logger, name: options.name, maxMessageBytes: options.maxMessageBytes, closeGraceMs: options.closeGraceMs, inheritEnvironment: options.inheritEnvironment });
 		case 'http':
 		case 'sse': {
 			const remote: HttpTransportOptions = {
