@@ -78,7 +78,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		const host = new VsCodeHost({ logs, elicitation, sampling, configuration, loggingLevel, oauth });
 		context.subscriptions.push(configuration, elicitation, sampling, host, registerSamplingCommands(sampling));
 
-		const manager = new Manager(host);
+		const manager = new Manager(host, { inheritEnvironment: configuration.inheritEnvironment() });
+		context.subscriptions.push(
+			vscode.workspace.onDidChangeConfiguration((e) => {
+				if (e.affectsConfiguration('mcpSwitchboard.inheritEnvironment')) void manager.setInheritEnvironment(configuration.inheritEnvironment());
+			}),
+		);
 		// Sampling consent is remembered per server definition (where it is defined, its config) and model, not per name.
 		sampling.setServerIdentity((server) => manager.get(server));
 		let disposing: Promise<void> | undefined;
