@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import type { Manager, NamedTool, ServerState, ServerView } from '../../manager/manager';
 import type { Prompt, Resource, ResourceTemplate } from '../../protocol/schema';
 import { fence } from '../tools/resultDocument';
+import { needsSignIn } from '../auth/oauth';
+
 
 /** The four lists under a running server. */
 export type GroupKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
@@ -37,6 +39,7 @@ export function stateLabel(state: ServerState): string {
 		case 'needsTrust':
 			return 'needs trust';
 		case 'error':
+			if (needsSignIn(state.message)) return 'sign in';
 			return state.crashLoop ? 'error (crash loop, stopped retrying)' : state.retryAt !== undefined ? 'error (will retry)' : 'error';
 	}
 }
@@ -68,6 +71,7 @@ function stateIcon(state: ServerState): vscode.ThemeIcon {
 		case 'needsTrust':
 			return new vscode.ThemeIcon('shield', new vscode.ThemeColor('problemsWarningIcon.foreground'));
 		case 'error':
+			if (needsSignIn(state.message)) return new vscode.ThemeIcon('account', new vscode.ThemeColor('problemsWarningIcon.foreground'));
 			return new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground'));
 	}
 }
@@ -326,6 +330,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 				item.contextValue = `mcpServer.${view.state.kind}${view.config.type === 'stdio' ? '' : '.remote'}`;
 				// Nothing asks for trust by itself: a click on a server waiting for it is the user's Start, which asks.
 				if (view.state.kind === 'needsTrust') item.command = { command: 'mcpSwitchboard.startServer', title: 'Start (asks whether to allow it)', arguments: [element.server] };
+				if (view.state.kind === 'error' && needsSignIn(view.state.message)) item.command = { command: 'mcpSwitchboard.startServer', title: 'Sign in and start', arguments: [element.server] };
 				return item;
 			}
 			case 'group': {
