@@ -22,6 +22,7 @@ import { registerTaskCommands } from './vscode/tasks/taskCommands';
 import { registerGateway, type GatewayProvider } from './vscode/gateway/gatewayProvider';
 import { registerConsentCommands, ToolConsent } from './vscode/tools/consent';
 import type { CallHistory } from './vscode/console/callHistory';
+import type { ProtocolViews } from './vscode/console/protocolView';
 import { registerConsole } from './vscode/console';
 
 /** The id of the Servers view (package.json `contributes.views`). */
@@ -54,6 +55,8 @@ export interface SwitchboardApi {
 	consent: ToolConsent;
 	/** The call history (newest first), as the Call History view shows it. */
 	history: CallHistory;
+	/** The open protocol views, by server. */
+	protocol: ProtocolViews;
 }
 
 /** The running extension's Manager and its one disposal (shared by deactivate and context.subscriptions). */
@@ -173,6 +176,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			gateway: gateway.provider,
 			consent,
 			history: devConsole.history,
+			protocol: devConsole.protocol,
 		};
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);
