@@ -11,7 +11,7 @@ import { handleChatRequest, type ChatMetadata } from '../../../src/vscode/chat/c
 import { TASKS_STATE_KEY, TaskList } from '../../../src/vscode/tasks/taskList';
 import type { TreeNode } from '../../../src/vscode/tree/serversTree';
 import { needDriver, repoRoot, serverWithTool, waitForQuickInput } from './elicitationSupport';
-import { answerQuickPick, extensionApi, screenshot, test, waitFor } from './harness';
+import { answerInputBox, answerQuickPick, extensionApi, quickInputAccept, screenshot, test, waitFor } from './harness';
 
 const SERVER = 'everything';
 const RESEARCH = 'simulate-research-query';
@@ -80,6 +80,29 @@ test(
 );
 
 test(
+	'simulate-research-query from its row in the tree (the inline Call Tool): the argument form, then the task runs and its report opens',
+	async () => {
+		needDriver();
+		const api = await switchboard();
+		await serverWithTool(SERVER, RESEARCH);
+		const toolNode = api.tree.getChildren(api.tree.groupNode(SERVER, 'tools')).find((node) => node.kind === 'tool' && node.tool.tool.name === RESEARCH);
+		assert.ok(toolNode);
+		assert.equal(api.tree.getTreeItem(toolNode).contextValue, 'mcpTool', 'the row offers the inline Call Tool (▶)');
+		// What the row's inline ▶ does: Call Tool with the row's node.
+		const running = vscode.commands.executeCommand('mcpSwitchboard.callTool', toolNode) as Thenable<CallOutcome | undefined>;
+		await waitForQuickInput('The research topic to investigate');
+		await answerInputBox('coral reefs');
+		await waitForQuickInput('ambiguous');
+		await quickInputAccept();
+		const outcome = await running;
+		assert.ok(outcome?.taskId, `it ran as a task: ${JSON.stringify(outcome)}`);
+		assert.equal(outcome.error, undefined);
+		assert.match((await vscode.workspace.openTextDocument(outcome.document!)).getText(), /# Research Report: coral reefs/);
+	},
+	{ timeoutMs: 90_000 },
+);
+
+test(
 	'simulate-research-query with ambiguous: input_required, the question comes up in the quick input, the report uses the answer',
 	async () => {
 		needDriver();
@@ -87,8 +110,7 @@ test(
 		await serverWithTool(SERVER, RESEARCH);
 		const running = callTool({ server: SERVER, tool: RESEARCH, arguments: { topic: 'python', ambiguous: true } });
 		await waitForQuickInput('Which interpretation of the topic do you mean?', 30_000);
-		const live = api.tasks.all().find((entry) => entry.tool === RESEARCH && entry.status === 'input_required');
-		assert.ok(live, 'the Tasks list shows the task waiting for input');
+		await waitFor(() => api.tasks.all().find((entry) => entry.tool === RESEARCH && entry.status === 'input_required'), { timeoutMs: 5000, message: 'the Tasks list to show the task waiting for input' });
 		await answerQuickPick('Python snake species');
 		await waitForQuickInput('Review what everything will receive');
 		await answerQuickPick('Accept');
