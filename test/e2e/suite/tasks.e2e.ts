@@ -17,6 +17,25 @@ const SERVER = 'everything';
 const RESEARCH = 'simulate-research-query';
 const TASKS = 'taskfixture';
 
+/**
+ * Each test here leaves the Tasks list as it found it (empty): the suites after this one see the tree without a
+ * Tasks row. The tasks stay on the servers until their TTL; only the list forgets them.
+ */
+function taskTest(name: string, fn: () => Promise<void>, options: { timeoutMs: number }): void {
+	test(
+		name,
+		async () => {
+			try {
+				await fn();
+			} finally {
+				const api = await switchboard();
+				for (const entry of api.tasks.all()) api.tasks.forget(entry.server, entry.taskId);
+			}
+		},
+		options,
+	);
+}
+
 async function switchboard(): Promise<SwitchboardApi> {
 	return extensionApi<SwitchboardApi>();
 }
@@ -48,7 +67,7 @@ async function callTool(target: Record<string, unknown>): Promise<CallOutcome> {
 	return outcome;
 }
 
-test(
+taskTest(
 	'simulate-research-query from Call Tool runs as a task: stages in the progress, a Tasks row that ends completed, the report opens',
 	async () => {
 		const api = await switchboard();
@@ -79,7 +98,7 @@ test(
 	{ timeoutMs: 90_000 },
 );
 
-test(
+taskTest(
 	'simulate-research-query from its row in the tree (the inline Call Tool): the argument form, then the task runs and its report opens',
 	async () => {
 		needDriver();
@@ -102,7 +121,7 @@ test(
 	{ timeoutMs: 90_000 },
 );
 
-test(
+taskTest(
 	'simulate-research-query with ambiguous: input_required, the question comes up in the quick input, the report uses the answer',
 	async () => {
 		needDriver();
@@ -122,7 +141,7 @@ test(
 	{ timeoutMs: 90_000 },
 );
 
-test(
+taskTest(
 	'in @mcp, the task\'s stages show in the chat progress line and its report goes back to the model',
 	async () => {
 		needDriver();
@@ -151,7 +170,7 @@ test(
 	{ timeoutMs: 90_000 },
 );
 
-test(
+taskTest(
 	'stopping the chat cancels its task on the server',
 	async () => {
 		needDriver();
@@ -178,7 +197,7 @@ test(
 	{ timeoutMs: 60_000 },
 );
 
-test(
+taskTest(
 	'an optional tool offers "Run as task"; the Tasks row cancels it; a failed task says why',
 	async () => {
 		needDriver();
@@ -213,7 +232,7 @@ test(
 	{ timeoutMs: 60_000 },
 );
 
-test(
+taskTest(
 	'the task list is kept in workspace state: a new window\'s list shows the tasks and fetches a result again from the server',
 	async () => {
 		const api = await switchboard();
