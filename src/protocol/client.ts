@@ -247,6 +247,8 @@ export class McpClient {
 	private requestMeta: Record<string, unknown> | undefined;
 	/** Modern era: the level sent as `io.modelcontextprotocol/logLevel`; none means the server sends no log messages. */
 	private logLevel: LoggingLevel | undefined;
+	/** The version last given to the transport (for its MCP-Protocol-Version header). */
+	private transportVersion: string | undefined;
 	/** Modern versions this connection may use (one when pinned). */
 	private modernAllowed: readonly string[] = MODERN_PROTOCOL_VERSIONS;
 	/** Tools' `x-mcp-header` marks by tool name, from the last `tools/list` (HTTP only). */
@@ -367,14 +369,14 @@ export class McpClient {
 	}
 
 	async subscribe(uri: string, options?: RequestOptions): Promise<void> {
-		this.requireCapability('resources/subscribe', 'resources', 'subscribe');
 		this.requireLegacy('resources/subscribe');
+		this.requireCapability('resources/subscribe', 'resources', 'subscribe');
 		this.parse('EmptyResultSchema', await this.send('resources/subscribe', { uri }, options), 'resources/subscribe');
 	}
 
 	async unsubscribe(uri: string, options?: RequestOptions): Promise<void> {
-		this.requireCapability('resources/unsubscribe', 'resources', 'subscribe');
 		this.requireLegacy('resources/unsubscribe');
+		this.requireCapability('resources/unsubscribe', 'resources', 'subscribe');
 		this.parse('EmptyResultSchema', await this.send('resources/unsubscribe', { uri }, options), 'resources/unsubscribe');
 	}
 
@@ -469,6 +471,7 @@ export class McpClient {
 		}
 		const outcome = await this.probe(pinned !== undefined, true);
 		if (outcome.era === 'legacy') {
+			this.transportVersion = undefined;
 			this.transport.setProtocolVersion?.(undefined);
 			try {
 				await this.initialize(outcome.versions);
@@ -569,7 +572,10 @@ export class McpClient {
 			clientCapabilities: this.clientCapabilities(true),
 			logLevel: this.logLevel,
 		});
-		this.transport.setProtocolVersion?.(version);
+		if (this.transportVersion !== version) {
+			this.transportVersion = version;
+			this.transport.setProtocolVersion?.(version);
+		}
 	}
 
 	private async initialize(offered: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS): Promise<void> {
@@ -643,21 +649,21 @@ export class McpClient {
 				}
 				return raw;
 			} catch (error) {
-				if (attempt === 0 && error instanceof McpError) {
-					if (error.code === ModernErrorCode.UnsupportedProtocolVersion) {
-						const supported = supportedVersionsOf(error);
-						const common = pickCommonVersion(supported, this.modernAllowed);
-						if (common !== undefined) {
-							this.logger.warn(`${this.name}: ${method} was refused with protocol version ${version} (the server supports ${supported.join(', ')}); retrying with ${common}`);
-							this.useVersion(common);
-							continue;
-						}
-						throw new McpError(
-							error.code,
-							`${this.name} refused ${method}: it no longer speaks ${version} (it now supports ${supported.join(', ') || 'nothing it named'}, although server/discover listed ${this.supportedVersions?.join(', ') ?? '?'}); restart the server to negotiate again`,
-							error.data,
-						);
+				if (error instanceof McpError && error.code === ModernErrorCode.UnsupportedProtocolVersion) {
+					const supported = supportedVersionsOf(error);
+					const common = pickCommonVersion(supported, this.modernAllowed);
+					if (common !== undefined && attempt === 0) {
+						this.logger.warn(`${this.name}: ${method} was refused with protocol version ${version} (the server supports ${supported.join(', ')}); retrying with ${common}`);
+						this.useVersion(common);
+						continue;
 					}
+					throw new McpError(
+						error.code,
+						`${this.name} refused ${method} with protocol version ${version}${attempt > 0 ? ' again' : ''}: it says it supports ${supported.join(', ') || 'nothing it named'}, although server/discover listed ${this.supportedVersions?.join(', ') ?? '?'}; restart the server to negotiate again`,
+						error.data,
+					);
+				}
+				if (attempt === 0 && error instanceof McpError) {
 					if ((error.data as { streamBroken?: unknown } | undefined)?.streamBroken === true) {
 						this.logger.warn(`${this.name}: ${error.message}; sending ${method} again with a new request id`);
 						continue;
