@@ -3,6 +3,8 @@
  * (5 crashes within 3 minutes stop the restarts). Pure bookkeeping over timestamps, so tests drive it with a fake clock.
  */
 
+import { effectiveTimeout } from '../common/timers';
+
 export interface RestartPolicyOptions {
 	/** First delay in ms. Default 1000. */
 	initialDelayMs?: number;
@@ -68,9 +70,11 @@ export interface Clock {
 	setTimeout(callback: () => void, ms: number): { dispose(): void };
 }
 
+/** The real clock. A delay of `Infinity` (or beyond Node's 2^31-1 ms limit) never fires, instead of firing at once. */
 export const systemClock: Clock = {
 	now: () => Date.now(),
 	setTimeout(callback, ms) {
+		if (effectiveTimeout(ms) === Infinity) return { dispose: () => undefined };
 		const handle = setTimeout(callback, ms);
 		return { dispose: () => clearTimeout(handle) };
 	},

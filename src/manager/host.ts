@@ -23,10 +23,13 @@ export interface Host {
 	/** Forward to a language model, with the user's consent; throws an McpError the server sees when refused. */
 	sample?(server: string, params: CreateMessageRequest, signal: AbortSignal): Promise<CreateMessageResult>;
 	/**
-	 * Whether a workspace-defined server may start; `description` shows exactly what will run.
-	 * Resolves false without asking in an untrusted workspace. Absent: everything may start.
+	 * Whether a workspace-defined server may start; `description` shows exactly what will run, as written.
+	 * `ask` is true only for a user's explicit Start or Restart: otherwise (start-up, a settings change, a
+	 * crash restart) the host answers from remembered decisions and must not show a prompt, so opening a
+	 * workspace never raises a dialog by itself. Resolves false without asking in an untrusted workspace.
+	 * Absent: everything may start.
 	 */
-	confirmTrust?(server: string, description: string): Promise<boolean>;
+	confirmTrust?(server: string, description: string, options: { ask: boolean }): Promise<boolean>;
 	/** The `logging/setLevel` level to set on a server after it starts; undefined: leave the server's default. */
 	loggingLevel?(server: string): LoggingLevel | undefined;
 	/** OAuth hooks for a remote server that asks for authorization; absent: a 401 fails with a clear error. */

@@ -159,17 +159,21 @@ export class Manager {
 		return this.connections.get(name);
 	}
 
-	/** Starts a stopped, failed, disabled or untrusted server (a user's explicit action: the crash count is reset). */
+	/**
+	 * Starts a stopped, failed, disabled or untrusted server: a user's explicit action, so the crash count is reset
+	 * and a workspace-defined server not yet allowed is asked about (Host.confirmTrust with `ask: true`).
+	 */
 	start(name: string): Promise<void> {
-		return this.connection(name).start(true);
+		return this.connection(name).start(true, true);
 	}
 
 	stop(name: string): Promise<void> {
 		return this.connection(name).stop();
 	}
 
+	/** Stops and starts a server: a user's explicit action, like {@link start}. */
 	restart(name: string): Promise<void> {
-		return this.connection(name).restart();
+		return this.connection(name).restart(true);
 	}
 
 	/** Re-fetches a running server's lists. */
@@ -206,9 +210,11 @@ export class Manager {
 		const cached = this.cache.get(server, uri);
 		if (cached) return cached;
 		const client = this.client(server);
+		const version = this.cache.version(server, uri);
 		const result = await client.readResource(uri, options);
-		// Cache only when the same connection is still the running one (a restart in between invalidated the cache).
-		if (this.connections.get(server)?.runningClient === client) this.cache.set(server, uri, result);
+		// Cached only when the same connection is still the running one and the resource was not updated (or the
+		// server restarted) during the read; otherwise the next read asks the server again.
+		if (this.connections.get(server)?.runningClient === client) this.cache.set(server, uri, result, version);
 		return result;
 	}
 

@@ -43,6 +43,14 @@ export class ResourceCache {
 	private readonly maxEntries: number;
 	private readonly maxChars: number;
 	private readonly now: () => number;
+	/**
+	 * Invalidation versions, so a read that was in flight when its resource changed does not cache the old content
+	 * (see `version` and `set`). Every invalidation takes the next number from `counter`.
+	 */
+	private counter = 0;
+	private readonly uriVersions = new Map<string, number>();
+	private readonly serverVersions = new Map<string, number>();
+	private clearedAt = 0;
 
 	constructor(options: ResourceCacheOptions = {}) {
 		this.ttlMs = options.ttlMs ?? 30_000;
@@ -69,8 +77,22 @@ export class ResourceCache {
 		return entry.value;
 	}
 
-	set(server: string, uri: string, value: ReadResourceResult): void {
+	/**
+	 * The invalidation version of one resource: take it before reading, and pass it to `set`, which then keeps the
+	 * result only if no invalidation of that URI, its server or the whole cache happened in between.
+	 */
+	version(server: string, uri: string): number {
+		return Math.max(this.uriVersions.get(ResourceCache.key(server, uri)) ?? 0, this.serverVersions.get(server) ?? 0, this.clearedAt);
+	}
+
+	/**
+	 * Keeps a result. With `readVersion` (from `version()` before the read) it is dropped instead when the resource
+	 * was invalidated while it was being read: a `notifications/resources/updated` that arrived meanwhile means the
+	 * result may already be old, and caching it would serve it for the whole TTL.
+	 */
+	set(server: string, uri: string, value: ReadResourceResult, readVersion?: number): void {
 		if (this.ttlMs <= 0) return;
+		if (readVersion !== undefined && this.version(server, uri) !== readVersion) return;
 		const key = ResourceCache.key(server, uri);
 		const old = this.entries.get(key);
 		if (old) this.remove(key, old);
@@ -87,12 +109,19 @@ export class ResourceCache {
 	/** Drops one URI of one server (`notifications/resources/updated`). */
 	invalidate(server: string, uri: string): void {
 		const key = ResourceCache.key(server, uri);
+		this.uriVersions.set(key, ++this.counter);
 		const entry = this.entries.get(key);
 		if (entry) this.remove(key, entry);
 	}
 
 	/** Drops every entry of a server (list_changed, restart, stop). */
 	invalidateServer(server: string): void {
+		this.serverVersions.set(server, ++this.counter);
+		// The server's version now covers its URIs: their own versions are no longer needed.
+		const prefix = ResourceCache.key(server, '');
+		for (const key of this.uriVersions.keys()) {
+			if (key.startsWith(prefix)) this.uriVersions.delete(key);
+		}
 		for (const [key, entry] of this.entries) {
 			if (entry.server === server) this.remove(key, entry);
 		}
@@ -101,6 +130,9 @@ export class ResourceCache {
 	clear(): void {
 		this.entries.clear();
 		this.chars = 0;
+		this.uriVersions.clear();
+		this.serverVersions.clear();
+		this.clearedAt = ++this.counter;
 	}
 
 	get size(): number {

@@ -3,15 +3,18 @@
  * trust check, a start slot from the per-kind limiter, a connect timeout, restart on crash with backoff and a
  * crash-loop cap, transparent re-initialisation of an expired HTTP session.
  */
+import { createHash } from 'node:crypto';
 import { Emitter } from '../common/event';
 import { DisposableStore } from '../common/disposable';
 import type { Logger } from '../common/logger';
+import { effectiveTimeout } from '../common/timers';
 import { ErrorCode } from '../protocol/jsonrpc';
 import { McpError } from '../protocol/mcpError';
 import type { ClientHandlers, McpClient } from '../protocol/client';
 import type { LoggingMessage, Prompt, Resource, ResourceTemplate, Tool } from '../protocol/schema';
-import { RestartPolicy, type Clock, type RestartPolicyOptions } from './backoff';
-import { configHash, describeLaunch } from './config';
+import { RestartPolicy, type Clock, type RestartDecision, type RestartPolicyOptions } from './backoff';
+import { configHash } from './config';
+import { describeAsWritten } from './trustText';
 import type { Host } from './host';
 import type { Limiter } from './limiter';
 import type { ConfigSource, NamedTool, ResolvedServer, ServerConfig, ServerState, ServerView } from './types';
@@ -49,7 +52,10 @@ export const LIST_REFRESH_DEBOUNCE_MS = 150;
  */
 export const REMOTE_RELIST_DELAY_MS = 1500;
 
-/** A session must have lived this long for its expiry to be re-initialized at once rather than treated as a crash. */
+/**
+ * A session must have lived this long for its expiry to be re-initialized at once (when it is the first in a row)
+ * rather than treated as a crash from the start.
+ */
 export const SESSION_MIN_LIFETIME_MS = 1000;
 
 /** What a ServerConnection needs from its Manager. */
@@ -68,9 +74,13 @@ export interface ServerConnectionDeps {
 
 type ListKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
 
-/** The hash that decides whether a reconcile restarts a server: the resolved config plus its trust scope. */
+/**
+ * The hash that decides whether a reconcile restarts a server: the config plus its trust scope, and the trust text
+ * when there is one (it also covers fields outside the config, such as `envFile`).
+ */
 export function serverHash(server: ResolvedServer): string {
-	return `${configHash(server.config)}${server.workspaceDefined ? 'w' : 'u'}`;
+	const trust = server.trustText === undefined ? '' : createHash('sha256').update(server.trustText).digest('hex').slice(0, 8);
+	return `${configHash(server.config)}${server.workspaceDefined ? 'w' : 'u'}${trust}`;
 }
 
 const mcpLevelToLog: Record<LoggingMessage['level'], 'debug' | 'info' | 'warn' | 'error'> = {
@@ -113,6 +123,13 @@ export class ServerConnection implements ServerView {
 	private retryTimer: { dispose(): void } | undefined;
 	private refreshTimer: { dispose(): void } | undefined;
 	private readonly dirty = new Set<ListKind>();
+	/** Per list kind: the number of the latest listing started, and of the one whose result is shown. */
+	private readonly listSequence: Record<ListKind, { started: number; applied: number }> = {
+		tools: { started: 0, applied: 0 },
+		resources: { started: 0, applied: 0 },
+		resourceTemplates: { started: 0, applied: 0 },
+		prompts: { started: 0, applied: 0 },
+	};
 	private startedAt = 0;
 	private disposed = false;
 
@@ -171,13 +188,13 @@ export class ServerConnection implements ServerView {
 	 * Starts the server unless it is running or starting. `explicit` (a user's Start/Restart, a config change)
 	 * forgets earlier crashes. Resolves when this attempt ends: running, failed, or waiting for trust.
 	 */
-	start(explicit = true): Promise<void> {
+	start(explicit = true, askTrust = false): Promise<void> {
 		if (this.disposed) return Promise.resolve();
 		if (explicit) this.policy.reset();
 		if (this.startPromise) return this.startPromise;
 		if (this.currentState.kind === 'running') return Promise.resolve();
 		this.cancelRetry();
-		return this.launch(1);
+		return this.launch(1, askTrust);
 	}
 
 	/** Stops the server (or an attempt in progress) and waits until its process or connection is gone. */
@@ -195,10 +212,10 @@ export class ServerConnection implements ServerView {
 		await Promise.all([client?.close().catch(() => undefined), pending?.catch(() => undefined)]);
 	}
 
-	/** Stops, then starts with a fresh crash count. */
-	async restart(): Promise<void> {
+	/** Stops, then starts with a fresh crash count. `askTrust`: a user's Restart, which may show the trust question. */
+	async restart(askTrust = false): Promise<void> {
 		await this.stop({ kind: 'stopped' });
-		await this.start(true);
+		await this.start(true, askTrust);
 	}
 
 	/** Re-fetches every list of the running server. */
@@ -228,23 +245,23 @@ export class ServerConnection implements ServerView {
 		this.retryTimer = undefined;
 	}
 
-	private launch(attempt: number): Promise<void> {
-		const promise = this.runAttempt(attempt).finally(() => {
+	private launch(attempt: number, askTrust = false): Promise<void> {
+		const promise = this.runAttempt(attempt, askTrust).finally(() => {
 			if (this.startPromise === promise) this.startPromise = undefined;
 		});
 		this.startPromise = promise;
 		return promise;
 	}
 
-	private async runAttempt(attempt: number): Promise<void> {
+	private async runAttempt(attempt: number, askTrust: boolean): Promise<void> {
 		const generation = ++this.generation;
 		const server = this.server;
-		const config = server.config;
+		let config = server.config;
 
 		if (server.workspaceDefined && this.deps.host.confirmTrust) {
 			let allowed = false;
 			try {
-				allowed = await this.deps.host.confirmTrust(server.name, describeLaunch(config));
+				allowed = await this.deps.host.confirmTrust(server.name, server.trustText ?? describeAsWritten(config), { ask: askTrust });
 			} catch (error) {
 				this.logger.warn(`Trust check failed: ${messageOf(error)}`);
 			}
@@ -252,16 +269,35 @@ export class ServerConnection implements ServerView {
 			if (!allowed) {
 				this.setState({
 					kind: 'needsTrust',
-					reason: `Server '${server.name}' is defined by the workspace (${server.source.label}) and was not allowed to run. Trust the workspace and allow it, or run "MCP: Reset Server Trust Decisions" to be asked again.`,
+					reason: askTrust
+						? `Server '${server.name}' is defined by the workspace (${server.source.label}) and was not allowed to run. Start it again to be asked again, or run "MCP: Reset Server Trust Decisions".`
+						: `Server '${server.name}' is defined by the workspace (${server.source.label}) and needs your permission to run: Start it to see what it runs and decide.`,
 				});
 				return;
 			}
 		}
 
+		// Variables are evaluated only now, after the trust check: an untrusted configuration asks for no input,
+		// reads no envFile and expands no environment variable.
+		if (server.resolve) {
+			if (attempt === 1) this.setState({ kind: 'starting', attempt });
+			try {
+				config = await server.resolve();
+			} catch (error) {
+				if (generation !== this.generation) return;
+				// Not a crash: a cancelled input or a missing value fails the same way on every retry, so no backoff.
+				this.logger.error(messageOf(error));
+				this.setState({ kind: 'error', message: messageOf(error) });
+				return;
+			}
+			if (generation !== this.generation) return;
+		}
+
 		this.setState({ kind: 'starting', attempt });
 		const abort = new AbortController();
 		this.attemptAbort = abort;
-		const timeoutMs = config.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+		// Above Node's timer limit a timeout would fire at once: treat it as none (see common/timers.ts).
+		const timeoutMs = effectiveTimeout(config.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
 		const kindLimiter = this.deps.limiter(config.type);
 		const connecting = kindLimiter.run(() => this.connectWithTimeout(config, timeoutMs, abort), abort.signal);
 		this.inFlight = connecting;
@@ -424,25 +460,45 @@ export class ServerConnection implements ServerView {
 		}, LIST_REFRESH_DEBOUNCE_MS);
 	}
 
-	/** Lists what the server advertises; a failed list is logged and leaves the old one in place. */
+	/**
+	 * Lists what the server advertises; a failed list is logged and leaves the old one in place. Listings overlap
+	 * (the first one, the remote relist, a debounced list_changed): each carries a sequence number per kind, and a
+	 * result older than the one already shown is dropped, so a slow old listing never overwrites a newer one.
+	 */
 	private async fetchLists(client: McpClient, generation: number, kinds: ReadonlySet<ListKind>): Promise<void> {
 		const caps = client.serverCapabilities ?? {};
-		const get = async <T>(kind: ListKind, enabled: unknown, list: () => Promise<T[]>): Promise<T[] | undefined> => {
+		const get = async <T>(kind: ListKind, enabled: unknown, list: () => Promise<T[]>): Promise<{ items: T[]; number: number } | undefined> => {
 			if (!kinds.has(kind) || !enabled) return undefined;
+			const number = ++this.listSequence[kind].started;
 			try {
-				return await list();
+				return { items: await list(), number };
 			} catch (error) {
 				if (generation === this.generation) this.logger.warn(`Listing ${kind} failed: ${messageOf(error)}`);
 				return undefined;
 			}
 		};
-		const [tools, resources, resourceTemplates, prompts] = await Promise.all([
+		const [toolsResult, resourcesResult, templatesResult, promptsResult] = await Promise.all([
 			get('tools', caps.tools, () => client.listTools()),
 			get('resources', caps.resources, () => client.listResources()),
 			get('resourceTemplates', caps.resources, () => client.listResourceTemplates()),
 			get('prompts', caps.prompts, () => client.listPrompts()),
 		]);
 		if (generation !== this.generation || this.client !== client) return;
+		// Checked here, where results are applied (synchronously): a result older than the one shown is dropped.
+		const fresh = <T>(kind: ListKind, result: { items: T[]; number: number } | undefined): T[] | undefined => {
+			if (!result) return undefined;
+			const sequence = this.listSequence[kind];
+			if (result.number < sequence.applied) {
+				this.logger.debug(`Dropped a ${kind} listing that finished after a newer one`);
+				return undefined;
+			}
+			sequence.applied = result.number;
+			return result.items;
+		};
+		const tools = fresh('tools', toolsResult);
+		const resources = fresh('resources', resourcesResult);
+		const resourceTemplates = fresh('resourceTemplates', templatesResult);
+		const prompts = fresh('prompts', promptsResult);
 		let changed = false;
 		if (tools) {
 			this.tools = this.deps.nameTools(this.name, tools);
@@ -488,12 +544,20 @@ export class ServerConnection implements ServerView {
 		void client?.close().catch(() => undefined);
 		const expired = error instanceof McpError && (error.data as { sessionExpired?: unknown } | undefined)?.sessionExpired === true;
 		if (expired && ranForMs >= SESSION_MIN_LIFETIME_MS) {
-			// The Streamable HTTP session expired (the server answered 404 to our session id): start a new one at once.
-			// A session that expires right after it began is a broken server, handled as a crash (with backoff).
-			this.logger.info(`Session expired; initializing a new session`);
-			void this.launch(1);
+			// The Streamable HTTP session expired (the server answered 404 to our session id). It goes through the restart
+			// policy like a crash: the first in a row starts a new session at once, quietly; a session that keeps expiring
+			// (a load balancer without sticky sessions) gets the backoff and, in the end, the crash-loop cap.
+			const decision = this.policy.recordCrash(this.deps.clock.now(), ranForMs);
+			if (decision.restart && decision.attempt === 1) {
+				this.logger.info(`Session expired; initializing a new session`);
+				void this.launch(1);
+				return;
+			}
+			this.logger.warn(`Session expired again: ${messageOf(error)}`);
+			this.applyDecision(decision, messageOf(error));
 			return;
 		}
+		// A session that expires right after it began is a broken server: a crash from the start.
 		this.logger.warn(`Connection closed: ${messageOf(error)}`);
 		this.handleFailure(error, ranForMs);
 	}
@@ -506,8 +570,12 @@ export class ServerConnection implements ServerView {
 			this.setState({ kind: 'error', message });
 			return;
 		}
+		this.applyDecision(this.policy.recordCrash(this.deps.clock.now(), ranForMs), message);
+	}
+
+	/** Carries out the restart policy's decision: a delayed restart, or the crash-loop stop. */
+	private applyDecision(decision: RestartDecision, message: string): void {
 		const now = this.deps.clock.now();
-		const decision = this.policy.recordCrash(now, ranForMs);
 		if (!decision.restart) {
 			this.setState({
 				kind: 'error',

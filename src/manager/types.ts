@@ -27,6 +27,18 @@ export interface ResolvedServer {
 	source: ConfigSource;
 	/** Workspace-defined servers need the user's trust before they start. */
 	workspaceDefined: boolean;
+	/**
+	 * What the trust question shows and its decision is keyed on: every field as written, variables unresolved
+	 * (command, args, env, cwd, envFile, url, header templates). Absent: `describeLaunch(config)`.
+	 */
+	trustText?: string;
+	/**
+	 * Resolves the configuration to run (asks `${input:…}` values, reads the envFile, expands `${env:…}`), called
+	 * only after the trust check allowed the server, right before each start. Present when `config` is still
+	 * unresolved (a workspace-defined server: nothing of it is evaluated before the user allowed it). Rejects with
+	 * an Error whose message names the server and the field when a value is missing or an input was cancelled.
+	 */
+	resolve?(): Promise<ServerConfig>;
 }
 
 export type ServerState =

@@ -242,6 +242,9 @@ export class McpClient {
 	private readonly handlers: ClientHandlers;
 	/** Tools by name from the last complete `tools/list`; used to find a tool's outputSchema. */
 	private knownTools: Map<string, Tool> | undefined;
+	/** How many tools/list were started, and which of them `knownTools` comes from. */
+	private toolListings = 0;
+	private knownToolsListing = 0;
 	private readonly validators = new Map<string, CachedValidator>();
 	/** Modern era: the `_meta` every request carries (rebuilt when the version or the log level changes). */
 	private requestMeta: Record<string, unknown> | undefined;
@@ -306,11 +309,16 @@ export class McpClient {
 	/** Every tool, following `nextCursor` to the end. Also remembers each tool's outputSchema for callTool. */
 	async listTools(options?: RequestOptions): Promise<Tool[]> {
 		this.requireCapability('tools/list', 'tools');
+		const number = ++this.toolListings;
 		let tools = await this.paginate('tools/list', 'ListToolsResultSchema', 'tools', options);
 		if (this.transport.kind === 'http') {
 			tools = this.checkParamHeaders(tools);
 		}
-		this.knownTools = new Map(tools.map((tool) => [tool.name, tool]));
+		// Overlapping listings may finish out of order: outputSchemas come from the newest one started, never an older.
+		if (number > this.knownToolsListing) {
+			this.knownToolsListing = number;
+			this.knownTools = new Map(tools.map((tool) => [tool.name, tool]));
+		}
 		return tools;
 	}
 
@@ -900,6 +908,19 @@ export class McpClient {
 		});
 	}
 
+	/** The host's roots, checked like a server's answer: a wrong shape must not reach the server as if it were valid. */
+	private checkedRoots(roots: unknown): Record<string, unknown> {
+		const parsed = schemas().ListRootsResultSchema.safeParse({ roots });
+		if (!parsed.success) {
+			const issue = parsed.error.issues[0];
+			const path = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : '(root)';
+			const message = `${this.name}: the roots handler returned an invalid answer to roots/list: at ${path}: ${issue?.message ?? 'invalid'}`;
+			this.logger.error(message);
+			throw McpError.internal(message);
+		}
+		return parsed.data;
+	}
+
 	/** Routes server requests to the host's handlers; a method without a handler is answered MethodNotFound. */
 	private registerServerRequests(): void {
 		const { roots, sampling, elicitation } = this.handlers;
@@ -914,7 +935,7 @@ export class McpClient {
 		if (roots) {
 			connection.setRequestHandler('roots/list', async (_params, signal) => {
 				modernRefusal('roots/list');
-				return { roots: await roots(signal) };
+				return this.checkedRoots(await roots(signal));
 			});
 		}
 		if (sampling) {

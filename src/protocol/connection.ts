@@ -13,6 +13,7 @@
  */
 import { Emitter, type Event } from '../common/event';
 import { nullLogger, type Logger } from '../common/logger';
+import { effectiveTimeout, MAX_TIMER_MS } from '../common/timers';
 import {
 	ErrorCode,
 	isFailure,
@@ -32,7 +33,10 @@ import type { Transport } from './transports/transport';
 export interface RequestOptions {
 	/** Aborting it rejects the request with a RequestCancelled McpError and sends `notifications/cancelled`. */
 	signal?: AbortSignal;
-	/** Per-request timeout in ms; default the connection's timeoutMs (60000). `Infinity` disables it. */
+	/**
+	 * Per-request timeout in ms; default the connection's timeoutMs (60000). `Infinity` disables it, and so does
+	 * anything above 2^31-1 ms (Node's timer limit; such a request simply does not time out).
+	 */
 	timeoutMs?: number;
 	/** Restart the timeout whenever progress arrives. Default true when onProgress is given. */
 	resetTimeoutOnProgress?: boolean;
@@ -77,8 +81,13 @@ export interface ConnectionOptions {
 	name?: string;
 	/** Default nullLogger. The wire is traced only when `logger.traceEnabled`. */
 	logger?: Logger;
-	/** Default per-request timeout in ms. Default 60000. */
+	/** Default per-request timeout in ms. Default 60000; above 2^31-1 ms means none. */
 	timeoutMs?: number;
+	/**
+	 * While the server waits on our answer to its own request (an elicitation or a sampling consent with the user),
+	 * the requests we had in flight when it asked do not time out, for at most this long. Default 600000 (10 minutes).
+	 */
+	maxPauseMs?: number;
 	/** How many answered incoming request ids are remembered to refuse duplicates. Default 1024. */
 	answeredIdMemory?: number;
 	/** Default systemClock. */
@@ -86,11 +95,16 @@ export interface ConnectionOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_MAX_PAUSE_MS = 10 * 60_000;
 
 /** One outgoing request in flight. An object, not closures: the same shape for every request. */
 class PendingRequest {
 	/** When it times out (clock ms); Infinity without a timeout. */
 	deadline: number;
+	/** How many of the server's requests, which arrived while this one was in flight, still await our answer. */
+	pauses = 0;
+	/** While paused: the latest the pause may hold this request's deadline back (clock ms). */
+	pauseUntil = Infinity;
 
 	constructor(
 		readonly id: number,
@@ -107,6 +121,13 @@ class PendingRequest {
 	) {
 		this.deadline = Math.min(startedAt + timeoutMs, maxDeadline);
 	}
+}
+
+/** One request from the server that a handler is working on. */
+interface IncomingRequest {
+	readonly controller: AbortController;
+	/** Our requests that were in flight when it arrived: their answers may wait on ours, so their clocks stop. */
+	readonly paused: readonly PendingRequest[];
 }
 
 /** The single abort listener a connection keeps on one caller signal, shared by every request using it. */
@@ -135,12 +156,13 @@ export class JsonRpcConnection {
 	private readonly logger: Logger;
 	private readonly clock: Clock;
 	private readonly defaultTimeoutMs: number;
+	private readonly maxPauseMs: number;
 	private readonly answeredIdMemory: number;
 
 	private nextId = 1;
 	private readonly pending = new Map<number, PendingRequest>();
 	private readonly signalWatches = new Map<AbortSignal, SignalWatch>();
-	private readonly incoming = new Map<RequestId, AbortController>();
+	private readonly incoming = new Map<RequestId, IncomingRequest>();
 	private readonly answered = new Set<RequestId>();
 	private readonly requestHandlers = new Map<string, RequestHandler>();
 	private readonly notificationHandlers = new Map<string, NotificationHandler>();
@@ -162,7 +184,8 @@ export class JsonRpcConnection {
 		this.name = options.name ?? 'server';
 		this.logger = options.logger ?? nullLogger;
 		this.clock = options.clock ?? systemClock;
-		this.defaultTimeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+		this.defaultTimeoutMs = effectiveTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+		this.maxPauseMs = effectiveTimeout(options.maxPauseMs ?? DEFAULT_MAX_PAUSE_MS);
 		this.answeredIdMemory = options.answeredIdMemory ?? 1024;
 		this.subscriptions.push(
 			transport.onMessage((message) => this.handleMessage(message)),
@@ -230,9 +253,9 @@ export class JsonRpcConnection {
 		}
 		const message: JsonRpcRequest = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
 		const now = this.clock.now();
-		const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
-		const maxTotal = options.maxTotalTimeoutMs;
-		const maxDeadline = maxTotal === undefined ? Infinity : now + maxTotal;
+		const timeoutMs = options.timeoutMs === undefined ? this.defaultTimeoutMs : effectiveTimeout(options.timeoutMs);
+		const maxTotal = options.maxTotalTimeoutMs === undefined ? Infinity : effectiveTimeout(options.maxTotalTimeoutMs);
+		const maxDeadline = now + maxTotal;
 		const resetOnProgress = options.resetTimeoutOnProgress ?? onProgress !== undefined;
 		let resolve!: (result: Record<string, unknown>) => void;
 		let reject!: (error: unknown) => void;
@@ -333,17 +356,36 @@ export class JsonRpcConnection {
 			this.clock.clearTimeout(this.timer);
 		}
 		this.timerAt = deadline;
-		this.timer = this.clock.setTimeout(this.sweep, Math.max(0, deadline - this.clock.now()));
+		// Capped at Node's limit (a longer delay would fire after 1 ms); the sweep then re-arms for what remains.
+		this.timer = this.clock.setTimeout(this.sweep, Math.min(MAX_TIMER_MS, Math.max(0, deadline - this.clock.now())));
 	}
 
 	/**
-	 * Once the server's requests to us are answered, every pending request gets its full timeout again: time spent
-	 * with the user (elicitation, sampling consent) is not the server's.
+	 * The server asked us something while these requests were in flight (an elicitation or a sampling request may be
+	 * with the user for minutes): their answers may depend on ours, so their clocks stop until we answered, for at most
+	 * maxPauseMs. Requests sent later are not paused: a ping sent while a dialog is open still times out.
 	 */
-	private restartDeadlines(): void {
+	private pauseInFlight(): PendingRequest[] {
+		const paused: PendingRequest[] = [];
 		const now = this.clock.now();
 		for (const entry of this.pending.values()) {
-			if (entry.deadline !== Infinity) {
+			if (entry.deadline === Infinity) {
+				continue;
+			}
+			if (entry.pauses++ === 0) {
+				entry.pauseUntil = Math.min(now + this.maxPauseMs, entry.maxDeadline);
+			}
+			paused.push(entry);
+		}
+		return paused;
+	}
+
+	/** Our answer went out: a request no longer paused gets its full timeout again (the user's time is not the server's). */
+	private resume(paused: readonly PendingRequest[]): void {
+		const now = this.clock.now();
+		for (const entry of paused) {
+			if (--entry.pauses === 0) {
+				entry.pauseUntil = Infinity;
 				entry.deadline = Math.max(entry.deadline, Math.min(now + entry.timeoutMs, entry.maxDeadline));
 			}
 		}
@@ -355,12 +397,10 @@ export class JsonRpcConnection {
 		this.timerAt = Infinity;
 		const now = this.clock.now();
 		let next = Infinity;
-		const waitingOnUs = this.incoming.size > 0;
 		for (const entry of this.pending.values()) {
-			if (entry.deadline <= now && waitingOnUs && entry.deadline < entry.maxDeadline) {
-				// The server has asked us something (an elicitation or a sampling request may be with the user for
-				// minutes): its answer to this request may depend on ours, so its clock does not run meanwhile.
-				entry.deadline = Math.min(now + entry.timeoutMs, entry.maxDeadline);
+			if (entry.deadline <= now && entry.pauses > 0 && now < entry.pauseUntil) {
+				// Paused (see pauseInFlight): held back one timeout period at a time, never past the pause cap.
+				entry.deadline = Math.min(now + entry.timeoutMs, entry.pauseUntil);
 			}
 			if (entry.deadline <= now) {
 				this.settle(entry);
@@ -370,6 +410,8 @@ export class JsonRpcConnection {
 				const error = McpError.timeout(entry.method, ms);
 				if (cappedByTotal) {
 					error.message = `Request ${entry.method} exceeded its maximum total time of ${ms} ms`;
+				} else if (entry.pauses > 0) {
+					error.message = `Request ${entry.method} timed out: the server's own request to us was still unanswered after ${this.maxPauseMs} ms, the longest a request waits for it`;
 				}
 				this.logger.debug(`${this.name}: request ${entry.id} (${entry.method}) timed out after ${Math.round(elapsed)} ms`);
 				this.sendCancelled(entry, error.message);
@@ -449,6 +491,18 @@ export class JsonRpcConnection {
 				this.handleResponse(record.id, undefined, McpError.fromResponse(record.error));
 			}
 		} else {
+			const entry = typeof record.id === 'number' ? this.pending.get(record.id) : undefined;
+			if (entry) {
+				// A broken answer to a request we sent: fail it now, with what came, rather than letting the caller wait
+				// for a timeout that blames the server's silence (and sending it a cancel for a request it answered).
+				this.settle(entry);
+				const error = new McpError(ErrorCode.ProtocolViolation, `${this.name} answered ${entry.method} with a malformed JSON-RPC response: ${preview(message)}`, {
+					method: entry.method,
+				});
+				this.logger.warn(error.message);
+				entry.reject(error);
+				return;
+			}
 			this.logger.warn(`${this.name}: ignored an invalid JSON-RPC message: ${preview(message)}`);
 		}
 	}
@@ -493,7 +547,7 @@ export class JsonRpcConnection {
 			}
 			case 'notifications/cancelled': {
 				const requestId = params?.requestId;
-				const controller = typeof requestId === 'string' || typeof requestId === 'number' ? this.incoming.get(requestId) : undefined;
+				const controller = typeof requestId === 'string' || typeof requestId === 'number' ? this.incoming.get(requestId)?.controller : undefined;
 				if (controller) {
 					const reason = typeof params?.reason === 'string' ? params.reason : undefined;
 					this.logger.debug(`${this.name}: the server cancelled its request ${JSON.stringify(requestId)}${reason ? `: ${reason}` : ''}`);
@@ -532,31 +586,34 @@ export class JsonRpcConnection {
 			return;
 		}
 		const controller = new AbortController();
-		this.incoming.set(id, controller);
+		const placeholder: IncomingRequest = { controller, paused: [] };
+		this.incoming.set(id, placeholder);
 		let result: unknown;
 		try {
 			result = handler(message.params, controller.signal, message);
 		} catch (error) {
-			this.finishIncoming(message, controller, false, error);
+			this.finishIncoming(message, placeholder, false, error);
 			return;
 		}
 		if (result instanceof Promise) {
+			// Only an answer that takes time pauses anything (a synchronous one is sent right away).
+			const incoming: IncomingRequest = { controller, paused: this.pauseInFlight() };
+			this.incoming.set(id, incoming);
 			result.then(
-				(value) => this.finishIncoming(message, controller, true, value),
-				(error) => this.finishIncoming(message, controller, false, error),
+				(value) => this.finishIncoming(message, incoming, true, value),
+				(error) => this.finishIncoming(message, incoming, false, error),
 			);
 		} else {
-			this.finishIncoming(message, controller, true, result);
+			this.finishIncoming(message, placeholder, true, result);
 		}
 	}
 
-	private finishIncoming(message: JsonRpcRequest, controller: AbortController, ok: boolean, value: unknown): void {
+	private finishIncoming(message: JsonRpcRequest, incoming: IncomingRequest, ok: boolean, value: unknown): void {
 		const id = message.id;
-		if (this.incoming.get(id) === controller) {
+		const controller = incoming.controller;
+		if (this.incoming.get(id) === incoming) {
 			this.incoming.delete(id);
-			if (this.incoming.size === 0) {
-				this.restartDeadlines();
-			}
+			this.resume(incoming.paused);
 		}
 		this.remember(id);
 		if (controller.signal.aborted || this.closeError) {
@@ -622,8 +679,8 @@ export class JsonRpcConnection {
 			this.settle(entry);
 			entry.reject(error);
 		}
-		for (const controller of this.incoming.values()) {
-			controller.abort(error);
+		for (const incoming of this.incoming.values()) {
+			incoming.controller.abort(error);
 		}
 		this.incoming.clear();
 		for (const subscription of this.subscriptions) {

@@ -232,6 +232,21 @@ export function buildSchemas() {
 		}),
 	]);
 
+	/**
+	 * Our answer to `roots/list`, checked before it is sent. Spec: "uri: ... This MUST be a `file://` URI in the
+	 * current specification." https://modelcontextprotocol.io/specification/2025-11-25/client/roots#root
+	 */
+	const ListRootsResultSchema = z.looseObject({
+		roots: z.array(
+			z.looseObject({
+				uri: z.string().check(z.startsWith('file://', { message: 'must be a file:// URI' })),
+				name: z.optional(z.string()),
+				_meta: MetaSchema,
+			}),
+		),
+		_meta: MetaSchema,
+	});
+
 	return {
 		IconSchema,
 		ImplementationSchema,
@@ -266,6 +281,7 @@ export function buildSchemas() {
 		ModelPreferencesSchema,
 		CreateMessageRequestSchema,
 		ElicitRequestSchema,
+		ListRootsResultSchema,
 	};
 }
 

@@ -53,7 +53,7 @@ export class VsCodeHost implements Host, vscode.Disposable {
 			this.sample = (server: string, params: CreateMessageRequest, signal: AbortSignal): Promise<CreateMessageResult> => sampling.sample(server, params, signal);
 		}
 		if (configuration) {
-			this.confirmTrust = (server: string, description: string) => configuration.confirmTrust(server, description);
+			this.confirmTrust = (server: string, description: string, options: { ask: boolean }) => configuration.confirmTrust(server, description, options);
 		}
 		if (loggingLevel) {
 			this.loggingLevel = loggingLevel;

@@ -1,20 +1,28 @@
 /**
  * The server configuration as VS Code holds it: the `mcpSwitchboard.servers` setting at every scope (user,
  * workspace, folder) and each folder's `.vscode/mcp.json`, merged (the most specific setting wins; settings win over
- * mcp.json), with variables resolved (inputs asked, passwords kept in SecretStorage) and `envFile`s read.
- * Also decides workspace trust for workspace-defined servers (see trust.ts).
+ * mcp.json). User-level servers are resolved here (inputs from `mcpSwitchboard.inputs`, passwords kept in
+ * SecretStorage); a workspace-defined server is handed to the Manager as written, with a `resolve` the Manager calls
+ * only after the user allowed it (trust.ts): until then no `${input:}` is asked, no envFile read, no `${env:}`
+ * expanded, and the tree shows the unresolved text.
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { mergeServers, parse, parseDotenv, parseMcpJson, type InputDefinition, type ServerEntry } from '../manager/config';
+import { mergeServers, parse, parseDotenv, parseInputs, parseMcpJson, type InputDefinition, type ServerEntry } from '../manager/config';
 import type { ConfigSource, ResolvedServer } from '../manager/manager';
+import { describeAsWritten } from '../manager/trustText';
+import type { ServerConfig } from '../manager/types';
 import { resolveConfig, resolveString, type VariableContext } from '../manager/variables';
 import { InputValues } from './inputs';
 import { TrustDecisions } from './trust/trust';
 
 const SECTION = 'mcpSwitchboard';
 const SERVERS = 'servers';
+/** User-level `inputs` (mcp.json's format) for `${input:…}` in user-level servers; workspace values are ignored. */
+const INPUTS = 'inputs';
+/** The secret-storage scope of user-level inputs: one for every window, unlike workspace inputs. */
+const USER_INPUT_SCOPE = 'user';
 /** Events within this window are applied once (saving settings.json fires several). */
 const DEBOUNCE_MS = 150;
 
@@ -34,7 +42,10 @@ export class ServerConfiguration implements vscode.Disposable {
 	readonly onDidChange: vscode.Event<void> = this.changed.event;
 	private readonly disposables: vscode.Disposable[] = [];
 	private readonly trust: TrustDecisions;
+	/** Answers for `${input:…}` of workspace-defined servers (secrets scoped to this workspace). */
 	private readonly inputs: InputValues;
+	/** Answers for `${input:…}` of user-level servers (`mcpSwitchboard.inputs`; secrets shared by every window). */
+	private readonly userInputs: InputValues;
 	private timer: NodeJS.Timeout | undefined;
 	private inputIdsSeen = new Set<string>();
 
@@ -44,11 +55,12 @@ export class ServerConfiguration implements vscode.Disposable {
 	) {
 		this.trust = new TrustDecisions(context.workspaceState, context.extensionMode === vscode.ExtensionMode.Test, log);
 		this.inputs = new InputValues(context.secrets, () => (vscode.workspace.workspaceFile ?? vscode.workspace.workspaceFolders?.[0]?.uri)?.toString() ?? 'no-workspace');
+		this.userInputs = new InputValues(context.secrets, () => USER_INPUT_SCOPE);
 		const fire = () => this.fireSoon();
 		this.disposables.push(
 			this.changed,
 			vscode.workspace.onDidChangeConfiguration((e) => {
-				if (e.affectsConfiguration(`${SECTION}.${SERVERS}`)) fire();
+				if (e.affectsConfiguration(`${SECTION}.${SERVERS}`) || e.affectsConfiguration(`${SECTION}.${INPUTS}`)) fire();
 			}),
 			vscode.workspace.onDidChangeWorkspaceFolders(fire),
 			vscode.workspace.onDidGrantWorkspaceTrust(fire),
@@ -65,10 +77,14 @@ export class ServerConfiguration implements vscode.Disposable {
 		}, DEBOUNCE_MS);
 	}
 
-	/** Never throws on user input: every problem names the server and the field. */
+	/**
+	 * Never throws on user input: every problem names the server and the field. User-level servers come back
+	 * resolved; workspace-defined ones as written, with `trustText` and a `resolve` for after the trust check.
+	 */
 	async resolve(): Promise<{ servers: ResolvedServer[]; problems: string[] }> {
 		const problems: string[] = [];
 		const { layers, inputs } = await this.readLayers(problems);
+		const userInputs = this.readUserInputs(problems);
 		const merged = mergeServers(layers.map((layer) => layer.entries));
 		problems.push(...merged.problems);
 		const folderOf = new Map<ServerEntry, vscode.WorkspaceFolder | undefined>();
@@ -76,9 +92,32 @@ export class ServerConfiguration implements vscode.Disposable {
 
 		const servers: ResolvedServer[] = [];
 		for (const entry of merged.servers) {
+			const folder = folderOf.get(entry);
+			const base = { name: entry.name, source: entry.source, workspaceDefined: entry.workspaceDefined };
+			// A disabled server never starts: do not ask for its inputs. Its config is kept as written (for the tree).
+			if (entry.config.disabled) {
+				servers.push({ ...base, config: entry.config });
+				continue;
+			}
+			if (entry.workspaceDefined) {
+				servers.push({
+					...base,
+					config: entry.config,
+					trustText: describeAsWritten(entry.config, entry.envFile),
+					resolve: async () => {
+						const resolved = await this.resolveEntry(entry, folder, inputs, this.inputs);
+						for (const problem of resolved.problems) this.log.warn(problem);
+						if (!resolved.config) throw new Error(resolved.problems.filter((p) => p.includes(`'${entry.name}'`)).join('; ') || `Server '${entry.name}': its configuration could not be resolved`);
+						return resolved.config;
+					},
+				});
+				continue;
+			}
 			try {
-				const server = await this.resolveEntry(entry, folderOf.get(entry), inputs, problems);
-				if (server) servers.push(server);
+				const resolved = await this.resolveEntry(entry, folder, userInputs, this.userInputs);
+				problems.push(...resolved.problems);
+				if (resolved.config) servers.push({ ...base, config: resolved.config });
+				else this.log.warn(`Server '${entry.name}' was not started: its configuration could not be resolved`);
 			} catch (error) {
 				problems.push(`Server '${entry.name}': ${error instanceof Error ? error.message : String(error)}`);
 			}
@@ -86,10 +125,21 @@ export class ServerConfiguration implements vscode.Disposable {
 		return { servers, problems };
 	}
 
-	/** Host.confirmTrust: false without asking in an untrusted workspace; otherwise asks once per config hash. */
-	async confirmTrust(server: string, description: string): Promise<boolean> {
-		const allowed = await this.trust.confirm(server, description);
-		if (!allowed) this.log.info(`Workspace-defined server '${server}' was not started: ${vscode.workspace.isTrusted ? 'not allowed' : 'the workspace is not trusted'}`);
+	/**
+	 * Host.confirmTrust: false without asking in an untrusted workspace (an explicit Start there says how to trust
+	 * it); otherwise a remembered decision, or, only for an explicit Start (`ask`), the question.
+	 */
+	async confirmTrust(server: string, description: string, options: { ask: boolean } = { ask: true }): Promise<boolean> {
+		const allowed = await this.trust.confirm(server, description, options);
+		if (!allowed && options.ask) {
+			this.log.info(`Workspace-defined server '${server}' was not started: ${vscode.workspace.isTrusted ? 'not allowed' : 'the workspace is not trusted (Restricted Mode)'}`);
+			if (!vscode.workspace.isTrusted) {
+				const MANAGE = 'Manage Workspace Trust';
+				void vscode.window
+					.showInformationMessage(`MCP server '${server}' is defined by this workspace, which is in Restricted Mode: trust the workspace to run it.`, MANAGE)
+					.then((choice) => (choice === MANAGE ? vscode.commands.executeCommand('workbench.trust.manage') : undefined));
+			}
+		}
 		return allowed;
 	}
 
@@ -103,6 +153,7 @@ export class ServerConfiguration implements vscode.Disposable {
 	/** Forgets the `${input:…}` answers (and stored passwords) so the next start asks again. */
 	async clearInputs(): Promise<void> {
 		await this.inputs.clear([...this.inputIdsSeen]);
+		await this.userInputs.clear([...this.inputIdsSeen]);
 		this.changed.fire();
 	}
 
@@ -164,7 +215,15 @@ export class ServerConfiguration implements vscode.Disposable {
 		return { layers, inputs };
 	}
 
-	private variableContext(folder: vscode.WorkspaceFolder | undefined, inputs: Map<string, InputDefinition>): VariableContext {
+	/** `mcpSwitchboard.inputs` from user settings only: a workspace must not define what user-level servers ask. */
+	private readUserInputs(problems: string[]): Map<string, InputDefinition> {
+		const raw = vscode.workspace.getConfiguration(SECTION).inspect<unknown>(INPUTS)?.globalValue;
+		const parsed = parseInputs(raw, `User settings "${SECTION}.${INPUTS}"`);
+		problems.push(...parsed.problems);
+		return new Map(parsed.inputs.map((input) => [input.id, input]));
+	}
+
+	private variableContext(folder: vscode.WorkspaceFolder | undefined, inputs: Map<string, InputDefinition>, values: InputValues): VariableContext {
 		const folders = vscode.workspace.workspaceFolders ?? [];
 		const base = folder ?? folders[0];
 		const context: VariableContext = {
@@ -174,29 +233,35 @@ export class ServerConfiguration implements vscode.Disposable {
 			pathSeparator: path.sep,
 			input: (id) => {
 				this.inputIdsSeen.add(id);
-				return this.inputs.get(id, inputs.get(id));
+				return values.get(id, inputs.get(id));
 			},
 		};
 		if (base) context.workspaceFolder = base.uri.fsPath;
 		return context;
 	}
 
-	private async resolveEntry(entry: ServerEntry, folder: vscode.WorkspaceFolder | undefined, inputs: Map<string, InputDefinition>, problems: string[]): Promise<ResolvedServer | undefined> {
-		const base = { name: entry.name, source: entry.source, workspaceDefined: entry.workspaceDefined };
-		// A disabled server never starts: do not ask for its inputs. Its config is kept as written (for the tree).
-		if (entry.config.disabled) return { ...base, config: entry.config };
-		const context = this.variableContext(folder, inputs);
+	/** Resolves variables and reads the envFile; `config` undefined when a required value is missing. */
+	private async resolveEntry(
+		entry: ServerEntry,
+		folder: vscode.WorkspaceFolder | undefined,
+		inputs: Map<string, InputDefinition>,
+		values: InputValues,
+	): Promise<{ config: ServerConfig | undefined; problems: string[] }> {
+		const problems: string[] = [];
+		const context = this.variableContext(folder, inputs, values);
 		const resolved = await resolveConfig(entry.name, entry.config, context);
 		problems.push(...resolved.problems);
-		if (!resolved.config) {
-			this.log.warn(`Server '${entry.name}' was not started: its configuration could not be resolved`);
-			return undefined;
-		}
+		if (!resolved.config) return { config: undefined, problems };
 		const config = resolved.config;
+		if (config.type === 'stdio') {
+			// The settings say a server without "cwd" runs in its workspace folder (or the home directory without one),
+			// not wherever the extension host happened to start.
+			config.cwd ??= defaultCwd(folder ?? vscode.workspace.workspaceFolders?.[0]);
+		}
 		if (entry.envFile !== undefined && config.type === 'stdio') {
 			const file = await resolveString(entry.envFile, context, `Server '${entry.name}': field "envFile"`);
 			problems.push(...file.problems);
-			if (file.value === undefined) return undefined;
+			if (file.value === undefined) return { config: undefined, problems };
 			const absolute = path.isAbsolute(file.value) ? file.value : path.join(context.workspaceFolder ?? os.homedir(), file.value);
 			try {
 				const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(absolute)));
@@ -205,9 +270,15 @@ export class ServerConfiguration implements vscode.Disposable {
 				config.env = { ...parsed.env, ...config.env };
 			} catch (error) {
 				problems.push(`Server '${entry.name}': field "envFile": cannot read ${absolute} (${error instanceof Error ? error.message : String(error)})`);
-				return undefined;
+				return { config: undefined, problems };
 			}
 		}
-		return { ...base, config };
+		return { config, problems };
 	}
+}
+
+
+/** The working folder of a stdio server without "cwd": its (or the first) workspace folder on disk, else the home directory. */
+export function defaultCwd(folder: vscode.WorkspaceFolder | undefined): string {
+	return folder?.uri.scheme === 'file' ? folder.uri.fsPath : os.homedir();
 }

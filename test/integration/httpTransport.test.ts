@@ -260,6 +260,40 @@ describe('Streamable HTTP transport', () => {
 		});
 	});
 
+	test('closing with an expired token sends DELETE with the current credentials and never starts a refresh or sign-in', async () => {
+		await withServer({ token: 'first' }, async (server) => {
+			let closing = false;
+			let headersWhileClosing = 0;
+			let challenges = 0;
+			const auth: HttpAuthProvider = {
+				headers: async () => {
+					if (closing) {
+						// What an expired token does in the OAuth provider: a refresh that may end in the browser.
+						headersWhileClosing++;
+						return new Promise<Record<string, string>>(() => {});
+					}
+					return { Authorization: 'Bearer first' };
+				},
+				onUnauthorized: () => {
+					challenges++;
+					return new Promise<boolean>(() => {}); // a browser sign-in nobody finishes
+				},
+			};
+			const { transport, inbox } = await connect(server, { auth, listen: false });
+			server.options.token = 'second'; // the token expired on the server's side
+			closing = true;
+			const closed = await Promise.race([transport.close().then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 4000))]);
+			assert.equal(closed, true, 'close() finished instead of waiting on a sign-in');
+			assert.equal(headersWhileClosing, 0, 'the auth provider was not asked for headers');
+			assert.equal(challenges, 0, 'no 401 handling (no refresh, no browser)');
+			const deletes = server.requestsOf('DELETE');
+			assert.equal(deletes.length, 1);
+			assert.equal(deletes[0]!.headers.authorization, 'Bearer first', 'the DELETE carries the credentials in use');
+			assert.equal(deletes[0]!.headers['mcp-session-id'], 'session-1');
+			assert.match(inbox.closed?.message ?? '', /closed by the client/);
+		});
+	});
+
 	test('fails with Unauthorized when the server needs auth and there is no provider, or the provider gives up', async () => {
 		await withServer({ token: 'secret' }, async (server) => {
 			const bare = new StreamableHttpTransport({ url: server.url });

@@ -44,7 +44,10 @@ test('server-everything over Streamable HTTP: all capability-dependent tools are
 		roots: () => [{ uri: 'file:///tmp', name: 'tmp' }],
 		elicit: async () => ({ action: 'decline' }),
 	};
-	const manager = new Manager(host, { restartPolicy: { initialDelayMs: 200, maxDelayMs: 1000 } });
+	// Short delays so the test is quick; a crash cap that the restart of server-everything cannot reach on a loaded
+	// machine (with the default 5, a restart slower than the ~2.4 s of five quick retries ended the test in a crash
+	// loop: load averages of 20 on 2 cores are common here). The cap itself is tested in test/unit/manager.test.ts.
+	const manager = new Manager(host, { restartPolicy: { initialDelayMs: 200, maxDelayMs: 1000, maxCrashes: 1000 } });
 	try {
 		await manager.reconcile([{ name: 'everything', config: { type: 'http', url: `http://127.0.0.1:${port}/mcp` }, source: { kind: 'api', label: 'test' }, workspaceDefined: false }]);
 		assert.equal(manager.get('everything')!.state.kind, 'running', describe(manager));

@@ -485,3 +485,52 @@ test('a malformed tools/call result is a ProtocolViolation naming the path; a mi
 	answer = { isError: true };
 	assert.deepEqual(await client.callTool('t'), { content: [], isError: true });
 });
+
+test('a roots handler answer of the wrong shape becomes an error answer and a log line naming the server, not a malformed result', async () => {
+	const { server, logger } = await connect({
+		client: {
+			handlers: {
+				// What a careless host might return: a path instead of a file:// URI, a number for a name.
+				roots: () => [{ uri: '/home/me/project', name: 7 } as unknown as { uri: string; name: string }],
+			},
+		},
+	});
+	const answer = await server.request('roots/list');
+	assert.ok('error' in answer, 'the server gets an error answer');
+	assert.equal(answer.error.code, ErrorCode.InternalError);
+	assert.match(answer.error.message, /fake: the roots handler returned an invalid answer to roots\/list: at roots\.0\.uri: must be a file:\/\/ URI/);
+	assert.ok(
+		logger.find('fake: the roots handler returned an invalid answer').some((entry) => entry.level === 'error'),
+		'the problem is logged as an error with the server name',
+	);
+
+	const notArray = await connect({ client: { handlers: { roots: () => undefined as unknown as [] } } });
+	const second = await notArray.server.request('roots/list');
+	assert.ok('error' in second);
+	assert.match(second.error.message, /at roots: /);
+});
+
+test('overlapping tools/list: outputSchema validation uses the newest listing started, even when an older one finishes last', async () => {
+	let releaseOld!: () => void;
+	let listings = 0;
+	const schemaOf = (type: string) => ({ type: 'object', properties: { n: { type } }, required: ['n'] });
+	const { server, client } = await connect({
+		setup: (s) =>
+			s.on('tools/list', async () => {
+				listings++;
+				if (listings === 1) {
+					await new Promise<void>((resolve) => (releaseOld = resolve));
+					return { tools: [{ name: 'count', inputSchema: { type: 'object' }, outputSchema: schemaOf('string') }] };
+				}
+				return { tools: [{ name: 'count', inputSchema: { type: 'object' }, outputSchema: schemaOf('number') }] };
+			}),
+	});
+	server.on('tools/call', () => ({ content: [], structuredContent: { n: 1 } }));
+	const older = client.listTools();
+	await flush();
+	await client.listTools();
+	releaseOld();
+	await older;
+	const result = await client.callTool('count', {});
+	assert.deepEqual(result.structuredContent, { n: 1 }, 'checked against the newer schema (n: number)');
+});

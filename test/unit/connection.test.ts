@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import { MemoryLogger } from '../../src/common/logger';
 import { JsonRpcConnection, type ConnectionOptions } from '../../src/protocol/connection';
-import { ErrorCode } from '../../src/protocol/jsonrpc';
+import { ErrorCode, type JsonRpcMessage } from '../../src/protocol/jsonrpc';
 import { McpError } from '../../src/protocol/mcpError';
 import { FakeServer, ManualClock, NO_REPLY } from '../fixtures/fakeServer';
 import { linkedPair } from '../fixtures/linkedTransport';
@@ -450,4 +450,104 @@ test('notifications reach their handler in order; a throwing handler is logged a
 	await flush();
 	assert.deepEqual(seen, ['a', 'b', 'c']);
 	assert.equal(logger.find('listener bug').length, 1);
+});
+
+test('a request sent while a dialog for the server is open still times out (only requests in flight when it asked are paused)', async () => {
+	const clock = new ManualClock();
+	const { server, connection } = await setup({ clock });
+	connection.setRequestHandler('elicitation/create', () => new Promise(() => {})); // the user never answers
+	server.on('ping', () => NO_REPLY);
+	void server.request('elicitation/create', { message: 'Which date?' }, 'e1');
+	await flush();
+	const ping = connection.request('ping', undefined, { timeoutMs: 200 });
+	let settled = false;
+	ping.catch(() => {}).finally(() => (settled = true));
+	clock.advance(3_000);
+	await flush();
+	assert.equal(settled, true, 'the ping was not frozen by the open dialog');
+	await assert.rejects(ping, (error: unknown) => error instanceof McpError && error.code === ErrorCode.RequestTimeout && /timed out after 200 ms/.test(error.message));
+});
+
+test('the pause of a request in flight while the server waits on us is capped (maxPauseMs, default 10 minutes)', async () => {
+	const clock = new ManualClock();
+	const { server, connection } = await setup({ clock });
+	connection.setRequestHandler('elicitation/create', () => new Promise(() => {}));
+	server.on('book', () => NO_REPLY);
+	const call = connection.request('book', {});
+	let settled = false;
+	call.catch(() => {}).finally(() => (settled = true));
+	await flush();
+	void server.request('elicitation/create', { message: 'Which date?' }, 'e1');
+	await flush();
+	clock.advance(10 * 60_000 - 1);
+	await flush();
+	assert.equal(settled, false, 'held while the user may still be answering');
+	clock.advance(1);
+	await assert.rejects(call, (error: unknown) => error instanceof McpError && error.code === ErrorCode.RequestTimeout && /still unanswered after 600000 ms/.test(error.message));
+
+	const short = await setup({ clock, maxPauseMs: 5_000 });
+	short.connection.setRequestHandler('sampling/createMessage', () => new Promise(() => {}));
+	short.server.on('think', () => NO_REPLY);
+	const think = short.connection.request('think', {}, { timeoutMs: 1_000 });
+	think.catch(() => {});
+	await flush();
+	void short.server.request('sampling/createMessage', {}, 's1');
+	await flush();
+	clock.advance(5_000);
+	await assert.rejects(think, (error: unknown) => error instanceof McpError && error.code === ErrorCode.RequestTimeout);
+});
+
+test('a malformed response to a known id fails that request at once with a preview, and no cancel is sent', async () => {
+	const clock = new ManualClock();
+	const { server, connection } = await setup({ clock });
+	server.on('list', (_params, context) => {
+		server.send({ jsonrpc: '2.0', id: context.request.id, result: [1, 2, 3] } as unknown as JsonRpcMessage);
+		return NO_REPLY;
+	});
+	await assert.rejects(connection.request('list', {}), (error: unknown) => {
+		assert.ok(error instanceof McpError);
+		assert.equal(error.code, ErrorCode.ProtocolViolation);
+		assert.match(error.message, /fake answered list with a malformed JSON-RPC response: .*"result":\[1,2,3\]/);
+		return true;
+	});
+	server.on('nojsonrpc', (_params, context) => {
+		server.send({ id: context.request.id, result: {} } as unknown as JsonRpcMessage);
+		return NO_REPLY;
+	});
+	await assert.rejects(connection.request('nojsonrpc', {}), (error: unknown) => error instanceof McpError && error.code === ErrorCode.ProtocolViolation);
+	await flush();
+	assert.equal(server.notifications('notifications/cancelled').length, 0, 'the server answered; it is not told the request was cancelled');
+	assert.equal(connection.pendingCount, 0);
+});
+
+test('a timeout beyond 2^31-1 ms means no timeout: no timer re-armed every millisecond, no failure at once', async () => {
+	let armed = 0;
+	const counting = {
+		now: () => Date.now(),
+		setTimeout(callback: () => void, ms: number) {
+			armed++;
+			const timer = setTimeout(callback, ms);
+			timer.unref();
+			return timer;
+		},
+		clearTimeout: (handle: unknown) => clearTimeout(handle as NodeJS.Timeout),
+	};
+	const { server, connection } = await setup({ clock: counting });
+	server.on('slow', () => NO_REPLY);
+	const call = connection.request('slow', {}, { timeoutMs: 1e10 });
+	let settled = false;
+	call.catch(() => {}).finally(() => (settled = true));
+	await new Promise((resolve) => setTimeout(resolve, 50));
+	assert.equal(settled, false, 'still waiting');
+	assert.ok(armed <= 1, `the timer was armed ${armed} times in 50 ms`);
+
+	const withDefault = await setup({ clock: counting, timeoutMs: 3e9 });
+	withDefault.server.on('slow', () => NO_REPLY);
+	const second = withDefault.connection.request('slow', {});
+	let secondSettled = false;
+	second.catch(() => {}).finally(() => (secondSettled = true));
+	await new Promise((resolve) => setTimeout(resolve, 30));
+	assert.equal(secondSettled, false, 'a connection default beyond the limit does not fail requests at once');
+	await connection.close();
+	await withDefault.connection.close();
 });

@@ -283,32 +283,116 @@ test('roots, logging level, server log messages and host handlers bound to the s
 	await manager.dispose();
 });
 
-test('an expired HTTP session is re-initialized at once, without counting as a crash', async () => {
+test('an expired HTTP session goes through the restart policy: the first re-initializes at once, repeated ones back off up to the cap', async () => {
 	const { manager, connector, clock } = setup();
-	await manager.reconcile([{ name: 'h', config: { type: 'http', url: 'http://127.0.0.1:1/mcp' }, source: { kind: 'user', label: 'User settings' }, workspaceDefined: false }]);
-	for (let i = 0; i < 6; i++) {
-		await clock.advance(5000);
+	const expire = () => {
 		const client = connector.last('h');
 		client.closed = true;
 		client.closeEmitter.fire(McpError.connectionClosed('session expired', { sessionExpired: true }));
+	};
+	await manager.reconcile([{ name: 'h', config: { type: 'http', url: 'http://127.0.0.1:1/mcp' }, source: { kind: 'user', label: 'User settings' }, workspaceDefined: false }]);
+
+	// A session that expires after a long, stable run (a server's session lifetime): a new one at once, quietly.
+	for (let i = 0; i < 3; i++) {
+		await clock.advance(61_000);
+		expire();
 		await flush();
-		assert.equal(manager.get('h')!.state.kind, 'running');
+		assert.equal(manager.get('h')!.state.kind, 'running', `expiry ${i + 1} after a stable run: re-initialized at once`);
 	}
-	assert.equal(connector.count('h'), 7);
+	assert.equal(connector.count('h'), 4);
 	assert.equal(manager.get('h')!.lastError, undefined, 'no error was shown');
 
-	// A session that expires at once, again and again, is a broken server: it gets backoff like a crash.
-	await clock.advance(5000);
-	const client = connector.last('h');
-	client.closed = true;
-	client.closeEmitter.fire(McpError.connectionClosed('session expired', { sessionExpired: true }));
-	await flush();
-	assert.equal(manager.get('h')!.state.kind, 'running', 'this one had run for 5 s: re-initialized');
+	// A load balancer without sticky sessions: every session expires seconds after it began. The reproduction made
+	// 10 connects in 12 s; now the second expiry in a row waits, and the waits grow.
+	await clock.advance(61_000);
+	const before = connector.count('h');
+	const started = clock.now();
+	for (;;) {
+		await clock.advance(1_500);
+		if (clock.now() - started > 12_000) break;
+		if (manager.get('h')!.state.kind === 'running') expire();
+		await flush();
+	}
+	const connects = connector.count('h') - before;
+	assert.ok(connects <= 4, `${connects} connects in 12 s`);
+	const state = manager.get('h')!.state;
+	assert.ok(state.kind === 'error' || state.kind === 'running', state.kind);
+
+	// And it stops at the crash-loop cap (5 in 3 minutes) with a Restart action for the user.
+	for (let i = 0; i < 20 && !(manager.get('h')!.state.kind === 'error' && (manager.get('h')!.state as { crashLoop?: boolean }).crashLoop); i++) {
+		await clock.advance(1_500);
+		if (manager.get('h')!.state.kind === 'running') expire();
+		await flush();
+		await clock.advance(60_000);
+	}
+	const final = manager.get('h')!.state;
+	assert.ok(final.kind === 'error' && final.crashLoop === true, `stopped by the cap: ${JSON.stringify(final.kind)}`);
+	await manager.dispose();
+});
+
+test('a session that expires right after it began is handled as a crash (backoff from the first)', async () => {
+	const { manager, connector } = setup();
+	await manager.reconcile([{ name: 'h', config: { type: 'http', url: 'http://127.0.0.1:1/mcp' }, source: { kind: 'user', label: 'User settings' }, workspaceDefined: false }]);
 	const quick = connector.last('h');
 	quick.closed = true;
 	quick.closeEmitter.fire(McpError.connectionClosed('session expired', { sessionExpired: true }));
 	const state = manager.get('h')!.state;
 	assert.ok(state.kind === 'error' && state.retryAt !== undefined, 'expired right after starting: backoff');
+	await manager.dispose();
+});
+
+test('overlapping tools/list results are applied in the order they were started: a slow old listing never overwrites a newer one', async () => {
+	const { manager, connector, clock } = setup();
+	let releaseFirst!: () => void;
+	connector.toolsFor.set('a', [{ name: 'old', inputSchema: {} }]);
+	await manager.reconcile([stdioServer('a')]);
+	await flush();
+	const client = connector.last('a');
+	// Replay the race: the first listing (started at start-up) is held, a list_changed listing runs and finishes.
+	client.listToolsHook = async (call) => {
+		if (call === 2) {
+			await new Promise<void>((resolve) => (releaseFirst = resolve));
+			return [{ name: 'stale', inputSchema: {} }];
+		}
+		return [{ name: 'newest', inputSchema: {} }];
+	};
+	const slow = manager.refresh('a'); // the slow, older listing
+	await flush();
+	client.toolsEmitter.fire();
+	await clock.advance(200);
+	assert.deepEqual(manager.allTools().map((t) => t.tool.name), ['newest']);
+	releaseFirst();
+	await slow;
+	await flush();
+	assert.deepEqual(manager.allTools().map((t) => t.tool.name), ['newest'], 'the older listing that finished last was dropped');
+	await manager.dispose();
+});
+
+test('a resource updated while a read was in flight is not cached from that read', async () => {
+	const { manager, connector } = setup();
+	await manager.reconcile([stdioServer('r')]);
+	const client = connector.last('r');
+	let open!: () => void;
+	client.readGate = new Promise<void>((resolve) => (open = resolve));
+	const reading = manager.readResource('r', 'demo://a');
+	await flush();
+	client.updateEmitter.fire({ uri: 'demo://a' }); // the server changed it while our read was on the way
+	open();
+	assert.equal(((await reading).contents[0] as { text: string }).text, 'demo://a #1');
+	client.readGate = undefined;
+	const next = await manager.readResource('r', 'demo://a');
+	assert.equal((next.contents[0] as { text: string }).text, 'demo://a #2', 'read again, not the old content from the cache');
+	const cached = await manager.readResource('r', 'demo://a');
+	assert.equal((cached.contents[0] as { text: string }).text, 'demo://a #2', 'a read with no update in between is cached as before');
+	await manager.dispose();
+});
+
+test('a connect timeout beyond 2^31-1 ms (timeoutMs: 3e9) means no timeout, not an immediate failure', async () => {
+	const connector = new FakeConnector();
+	connector.latencyMs = 30;
+	const manager = new Manager(testHost(), { connect: connector.connect }); // the real clock
+	await manager.reconcile([stdioServer('slow', { timeoutMs: 3e9 })]);
+	assert.equal(manager.get('slow')!.state.kind, 'running', manager.get('slow')!.lastError);
 	await manager.dispose();
 });
 

@@ -88,8 +88,14 @@ export class FakeClient {
 	get isClosed(): boolean {
 		return this.closed;
 	}
+	/** When set, each listTools() call answers through it (a test makes one listing slow and the next fast). */
+	listToolsHook: ((call: number) => Promise<Tool[]>) | undefined;
+	/** When set, readResource() waits for it before answering (a read in flight). */
+	readGate: Promise<void> | undefined;
+
 	async listTools(): Promise<Tool[]> {
 		this.listToolsCalls++;
+		if (this.listToolsHook) return this.listToolsHook(this.listToolsCalls);
 		return this.tools;
 	}
 	async listResources() {
@@ -102,8 +108,9 @@ export class FakeClient {
 		return [];
 	}
 	async readResource(uri: string): Promise<ReadResourceResult> {
-		this.readCalls++;
-		return { contents: [{ uri, text: `${uri} #${this.readCalls}` }] };
+		const call = ++this.readCalls;
+		if (this.readGate) await this.readGate;
+		return { contents: [{ uri, text: `${uri} #${call}` }] };
 	}
 	async callTool(name: string, args?: Record<string, unknown>) {
 		return { content: [{ type: 'text', text: `${this.name}:${name}:${JSON.stringify(args ?? {})}` }] };

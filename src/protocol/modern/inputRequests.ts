@@ -92,7 +92,9 @@ export async function answerInputRequests(requests: NonNullable<InputRequired['i
 			}
 			case 'roots/list': {
 				if (!handlers.roots) throw missing(where, key, request.method, 'roots');
-				responses[key] = { roots: await handlers.roots(signal) };
+				const parsed = schemas().ListRootsResultSchema.safeParse({ roots: await handlers.roots(signal) });
+				if (!parsed.success) throw new McpError(ErrorCode.InternalError, `${where}: the roots handler returned an invalid answer: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+				responses[key] = parsed.data;
 				break;
 			}
 			default:

@@ -52,6 +52,8 @@ export class HttpClient {
 	private readonly targets = new WeakMap<URL, http.RequestOptions>();
 	/** Config headers with lower-case names; the transport's own (accept, session id...) are lower case too and win. */
 	private readonly staticHeaders: Record<string, string>;
+	/** The auth provider's headers as last sent (lower-case names), for `requestWithoutAuthFlow`. */
+	private lastAuthHeaders: Record<string, string> = {};
 
 	constructor(
 		base: URL,
@@ -112,6 +114,20 @@ export class HttpClient {
 		return res;
 	}
 
+	/**
+	 * Sends one request with the static headers and the credentials last sent, without asking the auth provider for
+	 * headers and without the 401 handling: whatever the answer, it is returned. For the session DELETE on close, which
+	 * must never start a token refresh or a browser sign-in (Stop, Restart and deactivation would wait on a person).
+	 * Rejects like `request` for network errors.
+	 */
+	requestWithoutAuthFlow(req: HttpRequest): Promise<IncomingMessage> {
+		const headers: Record<string, string> = { ...this.staticHeaders, ...this.lastAuthHeaders, ...req.headers };
+		if (req.body) {
+			headers['content-length'] = String(req.body.length);
+		}
+		return this.send(req, headers);
+	}
+
 	/** Aborts the request sent with `tag`, whether it waits for headers or streams its body. False when there is none. */
 	abort(tag: unknown): boolean {
 		const request = this.tagged.get(tag);
@@ -164,9 +180,12 @@ export class HttpClient {
 		const headers: Record<string, string> = { ...this.staticHeaders, ...req.headers };
 		if (this.options.auth) {
 			// Lower-cased, so a provider's 'Authorization' replaces a configured 'authorization' instead of adding a second.
+			const authHeaders: Record<string, string> = {};
 			for (const [key, value] of Object.entries(await this.options.auth.headers(signal))) {
-				headers[key.toLowerCase()] = value;
+				authHeaders[key.toLowerCase()] = value;
 			}
+			Object.assign(headers, authHeaders);
+			this.lastAuthHeaders = authHeaders;
 		}
 		if (req.body) {
 			headers['content-length'] = String(req.body.length);

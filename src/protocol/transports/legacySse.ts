@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { deferred } from '../../common/async';
 import { Emitter } from '../../common/event';
 import { nullLogger, type Logger } from '../../common/logger';
+import { effectiveTimeout } from '../../common/timers';
 import { ErrorCode, type JsonRpcMessage } from '../jsonrpc';
 import { McpError } from '../mcpError';
 import { defaultMaxMessageBytes, describeBytes, describeReply, errorMessage, HttpClient, mediaType, parseMessages } from './httpClient';
@@ -91,8 +92,8 @@ export class LegacySseTransport implements Transport {
 		const endpoint = deferred<URL>();
 		const decoder = new SseDecoder({ onEvent: (event) => this.onEvent(event, endpoint) }, this.options.maxMessageBytes ?? defaultMaxMessageBytes);
 		const reading = readSse(res, decoder);
-		const timeoutMs = this.options.endpointTimeoutMs ?? 30_000;
-		const timer = setTimeout(() => endpoint.reject(fail(`no endpoint event within ${timeoutMs} ms from ${this.url.href}`)), timeoutMs);
+		const timeoutMs = effectiveTimeout(this.options.endpointTimeoutMs ?? 30_000);
+		const timer = timeoutMs === Infinity ? undefined : setTimeout(() => endpoint.reject(fail(`no endpoint event within ${timeoutMs} ms from ${this.url.href}`)), timeoutMs);
 		void reading.then((end) => {
 			endpoint.reject(fail(`the SSE stream at ${this.url.href} ended before the endpoint event`));
 			const reason = decoder.overflow

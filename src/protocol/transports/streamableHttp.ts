@@ -644,8 +644,10 @@ export class StreamableHttpTransport implements Transport {
 				await this.fallback.close();
 			} else if (deleteSession && this.currentSessionId !== undefined) {
 				// "Clients that no longer need a particular session ... SHOULD send an HTTP DELETE" (spec); 405 is fine.
+				// With the credentials already in use and no 401 handling: closing must never wait on a token refresh or a
+				// browser sign-in, and gives the server two seconds to answer.
 				try {
-					const res = await this.http.request({ method: 'DELETE', url: this.url, headers: this.getHeaders(undefined), timeoutMs: 2000 });
+					const res = await this.http.requestWithoutAuthFlow({ method: 'DELETE', url: this.url, headers: this.getHeaders(undefined), timeoutMs: 2000 });
 					res.resume();
 					this.logger.debug(`${this.name}: DELETE session ${this.currentSessionId}: HTTP ${res.statusCode ?? 0}`);
 				} catch (deleteError) {

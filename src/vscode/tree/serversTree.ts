@@ -35,7 +35,7 @@ export function stateLabel(state: ServerState): string {
 		case 'disabled':
 			return 'disabled';
 		case 'needsTrust':
-			return 'waiting for trust';
+			return 'needs trust';
 		case 'error':
 			return state.crashLoop ? 'error (crash loop, stopped retrying)' : state.retryAt !== undefined ? 'error (will retry)' : 'error';
 	}
@@ -311,6 +311,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 				item.iconPath = stateIcon(view.state);
 				// `.remote` marks servers that may hold OAuth tokens (for Sign Out); menus match the state with or without it.
 				item.contextValue = `mcpServer.${view.state.kind}${view.config.type === 'stdio' ? '' : '.remote'}`;
+				// Nothing asks for trust by itself: a click on a server waiting for it is the user's Start, which asks.
+				if (view.state.kind === 'needsTrust') item.command = { command: 'mcpSwitchboard.startServer', title: 'Start (asks whether to allow it)', arguments: [element.server] };
 				return item;
 			}
 			case 'group': {

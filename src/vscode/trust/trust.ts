@@ -1,8 +1,10 @@
 /**
- * Trust for workspace-defined servers. In an untrusted workspace they never start (no question is asked). In a
- * trusted one, the first start of each server — and the first start after its command, args, env or URL changed —
- * asks the user, showing exactly what will run; the answer is remembered per workspace (workspaceState) and per
- * launch description, so any change to what runs asks again.
+ * Trust for workspace-defined servers. In an untrusted workspace (Restricted Mode) they never start and nothing is
+ * asked. In a trusted one nothing is asked by itself either: at start-up, on a settings change or a crash restart a
+ * server runs only if the user allowed exactly this configuration before; otherwise its row says "needs trust" and
+ * the question comes when the user starts it (as VS Code's own MCP support does). The question shows every field as
+ * written, variables unresolved (see manager/trustText.ts), and the answer is remembered per workspace
+ * (workspaceState), keyed on the server name and that text, so any change to what runs asks again.
  */
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
@@ -17,7 +19,10 @@ const DONT_ALLOW = "Don't Allow";
 const modalPrompt: TrustPrompt = async (server, description) => {
 	const choice = await vscode.window.showWarningMessage(
 		`Allow the MCP server '${server}', defined by this workspace, to run?`,
-		{ modal: true, detail: `${description}\n\nOnly allow servers from sources you trust: a server runs with your permissions.` },
+		{
+			modal: true,
+			detail: `${description}\n\nThis is the configuration as written: variables such as \${input:…} and \${env:…} are filled in only after you allow it. Only allow servers from sources you trust: a server runs with your permissions.`,
+		},
 		ALLOW,
 		DONT_ALLOW,
 	);
@@ -72,14 +77,26 @@ export class TrustDecisions {
 	}
 
 	/**
-	 * Whether `server` may run `description`. False without asking when the workspace is untrusted. Concurrent
-	 * calls for the same server and description share one question.
+	 * Whether `server` may run `description`. False without asking when the workspace is untrusted. With `ask` false
+	 * (anything but a user's Start) only a remembered decision counts and no question is shown. Concurrent calls for
+	 * the same server and description share one question. Dismissing the question (Escape) is not remembered across
+	 * sessions but leaves the server waiting: nothing asks again until the user starts it again.
 	 */
-	confirm(server: string, description: string): Promise<boolean> {
+	confirm(server: string, description: string, options: { ask: boolean } = { ask: true }): Promise<boolean> {
 		if (!vscode.workspace.isTrusted) return Promise.resolve(false);
 		const key = TrustDecisions.key(server, description);
 		const remembered = this.decisions()[key];
-		if (remembered !== undefined) return Promise.resolve(remembered);
+		// A remembered refusal keeps the server from starting by itself, but the user's own Start asks again: they
+		// may have changed their mind, and a Start that silently does nothing looks broken.
+		if (remembered === true || (remembered === false && !options.ask)) return Promise.resolve(remembered);
+		if (!options.ask) {
+			// Start-up, a settings change or a crash restart: never a dialog the user did not ask for. A question already
+			// open (the user clicked Start) is shared; otherwise the server waits in "needs trust" until the user starts it.
+			const open = this.asking.get(key);
+			if (open) return open;
+			if (this.testMode && !(globalThis as unknown as Holder)[overrideKey]) return this.ask(server, description).then(({ answer }) => answer ?? false);
+			return Promise.resolve(false);
+		}
 		let pending = this.asking.get(key);
 		if (!pending) {
 			pending = (async () => {

@@ -1,8 +1,8 @@
 // The Manager inside the real VS Code: servers come from the `mcpSwitchboard.servers` setting, a settings change
 // restarts only the server whose config changed, and a workspace server that is not allowed spawns nothing.
-// The e2e workbench runs with workspace trust disabled (always trusted), so the untrusted case is exercised through
+// The e2e workbench runs with workspace trust disabled (always trusted), so the refused case is exercised through
 // the trust question answering "Don't Allow" (the same decision path: confirmTrust → false → needsTrust, no spawn);
-// the Manager-level behaviour with a host whose trust answers false is covered in test/unit/manager.test.ts.
+// Restricted Mode itself is covered by the untrusted run (restricted.restricted.ts).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { Manager } from '../../../src/manager/manager';
 import { setTrustPromptForTests } from '../../../src/vscode/trust/trust';
 import { answerInputBox, extensionApi, hasDriver, sleep, test, waitFor } from './harness';
-import { waitForQuickInput } from './elicitationSupport';
+import { quickInput, waitForQuickInput } from './elicitationSupport';
 
 interface Api {
 	manager: Manager;
@@ -113,7 +113,7 @@ test(
 );
 
 test(
-	'a workspace server that is not allowed spawns nothing and shows needsTrust; allowing it starts it',
+	'a workspace server is not asked about until the user starts it; refused, it spawns nothing; allowed, it runs',
 	async () => {
 		const { manager } = await api();
 		const pidFile = path.join(os.tmpdir(), `mcp-e2e-trust-${process.pid}-${Date.now()}.pids`);
@@ -131,14 +131,21 @@ test(
 					timeoutMs: 15_000,
 					message: `e2e-untrusted to need trust (it is ${stateOf(manager, 'e2e-untrusted')})`,
 				});
-				const question = asked.find((q) => q.startsWith('e2e-untrusted:'));
-				assert.ok(question, 'the user was asked');
-				assert.ok(question.includes(fixture) && question.includes('--pid-file'), `the question shows exactly what will run: ${question}`);
 				await sleep(500);
+				assert.equal(asked.length, 0, 'a new workspace server raises no question by itself');
+				assert.equal(fs.existsSync(pidFile), false, 'no process was spawned');
+
+				// The user clicks Start and refuses.
+				await manager.start('e2e-untrusted');
+				const question = asked.find((q) => q.startsWith('e2e-untrusted:')) ?? '';
+				assert.ok(question, 'Start asked the user');
+				assert.ok(question.includes(fixture) && question.includes('--pid-file'), `the question shows exactly what will run: ${question}`);
+				assert.equal(manager.get('e2e-untrusted')?.state.kind, 'needsTrust');
+				await sleep(300);
 				assert.equal(fs.existsSync(pidFile), false, 'no process was spawned');
 
 				answer = true;
-				await vscode.commands.executeCommand('mcpSwitchboard.resetTrust');
+				await manager.start('e2e-untrusted');
 				await running(manager, 'e2e-untrusted');
 				assert.equal(fs.readFileSync(pidFile, 'utf8').trim().split('\n').length, 1, 'one process after allowing');
 
@@ -148,16 +155,77 @@ test(
 				await running(manager, 'e2e-untrusted');
 				assert.equal(asked.length, askedBefore, 'a restart with the same command does not ask');
 
-				// A changed command line asks again, and "Don't Allow" stops it from running.
+				// A changed command line stops the server and waits (no question by itself); Start asks about the new one.
 				answer = false;
 				await update({ 'e2e-untrusted': serverEntry(['--pid-file', pidFile, '--tools', '9']) });
 				await waitFor(() => manager.get('e2e-untrusted')?.state.kind === 'needsTrust', { timeoutMs: 15_000, message: 'the changed server to need trust again' });
-				assert.equal(asked.length, askedBefore + 1, 'asked once more, for the new command line');
+				assert.equal(asked.length, askedBefore, 'the settings change itself asks nothing');
+				await manager.start('e2e-untrusted');
+				assert.equal(asked.length, askedBefore + 1, 'Start asked once more, for the new command line');
 				assert.ok(asked.at(-1)!.includes('--tools 9'), asked.at(-1));
+				assert.equal(manager.get('e2e-untrusted')?.state.kind, 'needsTrust');
 			});
 		} finally {
 			setTrustPromptForTests(undefined);
 			fs.rmSync(pidFile, { force: true });
+		}
+	},
+	{ timeoutMs: 60_000 },
+);
+
+test(
+	'the trust question shows header templates as written, and a changed template asks again (no silent restart)',
+	async () => {
+		const { manager } = await api();
+		const asked: string[] = [];
+		setTrustPromptForTests(async (server, description) => {
+			if (server === 'e2e-remote') asked.push(description);
+			return true;
+		});
+		// Nothing listens on port 9 of loopback: allowed, the server fails to connect, which is fine here.
+		const remote = (template: string) => ({ 'e2e-remote': { type: 'http', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: template, 'X-Client': 'e2e' } } });
+		try {
+			await vscode.commands.executeCommand('mcpSwitchboard.resetTrust');
+			await withServers(remote('Bearer ${env:E2E_TOKEN_ONE}'), async (update) => {
+				await waitFor(() => manager.get('e2e-remote')?.state.kind === 'needsTrust', { timeoutMs: 15_000, message: `e2e-remote to need trust (it is ${stateOf(manager, 'e2e-remote')})` });
+				assert.equal(asked.length, 0, 'nothing asked before Start');
+				await manager.start('e2e-remote');
+				assert.equal(asked.length, 1);
+				assert.match(asked[0]!, /Header Authorization: "Bearer \$\{env:E2E_TOKEN_ONE\}"/, asked[0]);
+				assert.match(asked[0]!, /Header X-Client: e2e/);
+				await waitFor(() => manager.get('e2e-remote')?.state.kind !== 'needsTrust' && manager.get('e2e-remote')?.state.kind !== 'starting', { timeoutMs: 15_000, message: 'the allowed server to try to connect' });
+
+				await update(remote('Bearer ${env:E2E_TOKEN_TWO}'));
+				await waitFor(() => manager.get('e2e-remote')?.state.kind === 'needsTrust', { timeoutMs: 15_000, message: `the changed header to need trust again (it is ${stateOf(manager, 'e2e-remote')})` });
+				assert.equal(asked.length, 1, 'the change itself asks nothing and starts nothing');
+				await manager.start('e2e-remote');
+				assert.equal(asked.length, 2, 'Start asks again');
+				assert.match(asked[1]!, /Bearer \$\{env:E2E_TOKEN_TWO\}/, asked[1]);
+			});
+		} finally {
+			setTrustPromptForTests(undefined);
+		}
+	},
+	{ timeoutMs: 60_000 },
+);
+
+test(
+	'a user-level stdio server without cwd runs in the first workspace folder',
+	async () => {
+		const { manager } = await api();
+		const folder = vscode.workspace.workspaceFolders?.[0];
+		assert.ok(folder);
+		const relative = `cwd-check-${Date.now()}.pids`;
+		const expected = path.join(folder.uri.fsPath, relative);
+		const config = vscode.workspace.getConfiguration('mcpSwitchboard');
+		const original = config.inspect<Record<string, unknown>>('servers')?.globalValue;
+		try {
+			await config.update('servers', { ...(original ?? {}), 'e2e-cwd': serverEntry(['--pid-file', relative]) }, vscode.ConfigurationTarget.Global);
+			await running(manager, 'e2e-cwd');
+			assert.ok(fs.existsSync(expected), `the relative --pid-file was written in the workspace folder ${folder.uri.fsPath} (extension host cwd: ${process.cwd()})`);
+		} finally {
+			await config.update('servers', original, vscode.ConfigurationTarget.Global);
+			fs.rmSync(expected, { force: true });
 		}
 	},
 	{ timeoutMs: 60_000 },
@@ -184,9 +252,17 @@ test(
 		setTrustPromptForTests(async () => true);
 		try {
 			write([]);
+			// Nothing of a workspace server is resolved before the user starts and allows it: no input box yet.
+			await waitFor(() => manager.get('e2e-json')?.state.kind === 'needsTrust', { timeoutMs: 20_000, message: `e2e-json to wait for trust (it is ${stateOf(manager, 'e2e-json')})` });
+			await sleep(1000);
+			assert.equal(await quickInput(), undefined, 'no input box before the server is allowed');
+			const written = manager.get('e2e-json')?.config;
+			assert.deepEqual(written?.type === 'stdio' ? written.env : undefined, { E2E_TOKEN: `\${input:${id}}` }, 'the view holds the config as written');
+			const starting = manager.start('e2e-json');
 			const box = await waitForQuickInput(id, 20_000);
 			assert.equal(box.password, true, 'a password input hides what is typed');
 			await answerInputBox('s3cret-value');
+			await starting;
 			await running(manager, 'e2e-json');
 			const view = manager.get('e2e-json')!;
 			assert.equal(view.source.kind, 'mcpJson');
@@ -194,8 +270,11 @@ test(
 			const result = await manager.callTool('e2e-json', 'env', { name: 'E2E_TOKEN' });
 			assert.equal((result.content[0] as unknown as { text: string }).text, 's3cret-value');
 
-			// A change to the file re-resolves the config without asking again: the value is stored.
+			// A change to the file waits for trust again; allowed, it re-resolves without asking for the stored value.
 			write(['--tools', '4']);
+			await waitFor(() => manager.get('e2e-json')?.state.kind === 'needsTrust', { timeoutMs: 20_000, message: `the changed e2e-json to wait for trust (it is ${stateOf(manager, 'e2e-json')})` });
+			await manager.start('e2e-json');
+			assert.equal(await quickInput(), undefined, 'the stored password is not asked again');
 			await waitFor(() => manager.get('e2e-json')?.tools.length === 6 && manager.get('e2e-json')?.state.kind === 'running', {
 				timeoutMs: 20_000,
 				message: `e2e-json to restart with the changed args (it is ${stateOf(manager, 'e2e-json')})`,
