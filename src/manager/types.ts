@@ -18,8 +18,8 @@ export interface ConfigSource {
 
 /** A server's configuration after variables were resolved; what the Manager starts. */
 export type ServerConfig =
-	| { type: 'stdio'; command: string; args?: string[]; env?: Record<string, string>; cwd?: string; timeoutMs?: number; disabled?: boolean }
-	| { type: 'http' | 'sse'; url: string; headers?: Record<string, string>; timeoutMs?: number; disabled?: boolean; oauth?: OAuthClientConfig };
+	| { type: 'stdio'; command: string; args?: string[]; env?: Record<string, string>; cwd?: string; timeoutMs?: number; disabled?: boolean; protocolVersion?: string }
+	| { type: 'http' | 'sse'; url: string; headers?: Record<string, string>; timeoutMs?: number; disabled?: boolean; oauth?: OAuthClientConfig; protocolVersion?: string };
 
 export interface ResolvedServer {
 	name: string;

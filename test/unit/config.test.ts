@@ -193,3 +193,25 @@ test('JSONC: comments and trailing commas go, strings stay exactly as written (e
 	// An unclosed string at the end is copied as it is (JSON.parse then reports it), not looped over.
 	assert.equal(stripJsonComments('{"a": "open\\'), '{"a": "open\\');
 });
+
+test('protocolVersion pins a server to a version; "auto" detects; anything else is a problem naming the server and the field, and detection is used', () => {
+	const { servers, problems } = parse(
+		{
+			modern: { command: 'node', protocolVersion: '2026-07-28' },
+			old: { url: 'http://127.0.0.1:1/mcp', protocolVersion: '2025-03-26' },
+			detect: { command: 'node', protocolVersion: 'auto' },
+			typo: { command: 'node', protocolVersion: '2026-07-29' },
+			wrongType: { command: 'node', protocolVersion: 20260728 },
+		},
+		user,
+	);
+	const byName = new Map(servers.map((s) => [s.name, s.config.protocolVersion]));
+	assert.equal(byName.get('modern'), '2026-07-28');
+	assert.equal(byName.get('old'), '2025-03-26');
+	assert.equal(byName.get('detect'), undefined);
+	assert.equal(byName.get('typo'), undefined, 'the server still starts, with detection');
+	assert.equal(byName.get('wrongType'), undefined);
+	assert.equal(problems.length, 2);
+	assert.match(problems[0]!, /'typo'.*field "protocolVersion" must be "auto" or one of 2026-07-28, 2025-11-25.*2026-07-29.*detected instead/);
+	assert.match(problems[1]!, /'wrongType'.*field "protocolVersion"/);
+});
