@@ -34,12 +34,16 @@ const builds = [
 	// zod stays a runtime `require` (it is a declared dependency): parsing its bundled 325 KB would cost most of the
 	// import time, while the core loads it only on first use.
 	{ ...common, entryPoints: { core: 'src/core.ts' }, outdir: 'dist', external: ['zod'] },
+	// The command line (`mcp-switchboard`, package.json "bin"): plain Node like the core, zod required at run time.
+	{ ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', external: ['zod'], banner: { js: '#!/usr/bin/env node' } },
 	// Unit and integration tests: plain Node, no vscode either.
 	{
 		...common,
 		entryPoints: [...testFiles('test/unit'), ...testFiles('test/integration')],
 		outdir: 'out/test',
 		outbase: 'test',
+		// The official SDK (a test client here) is loaded from node_modules as is: bundled, its zod import breaks.
+		external: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],
 		sourcemap: true,
 		minify: false,
 	},

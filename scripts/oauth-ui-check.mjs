@@ -1,7 +1,7 @@
 // `node scripts/oauth-ui-check.mjs`: the OAuth sign-in as a person sees it, without the smoke-test driver (real modal
 // dialogs). Starts the fixture authorization server (test/fixtures/authServer.ts) and the demo workbench with an extra
 // user-level server behind it, answers the trust prompts with Allow and the sign-in dialog with Open Browser, waits
-// for the tab the browser opens to come back and the server to list its tools; then runs "MCP: Sign Out of Server…"
+// for the tab the browser opens to come back and the server to list its tools; then runs "MCP Switchboard: Sign Out of Server…"
 // from the command palette, picks the server, and expects the sign-in dialog again. Screenshots and a summary go to
 // test-results/oauth-ui-*.png and oauth-ui-check.json. Exits non-zero when a step fails. About 30 s.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -61,7 +61,7 @@ try {
 	await page.screenshot({ path: join(results, 'oauth-ui-signed-in.png') });
 	// Sign Out through the command palette, as a person would.
 	await page.keyboard.press('F1');
-	await page.locator('.quick-input-widget .quick-input-box input').fill('>MCP: Sign Out of Server');
+	await page.locator('.quick-input-widget .quick-input-box input').fill('>MCP Switchboard: Sign Out of Server');
 	await page.waitForTimeout(800);
 	await page.keyboard.press('Enter');
 	await page.waitForTimeout(800);

@@ -17,6 +17,8 @@ import { ServersTreeProvider, type TreeNode } from './vscode/tree/serversTree';
 import { ServerConfiguration } from './vscode/settings';
 import { registerSignOutCommand } from './vscode/auth/signOut';
 import { ServersStatusBar } from './vscode/tree/statusBar';
+import { registerGateway, type GatewayProvider } from './vscode/gateway/gatewayProvider';
+import { registerConsentCommands, ToolConsent } from './vscode/tools/consent';
 
 /** The id of the Servers view (package.json `contributes.views`). */
 export const SERVERS_VIEW = 'mcpSwitchboard.servers';
@@ -33,11 +35,17 @@ export interface SwitchboardApi {
 	statusText(): string;
 	/** The folder where this extension's log channels are written (one `.log` file per channel). */
 	logUri: vscode.Uri;
+	/** Where images and other binary results of this window are saved. */
+	blobs: BlobFiles;
 	/** The presenters, so suites can answer their quick inputs. */
 	elicitation: ElicitationPresenter;
 	sampling: SamplingBroker;
 	/** Resolves when the configuration as of now has been applied (servers started or stopped). */
 	settled(): Promise<void>;
+	/** The MCP server offered to VS Code's agent (its running gateway's URL and token, its catalog). */
+	gateway: GatewayProvider;
+	/** Tool permissions (what chat models may run without asking). */
+	consent: ToolConsent;
 }
 
 /** The running extension's Manager and its one disposal (shared by deactivate and context.subscriptions). */
@@ -70,16 +78,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		registerConfigCommands(context, configuration, manager);
 		context.subscriptions.push(watchElicitationCompletions(manager, elicitation), watchLogLevelSetting(manager, (server) => logs.channel(server)));
 
-		context.subscriptions.push(registerChatParticipant(context, manager));
+		// One consent for every caller: the palette's rule for Call Tool, the model's rule for @mcp (consent.ts).
+		const consent = new ToolConsent(context.workspaceState);
+		context.subscriptions.push(registerChatParticipant(context, manager, { consent }), registerConsentCommands(consent));
+		const version = String((context.extension.packageJSON as { version?: string }).version);
+		const gateway = registerGateway(manager, logs.main, version);
+		context.subscriptions.push(gateway.disposable);
 
 		const tree = new ServersTreeProvider(manager);
 		const treeView = vscode.window.createTreeView(SERVERS_VIEW, { treeDataProvider: tree, showCollapseAll: true });
 		context.subscriptions.push(tree, treeView);
 
-		const blobFolder = vscode.Uri.joinPath(context.globalStorageUri, 'blobs');
-		// Saved images and blobs are for this session only: clear what earlier sessions left.
-		await vscode.workspace.fs.delete(blobFolder, { recursive: true, useTrash: false }).then(undefined, () => undefined);
-		const blobs = new BlobFiles(blobFolder);
+		// One folder per window; other windows' old folders are cleaned after the first save, never at activation.
+		const blobs = new BlobFiles(vscode.Uri.joinPath(context.globalStorageUri, 'blobs'));
 		const results = new ResultDocuments();
 		const resources = new ResourceDocuments(manager, blobs, (server, message) => showServerError(logs, server, message));
 		context.subscriptions.push(results, resources);
@@ -93,6 +104,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			blobs,
 			addServer,
 			openSettings,
+			consent,
 			// A -32042 "URL elicitation required" error: open the pages (with consent), then offer to retry the call.
 			retryAfterError: (server, tool, error) => handleUrlElicitationRequired(server, error, elicitation, `the call of ${tool}`),
 		});
@@ -137,9 +149,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			activeCalls: () => commands.activeCalls,
 			statusText: () => statusBar.text,
 			logUri: context.logUri,
+			blobs,
 			elicitation,
 			sampling,
 			settled: () => chain,
+			gateway: gateway.provider,
+			consent,
 		};
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);

@@ -4,16 +4,17 @@
  */
 import { OAuthProvider } from '../protocol/auth/oauthProvider';
 import type { HttpAuthProvider } from '../protocol/transports/transport';
-import { createTransport } from '../protocol/transports/createTransport';
+import { createTransport, type CreateTransportOptions } from '../protocol/transports/createTransport';
 import { McpClient, type ProtocolEra } from '../protocol/client';
 import type { Host } from './host';
 import type { Connector, ConnectRequest } from './serverConnection';
 
 /**
  * A Connector using `createTransport` and `McpClient.connect`. `auth` gives an HTTP auth provider for a remote
- * server (the OAuth client), or undefined.
+ * server (the OAuth client), or undefined; `transportOptions` adds transport options (e.g. the command line's shorter
+ * close grace).
  */
-export function createDefaultConnector(auth?: (request: ConnectRequest) => HttpAuthProvider | undefined): Connector {
+export function createDefaultConnector(auth?: (request: ConnectRequest) => HttpAuthProvider | undefined, transportOptions: Pick<CreateTransportOptions, 'closeGraceMs'> = {}): Connector {
 	// "Clients SHOULD cache the result for the lifetime of the server process (stdio) or origin (HTTP), and MAY persist
 	// it across restarts of the same server configuration, re-probing if the cached assumption later fails."
 	// https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
@@ -21,7 +22,7 @@ export function createDefaultConnector(auth?: (request: ConnectRequest) => HttpA
 	const eras = new Map<string, ProtocolEra>();
 	return async (request) => {
 		const { name, config, handlers, logger, signal } = request;
-		const transport = createTransport(config, { logger, name, auth: config.type === 'stdio' ? undefined : auth?.(request) });
+		const transport = createTransport(config, { ...transportOptions, logger, name, auth: config.type === 'stdio' ? undefined : auth?.(request) });
 		const onAbort = () => void transport.close().catch(() => undefined);
 		if (signal.aborted) {
 			onAbort();

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../common/logger';
-import { canonicalResourceUri, isLoopbackUrl } from '../../protocol/auth/discovery';
+import { canonicalResourceUri } from '../../protocol/auth/discovery';
+import { reachableFromBrowser } from '../externalUrl';
 import { startLoopbackRedirect, type LoopbackRedirect } from '../../protocol/auth/loopbackRedirect';
 import type { OAuthHostHooks, TokenStore } from '../../protocol/auth/types';
 
@@ -161,24 +162,6 @@ export function createVsCodeOAuthHooks(server: string, options: VsCodeOAuthHooks
 			}
 		},
 	};
-}
-
-/**
- * The authorization URL as the user's browser can reach it. An authorization server on this host's loopback
- * (a local test server, or one next to a remote extension host) is mapped with asExternalUri here, keeping the query
- * exactly as the OAuth client encoded it. Left to openExternal, the mapping decodes the query and re-encodes it with
- * `encodeURI`, which leaves `resource=http://…` unescaped, and code-server's port proxy then collapses the `//` in it
- * (seen in code-server 4.139.1: the authorization server answered invalid_target). Any other URL is returned as is.
- */
-async function reachableFromBrowser(url: string): Promise<string> {
-	const target = new URL(url);
-	if (!isLoopbackUrl(target)) return url;
-	try {
-		const external = await vscode.env.asExternalUri(vscode.Uri.parse(`${target.origin}${target.pathname}`));
-		return `${external.toString()}${target.search}${target.hash}`;
-	} catch {
-		return url;
-	}
 }
 
 function loopbackPort(uri: string): number | undefined {

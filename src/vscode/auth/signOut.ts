@@ -1,5 +1,5 @@
 /**
- * "MCP: Sign Out of Server…": forgets a remote server's OAuth tokens and client registration, and restarts it when it
+ * "MCP Switchboard: Sign Out of Server…": forgets a remote server's OAuth tokens and client registration, and restarts it when it
  * runs, so its next connection asks the user to sign in again.
  */
 import * as vscode from 'vscode';

@@ -3,6 +3,7 @@ import type { Manager, ServerState } from '../../manager/manager';
 import { ErrorCode } from '../../protocol/jsonrpc';
 import { McpError } from '../../protocol/mcpError';
 import type { ElicitFormRequest, ElicitRequest, ElicitResult, ElicitUrlRequest } from '../../protocol/schema';
+import { openExternalUrl } from '../externalUrl';
 import {
 	buildContent,
 	defaultValues,
@@ -33,8 +34,11 @@ export interface ElicitationInputShown {
 }
 
 export interface ElicitationPresenterOptions {
-	/** Opens a URL the user agreed to open. Default `vscode.env.openExternal`. */
-	openExternal?: (uri: vscode.Uri) => Thenable<boolean>;
+	/**
+	 * Opens a URL the user agreed to open, given exactly as the server sent it. Default {@link openExternalUrl}, which
+	 * keeps it as sent (`Uri.parse` would decode and re-encode the query: `%26` would reach the page as `&`).
+	 */
+	openExternal?: (url: string) => Thenable<boolean>;
 }
 
 type StepResult<T> = { kind: 'value'; value: T } | { kind: 'back' } | { kind: 'cancel' };
@@ -64,7 +68,7 @@ export class ElicitationPresenter implements vscode.Disposable {
 	private readonly completedEmitter = new vscode.EventEmitter<{ server: string; elicitationId: string }>();
 	/** Fires when a server reports a URL elicitation complete (`notifications/elicitation/complete`). */
 	readonly onDidComplete: vscode.Event<{ server: string; elicitationId: string }> = this.completedEmitter.event;
-	private readonly open: (uri: vscode.Uri) => Thenable<boolean>;
+	private readonly open: (url: string) => Thenable<boolean>;
 	private disposed = false;
 	private readonly active = new Set<vscode.QuickInput>();
 
@@ -73,7 +77,7 @@ export class ElicitationPresenter implements vscode.Disposable {
 		private readonly log: (server: string) => vscode.LogOutputChannel,
 		options: ElicitationPresenterOptions = {},
 	) {
-		this.open = options.openExternal ?? ((uri) => vscode.env.openExternal(uri));
+		this.open = options.openExternal ?? openExternalUrl;
 	}
 
 	/**
@@ -496,7 +500,7 @@ export class ElicitationPresenter implements vscode.Disposable {
 			return { action: 'decline' };
 		}
 		// Spec: accept means the user agreed to open the URL; the interaction itself happens out of band.
-		const opened = await this.open(vscode.Uri.parse(target.href));
+		const opened = await this.open(params.url);
 		log.info(`Opened ${domain} for URL elicitation ${params.elicitationId}${opened ? '' : ' (the editor could not open it)'}`);
 		return { action: 'accept' };
 	}

@@ -217,7 +217,7 @@ export class SamplingBroker implements vscode.Disposable {
 		}
 	}
 
-	/** Forgets every remembered consent (the command "MCP: Reset Sampling Consent"). */
+	/** Forgets every remembered consent (the command "MCP Switchboard: Reset Sampling Consent"). */
 	async resetConsent(): Promise<void> {
 		this.sessionAllowed.clear();
 		await this.context.globalState.update(ALWAYS_KEY, undefined);
@@ -327,7 +327,7 @@ export class SamplingBroker implements vscode.Disposable {
 		pick.items = [
 			{ id: 'once', label: '$(check) Allow once', description: 'this request only' },
 			{ id: 'session', label: '$(pass) Allow for this session', description: `until VS Code restarts` },
-			{ id: 'always', label: '$(verified) Always allow', description: `for ${server}; reset with "MCP: Reset Sampling Consent"` },
+			{ id: 'always', label: '$(verified) Always allow', description: `for ${server}; reset with "MCP Switchboard: Reset Sampling Consent"` },
 			{ id: 'deny', label: '$(close) Deny', description: `${server} gets an error` },
 			{ id: 'show', label: '$(eye) Show request…', description: 'system prompt, messages, tokens, model preferences, tools' },
 		];
@@ -382,7 +382,7 @@ async function countTokens(model: vscode.LanguageModelChat, text: string, token:
 	}
 }
 
-/** Registers "MCP: Reset Sampling Consent" (`mcpSwitchboard.resetSamplingConsent`). */
+/** Registers "MCP Switchboard: Reset Sampling Consent" (`mcpSwitchboard.resetSamplingConsent`). */
 export function registerSamplingCommands(broker: SamplingBroker): vscode.Disposable {
 	return vscode.commands.registerCommand('mcpSwitchboard.resetSamplingConsent', async () => {
 		await broker.resetConsent();

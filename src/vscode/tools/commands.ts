@@ -10,8 +10,9 @@ import { renderToolResult, type ResultDocuments } from './resultDocument';
 import { stateLabel, type TreeNode } from '../tree/serversTree';
 import { formFromSchema } from './toolArgs';
 import { askToolArguments } from './toolForm';
+import type { ToolConsent } from './consent';
 
-/** Command ids, as contributed in package.json (category "MCP"). */
+/** Command ids, as contributed in package.json (category "MCP Switchboard"). */
 export const Commands = {
 	startServer: 'mcpSwitchboard.startServer',
 	stopServer: 'mcpSwitchboard.stopServer',
@@ -42,6 +43,8 @@ export interface CommandDeps {
 	openSettings(): Thenable<unknown>;
 	/** Given a failed call's error, handles what it asks for (e.g. URL elicitation) and says whether to retry once. */
 	retryAfterError?(server: string, tool: string, error: unknown): Promise<boolean>;
+	/** Asks before a tool the server marks destructive (the palette's rule; see consent.ts). */
+	consent: ToolConsent;
 }
 
 /** The outcome of a Call Tool (also the command's return value, for tests and automation). */
@@ -103,27 +106,6 @@ export function notifyServerErrors(manager: Manager, logs: ServerLogs): vscode.D
 		showServerError(logs, server, first.length > 300 ? `${first.slice(0, 299)}…` : first, true);
 	});
 	return new vscode.Disposable(() => subscription.dispose());
-}
-
-/**
- * Whether to ask before running a tool. Asked only when the server says `destructiveHint: true` (and not read-only).
- * Why not the spec's default (destructive unless said otherwise): here a person runs the tool by hand with
- * arguments they just typed; asking on every unannotated tool (most tools) trains them to click through, and the
- * annotations are untrusted hints anyway. An explicit "this destroys things" is worth one more look.
- */
-export function needsConsent(tool: NamedTool['tool']): boolean {
-	return tool.annotations?.destructiveHint === true && tool.annotations.readOnlyHint !== true;
-}
-
-async function askConsent(server: string, tool: NamedTool['tool'], args: Record<string, unknown>): Promise<boolean> {
-	const run = { label: `$(warning) Run ${tool.name}`, description: 'the server marks this tool as destructive' };
-	const cancel = { label: 'Cancel' };
-	const chosen = await vscode.window.showQuickPick([cancel, run], {
-		title: `'${server}' says ${tool.name} may delete or overwrite data`,
-		placeHolder: `Arguments: ${JSON.stringify(args).slice(0, 200)}`,
-		ignoreFocusOut: true,
-	});
-	return chosen === run;
 }
 
 /** Registers every command; each stays registered when nothing runs and says why it cannot act (convention 11). */
@@ -292,7 +274,7 @@ export class CommandController implements vscode.Disposable {
 	private async runAgain(): Promise<CallOutcome | undefined> {
 		const last = this.lastCall;
 		if (!last) {
-			void vscode.window.showInformationMessage('No tool was called yet in this window. Use "MCP: Call Tool" first.');
+			void vscode.window.showInformationMessage('No tool was called yet in this window. Use "MCP Switchboard: Call Tool…" first.');
 			return undefined;
 		}
 		const named = this.findTool(last.server, last.tool);
@@ -306,7 +288,7 @@ export class CommandController implements vscode.Disposable {
 	private async execute(named: NamedTool, args: Record<string, unknown>): Promise<CallOutcome> {
 		const { server, tool } = named;
 		const outcome: CallOutcome = { server, tool: tool.name, arguments: args, progress: [] };
-		if (needsConsent(tool) && !(await askConsent(server, tool, args))) {
+		if (!(await this.deps.consent.confirm(server, tool, args, 'palette'))) {
 			outcome.cancelled = true;
 			return outcome;
 		}

@@ -109,6 +109,17 @@ function firstLine(text: string | undefined, max = 80): string {
 	return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
+/** The items whose key was not seen before, in order. */
+export function firstOfEach<T>(items: readonly T[], key: (item: T) => string): T[] {
+	const seen = new Set<string>();
+	return items.filter((item) => {
+		const k = key(item);
+		if (seen.has(k)) return false;
+		seen.add(k);
+		return true;
+	});
+}
+
 function escapeMd(text: string): string {
 	return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }
@@ -264,7 +275,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 					case 'starting':
 						return message('Starting…');
 					case 'stopped':
-						return message('Stopped. Start it with the ▷ button or "MCP: Start Server".');
+						return message('Stopped. Start it with the ▷ button or "MCP Switchboard: Start Server".');
 					case 'disabled':
 						return message('Disabled in its settings ("disabled": true).');
 					case 'running':
@@ -274,15 +285,17 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 				return groupOrder.filter((group) => (group === 'tools' ? true : group === 'prompts' ? caps.prompts !== undefined : caps.resources !== undefined) || this.items(view, group) > 0).map((group) => this.groupNode(view.name, group));
 			}
 			case 'group':
+				// A server may list an entry twice (same URI, tool or prompt name); the row ids derive from those, and VS Code
+				// refuses a tree with two rows of one id, so only the first of each is shown.
 				switch (element.group) {
 					case 'tools':
-						return view.tools.map((tool) => ({ kind: 'tool', server: view.name, tool }));
+						return firstOfEach(view.tools, (named) => named.tool.name).map((tool) => ({ kind: 'tool', server: view.name, tool }));
 					case 'resources':
-						return view.resources.map((resource) => ({ kind: 'resource', server: view.name, resource }));
+						return firstOfEach(view.resources, (resource) => resource.uri).map((resource) => ({ kind: 'resource', server: view.name, resource }));
 					case 'resourceTemplates':
-						return view.resourceTemplates.map((template) => ({ kind: 'template', server: view.name, template }));
+						return firstOfEach(view.resourceTemplates, (template) => template.uriTemplate).map((template) => ({ kind: 'template', server: view.name, template }));
 					case 'prompts':
-						return view.prompts.map((prompt) => ({ kind: 'prompt', server: view.name, prompt }));
+						return firstOfEach(view.prompts, (prompt) => prompt.name).map((prompt) => ({ kind: 'prompt', server: view.name, prompt }));
 				}
 				break;
 			default:
@@ -332,7 +345,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 			}
 			case 'group': {
 				const view = this.manager.get(element.server);
-				const count = view ? view[element.group].length : 0;
+				const count = view ? this.getChildren(element).length : 0;
 				const item = new vscode.TreeItem(groupLabels[element.group], count > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
 				item.id = `server/${element.server}/${element.group}`;
 				item.description = String(count);
@@ -348,7 +361,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 				item.description = [...badges, firstLine(tool.description)].filter(Boolean).join(' · ');
 				item.iconPath = new vscode.ThemeIcon(badges.includes('destructive') ? 'warning' : 'tools');
 				item.contextValue = 'mcpTool';
-				item.command = { command: 'mcpSwitchboard.callTool', title: 'Call Tool', arguments: [element] };
+				// No click command: a click selects the row (its tooltip shows the details); running takes the inline ▶ or
+				// the context menu. As the row's command, one stray click ran a tool that takes no arguments at once.
 				return item;
 			}
 			case 'resource': {

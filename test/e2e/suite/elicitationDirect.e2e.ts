@@ -21,7 +21,7 @@ interface Edge {
 async function edge(name: string, args: string[]): Promise<Edge> {
 	const log = vscode.window.createOutputChannel(`MCP e2e ${name}`, { log: true });
 	const opened: string[] = [];
-	const presenter = new ElicitationPresenter(() => log, { openExternal: async (uri) => (opened.push(uri.toString(true)), true) });
+	const presenter = new ElicitationPresenter(() => log, { openExternal: async (url) => (opened.push(url), true) });
 	// The broker uses only globalState of its context: an in-memory one keeps the extension's own consent untouched.
 	const state = new Map<string, unknown>();
 	const globalState = { get: (key: string) => state.get(key), update: async (key: string, value: unknown) => void state.set(key, value), keys: () => [...state.keys()] };
@@ -82,7 +82,7 @@ test(
 			await waitForQuickInput('then retry trigger-url-elicitation');
 			await answerQuickPick('Retry trigger-url-elicitation');
 			assert.equal(await retry, true);
-			assert.deepEqual(e.opened, [url, 'https://modelcontextprotocol.io/']);
+			assert.deepEqual(e.opened, [url, 'https://modelcontextprotocol.io']);
 			call = e.client.callTool('trigger-url-elicitation', args);
 			await waitForQuickInput('consent.example.com');
 			await answerQuickPick('Decline');

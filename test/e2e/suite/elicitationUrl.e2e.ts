@@ -58,7 +58,7 @@ test(
 		// A presenter of its own, so the test sees what would be opened instead of a browser tab.
 		const opened: string[] = [];
 		const log = vscode.window.createOutputChannel('MCP e2e url elicitation', { log: true });
-		const presenter = new ElicitationPresenter(() => log, { openExternal: async (uri) => (opened.push(uri.toString(true)), true) });
+		const presenter = new ElicitationPresenter(() => log, { openExternal: async (url) => (opened.push(url), true) });
 		try {
 			const retry = handleUrlElicitationRequired(SERVER, error, presenter, `${TOOL}`);
 			const consent = await waitForQuickInput('modelcontextprotocol.io');
@@ -66,7 +66,7 @@ test(
 			assert.ok(consent.rows.includes('Open modelcontextprotocol.io'), `rows: ${consent.rows.join(' | ')}`);
 			await answerQuickPick('Open modelcontextprotocol.io');
 			await waitForQuickInput(`finish in your browser, then retry ${TOOL}`);
-			assert.deepEqual(opened, ['https://modelcontextprotocol.io/']);
+			assert.deepEqual(opened, ['https://modelcontextprotocol.io']);
 			await answerQuickPick(`Retry ${TOOL}`);
 			assert.equal(await retry, true);
 		} finally {
