@@ -78,11 +78,6 @@ const expectedFailures = {
 		'auth/dpop': 'issue 13: not yet passing',
 		'auth/dpop-nonce': 'issue 13: not yet passing',
 		'auth/wif-jwt-bearer': 'issue 13: not yet passing',
-		'request-metadata': 'MCP 2026-07-28 stateless requests (issue 17)',
-		'sep-2322-client-request-state': 'MCP 2026-07-28 MRTR (issue 17)',
-		'http-standard-headers': 'MCP 2026-07-28 HTTP headers (issue 17)',
-		'http-custom-headers': 'MCP 2026-07-28 HTTP headers (issue 17)',
-		'http-invalid-tool-headers': 'MCP 2026-07-28 HTTP headers (issue 17)',
 	},
 };
 
