@@ -546,6 +546,11 @@ export class McpClient {
 
 	/** Takes a modern server's `server/discover` answer: version, capabilities, identity, instructions. */
 	private adoptDiscover(raw: Record<string, unknown>, pinned: boolean): ProbeOutcome {
+		if (!pinned && raw.supportedVersions === undefined && raw.resultType === undefined) {
+			// Some legacy servers answer every unknown method with an empty success: that is not a DiscoverResult.
+			this.logger.info(`${this.name}: server/discover was answered without supportedVersions: a server from before 2026-07-28; using initialize`);
+			return { era: 'legacy' };
+		}
 		const result = this.parse('DiscoverResultSchema', raw, 'server/discover');
 		const version = pickCommonVersion(result.supportedVersions, this.modernAllowed);
 		if (version === undefined) {

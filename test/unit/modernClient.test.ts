@@ -304,3 +304,9 @@ test('a legacy server result without resultType is complete; one with an unknown
 	assert.equal((await client.callTool('plain', {})).content.length, 1);
 	await assert.rejects(client.callTool('odd', {}), isMcpError(ErrorCode.ProtocolViolation, /resultType "weird"/));
 });
+
+test('a legacy server that answers any unknown method with an empty result is not taken for a modern one', async () => {
+	const { client, server } = await connect((s) => s.on('server/discover', () => ({})));
+	assert.equal(client.era, 'legacy');
+	assert.equal(server.requests('initialize').length, 1);
+});
