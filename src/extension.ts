@@ -17,6 +17,8 @@ import { ServersTreeProvider, type TreeNode } from './vscode/tree/serversTree';
 import { ServerConfiguration } from './vscode/settings';
 import { registerSignOutCommand } from './vscode/auth/signOut';
 import { ServersStatusBar } from './vscode/tree/statusBar';
+import { TaskList } from './vscode/tasks/taskList';
+import { registerTaskCommands } from './vscode/tasks/taskCommands';
 import { registerGateway, type GatewayProvider } from './vscode/gateway/gatewayProvider';
 import { registerConsentCommands, ToolConsent } from './vscode/tools/consent';
 
@@ -42,6 +44,8 @@ export interface SwitchboardApi {
 	sampling: SamplingBroker;
 	/** Resolves when the configuration as of now has been applied (servers started or stopped). */
 	settled(): Promise<void>;
+	/** The tasks started in this workspace (kept in workspace state). */
+	tasks: TaskList;
 	/** The MCP server offered to VS Code's agent (its running gateway's URL and token, its catalog). */
 	gateway: GatewayProvider;
 	/** Tool permissions (what chat models may run without asking). */
@@ -68,6 +72,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		context.subscriptions.push(configuration, elicitation, sampling, host, registerSamplingCommands(sampling));
 
 		const manager = new Manager(host);
+		// Sampling consent is remembered per server definition (where it is defined, its config) and model, not per name.
+		sampling.setServerIdentity((server) => manager.get(server));
 		let disposing: Promise<void> | undefined;
 		const disposeManager = () => (disposing ??= manager.dispose());
 		active = { dispose: disposeManager };
@@ -78,14 +84,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		registerConfigCommands(context, configuration, manager);
 		context.subscriptions.push(watchElicitationCompletions(manager, elicitation), watchLogLevelSetting(manager, (server) => logs.channel(server)));
 
+		const tasks = new TaskList(manager, context.workspaceState);
+		context.subscriptions.push(tasks);
 		// One consent for every caller: the palette's rule for Call Tool, the model's rule for @mcp (consent.ts).
 		const consent = new ToolConsent(context.workspaceState);
-		context.subscriptions.push(registerChatParticipant(context, manager, { consent }), registerConsentCommands(consent));
+		context.subscriptions.push(registerChatParticipant(context, manager, { consent, tasks }), registerConsentCommands(consent));
 		const version = String((context.extension.packageJSON as { version?: string }).version);
 		const gateway = registerGateway(manager, logs.main, version);
 		context.subscriptions.push(gateway.disposable);
 
-		const tree = new ServersTreeProvider(manager);
+		const tree = new ServersTreeProvider(manager, tasks);
 		const treeView = vscode.window.createTreeView(SERVERS_VIEW, { treeDataProvider: tree, showCollapseAll: true });
 		context.subscriptions.push(tree, treeView);
 
@@ -107,7 +115,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			consent,
 			// A -32042 "URL elicitation required" error: open the pages (with consent), then offer to retry the call.
 			retryAfterError: (server, tool, error) => handleUrlElicitationRequired(server, error, elicitation, `the call of ${tool}`),
+			tasks,
 		});
+		context.subscriptions.push(registerTaskCommands({ tasks, results, blobs, showError: (server, message) => showServerError(logs, server, message) }));
 		const statusBar = new ServersStatusBar(manager, Commands.showServers);
 		context.subscriptions.push(commands, statusBar, notifyServerErrors(manager, logs), registerSignOutCommand(manager, new SecretStorageTokenStore(context.secrets)));
 
@@ -153,6 +163,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			elicitation,
 			sampling,
 			settled: () => chain,
+			tasks,
 			gateway: gateway.provider,
 			consent,
 		};

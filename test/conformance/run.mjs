@@ -63,7 +63,6 @@ const expectedFailures = {
 		'auth/pre-registration': 'issue 13: not yet passing',
 		'auth/2025-03-26-oauth-metadata-backcompat': 'issue 13: not yet passing',
 		'auth/2025-03-26-oauth-endpoint-fallback': 'issue 13: not yet passing',
-		'auth/offline-access-scope': 'issue 13: not yet passing',
 		'auth/offline-access-not-supported': 'issue 13: not yet passing',
 		'auth/authorization-server-migration': 'issue 13: not yet passing',
 		'auth/iss-supported': 'issue 13: not yet passing',
