@@ -21,8 +21,8 @@ export function createDefaultConnector(auth?: (request: ConnectRequest) => HttpA
 	// A legacy answer lets a restart skip the probe (McpClient probes again when initialize then fails).
 	const eras = new Map<string, ProtocolEra>();
 	return async (request) => {
-		const { name, config, handlers, logger, signal } = request;
-		const transport = createTransport(config, { ...transportOptions, logger, name, auth: config.type === 'stdio' ? undefined : auth?.(request) });
+		const { name, config, handlers, logger, signal, inheritEnvironment } = request;
+		const transport = createTransport(config, { ...transportOptions, logger, name, inheritEnvironment, auth: config.type === 'stdio' ? undefined : auth?.(request) });
 		const onAbort = () => void transport.close().catch(() => undefined);
 		if (signal.aborted) {
 			onAbort();
