@@ -9,7 +9,7 @@
  */
 import { Emitter, type Event } from '../common/event';
 import { nullLogger, type Logger } from '../common/logger';
-import { JsonRpcConnection, type Clock, type RequestOptions } from './connection';
+import { JsonRpcConnection, type Clock, type MessageTap, type RequestOptions } from './connection';
 import { ErrorCode } from './jsonrpc';
 import { McpError } from './mcpError';
 import { answerInputRequests, DEFAULT_MAX_INPUT_ROUNDS, parseInputRequired } from './modern/inputRequests';
@@ -58,7 +58,7 @@ import { TaskReceiver } from './tasks/taskReceiver';
 import { TaskRequestor } from './tasks/taskRequestor';
 import type { Transport, TransportKind } from './transports/transport';
 
-export type { RequestOptions } from './connection';
+export type { MessageTap, RequestOptions } from './connection';
 
 /** Sent in `initialize` unless the caller supplies its own clientInfo. Kept in step with package.json by hand. */
 export const DEFAULT_CLIENT_INFO: Implementation = { name: 'mcp-switchboard', version: '0.1.0' };
@@ -270,6 +270,15 @@ export class McpClient {
 	readonly onDidLog: Event<LoggingMessage> = this.logEmitter.event;
 	readonly onDidProgress: Event<Progress> = this.progressEmitter.event;
 	readonly onDidCompleteElicitation: Event<{ elicitationId: string }> = this.elicitationCompleteEmitter.event;
+
+	/** Sees every message on this connection from now on (see JsonRpcConnection.messageTap); undefined stops it. */
+	set messageTap(tap: MessageTap | undefined) {
+		this.connection.messageTap = tap;
+	}
+
+	get messageTap(): MessageTap | undefined {
+		return this.connection.messageTap;
+	}
 
 	/** The wire in use; read live because an `http` transport may fall back to legacy `sse` during initialize. */
 	get transportKind(): TransportKind {
