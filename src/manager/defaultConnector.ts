@@ -50,7 +50,7 @@ export function createDefaultConnector(auth?: (request: ConnectRequest) => HttpA
 export function oauthFor(host: Host): (request: ConnectRequest) => HttpAuthProvider | undefined {
 	return (request) => {
 		if (request.config.type === 'stdio') return undefined;
-		const hooks = host.oauth?.(request.name);
+		const hooks = host.oauth?.(request.name, { interactive: request.interactive });
 		if (!hooks) return undefined;
 		const provider = new OAuthProvider({ serverUrl: request.config.url, config: request.config.oauth ?? {}, hooks, logger: request.logger, name: request.name });
 		return {

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Manager, NamedTool, ServerState, ServerView } from '../../manager/manager';
 import type { Prompt, Resource, ResourceTemplate } from '../../protocol/schema';
 import { fence } from '../tools/resultDocument';
+import { needsSignIn } from '../auth/oauth';
 import type { TaskList } from '../tasks/taskList';
 import { taskBadge, taskItem, tasksGroupItem } from '../tasks/taskTree';
 
@@ -41,6 +42,7 @@ export function stateLabel(state: ServerState): string {
 		case 'needsTrust':
 			return 'needs trust';
 		case 'error':
+			if (needsSignIn(state.message)) return 'sign in';
 			return state.crashLoop ? 'error (crash loop, stopped retrying)' : state.retryAt !== undefined ? 'error (will retry)' : 'error';
 	}
 }
@@ -86,6 +88,7 @@ function stateIcon(state: ServerState): vscode.ThemeIcon {
 		case 'needsTrust':
 			return new vscode.ThemeIcon('shield', new vscode.ThemeColor('problemsWarningIcon.foreground'));
 		case 'error':
+			if (needsSignIn(state.message)) return new vscode.ThemeIcon('account', new vscode.ThemeColor('problemsWarningIcon.foreground'));
 			return new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground'));
 	}
 }
@@ -404,6 +407,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 				}
 				// Nothing asks for trust by itself: a click on a server waiting for it is the user's Start, which asks.
 				if (view.state.kind === 'needsTrust') item.command = { command: 'mcpSwitchboard.startServer', title: 'Start (asks whether to allow it)', arguments: [element.server] };
+				if (view.state.kind === 'error' && needsSignIn(view.state.message)) item.command = { command: 'mcpSwitchboard.startServer', title: 'Sign in and start', arguments: [element.server] };
 				return item;
 			}
 			case 'group': {
