@@ -126,7 +126,7 @@ export class Manager {
 
 	/**
 	 * Brings the running set in line with `servers`: starts new, restarts changed (by config hash), stops removed.
-	 * A server waiting for trust is asked again (trust may have been granted since). Resolves when removed servers
+	 * A server waiting for trust is checked again without asking (trust may have been granted since). Resolves when removed servers
 	 * are gone and every start begun here has finished its first attempt (running, failed or needing trust).
 	 * Never rejects for a server's failure: that becomes the server's state.
 	 */
