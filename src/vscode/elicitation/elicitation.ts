@@ -4,7 +4,7 @@ import { ErrorCode } from '../../protocol/jsonrpc';
 import { McpError } from '../../protocol/mcpError';
 import type { ElicitFormRequest, ElicitRequest, ElicitResult, ElicitUrlRequest } from '../../protocol/schema';
 import { openExternalUrl } from '../externalUrl';
-import { ServerInputQueue, type Turn } from '../serverInput/inputQueue';
+import { reshowItems, ServerInputQueue, type Turn } from '../serverInput/inputQueue';
 import {
 	buildContent,
 	defaultValues,
@@ -336,6 +336,7 @@ export class ElicitationPresenter implements vscode.Disposable {
 			);
 			const show = () => {
 				input.show();
+				reshowItems(input);
 				this.shown.fire({ ...shown, input: input as vscode.QuickPick<vscode.QuickPickItem> | vscode.InputBox });
 			};
 			input.ignoreFocusOut = true;

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { ErrorCode } from '../../protocol/jsonrpc';
 import { McpError } from '../../protocol/mcpError';
 import type { CreateMessageRequest, CreateMessageResult } from '../../protocol/schema';
-import { ServerInputQueue, type Turn } from '../serverInput/inputQueue';
+import { reshowItems, ServerInputQueue, type Turn } from '../serverInput/inputQueue';
 import { chooseModel, describeRequest, summarizeExchange, toCreateMessageResult, toNeutralRequest, type NeutralMessage, type ResponsePart } from './samplingMapping';
 
 /** The user's answer to a sampling request. `show` opens the full request and asks again. */
@@ -358,6 +358,7 @@ export class SamplingBroker implements vscode.Disposable {
 			];
 			const show = () => {
 				pick.show();
+				reshowItems(pick);
 				this.shown.fire({ server, input: pick as unknown as vscode.QuickPick<vscode.QuickPickItem> });
 			};
 			signal.addEventListener('abort', onAbort, { once: true });

@@ -47,15 +47,14 @@ interface Entry extends WaitingRequest {
  * again (see {@link WaitingRequestsAnnouncer}).
  *
  * A request shows at once only when nothing of this extension's is on screen, no user form is open (see
- * {@link userInput}) and the user has not just put a request aside; otherwise it waits its turn. Once the user hides one,
- * the queue stops showing requests by itself until the user opens one from the announcement: popping the next
- * request over the Ctrl+P the user just opened would be the same interruption again.
+ * {@link userInput}) and no request the user put aside is still unanswered; otherwise it waits its turn, announced.
+ * While a hidden request waits, the queue shows nothing by itself: popping the next request over the Ctrl+P the user
+ * just opened would be the same interruption again. Opening one from the announcement, or answering it, goes on.
  */
 export class ServerInputQueue implements vscode.Disposable {
 	private readonly entries: Entry[] = [];
 	private current: Entry | undefined;
 	private userForms = 0;
-	private paused = false;
 	private nextId = 0;
 	private readonly changed = new vscode.EventEmitter<void>();
 	/** Fires when a request arrives, waits, shows or ends. */
@@ -91,10 +90,7 @@ export class ServerInputQueue implements vscode.Disposable {
 				hidden: () => {
 					if (request.signal.aborted) return Promise.resolve<Resumption>('aborted');
 					entry.state = 'hidden';
-					if (this.current === entry) {
-						this.current = undefined;
-						this.paused = true;
-					}
+					if (this.current === entry) this.current = undefined;
 					const next = this.wait(entry);
 					this.changed.fire();
 					return next;
@@ -113,7 +109,6 @@ export class ServerInputQueue implements vscode.Disposable {
 	resume(id: number): boolean {
 		const entry = this.entries.find((e) => e.id === id);
 		if (!entry || entry.state === 'showing') return entry !== undefined;
-		this.paused = false;
 		this.grant(entry, 'resume');
 		return true;
 	}
@@ -155,9 +150,12 @@ export class ServerInputQueue implements vscode.Disposable {
 		});
 	}
 
-	/** Gives the screen to the oldest request never shown, when nothing else holds it. */
+	/**
+	 * Gives the screen to the oldest request never shown, when nothing else holds it. Not while a request the user put
+	 * aside is still unanswered: they went to do something else, and new requests are announced, not pushed at them.
+	 */
 	private pump(): void {
-		if (this.current || this.userForms > 0 || this.paused) return;
+		if (this.current || this.userForms > 0 || this.entries.some((e) => e.state === 'hidden')) return;
 		const next = this.entries.find((e) => e.state === 'queued' && e.wake);
 		if (next) this.grant(next, 'resume');
 	}
@@ -169,4 +167,18 @@ export class ServerInputQueue implements vscode.Disposable {
 		entry.wake?.(how);
 		this.changed.fire();
 	}
+}
+
+/**
+ * Sends a quick pick's rows again. A quick pick shown again after it was hidden came back without its rows in VS Code
+ * 1.139 (seen in the e2e suites); assigning them again (and what was ticked) brings them back.
+ */
+export function reshowItems(input: vscode.QuickInput): void {
+	if (!('items' in input)) return;
+	const pick = input as vscode.QuickPick<vscode.QuickPickItem>;
+	const selected = pick.selectedItems;
+	const active = pick.activeItems;
+	pick.items = [...pick.items];
+	if (pick.canSelectMany) pick.selectedItems = selected;
+	else if (active.length > 0) pick.activeItems = active;
 }

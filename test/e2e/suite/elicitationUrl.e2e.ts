@@ -43,7 +43,11 @@ test(
 		await sleep(1000);
 		assert.equal(settled, false, 'hiding the consent did not answer the server');
 		await showWaiting();
-		const again = await waitForQuickInput('consent.example.com');
+		await waitForQuickInput('consent.example.com');
+		const again = await waitFor(async () => {
+			const shown = await waitForQuickInput('consent.example.com');
+			return shown.rows.length > 0 && shown;
+		}, { message: 'the consent shown again with its rows' });
 		assert.equal(again.rows[0], 'Decline', `the first row is Decline (rows: ${again.rows.join(' | ')})`);
 		await quickInputAccept();
 		assert.deepEqual(jsonAfter(resultText(await call), 'Raw result: '), { action: 'decline' });
