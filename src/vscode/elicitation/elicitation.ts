@@ -329,14 +329,14 @@ export class ElicitationPresenter implements vscode.Disposable {
 					if (settled) return;
 					void turn.hidden().then((how) => {
 						if (settled) return;
-						if (how === 'resume') show();
+						if (how === 'resume') show(true);
 						else settle({ kind: 'cancel' });
 					});
 				}),
 			);
-			const show = () => {
+			const show = (again = false) => {
 				input.show();
-				reshowItems(input);
+				if (again) reshowItems(input);
 				this.shown.fire({ ...shown, input: input as vscode.QuickPick<vscode.QuickPickItem> | vscode.InputBox });
 			};
 			input.ignoreFocusOut = true;
@@ -512,10 +512,8 @@ export class ElicitationPresenter implements vscode.Disposable {
 		];
 		const step = await this.runInput<string>(pick, { server, kind: 'url' }, session, (settle) => [
 			pick.onDidAccept(() => {
-				const chosen = pick.selectedItems[0] ?? pick.activeItems[0];
-				if (chosen) {
-					settle({ kind: 'value', value: chosen.id });
-				}
+				// Enter with no row focused yet takes the safe choice.
+				settle({ kind: 'value', value: pick.selectedItems[0]?.id ?? pick.activeItems[0]?.id ?? 'decline' });
 			}),
 		]);
 		if (step.kind === 'cancel' || step.kind === 'back') {

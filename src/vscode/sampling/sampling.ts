@@ -343,22 +343,22 @@ export class SamplingBroker implements vscode.Disposable {
 			const onAbort = () => settle(McpError.cancelled('sampling/createMessage', signal.reason));
 			const disposables = [
 				pick.onDidAccept(() => {
-					const chosen = pick.selectedItems[0] ?? pick.activeItems[0];
-					if (chosen) settle(chosen.id);
+					// Enter with no row focused yet takes the safe choice.
+					settle(pick.selectedItems[0]?.id ?? pick.activeItems[0]?.id ?? 'deny');
 				}),
 				// Hidden (Escape, Ctrl+P, another quick input) is not a refusal: wait until the user opens it again.
 				pick.onDidHide(() => {
 					if (settled) return;
 					void turn.hidden().then((how) => {
 						if (settled) return;
-						if (how === 'resume') show();
+						if (how === 'resume') show(true);
 						else settle(how === 'dismiss' ? 'deny' : McpError.cancelled('sampling/createMessage', signal.reason));
 					});
 				}),
 			];
-			const show = () => {
+			const show = (again = false) => {
 				pick.show();
-				reshowItems(pick);
+				if (again) reshowItems(pick);
 				this.shown.fire({ server, input: pick as unknown as vscode.QuickPick<vscode.QuickPickItem> });
 			};
 			signal.addEventListener('abort', onAbort, { once: true });

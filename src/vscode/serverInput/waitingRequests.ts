@@ -74,8 +74,15 @@ export class WaitingRequestsAnnouncer implements vscode.Disposable {
 				pick.onDidAccept(() => resolve(pick.selectedItems[0]?.request ?? pick.activeItems[0]?.request)),
 				pick.onDidTriggerItemButton(({ item }) => {
 					this.queue.dismiss(item.request.id);
-					pick.items = rows();
+					// The request leaves the queue a moment later (its answer is sent first): drop its row now.
+					pick.items = pick.items.filter((row) => row.request.id !== item.request.id);
 					if (pick.items.length === 0) resolve(undefined);
+				}),
+				// Requests answered or cancelled by their server meanwhile leave the list; new ones join it.
+				this.queue.onDidChange(() => {
+					const now = rows();
+					if (now.map((r) => r.request.id).join() !== pick.items.map((r) => r.request.id).join()) pick.items = now;
+					if (now.length === 0) resolve(undefined);
 				}),
 				pick.onDidHide(() => resolve(undefined)),
 			);
