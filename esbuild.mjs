@@ -34,22 +34,27 @@ const builds = [
 	// zod stays a runtime `require` (it is a declared dependency): parsing its bundled 325 KB would cost most of the
 	// import time, while the core loads it only on first use.
 	{ ...common, entryPoints: { core: 'src/core.ts' }, outdir: 'dist', external: ['zod'] },
+	// The command line (`mcp-switchboard`, package.json "bin"): plain Node like the core, zod required at run time.
+	{ ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', external: ['zod'], banner: { js: '#!/usr/bin/env node' } },
 	// Unit and integration tests: plain Node, no vscode either.
 	{
 		...common,
 		entryPoints: [...testFiles('test/unit'), ...testFiles('test/integration')],
 		outdir: 'out/test',
 		outbase: 'test',
+		// The official SDK (a test client here) is loaded from node_modules as is: bundled, its zod import breaks.
+		external: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],
 		sourcemap: true,
 		minify: false,
 	},
-	// Suites that run inside a real VS Code extension host: the runner module plus each `*.e2e.ts` as its own
-	// bundle, which index.ts finds next to itself at run time (so a new suite needs no registration).
+	// Suites that run inside a real VS Code extension host: the runner module plus each `*.e2e.ts` (trusted run) and
+	// `*.restricted.ts` (untrusted run, Restricted Mode) as its own bundle, which index.ts finds next to itself at run
+	// time (so a new suite needs no registration).
 	{
 		...common,
 		entryPoints: [
 			'test/e2e/suite/index.ts',
-			...readdirSync('test/e2e/suite').filter((f) => f.endsWith('.e2e.ts')).map((f) => join('test/e2e/suite', f)),
+			...readdirSync('test/e2e/suite').filter((f) => f.endsWith('.e2e.ts') || f.endsWith('.restricted.ts')).map((f) => join('test/e2e/suite', f)),
 		],
 		outdir: 'out/e2e',
 		outbase: 'test/e2e',

@@ -19,6 +19,10 @@ import { registerSignOutCommand } from './vscode/auth/signOut';
 import { ServersStatusBar } from './vscode/tree/statusBar';
 import { ServerInputQueue } from './vscode/serverInput/inputQueue';
 import { WaitingRequestsAnnouncer } from './vscode/serverInput/waitingRequests';
+import { TaskList } from './vscode/tasks/taskList';
+import { registerTaskCommands } from './vscode/tasks/taskCommands';
+import { registerGateway, type GatewayProvider } from './vscode/gateway/gatewayProvider';
+import { registerConsentCommands, ToolConsent } from './vscode/tools/consent';
 
 /** The id of the Servers view (package.json `contributes.views`). */
 export const SERVERS_VIEW = 'mcpSwitchboard.servers';
@@ -45,6 +49,12 @@ export interface SwitchboardApi {
 	sampling: SamplingBroker;
 	/** Resolves when the configuration as of now has been applied (servers started or stopped). */
 	settled(): Promise<void>;
+	/** The tasks started in this workspace (kept in workspace state). */
+	tasks: TaskList;
+	/** The MCP server offered to VS Code's agent (its running gateway's URL and token, its catalog). */
+	gateway: GatewayProvider;
+	/** Tool permissions (what chat models may run without asking). */
+	consent: ToolConsent;
 }
 
 /** The running extension's Manager and its one disposal (shared by deactivate and context.subscriptions). */
@@ -71,6 +81,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		context.subscriptions.push(configuration, elicitation, sampling, host, registerSamplingCommands(sampling));
 
 		const manager = new Manager(host);
+		// Sampling consent is remembered per server definition (where it is defined, its config) and model, not per name.
+		sampling.setServerIdentity((server) => manager.get(server));
 		let disposing: Promise<void> | undefined;
 		const disposeManager = () => (disposing ??= manager.dispose());
 		active = { dispose: disposeManager };
@@ -81,9 +93,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		registerConfigCommands(context, configuration, manager);
 		context.subscriptions.push(watchElicitationCompletions(manager, elicitation), watchLogLevelSetting(manager, (server) => logs.channel(server)));
 
-		context.subscriptions.push(registerChatParticipant(context, manager));
+		const tasks = new TaskList(manager, context.workspaceState);
+		context.subscriptions.push(tasks);
+		// One consent for every caller: the palette's rule for Call Tool, the model's rule for @mcp (consent.ts).
+		const consent = new ToolConsent(context.workspaceState);
+		context.subscriptions.push(registerChatParticipant(context, manager, { consent, tasks }), registerConsentCommands(consent));
+		const version = String((context.extension.packageJSON as { version?: string }).version);
+		const gateway = registerGateway(manager, logs.main, version);
+		context.subscriptions.push(gateway.disposable);
 
-		const tree = new ServersTreeProvider(manager);
+		const tree = new ServersTreeProvider(manager, tasks);
 		const treeView = vscode.window.createTreeView(SERVERS_VIEW, { treeDataProvider: tree, showCollapseAll: true });
 		context.subscriptions.push(tree, treeView);
 
@@ -103,9 +122,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			addServer,
 			openSettings,
 			userInput: () => inputQueue.userInput(),
+			consent,
 			// A -32042 "URL elicitation required" error: open the pages (with consent), then offer to retry the call.
 			retryAfterError: (server, tool, error) => handleUrlElicitationRequired(server, error, elicitation, `the call of ${tool}`),
+			tasks,
 		});
+		context.subscriptions.push(registerTaskCommands({ tasks, results, blobs, showError: (server, message) => showServerError(logs, server, message) }));
 		const statusBar = new ServersStatusBar(manager, Commands.showServers);
 		context.subscriptions.push(commands, statusBar, notifyServerErrors(manager, logs), registerSignOutCommand(manager, new SecretStorageTokenStore(context.secrets)));
 
@@ -153,6 +175,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			elicitation,
 			sampling,
 			settled: () => chain,
+			tasks,
+			gateway: gateway.provider,
+			consent,
 		};
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);

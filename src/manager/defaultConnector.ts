@@ -4,19 +4,20 @@
  */
 import { OAuthProvider } from '../protocol/auth/oauthProvider';
 import type { HttpAuthProvider } from '../protocol/transports/transport';
-import { createTransport } from '../protocol/transports/createTransport';
+import { createTransport, type CreateTransportOptions } from '../protocol/transports/createTransport';
 import { McpClient } from '../protocol/client';
 import type { Host } from './host';
 import type { Connector, ConnectRequest } from './serverConnection';
 
 /**
  * A Connector using `createTransport` and `McpClient.connect`. `auth` gives an HTTP auth provider for a remote
- * server (the OAuth client), or undefined.
+ * server (the OAuth client), or undefined; `transportOptions` adds transport options (e.g. the command line's shorter
+ * close grace).
  */
-export function createDefaultConnector(auth?: (request: ConnectRequest) => HttpAuthProvider | undefined): Connector {
+export function createDefaultConnector(auth?: (request: ConnectRequest) => HttpAuthProvider | undefined, transportOptions: Pick<CreateTransportOptions, 'closeGraceMs'> = {}): Connector {
 	return async (request) => {
 		const { name, config, handlers, logger, signal } = request;
-		const transport = createTransport(config, { logger, name, auth: config.type === 'stdio' ? undefined : auth?.(request) });
+		const transport = createTransport(config, { ...transportOptions, logger, name, auth: config.type === 'stdio' ? undefined : auth?.(request) });
 		const onAbort = () => void transport.close().catch(() => undefined);
 		if (signal.aborted) {
 			onAbort();

@@ -7,7 +7,7 @@ import { Emitter, type Event } from '../common/event';
 import type { Disposable } from '../common/disposable';
 import { ErrorCode } from '../protocol/jsonrpc';
 import { McpError } from '../protocol/mcpError';
-import type { McpClient, RequestOptions } from '../protocol/client';
+import type { CallToolOptions, McpClient, RequestOptions, ToolTask } from '../protocol/client';
 import type { CallToolResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from '../protocol/schema';
 import { systemClock, type Clock, type RestartPolicyOptions } from './backoff';
 import type { Host } from './host';
@@ -196,13 +196,40 @@ export class Manager {
 		return this.names.lookup(qualifiedName)?.value;
 	}
 
-	/** Fails with an McpError naming the server when it is not running. */
-	callTool(server: string, tool: string, args: Record<string, unknown>, options?: RequestOptions): Promise<CallToolResult> {
+	/**
+	 * Fails with an McpError naming the server when it is not running. A tool whose taskSupport is `required` (or any
+	 * tool with `options.task`) runs as a task and resolves with its final result (see McpClient.callTool).
+	 */
+	callTool(server: string, tool: string, args: Record<string, unknown>, options?: CallToolOptions): Promise<CallToolResult> {
 		try {
 			return this.client(server).callTool(tool, args, options);
 		} catch (error) {
 			return Promise.reject(error);
 		}
+	}
+
+	/** Starts a tool call as a task on a running server and resolves with its handle (see McpClient.startToolTask). */
+	startToolTask(server: string, tool: string, args: Record<string, unknown>, options?: CallToolOptions): Promise<ToolTask> {
+		try {
+			return this.client(server).startToolTask(tool, args, options);
+		} catch (error) {
+			return Promise.reject(error);
+		}
+	}
+
+	/** Follows a task started earlier (e.g. before a reload) on a running server (see McpClient.resumeToolTask). */
+	resumeToolTask(server: string, taskId: string, tool: string): Promise<ToolTask> {
+		try {
+			return this.client(server).resumeToolTask(taskId, tool);
+		} catch (error) {
+			return Promise.reject(error);
+		}
+	}
+
+	/** A tool's `execution.taskSupport` on a running server: `required`, `optional` or `forbidden` (also when it cannot tell). */
+	toolTaskSupport(server: string, tool: string): 'required' | 'optional' | 'forbidden' {
+		const client = this.connections.get(server)?.runningClient;
+		return client && client.supportsToolTasks() ? client.toolTaskSupport(tool) : 'forbidden';
 	}
 
 	/** Served from the resource cache (TTL + LRU) when fresh. */

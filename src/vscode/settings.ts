@@ -9,20 +9,19 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { mergeServers, parse, parseDotenv, parseInputs, parseMcpJson, type InputDefinition, type ServerEntry } from '../manager/config';
+import { mergeServers, parse, parseInputs, parseMcpJson, type InputDefinition, type ServerEntry } from '../manager/config';
 import type { ConfigSource, ResolvedServer } from '../manager/manager';
 import { describeAsWritten } from '../manager/trustText';
 import type { ServerConfig } from '../manager/types';
-import { resolveConfig, resolveString, type VariableContext } from '../manager/variables';
-import { InputValues } from './inputs';
+import { resolveEntry } from '../manager/resolveEntry';
+import type { VariableContext } from '../manager/variables';
+import { InputValues, USER_INPUT_SCOPE } from './inputs';
 import { TrustDecisions } from './trust/trust';
 
 const SECTION = 'mcpSwitchboard';
 const SERVERS = 'servers';
 /** User-level `inputs` (mcp.json's format) for `${input:…}` in user-level servers; workspace values are ignored. */
 const INPUTS = 'inputs';
-/** The secret-storage scope of user-level inputs: one for every window, unlike workspace inputs. */
-const USER_INPUT_SCOPE = 'user';
 /** Events within this window are applied once (saving settings.json fires several). */
 const DEBOUNCE_MS = 150;
 
@@ -241,39 +240,17 @@ export class ServerConfiguration implements vscode.Disposable {
 	}
 
 	/** Resolves variables and reads the envFile; `config` undefined when a required value is missing. */
-	private async resolveEntry(
+	private resolveEntry(
 		entry: ServerEntry,
 		folder: vscode.WorkspaceFolder | undefined,
 		inputs: Map<string, InputDefinition>,
 		values: InputValues,
 	): Promise<{ config: ServerConfig | undefined; problems: string[] }> {
-		const problems: string[] = [];
-		const context = this.variableContext(folder, inputs, values);
-		const resolved = await resolveConfig(entry.name, entry.config, context);
-		problems.push(...resolved.problems);
-		if (!resolved.config) return { config: undefined, problems };
-		const config = resolved.config;
-		if (config.type === 'stdio') {
-			// The settings say a server without "cwd" runs in its workspace folder (or the home directory without one),
-			// not wherever the extension host happened to start.
-			config.cwd ??= defaultCwd(folder ?? vscode.workspace.workspaceFolders?.[0]);
-		}
-		if (entry.envFile !== undefined && config.type === 'stdio') {
-			const file = await resolveString(entry.envFile, context, `Server '${entry.name}': field "envFile"`);
-			problems.push(...file.problems);
-			if (file.value === undefined) return { config: undefined, problems };
-			const absolute = path.isAbsolute(file.value) ? file.value : path.join(context.workspaceFolder ?? os.homedir(), file.value);
-			try {
-				const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(absolute)));
-				const parsed = parseDotenv(text, absolute);
-				problems.push(...parsed.problems.map((p) => `Server '${entry.name}': field "envFile": ${p}`));
-				config.env = { ...parsed.env, ...config.env };
-			} catch (error) {
-				problems.push(`Server '${entry.name}': field "envFile": cannot read ${absolute} (${error instanceof Error ? error.message : String(error)})`);
-				return { config: undefined, problems };
-			}
-		}
-		return { config, problems };
+		return resolveEntry(entry, {
+			context: this.variableContext(folder, inputs, values),
+			defaultCwd: defaultCwd(folder ?? vscode.workspace.workspaceFolders?.[0]),
+			readFile: async (file) => new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(file))),
+		});
 	}
 }
 

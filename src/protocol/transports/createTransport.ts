@@ -35,6 +35,8 @@ export interface CreateTransportOptions {
 	auth?: HttpAuthProvider;
 	/** The largest message accepted, in bytes. Default: the transport's own (hundreds of MiB). */
 	maxMessageBytes?: number;
+	/** stdio: how long close() waits for the process to exit before signalling it (see StdioTransportOptions). */
+	closeGraceMs?: number;
 }
 
 /**
@@ -44,7 +46,7 @@ export interface CreateTransportOptions {
 export function createTransport(config: TransportConfig, options: CreateTransportOptions = {}): Transport {
 	switch (config.type) {
 		case 'stdio':
-			return new StdioTransport({ ...config, logger: options.logger, name: options.name, maxMessageBytes: options.maxMessageBytes });
+			return new StdioTransport({ ...config, logger: options.logger, name: options.name, maxMessageBytes: options.maxMessageBytes, closeGraceMs: options.closeGraceMs });
 		case 'http':
 			return new StreamableHttpTransport({
 				url: config.url,

@@ -25,6 +25,11 @@ export interface StdioTransportOptions {
 	name?: string;
 	/** The largest message accepted from the server, in bytes. Default 512 MiB; larger ones are logged and dropped. */
 	maxMessageBytes?: number;
+	/**
+	 * How long close() waits for the server to exit after stdin ends, and again after SIGTERM. Default 2000 ms; a
+	 * command-line run that is about to exit uses less, since a person is waiting for the prompt.
+	 */
+	closeGraceMs?: number;
 }
 
 /** How long close() waits after ending stdin before SIGTERM, and after SIGTERM before SIGKILL. */
@@ -242,11 +247,12 @@ export class StdioTransport implements Transport {
 		}
 		this.failWrites(reason);
 		child.stdin?.end();
-		if (!(await this.waitForExit(GRACE_MS))) {
-			this.logger.info(`${this.name}: did not exit ${GRACE_MS} ms after stdin closed; sending SIGTERM`);
+		const grace = this.options.closeGraceMs ?? GRACE_MS;
+		if (!(await this.waitForExit(grace))) {
+			this.logger.info(`${this.name}: did not exit ${grace} ms after stdin closed; sending SIGTERM`);
 			this.signal(child, 'SIGTERM');
-			if (!(await this.waitForExit(GRACE_MS))) {
-				this.logger.warn(`${this.name}: did not exit ${GRACE_MS} ms after SIGTERM; sending SIGKILL`);
+			if (!(await this.waitForExit(grace))) {
+				this.logger.warn(`${this.name}: did not exit ${grace} ms after SIGTERM; sending SIGKILL`);
 				this.signal(child, 'SIGKILL');
 				await this.waitForExit(GRACE_MS);
 			}

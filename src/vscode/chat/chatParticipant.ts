@@ -1,8 +1,10 @@
 import * as vscode from 'vscode';
-import { describeState, type Manager, type NamedTool } from '../../manager/manager';
+import type { TaskList } from '../tasks/taskList';
+import { describeState, type Manager } from '../../manager/manager';
 import { toAbortSignal } from '../cancellation';
 import { MAX_TOOL_ROUNDS, progressLabel, toolDescription, toolFailureText, toolInputSchema, toolResultText, toolsMarkdown } from './chatMapping';
-import { Commands, needsConsent } from '../tools/commands';
+import { Commands } from '../tools/commands';
+import { ToolConsent } from '../tools/consent';
 
 /** The participant's id (package.json `contributes.chatParticipants`). */
 export const CHAT_PARTICIPANT_ID = 'mcpSwitchboard.mcp';
@@ -12,20 +14,22 @@ export interface ChatMetadata {
 	toolCalls: { server: string; tool: string; ok: boolean }[];
 }
 
-/**
- * Asks before a tool the server marks destructive (the same rule as Call Tool: `destructiveHint: true`, not
- * read-only), as a quick pick, never a modal (which the smoke-test driver would answer by itself).
- * Resolves false when dismissed.
- */
-async function askConsent(named: NamedTool, args: unknown): Promise<boolean> {
-	const run = { label: `$(warning) Run ${named.tool.name}`, description: 'the server marks this tool as destructive' };
-	const cancel = { label: 'Cancel' };
-	const chosen = await vscode.window.showQuickPick([cancel, run], {
-		title: `The chat model wants to run ${named.tool.name}: '${named.server}' says it may delete or overwrite data`,
-		placeHolder: `Arguments: ${JSON.stringify(args ?? {}).slice(0, 200)}`,
-		ignoreFocusOut: true,
-	});
-	return chosen === run;
+/** What a request needs besides the Manager. */
+export interface ChatOptions {
+	/** Asks before each tool call that is not read-only. Default: a fresh ToolConsent that remembers nothing beyond itself. */
+	consent?: ToolConsent;
+	/** The Tasks list: a tool call that runs as a task is followed there. Default: none. */
+	tasks?: TaskList;
+}
+
+/** A Memento that lives as long as the object (the default consent's "always" choices are not kept). */
+function memoryMemento(): vscode.Memento {
+	const values = new Map<string, unknown>();
+	return {
+		keys: () => [...values.keys()],
+		get: <T>(key: string, fallback?: T) => (values.has(key) ? (values.get(key) as T) : fallback),
+		update: async (key: string, value: unknown) => void (value === undefined ? values.delete(key) : values.set(key, value)),
+	} as vscode.Memento;
 }
 
 /** Prior turns of this participant as plain text messages (tool calls of earlier turns are not replayed). */
@@ -58,8 +62,10 @@ export async function handleChatRequest(
 	context: vscode.ChatContext,
 	stream: vscode.ChatResponseStream,
 	token: vscode.CancellationToken,
+	options: ChatOptions = {},
 ): Promise<vscode.ChatResult> {
 	const metadata: ChatMetadata = { toolCalls: [] };
+	const consent = options.consent ?? new ToolConsent(memoryMemento());
 	const servers = manager.servers();
 	const showServers = () => stream.button({ command: Commands.showServers, title: 'Show Servers' });
 	if (request.command === 'tools') {
@@ -96,7 +102,7 @@ export async function handleChatRequest(
 			if (calls.length === 0 || token.isCancellationRequested) return { metadata };
 			messages.push(vscode.LanguageModelChatMessage.Assistant([...(text ? [new vscode.LanguageModelTextPart(text)] : []), ...calls]));
 			const results: vscode.LanguageModelToolResultPart[] = [];
-			for (const call of calls) results.push(await runTool(manager, call, stream, bridge.signal, metadata));
+			for (const call of calls) results.push(await runTool(manager, consent, call, stream, bridge.signal, metadata, options.tasks));
 			if (token.isCancellationRequested) return { metadata };
 			messages.push(vscode.LanguageModelChatMessage.User(results));
 		}
@@ -113,22 +119,33 @@ export async function handleChatRequest(
 }
 
 /** Runs one tool call and turns whatever happens (result, isError, throw, unknown tool, refusal) into a result part. */
-async function runTool(manager: Manager, call: vscode.LanguageModelToolCallPart, stream: vscode.ChatResponseStream, signal: AbortSignal, metadata: ChatMetadata): Promise<vscode.LanguageModelToolResultPart> {
+async function runTool(manager: Manager, consent: ToolConsent, call: vscode.LanguageModelToolCallPart, stream: vscode.ChatResponseStream, signal: AbortSignal, metadata: ChatMetadata, tasks?: TaskList): Promise<vscode.LanguageModelToolResultPart> {
 	const answer = (text: string) => new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(text)]);
 	const named = manager.findTool(call.name);
 	if (!named) return answer(`Tool error: there is no tool ${call.name} (its MCP server may have stopped or changed its tools).`);
 	const { server, tool } = named;
 	const args = call.input && typeof call.input === 'object' && !Array.isArray(call.input) ? (call.input as Record<string, unknown>) : {};
-	if (needsConsent(tool) && !(await askConsent(named, args))) {
+	if (!(await consent.confirm(server, tool, args, 'model'))) {
 		metadata.toolCalls.push({ server, tool: tool.name, ok: false });
 		stream.markdown(`\n\n_Not run: ${server} › ${tool.name} (declined)._\n\n`);
 		return answer(`Tool error: the user declined to run ${tool.name}. Do not retry it unless the user asks.`);
 	}
 	stream.progress(progressLabel(server, tool.name));
 	try {
+		// A tool that runs as a task: its status messages show in the progress line while the chat waits without
+		// blocking; stopping the chat aborts the signal, which cancels the task on the server (tasks/cancel).
+		let taskId: string | undefined;
 		const result = await manager.callTool(server, tool.name, args, {
 			signal,
-			onProgress: (progress) => stream.progress(progressLabel(server, tool.name, progress.message)),
+			onProgress: (progress) => {
+				stream.progress(progressLabel(server, tool.name, progress.message));
+				if (taskId !== undefined) tasks?.progress(server, taskId, progress);
+			},
+			onTaskCreated: (handle) => {
+				taskId = handle.taskId;
+				tasks?.track(server, tool.name, args, handle, '@mcp');
+			},
+			onTaskStatus: (task) => stream.progress(progressLabel(server, tool.name, task.statusMessage ?? task.status.replace('_', ' '))),
 		});
 		metadata.toolCalls.push({ server, tool: tool.name, ok: result.isError !== true });
 		return answer(toolResultText(result));
@@ -144,9 +161,9 @@ async function runTool(manager: Manager, call: vscode.LanguageModelToolCallPart,
  * Registers `@mcp` ({@link CHAT_PARTICIPANT_ID}) with the extension's icon. Dispose to unregister.
  * Fails only if VS Code lacks the chat API (then nothing is registered and a no-op disposable is returned).
  */
-export function registerChatParticipant(context: vscode.ExtensionContext, manager: Manager): vscode.Disposable {
+export function registerChatParticipant(context: vscode.ExtensionContext, manager: Manager, options: ChatOptions = {}): vscode.Disposable {
 	if (typeof vscode.chat?.createChatParticipant !== 'function') return new vscode.Disposable(() => undefined);
-	const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT_ID, (request, chatContext, stream, token) => handleChatRequest(manager, request, chatContext, stream, token));
+	const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT_ID, (request, chatContext, stream, token) => handleChatRequest(manager, request, chatContext, stream, token, options));
 	participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'mcp.svg');
 	participant.followupProvider = {
 		provideFollowups: (result) => {

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import type { Manager, NamedTool, ServerView } from '../../manager/manager';
+import { ErrorCode } from '../../protocol/jsonrpc';
+import { McpError } from '../../protocol/mcpError';
 import type { CallToolResult, Progress, Prompt, Resource, ResourceTemplate } from '../../protocol/schema';
 import { toAbortSignal } from '../cancellation';
 import type { ServerLogs } from '../logs/logging';
@@ -10,6 +12,9 @@ import { renderToolResult, type ResultDocuments } from './resultDocument';
 import { stateLabel, type TreeNode } from '../tree/serversTree';
 import { formFromSchema } from './toolArgs';
 import { askToolArguments } from './toolForm';
+import { chooseTaskMode } from '../tasks/taskCommands';
+import type { TaskList } from '../tasks/taskList';
+import type { ToolConsent } from './consent';
 
 /** Command ids, as contributed in package.json (category "MCP Switchboard"). */
 export const Commands = {
@@ -47,6 +52,10 @@ export interface CommandDeps {
 	userInput?(): vscode.Disposable;
 	/** Given a failed call's error, handles what it asks for (e.g. URL elicitation) and says whether to retry once. */
 	retryAfterError?(server: string, tool: string, error: unknown): Promise<boolean>;
+	/** The Tasks list: calls that run as tasks are followed there. */
+	tasks?: TaskList;
+	/** Asks before a tool the server marks destructive (the palette's rule; see consent.ts). */
+	consent: ToolConsent;
 }
 
 /** The outcome of a Call Tool (also the command's return value, for tests and automation). */
@@ -61,6 +70,10 @@ export interface CallOutcome {
 	error?: string;
 	/** Every `notifications/progress` received, in order. */
 	progress: Progress[];
+	/** The task's id when the call ran as a task (taskSupport required, or "Run as task"). */
+	taskId?: string;
+	/** Every status message the task reported, in order. */
+	taskStatus?: string[];
 }
 
 /** A call in flight, as tests and the status bar see it. */
@@ -73,7 +86,7 @@ export interface ActiveCall {
 }
 
 /** Arguments a command may receive: a tree node, a server name, or `{ server, tool?, uri?, prompt?, arguments? }`. */
-type Target = TreeNode | string | { server?: string; tool?: string; uri?: string; prompt?: string; arguments?: Record<string, unknown> } | undefined;
+type Target = TreeNode | string | { server?: string; tool?: string; uri?: string; prompt?: string; arguments?: Record<string, unknown>; task?: boolean } | undefined;
 
 function errorText(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
@@ -108,27 +121,6 @@ export function notifyServerErrors(manager: Manager, logs: ServerLogs): vscode.D
 		showServerError(logs, server, first.length > 300 ? `${first.slice(0, 299)}…` : first, true);
 	});
 	return new vscode.Disposable(() => subscription.dispose());
-}
-
-/**
- * Whether to ask before running a tool. Asked only when the server says `destructiveHint: true` (and not read-only).
- * Why not the spec's default (destructive unless said otherwise): here a person runs the tool by hand with
- * arguments they just typed; asking on every unannotated tool (most tools) trains them to click through, and the
- * annotations are untrusted hints anyway. An explicit "this destroys things" is worth one more look.
- */
-export function needsConsent(tool: NamedTool['tool']): boolean {
-	return tool.annotations?.destructiveHint === true && tool.annotations.readOnlyHint !== true;
-}
-
-async function askConsent(server: string, tool: NamedTool['tool'], args: Record<string, unknown>): Promise<boolean> {
-	const run = { label: `$(warning) Run ${tool.name}`, description: 'the server marks this tool as destructive' };
-	const cancel = { label: 'Cancel' };
-	const chosen = await vscode.window.showQuickPick([cancel, run], {
-		title: `'${server}' says ${tool.name} may delete or overwrite data`,
-		placeHolder: `Arguments: ${JSON.stringify(args).slice(0, 200)}`,
-		ignoreFocusOut: true,
-	});
-	return chosen === run;
 }
 
 /** Registers every command; each stays registered when nothing runs and says why it cannot act (convention 11). */
@@ -259,6 +251,7 @@ export class CommandController implements vscode.Disposable {
 	async callTool(target: Target): Promise<CallOutcome | undefined> {
 		let named: NamedTool | undefined;
 		let args: Record<string, unknown> | undefined;
+		let task: boolean | undefined;
 		if (target && typeof target === 'object' && 'kind' in target) {
 			named = target.kind === 'tool' ? target.tool : undefined;
 			if (!named && target.kind === 'server') return this.callToolOf(target.server);
@@ -269,6 +262,7 @@ export class CommandController implements vscode.Disposable {
 				return undefined;
 			}
 			args = target.arguments;
+			task = target.task;
 		} else if (typeof target === 'string') {
 			return this.callToolOf(target);
 		} else if (target && typeof target === 'object' && target.server !== undefined) {
@@ -285,7 +279,7 @@ export class CommandController implements vscode.Disposable {
 			}
 		}
 		if (!args) return undefined;
-		return this.execute(named, args);
+		return this.execute(named, args, task);
 	}
 
 	private async callToolOf(server: string): Promise<CallOutcome | undefined> {
@@ -315,12 +309,21 @@ export class CommandController implements vscode.Disposable {
 		return this.execute(named, last.arguments);
 	}
 
-	private async execute(named: NamedTool, args: Record<string, unknown>): Promise<CallOutcome> {
+	private async execute(named: NamedTool, args: Record<string, unknown>, task?: boolean): Promise<CallOutcome> {
 		const { server, tool } = named;
 		const outcome: CallOutcome = { server, tool: tool.name, arguments: args, progress: [] };
-		if (needsConsent(tool) && !(await askConsent(server, tool, args))) {
+		if (!(await this.deps.consent.confirm(server, tool, args, 'palette'))) {
 			outcome.cancelled = true;
 			return outcome;
+		}
+		// A tool that may run as a task: the person chooses (a tool that requires one runs as one by itself).
+		if (task === undefined && this.deps.tasks && this.deps.manager.toolTaskSupport(server, tool.name) === 'optional') {
+			const mode = await chooseTaskMode(server, tool.name);
+			if (!mode) {
+				outcome.cancelled = true;
+				return outcome;
+			}
+			task = mode === 'task';
 		}
 		this.lastCall = { server, tool: tool.name, arguments: args };
 		const own = new vscode.CancellationTokenSource();
@@ -333,8 +336,20 @@ export class CommandController implements vscode.Disposable {
 				let reported = 0;
 				const call = () => this.deps.manager.callTool(server, tool.name, args, {
 					signal: bridge.signal,
+					task,
+					onTaskCreated: (handle) => {
+						outcome.taskId = handle.taskId;
+						outcome.taskStatus = [];
+						this.deps.tasks?.track(server, tool.name, args, handle, 'Call Tool');
+					},
+					onTaskStatus: (state) => {
+						const message = state.statusMessage ?? state.status.replace('_', ' ');
+						outcome.taskStatus?.push(message);
+						report.report({ message });
+					},
 					onProgress: (progress) => {
 						outcome.progress.push(progress);
+						if (outcome.taskId !== undefined) this.deps.tasks?.progress(server, outcome.taskId, progress);
 						const counter = progress.total !== undefined ? `${progress.progress}/${progress.total}` : `${progress.progress}`;
 						const message = progress.message ? `${progress.message} (${counter})` : counter;
 						if (progress.total !== undefined && progress.total > 0) {
@@ -354,7 +369,8 @@ export class CommandController implements vscode.Disposable {
 						outcome.result = await call();
 					}
 				} catch (error) {
-					if (bridge.signal.aborted) {
+					// Cancelled here, or (a task) from the Tasks list: either way the person asked for it.
+					if (bridge.signal.aborted || (error instanceof McpError && error.code === ErrorCode.RequestCancelled)) {
 						outcome.cancelled = true;
 					} else {
 						outcome.error = errorText(error);

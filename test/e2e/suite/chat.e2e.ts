@@ -6,9 +6,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { CHAT_PARTICIPANT_ID, handleChatRequest, type ChatMetadata } from '../../../src/vscode/chat/chatParticipant';
+import { CHAT_PARTICIPANT_ID, handleChatRequest, type ChatMetadata, type ChatOptions } from '../../../src/vscode/chat/chatParticipant';
+import type { SwitchboardApi } from '../../../src/extension';
+import { ConsentCommands } from '../../../src/vscode/tools/consent';
 import { api, needDriver, serverWithTool, waitForQuickInput } from './elicitationSupport';
-import { answerQuickPick, pageTexts, screenshot, test, waitFor } from './harness';
+import { answerQuickPick, extensionApi, pageTexts, screenshot, test, waitFor } from './harness';
 
 const SERVER = 'everything';
 const ECHO = 'mcp__everything__echo';
@@ -129,14 +131,14 @@ test(
 );
 
 /** Runs the handler as the chat would, with the real Fake Echo model and a recording stream. */
-async function runHandler(prompt: string): Promise<{ result: vscode.ChatResult; calls: ChatMetadata['toolCalls']; text: string; toolResults: { callId: string; text: string }[] }> {
+async function runHandler(prompt: string, options: ChatOptions = {}): Promise<{ result: vscode.ChatResult; calls: ChatMetadata['toolCalls']; text: string; toolResults: { callId: string; text: string }[] }> {
 	const { manager } = await api();
 	const model = await fakeModel();
 	const recorded = recordingStream();
 	const request = { prompt, command: undefined, model, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
 	const source = new vscode.CancellationTokenSource();
 	try {
-		const result = await handleChatRequest(manager, request, { history: [] } as unknown as vscode.ChatContext, recorded.stream, source.token);
+		const result = await handleChatRequest(manager, request, { history: [] } as unknown as vscode.ChatContext, recorded.stream, source.token, options);
 		const text = recorded.markdown.join('');
 		const json = text.slice(text.indexOf('echo: {') + 'echo: '.length);
 		return { result, calls: (result.metadata as ChatMetadata).toolCalls, text, toolResults: (JSON.parse(json) as { toolResults: { callId: string; text: string }[] }).toolResults };
@@ -202,12 +204,104 @@ test(
 				await answerQuickPick(answer);
 				return run;
 			};
-			const declined = await ask('Cancel');
+			const declined = await ask('Deny');
 			assert.deepEqual(declined.calls, [{ server: name, tool: 'wipe', ok: false }]);
 			assert.match(declined.toolResults[0]?.text ?? '', /^Tool error: the user declined to run wipe/);
-			const allowed = await ask('Run wipe');
+			const allowed = await ask('Allow once');
 			assert.deepEqual(allowed.calls, [{ server: name, tool: 'wipe', ok: true }]);
 			assert.equal(allowed.toolResults[0]?.text, 'wiped {"target":"Paris"}');
+		} finally {
+			await config.update('servers', previous, vscode.ConfigurationTarget.Global);
+			fs.rmSync(path.dirname(script), { recursive: true, force: true });
+		}
+	},
+	{ timeoutMs: 60_000 },
+);
+
+/** Resolves what `run` resolves, or fails when it is still waiting (for a question nobody should have asked) after `ms`. */
+async function withoutQuestion<T>(run: Promise<T>, ms = 15_000): Promise<T> {
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	try {
+		return await Promise.race([run, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the call waited: was the user asked again?')), ms)))]);
+	} finally {
+		clearTimeout(timer);
+	}
+}
+
+test(
+	'consent choices: allowed for this session or always in this workspace runs without asking; review forgets one, reset forgets all',
+	async () => {
+		needDriver();
+		const { manager, consent } = await extensionApi<SwitchboardApi>();
+		const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-chat-consent-')), 'server.js');
+		fs.writeFileSync(script, destructiveServer);
+		const name = 'wiper';
+		const config = vscode.workspace.getConfiguration('mcpSwitchboard');
+		const previous = config.inspect<Record<string, unknown>>('servers')?.globalValue;
+		await config.update('servers', { ...(previous ?? {}), [name]: { command: process.execPath, args: [script] } }, vscode.ConfigurationTarget.Global);
+		await consent.forget();
+		const call = () => runHandler('call:mcp__wiper__wipe', { consent });
+		const answered = async (answer: string) => {
+			const run = call();
+			const question = await waitForQuickInput('may delete or overwrite data');
+			assert.match(question.text, /Allow for this session/);
+			await answerQuickPick(answer);
+			return run;
+		};
+		try {
+			await waitFor(() => manager.get(name)?.tools.length === 1, { timeoutMs: 20_000, message: `'${name}' running with its tool` });
+			assert.deepEqual((await answered('Allow for this session')).calls, [{ server: name, tool: 'wipe', ok: true }]);
+			assert.deepEqual((await withoutQuestion(call())).calls, [{ server: name, tool: 'wipe', ok: true }], 'allowed for the session: not asked again');
+			assert.deepEqual(consent.entries(), [{ server: name, tool: 'wipe', scope: 'session' }]);
+
+			// MCP: Review Tool Permissions… lists it; picking it forgets it.
+			void vscode.commands.executeCommand(ConsentCommands.review);
+			await waitForQuickInput('pick one to forget it');
+			await answerQuickPick(`${name} › wipe`);
+			await waitFor(() => consent.entries().length === 0, { timeoutMs: 5_000, message: 'the permission to be forgotten' });
+
+			assert.deepEqual((await answered('Always allow this tool in this workspace')).calls, [{ server: name, tool: 'wipe', ok: true }]);
+			assert.deepEqual(consent.entries(), [{ server: name, tool: 'wipe', scope: 'always' }]);
+			assert.deepEqual((await withoutQuestion(call())).calls, [{ server: name, tool: 'wipe', ok: true }], 'always allowed: not asked');
+
+			// MCP: Reset Tool Permissions forgets everything: the next call asks again.
+			await vscode.commands.executeCommand(ConsentCommands.reset);
+			assert.deepEqual(consent.entries(), []);
+			const declined = await answered('Deny');
+			assert.deepEqual(declined.calls, [{ server: name, tool: 'wipe', ok: false }]);
+			assert.match(declined.toolResults[0]?.text ?? '', /declined/);
+		} finally {
+			await consent.forget();
+			await config.update('servers', previous, vscode.ConfigurationTarget.Global);
+			fs.rmSync(path.dirname(script), { recursive: true, force: true });
+		}
+	},
+	{ timeoutMs: 90_000 },
+);
+
+test(
+	'a tool without annotations asks too (the spec\'s defaults: not read-only, maybe destructive); Allow once runs it once',
+	async () => {
+		needDriver();
+		const { manager } = await api();
+		const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-chat-plain-')), 'server.js');
+		const plain = destructiveServer.replace('annotations: { destructiveHint: true, readOnlyHint: false },', '');
+		assert.notEqual(plain, destructiveServer);
+		fs.writeFileSync(script, plain);
+		const name = 'plain';
+		const config = vscode.workspace.getConfiguration('mcpSwitchboard');
+		const previous = config.inspect<Record<string, unknown>>('servers')?.globalValue;
+		await config.update('servers', { ...(previous ?? {}), [name]: { command: process.execPath, args: [script] } }, vscode.ConfigurationTarget.Global);
+		try {
+			await waitFor(() => manager.get(name)?.tools.length === 1, { timeoutMs: 20_000, message: `'${name}' running with its tool` });
+			for (let i = 0; i < 2; i++) {
+				const run = runHandler('call:mcp__plain__wipe');
+				const question = await waitForQuickInput('does not say it only reads');
+				assert.match(question.text, /plain › wipe/);
+				assert.doesNotMatch(question.text, /may delete or overwrite/, 'no destructive warning without destructiveHint');
+				await answerQuickPick('Allow once');
+				assert.deepEqual((await run).calls, [{ server: name, tool: 'wipe', ok: true }]);
+			}
 		} finally {
 			await config.update('servers', previous, vscode.ConfigurationTarget.Global);
 			fs.rmSync(path.dirname(script), { recursive: true, force: true });

@@ -1,0 +1,151 @@
+/**
+ * The command line of `mcp-switchboard`: global flags, one command and its operands. Parsing never exits the
+ * process; a usage problem is returned as text, and main.ts turns it into exit code 2.
+ */
+import { parseArgs } from 'node:util';
+
+export const USAGE = `Usage: mcp-switchboard [options] <command>
+
+Commands (servers come from .vscode/settings.json "mcpSwitchboard.servers", .vscode/mcp.json and .mcp.json):
+  servers                          what each configured server would run; starts nothing
+  list [server ...]                start servers and list their tools, resources, templates and prompts
+  call <server> <tool> [--args JSON | --args-file FILE]
+                                   call a tool and print its result
+  read <server> <uri>              read a resource
+  prompt <server> <prompt> [--args JSON]
+                                   get a prompt's messages
+  run <file.mcpcall.json>          run a saved invocation (tool, prompt or resource)
+  doctor [server ...]              start servers and say in plain words what is wrong with each
+
+Options:
+  -w, --workspace DIR   the workspace folder (default: the current directory)
+  --json                machine-readable output on stdout
+  --input ID=VALUE      a value for \${input:ID} (repeatable; or set MCP_SWITCHBOARD_INPUT_<ID>)
+  --timeout MS          per-request timeout (default: the server's timeoutMs, else 60000)
+  -v, --verbose         the servers' logs and the protocol trace on stderr
+  -h, --help            this text
+
+Exit codes: 0 success; 1 the server failed, the tool reported an error, or doctor found a problem;
+2 a usage or configuration error (unknown server, bad arguments, malformed file).
+Workspace-defined servers start because you ran this command in that folder, as \`npm run\` would: use
+\`servers\` first to see what a folder you do not know would run.`;
+
+export type Command =
+	| { name: 'servers' }
+	| { name: 'list'; servers: string[] }
+	| { name: 'call'; server: string; tool: string; args: Record<string, unknown> }
+	| { name: 'read'; server: string; uri: string }
+	| { name: 'prompt'; server: string; prompt: string; args: Record<string, string> }
+	| { name: 'run'; file: string }
+	| { name: 'doctor'; servers: string[] }
+	| { name: 'help' };
+
+export interface CliOptions {
+	workspace: string;
+	json: boolean;
+	verbose: boolean;
+	inputs: Map<string, string>;
+	timeoutMs?: number;
+}
+
+export type Parsed = { ok: true; command: Command; options: CliOptions } | { ok: false; error: string };
+
+function jsonObject(text: string, what: string): Record<string, unknown> | string {
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch (error) {
+		return `${what} is not valid JSON (${error instanceof Error ? error.message : String(error)})`;
+	}
+	if (typeof value !== 'object' || value === null || Array.isArray(value)) return `${what} must be a JSON object, e.g. '{"message":"hi"}'`;
+	return value as Record<string, unknown>;
+}
+
+/**
+ * Parses `argv` (without node and the script). `readFile` reads `--args-file` (injected so parsing stays pure).
+ */
+export function parseCommandLine(argv: readonly string[], cwd: string, readFile: (path: string) => string): Parsed {
+	let parsed;
+	try {
+		parsed = parseArgs({
+			args: [...argv],
+			allowPositionals: true,
+			options: {
+				workspace: { type: 'string', short: 'w' },
+				json: { type: 'boolean' },
+				input: { type: 'string', multiple: true },
+				timeout: { type: 'string' },
+				verbose: { type: 'boolean', short: 'v' },
+				help: { type: 'boolean', short: 'h' },
+				args: { type: 'string' },
+				'args-file': { type: 'string' },
+			},
+		});
+	} catch (error) {
+		return { ok: false, error: error instanceof Error ? error.message : String(error) };
+	}
+	const { values, positionals } = parsed;
+	const inputs = new Map<string, string>();
+	for (const pair of values.input ?? []) {
+		const eq = pair.indexOf('=');
+		if (eq <= 0) return { ok: false, error: `--input needs ID=VALUE (got '${pair}')` };
+		inputs.set(pair.slice(0, eq), pair.slice(eq + 1));
+	}
+	const options: CliOptions = { workspace: values.workspace ?? cwd, json: values.json === true, verbose: values.verbose === true, inputs };
+	if (values.timeout !== undefined) {
+		const ms = Number(values.timeout);
+		if (!Number.isFinite(ms) || ms <= 0) return { ok: false, error: `--timeout must be a positive number of milliseconds (got '${values.timeout}')` };
+		options.timeoutMs = ms;
+	}
+	if (values.help || positionals.length === 0) return { ok: true, command: { name: 'help' }, options };
+
+	let args: Record<string, unknown> = {};
+	if (values.args !== undefined && values['args-file'] !== undefined) return { ok: false, error: 'give --args or --args-file, not both' };
+	if (values.args !== undefined || values['args-file'] !== undefined) {
+		let text: string;
+		try {
+			text = values.args ?? readFile(values['args-file']!);
+		} catch (error) {
+			return { ok: false, error: `cannot read --args-file: ${error instanceof Error ? error.message : String(error)}` };
+		}
+		const object = jsonObject(text, values.args !== undefined ? '--args' : '--args-file');
+		if (typeof object === 'string') return { ok: false, error: object };
+		args = object;
+	}
+
+	const [name, ...rest] = positionals;
+	const need = (count: number, shape: string): string | undefined => (rest.length === count ? undefined : `'${name}' takes ${shape}`);
+	switch (name) {
+		case 'servers': {
+			const problem = need(0, 'no operands');
+			return problem ? { ok: false, error: problem } : { ok: true, command: { name }, options };
+		}
+		case 'list':
+		case 'doctor':
+			return { ok: true, command: { name, servers: rest }, options };
+		case 'call': {
+			const problem = need(2, '<server> <tool>');
+			return problem ? { ok: false, error: problem } : { ok: true, command: { name, server: rest[0]!, tool: rest[1]!, args }, options };
+		}
+		case 'read': {
+			const problem = need(2, '<server> <uri>');
+			return problem ? { ok: false, error: problem } : { ok: true, command: { name, server: rest[0]!, uri: rest[1]! }, options };
+		}
+		case 'prompt': {
+			const problem = need(2, '<server> <prompt>');
+			if (problem) return { ok: false, error: problem };
+			const stringArgs: Record<string, string> = {};
+			for (const [key, value] of Object.entries(args)) {
+				if (typeof value === 'object' && value !== null) return { ok: false, error: `prompt argument '${key}' must be a string` };
+				stringArgs[key] = String(value);
+			}
+			return { ok: true, command: { name, server: rest[0]!, prompt: rest[1]!, args: stringArgs }, options };
+		}
+		case 'run': {
+			const problem = need(1, '<file.mcpcall.json>');
+			return problem ? { ok: false, error: problem } : { ok: true, command: { name, file: rest[0]! }, options };
+		}
+		default:
+			return { ok: false, error: `unknown command '${name}'` };
+	}
+}

@@ -1,0 +1,166 @@
+/**
+ * The commands of `mcp-switchboard`, each returning its exit code. Output goes through `Output` so `--json`
+ * prints one JSON document on stdout and people get text; errors always go to stderr.
+ */
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { McpClient, RequestOptions } from '../protocol/client';
+import { parseInvocation, type Invocation } from '../manager/invocationFile';
+import type { ServerView } from '../manager/types';
+import type { Command } from './args';
+import { diagnose } from './doctor';
+import { renderPrompt, renderResource, renderToolResult } from './render';
+import { CliSession, UsageError } from './session';
+
+export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+export interface Output {
+	/** stdout: text for people, or the JSON value with `--json`. */
+	result(text: string, json: unknown): void;
+	/** stderr: always text. */
+	error(text: string): void;
+}
+
+function messageOf(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}
+
+/** "stdio: npx -y pkg" or "http: https://…", from the configuration as written (variables unresolved). */
+function launchText(view: { config: ServerView['config'] }): string {
+	const config = view.config;
+	return config.type === 'stdio' ? `stdio: ${[config.command, ...(config.args ?? [])].join(' ')}` : `${config.type}: ${config.url}`;
+}
+
+export async function runCommand(command: Exclude<Command, { name: 'help' }>, session: CliSession, out: Output): Promise<number> {
+	switch (command.name) {
+		case 'servers':
+			return servers(session, out);
+		case 'list':
+			return list(session, command.servers, out);
+		case 'doctor': {
+			const report = await diagnose(session, command.servers);
+			out.result(report.text, report.json);
+			return report.ok ? EXIT.ok : EXIT.failed;
+		}
+		case 'call':
+			return invoke(session, { kind: 'tool', server: command.server, tool: command.tool, arguments: command.args }, out);
+		case 'read':
+			return invoke(session, { kind: 'resource', server: command.server, uri: command.uri }, out);
+		case 'prompt':
+			return invoke(session, { kind: 'prompt', server: command.server, prompt: command.prompt, arguments: command.args }, out);
+		case 'run': {
+			const file = path.resolve(command.file);
+			let text: string;
+			try {
+				text = readFileSync(file, 'utf8');
+			} catch (error) {
+				throw new UsageError(`cannot read ${command.file}: ${messageOf(error)}`);
+			}
+			const parsed = parseInvocation(text, path.basename(file));
+			if (!parsed.invocation) throw new UsageError(parsed.problems.join('\n'));
+			for (const problem of parsed.problems) out.error(`warning: ${problem}`);
+			return invoke(session, parsed.invocation, out);
+		}
+	}
+}
+
+function servers(session: CliSession, out: Output): number {
+	const rows = session.workspace.entries.map((entry) => ({
+		name: entry.name,
+		type: entry.config.type,
+		source: entry.source.label,
+		disabled: entry.config.disabled === true,
+		launch: launchText(entry),
+	}));
+	const text = rows.length === 0 ? session.configuredText() : rows.map((r) => `${r.name}${r.disabled ? ' (disabled)' : ''}  ${r.launch}  [${r.source}]`).join('\n');
+	out.result(text, { folder: session.folder, files: session.workspace.files, servers: rows, problems: session.workspace.problems });
+	for (const problem of session.workspace.problems) out.error(`warning: ${problem}`);
+	return EXIT.ok;
+}
+
+/** Starts one server for a call; throws a UsageError when it cannot be resolved, returns the failure text otherwise. */
+async function startOne(session: CliSession, name: string): Promise<{ client: McpClient } | { error: string }> {
+	const [entry] = session.select([name]);
+	const { views, unresolved } = await session.start([entry!]);
+	const problems = unresolved.get(name);
+	if (problems) throw new UsageError(`Server '${name}' cannot be started:\n${[...session.problemsOf(name), ...problems].join('\n')}`);
+	const state = views.get(name)?.state;
+	if (state?.kind === 'running') return { client: state.client };
+	return { error: `Server '${name}' did not start: ${state?.kind === 'error' ? state.message : (state?.kind ?? 'unknown')}` };
+}
+
+async function invoke(session: CliSession, invocation: Invocation, out: Output): Promise<number> {
+	const started = await startOne(session, invocation.server);
+	if ('error' in started) {
+		out.error(started.error);
+		return EXIT.failed;
+	}
+	const client = started.client;
+	const options: RequestOptions = {};
+	if (session.options.timeoutMs !== undefined) options.timeoutMs = session.options.timeoutMs;
+	try {
+		switch (invocation.kind) {
+			case 'tool': {
+				const result = await client.callTool(invocation.tool, invocation.arguments, options);
+				out.result(renderToolResult(result), result);
+				return result.isError ? EXIT.failed : EXIT.ok;
+			}
+			case 'prompt': {
+				const result = await client.getPrompt(invocation.prompt, invocation.arguments, options);
+				out.result(renderPrompt(result), result);
+				return EXIT.ok;
+			}
+			case 'resource': {
+				const result = await client.readResource(invocation.uri, options);
+				out.result(renderResource(result), result);
+				return EXIT.ok;
+			}
+		}
+	} catch (error) {
+		out.error(`Server '${invocation.server}': ${messageOf(error)}`);
+		return EXIT.failed;
+	}
+}
+
+async function list(session: CliSession, names: readonly string[], out: Output): Promise<number> {
+	const entries = session.select(names).filter((entry) => names.length > 0 || !entry.config.disabled);
+	const { views, unresolved } = await session.start(entries);
+	const json: unknown[] = [];
+	const lines: string[] = [];
+	let failed = false;
+	for (const entry of entries) {
+		const problems = unresolved.get(entry.name);
+		const state = views.get(entry.name)?.state;
+		if (problems || state?.kind !== 'running') {
+			failed = true;
+			const error = problems ? problems.join('; ') : state?.kind === 'error' ? state.message : `not running (${state?.kind ?? 'unknown'})`;
+			json.push({ name: entry.name, state: 'error', error });
+			lines.push(`${entry.name}: ${error}`, '');
+			continue;
+		}
+		const client = state.client;
+		const view = views.get(entry.name)!;
+		await session.listsReady(view);
+		const tools = view.tools.map((t) => t.tool);
+		const { resources, resourceTemplates, prompts } = view;
+		json.push({ name: entry.name, state: 'running', protocolVersion: client.protocolVersion, serverInfo: client.serverInfo, tools, resources, resourceTemplates, prompts });
+		lines.push(`${entry.name}  ${client.serverInfo.name} ${client.serverInfo.version}, protocol ${client.protocolVersion}`);
+		const section = (title: string, items: readonly { name?: string; uri?: string; uriTemplate?: string; description?: string }[]) => {
+			if (items.length === 0) return;
+			lines.push(`  ${title} (${items.length})`);
+			for (const item of items) {
+				const label = item.name ?? item.uri ?? item.uriTemplate ?? '';
+				const first = item.description?.split('\n')[0];
+				lines.push(`    ${label}${first ? ` — ${first}` : ''}`);
+			}
+		};
+		section('tools', tools);
+		section('resources', resources.map((r) => ({ name: r.uri, description: r.name })));
+		section('resource templates', resourceTemplates.map((t) => ({ name: t.uriTemplate, description: t.name })));
+		section('prompts', prompts);
+		lines.push('');
+	}
+	if (entries.length === 0) lines.push(session.configuredText());
+	out.result(lines.join('\n').trimEnd(), { servers: json });
+	return failed ? EXIT.failed : EXIT.ok;
+}

@@ -1,0 +1,146 @@
+/**
+ * One run of the command line: the workspace's servers, the ones the command names resolved and started through
+ * the same Manager the extension uses (same naming, same start limits, same error texts), and a clean shutdown
+ * that leaves no process behind.
+ */
+import { pathToFileURL } from 'node:url';
+import * as path from 'node:path';
+import { consoleLogger, nullLogger, type Logger } from '../common/logger';
+import type { Host } from '../manager/host';
+import { createDefaultConnector } from '../manager/defaultConnector';
+import { Manager } from '../manager/manager';
+import type { ServerEntry } from '../manager/config';
+import type { ResolvedServer, ServerView } from '../manager/types';
+import type { CliOptions } from './args';
+import { inputSource } from './inputs';
+import { readWorkspaceServers, resolveWorkspaceEntry, type WorkspaceServers } from './workspaceConfig';
+
+/** How long a server may take to exit after its stdin ends when the command is done (then SIGTERM). */
+const CLOSE_GRACE_MS = 300;
+
+/** A problem the user must fix before anything can run (exit code 2). */
+export class UsageError extends Error {}
+
+export class CliSession {
+	private manager: Manager | undefined;
+	/** Servers whose lists the Manager has fetched since they started, and callers waiting for that. */
+	private readonly listed = new Set<string>();
+	private readonly listWaiters = new Map<string, (() => void)[]>();
+
+	private constructor(
+		readonly options: CliOptions,
+		readonly folder: string,
+		readonly workspace: WorkspaceServers,
+	) {}
+
+	static async open(options: CliOptions): Promise<CliSession> {
+		const folder = path.resolve(options.workspace);
+		return new CliSession(options, folder, await readWorkspaceServers(folder));
+	}
+
+	/** The entries named (all when `names` is empty); an unknown name is a UsageError listing what is configured. */
+	select(names: readonly string[]): ServerEntry[] {
+		if (names.length === 0) return this.workspace.entries;
+		return names.map((name) => {
+			const entry = this.workspace.entries.find((e) => e.name === name);
+			if (!entry) throw new UsageError(`Unknown server '${name}'. ${this.configuredText()}`);
+			return entry;
+		});
+	}
+
+	/** "Configured: a, b (from .vscode/mcp.json)" or where servers can be configured. */
+	configuredText(): string {
+		if (this.workspace.entries.length === 0) {
+			return `No servers are configured in ${this.folder} (.vscode/settings.json "mcpSwitchboard.servers", .vscode/mcp.json or .mcp.json).`;
+		}
+		return `Configured: ${this.workspace.entries.map((e) => e.name).join(', ')}.`;
+	}
+
+	/** Problems of the configuration files that concern `name` (or every problem without a server). */
+	problemsOf(name: string): string[] {
+		return this.workspace.problems.filter((p) => p.includes(`'${name}'`));
+	}
+
+	/**
+	 * Resolves and starts `entries`; resolves once each has made its first attempt. Disabled servers are started
+	 * anyway when named explicitly (the user asked for them). Returns the servers' views and, per server, the
+	 * problems that kept it from being started at all.
+	 */
+	async start(entries: readonly ServerEntry[]): Promise<{ views: Map<string, ServerView>; unresolved: Map<string, string[]> }> {
+		const unresolved = new Map<string, string[]>();
+		const resolved: ResolvedServer[] = [];
+		for (const entry of entries) {
+			const problems: string[] = [];
+			const input = inputSource({ flags: this.options.inputs, env: process.env, interactive: process.stdin.isTTY === true && process.stderr.isTTY === true, problems });
+			const server = await resolveWorkspaceEntry(entry, this.folder, this.workspace.inputs, input, problems);
+			if (server) {
+				delete server.config.disabled;
+				resolved.push(server);
+			} else {
+				unresolved.set(entry.name, problems);
+			}
+		}
+		const manager = this.managerFor();
+		await manager.reconcile(resolved);
+		const views = new Map<string, ServerView>();
+		for (const server of resolved) {
+			const view = manager.get(server.name);
+			if (view) views.set(server.name, view);
+		}
+		return { views, unresolved };
+	}
+
+	/**
+	 * Resolves once the Manager has listed a running server's tools, resources, templates and prompts (it does so
+	 * right after the start), so a command reads the same lists the editor shows without asking the server twice.
+	 * Resolves at once for a server that advertises none of them.
+	 */
+	listsReady(view: ServerView): Promise<void> {
+		const caps = view.state.kind === 'running' ? (view.state.client.serverCapabilities ?? {}) : {};
+		if (this.listed.has(view.name) || (!caps.tools && !caps.resources && !caps.prompts)) return Promise.resolve();
+		return new Promise((resolve) => {
+			const waiters = this.listWaiters.get(view.name) ?? [];
+			waiters.push(resolve);
+			this.listWaiters.set(view.name, waiters);
+		});
+	}
+
+	/** The running Manager (after `start`). */
+	get running(): Manager {
+		if (!this.manager) throw new Error('no server was started');
+		return this.manager;
+	}
+
+	async close(): Promise<void> {
+		await this.manager?.dispose();
+		this.manager = undefined;
+	}
+
+	private managerFor(): Manager {
+		if (this.manager) return this.manager;
+		const verbose = this.options.verbose;
+		const folder = this.folder;
+		const host: Host = {
+			logger: (server: string): Logger => (verbose ? consoleLogger('trace', `[${server}] `) : nullLogger),
+			// The folder is the one root offered, as the editor offers its workspace folders.
+			roots: () => [{ uri: pathToFileURL(folder).href, name: path.basename(folder) }],
+		};
+		// One attempt per server: a command-line run reports a failure instead of retrying in the background. A
+		// server that ignores the end of stdin is signalled after CLOSE_GRACE_MS instead of the editor's 2 s: a
+		// person (or a CI job) is waiting for the command to return.
+		const manager = new Manager(host, { restartPolicy: { maxCrashes: 0 }, connect: createDefaultConnector(undefined, { closeGraceMs: CLOSE_GRACE_MS }) });
+		manager.onDidChangeLists(({ server }) => {
+			this.listed.add(server);
+			for (const resolve of this.listWaiters.get(server) ?? []) resolve();
+			this.listWaiters.delete(server);
+		});
+		manager.onDidChangeState(({ server, state }) => {
+			if (state.kind === 'running') return;
+			// A server that stopped will not list: release whoever waits for it.
+			for (const resolve of this.listWaiters.get(server) ?? []) resolve();
+			this.listWaiters.delete(server);
+		});
+		this.manager = manager;
+		return manager;
+	}
+}

@@ -1,0 +1,95 @@
+/**
+ * The servers a workspace folder configures, read the way the extension reads them but from files: the
+ * `mcpSwitchboard.servers` key of `.vscode/settings.json`, `.vscode/mcp.json` (VS Code's format, with `inputs`),
+ * and `.mcp.json` (the `mcpServers` file other MCP hosts keep at a project's root). The same name in an earlier
+ * file wins (settings, then mcp.json, then .mcp.json), as in the editor. Variables are resolved with the folder as
+ * `${workspaceFolder}`; `${input:id}` values come from `inputValue` (flags, environment or a terminal prompt).
+ */
+import { readFile } from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { mergeServers, parse, parseMcpJson, stripJsonComments, type InputDefinition, type ServerEntry } from '../manager/config';
+import { resolveEntry } from '../manager/resolveEntry';
+import type { ResolvedServer } from '../manager/types';
+import type { VariableContext } from '../manager/variables';
+
+/** A configured server before resolution, with the file it came from (for `servers` and problems). */
+export interface WorkspaceServers {
+	entries: ServerEntry[];
+	inputs: Map<string, InputDefinition>;
+	/** One line per problem, naming the file and the server. */
+	problems: string[];
+	/** The files that were found and read. */
+	files: string[];
+}
+
+/** Asks for the value of an input; undefined when it has none (the server is then not started). */
+export type InputValue = (definition: InputDefinition | undefined, id: string) => Promise<string | undefined>;
+
+async function readText(file: string): Promise<string | undefined> {
+	try {
+		return await readFile(file, 'utf8');
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+		throw error;
+	}
+}
+
+/** Reads every configuration file of `folder`. Never throws for a file's content: that becomes a problem. */
+export async function readWorkspaceServers(folder: string): Promise<WorkspaceServers> {
+	const problems: string[] = [];
+	const files: string[] = [];
+	const layers: ServerEntry[][] = [];
+	const inputs = new Map<string, InputDefinition>();
+
+	const settingsFile = path.join(folder, '.vscode', 'settings.json');
+	const settingsText = await readText(settingsFile);
+	if (settingsText !== undefined) {
+		files.push(settingsFile);
+		const label = '.vscode/settings.json';
+		let settings: unknown;
+		try {
+			settings = JSON.parse(stripJsonComments(settingsText));
+		} catch (error) {
+			problems.push(`${label}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+		}
+		if (typeof settings === 'object' && settings !== null) {
+			const result = parse((settings as Record<string, unknown>)['mcpSwitchboard.servers'], { kind: 'workspace', label, path: settingsFile });
+			problems.push(...result.problems);
+			layers.push(result.servers);
+		}
+	}
+	for (const [relative, kind] of [['.vscode/mcp.json', 'mcpJson'], ['.mcp.json', 'mcpJson']] as const) {
+		const file = path.join(folder, relative);
+		const text = await readText(file);
+		if (text === undefined) continue;
+		files.push(file);
+		const result = parseMcpJson(text, { kind, label: relative, path: file });
+		problems.push(...result.problems);
+		layers.push(result.servers);
+		for (const input of result.inputs) if (!inputs.has(input.id)) inputs.set(input.id, input);
+	}
+	const merged = mergeServers(layers);
+	problems.push(...merged.problems);
+	return { entries: merged.servers, inputs, problems, files };
+}
+
+/**
+ * Resolves one entry's variables and reads its `envFile` (manager/resolveEntry.ts, as the extension does, with the
+ * folder as `${workspaceFolder}` and default working folder). Returns undefined (with problems naming the server and
+ * field) when it cannot be started: an unknown variable, an input without a value, an unreadable envFile.
+ */
+export async function resolveWorkspaceEntry(entry: ServerEntry, folder: string, inputs: Map<string, InputDefinition>, inputValue: InputValue, problems: string[]): Promise<ResolvedServer | undefined> {
+	const context: VariableContext = {
+		workspaceFolder: folder,
+		workspaceFolders: [{ name: path.basename(folder), path: folder }],
+		userHome: os.homedir(),
+		env: process.env,
+		pathSeparator: path.sep,
+		input: (id) => inputValue(inputs.get(id), id),
+	};
+	const resolved = await resolveEntry(entry, { context, defaultCwd: folder, readFile: (file) => readFile(file, 'utf8') });
+	problems.push(...resolved.problems);
+	if (!resolved.config) return undefined;
+	return { name: entry.name, config: resolved.config, source: entry.source, workspaceDefined: entry.workspaceDefined };
+}

@@ -1,0 +1,120 @@
+/**
+ * What the gateway offers to its clients: the enabled tools of running servers (a server runs only once it is
+ * trusted), their prompts and resources, and how to reach each through the Manager. The gateway itself only sees
+ * this interface, so its tests can hand it a Manager with real servers or a small fake.
+ */
+import { Emitter, type Event } from '../common/event';
+import type { Disposable } from '../common/disposable';
+import type { RequestOptions } from '../protocol/client';
+import type { CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate } from '../protocol/schema';
+import type { Manager } from '../manager/manager';
+import type { NamedTool } from '../manager/types';
+import { qualifyToolName, sanitizeName } from '../manager/toolNames';
+
+/** A prompt with its server and its gateway name `mcp__<server>__<prompt>`. */
+export interface NamedPrompt {
+	server: string;
+	qualifiedName: string;
+	prompt: Prompt;
+}
+
+/** The gateway's view of the servers behind it. */
+export interface GatewayCatalog {
+	/** The tools to expose, in configuration order: enabled tools of running servers only. */
+	tools(): readonly NamedTool[];
+	/** The exposed tool with this qualified name, or undefined when it is unknown, disabled or its server stopped. */
+	findTool(qualifiedName: string): NamedTool | undefined;
+	prompts(): readonly NamedPrompt[];
+	resources(): readonly { server: string; resource: Resource }[];
+	resourceTemplates(): readonly { server: string; template: ResourceTemplate }[];
+	callTool(server: string, tool: string, args: Record<string, unknown>, options: RequestOptions): Promise<CallToolResult>;
+	getPrompt(server: string, prompt: string, args: Record<string, string> | undefined, options: RequestOptions): Promise<GetPromptResult>;
+	readResource(server: string, uri: string, options: RequestOptions): Promise<ReadResourceResult>;
+	/** Fires when any of the lists above may have changed (a server started or stopped, a list changed, enablement). */
+	readonly onDidChange: Event<void>;
+}
+
+/** Decides whether a tool is offered; the per-tool enablement of the edge plugs in here. Default: every tool. */
+export type ToolFilter = (named: NamedTool) => boolean;
+
+/**
+ * A catalog over the Manager: running servers only, tools through `isEnabled`. Calls go through the Manager's one
+ * connection per server (its logs, OAuth and trust), never a second process. Call `refilter()` when `isEnabled`
+ * changes its answers. Dispose to stop listening to the Manager.
+ */
+export class ManagerCatalog implements GatewayCatalog, Disposable {
+	private readonly changeEmitter = new Emitter<void>();
+	readonly onDidChange: Event<void> = this.changeEmitter.event;
+	private readonly subscriptions: Disposable[];
+	private snapshot: { source: readonly NamedTool[]; tools: readonly NamedTool[]; byName: Map<string, NamedTool> } | undefined;
+
+	constructor(
+		private readonly manager: Manager,
+		private isEnabled: ToolFilter = () => true,
+	) {
+		const changed = () => {
+			this.snapshot = undefined;
+			this.changeEmitter.fire();
+		};
+		this.subscriptions = [manager.onDidChangeServers(changed), manager.onDidChangeState(changed), manager.onDidChangeLists(changed)];
+	}
+
+	/** Replaces the enablement filter (or re-reads it, when called without one) and tells the gateway's clients. */
+	refilter(isEnabled?: ToolFilter): void {
+		if (isEnabled) this.isEnabled = isEnabled;
+		this.snapshot = undefined;
+		this.changeEmitter.fire();
+	}
+
+	tools(): readonly NamedTool[] {
+		return this.current().tools;
+	}
+
+	findTool(qualifiedName: string): NamedTool | undefined {
+		return this.current().byName.get(qualifiedName);
+	}
+
+	prompts(): readonly NamedPrompt[] {
+		const prompts: NamedPrompt[] = [];
+		for (const server of this.manager.servers()) {
+			if (server.state.kind !== 'running') continue;
+			for (const prompt of server.prompts) prompts.push({ server: server.name, qualifiedName: qualifyToolName(sanitizeName(server.name), prompt.name, server.name), prompt });
+		}
+		return prompts;
+	}
+
+	resources(): readonly { server: string; resource: Resource }[] {
+		return this.manager.servers().flatMap((server) => (server.state.kind === 'running' ? server.resources.map((resource) => ({ server: server.name, resource })) : []));
+	}
+
+	resourceTemplates(): readonly { server: string; template: ResourceTemplate }[] {
+		return this.manager.servers().flatMap((server) => (server.state.kind === 'running' ? server.resourceTemplates.map((template) => ({ server: server.name, template })) : []));
+	}
+
+	callTool(server: string, tool: string, args: Record<string, unknown>, options: RequestOptions): Promise<CallToolResult> {
+		return this.manager.callTool(server, tool, args, options);
+	}
+
+	async getPrompt(server: string, prompt: string, args: Record<string, string> | undefined, options: RequestOptions): Promise<GetPromptResult> {
+		return this.manager.client(server).getPrompt(prompt, args, options);
+	}
+
+	readResource(server: string, uri: string, options: RequestOptions): Promise<ReadResourceResult> {
+		return this.manager.readResource(server, uri, options);
+	}
+
+	dispose(): void {
+		for (const subscription of this.subscriptions) subscription.dispose();
+		this.changeEmitter.dispose();
+	}
+
+	private current(): { tools: readonly NamedTool[]; byName: Map<string, NamedTool> } {
+		const source = this.manager.allTools();
+		if (this.snapshot?.source !== source) {
+			const running = new Set(this.manager.servers().filter((server) => server.state.kind === 'running').map((server) => server.name));
+			const tools = source.filter((named) => running.has(named.server) && this.isEnabled(named));
+			this.snapshot = { source, tools, byName: new Map(tools.map((named) => [named.qualifiedName, named])) };
+		}
+		return this.snapshot;
+	}
+}

@@ -1,0 +1,146 @@
+/**
+ * The server side of one Streamable HTTP session, as a Transport for a JsonRpcConnection: each client request
+ * arrives with the HTTP response it must be answered on, and `send()` routes every outgoing message to the right
+ * HTTP stream — a response to its request's POST, a progress notification to the POST of the request that
+ * carried its progress token, anything else to the session's GET listening stream (or nowhere, when none is open).
+ *
+ * A POST whose HTTP connection closes before it is answered counts as the client cancelling that request: the
+ * connection then aborts its handler, which cancels the call on the server behind the gateway.
+ * Spec: "Disconnection SHOULD NOT be interpreted as the client cancelling its request" applies to resumable streams,
+ * which this gateway does not offer; it sends no event ids, so a client cannot resume and the work would be lost anyway.
+ * https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server
+ */
+import type { ServerResponse } from 'node:http';
+import { Emitter } from '../common/event';
+import type { JsonRpcMessage, JsonRpcRequest, RequestId } from '../protocol/jsonrpc';
+import { McpError } from '../protocol/mcpError';
+import type { Transport } from '../protocol/transports/transport';
+
+/** One request waiting for its answer on an HTTP response. */
+interface Reply {
+	res: ServerResponse;
+	/** Answer as an event stream (so progress can go first) rather than one JSON body. */
+	sse: boolean;
+	headers: Record<string, string>;
+	progressToken: string | number | undefined;
+	answered: boolean;
+}
+
+/** One gateway session's message routing; see the file comment. */
+export class SessionTransport implements Transport {
+	readonly kind = 'http' as const;
+	private readonly messageEmitter = new Emitter<unknown>();
+	private readonly closeEmitter = new Emitter<McpError>();
+	readonly onMessage = this.messageEmitter.event;
+	readonly onClose = this.closeEmitter.event;
+	private readonly replies = new Map<RequestId, Reply>();
+	private readonly progressRoutes = new Map<string | number, Reply>();
+	private listening: ServerResponse | undefined;
+	private closed = false;
+
+	constructor(readonly sessionId: string) {}
+
+	/** True while a request with this id waits for its answer (a client must not reuse it meanwhile). */
+	isPending(id: RequestId): boolean {
+		return this.replies.has(id);
+	}
+
+	/**
+	 * Hands a client request to the connection; its answer goes to `res` (as SSE when `sse`), with `headers` added
+	 * (the session id on `initialize`).
+	 */
+	deliverRequest(message: JsonRpcRequest, res: ServerResponse, sse: boolean, headers: Record<string, string> = {}): void {
+		const meta = message.params?._meta as { progressToken?: unknown } | undefined;
+		const token = typeof meta?.progressToken === 'string' || typeof meta?.progressToken === 'number' ? meta.progressToken : undefined;
+		const reply: Reply = { res, sse, headers, progressToken: token, answered: false };
+		this.replies.set(message.id, reply);
+		if (token !== undefined) this.progressRoutes.set(token, reply);
+		res.on('close', () => {
+			if (reply.answered || this.replies.get(message.id) !== reply) return;
+			this.forget(message.id, reply);
+			// The client went away before the answer: treat it as its cancellation (see the file comment).
+			this.messageEmitter.fire({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: message.id, reason: 'the client closed the HTTP request' } });
+		});
+		this.messageEmitter.fire(message);
+	}
+
+	/** Hands a client notification or response to the connection. */
+	deliver(message: unknown): void {
+		this.messageEmitter.fire(message);
+	}
+
+	/** Makes `res` the session's GET listening stream (replacing an older one, which is ended). */
+	openListening(res: ServerResponse): void {
+		this.listening?.end();
+		this.listening = res;
+		res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'mcp-session-id': this.sessionId });
+		res.flushHeaders();
+		res.on('close', () => {
+			if (this.listening === res) this.listening = undefined;
+		});
+	}
+
+	async start(): Promise<void> {}
+
+	send(message: JsonRpcMessage): Promise<void> {
+		if (this.closed) return Promise.reject(McpError.connectionClosed(`gateway session ${this.sessionId} is closed`));
+		if ('id' in message && !('method' in message)) {
+			const reply = message.id === null ? undefined : this.replies.get(message.id);
+			if (reply) {
+				this.forget(message.id!, reply);
+				reply.answered = true;
+				writeFinal(reply, message);
+			}
+			return Promise.resolve();
+		}
+		if ('method' in message && message.method === 'notifications/progress') {
+			const token = message.params?.progressToken;
+			const reply = typeof token === 'string' || typeof token === 'number' ? this.progressRoutes.get(token) : undefined;
+			if (reply?.sse) writeEvent(reply, message);
+			return Promise.resolve();
+		}
+		// Notifications outside any request (list_changed) and requests of our own go to the listening stream.
+		this.listening?.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+		return Promise.resolve();
+	}
+
+	/** Ends every stream of the session; pending requests are not answered (their HTTP responses end empty). */
+	async close(): Promise<void> {
+		if (this.closed) return;
+		this.closed = true;
+		for (const [id, reply] of [...this.replies]) {
+			this.forget(id, reply);
+			reply.answered = true;
+			if (!reply.res.headersSent) writeFinal(reply, { jsonrpc: '2.0', id, error: McpError.connectionClosed('The gateway session ended').toJson() });
+			else reply.res.end();
+		}
+		this.listening?.end();
+		this.listening = undefined;
+		this.closeEmitter.fire(McpError.connectionClosed('closed by the gateway'));
+		this.closeEmitter.dispose();
+		this.messageEmitter.dispose();
+	}
+
+	private forget(id: RequestId, reply: Reply): void {
+		this.replies.delete(id);
+		if (reply.progressToken !== undefined && this.progressRoutes.get(reply.progressToken) === reply) this.progressRoutes.delete(reply.progressToken);
+	}
+}
+
+/** Writes one SSE event on a reply's stream, sending the stream's headers first if needed. */
+function writeEvent(reply: Reply, message: JsonRpcMessage): void {
+	if (!reply.res.headersSent) reply.res.writeHead(200, { ...reply.headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+	reply.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+}
+
+/** Writes the answer of a request and ends its HTTP response. */
+function writeFinal(reply: Reply, message: JsonRpcMessage): void {
+	if (reply.sse) {
+		writeEvent(reply, message);
+		reply.res.end();
+		return;
+	}
+	const body = JSON.stringify(message);
+	reply.res.writeHead(200, { ...reply.headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+	reply.res.end(body);
+}

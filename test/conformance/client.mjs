@@ -1,0 +1,163 @@
+// The client under test of the MCP conformance suite (@modelcontextprotocol/conformance): our headless API
+// (dist/core.js) with the same OAuthProvider the extension uses. The suite starts it once per scenario as
+// `<command> <server-url>`, with the scenario's name in MCP_CONFORMANCE_SCENARIO and, for scenarios that hand the
+// client credentials, a JSON object in MCP_CONFORMANCE_CONTEXT. Exit code 0 means the client finished its work.
+//
+// The browser step is headless: the suite's authorization endpoint answers at once with a redirect to our
+// redirect URI, so following the authorization URL with one GET (redirect: manual) yields the redirect the browser
+// would land on. Everything else (discovery, registration, PKCE, token requests, refresh, step-up) is the product's.
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const core = require('../../dist/core.js');
+
+const serverUrl = process.argv[2];
+const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
+const context = process.env.MCP_CONFORMANCE_CONTEXT ? JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT) : {};
+/** A Client ID Metadata Document URL, used when the authorization server supports CIMD (the suite's fixed one). */
+const clientMetadataUrl = 'https://conformance-test.local/client-metadata.json';
+const redirectUri = 'http://localhost:3000/callback';
+
+if (!serverUrl) {
+	console.error('usage: MCP_CONFORMANCE_SCENARIO=<name> node test/conformance/client.mjs <server-url>');
+	process.exit(2);
+}
+
+const logger = core.consoleLogger(process.env.CONFORMANCE_LOG_LEVEL ?? 'debug', '[client] ');
+
+/** Per scenario, the OAuth settings a user would put into the server's `oauth` block. */
+function oauthConfig() {
+	switch (context.name) {
+		case 'auth/pre-registration':
+			return { clientId: context.client_id, clientSecret: context.client_secret };
+		case 'auth/client-credentials-basic':
+			return { grant: 'client_credentials', clientId: context.client_id, clientSecret: context.client_secret };
+		case 'auth/client-credentials-jwt':
+			return {
+				grant: 'client_credentials',
+				clientId: context.client_id,
+				privateKey: context.private_key_pem,
+				signingAlgorithm: context.signing_algorithm,
+				tokenEndpointAuthMethod: 'private_key_jwt',
+			};
+		case 'auth/enterprise-managed-authorization':
+			return {
+				grant: 'enterprise',
+				clientId: context.client_id,
+				clientSecret: context.client_secret,
+				enterprise: {
+					idpIssuer: context.idp_issuer,
+					idpTokenEndpoint: context.idp_token_endpoint,
+					idpClientId: context.idp_client_id,
+					idToken: context.idp_id_token,
+				},
+			};
+		case 'auth/wif-jwt-bearer':
+			return { grant: 'jwt_bearer', clientId: context.client_id, assertion: context.valid_jwt };
+		default:
+			return { clientMetadataUrl };
+	}
+}
+
+/** The browser, headless: one GET of the authorization URL, and the redirect it answers with. */
+async function followAuthorization(url) {
+	const response = await fetch(url, { redirect: 'manual' });
+	await response.body?.cancel();
+	const location = response.headers.get('location');
+	if (!location) {
+		throw new Error(`the authorization endpoint answered ${response.status} without a redirect`);
+	}
+	return new URL(location, url).href;
+}
+
+/** Accepts a form the way a person does who presses OK on the pre-filled form: every field at its default. */
+function acceptDefaults(params) {
+	const content = {};
+	for (const [name, field] of Object.entries(params.requestedSchema?.properties ?? {})) {
+		if (field && typeof field === 'object' && 'default' in field) {
+			content[name] = field.default;
+		}
+	}
+	return { action: 'accept', content };
+}
+
+async function main() {
+	const auth = core.createOAuthProvider({
+		serverUrl,
+		name: 'conformance',
+		config: oauthConfig(),
+		logger,
+		hooks: {
+			store: new MapStore(),
+			redirectUri: async () => redirectUri,
+			openAuthorizationUrl: (url) => followAuthorization(url),
+		},
+	});
+	const client = await core.connect(
+		{ type: 'http', url: serverUrl },
+		{ name: 'conformance', logger, auth, timeoutMs: 20_000, handlers: { elicitation: async (params) => acceptDefaults(params) } },
+	);
+	try {
+		// A server without tools (the initialize scenario) is only connected to and closed again.
+		const tools = client.serverCapabilities.tools ? await client.listTools() : [];
+		logger.info(`tools: ${tools.map((t) => t.name).join(', ')}`);
+		await exercise(client, tools);
+	} finally {
+		await client.close();
+	}
+}
+
+/** What the client does once connected, per scenario (each scenario's server expects a particular call). */
+async function exercise(client, tools) {
+	const names = new Set(tools.map((t) => t.name));
+	if (scenario === 'json-schema-2020-12-preservation') {
+		const focal = tools.find((t) => t.name === 'json_schema_2020_12_tool');
+		if (!focal) throw new Error('json_schema_2020_12_tool not listed');
+		await client.callTool('json_schema_echo', { schema: focal.inputSchema });
+		return;
+	}
+	if (scenario === 'json-schema-ref-no-deref') {
+		return;
+	}
+	if (names.has('test_client_elicitation_defaults')) {
+		await client.callTool('test_client_elicitation_defaults', {});
+		return;
+	}
+	if (names.has('test_reconnection')) {
+		await client.callTool('test_reconnection', {});
+		return;
+	}
+	if (names.has('test-tool')) {
+		await client.callTool('test-tool', {});
+		return;
+	}
+	if (scenario.startsWith('auth/')) {
+		return;
+	}
+	const first = tools[0];
+	if (first) {
+		await client.callTool(first.name, { a: 2, b: 3 });
+	}
+}
+
+/** The token store: memory, like the headless API's default. */
+class MapStore {
+	values = new Map();
+	async get(key) {
+		return this.values.get(key);
+	}
+	async set(key, value) {
+		this.values.set(key, value);
+	}
+	async delete(key) {
+		this.values.delete(key);
+	}
+}
+
+main().then(
+	() => process.exit(0),
+	(error) => {
+		console.error(`[client] failed: ${error instanceof Error ? error.message : String(error)}`);
+		process.exit(1);
+	},
+);

@@ -1,0 +1,221 @@
+// The command line (dist/cli.js, built by esbuild.mjs before the tests) run as a user runs it: a child process in a
+// workspace folder with .vscode/mcp.json / .mcp.json / settings.json, against server-everything (a server nobody
+// here wrote) and the Manager's fixture server for failures. Asserts what a person or a CI job sees: stdout, stderr
+// and the exit code.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+
+const cli = join(process.cwd(), 'dist/cli.js');
+const everything = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const fixture = join(process.cwd(), 'test/fixtures/servers/manager/mcpServer.js');
+const scratch = mkdtempSync(join(tmpdir(), 'cli-it-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+interface Run {
+	code: number | null;
+	stdout: string;
+	stderr: string;
+}
+
+/** Runs the CLI with stdin not a terminal (as in CI), in `cwd`. */
+function run(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(process.execPath, [cli, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+		let stdout = '';
+		let stderr = '';
+		child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+		child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+		const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+		child.on('error', reject);
+		child.on('close', (code) => {
+			clearTimeout(timer);
+			resolve({ code, stdout, stderr });
+		});
+	});
+}
+
+let counter = 0;
+/** A workspace folder with the given files (paths relative to it). */
+function workspace(files: Record<string, unknown>): string {
+	const dir = join(scratch, `ws-${++counter}`);
+	for (const [file, content] of Object.entries(files)) {
+		mkdirSync(join(dir, file, '..'), { recursive: true });
+		writeFileSync(join(dir, file), typeof content === 'string' ? content : JSON.stringify(content, null, 2));
+	}
+	mkdirSync(dir, { recursive: true });
+	return dir;
+}
+
+const everythingServer = { command: process.execPath, args: [everything, 'stdio'] };
+
+test('list starts the servers of .vscode/mcp.json and prints their tools, resources and prompts', async () => {
+	const dir = workspace({ '.vscode/mcp.json': `{ // comments are fine\n "servers": { "everything": ${JSON.stringify(everythingServer)}, } }` });
+	const result = await run(['list'], dir);
+	assert.equal(result.code, 0, result.stderr);
+	assert.match(result.stdout, /^everything {2}mcp-servers\/everything \S+, protocol 2025-11-25$/m);
+	assert.match(result.stdout, /^ {2}tools \(\d+\)$/m);
+	assert.match(result.stdout, /^ {4}echo — Echoes back the input string$/m);
+	assert.match(result.stdout, /^ {4}demo:\/\/resource\/static\/document\/architecture\.md — architecture\.md$/m);
+	assert.match(result.stdout, /^ {4}args-prompt — /m);
+});
+
+test('list --json is one JSON document with each server, its protocol version and lists', async () => {
+	const dir = workspace({ '.mcp.json': { mcpServers: { everything: everythingServer } } });
+	const result = await run(['list', '--json'], dir);
+	assert.equal(result.code, 0, result.stderr);
+	const parsed = JSON.parse(result.stdout) as { servers: { name: string; state: string; protocolVersion: string; tools: { name: string }[]; prompts: unknown[] }[] };
+	assert.equal(parsed.servers.length, 1);
+	const [server] = parsed.servers;
+	assert.equal(server!.name, 'everything');
+	assert.equal(server!.state, 'running');
+	assert.equal(server!.protocolVersion, '2025-11-25');
+	assert.ok(server!.tools.some((t) => t.name === 'get-sum'));
+	assert.equal(server!.prompts.length, 4);
+});
+
+test('call runs a tool with --args and prints its text; --json prints the CallToolResult', async () => {
+	const dir = workspace({ '.vscode/settings.json': `{\n // the editor's own settings file\n "mcpSwitchboard.servers": { "everything": ${JSON.stringify(everythingServer)} }\n}` });
+	const text = await run(['call', 'everything', 'echo', '--args', '{"message":"hello from the shell"}'], dir);
+	assert.equal(text.code, 0, text.stderr);
+	assert.equal(text.stdout.trim(), 'Echo: hello from the shell');
+
+	const json = await run(['--json', 'call', 'everything', 'get-sum', '--args', '{"a":2,"b":40}'], dir);
+	assert.equal(json.code, 0, json.stderr);
+	const result = JSON.parse(json.stdout) as { content: { type: string; text: string }[] };
+	assert.match(result.content[0]!.text, /42/);
+});
+
+test('call of a tool that reports isError exits 1 and says so', async () => {
+	const dir = workspace({ '.vscode/mcp.json': { servers: { everything: everythingServer } } });
+	const result = await run(['call', 'everything', 'no-such-tool'], dir);
+	assert.equal(result.code, 1);
+	assert.match(result.stdout, /The tool reported an error/);
+});
+
+test('read and prompt print the resource text and the prompt messages', async () => {
+	const dir = workspace({ '.vscode/mcp.json': { servers: { everything: everythingServer } } });
+	const read = await run(['read', 'everything', 'demo://resource/dynamic/text/7'], dir);
+	assert.equal(read.code, 0, read.stderr);
+	assert.match(read.stdout, /7/);
+	const prompt = await run(['prompt', 'everything', 'args-prompt', '--args', '{"city":"Lyon"}'], dir);
+	assert.equal(prompt.code, 0, prompt.stderr);
+	assert.match(prompt.stdout, /^user:$/m);
+	assert.match(prompt.stdout, /Lyon/);
+});
+
+test('run executes a saved *.mcpcall.json; a malformed one is a usage error that names the file and the field', async () => {
+	const dir = workspace({
+		'.vscode/mcp.json': { servers: { everything: everythingServer } },
+		'echo.mcpcall.json': { server: 'everything', tool: 'echo', arguments: { message: 'saved call' } },
+		'bad.mcpcall.json': { server: 'everything', tool: 'echo', prompt: 'simple-prompt' },
+		'broken.mcpcall.json': '{ "server": ',
+	});
+	const ok = await run(['run', 'echo.mcpcall.json'], dir);
+	assert.equal(ok.code, 0, ok.stderr);
+	assert.equal(ok.stdout.trim(), 'Echo: saved call');
+	const bad = await run(['run', 'bad.mcpcall.json'], dir);
+	assert.equal(bad.code, 2);
+	assert.match(bad.stderr, /bad\.mcpcall\.json: needs exactly one of "tool", "prompt" or "resource" \(found tool, prompt\)/);
+	const broken = await run(['run', 'broken.mcpcall.json'], dir);
+	assert.equal(broken.code, 2);
+	assert.match(broken.stderr, /broken\.mcpcall\.json: not valid JSON/);
+});
+
+test('an unknown server or command is a usage error (exit 2) that lists what is configured', async () => {
+	const dir = workspace({ '.vscode/mcp.json': { servers: { everything: everythingServer } } });
+	const server = await run(['call', 'nope', 'echo'], dir);
+	assert.equal(server.code, 2);
+	assert.match(server.stderr, /Unknown server 'nope'\. Configured: everything\./);
+	const command = await run(['frobnicate'], dir);
+	assert.equal(command.code, 2);
+	assert.match(command.stderr, /unknown command 'frobnicate'/);
+	assert.match(command.stderr, /Usage: mcp-switchboard/);
+	const args = await run(['call', 'everything', 'echo', '--args', '[1,2]'], dir);
+	assert.equal(args.code, 2);
+	assert.match(args.stderr, /--args must be a JSON object/);
+});
+
+test('${input:} values come from --input or the environment; without them and without a terminal nothing prompts', async () => {
+	const dir = workspace({
+		'.vscode/mcp.json': {
+			inputs: [{ type: 'promptString', id: 'greeting', description: 'A greeting', password: true }],
+			servers: { fixture: { command: process.execPath, args: [fixture], env: { GREETING: '${input:greeting}' } } },
+		},
+	});
+	const missing = await run(['call', 'fixture', 'env', '--args', '{"name":"GREETING"}'], dir);
+	assert.equal(missing.code, 2);
+	assert.match(missing.stderr, /Input 'greeting' has no value: pass --input greeting=VALUE or set MCP_SWITCHBOARD_INPUT_GREETING/);
+
+	const flag = await run(['call', 'fixture', 'env', '--args', '{"name":"GREETING"}', '--input', 'greeting=bonjour'], dir);
+	assert.equal(flag.code, 0, flag.stderr);
+	assert.match(flag.stdout, /bonjour/);
+
+	const env = await run(['call', 'fixture', 'env', '--args', '{"name":"GREETING"}'], dir, { MCP_SWITCHBOARD_INPUT_GREETING: 'hallo' });
+	assert.equal(env.code, 0, env.stderr);
+	assert.match(env.stdout, /hallo/);
+});
+
+test('doctor names each problem in plain words: a command not on PATH, a crash with its stderr, a config error', async () => {
+	const dir = workspace({
+		'.vscode/mcp.json': {
+			servers: {
+				everything: everythingServer,
+				missing: { command: 'no-such-mcp-server-binary' },
+				crashing: { command: process.execPath, args: [fixture, '--crash-on-start'] },
+				unresolved: { command: process.execPath, args: ['${nope:x}'] },
+			},
+		},
+	});
+	const result = await run(['doctor'], dir);
+	assert.equal(result.code, 1);
+	assert.match(result.stdout, /^✓ everything: running: mcp-servers\/everything \S+, protocol 2025-11-25, \d+ tools$/m);
+	assert.match(result.stdout, /^✗ missing: command 'no-such-mcp-server-binary' is not on PATH$/m);
+	assert.match(result.stdout, /fatal: missing configuration file settings\.toml/, 'the crashed server\'s stderr is shown');
+	assert.match(result.stdout, /^✗ unresolved: its configuration cannot be resolved$/m);
+	assert.match(result.stdout, /^3 of 4 servers with problems$/m);
+
+	const json = await run(['doctor', 'everything', '--json'], dir);
+	assert.equal(json.code, 0, json.stderr);
+	const report = JSON.parse(json.stdout) as { servers: { name: string; ok: boolean }[] };
+	assert.deepEqual(report.servers.map((s) => [s.name, s.ok]), [['everything', true]]);
+});
+
+test('servers shows what each server would run without starting anything', async () => {
+	const pidFile = join(scratch, 'servers-pids.txt');
+	const dir = workspace({ '.vscode/mcp.json': { servers: { fixture: { command: process.execPath, args: [fixture, '--pid-file', pidFile] } } } });
+	const result = await run(['servers'], dir);
+	assert.equal(result.code, 0, result.stderr);
+	assert.match(result.stdout, /^fixture {2}stdio: \S+ \S+mcpServer\.js --pid-file \S+ {2}\[\.vscode\/mcp\.json\]$/m);
+	assert.throws(() => readFileSync(pidFile), /ENOENT/, 'no process was started');
+});
+
+test('no server process is left running after a command', async () => {
+	const pidFile = join(scratch, 'left-pids.txt');
+	const dir = workspace({ '.vscode/mcp.json': { servers: { fixture: { command: process.execPath, args: [fixture, '--pid-file', pidFile] } } } });
+	const result = await run(['call', 'fixture', 'pid'], dir);
+	assert.equal(result.code, 0, result.stderr);
+	const pid = Number(readFileSync(pidFile, 'utf8').trim());
+	assert.ok(pid > 0);
+	assert.throws(() => process.kill(pid, 0), /ESRCH/, 'the server process is gone when the command returns');
+});
+
+test('envFile is read relative to the workspace folder; values in env win', async () => {
+	const dir = workspace({
+		'config/server.env': 'FROM_FILE=from the file\nBOTH=file\n',
+		'.vscode/mcp.json': { servers: { fixture: { command: process.execPath, args: [fixture], envFile: 'config/server.env', env: { BOTH: 'env' } } } },
+	});
+	const fromFile = await run(['call', 'fixture', 'env', '--args', '{"name":"FROM_FILE"}'], dir);
+	assert.equal(fromFile.code, 0, fromFile.stderr);
+	assert.match(fromFile.stdout, /from the file/);
+	const both = await run(['call', 'fixture', 'env', '--args', '{"name":"BOTH"}'], dir);
+	assert.match(both.stdout, /\benv\b/);
+	assert.doesNotMatch(both.stdout, /\bfile\b/);
+	const missing = workspace({ '.vscode/mcp.json': { servers: { fixture: { command: process.execPath, args: [fixture], envFile: 'nope.env' } } } });
+	const result = await run(['call', 'fixture', 'env', '--args', '{"name":"X"}'], missing);
+	assert.equal(result.code, 2);
+	assert.match(result.stderr, /Server 'fixture': field "envFile": cannot read \S+nope\.env/);
+});
