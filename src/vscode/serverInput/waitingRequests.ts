@@ -40,7 +40,8 @@ export class WaitingRequestsAnnouncer implements vscode.Disposable {
 		this.disposables.push(
 			this.item,
 			queue.onDidChange(() => this.update()),
-			vscode.commands.registerCommand(SHOW_WAITING_REQUESTS, () => this.show()),
+			// Not awaited: the command returns once the list or the request is on screen, not when the user chose.
+			vscode.commands.registerCommand(SHOW_WAITING_REQUESTS, () => void this.show()),
 		);
 		this.update();
 	}
