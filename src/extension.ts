@@ -23,6 +23,8 @@ import { TaskList } from './vscode/tasks/taskList';
 import { registerTaskCommands } from './vscode/tasks/taskCommands';
 import { registerGateway, type GatewayProvider } from './vscode/gateway/gatewayProvider';
 import { registerConsentCommands, ToolConsent } from './vscode/tools/consent';
+import type { CallHistory } from './vscode/console/callHistory';
+import { registerConsole } from './vscode/console';
 
 /** The id of the Servers view (package.json `contributes.views`). */
 export const SERVERS_VIEW = 'mcpSwitchboard.servers';
@@ -55,6 +57,8 @@ export interface SwitchboardApi {
 	gateway: GatewayProvider;
 	/** Tool permissions (what chat models may run without asking). */
 	consent: ToolConsent;
+	/** The call history (newest first), as the Call History view shows it. */
+	history: CallHistory;
 }
 
 /** The running extension's Manager and its one disposal (shared by deactivate and context.subscriptions). */
@@ -80,7 +84,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		const host = new VsCodeHost({ logs, elicitation, sampling, configuration, loggingLevel, oauth });
 		context.subscriptions.push(configuration, elicitation, sampling, host, registerSamplingCommands(sampling));
 
-		const manager = new Manager(host);
+		const manager = new Manager(host, { inheritEnvironment: configuration.inheritEnvironment() });
+		context.subscriptions.push(
+			vscode.workspace.onDidChangeConfiguration((e) => {
+				if (e.affectsConfiguration('mcpSwitchboard.inheritEnvironment')) void manager.setInheritEnvironment(configuration.inheritEnvironment());
+			}),
+		);
 		// Sampling consent is remembered per server definition (where it is defined, its config) and model, not per name.
 		sampling.setServerIdentity((server) => manager.get(server));
 		let disposing: Promise<void> | undefined;
@@ -128,6 +137,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			tasks,
 		});
 		context.subscriptions.push(registerTaskCommands({ tasks, results, blobs, showError: (server, message) => showServerError(logs, server, message) }));
+		const devConsole = registerConsole(context, manager);
+		context.subscriptions.push(devConsole.disposable);
 		const statusBar = new ServersStatusBar(manager, Commands.showServers);
 		context.subscriptions.push(commands, statusBar, notifyServerErrors(manager, logs), registerSignOutCommand(manager, new SecretStorageTokenStore(context.secrets)));
 
@@ -178,6 +189,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			tasks,
 			gateway: gateway.provider,
 			consent,
+			history: devConsole.history,
 		};
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);

@@ -8,10 +8,11 @@ import type { Disposable } from '../common/disposable';
 import { ErrorCode } from '../protocol/jsonrpc';
 import { McpError } from '../protocol/mcpError';
 import type { CallToolOptions, McpClient, RequestOptions, ToolTask } from '../protocol/client';
-import type { CallToolResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from '../protocol/schema';
+import type { CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from '../protocol/schema';
 import { systemClock, type Clock, type RestartPolicyOptions } from './backoff';
 import type { Host } from './host';
 import type { OAuthClientConfig } from '../protocol/auth/types';
+import type { InvocationOutcome, InvocationRecord, InvocationTarget, InvokeOptions } from './invocations';
 import { Limiter } from './limiter';
 import { ResourceCache, type ResourceCacheOptions } from './resourceCache';
 import { createDefaultConnector, oauthFor } from './defaultConnector';
@@ -38,6 +39,14 @@ export interface ManagerOptions {
 	restartPolicy?: RestartPolicyOptions;
 	/** The resource content cache. Default TTL 30 s, 500 entries. */
 	resourceCache?: ResourceCacheOptions;
+	/**
+	 * stdio servers get this process's whole environment (true, the default, as before), or only the variables a
+	 * program needs to run (PATH, HOME, locale, temp folders, proxies; see protocol/transports/childEnvironment.ts)
+	 * plus their configured `env` (false): then a secret in the environment does not reach a server unless its
+	 * configuration passes it, e.g. `"env": { "GITHUB_TOKEN": "${env:GITHUB_TOKEN}" }`. The extension passes
+	 * `mcpSwitchboard.inheritEnvironment` (default false).
+	 */
+	inheritEnvironment?: boolean;
 }
 
 /**
@@ -53,6 +62,7 @@ export class Manager {
 	private readonly stateEmitter = new Emitter<{ server: string; state: ServerState }>();
 	private readonly listsEmitter = new Emitter<{ server: string }>();
 	private readonly resourceEmitter = new Emitter<{ server: string; uri: string }>();
+	private readonly invocationEmitter = new Emitter<InvocationRecord>();
 	/** A server was added or removed (the set of names changed). */
 	readonly onDidChangeServers: Event<void> = this.serversEmitter.event;
 	/** A server's state changed. */
@@ -61,6 +71,8 @@ export class Manager {
 	readonly onDidChangeLists: Event<{ server: string }> = this.listsEmitter.event;
 	/** A subscribed resource changed on the server (`notifications/resources/updated`). */
 	readonly onDidUpdateResource: Event<{ server: string; uri: string }> = this.resourceEmitter.event;
+	/** Fires when a call made with an `origin` (see InvokeOptions) finished, failed or was cancelled. */
+	readonly onDidInvoke: Event<InvocationRecord> = this.invocationEmitter.event;
 
 	private readonly connections = new Map<string, ServerConnection>();
 	private readonly subscriptions = new Map<ServerConnection, Disposable[]>();
@@ -70,6 +82,7 @@ export class Manager {
 	private readonly connector: Connector;
 	private readonly clock: Clock;
 	private toolsSnapshot: readonly NamedTool[] | undefined;
+	private inheritEnvironment: boolean;
 	private readonly rootsSubscription: Disposable | undefined;
 	private disposed = false;
 
@@ -78,6 +91,7 @@ export class Manager {
 		private readonly options: ManagerOptions = {},
 	) {
 		this.clock = options.clock ?? systemClock;
+		this.inheritEnvironment = options.inheritEnvironment ?? true;
 		this.cache = new ResourceCache({ now: () => this.clock.now(), ...options.resourceCache });
 		this.limiters = {
 			stdio: new Limiter(options.maxConcurrentStarts?.stdio ?? DEFAULT_MAX_CONCURRENT_STARTS.stdio),
@@ -89,6 +103,17 @@ export class Manager {
 				connection.runningClient?.notifyRootsChanged().catch((error: unknown) => host.logger(connection.name).warn(`roots/list_changed failed: ${String(error)}`));
 			}
 		});
+	}
+
+	/**
+	 * Changes whether stdio servers get the whole environment (see ManagerOptions.inheritEnvironment). Running or
+	 * starting stdio servers are restarted so the change applies to them; resolves when they are back.
+	 */
+	async setInheritEnvironment(inherit: boolean): Promise<void> {
+		if (inherit === this.inheritEnvironment) return;
+		this.inheritEnvironment = inherit;
+		const affected = [...this.connections.values()].filter((c) => c.config.type === 'stdio' && (c.state.kind === 'running' || c.state.kind === 'starting'));
+		await Promise.all(affected.map((connection) => connection.restart()));
 	}
 
 	/** Changes the concurrent start limits (the settings changed); waiting starts proceed under the new limits. */
@@ -200,12 +225,13 @@ export class Manager {
 	 * Fails with an McpError naming the server when it is not running. A tool whose taskSupport is `required` (or any
 	 * tool with `options.task`) runs as a task and resolves with its final result (see McpClient.callTool).
 	 */
-	callTool(server: string, tool: string, args: Record<string, unknown>, options?: CallToolOptions): Promise<CallToolResult> {
-		try {
-			return this.client(server).callTool(tool, args, options);
-		} catch (error) {
-			return Promise.reject(error);
-		}
+	callTool(server: string, tool: string, args: Record<string, unknown>, options?: CallToolOptions & InvokeOptions): Promise<CallToolResult> {
+		return this.invoke({ kind: 'tool', server, name: tool, arguments: args }, options, (client) => client.callTool(tool, args, options));
+	}
+
+	/** Gets a prompt's messages; fails with an McpError naming the server when it is not running. */
+	getPrompt(server: string, prompt: string, args: Record<string, string>, options?: InvokeOptions): Promise<GetPromptResult> {
+		return this.invoke({ kind: 'prompt', server, name: prompt, arguments: args }, options, (client) => client.getPrompt(prompt, args, options));
 	}
 
 	/** Starts a tool call as a task on a running server and resolves with its handle (see McpClient.startToolTask). */
@@ -233,16 +259,35 @@ export class Manager {
 	}
 
 	/** Served from the resource cache (TTL + LRU) when fresh. */
-	async readResource(server: string, uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
-		const cached = this.cache.get(server, uri);
-		if (cached) return cached;
-		const client = this.client(server);
-		const version = this.cache.version(server, uri);
-		const result = await client.readResource(uri, options);
-		// Cached only when the same connection is still the running one and the resource was not updated (or the
-		// server restarted) during the read; otherwise the next read asks the server again.
-		if (this.connections.get(server)?.runningClient === client) this.cache.set(server, uri, result, version);
-		return result;
+	readResource(server: string, uri: string, options?: InvokeOptions): Promise<ReadResourceResult> {
+		return this.invoke({ kind: 'resource', server, uri }, options, async (client) => {
+			const cached = this.cache.get(server, uri);
+			if (cached) return cached;
+			const version = this.cache.version(server, uri);
+			const result = await client.readResource(uri, options);
+			// Cached only when the same connection is still the running one and the resource was not updated (or the
+			// server restarted) during the read; otherwise the next read asks the server again.
+			if (this.connections.get(server)?.runningClient === client) this.cache.set(server, uri, result, version);
+			return result;
+		});
+	}
+
+	/** Runs one call on the server's client and, when it names an origin, reports it through onDidInvoke. */
+	private async invoke<T extends CallToolResult | GetPromptResult | ReadResourceResult>(target: InvocationTarget, options: InvokeOptions | undefined, run: (client: McpClient) => Promise<T>): Promise<T> {
+		const origin = options?.origin;
+		const startedAt = Date.now();
+		const started = performance.now();
+		const report = (outcome: InvocationOutcome) => {
+			if (origin && !this.disposed) this.invocationEmitter.fire({ target, origin, startedAt, durationMs: performance.now() - started, outcome });
+		};
+		try {
+			const result = await run(this.client(target.server));
+			report({ kind: 'result', result, isError: (result as CallToolResult).isError === true });
+			return result;
+		} catch (error) {
+			report({ kind: 'error', message: error instanceof Error ? error.message : String(error), cancelled: options?.signal?.aborted === true });
+			throw error;
+		}
 	}
 
 	/** The running client, or an McpError naming the server and its state. */
@@ -267,6 +312,7 @@ export class Manager {
 		this.stateEmitter.dispose();
 		this.listsEmitter.dispose();
 		this.resourceEmitter.dispose();
+		this.invocationEmitter.dispose();
 	}
 
 	private connection(name: string): ServerConnection {
@@ -291,6 +337,7 @@ export class Manager {
 			nameTools: (name, tools): NamedTool[] => (this.connections.get(name) === connection ? this.nameTools(name, tools) : []),
 			invalidateResources: (name, uri) => (uri === undefined ? this.cache.invalidateServer(name) : this.cache.invalidate(name, uri)),
 			onDidUpdateResource: (name, uri) => this.resourceEmitter.fire({ server: name, uri }),
+			inheritEnvironment: () => this.inheritEnvironment,
 		});
 		this.subscriptions.set(connection, [
 			connection.onDidChangeState((state) => this.stateEmitter.fire({ server: connection.name, state })),

@@ -22,6 +22,9 @@ export const pollingClock: Clock = {
 	clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
+/** Polls due this close together share one timer wake-up. */
+const COALESCE_MS = 10;
+
 export class TaskPoller {
 	private readonly entries = new Set<Pollable>();
 	private timer: unknown;
@@ -88,7 +91,8 @@ export class TaskPoller {
 	private readonly fire = (): void => {
 		this.timer = undefined;
 		this.timerAt = Infinity;
-		const now = this.clock.now();
+		// Polls due within the next few ms go now too: with many tasks, one wake-up serves a batch instead of one each.
+		const now = this.clock.now() + COALESCE_MS;
 		const due: Pollable[] = [];
 		for (const entry of this.entries) {
 			if (entry.dueAt <= now) {

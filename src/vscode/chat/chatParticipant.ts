@@ -136,6 +136,7 @@ async function runTool(manager: Manager, consent: ToolConsent, call: vscode.Lang
 		// blocking; stopping the chat aborts the signal, which cancels the task on the server (tasks/cancel).
 		let taskId: string | undefined;
 		const result = await manager.callTool(server, tool.name, args, {
+			origin: 'chat',
 			signal,
 			onProgress: (progress) => {
 				stream.progress(progressLabel(server, tool.name, progress.message));

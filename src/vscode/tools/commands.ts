@@ -85,8 +85,11 @@ export interface ActiveCall {
 	cancel(): void;
 }
 
-/** Arguments a command may receive: a tree node, a server name, or `{ server, tool?, uri?, prompt?, arguments? }`. */
-type Target = TreeNode | string | { server?: string; tool?: string; uri?: string; prompt?: string; arguments?: Record<string, unknown>; task?: boolean } | undefined;
+/**
+ * Arguments a command may receive: a tree node, a server name, or `{ server, tool?, uri?, prompt?, arguments?, edit?,
+ * task? }` (with `edit`, the arguments prefill the form instead of being sent as they are; `task` runs as a task).
+ */
+type Target = TreeNode | string | { server?: string; tool?: string; uri?: string; prompt?: string; arguments?: Record<string, unknown>; edit?: boolean; task?: boolean } | undefined;
 
 function errorText(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
@@ -251,6 +254,7 @@ export class CommandController implements vscode.Disposable {
 	async callTool(target: Target): Promise<CallOutcome | undefined> {
 		let named: NamedTool | undefined;
 		let args: Record<string, unknown> | undefined;
+		let prefill: Record<string, unknown> | undefined;
 		let task: boolean | undefined;
 		if (target && typeof target === 'object' && 'kind' in target) {
 			named = target.kind === 'tool' ? target.tool : undefined;
@@ -261,7 +265,8 @@ export class CommandController implements vscode.Disposable {
 				this.error(target.server, this.deps.manager.get(target.server)?.state.kind === 'running' ? `has no tool named '${target.tool}'` : `is not running, so '${target.tool}' cannot be called`);
 				return undefined;
 			}
-			args = target.arguments;
+			if (target.edit) prefill = target.arguments;
+			else args = target.arguments;
 			task = target.task;
 		} else if (typeof target === 'string') {
 			return this.callToolOf(target);
@@ -273,7 +278,7 @@ export class CommandController implements vscode.Disposable {
 			try {
 				named ??= await this.pickTool();
 				if (!named) return undefined;
-				args ??= await askToolArguments(`${named.server}: ${named.tool.name}`, formFromSchema(named.tool.inputSchema));
+				args ??= await askToolArguments(`${named.server}: ${named.tool.name}`, formFromSchema(named.tool.inputSchema), prefill);
 			} finally {
 				form?.dispose();
 			}
@@ -335,6 +340,7 @@ export class CommandController implements vscode.Disposable {
 				const bridge = toAbortSignal(own.token);
 				let reported = 0;
 				const call = () => this.deps.manager.callTool(server, tool.name, args, {
+					origin: 'palette',
 					signal: bridge.signal,
 					task,
 					onTaskCreated: (handle) => {
@@ -449,6 +455,7 @@ export class CommandController implements vscode.Disposable {
 
 	private async getPrompt(target: Target): Promise<vscode.TextEditor | undefined> {
 		let chosen: { server: string; prompt: Prompt } | undefined;
+		let given: Record<string, string> | undefined;
 		if (target && typeof target === 'object' && 'kind' in target && target.kind === 'prompt') {
 			chosen = { server: target.server, prompt: target.prompt };
 		} else if (target && typeof target === 'object' && !('kind' in target) && target.server !== undefined && target.prompt !== undefined) {
@@ -458,6 +465,7 @@ export class CommandController implements vscode.Disposable {
 				return undefined;
 			}
 			chosen = { server: target.server, prompt };
+			if (target.arguments) given = Object.fromEntries(Object.entries(target.arguments).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
 		} else {
 			const items = this.deps.manager.servers().flatMap((view) => view.prompts.map((prompt) => ({ label: prompt.name, description: [view.name, prompt.title].filter(Boolean).join(' · '), detail: prompt.description, server: view.name, prompt })));
 			if (items.length === 0) {
@@ -467,7 +475,7 @@ export class CommandController implements vscode.Disposable {
 			}
 			chosen = await vscode.window.showQuickPick(items, { title: 'Get Prompt', matchOnDescription: true, matchOnDetail: true });
 		}
-		return chosen ? getPrompt(this.promptDeps(), chosen.server, chosen.prompt) : undefined;
+		return chosen ? getPrompt(this.promptDeps(), chosen.server, chosen.prompt, given) : undefined;
 	}
 
 	private async copyToolName(target: Target): Promise<string | undefined> {
