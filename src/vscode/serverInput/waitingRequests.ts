@@ -63,6 +63,8 @@ export class WaitingRequestsAnnouncer implements vscode.Disposable {
 			this.queue.resume(only.id);
 			return;
 		}
+		// The list is the user's own quick input while it is open: no request pops up over it by itself.
+		const lease = this.queue.userInput();
 		const pick = vscode.window.createQuickPick<Row>();
 		pick.title = 'MCP server requests waiting for you';
 		pick.placeholder = 'Pick one to answer it, or dismiss it with ✕';
@@ -91,7 +93,9 @@ export class WaitingRequestsAnnouncer implements vscode.Disposable {
 		});
 		for (const s of subscriptions) s.dispose();
 		pick.dispose();
+		// Resume first, then let go of the screen, so the chosen request (not the oldest) is the one that shows.
 		if (chosen) this.queue.resume(chosen.id);
+		lease.dispose();
 	}
 
 	private update(): void {
