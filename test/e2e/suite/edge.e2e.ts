@@ -78,11 +78,12 @@ test(
 			assert.equal(a.tree.getTreeItem(group).description, '2');
 			const notes = rows[1];
 			assert.ok(notes);
-			await reveal(a, notes);
+			// Each attempt reveals again: a reveal that lands while the view repaints can leave the list where it was.
 			const labels = await waitFor(async () => {
+				await reveal(a, notes);
 				const texts = (await driver({ action: 'texts', selector: '.pane-body .monaco-list-row .label-name' })) as string[];
 				return texts.includes('notes') && texts;
-			}, { message: 'the resource rows on screen' });
+			}, { timeoutMs: 30_000, intervalMs: 500, message: 'the resource rows on screen' });
 			assert.equal(labels.filter((l) => l === 'readme').length, 1, `rows: ${labels.join(', ')}`);
 		});
 	},
