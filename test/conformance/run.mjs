@@ -63,7 +63,6 @@ const expectedFailures = {
 		'auth/pre-registration': 'issue 13: not yet passing',
 		'auth/2025-03-26-oauth-metadata-backcompat': 'issue 13: not yet passing',
 		'auth/2025-03-26-oauth-endpoint-fallback': 'issue 13: not yet passing',
-		'auth/offline-access-scope': 'issue 13: not yet passing',
 		'auth/offline-access-not-supported': 'issue 13: not yet passing',
 		'auth/authorization-server-migration': 'issue 13: not yet passing',
 		'auth/iss-supported': 'issue 13: not yet passing',
@@ -78,11 +77,6 @@ const expectedFailures = {
 		'auth/dpop': 'issue 13: not yet passing',
 		'auth/dpop-nonce': 'issue 13: not yet passing',
 		'auth/wif-jwt-bearer': 'issue 13: not yet passing',
-		'request-metadata': 'MCP 2026-07-28 stateless requests (issue 17)',
-		'sep-2322-client-request-state': 'MCP 2026-07-28 MRTR (issue 17)',
-		'http-standard-headers': 'MCP 2026-07-28 HTTP headers (issue 17)',
-		'http-custom-headers': 'MCP 2026-07-28 HTTP headers (issue 17)',
-		'http-invalid-tool-headers': 'MCP 2026-07-28 HTTP headers (issue 17)',
 	},
 };
 
