@@ -131,13 +131,15 @@ export function authorizationServerMetadataUrls(issuer: string): string[] {
 
 /**
  * Fetches the metadata of the authorization server `issuer`, trying the URLs of authorizationServerMetadataUrls.
- * The document's `issuer` must be `issuer` (RFC 8414 section 3.3), or the origin for the root RFC 8414 URL.
+ * The document's `issuer` must be `issuer` (RFC 8414 section 3.3), or the origin for the root RFC 8414 URL, or
+ * with `sameOriginIssuer` (protocol 2025-03-26, where the URL came from the MCP server) any issuer on its origin.
  * Resolves undefined when no URL answers a JSON document; rejects with OAuthStepError for an unusable one.
  */
 export async function discoverAuthorizationServer(
 	issuer: string,
 	http: HttpContext,
 	tried: string[],
+	options: { sameOriginIssuer?: boolean } = {},
 ): Promise<{ metadata: AuthorizationServerMetadata; url: string } | undefined> {
 	const root = new URL('/.well-known/oauth-authorization-server', issuer).href;
 	for (const url of authorizationServerMetadataUrls(issuer)) {
@@ -149,7 +151,11 @@ export async function discoverAuthorizationServer(
 		if (typeof metadata.issuer !== 'string') {
 			throw new OAuthStepError('authorization server metadata', `${url} has no "issuer"`);
 		}
-		const allowed = [sameIssuer(metadata.issuer, issuer), url === root && sameIssuer(metadata.issuer, new URL(issuer).origin)];
+		const allowed = [
+			sameIssuer(metadata.issuer, issuer),
+			url === root && sameIssuer(metadata.issuer, new URL(issuer).origin),
+			options.sameOriginIssuer === true && sameOrigin(metadata.issuer, issuer),
+		];
 		if (!allowed.some(Boolean)) {
 			throw new OAuthStepError('authorization server metadata', `${url} names issuer ${metadata.issuer}, expected ${issuer}`);
 		}
@@ -224,6 +230,14 @@ function resourceCovers(resource: string, serverUrl: string): boolean {
 		const rPath = r.pathname.endsWith('/') ? r.pathname : `${r.pathname}/`;
 		const sPath = s.pathname.endsWith('/') ? s.pathname : `${s.pathname}/`;
 		return sPath.startsWith(rPath);
+	} catch {
+		return false;
+	}
+}
+
+function sameOrigin(a: string, b: string): boolean {
+	try {
+		return new URL(a).origin === new URL(b).origin;
 	} catch {
 		return false;
 	}
