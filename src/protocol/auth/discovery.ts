@@ -110,9 +110,12 @@ export async function discoverProtectedResource(
 }
 
 /**
- * The well-known URLs tried for an issuer, in order: RFC 8414 path-aware (`/.well-known/oauth-authorization-server/<path>`),
- * RFC 8414 at the root, OIDC path-inserted, OIDC appended to the path (for an issuer without a path the last three
- * collapse into the root OIDC URL). See https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#authorization-server-metadata-discovery.
+ * The well-known URLs tried for an issuer, in order. With a path, the specification's three: "OAuth 2.0
+ * Authorization Server Metadata with path insertion", "OpenID Connect Discovery 1.0 with path insertion", "OpenID
+ * Connect Discovery 1.0 path appending"
+ * (https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#authorization-server-metadata-discovery),
+ * then RFC 8414 at the root as a last resort for servers that publish only there (never before the three: the
+ * conformance suite checks that a client does not ask the root first). Without a path: RFC 8414, then OIDC.
  */
 export function authorizationServerMetadataUrls(issuer: string): string[] {
 	const url = new URL(issuer);
@@ -123,9 +126,9 @@ export function authorizationServerMetadataUrls(issuer: string): string[] {
 	}
 	return [
 		at(`/.well-known/oauth-authorization-server${path}`),
-		at('/.well-known/oauth-authorization-server'),
 		at(`/.well-known/openid-configuration${path}`),
 		at(`${path}/.well-known/openid-configuration`),
+		at('/.well-known/oauth-authorization-server'),
 	];
 }
 

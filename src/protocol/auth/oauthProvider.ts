@@ -15,6 +15,7 @@ import {
 	type ProtectedResourceMetadata,
 } from './discovery';
 import { clientAuth } from './clientAuth';
+import { clientCredentialsGrant, enterpriseGrant, jwtBearerGrant, type GrantContext } from './grants';
 import { describeOAuthError } from './oauthErrors';
 import { oauth, type OAuthLib } from './oauthLib';
 import { registerClient } from './registration';
@@ -229,6 +230,11 @@ export class OAuthProvider implements HttpAuthProvider {
 
 		// 1. Which authorization server protects this resource, and what it supports.
 		const found = await this.discover(challenge, http);
+		const config = this.options.config;
+		if (config.enterprise || (config.grant && config.grant !== 'authorization_code')) {
+			await this.obtainWithoutUser(found, scopes, http);
+			return;
+		}
 		try {
 			await this.authorizeAt(found, scopes, signal);
 		} catch (error) {
@@ -238,6 +244,44 @@ export class OAuthProvider implements HttpAuthProvider {
 			}
 			throw error;
 		}
+	}
+
+	/**
+	 * Tokens from a grant that needs no browser: client credentials, a JWT-bearer assertion, or enterprise-managed
+	 * authorization. Always as the configured (pre-registered) client.
+	 */
+	private async obtainWithoutUser(found: Discovered, scopes: string[] | undefined, http: HttpContext): Promise<void> {
+		const { as, resource, prm } = found;
+		const config = this.options.config;
+		const grant = config.enterprise ? 'enterprise-managed authorization' : config.grant === 'jwt_bearer' ? 'JWT-bearer' : 'client credentials';
+		if (!config.clientId) {
+			throw new OAuthStepError('client identity', `the ${grant} grant needs a client id in the server's oauth settings`);
+		}
+		if (!as.token_endpoint) {
+			throw new OAuthStepError('authorization server check', `${as.issuer} has no token_endpoint`);
+		}
+		if (!scopes?.length && prm?.metadata.scopes_supported?.length) {
+			scopes = [...prm.metadata.scopes_supported];
+		}
+		const client = preregisteredClient(config, as);
+		const context: GrantContext = { as, clientId: client.clientId, auth: await this.clientAuth(client), resource, scopes, libOptions: (endpoint) => this.libOptions(endpoint, http) };
+		this.logger.info(`OAuth for ${this.name}: requesting tokens with the ${grant} grant from ${as.issuer}${scopes?.length ? ` (scope "${scopes.join(' ')}")` : ''}`);
+		let result: OAuthLib.TokenEndpointResponse;
+		if (config.enterprise) {
+			result = await enterpriseGrant(context, config.enterprise, this.libOptions(config.enterprise.idpTokenEndpoint, http));
+		} else if (config.grant === 'jwt_bearer') {
+			if (!config.assertion) {
+				throw new OAuthStepError('JWT-bearer grant', 'no assertion (JWT) is configured');
+			}
+			result = await jwtBearerGrant(context, config.assertion);
+		} else {
+			result = await clientCredentialsGrant(context);
+		}
+		this.session = { issuer: as.issuer, resource, metadata: as, clientKind: 'preregistered', clientId: client.clientId };
+		this.refreshedAfter401 = undefined;
+		await this.saveTokens(result, scopes);
+		await this.options.hooks.store.set(this.prefix, JSON.stringify(this.session));
+		this.logger.info(`OAuth for ${this.name}: obtained tokens${this.tokens?.scope ? ` with scope "${this.tokens.scope}"` : ''}`);
 	}
 
 	private async authorizeAt(found: Discovered, scopes: string[] | undefined, signal?: AbortSignal): Promise<void> {
@@ -311,7 +355,7 @@ export class OAuthProvider implements HttpAuthProvider {
 			// 5. The code exchange (RFC 6749 section 4.1.3 with PKCE and RFC 8707 resource).
 			let result: OAuthLib.TokenEndpointResponse;
 			try {
-				const response = await oauth().authorizationCodeGrantRequest(asForLib, clientForLib, clientAuth(client), callback, redirectUri, verifier, {
+				const response = await oauth().authorizationCodeGrantRequest(asForLib, clientForLib, await this.clientAuth(client), callback, redirectUri, verifier, {
 					...this.libOptions(as.token_endpoint!, http),
 					additionalParameters: { resource },
 				});
@@ -394,15 +438,7 @@ export class OAuthProvider implements HttpAuthProvider {
 		const config = this.options.config;
 		const supported = as.token_endpoint_auth_methods_supported;
 		if (config.clientId) {
-			let method = config.tokenEndpointAuthMethod;
-			if (!method) {
-				// RFC 8414: an absent token_endpoint_auth_methods_supported means client_secret_basic.
-				method = !config.clientSecret ? 'none' : !supported || supported.includes('client_secret_basic') ? 'client_secret_basic' : 'client_secret_post';
-			}
-			if (method !== 'none' && !config.clientSecret) {
-				throw new OAuthStepError('client identity', `token endpoint auth method ${method} needs a client secret in the configuration`);
-			}
-			return { kind: 'preregistered', clientId: config.clientId, clientSecret: config.clientSecret, tokenEndpointAuthMethod: method };
+			return preregisteredClient(config, as);
 		}
 		if (config.clientMetadataUrl && as.client_id_metadata_document_supported === true) {
 			this.logger.info(`OAuth for ${this.name}: using the client metadata document ${config.clientMetadataUrl} as client id`);
@@ -503,7 +539,7 @@ export class OAuthProvider implements HttpAuthProvider {
 			const as = session.metadata as unknown as OAuthLib.AuthorizationServer;
 			const http = this.http(signal);
 			try {
-				const response = await oauth().refreshTokenGrantRequest(as, { client_id: client.clientId }, clientAuth(client), refreshToken, {
+				const response = await oauth().refreshTokenGrantRequest(as, { client_id: client.clientId }, await this.clientAuth(client), refreshToken, {
 					...this.libOptions(session.metadata.token_endpoint!, http),
 					additionalParameters: { resource: session.resource },
 				});
@@ -529,15 +565,7 @@ export class OAuthProvider implements HttpAuthProvider {
 		const config = this.options.config;
 		switch (session.clientKind) {
 			case 'preregistered':
-				if (config.clientId !== session.clientId) {
-					return undefined;
-				}
-				return {
-					kind: 'preregistered',
-					clientId: session.clientId,
-					clientSecret: config.clientSecret,
-					tokenEndpointAuthMethod: config.tokenEndpointAuthMethod ?? (!config.clientSecret ? 'none' : (session.metadata.token_endpoint_auth_methods_supported ?? ['client_secret_basic']).includes('client_secret_basic') ? 'client_secret_basic' : 'client_secret_post'),
-				};
+				return config.clientId === session.clientId ? preregisteredClient(config, session.metadata) : undefined;
 			case 'cimd':
 				return config.clientMetadataUrl === session.clientId ? { kind: 'cimd', clientId: session.clientId, tokenEndpointAuthMethod: 'none' } : undefined;
 			case 'dcr': {
@@ -642,6 +670,10 @@ export class OAuthProvider implements HttpAuthProvider {
 		};
 	}
 
+	private clientAuth(client: StoredClient): Promise<OAuthLib.ClientAuth> {
+		return clientAuth(client, { pem: this.options.config.privateKey, algorithm: this.options.config.signingAlgorithm });
+	}
+
 	private toMcpError(error: unknown): unknown {
 		if (error instanceof McpError) {
 			return error;
@@ -658,6 +690,29 @@ export class OAuthProvider implements HttpAuthProvider {
 		this.logger.error(message);
 		return new McpError(ErrorCode.Unauthorized, message, undefined, { cause: error });
 	}
+}
+
+/**
+ * The pre-registered client of the configuration. Its auth method: the configured one, else `private_key_jwt` with
+ * a private key, `none` without a secret, and with a secret `client_secret_basic` when the server lists it (an
+ * absent list means client_secret_basic, RFC 8414 section 2), else `client_secret_post`.
+ */
+function preregisteredClient(config: OAuthClientConfig, as: AuthorizationServerMetadata): StoredClient {
+	const supported = as.token_endpoint_auth_methods_supported;
+	let method = config.tokenEndpointAuthMethod;
+	if (!method) {
+		method = config.privateKey
+			? 'private_key_jwt'
+			: !config.clientSecret
+				? 'none'
+				: !supported || supported.includes('client_secret_basic')
+					? 'client_secret_basic'
+					: 'client_secret_post';
+	}
+	if ((method === 'client_secret_basic' || method === 'client_secret_post') && !config.clientSecret) {
+		throw new OAuthStepError('client identity', `token endpoint auth method ${method} needs a client secret in the configuration`);
+	}
+	return { kind: 'preregistered', clientId: config.clientId!, clientSecret: config.clientSecret, tokenEndpointAuthMethod: method };
 }
 
 function splitScopes(scope: string | undefined): string[] {
