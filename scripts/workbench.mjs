@@ -137,7 +137,8 @@ export function startCodeServer(o) {
 		'--bind-addr', `127.0.0.1:${o.port}`,
 		'--disable-telemetry',
 		'--disable-update-check',
-		'--disable-workspace-trust',
+		// `workspaceTrust: true` keeps VS Code's workspace trust on (the untrusted run opens its folder in Restricted Mode).
+		...(o.workspaceTrust ? [] : ['--disable-workspace-trust']),
 		'--disable-getting-started-override',
 		'--ignore-last-opened',
 		...(o.smokeTestDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),

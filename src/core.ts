@@ -18,7 +18,10 @@ import type { Manager, ManagerOptions } from './manager/manager';
 import type { HeadlessOAuthHooksOptions, OAuthHostHooks, OAuthProvider, OAuthProviderOptions } from './protocol/auth';
 
 export { McpClient, DEFAULT_CLIENT_INFO } from './protocol/client';
-export type { ClientHandlers, ClientOptions, RequestOptions } from './protocol/client';
+export type { CallToolOptions, ClientHandlers, ClientOptions, RequestOptions, ToolTask } from './protocol/client';
+export type { Task, TaskMetadata, TaskStatus } from './protocol/tasks/task';
+export { RELATED_TASK_META, isTerminal as isTerminalTaskStatus } from './protocol/tasks/task';
+export type { TaskHandle } from './protocol/tasks/taskHandle';
 export { McpError, isConnectionClosed } from './protocol/mcpError';
 export { ErrorCode } from './protocol/jsonrpc';
 export * from './protocol/schema';

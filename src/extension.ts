@@ -17,8 +17,12 @@ import { ServersTreeProvider, type TreeNode } from './vscode/tree/serversTree';
 import { ServerConfiguration } from './vscode/settings';
 import { registerSignOutCommand } from './vscode/auth/signOut';
 import { ServersStatusBar } from './vscode/tree/statusBar';
+import { TaskList } from './vscode/tasks/taskList';
+import { registerTaskCommands } from './vscode/tasks/taskCommands';
 import { registerGateway, type GatewayProvider } from './vscode/gateway/gatewayProvider';
 import { registerConsentCommands, ToolConsent } from './vscode/tools/consent';
+import type { CallHistory } from './vscode/console/callHistory';
+import { registerConsole } from './vscode/console';
 
 /** The id of the Servers view (package.json `contributes.views`). */
 export const SERVERS_VIEW = 'mcpSwitchboard.servers';
@@ -42,10 +46,14 @@ export interface SwitchboardApi {
 	sampling: SamplingBroker;
 	/** Resolves when the configuration as of now has been applied (servers started or stopped). */
 	settled(): Promise<void>;
+	/** The tasks started in this workspace (kept in workspace state). */
+	tasks: TaskList;
 	/** The MCP server offered to VS Code's agent (its running gateway's URL and token, its catalog). */
 	gateway: GatewayProvider;
 	/** Tool permissions (what chat models may run without asking). */
 	consent: ToolConsent;
+	/** The call history (newest first), as the Call History view shows it. */
+	history: CallHistory;
 }
 
 /** The running extension's Manager and its one disposal (shared by deactivate and context.subscriptions). */
@@ -68,6 +76,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		context.subscriptions.push(configuration, elicitation, sampling, host, registerSamplingCommands(sampling));
 
 		const manager = new Manager(host);
+		// Sampling consent is remembered per server definition (where it is defined, its config) and model, not per name.
+		sampling.setServerIdentity((server) => manager.get(server));
 		let disposing: Promise<void> | undefined;
 		const disposeManager = () => (disposing ??= manager.dispose());
 		active = { dispose: disposeManager };
@@ -78,14 +88,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		registerConfigCommands(context, configuration, manager);
 		context.subscriptions.push(watchElicitationCompletions(manager, elicitation), watchLogLevelSetting(manager, (server) => logs.channel(server)));
 
+		const tasks = new TaskList(manager, context.workspaceState);
+		context.subscriptions.push(tasks);
 		// One consent for every caller: the palette's rule for Call Tool, the model's rule for @mcp (consent.ts).
 		const consent = new ToolConsent(context.workspaceState);
-		context.subscriptions.push(registerChatParticipant(context, manager, { consent }), registerConsentCommands(consent));
+		context.subscriptions.push(registerChatParticipant(context, manager, { consent, tasks }), registerConsentCommands(consent));
 		const version = String((context.extension.packageJSON as { version?: string }).version);
 		const gateway = registerGateway(manager, logs.main, version);
 		context.subscriptions.push(gateway.disposable);
 
-		const tree = new ServersTreeProvider(manager);
+		const tree = new ServersTreeProvider(manager, tasks);
 		const treeView = vscode.window.createTreeView(SERVERS_VIEW, { treeDataProvider: tree, showCollapseAll: true });
 		context.subscriptions.push(tree, treeView);
 
@@ -107,7 +119,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			consent,
 			// A -32042 "URL elicitation required" error: open the pages (with consent), then offer to retry the call.
 			retryAfterError: (server, tool, error) => handleUrlElicitationRequired(server, error, elicitation, `the call of ${tool}`),
+			tasks,
 		});
+		context.subscriptions.push(registerTaskCommands({ tasks, results, blobs, showError: (server, message) => showServerError(logs, server, message) }));
+		const devConsole = registerConsole(context, manager);
+		context.subscriptions.push(devConsole.disposable);
 		const statusBar = new ServersStatusBar(manager, Commands.showServers);
 		context.subscriptions.push(commands, statusBar, notifyServerErrors(manager, logs), registerSignOutCommand(manager, new SecretStorageTokenStore(context.secrets)));
 
@@ -153,8 +169,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			elicitation,
 			sampling,
 			settled: () => chain,
+			tasks,
 			gateway: gateway.provider,
 			consent,
+			history: devConsole.history,
 		};
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);

@@ -92,15 +92,16 @@ export class ManagerCatalog implements GatewayCatalog, Disposable {
 	}
 
 	callTool(server: string, tool: string, args: Record<string, unknown>, options: RequestOptions): Promise<CallToolResult> {
-		return this.manager.callTool(server, tool, args, options);
+		// origin 'gateway': calls VS Code's agent makes appear in the Call History with the others.
+		return this.manager.callTool(server, tool, args, { ...options, origin: 'gateway' });
 	}
 
-	async getPrompt(server: string, prompt: string, args: Record<string, string> | undefined, options: RequestOptions): Promise<GetPromptResult> {
-		return this.manager.client(server).getPrompt(prompt, args, options);
+	getPrompt(server: string, prompt: string, args: Record<string, string> | undefined, options: RequestOptions): Promise<GetPromptResult> {
+		return this.manager.getPrompt(server, prompt, args ?? {}, { ...options, origin: 'gateway' });
 	}
 
 	readResource(server: string, uri: string, options: RequestOptions): Promise<ReadResourceResult> {
-		return this.manager.readResource(server, uri, options);
+		return this.manager.readResource(server, uri, { ...options, origin: 'gateway' });
 	}
 
 	dispose(): void {

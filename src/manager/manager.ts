@@ -7,11 +7,12 @@ import { Emitter, type Event } from '../common/event';
 import type { Disposable } from '../common/disposable';
 import { ErrorCode } from '../protocol/jsonrpc';
 import { McpError } from '../protocol/mcpError';
-import type { McpClient, RequestOptions } from '../protocol/client';
-import type { CallToolResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from '../protocol/schema';
+import type { CallToolOptions, McpClient, RequestOptions, ToolTask } from '../protocol/client';
+import type { CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from '../protocol/schema';
 import { systemClock, type Clock, type RestartPolicyOptions } from './backoff';
 import type { Host } from './host';
 import type { OAuthClientConfig } from '../protocol/auth/types';
+import type { InvocationOutcome, InvocationRecord, InvocationTarget, InvokeOptions } from './invocations';
 import { Limiter } from './limiter';
 import { ResourceCache, type ResourceCacheOptions } from './resourceCache';
 import { createDefaultConnector, oauthFor } from './defaultConnector';
@@ -53,6 +54,7 @@ export class Manager {
 	private readonly stateEmitter = new Emitter<{ server: string; state: ServerState }>();
 	private readonly listsEmitter = new Emitter<{ server: string }>();
 	private readonly resourceEmitter = new Emitter<{ server: string; uri: string }>();
+	private readonly invocationEmitter = new Emitter<InvocationRecord>();
 	/** A server was added or removed (the set of names changed). */
 	readonly onDidChangeServers: Event<void> = this.serversEmitter.event;
 	/** A server's state changed. */
@@ -61,6 +63,8 @@ export class Manager {
 	readonly onDidChangeLists: Event<{ server: string }> = this.listsEmitter.event;
 	/** A subscribed resource changed on the server (`notifications/resources/updated`). */
 	readonly onDidUpdateResource: Event<{ server: string; uri: string }> = this.resourceEmitter.event;
+	/** Fires when a call made with an `origin` (see InvokeOptions) finished, failed or was cancelled. */
+	readonly onDidInvoke: Event<InvocationRecord> = this.invocationEmitter.event;
 
 	private readonly connections = new Map<string, ServerConnection>();
 	private readonly subscriptions = new Map<ServerConnection, Disposable[]>();
@@ -196,26 +200,73 @@ export class Manager {
 		return this.names.lookup(qualifiedName)?.value;
 	}
 
-	/** Fails with an McpError naming the server when it is not running. */
-	callTool(server: string, tool: string, args: Record<string, unknown>, options?: RequestOptions): Promise<CallToolResult> {
+	/**
+	 * Fails with an McpError naming the server when it is not running. A tool whose taskSupport is `required` (or any
+	 * tool with `options.task`) runs as a task and resolves with its final result (see McpClient.callTool).
+	 */
+	callTool(server: string, tool: string, args: Record<string, unknown>, options?: CallToolOptions & InvokeOptions): Promise<CallToolResult> {
+		return this.invoke({ kind: 'tool', server, name: tool, arguments: args }, options, (client) => client.callTool(tool, args, options));
+	}
+
+	/** Gets a prompt's messages; fails with an McpError naming the server when it is not running. */
+	getPrompt(server: string, prompt: string, args: Record<string, string>, options?: InvokeOptions): Promise<GetPromptResult> {
+		return this.invoke({ kind: 'prompt', server, name: prompt, arguments: args }, options, (client) => client.getPrompt(prompt, args, options));
+	}
+
+	/** Starts a tool call as a task on a running server and resolves with its handle (see McpClient.startToolTask). */
+	startToolTask(server: string, tool: string, args: Record<string, unknown>, options?: CallToolOptions): Promise<ToolTask> {
 		try {
-			return this.client(server).callTool(tool, args, options);
+			return this.client(server).startToolTask(tool, args, options);
 		} catch (error) {
 			return Promise.reject(error);
 		}
 	}
 
+	/** Follows a task started earlier (e.g. before a reload) on a running server (see McpClient.resumeToolTask). */
+	resumeToolTask(server: string, taskId: string, tool: string): Promise<ToolTask> {
+		try {
+			return this.client(server).resumeToolTask(taskId, tool);
+		} catch (error) {
+			return Promise.reject(error);
+		}
+	}
+
+	/** A tool's `execution.taskSupport` on a running server: `required`, `optional` or `forbidden` (also when it cannot tell). */
+	toolTaskSupport(server: string, tool: string): 'required' | 'optional' | 'forbidden' {
+		const client = this.connections.get(server)?.runningClient;
+		return client && client.supportsToolTasks() ? client.toolTaskSupport(tool) : 'forbidden';
+	}
+
 	/** Served from the resource cache (TTL + LRU) when fresh. */
-	async readResource(server: string, uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
-		const cached = this.cache.get(server, uri);
-		if (cached) return cached;
-		const client = this.client(server);
-		const version = this.cache.version(server, uri);
-		const result = await client.readResource(uri, options);
-		// Cached only when the same connection is still the running one and the resource was not updated (or the
-		// server restarted) during the read; otherwise the next read asks the server again.
-		if (this.connections.get(server)?.runningClient === client) this.cache.set(server, uri, result, version);
-		return result;
+	readResource(server: string, uri: string, options?: InvokeOptions): Promise<ReadResourceResult> {
+		return this.invoke({ kind: 'resource', server, uri }, options, async (client) => {
+			const cached = this.cache.get(server, uri);
+			if (cached) return cached;
+			const version = this.cache.version(server, uri);
+			const result = await client.readResource(uri, options);
+			// Cached only when the same connection is still the running one and the resource was not updated (or the
+			// server restarted) during the read; otherwise the next read asks the server again.
+			if (this.connections.get(server)?.runningClient === client) this.cache.set(server, uri, result, version);
+			return result;
+		});
+	}
+
+	/** Runs one call on the server's client and, when it names an origin, reports it through onDidInvoke. */
+	private async invoke<T extends CallToolResult | GetPromptResult | ReadResourceResult>(target: InvocationTarget, options: InvokeOptions | undefined, run: (client: McpClient) => Promise<T>): Promise<T> {
+		const origin = options?.origin;
+		const startedAt = Date.now();
+		const started = performance.now();
+		const report = (outcome: InvocationOutcome) => {
+			if (origin && !this.disposed) this.invocationEmitter.fire({ target, origin, startedAt, durationMs: performance.now() - started, outcome });
+		};
+		try {
+			const result = await run(this.client(target.server));
+			report({ kind: 'result', result, isError: (result as CallToolResult).isError === true });
+			return result;
+		} catch (error) {
+			report({ kind: 'error', message: error instanceof Error ? error.message : String(error), cancelled: options?.signal?.aborted === true });
+			throw error;
+		}
 	}
 
 	/** The running client, or an McpError naming the server and its state. */
@@ -240,6 +291,7 @@ export class Manager {
 		this.stateEmitter.dispose();
 		this.listsEmitter.dispose();
 		this.resourceEmitter.dispose();
+		this.invocationEmitter.dispose();
 	}
 
 	private connection(name: string): ServerConnection {

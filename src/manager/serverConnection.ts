@@ -394,6 +394,8 @@ export class ServerConnection implements ServerView {
 			handlers.sampling = (params, signal) => host.sample!(name, params, signal);
 			handlers.samplingTools = host.sampleTools !== false;
 		}
+		// The server may run our elicitation and sampling as tasks (MCP 2025-11-25): it polls them, the user answers meanwhile.
+		if (host.elicit || host.sample) handlers.tasks = true;
 		return handlers;
 	}
 

@@ -36,6 +36,10 @@ import {
 	type ServerCapabilities,
 	type Tool,
 } from './schema';
+import { relatedTaskId, withRelatedTask, type Task, type TaskMetadata } from './tasks/task';
+import type { TaskHandle } from './tasks/taskHandle';
+import { TaskReceiver } from './tasks/taskReceiver';
+import { TaskRequestor } from './tasks/taskRequestor';
 import type { Transport, TransportKind } from './transports/transport';
 
 export type { RequestOptions } from './connection';
@@ -56,6 +60,30 @@ export interface ClientHandlers {
 	/** Answers `elicitation/create`; advertises `elicitation` with `form`, and `url` when `elicitationUrl` is true. */
 	elicitation?: (params: ElicitRequest, signal: AbortSignal) => Promise<ElicitResult>;
 	elicitationUrl?: boolean;
+	/**
+	 * Lets the server run `sampling/createMessage` and `elicitation/create` as tasks (MCP 2025-11-25): the client then
+	 * answers such a request at once with a task and serves tasks/get, tasks/result, tasks/cancel and tasks/list for
+	 * it; advertises `tasks` with the request types of the handlers supplied. Default false.
+	 */
+	tasks?: boolean;
+}
+
+/** A tool call running as a task on the server: its id, status events, `result()` and `cancel()` (see TaskHandle). */
+export type ToolTask = TaskHandle<CallToolResult>;
+
+/** Options of `callTool` and `startToolTask`: a request's own, plus how a task runs. */
+export interface CallToolOptions extends RequestOptions {
+	/**
+	 * Run the call as a task: `true`, or the task metadata to send (`{ ttl }`, default 1 hour). Default: only when the
+	 * tool's `execution.taskSupport` (from the last tools/list) is `required`; `false`: never. The request timeout
+	 * then applies to each request (the creating one, every tasks/get), not to the task, which ends on a terminal
+	 * status, on cancel (aborting `signal` sends tasks/cancel) or at its TTL.
+	 */
+	task?: boolean | TaskMetadata;
+	/** Each new state of the task when the call runs as one (status, statusMessage). */
+	onTaskStatus?: (task: Task) => void;
+	/** The task's handle as soon as the server created it (to list it, or to cancel it). */
+	onTaskCreated?: (task: ToolTask) => void;
 }
 
 export interface ClientOptions {
@@ -73,6 +101,8 @@ export interface ClientOptions {
 	name?: string;
 	/** Time source for request timeouts; tests pass a manual clock. Default: the system clock. */
 	clock?: Clock;
+	/** Time source for task polling; tests pass a manual clock. Default: the system clock. */
+	taskClock?: Clock;
 }
 
 /** A cached outputSchema validator and the schema object it was built from. */
@@ -88,6 +118,15 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The answer to a server request that belongs to a task carries the task's id too: "All requests, notifications,
+ * and responses related to a task MUST include the io.modelcontextprotocol/related-task key in their _meta field".
+ */
+function answerRelated<T extends object>(params: Record<string, unknown> | undefined, result: T): T {
+	const taskId = relatedTaskId(params);
+	return taskId === undefined ? result : withRelatedTask(result, taskId);
 }
 
 /**
@@ -194,6 +233,10 @@ export class McpClient {
 	private readonly connection: JsonRpcConnection;
 	private readonly logger: Logger;
 	private readonly handlers: ClientHandlers;
+	/** The tasks this client started on the server. */
+	private readonly tasks: TaskRequestor;
+	/** The tasks the server started on this client; present when `handlers.tasks`. */
+	private readonly receiver: TaskReceiver | undefined;
 	/** Tools by name from the last complete `tools/list`; used to find a tool's outputSchema. */
 	private knownTools: Map<string, Tool> | undefined;
 	/** How many tools/list were started, and which of them `knownTools` comes from. */
@@ -215,7 +258,23 @@ export class McpClient {
 			timeoutMs: options.timeoutMs,
 			clock: options.clock,
 		});
+		const connection = this.connection;
+		this.tasks = new TaskRequestor(
+			{
+				name: this.name,
+				logger: this.logger,
+				request: (method, params, requestOptions) => connection.request(method, params, requestOptions),
+				canCancel: () => this.serverCapabilities?.tasks?.cancel !== undefined,
+				canList: () => this.serverCapabilities?.tasks?.list !== undefined,
+			},
+			{ clock: options.taskClock },
+		);
+		this.receiver = this.handlers.tasks && (this.handlers.sampling || this.handlers.elicitation)
+			? new TaskReceiver({ name: this.name, logger: this.logger, notify: (method, params) => connection.notify(method, params) })
+			: undefined;
 		this.connection.onDidClose((error) => {
+			this.tasks.close(error);
+			this.receiver?.dispose();
 			this.closeEmitter.fire(error);
 			for (const emitter of [this.closeEmitter, this.toolsEmitter, this.promptsEmitter, this.resourcesEmitter, this.resourceUpdatedEmitter, this.logEmitter, this.progressEmitter, this.elicitationCompleteEmitter]) {
 				(emitter as Emitter<unknown>).dispose();
@@ -261,17 +320,136 @@ export class McpClient {
 
 	/**
 	 * Calls a tool and resolves to the raw result (isError results resolve too: they are the tool's answer).
+	 * A tool whose `execution.taskSupport` is `required` (or any tool with `options.task`) runs as a task: the call
+	 * resolves with the task's final result, reporting its states through `options.onTaskStatus` and its progress
+	 * through `options.onProgress` (see CallToolOptions).
 	 * When the last `tools/list` gave the tool an outputSchema, `structuredContent` is validated against it (the
 	 * validator is built on the tool's first call and cached); a mismatch, or a missing structuredContent in a
 	 * non-error result, rejects with a ProtocolViolation McpError naming the tool and the path. Before any
 	 * `tools/list` the result is not validated (listing just for that would cost a round trip and may be large).
 	 */
-	async callTool(name: string, args?: Record<string, unknown>, options?: RequestOptions): Promise<CallToolResult> {
+	async callTool(name: string, args?: Record<string, unknown>, options?: CallToolOptions): Promise<CallToolResult> {
 		this.requireCapability('tools/call', 'tools');
-		const raw = await this.connection.request('tools/call', { name, arguments: args ?? {} }, options);
+		if (this.runsAsTask(name, options?.task)) {
+			return this.callAsTask(name, args, options);
+		}
+		let raw: Record<string, unknown>;
+		try {
+			raw = await this.connection.request('tools/call', { name, arguments: args ?? {} }, options);
+		} catch (error) {
+			// A tool this client has not seen in a tools/list may require a task: "Servers MUST return a -32601 (Method
+			// not found) error if a client does not attempt to do so" (server-everything answers -32600). Ask again as one.
+			if (
+				options?.task === undefined &&
+				this.knownTools?.has(name) !== true &&
+				this.supportsToolTasks() &&
+				error instanceof McpError &&
+				(error.code === ErrorCode.MethodNotFound || error.code === ErrorCode.InvalidRequest)
+			) {
+				this.logger.debug(`${this.name}: tools/call of "${name}" answered ${error.code} (${error.message}); trying it as a task`);
+				return this.callAsTask(name, args, options);
+			}
+			throw error;
+		}
+		return this.checkToolResult(name, raw);
+	}
+
+	/**
+	 * Starts a tool call as a task (MCP 2025-11-25) and resolves with its handle once the server created it: `taskId`,
+	 * `task` (the latest state), `onDidChange`, `result()` (the CallToolResult, as callTool) and `cancel()`.
+	 * Rejects with CapabilityMissing when the server did not advertise `tasks.requests.tools.call`, or the server's
+	 * error (e.g. -32601 for a tool whose taskSupport is `forbidden`). A server that answers with the result directly
+	 * gives a handle that is already settled.
+	 */
+	async startToolTask(name: string, args?: Record<string, unknown>, options: CallToolOptions = {}): Promise<ToolTask> {
+		this.requireCapability('tools/call', 'tools');
+		if (!this.supportsToolTasks()) {
+			throw new McpError(ErrorCode.CapabilityMissing, `${this.name} cannot run tools as tasks (it did not advertise the 'tasks.requests.tools.call' capability)`, {
+				method: 'tools/call',
+				capability: 'tasks.requests.tools.call',
+			});
+		}
+		const ttl = typeof options.task === 'object' ? options.task.ttl : undefined;
+		const handle = await this.tasks.create('tools/call', { name, arguments: args ?? {} }, {
+			ttl,
+			signal: options.signal,
+			timeoutMs: options.timeoutMs,
+			onProgress: options.onProgress,
+			onStatus: options.onTaskStatus,
+			label: name,
+			parseResult: (raw) => this.checkToolResult(name, raw, 'tasks/result'),
+			parseDirect: (raw) => this.checkToolResult(name, raw),
+		});
+		options.onTaskCreated?.(handle);
+		return handle;
+	}
+
+	/**
+	 * Follows a tool task started earlier (e.g. before a window reload) by its id: one tasks/get, then polling as for a
+	 * task started now. Rejects with InvalidParams naming the task when the server no longer knows it.
+	 */
+	resumeToolTask(taskId: string, toolName: string, options: { onTaskStatus?: (task: Task) => void } = {}): Promise<ToolTask> {
+		return this.tasks.resume(taskId, { method: 'tools/call', label: toolName, parseResult: (raw) => this.checkToolResult(toolName, raw, 'tasks/result'), onStatus: options.onTaskStatus });
+	}
+
+	/** The tasks this client follows now (started with startToolTask, callTool or resumeToolTask, not yet settled). */
+	get liveTasks(): readonly ToolTask[] {
+		return this.tasks.liveTasks as ToolTask[];
+	}
+
+	/** `tasks/get`: the current state of a task on the server. An unknown id rejects with the server's -32602. */
+	getTask(taskId: string): Promise<Task> {
+		return this.tasks.sendGet(taskId);
+	}
+
+	/** `tasks/cancel`, when the server advertised `tasks.cancel` (CapabilityMissing otherwise); resolves with the task. */
+	async cancelTask(taskId: string): Promise<Task> {
+		this.requireCapability('tasks/cancel', 'tasks', 'cancel');
+		const task = await this.tasks.sendCancel(taskId);
+		return task as Task;
+	}
+
+	/** `tasks/list`, every page; CapabilityMissing unless the server advertised `tasks.list`. */
+	listTasks(options?: RequestOptions): Promise<Task[]> {
+		return this.tasks.list(options);
+	}
+
+	/** True when the server advertised task-augmented `tools/call`. */
+	supportsToolTasks(): boolean {
+		const tasks = this.serverCapabilities.tasks as { requests?: { tools?: { call?: unknown } } } | undefined;
+		return tasks?.requests?.tools?.call !== undefined && tasks.requests.tools.call !== null;
+	}
+
+	/** The tool's `execution.taskSupport` from the last tools/list: `required`, `optional`, or `forbidden` (also when absent or unknown). */
+	toolTaskSupport(name: string): 'required' | 'optional' | 'forbidden' {
+		const support = this.knownTools?.get(name)?.execution?.taskSupport;
+		return support === 'required' || support === 'optional' ? support : 'forbidden';
+	}
+
+	private runsAsTask(name: string, task: boolean | TaskMetadata | undefined): boolean {
+		if (task === false) {
+			return false;
+		}
+		if (task !== undefined) {
+			return true;
+		}
+		// "If execution.taskSupport is "required", clients MUST invoke the tool as a task."
+		return this.knownTools?.get(name)?.execution?.taskSupport === 'required' && this.supportsToolTasks();
+	}
+
+	private async callAsTask(name: string, args: Record<string, unknown> | undefined, options: CallToolOptions | undefined): Promise<CallToolResult> {
+		const handle = await this.startToolTask(name, args, { ...options, task: options?.task === undefined || options.task === true ? undefined : options.task });
+		return handle.result();
+	}
+
+	/**
+	 * A tools/call (or tasks/result) answer as a CallToolResult. When the last `tools/list` gave the tool an
+	 * outputSchema, `structuredContent` is validated against it (see callTool).
+	 */
+	private checkToolResult(name: string, raw: Record<string, unknown>, method = 'tools/call'): CallToolResult {
 		// The hot path: a result of the usual shape is checked structurally (what CallToolResultSchema checks, without
 		// copying it); anything else goes through the schema, which fills defaults and names the path of a problem.
-		const result = isPlainCallToolResult(raw) ? (raw as CallToolResult) : this.parse('CallToolResultSchema', raw, 'tools/call');
+		const result = isPlainCallToolResult(raw) ? (raw as CallToolResult) : this.parse('CallToolResultSchema', raw, method);
 		const outputSchema = this.knownTools?.get(name)?.outputSchema;
 		if (outputSchema && !result.isError) {
 			if (result.structuredContent === undefined) {
@@ -405,6 +583,13 @@ export class McpClient {
 		if (handlers.elicitation) {
 			capabilities.elicitation = handlers.elicitationUrl ? { form: {}, url: {} } : { form: {} };
 		}
+		if (this.receiver) {
+			// https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#client-capabilities
+			const requests: Record<string, object> = {};
+			if (handlers.sampling) requests.sampling = { createMessage: {} };
+			if (handlers.elicitation) requests.elicitation = { create: {} };
+			capabilities.tasks = { list: {}, cancel: {}, requests };
+		}
 		return capabilities;
 	}
 
@@ -514,7 +699,10 @@ export class McpClient {
 				this.logger.warn(`${this.name}: ignored an invalid notifications/message`);
 			}
 		});
+		connection.setNotificationHandler('notifications/tasks/status', (params) => this.tasks.handleStatusNotification(params));
 		connection.setNotificationHandler('notifications/progress', (params) => {
+			// A task's progress comes after its creating request was answered: routed by the task's own token.
+			this.tasks.handleProgress(params);
 			// Cheap checks: progress can be frequent. The request's own onProgress already ran.
 			if (this.progressEmitter.hasListeners && params && typeof params.progress === 'number') {
 				this.progressEmitter.fire(params as Progress);
@@ -546,13 +734,17 @@ export class McpClient {
 				return parsed.data;
 			});
 		}
+		const receiver = this.receiver;
 		if (sampling) {
 			connection.setRequestHandler('sampling/createMessage', async (params, signal) => {
 				const parsed = schemas().CreateMessageRequestSchema.safeParse(params);
 				if (!parsed.success) {
 					throw McpError.invalidParams(`Invalid sampling/createMessage request: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
 				}
-				return sampling(parsed.data, signal);
+				if (receiver && isRecord(params?.task)) {
+					return receiver.create('sampling/createMessage', params.task, (taskSignal) => sampling(parsed.data, taskSignal));
+				}
+				return answerRelated(params, await sampling(parsed.data, signal));
 			});
 		}
 		if (elicitation) {
@@ -564,8 +756,17 @@ export class McpClient {
 				if (parsed.data.mode === 'url' && !this.handlers.elicitationUrl) {
 					throw McpError.invalidParams('This client does not support URL mode elicitation');
 				}
-				return elicitation(parsed.data, signal);
+				if (receiver && isRecord(params?.task)) {
+					return receiver.create('elicitation/create', params.task, (taskSignal) => elicitation(parsed.data, taskSignal));
+				}
+				return answerRelated(params, await elicitation(parsed.data, signal));
 			});
+		}
+		if (receiver) {
+			connection.setRequestHandler('tasks/get', (params) => receiver.get(params));
+			connection.setRequestHandler('tasks/result', (params) => receiver.result(params));
+			connection.setRequestHandler('tasks/cancel', (params) => receiver.cancel(params));
+			connection.setRequestHandler('tasks/list', (params) => receiver.list(params));
 		}
 	}
 }

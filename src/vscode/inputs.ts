@@ -6,6 +6,14 @@
 import * as vscode from 'vscode';
 import type { InputDefinition } from '../manager/config';
 
+/** The secret-storage scope of user-level inputs (`mcpSwitchboard.inputs`): one for every window, unlike workspace inputs. */
+export const USER_INPUT_SCOPE = 'user';
+
+/** Where a password input's answer is kept in SecretStorage. */
+export function inputSecretKey(scope: string, id: string): string {
+	return `mcpSwitchboard.input:${scope}:${id}`;
+}
+
 export class InputValues {
 	private readonly session = new Map<string, string>();
 	private readonly asking = new Map<string, Promise<string | undefined>>();
@@ -17,7 +25,7 @@ export class InputValues {
 	) {}
 
 	private secretKey(id: string): string {
-		return `mcpSwitchboard.input:${this.scope()}:${id}`;
+		return inputSecretKey(this.scope(), id);
 	}
 
 	/**

@@ -15,15 +15,13 @@ import { describeAsWritten } from '../manager/trustText';
 import type { ServerConfig } from '../manager/types';
 import { resolveEntry } from '../manager/resolveEntry';
 import type { VariableContext } from '../manager/variables';
-import { InputValues } from './inputs';
+import { InputValues, USER_INPUT_SCOPE } from './inputs';
 import { TrustDecisions } from './trust/trust';
 
 const SECTION = 'mcpSwitchboard';
 const SERVERS = 'servers';
 /** User-level `inputs` (mcp.json's format) for `${input:…}` in user-level servers; workspace values are ignored. */
 const INPUTS = 'inputs';
-/** The secret-storage scope of user-level inputs: one for every window, unlike workspace inputs. */
-const USER_INPUT_SCOPE = 'user';
 /** Events within this window are applied once (saving settings.json fires several). */
 const DEBOUNCE_MS = 150;
 

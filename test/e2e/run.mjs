@@ -9,6 +9,10 @@
 // - MCP_SWITCHBOARD_E2E_RESULTS_DIR writes this run's files there instead of test-results/ (for concurrent runs);
 // - MCP_SWITCHBOARD_E2E_KEEP=1 keeps the scratch folder (profile, logs, workspace copy) for a look afterwards;
 // - MCP_SWITCHBOARD_E2E_TIMEOUT_MS bounds the whole run (default 10 min); the run then fails with what it saw.
+// - After the trusted run, a second, untrusted run opens test/e2e/workspace-restricted with workspace trust on and
+//   the folder not trusted (Restricted Mode) and runs the `*.restricted.ts` suites; its results are merged into
+//   e2e.json. It runs when no filter is given or a filter names a restricted suite file (or "restricted").
+//   MCP_SWITCHBOARD_E2E_RESTRICTED=1 makes this process that untrusted run.
 //
 // Writes test-results/e2e.json `{ passed, failed, tests: [{ name, ok, error? }] }`, test-results/e2e-console.log
 // (page console: extension host and runner output), test-results/workbench.png (taken when the suites finished)
@@ -25,6 +29,8 @@ import {
 
 const args = process.argv.slice(2);
 const filters = args.filter((a) => !a.startsWith('--'));
+/** This process is the untrusted run (Restricted Mode): another workspace, workspace trust on, the restricted suites. */
+const restricted = process.env.MCP_SWITCHBOARD_E2E_RESTRICTED === '1';
 const timeoutMs = Number(process.env.MCP_SWITCHBOARD_E2E_TIMEOUT_MS ?? 10 * 60_000);
 // Several people may run e2e in one tree at once: MCP_SWITCHBOARD_E2E_RESULTS_DIR keeps a run's files apart.
 const results = process.env.MCP_SWITCHBOARD_E2E_RESULTS_DIR ?? join(repoRoot, 'test-results');
@@ -34,7 +40,7 @@ const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
 process.chdir(repoRoot);
 mkdirSync(results, { recursive: true });
 for (const name of readdirSync(results)) {
-	if (name === 'e2e.json' || name === 'e2e-console.log' || name === 'code-server.log' || /^(workbench|failure-\d+)\.png$/.test(name)) rmSync(join(results, name), { force: true });
+	if (name === 'e2e.json' || name === 'e2e-console.log' || name === 'code-server.log' || /^(restricted-.*|(workbench|failure-\d+)\.png)$/.test(name)) rmSync(join(results, name), { force: true });
 }
 
 /** Writes the results file run.mjs's callers read; used for both a finished run and a broken one. */
@@ -64,6 +70,13 @@ if (!existsSync(join(suiteDir, 'index.js'))) {
 	process.exit(1);
 }
 
+// Only restricted suites asked for: skip the trusted workbench.
+if (!restricted && filters.length > 0 && filters.every((f) => f === 'restricted' || f.includes('.restricted'))) {
+	mkdirSync(results, { recursive: true });
+	writeResults({ passed: 0, failed: 0, tests: [] });
+	process.exit(restrictedRun());
+}
+
 let vs;
 try {
 	vs = ensureVsCode();
@@ -75,11 +88,13 @@ try {
 
 const token = newRunToken();
 const scratch = mkdtempSync(join(tmpdir(), 'mcp-switchboard-e2e-'));
-const workspace = copyWorkspace(join(repoRoot, 'test', 'e2e', 'workspace'), join(scratch, 'workspace'));
+const workspace = copyWorkspace(join(repoRoot, 'test', 'e2e', restricted ? 'workspace-restricted' : 'workspace'), join(scratch, 'workspace'));
 const driverDir = join(scratch, 'driver');
 mkdirSync(driverDir);
 const resultsFile = join(scratch, 'results.json');
-writeUserSettings(join(scratch, 'user-data'));
+// The untrusted run: workspace trust on, no trust question at start-up (a smoke-test driver would answer it by
+// itself), so the folder, trusted by nobody, opens in Restricted Mode, as a freshly cloned repository does.
+writeUserSettings(join(scratch, 'user-data'), restricted ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.banner': 'never' } : {});
 
 const consoleLog = createWriteStream(join(results, 'e2e-console.log'));
 let server;
@@ -182,7 +197,9 @@ try {
 		scratch,
 		token,
 		smokeTestDriver: true,
+		workspaceTrust: restricted,
 		env: {
+			...(restricted ? { MCP_SWITCHBOARD_E2E_SUITES: 'restricted' } : {}),
 			MCP_SWITCHBOARD_E2E_RESULTS: resultsFile,
 			MCP_SWITCHBOARD_E2E_DRIVER: driverDir,
 			MCP_SWITCHBOARD_E2E_GREP: filters.join('|'),
@@ -264,5 +281,36 @@ try {
 }
 
 await cleanup();
+
+/** Runs the untrusted (Restricted Mode) suites in a second workbench and merges their results into e2e.json. */
+function restrictedRun() {
+	const suites = existsSync(suiteDir) ? readdirSync(suiteDir).filter((f) => f.endsWith('.restricted.js')) : [];
+	if (suites.length === 0) return 0;
+	if (filters.length > 0 && !filters.some((f) => f === 'restricted' || suites.some((s) => s.includes(f)))) return 0;
+	const childResults = mkdtempSync(join(tmpdir(), 'mcp-switchboard-e2e-restricted-results-'));
+	console.log('e2e: untrusted run (Restricted Mode) for the *.restricted suites');
+	// "restricted" means every restricted suite; otherwise only the filters that name a restricted suite file.
+	const childFilters = filters.includes('restricted') ? [] : filters.filter((f) => suites.some((s) => s.includes(f)));
+	const child = spawnSync(process.execPath, [process.argv[1], '--no-build', ...childFilters], {
+		stdio: 'inherit',
+		env: { ...process.env, MCP_SWITCHBOARD_E2E_RESTRICTED: '1', MCP_SWITCHBOARD_E2E_RESULTS_DIR: childResults, MCP_SWITCHBOARD_E2E_TIMEOUT_MS: String(Math.min(timeoutMs, 5 * 60_000)) },
+	});
+	const file = join(childResults, 'e2e.json');
+	const mine = existsSync(join(results, 'e2e.json')) ? JSON.parse(readFileSync(join(results, 'e2e.json'), 'utf8')) : { passed: 0, failed: 0, tests: [] };
+	const theirs = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : { passed: 0, failed: 1, tests: [{ name: 'untrusted e2e run', ok: false, error: 'it wrote no results' }] };
+	if (child.status !== 0 && theirs.failed === 0) {
+		theirs.failed += 1;
+		theirs.tests.push({ name: 'untrusted e2e run', ok: false, error: `exited with ${child.status}` });
+	}
+	writeResults({ passed: mine.passed + theirs.passed, failed: mine.failed + theirs.failed, tests: [...mine.tests, ...theirs.tests.map((t) => ({ ...t, run: 'restricted' }))] });
+	for (const name of existsSync(childResults) ? readdirSync(childResults) : []) {
+		if (name.endsWith('.png') || name.endsWith('.log')) cpSync(join(childResults, name), join(results, `restricted-${name}`));
+	}
+	rmSync(childResults, { recursive: true, force: true });
+	console.log(`e2e: untrusted run: ${theirs.passed} passed, ${theirs.failed} failed`);
+	return theirs.failed > 0 || child.status !== 0 ? 1 : 0;
+}
+
+if (!restricted) exitCode = restrictedRun() || exitCode;
 console.log(`e2e: done in ${elapsed()}`);
 process.exit(exitCode);

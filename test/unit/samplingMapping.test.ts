@@ -204,6 +204,11 @@ test('without a matching hint the setting decides, then the first available mode
 	assert.equal(chooseModel([], [{ name: 'gpt' }]), undefined);
 });
 
+test("the user's preferred model outranks the server's hints; hints decide when the setting matches nothing", () => {
+	assert.deepEqual(chooseModel(models, [{ name: 'claude' }], { preferred: 'gpt-4o-mini' }), { model: models[0], reason: 'setting "gpt-4o-mini"' });
+	assert.deepEqual(chooseModel(models, [{ name: 'claude' }], { preferred: 'nothing-like-it' }), { model: models[1], reason: 'hint "claude"' });
+});
+
 test('a per-server allow-list narrows the models before hints are matched', () => {
 	const allowList = ['fake-echo', 'switchboard-test/other'];
 	assert.equal(chooseModel(models, [{ name: 'claude' }], { allowList })?.model.id, 'fake-echo');

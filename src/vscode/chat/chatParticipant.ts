@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { TaskList } from '../tasks/taskList';
 import { describeState, type Manager } from '../../manager/manager';
 import { toAbortSignal } from '../cancellation';
 import { MAX_TOOL_ROUNDS, progressLabel, toolDescription, toolFailureText, toolInputSchema, toolResultText, toolsMarkdown } from './chatMapping';
@@ -17,6 +18,8 @@ export interface ChatMetadata {
 export interface ChatOptions {
 	/** Asks before each tool call that is not read-only. Default: a fresh ToolConsent that remembers nothing beyond itself. */
 	consent?: ToolConsent;
+	/** The Tasks list: a tool call that runs as a task is followed there. Default: none. */
+	tasks?: TaskList;
 }
 
 /** A Memento that lives as long as the object (the default consent's "always" choices are not kept). */
@@ -99,7 +102,7 @@ export async function handleChatRequest(
 			if (calls.length === 0 || token.isCancellationRequested) return { metadata };
 			messages.push(vscode.LanguageModelChatMessage.Assistant([...(text ? [new vscode.LanguageModelTextPart(text)] : []), ...calls]));
 			const results: vscode.LanguageModelToolResultPart[] = [];
-			for (const call of calls) results.push(await runTool(manager, consent, call, stream, bridge.signal, metadata));
+			for (const call of calls) results.push(await runTool(manager, consent, call, stream, bridge.signal, metadata, options.tasks));
 			if (token.isCancellationRequested) return { metadata };
 			messages.push(vscode.LanguageModelChatMessage.User(results));
 		}
@@ -116,7 +119,7 @@ export async function handleChatRequest(
 }
 
 /** Runs one tool call and turns whatever happens (result, isError, throw, unknown tool, refusal) into a result part. */
-async function runTool(manager: Manager, consent: ToolConsent, call: vscode.LanguageModelToolCallPart, stream: vscode.ChatResponseStream, signal: AbortSignal, metadata: ChatMetadata): Promise<vscode.LanguageModelToolResultPart> {
+async function runTool(manager: Manager, consent: ToolConsent, call: vscode.LanguageModelToolCallPart, stream: vscode.ChatResponseStream, signal: AbortSignal, metadata: ChatMetadata, tasks?: TaskList): Promise<vscode.LanguageModelToolResultPart> {
 	const answer = (text: string) => new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(text)]);
 	const named = manager.findTool(call.name);
 	if (!named) return answer(`Tool error: there is no tool ${call.name} (its MCP server may have stopped or changed its tools).`);
@@ -129,9 +132,21 @@ async function runTool(manager: Manager, consent: ToolConsent, call: vscode.Lang
 	}
 	stream.progress(progressLabel(server, tool.name));
 	try {
+		// A tool that runs as a task: its status messages show in the progress line while the chat waits without
+		// blocking; stopping the chat aborts the signal, which cancels the task on the server (tasks/cancel).
+		let taskId: string | undefined;
 		const result = await manager.callTool(server, tool.name, args, {
+			origin: 'chat',
 			signal,
-			onProgress: (progress) => stream.progress(progressLabel(server, tool.name, progress.message)),
+			onProgress: (progress) => {
+				stream.progress(progressLabel(server, tool.name, progress.message));
+				if (taskId !== undefined) tasks?.progress(server, taskId, progress);
+			},
+			onTaskCreated: (handle) => {
+				taskId = handle.taskId;
+				tasks?.track(server, tool.name, args, handle, '@mcp');
+			},
+			onTaskStatus: (task) => stream.progress(progressLabel(server, tool.name, task.statusMessage ?? task.status.replace('_', ' '))),
 		});
 		metadata.toolCalls.push({ server, tool: tool.name, ok: result.isError !== true });
 		return answer(toolResultText(result));

@@ -143,13 +143,14 @@ export interface PromptDeps {
  * Get Prompt: asks the prompt's arguments (with completions), runs `prompts/get` and opens the messages as
  * Markdown. Cancelling a question stops without a message; a server error is shown naming the server.
  */
-export async function getPrompt(deps: PromptDeps, server: string, prompt: Prompt): Promise<vscode.TextEditor | undefined> {
+export async function getPrompt(deps: PromptDeps, server: string, prompt: Prompt, given?: Record<string, string>): Promise<vscode.TextEditor | undefined> {
 	const args = (prompt.arguments ?? []).map((a) => ({ name: a.name, required: a.required === true, ...(a.description ? { description: a.description } : {}) }));
 	const title = `Get Prompt ${prompt.title ?? prompt.name}`;
-	const answers = await askArguments(deps.manager, server, title, { type: 'ref/prompt', name: prompt.name }, args);
+	// Arguments given (a saved invocation, the history) are sent as they are; otherwise the person is asked.
+	const answers = given ?? (await askArguments(deps.manager, server, title, { type: 'ref/prompt', name: prompt.name }, args));
 	if (!answers) return undefined;
 	try {
-		const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `MCP: getting prompt ${prompt.name} from ${server}` }, () => deps.manager.client(server).getPrompt(prompt.name, answers));
+		const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `MCP: getting prompt ${prompt.name} from ${server}` }, () => deps.manager.getPrompt(server, prompt.name, answers, { origin: 'palette' }));
 		return await deps.results.show(server, `prompt ${prompt.name}`, await renderPrompt(server, prompt.name, answers, result, deps.blobs));
 	} catch (error) {
 		deps.showError(server, `Prompt ${prompt.name} failed: ${error instanceof Error ? error.message : String(error)}`);

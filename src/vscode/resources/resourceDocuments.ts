@@ -141,7 +141,7 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
 	async open(server: string, uri: string, signal?: AbortSignal): Promise<vscode.Uri | undefined> {
 		let result: ReadResourceResult;
 		try {
-			result = await this.manager.readResource(server, uri, signal ? { signal } : {});
+			result = await this.manager.readResource(server, uri, signal ? { signal, origin: 'palette' } : { origin: 'palette' });
 		} catch (error) {
 			this.onError(server, `Could not read ${uri}: ${error instanceof Error ? error.message : String(error)}`);
 			return undefined;

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { samplingConsentKey, type ServerIdentity } from './consentKey';
 import { ErrorCode } from '../../protocol/jsonrpc';
 import { McpError } from '../../protocol/mcpError';
 import type { CreateMessageRequest, CreateMessageResult } from '../../protocol/schema';
@@ -34,8 +35,14 @@ export interface SamplingBrokerOptions {
 	selectModels?: () => Thenable<readonly vscode.LanguageModelChat[]>;
 }
 
-/** globalState key: the servers the user chose "Always allow" for. */
-const ALWAYS_KEY = 'mcpSwitchboard.sampling.alwaysAllowed';
+/** Where a server is defined and its config, for the consent key; set once the Manager exists (see consentKey.ts). */
+export type ServerIdentityLookup = (server: string) => ServerIdentity | undefined;
+
+/**
+ * globalState key: the consent keys (server definition + config + model, see consentKey.ts) the user chose "Always
+ * allow" for. A new key name, so grants stored by name alone before are not honoured.
+ */
+const ALWAYS_KEY = 'mcpSwitchboard.sampling.alwaysAllowedKeys';
 /** The scheme of the read-only "Show request" documents. */
 export const SAMPLING_REQUEST_SCHEME = 'mcp-sampling-request';
 /** JSON-RPC error code a server sees when the user refuses (the spec's example uses -1 for "User rejected sampling request"). */
@@ -120,6 +127,7 @@ export class SamplingBroker implements vscode.Disposable {
 	private readonly prompt: ConsentPrompt;
 	private readonly selectModels: () => Thenable<readonly vscode.LanguageModelChat[]>;
 	private requestCounter = 0;
+	private identify: ServerIdentityLookup = () => undefined;
 
 	constructor(
 		private readonly context: vscode.ExtensionContext,
@@ -136,6 +144,11 @@ export class SamplingBroker implements vscode.Disposable {
 				provideTextDocumentContent: (uri) => this.documents.get(uri.toString()) ?? 'This sampling request is no longer available.',
 			}),
 		);
+	}
+
+	/** Tells the broker where each server is defined (the Manager's view), so consent is keyed on more than a name. */
+	setServerIdentity(lookup: ServerIdentityLookup): void {
+		this.identify = lookup;
 	}
 
 	/**
@@ -163,7 +176,7 @@ export class SamplingBroker implements vscode.Disposable {
 		const model = choice.model;
 		log.info(`Sampling model: ${modelLabel(model)} (by ${choice.reason})`);
 
-		await this.consent(server, params, modelLabel(model), signal);
+		await this.consent(server, params, modelLabel(model), samplingConsentKey(this.identify(server), `${model.vendor}/${model.id}`), signal);
 		throwIfAborted(signal);
 
 		const image = imageSupport(model);
@@ -223,12 +236,12 @@ export class SamplingBroker implements vscode.Disposable {
 		await this.context.globalState.update(ALWAYS_KEY, undefined);
 	}
 
-	/** Whether a server may sample without asking, and why. */
-	remembered(server: string): 'session' | 'always' | undefined {
-		if (this.alwaysAllowed().includes(server)) {
+	/** Whether a consent key (server definition, config and model) may sample without asking, and why. */
+	private remembered(key: string): 'session' | 'always' | undefined {
+		if (this.alwaysAllowed().includes(key)) {
 			return 'always';
 		}
-		return this.sessionAllowed.has(server) ? 'session' : undefined;
+		return this.sessionAllowed.has(key) ? 'session' : undefined;
 	}
 
 	dispose(): void {
@@ -242,9 +255,9 @@ export class SamplingBroker implements vscode.Disposable {
 		return Array.isArray(stored) ? stored.filter((s): s is string => typeof s === 'string') : [];
 	}
 
-	private async consent(server: string, params: CreateMessageRequest, model: string, signal: AbortSignal): Promise<void> {
+	private async consent(server: string, params: CreateMessageRequest, model: string, key: string, signal: AbortSignal): Promise<void> {
 		const log = this.log(server);
-		const remembered = this.remembered(server);
+		const remembered = this.remembered(key);
 		if (remembered) {
 			log.info(`Sampling allowed (remembered: ${remembered === 'always' ? 'always' : 'this session'})`);
 			return;
@@ -253,7 +266,7 @@ export class SamplingBroker implements vscode.Disposable {
 		// One prompt at a time: a second server's request waits until the first is answered.
 		const ask = async (): Promise<ConsentChoice> => {
 			// Remembered while this one waited (the user chose "session" or "always" for an earlier request).
-			if (this.remembered(server)) {
+			if (this.remembered(key)) {
 				return 'once';
 			}
 			for (;;) {
@@ -284,11 +297,11 @@ export class SamplingBroker implements vscode.Disposable {
 		}
 		switch (choice) {
 			case 'always':
-				await this.context.globalState.update(ALWAYS_KEY, [...new Set([...this.alwaysAllowed(), server])]);
-				log.info('Sampling allowed: always for this server');
+				await this.context.globalState.update(ALWAYS_KEY, [...new Set([...this.alwaysAllowed(), key])]);
+				log.info(`Sampling allowed: always for this server as configured now, with ${model}`);
 				return;
 			case 'session':
-				this.sessionAllowed.add(server);
+				this.sessionAllowed.add(key);
 				log.info('Sampling allowed for this session');
 				return;
 			case 'once':
@@ -326,8 +339,8 @@ export class SamplingBroker implements vscode.Disposable {
 		pick.placeholder = `${params.messages.length} message(s), up to ${params.maxTokens} tokens${params.tools?.length ? `, ${params.tools.length} tool(s)` : ''}${preview ? `: "${preview}"` : ''}`;
 		pick.items = [
 			{ id: 'once', label: '$(check) Allow once', description: 'this request only' },
-			{ id: 'session', label: '$(pass) Allow for this session', description: `until VS Code restarts` },
-			{ id: 'always', label: '$(verified) Always allow', description: `for ${server}; reset with "MCP Switchboard: Reset Sampling Consent"` },
+			{ id: 'session', label: '$(pass) Allow for this session', description: `with ${model}, until VS Code restarts` },
+			{ id: 'always', label: '$(verified) Always allow', description: `for ${server} as configured now, with ${model}; reset with "MCP Switchboard: Reset Sampling Consent"` },
 			{ id: 'deny', label: '$(close) Deny', description: `${server} gets an error` },
 			{ id: 'show', label: '$(eye) Show request…', description: 'system prompt, messages, tokens, model preferences, tools' },
 		];

@@ -207,8 +207,9 @@ function exact(model: ModelInfo, wanted: string): boolean {
 }
 
 /**
- * The model to use: the first hint (in the server's order) that is a substring of a model's id, family or name
- * (case-insensitive); else the `preferred` setting, matched the same way; else the first available model.
+ * The model to use: the `preferred` setting when the user set one and it matches an available model (exactly, else
+ * as a substring of id, family or name); else the first hint (in the server's order) that is a substring of a
+ * model's id, family or name (case-insensitive); else the first available model.
  * `allowList`, when non-empty, first narrows the models to those whose id, family, name or `vendor/id` equals an entry.
  * Returns undefined when no model is left.
  */
@@ -219,18 +220,22 @@ export function chooseModel<T extends ModelInfo>(
 ): ModelChoice<T> | undefined {
 	const allowList = (settings.allowList ?? []).filter((a) => a.trim() !== '');
 	const allowed = allowList.length > 0 ? models.filter((m) => allowList.some((a) => exact(m, a))) : [...models];
+	// The user's setting outranks the server's hints. Model preferences "are always advisory. The client MAY ignore
+	// them." (https://modelcontextprotocol.io/specification/2025-11-25/schema#modelpreferences), and the user pays
+	// for the model: a server allowed to sample must not be able to pick the most expensive one the user has access
+	// to. Hints still decide among models when the user set no preference (or it matches nothing available).
+	if (settings.preferred) {
+		const found = allowed.find((m) => exact(m, settings.preferred!)) ?? allowed.find((m) => matches(m, settings.preferred!));
+		if (found) {
+			return { model: found, reason: `setting "${settings.preferred}"` };
+		}
+	}
 	for (const hint of hints ?? []) {
 		if (typeof hint.name === 'string') {
 			const found = allowed.find((m) => matches(m, hint.name!));
 			if (found) {
 				return { model: found, reason: `hint "${hint.name}"` };
 			}
-		}
-	}
-	if (settings.preferred) {
-		const found = allowed.find((m) => exact(m, settings.preferred!)) ?? allowed.find((m) => matches(m, settings.preferred!));
-		if (found) {
-			return { model: found, reason: `setting "${settings.preferred}"` };
 		}
 	}
 	const first = allowed[0];

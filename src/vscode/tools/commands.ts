@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import type { Manager, NamedTool, ServerView } from '../../manager/manager';
+import { ErrorCode } from '../../protocol/jsonrpc';
+import { McpError } from '../../protocol/mcpError';
 import type { CallToolResult, Progress, Prompt, Resource, ResourceTemplate } from '../../protocol/schema';
 import { toAbortSignal } from '../cancellation';
 import type { ServerLogs } from '../logs/logging';
@@ -10,6 +12,8 @@ import { renderToolResult, type ResultDocuments } from './resultDocument';
 import { stateLabel, type TreeNode } from '../tree/serversTree';
 import { formFromSchema } from './toolArgs';
 import { askToolArguments } from './toolForm';
+import { chooseTaskMode } from '../tasks/taskCommands';
+import type { TaskList } from '../tasks/taskList';
 import type { ToolConsent } from './consent';
 
 /** Command ids, as contributed in package.json (category "MCP Switchboard"). */
@@ -43,6 +47,8 @@ export interface CommandDeps {
 	openSettings(): Thenable<unknown>;
 	/** Given a failed call's error, handles what it asks for (e.g. URL elicitation) and says whether to retry once. */
 	retryAfterError?(server: string, tool: string, error: unknown): Promise<boolean>;
+	/** The Tasks list: calls that run as tasks are followed there. */
+	tasks?: TaskList;
 	/** Asks before a tool the server marks destructive (the palette's rule; see consent.ts). */
 	consent: ToolConsent;
 }
@@ -59,6 +65,10 @@ export interface CallOutcome {
 	error?: string;
 	/** Every `notifications/progress` received, in order. */
 	progress: Progress[];
+	/** The task's id when the call ran as a task (taskSupport required, or "Run as task"). */
+	taskId?: string;
+	/** Every status message the task reported, in order. */
+	taskStatus?: string[];
 }
 
 /** A call in flight, as tests and the status bar see it. */
@@ -70,8 +80,11 @@ export interface ActiveCall {
 	cancel(): void;
 }
 
-/** Arguments a command may receive: a tree node, a server name, or `{ server, tool?, uri?, prompt?, arguments? }`. */
-type Target = TreeNode | string | { server?: string; tool?: string; uri?: string; prompt?: string; arguments?: Record<string, unknown> } | undefined;
+/**
+ * Arguments a command may receive: a tree node, a server name, or `{ server, tool?, uri?, prompt?, arguments?, edit?,
+ * task? }` (with `edit`, the arguments prefill the form instead of being sent as they are; `task` runs as a task).
+ */
+type Target = TreeNode | string | { server?: string; tool?: string; uri?: string; prompt?: string; arguments?: Record<string, unknown>; edit?: boolean; task?: boolean } | undefined;
 
 function errorText(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
@@ -236,6 +249,8 @@ export class CommandController implements vscode.Disposable {
 	async callTool(target: Target): Promise<CallOutcome | undefined> {
 		let named: NamedTool | undefined;
 		let args: Record<string, unknown> | undefined;
+		let prefill: Record<string, unknown> | undefined;
+		let task: boolean | undefined;
 		if (target && typeof target === 'object' && 'kind' in target) {
 			named = target.kind === 'tool' ? target.tool : undefined;
 			if (!named && target.kind === 'server') return this.callToolOf(target.server);
@@ -245,7 +260,9 @@ export class CommandController implements vscode.Disposable {
 				this.error(target.server, this.deps.manager.get(target.server)?.state.kind === 'running' ? `has no tool named '${target.tool}'` : `is not running, so '${target.tool}' cannot be called`);
 				return undefined;
 			}
-			args = target.arguments;
+			if (target.edit) prefill = target.arguments;
+			else args = target.arguments;
+			task = target.task;
 		} else if (typeof target === 'string') {
 			return this.callToolOf(target);
 		} else if (target && typeof target === 'object' && target.server !== undefined) {
@@ -253,9 +270,9 @@ export class CommandController implements vscode.Disposable {
 		}
 		named ??= await this.pickTool();
 		if (!named) return undefined;
-		args ??= await askToolArguments(`${named.server}: ${named.tool.name}`, formFromSchema(named.tool.inputSchema));
+		args ??= await askToolArguments(`${named.server}: ${named.tool.name}`, formFromSchema(named.tool.inputSchema), prefill);
 		if (!args) return undefined;
-		return this.execute(named, args);
+		return this.execute(named, args, task);
 	}
 
 	private async callToolOf(server: string): Promise<CallOutcome | undefined> {
@@ -285,12 +302,21 @@ export class CommandController implements vscode.Disposable {
 		return this.execute(named, last.arguments);
 	}
 
-	private async execute(named: NamedTool, args: Record<string, unknown>): Promise<CallOutcome> {
+	private async execute(named: NamedTool, args: Record<string, unknown>, task?: boolean): Promise<CallOutcome> {
 		const { server, tool } = named;
 		const outcome: CallOutcome = { server, tool: tool.name, arguments: args, progress: [] };
 		if (!(await this.deps.consent.confirm(server, tool, args, 'palette'))) {
 			outcome.cancelled = true;
 			return outcome;
+		}
+		// A tool that may run as a task: the person chooses (a tool that requires one runs as one by itself).
+		if (task === undefined && this.deps.tasks && this.deps.manager.toolTaskSupport(server, tool.name) === 'optional') {
+			const mode = await chooseTaskMode(server, tool.name);
+			if (!mode) {
+				outcome.cancelled = true;
+				return outcome;
+			}
+			task = mode === 'task';
 		}
 		this.lastCall = { server, tool: tool.name, arguments: args };
 		const own = new vscode.CancellationTokenSource();
@@ -302,9 +328,22 @@ export class CommandController implements vscode.Disposable {
 				const bridge = toAbortSignal(own.token);
 				let reported = 0;
 				const call = () => this.deps.manager.callTool(server, tool.name, args, {
+					origin: 'palette',
 					signal: bridge.signal,
+					task,
+					onTaskCreated: (handle) => {
+						outcome.taskId = handle.taskId;
+						outcome.taskStatus = [];
+						this.deps.tasks?.track(server, tool.name, args, handle, 'Call Tool');
+					},
+					onTaskStatus: (state) => {
+						const message = state.statusMessage ?? state.status.replace('_', ' ');
+						outcome.taskStatus?.push(message);
+						report.report({ message });
+					},
 					onProgress: (progress) => {
 						outcome.progress.push(progress);
+						if (outcome.taskId !== undefined) this.deps.tasks?.progress(server, outcome.taskId, progress);
 						const counter = progress.total !== undefined ? `${progress.progress}/${progress.total}` : `${progress.progress}`;
 						const message = progress.message ? `${progress.message} (${counter})` : counter;
 						if (progress.total !== undefined && progress.total > 0) {
@@ -324,7 +363,8 @@ export class CommandController implements vscode.Disposable {
 						outcome.result = await call();
 					}
 				} catch (error) {
-					if (bridge.signal.aborted) {
+					// Cancelled here, or (a task) from the Tasks list: either way the person asked for it.
+					if (bridge.signal.aborted || (error instanceof McpError && error.code === ErrorCode.RequestCancelled)) {
 						outcome.cancelled = true;
 					} else {
 						outcome.error = errorText(error);
@@ -403,6 +443,7 @@ export class CommandController implements vscode.Disposable {
 
 	private async getPrompt(target: Target): Promise<vscode.TextEditor | undefined> {
 		let chosen: { server: string; prompt: Prompt } | undefined;
+		let given: Record<string, string> | undefined;
 		if (target && typeof target === 'object' && 'kind' in target && target.kind === 'prompt') {
 			chosen = { server: target.server, prompt: target.prompt };
 		} else if (target && typeof target === 'object' && !('kind' in target) && target.server !== undefined && target.prompt !== undefined) {
@@ -412,6 +453,7 @@ export class CommandController implements vscode.Disposable {
 				return undefined;
 			}
 			chosen = { server: target.server, prompt };
+			if (target.arguments) given = Object.fromEntries(Object.entries(target.arguments).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
 		} else {
 			const items = this.deps.manager.servers().flatMap((view) => view.prompts.map((prompt) => ({ label: prompt.name, description: [view.name, prompt.title].filter(Boolean).join(' · '), detail: prompt.description, server: view.name, prompt })));
 			if (items.length === 0) {
@@ -421,7 +463,7 @@ export class CommandController implements vscode.Disposable {
 			}
 			chosen = await vscode.window.showQuickPick(items, { title: 'Get Prompt', matchOnDescription: true, matchOnDetail: true });
 		}
-		return chosen ? getPrompt(this.promptDeps(), chosen.server, chosen.prompt) : undefined;
+		return chosen ? getPrompt(this.promptDeps(), chosen.server, chosen.prompt, given) : undefined;
 	}
 
 	private async copyToolName(target: Target): Promise<string | undefined> {

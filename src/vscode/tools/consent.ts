@@ -123,7 +123,7 @@ export class ToolConsent {
 						{ label: 'Deny', description: 'the model is told you declined', choice: 'deny' },
 						{ label: 'Allow once', choice: 'once' },
 						{ label: 'Allow for this session', description: `until VS Code restarts, for ${tool.name} of ${server}`, choice: 'session' },
-						{ label: 'Always allow this tool in this workspace', description: 'MCP: Review Tool Permissions… forgets it', choice: 'always' },
+						{ label: 'Always allow this tool in this workspace', description: 'MCP Switchboard: Review Tool Permissions… forgets it', choice: 'always' },
 					];
 		const title =
 			caller === 'palette'

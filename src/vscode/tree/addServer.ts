@@ -108,7 +108,10 @@ export async function addServer(): Promise<string | undefined> {
 	});
 	if (name === undefined) return undefined;
 	const targets = [{ label: 'User settings', description: 'available in every window', target: vscode.ConfigurationTarget.Global }];
-	if (vscode.workspace.workspaceFolders?.length) {
+	// In Restricted Mode the workspace's value of this setting is withheld from the extension (restrictedConfigurations
+	// in package.json), so writing the object back would replace, and so delete, every server the workspace defines.
+	// Workspace settings are offered only in a trusted workspace.
+	if (vscode.workspace.workspaceFolders?.length && vscode.workspace.isTrusted) {
 		targets.push({ label: 'Workspace settings', description: 'only this workspace (asks for trust before it starts)', target: vscode.ConfigurationTarget.Workspace });
 	}
 	const where = targets.length === 1 ? targets[0] : await vscode.window.showQuickPick(targets, { title: 'Save the server in' });
@@ -116,12 +119,14 @@ export async function addServer(): Promise<string | undefined> {
 	const config = vscode.workspace.getConfiguration(SECTION);
 	const inspected = config.inspect<Record<string, unknown>>(KEY);
 	const current = (where.target === vscode.ConfigurationTarget.Global ? inspected?.globalValue : inspected?.workspaceValue) ?? {};
+	if (where.target === vscode.ConfigurationTarget.Workspace && !vscode.workspace.isTrusted) return undefined; // Trust was revoked while the pick was open.
 	try {
 		await config.update(KEY, { ...current, [name.trim()]: entry }, where.target);
 	} catch (error) {
 		void vscode.window.showErrorMessage(`Could not save MCP server '${name.trim()}': ${error instanceof Error ? error.message : String(error)}`);
 		return undefined;
 	}
-	void vscode.window.showInformationMessage(`Added MCP server '${name.trim()}' to ${where.label.toLowerCase()}.`);
+	const restricted = !vscode.workspace.isTrusted && vscode.workspace.workspaceFolders?.length ? ' (workspace settings are not offered in Restricted Mode)' : '';
+	void vscode.window.showInformationMessage(`Added MCP server '${name.trim()}' to ${where.label.toLowerCase()}${restricted}.`);
 	return name.trim();
 }

@@ -8,7 +8,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { importMcpServers } from '../../manager/config';
 import type { Manager } from '../../manager/manager';
+import { inputSecretKey, USER_INPUT_SCOPE } from '../inputs';
 import type { ServerConfiguration } from '../settings';
+import { describeImport, extractSecrets } from './importSecrets';
 
 export const ConfigCommands = {
 	importServers: 'mcpSwitchboard.importServers',
@@ -29,10 +31,19 @@ export function knownServerFiles(): { label: string; path: string }[] {
 		{ label: 'Claude Desktop', path: claude },
 		{ label: 'Cursor (user)', path: path.join(home, '.cursor', 'mcp.json') },
 	];
-	for (const folder of vscode.workspace.workspaceFolders ?? []) {
-		if (folder.uri.scheme === 'file') files.push({ label: `Cursor (${folder.name})`, path: path.join(folder.uri.fsPath, '.cursor', 'mcp.json') });
+	// A workspace's own file is offered only in a trusted workspace: importing it into user settings would let a
+	// cloned repository run its servers in every window, bypassing Restricted Mode.
+	if (vscode.workspace.isTrusted) {
+		for (const folder of vscode.workspace.workspaceFolders ?? []) {
+			if (folder.uri.scheme === 'file') files.push({ label: `Cursor (${folder.name})`, path: path.join(folder.uri.fsPath, '.cursor', 'mcp.json') });
+		}
 	}
 	return files;
+}
+
+/** Whether `uri` lies in one of the open workspace folders. */
+function inWorkspace(uri: vscode.Uri): boolean {
+	return vscode.workspace.getWorkspaceFolder(uri) !== undefined;
 }
 
 async function exists(file: string): Promise<boolean> {
@@ -45,11 +56,14 @@ async function exists(file: string): Promise<boolean> {
 }
 
 /**
- * Imports servers from `file` (or, without one, a file the user picks) into the user setting. Servers whose name
- * already exists are offered unticked, so nothing is overwritten without the user choosing it.
- * Resolves with the names written (empty when cancelled or nothing was found).
+ * Imports servers from `file` (or, without one, a file the user picks) into the user setting. Each server is shown
+ * with everything it will run (command line, working folder, environment, headers) before anything is written;
+ * servers whose name already exists are offered unticked, so nothing is overwritten without the user choosing it.
+ * Tokens in `env` and `headers` do not go into settings.json (which Settings Sync uploads): each becomes an
+ * `${input:…}` password input in `mcpSwitchboard.inputs`, its value kept in SecretStorage. In Restricted Mode a
+ * file inside the workspace is refused. Resolves with the names written (empty when cancelled or nothing was found).
  */
-export async function importServers(file?: vscode.Uri): Promise<string[]> {
+export async function importServers(secrets: vscode.SecretStorage, file?: vscode.Uri): Promise<string[]> {
 	let uri = file;
 	if (!uri) {
 		const found: { label: string; description: string; uri?: vscode.Uri }[] = [];
@@ -65,6 +79,12 @@ export async function importServers(file?: vscode.Uri): Promise<string[]> {
 			uri = chosen?.[0];
 			if (!uri) return [];
 		}
+	}
+	if (!vscode.workspace.isTrusted && inWorkspace(uri)) {
+		void vscode.window.showWarningMessage(
+			`MCP: ${path.basename(uri.fsPath)} belongs to this workspace, which is in Restricted Mode. Trust the workspace before importing its servers: imported servers run in every window.`,
+		);
+		return [];
 	}
 	let text: string;
 	try {
@@ -83,16 +103,40 @@ export async function importServers(file?: vscode.Uri): Promise<string[]> {
 	const existing = (config.inspect<Record<string, unknown>>('servers')?.globalValue ?? {}) as Record<string, unknown>;
 	const items = names.map((name) => {
 		const entry = servers[name]!;
-		const what = typeof entry.command === 'string' ? [entry.command, ...((entry.args as string[] | undefined) ?? [])].join(' ') : String(entry.url);
-		return { label: name, description: existing[name] ? `replaces the existing '${name}'` : undefined, detail: what, picked: !existing[name] };
+		const replaces = existing[name] ? `replaces the existing '${name}'` : undefined;
+		const secretCount = extractSecrets(name, entry).secrets.length;
+		const description = [replaces, secretCount > 0 ? `${secretCount} secret${secretCount === 1 ? '' : 's'} to secret storage` : undefined].filter(Boolean).join(' · ') || undefined;
+		return { label: name, description, detail: describeImport(entry).join(' · '), picked: !existing[name] };
 	});
-	const chosen = await vscode.window.showQuickPick(items, { canPickMany: true, title: `Import MCP servers from ${path.basename(uri.fsPath)}`, placeHolder: 'Servers to add to your user settings' });
+	const chosen = await vscode.window.showQuickPick(items, {
+		canPickMany: true,
+		title: `Import MCP servers from ${path.basename(uri.fsPath)}`,
+		placeHolder: 'Servers to add to your user settings: each runs in every window, with what is shown below it',
+		matchOnDetail: true,
+	});
 	if (!chosen || chosen.length === 0) return [];
 	const next = { ...existing };
-	for (const item of chosen) next[item.label] = servers[item.label];
+	const inputs = config.inspect<unknown[]>('inputs')?.globalValue;
+	const definitions = (Array.isArray(inputs) ? inputs : []).filter((i): i is Record<string, unknown> => typeof i === 'object' && i !== null);
+	let moved = 0;
+	for (const item of chosen) {
+		const { entry, secrets: found } = extractSecrets(item.label, servers[item.label]!);
+		for (const secret of found) {
+			await secrets.store(inputSecretKey(USER_INPUT_SCOPE, secret.id), secret.value);
+			const definition = { type: 'promptString', id: secret.id, description: secret.description, password: true };
+			const at = definitions.findIndex((d) => d.id === secret.id);
+			if (at >= 0) definitions[at] = definition;
+			else definitions.push(definition);
+			moved++;
+		}
+		next[item.label] = entry;
+	}
+	// Inputs first: the servers that use them are applied when `servers` changes.
+	if (moved > 0) await config.update('inputs', definitions, vscode.ConfigurationTarget.Global);
 	await config.update('servers', next, vscode.ConfigurationTarget.Global);
 	const skipped = problems.length ? ` ${problems.length} entr${problems.length === 1 ? 'y was' : 'ies were'} skipped: ${problems[0]}` : '';
-	void vscode.window.showInformationMessage(`MCP: imported ${chosen.map((c) => c.label).join(', ')} into your user settings.${skipped}`);
+	const kept = moved > 0 ? ` ${moved} secret${moved === 1 ? ' was' : 's were'} kept in VS Code's secret storage, not in settings.json.` : '';
+	void vscode.window.showInformationMessage(`MCP: imported ${chosen.map((c) => c.label).join(', ')} into your user settings.${kept}${skipped}`);
 	return chosen.map((c) => c.label);
 }
 
@@ -102,7 +146,7 @@ export async function importServers(file?: vscode.Uri): Promise<string[]> {
  */
 export function registerConfigCommands(context: vscode.ExtensionContext, config: ServerConfiguration, manager?: Manager): vscode.Disposable {
 	const disposables: vscode.Disposable[] = [
-		vscode.commands.registerCommand(ConfigCommands.importServers, (file?: vscode.Uri) => importServers(file instanceof vscode.Uri ? file : undefined)),
+		vscode.commands.registerCommand(ConfigCommands.importServers, (file?: vscode.Uri) => importServers(context.secrets, file instanceof vscode.Uri ? file : undefined)),
 		vscode.commands.registerCommand(ConfigCommands.resetTrust, async () => {
 			const count = await config.resetTrust();
 			void vscode.window.showInformationMessage(

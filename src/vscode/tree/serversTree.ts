@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import type { Manager, NamedTool, ServerState, ServerView } from '../../manager/manager';
 import type { Prompt, Resource, ResourceTemplate } from '../../protocol/schema';
 import { fence } from '../tools/resultDocument';
+import type { TaskList } from '../tasks/taskList';
+import { taskBadge, taskItem, tasksGroupItem } from '../tasks/taskTree';
 
 /** The four lists under a running server. */
 export type GroupKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
@@ -14,7 +16,9 @@ export type TreeNode =
 	| { kind: 'resource'; server: string; resource: Resource }
 	| { kind: 'template'; server: string; template: ResourceTemplate }
 	| { kind: 'prompt'; server: string; prompt: Prompt }
-	| { kind: 'message'; server: string; message: string; error: boolean };
+	| { kind: 'message'; server: string; message: string; error: boolean }
+	| { kind: 'tasks'; server: string }
+	| { kind: 'task'; server: string; taskId: string };
 
 const groupLabels: Record<GroupKind, string> = { tools: 'Tools', resources: 'Resources', resourceTemplates: 'Resource Templates', prompts: 'Prompts' };
 const groupIcons: Record<GroupKind, string> = { tools: 'tools', resources: 'file-text', resourceTemplates: 'file-symlink-file', prompts: 'comment-discussion' };
@@ -176,13 +180,58 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 	private pending = new Set<string>();
 	private pendingAll = false;
 	private timer: ReturnType<typeof setTimeout> | undefined;
+	private readonly tasksNodes = new Map<string, Extract<TreeNode, { kind: 'tasks' }>>();
+	/** Repaints elapsed times each second, only while a task is live (no timer otherwise). */
+	private elapsedTimer: ReturnType<typeof setInterval> | undefined;
 
-	constructor(private readonly manager: Manager) {
+	constructor(
+		private readonly manager: Manager,
+		private readonly tasks?: TaskList,
+	) {
 		this.subscriptions.push(
 			manager.onDidChangeServers(() => this.schedule(undefined)),
 			manager.onDidChangeState(({ server }) => this.schedule(server)),
 			manager.onDidChangeLists(({ server }) => this.schedule(server)),
 		);
+		if (tasks) {
+			this.subscriptions.push(
+				tasks.onDidChange((server) => {
+					this.schedule(server);
+					this.tickElapsed();
+				}),
+			);
+			this.tickElapsed();
+		}
+	}
+
+	private tickElapsed(): void {
+		const live = this.tasks?.hasLive === true;
+		if (live && !this.elapsedTimer) {
+			this.elapsedTimer = setInterval(() => {
+				if (!this.tasks?.hasLive) {
+					clearInterval(this.elapsedTimer);
+					this.elapsedTimer = undefined;
+					return;
+				}
+				const servers = new Set(this.tasks.all().filter((entry) => entry.finishedAt === undefined).map((entry) => entry.server));
+				for (const server of servers) this.schedule(server);
+			}, 1000);
+		}
+	}
+
+	/** The Tasks node of a server (stable object). */
+	tasksNode(server: string): Extract<TreeNode, { kind: 'tasks' }> {
+		let node = this.tasksNodes.get(server);
+		if (!node) {
+			node = { kind: 'tasks', server };
+			this.tasksNodes.set(server, node);
+		}
+		return node;
+	}
+
+	/** The Tasks row when the server has tasks in this workspace. */
+	private tasksRow(server: string): TreeNode[] {
+		return this.tasks && this.tasks.tasksOf(server).length > 0 ? [this.tasksNode(server)] : [];
 	}
 
 	/** Repaints one server's subtree (or everything) after the debounce. */
@@ -251,7 +300,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 			case 'server': {
 				// Every state has children, so a server row is expandable from its first paint (usually "starting") and
 				// VS Code keeps it open when the groups or an error message arrive.
-				const message = (text: string, error = false): TreeNode[] => [{ kind: 'message', server: view.name, message: text, error }];
+				const message = (text: string, error = false): TreeNode[] => [{ kind: 'message', server: view.name, message: text, error }, ...this.tasksRow(view.name)];
 				switch (view.state.kind) {
 					case 'error':
 						return message(view.state.message, true);
@@ -267,8 +316,11 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 						break;
 				}
 				const caps = view.state.client.serverCapabilities;
-				return groupOrder.filter((group) => (group === 'tools' ? true : group === 'prompts' ? caps.prompts !== undefined : caps.resources !== undefined) || this.items(view, group) > 0).map((group) => this.groupNode(view.name, group));
+				const groups: TreeNode[] = groupOrder.filter((group) => (group === 'tools' ? true : group === 'prompts' ? caps.prompts !== undefined : caps.resources !== undefined) || this.items(view, group) > 0).map((group) => this.groupNode(view.name, group));
+				return [...groups, ...this.tasksRow(view.name)];
 			}
+			case 'tasks':
+				return (this.tasks?.tasksOf(element.server) ?? []).map((entry) => ({ kind: 'task', server: entry.server, taskId: entry.taskId }));
 			case 'group':
 				// A server may list an entry twice (same URI, tool or prompt name); the row ids derive from those, and VS Code
 				// refuses a tree with two rows of one id, so only the first of each is shown.
@@ -299,7 +351,10 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 				return undefined;
 			case 'group':
 			case 'message':
+			case 'tasks':
 				return this.serverNode(element.server);
+			case 'task':
+				return this.tasksNode(element.server);
 			case 'tool':
 				return this.groupNode(element.server, 'tools');
 			case 'resource':
@@ -343,7 +398,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 				const item = new vscode.TreeItem(tool.title ?? tool.annotations?.title ?? tool.name, vscode.TreeItemCollapsibleState.None);
 				item.id = `server/${element.server}/tools/${tool.name}`;
 				const badges = toolBadges(tool);
-				item.description = [...badges, firstLine(tool.description)].filter(Boolean).join(' · ');
+				item.description = [...badges, taskBadge(tool), firstLine(tool.description)].filter(Boolean).join(' · ');
 				item.iconPath = new vscode.ThemeIcon(badges.includes('destructive') ? 'warning' : 'tools');
 				item.contextValue = 'mcpTool';
 				// No click command: a click selects the row (its tooltip shows the details); running takes the inline ▶ or
@@ -381,6 +436,12 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 				item.contextValue = 'mcpPrompt';
 				item.command = { command: 'mcpSwitchboard.getPrompt', title: 'Get Prompt', arguments: [element] };
 				return item;
+			}
+			case 'tasks':
+				return tasksGroupItem(element.server, this.tasks?.tasksOf(element.server) ?? []);
+			case 'task': {
+				const entry = this.tasks?.get(element.server, element.taskId);
+				return entry ? taskItem(entry) : new vscode.TreeItem(element.taskId);
 			}
 			case 'message': {
 				const item = new vscode.TreeItem(firstLine(element.message, 200), vscode.TreeItemCollapsibleState.None);
@@ -445,6 +506,9 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 	dispose(): void {
 		if (this.timer) {
 			clearTimeout(this.timer);
+		}
+		if (this.elapsedTimer) {
+			clearInterval(this.elapsedTimer);
 		}
 		for (const subscription of this.subscriptions) {
 			subscription.dispose();

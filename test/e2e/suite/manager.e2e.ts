@@ -290,3 +290,41 @@ test(
 	},
 	{ timeoutMs: 60_000 },
 );
+
+test(
+	'Import shows env and cwd, keeps a token out of settings.json, and the server gets it from secret storage',
+	async () => {
+		assert.ok(hasDriver(), 'this test reads and answers the real quick pick');
+		const { manager } = await api();
+		const token = `tok-${Date.now()}-abcdef`;
+		const file = path.join(os.tmpdir(), `claude_desktop_config-${process.pid}-${Date.now()}.json`);
+		fs.writeFileSync(file, JSON.stringify({ mcpServers: { 'e2e-imported': { command: 'node', args: [fixture], env: { E2E_API_TOKEN: token, E2E_PLAIN: 'visible' } } } }));
+		const config = vscode.workspace.getConfiguration('mcpSwitchboard');
+		const previousServers = config.inspect<Record<string, unknown>>('servers')?.globalValue;
+		const previousInputs = config.inspect<unknown[]>('inputs')?.globalValue;
+		try {
+			const importing = Promise.resolve(vscode.commands.executeCommand<string[]>('mcpSwitchboard.importServers', vscode.Uri.file(file)));
+			const pick = await waitForQuickInput('Import MCP servers from');
+			assert.ok(pick.text.includes('Runs: node'), pick.text);
+			assert.ok(pick.text.includes('In: (the workspace folder'), `the working folder is shown: ${pick.text}`);
+			assert.ok(pick.text.includes('E2E_PLAIN="visible"'), `every env variable is shown: ${pick.text}`);
+			assert.ok(pick.text.includes('E2E_API_TOKEN=•••• (to secret storage)'), pick.text);
+			assert.ok(!pick.text.includes(token), 'the token itself is not shown');
+			await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+			assert.deepEqual(await importing, ['e2e-imported']);
+
+			const userSettings = fs.readFileSync(process.env.MCP_SWITCHBOARD_E2E_USER_SETTINGS ?? '', 'utf8');
+			assert.ok(!userSettings.includes(token), 'the token is not in settings.json');
+			assert.ok(userSettings.includes('${input:e2e-imported.env.E2E_API_TOKEN}'), userSettings);
+			await running(manager, 'e2e-imported');
+			const result = await manager.callTool('e2e-imported', 'env', { name: 'E2E_API_TOKEN' });
+			assert.equal((result.content[0] as unknown as { text: string }).text, token, 'the server gets the token from secret storage, without a prompt');
+		} finally {
+			await config.update('servers', previousServers, vscode.ConfigurationTarget.Global);
+			await config.update('inputs', previousInputs, vscode.ConfigurationTarget.Global);
+			await vscode.commands.executeCommand('mcpSwitchboard.clearInputs');
+			fs.rmSync(file, { force: true });
+		}
+	},
+	{ timeoutMs: 60_000 },
+);

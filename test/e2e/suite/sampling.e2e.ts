@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { CallToolResult } from '../../../src/protocol/schema';
 import { SAMPLING_REQUEST_SCHEME } from '../../../src/vscode/sampling/sampling';
 import { SYSTEM_PROMPT_PREFIX } from '../../../src/vscode/sampling/samplingMapping';
-import { answerQuickPick, quickInputClose, screenshot, sleep, test, waitFor } from './harness';
+import { answerQuickPick, extensionApi, quickInputClose, screenshot, sleep, test, waitFor } from './harness';
 import { FIXTURE, fixtureServer, needDriver, quickInput, resultText, serverWithTool, waitForQuickInput, USER_PACED } from './elicitationSupport';
 
 const SERVER = 'everything';
@@ -173,6 +173,36 @@ test(
 		assert.equal((await call).isError, true);
 	},
 	{ timeoutMs: 90_000 },
+);
+
+test(
+	'"Always allow" belongs to the server as configured: a changed config of the same name asks again',
+	async () => {
+		await resetConsent();
+		let { call } = await sample('always, before the change');
+		await waitForQuickInput(CONSENT);
+		await answerQuickPick('Always allow');
+		samplingResult(await call);
+		await waitFor(async () => !(await quickInput()), { message: 'the consent prompt to close' });
+
+		const config = vscode.workspace.getConfiguration('mcpSwitchboard');
+		const original = config.inspect<Record<string, Record<string, unknown>>>('servers')?.workspaceValue;
+		assert.ok(original?.[SERVER], `the workspace defines '${SERVER}'`);
+		try {
+			// Same name, another definition (as a repository's own 'everything' would be): the grant does not carry over.
+			await config.update('servers', { ...original, [SERVER]: { ...original[SERVER], env: { E2E_CHANGED: '1' } } }, vscode.ConfigurationTarget.Workspace);
+			const api = await extensionApi<{ manager: { get(name: string): { config: { env?: Record<string, string> } } | undefined } }>();
+			await waitFor(() => api.manager.get(SERVER)?.config.env?.E2E_CHANGED === '1', { timeoutMs: 15_000, message: 'the changed config to apply' });
+			({ call } = await sample('always, after the change'));
+			await waitForQuickInput(CONSENT, 30_000);
+			await answerQuickPick('Deny');
+			assert.equal((await call).isError, true, 'denied: the server gets an error');
+		} finally {
+			await config.update('servers', original, vscode.ConfigurationTarget.Workspace);
+			await resetConsent();
+		}
+	},
+	{ timeoutMs: 120_000 },
 );
 
 test(

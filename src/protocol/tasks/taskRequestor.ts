@@ -1,0 +1,294 @@
+/**
+ * The requestor side of MCP tasks for one client session: creating task-augmented requests, following each task
+ * with one shared poll timer (TaskPoller), `notifications/tasks/status`, progress that arrives after the creating
+ * request was answered, and the plain `tasks/get`, `tasks/result`, `tasks/cancel` and `tasks/list` methods.
+ * It talks to the server through the narrow TaskWire, so the client (and a later protocol revision) can reuse it.
+ * Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks
+ */
+import type { Logger } from '../../common/logger';
+import type { Clock, RequestOptions } from '../connection';
+import { ErrorCode } from '../jsonrpc';
+import { McpError } from '../mcpError';
+import type { Progress } from '../schema';
+import { isTerminal, parseTask, type Task, type TaskMetadata } from './task';
+import { TaskHandle, type ResultParser } from './taskHandle';
+import { TaskPoller } from './taskPoller';
+
+/** What the requestor needs from the session it works over. */
+export interface TaskWire {
+	/** The server's name for messages. */
+	readonly name: string;
+	readonly logger: Logger;
+	/** Sends a request and resolves with its raw result (McpError on failure), as JsonRpcConnection.request. */
+	request(method: string, params: Record<string, unknown> | undefined, options?: RequestOptions): Promise<Record<string, unknown>>;
+	/** True when the server advertised `tasks.cancel`. */
+	canCancel(): boolean;
+	/** True when the server advertised `tasks.list`. */
+	canList(): boolean;
+}
+
+export interface TaskRequestorOptions {
+	/** Requested TTL when the caller gives none, and the most a task whose TTL is null (unlimited) is followed. Default 1 hour. */
+	defaultTtlMs?: number;
+	/** Per-request timeout of tasks/get, tasks/cancel and tasks/list. Default: the session's. */
+	timeoutMs?: number;
+	/** Time source of the poll timer; tests pass a manual clock. Default: the system clock (a timer that keeps Node alive). */
+	clock?: Clock;
+}
+
+/** Options of one task-augmented request. */
+export interface CreateTaskOptions<R> {
+	/** Requested retention in ms. Default: defaultTtlMs. */
+	ttl?: number;
+	/** Aborting it cancels the task (tasks/cancel) and rejects with RequestCancelled. */
+	signal?: AbortSignal;
+	/** Timeout of the creating request only (not of the task). Default: the session's. */
+	timeoutMs?: number;
+	/** Progress of the task: "The progressToken provided in the initial request remains valid throughout the task lifetime." */
+	onProgress?: (progress: Progress) => void;
+	/** Each new state of the task (status, status message). */
+	onStatus?: (task: Task) => void;
+	/** The name the task goes by in messages (a tool's name). */
+	label: string;
+	parseResult: ResultParser<R>;
+	/**
+	 * When the receiver answers the request directly instead of with a task ("Receivers that do not declare the task
+	 * capability for a request type MUST process requests of that type normally"), the handle settles with this
+	 * parse of the answer. Default: a ProtocolViolation.
+	 */
+	parseDirect?: ResultParser<R>;
+}
+
+const DEFAULT_TTL_MS = 60 * 60 * 1000;
+
+let nextProgressToken = 1;
+
+export class TaskRequestor {
+	/** @internal */
+	readonly poller: TaskPoller;
+	private readonly live = new Map<string, TaskHandle<unknown>>();
+	private readonly progress = new Map<string, (progress: Progress) => void>();
+	private readonly defaultTtlMs: number;
+	private closedWith: McpError | undefined;
+
+	constructor(
+		private readonly wire: TaskWire,
+		private readonly options: TaskRequestorOptions = {},
+	) {
+		this.poller = new TaskPoller(options.clock);
+		this.defaultTtlMs = options.defaultTtlMs ?? DEFAULT_TTL_MS;
+	}
+
+	get name(): string {
+		return this.wire.name;
+	}
+
+	get logger(): Logger {
+		return this.wire.logger;
+	}
+
+	/** The tasks being followed now. */
+	get liveTasks(): ReadonlyArray<TaskHandle<unknown>> {
+		return [...this.live.values()];
+	}
+
+	/**
+	 * Sends `method` with `params.task = { ttl }` and resolves with a handle once the server created the task.
+	 * Rejects with the server's error (e.g. -32601 for a tool that forbids tasks) or a ProtocolViolation when the
+	 * answer is neither a CreateTaskResult nor (with parseDirect) a direct result.
+	 */
+	async create<R>(method: string, params: Record<string, unknown>, options: CreateTaskOptions<R>): Promise<TaskHandle<R>> {
+		if (this.closedWith) {
+			throw this.closedWith;
+		}
+		const ttl = options.ttl ?? this.defaultTtlMs;
+		const task: TaskMetadata = { ttl };
+		let token: string | undefined;
+		let sent: Record<string, unknown> = { ...params, task };
+		if (options.onProgress) {
+			token = `task-progress-${nextProgressToken++}`;
+			const meta = params._meta;
+			sent = { ...sent, _meta: { ...(typeof meta === 'object' && meta !== null ? meta : undefined), progressToken: token } };
+			// Registered before sending: progress may come before the CreateTaskResult.
+			this.progress.set(token, options.onProgress);
+		}
+		let raw: Record<string, unknown>;
+		const startedAt = this.poller.now();
+		try {
+			raw = await this.wire.request(method, sent, { signal: options.signal, timeoutMs: options.timeoutMs ?? this.options.timeoutMs });
+		} catch (error) {
+			if (token) this.progress.delete(token);
+			throw error;
+		}
+		if (raw.task === undefined && options.parseDirect) {
+			if (token) this.progress.delete(token);
+			const result = options.parseDirect(raw);
+			const now = new Date().toISOString();
+			const done: Task = { taskId: `direct-${nextProgressToken++}`, status: (raw as { isError?: unknown }).isError === true ? 'failed' : 'completed', createdAt: now, lastUpdatedAt: now, ttl: null };
+			const handle = new TaskHandle<R>(this, done, { method, label: options.label, parseResult: () => result, onStatus: options.onStatus, deadline: Infinity, ttlMs: null });
+			this.wire.logger.info(`${this.name}: ${method} (${options.label}) was answered directly instead of with a task`);
+			handle.settleDirect(result);
+			return handle;
+		}
+		let created: Task;
+		try {
+			created = parseTask(raw.task, this.name, method);
+		} catch (error) {
+			if (token) this.progress.delete(token);
+			throw error;
+		}
+		const handle = this.follow(created, { method, label: options.label, parseResult: options.parseResult, onStatus: options.onStatus, startedAt, requestedTtl: ttl, progressToken: token });
+		const signal = options.signal;
+		if (signal) {
+			const onAbort = () => void handle.cancel(signal.reason instanceof Error ? signal.reason.message : 'Cancelled by the caller');
+			signal.addEventListener('abort', onAbort, { once: true });
+			void handle.result().then(
+				() => signal.removeEventListener('abort', onAbort),
+				() => signal.removeEventListener('abort', onAbort),
+			);
+		}
+		return handle;
+	}
+
+	/**
+	 * Follows a task known by id (e.g. one started before a window reload): one `tasks/get`, then as `create`.
+	 * Rejects when the server no longer knows it.
+	 */
+	async resume<R>(taskId: string, options: { method: string; label: string; parseResult: ResultParser<R>; onStatus?: (task: Task) => void }): Promise<TaskHandle<R>> {
+		const existing = this.live.get(taskId);
+		if (existing) {
+			return existing as TaskHandle<R>;
+		}
+		const task = await this.sendGet(taskId).catch((error: unknown) => {
+			if (error instanceof McpError && error.code === ErrorCode.InvalidParams) {
+				throw new McpError(ErrorCode.InvalidParams, `Task ${taskId} (${options.label}) is no longer known to ${this.name}: ${error.message}`, { taskId });
+			}
+			throw error;
+		});
+		// The TTL counts from the task's creation ("Requested duration in milliseconds to retain task from creation").
+		const created = Date.parse(task.createdAt);
+		const age = Number.isFinite(created) ? Math.max(0, Date.now() - created) : 0;
+		return this.follow(task, { ...options, startedAt: this.poller.now() - age, requestedTtl: this.defaultTtlMs });
+	}
+
+	/** `tasks/get`: the task's current state. */
+	async sendGet(taskId: string): Promise<Task> {
+		const raw = await this.wire.request('tasks/get', { taskId }, { timeoutMs: this.options.timeoutMs });
+		return parseTask(raw, this.name, 'tasks/get');
+	}
+
+	/** `tasks/result`: blocks until the task is terminal; the raw result of the underlying request. */
+	sendResult(taskId: string, signal?: AbortSignal, timeoutMs = Infinity): Promise<Record<string, unknown>> {
+		return this.wire.request('tasks/result', { taskId }, { signal, timeoutMs });
+	}
+
+	/** `tasks/cancel` when the server advertised it; otherwise resolves undefined without sending anything. */
+	async sendCancel(taskId: string): Promise<Task | undefined> {
+		if (!this.wire.canCancel()) {
+			return undefined;
+		}
+		const raw = await this.wire.request('tasks/cancel', { taskId }, { timeoutMs: this.options.timeoutMs });
+		return parseTask(raw, this.name, 'tasks/cancel');
+	}
+
+	/** `tasks/list`, following `nextCursor` to the end (a repeated cursor ends it). CapabilityMissing without `tasks.list`. */
+	async list(options?: RequestOptions): Promise<Task[]> {
+		if (!this.wire.canList()) {
+			throw new McpError(ErrorCode.CapabilityMissing, `${this.name} does not support tasks/list (it did not advertise the 'tasks.list' capability)`, { method: 'tasks/list', capability: 'tasks.list' });
+		}
+		const tasks: Task[] = [];
+		const seen = new Set<string>();
+		let cursor: string | undefined;
+		for (;;) {
+			const raw = await this.wire.request('tasks/list', cursor === undefined ? undefined : { cursor }, { timeoutMs: this.options.timeoutMs, ...options });
+			if (!Array.isArray(raw.tasks)) {
+				throw new McpError(ErrorCode.ProtocolViolation, `${this.name} answered tasks/list with an invalid result: tasks is not an array`, { method: 'tasks/list' });
+			}
+			for (const item of raw.tasks as unknown[]) {
+				tasks.push(parseTask(item, this.name, 'tasks/list'));
+			}
+			const next = raw.nextCursor;
+			if (typeof next !== 'string' || next === '' || seen.has(next)) {
+				return tasks;
+			}
+			seen.add(next);
+			cursor = next;
+		}
+	}
+
+	/** Routes `notifications/tasks/status` to the task's handle; an invalid one or an unknown task is logged and ignored. */
+	handleStatusNotification(params: Record<string, unknown> | undefined): void {
+		let task: Task;
+		try {
+			task = parseTask(params, this.name, 'notifications/tasks/status');
+		} catch (error) {
+			this.logger.warn(`${this.name}: ignored ${(error as Error).message}`);
+			return;
+		}
+		const handle = this.live.get(task.taskId);
+		if (handle) {
+			handle.notified(task);
+		} else {
+			this.logger.debug(`${this.name}: status ${task.status} of task ${task.taskId}, which this client does not follow`);
+		}
+	}
+
+	/** Routes `notifications/progress` with a task's token; false when the token is not a task's. */
+	handleProgress(params: Record<string, unknown> | undefined): boolean {
+		const token = params?.progressToken;
+		if (typeof token !== 'string') {
+			return false;
+		}
+		const listener = this.progress.get(token);
+		if (!listener || typeof params?.progress !== 'number') {
+			return false;
+		}
+		listener(params as Progress);
+		return true;
+	}
+
+	/** Ends every live task with `error` (the connection closed) and refuses new ones. */
+	close(error: McpError): void {
+		this.closedWith = error;
+		for (const handle of [...this.live.values()]) {
+			handle.fail(error);
+		}
+		this.poller.clear();
+	}
+
+	/** @internal Called by a handle when it settles. */
+	forget(handle: TaskHandle<unknown>): void {
+		if (this.live.get(handle.taskId) === handle) {
+			this.live.delete(handle.taskId);
+		}
+		const token = this.tokens.get(handle);
+		if (token !== undefined) {
+			this.progress.delete(token);
+			this.tokens.delete(handle);
+		}
+		this.poller.remove(handle);
+	}
+
+	private readonly tokens = new Map<TaskHandle<unknown>, string>();
+
+	private follow<R>(
+		task: Task,
+		options: { method: string; label: string; parseResult: ResultParser<R>; onStatus?: (task: Task) => void; startedAt: number; requestedTtl: number; progressToken?: string },
+	): TaskHandle<R> {
+		// Polling stops at the TTL the server granted ("After a task's ttl lifetime has elapsed, receivers MAY delete
+		// the task"); a null (unlimited) TTL is followed for the client's own cap, never forever.
+		const ttlMs = task.ttl;
+		const deadline = options.startedAt + (ttlMs ?? options.requestedTtl);
+		const handle = new TaskHandle<R>(this, task, { method: options.method, label: options.label, parseResult: options.parseResult, onStatus: options.onStatus, deadline, ttlMs });
+		this.live.set(task.taskId, handle as TaskHandle<unknown>);
+		if (options.progressToken !== undefined) {
+			this.tokens.set(handle as TaskHandle<unknown>, options.progressToken);
+		}
+		this.logger.debug(`${this.name}: following task ${task.taskId} (${options.label}), ${task.status}, ttl ${ttlMs ?? 'unlimited'}, pollInterval ${task.pollInterval ?? 'not given'}`);
+		if (isTerminal(task.status)) {
+			this.logger.debug(`${this.name}: task ${task.taskId} is already ${task.status}`);
+		}
+		handle.start();
+		return handle;
+	}
+}

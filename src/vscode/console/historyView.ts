@@ -1,0 +1,182 @@
+/**
+ * The Call History view: one row per call (newest first) with server, duration, time and outcome; a click opens
+ * what came back as JSON; actions re-run it, edit its arguments and re-run (the palette's form, prefilled),
+ * compare it with the previous result of the same call in VS Code's diff editor, copy it as JSON, or save it as a
+ * `*.mcpcall.json` file that runs again from a CodeLens or the command line.
+ */
+import * as vscode from 'vscode';
+import { formatInvocation, type Invocation } from '../../manager/invocationFile';
+import type { Manager } from '../../manager/manager';
+import { type CallHistory, type HistoryEntry, targetLabel } from './callHistory';
+
+export const HISTORY_VIEW = 'mcpSwitchboard.history';
+export const HISTORY_SCHEME = 'switchboard-history';
+
+export const HistoryCommands = {
+	open: 'mcpSwitchboard.history.open',
+	rerun: 'mcpSwitchboard.history.rerun',
+	editRerun: 'mcpSwitchboard.history.editRerun',
+	compare: 'mcpSwitchboard.history.compare',
+	copy: 'mcpSwitchboard.history.copy',
+	save: 'mcpSwitchboard.history.save',
+	clear: 'mcpSwitchboard.history.clear',
+} as const;
+
+function duration(ms: number): string {
+	return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+}
+
+function outcomeText(entry: HistoryEntry): string {
+	const outcome = entry.outcome;
+	if (outcome.kind === 'error') return outcome.cancelled ? 'cancelled' : `failed: ${outcome.message}`;
+	return outcome.isError ? 'the tool reported an error' : 'ok';
+}
+
+function icon(entry: HistoryEntry): vscode.ThemeIcon {
+	const outcome = entry.outcome;
+	if (outcome.kind === 'error') return outcome.cancelled ? new vscode.ThemeIcon('circle-slash') : new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
+	if (outcome.isError) return new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
+	return new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'));
+}
+
+/** The invocation an entry stands for (what Re-run and Save use). */
+export function invocationOf(entry: HistoryEntry): Invocation {
+	const target = entry.target;
+	switch (target.kind) {
+		case 'tool':
+			return { kind: 'tool', server: target.server, tool: target.name, arguments: target.arguments };
+		case 'prompt':
+			return { kind: 'prompt', server: target.server, prompt: target.name, arguments: target.arguments };
+		case 'resource':
+			return { kind: 'resource', server: target.server, uri: target.uri };
+	}
+}
+
+/** The JSON a person sees for an entry's result: the server's answer as sent, or the error. */
+export function resultText(entry: HistoryEntry): string {
+	const outcome = entry.outcome;
+	if (entry.resultDropped) return `// The result (${entry.resultDropped.chars.toLocaleString('en-US')} characters of JSON) was too large to keep in the history. Re-run the call to see it.\n`;
+	if (outcome.kind === 'error') return `${JSON.stringify({ error: outcome.message, cancelled: outcome.cancelled }, null, 2)}\n`;
+	return `${JSON.stringify(outcome.result, null, 2)}\n`;
+}
+
+/** The read-only document of an entry's result: `switchboard-history:/<id>/<server> <name>.json`. */
+export function resultUri(entry: HistoryEntry): vscode.Uri {
+	const name = `${entry.target.server} ${targetLabel(entry.target)}`.replace(/[/\\?#%]+/g, '_').slice(0, 80);
+	return vscode.Uri.from({ scheme: HISTORY_SCHEME, path: `/${entry.id}/${name}.json` });
+}
+
+/** Runs an invocation through the palette's own commands (consent, progress, Cancel, the result document). */
+export function runInvocation(invocation: Invocation, edit = false): Thenable<unknown> {
+	switch (invocation.kind) {
+		case 'tool':
+			return vscode.commands.executeCommand('mcpSwitchboard.callTool', { server: invocation.server, tool: invocation.tool, arguments: invocation.arguments, edit });
+		case 'prompt':
+			return vscode.commands.executeCommand('mcpSwitchboard.getPrompt', { server: invocation.server, prompt: invocation.prompt, ...(edit ? {} : { arguments: invocation.arguments }) });
+		case 'resource':
+			return vscode.commands.executeCommand('mcpSwitchboard.readResource', { server: invocation.server, uri: invocation.uri });
+	}
+}
+
+export class HistoryView implements vscode.TreeDataProvider<HistoryEntry>, vscode.TextDocumentContentProvider, vscode.Disposable {
+	private readonly changed = new vscode.EventEmitter<HistoryEntry | undefined>();
+	readonly onDidChangeTreeData = this.changed.event;
+	private readonly disposables: vscode.Disposable[] = [];
+
+	constructor(
+		private readonly history: CallHistory,
+		manager: Manager,
+	) {
+		this.disposables.push(
+			this.changed,
+			history.onDidChange(() => this.changed.fire(undefined)),
+			manager.onDidInvoke((record) => void history.add(record)),
+		);
+	}
+
+	getChildren(element?: HistoryEntry): HistoryEntry[] {
+		return element ? [] : [...this.history.all()];
+	}
+
+	getTreeItem(entry: HistoryEntry): vscode.TreeItem {
+		const item = new vscode.TreeItem(targetLabel(entry.target), vscode.TreeItemCollapsibleState.None);
+		item.id = entry.id;
+		const time = new Date(entry.startedAt).toLocaleTimeString();
+		item.description = `${entry.target.server} · ${duration(entry.durationMs)} · ${time}`;
+		item.iconPath = icon(entry);
+		item.contextValue = `mcpHistory.${entry.target.kind}`;
+		const tooltip = new vscode.MarkdownString();
+		tooltip.appendText(`${entry.target.kind} on ${entry.target.server}, from ${entry.origin}, ${new Date(entry.startedAt).toLocaleString()}, ${duration(entry.durationMs)}: ${outcomeText(entry)}`);
+		if (entry.target.kind !== 'resource') tooltip.appendCodeblock(JSON.stringify(entry.target.arguments, null, 2), 'json');
+		item.tooltip = tooltip;
+		item.command = { command: HistoryCommands.open, title: 'Open Result', arguments: [entry] };
+		return item;
+	}
+
+	provideTextDocumentContent(uri: vscode.Uri): string {
+		const id = uri.path.split('/')[1] ?? '';
+		const entry = this.history.get(id);
+		return entry ? resultText(entry) : '// This call is no longer in the history.\n';
+	}
+
+	dispose(): void {
+		for (const disposable of this.disposables) disposable.dispose();
+	}
+}
+
+/** The view's commands. `entry` comes from the row; the commands say so when invoked without one. */
+export function registerHistoryCommands(history: CallHistory): vscode.Disposable {
+	const needEntry = (entry: HistoryEntry | undefined): entry is HistoryEntry => {
+		if (entry && history.get(entry.id)) return true;
+		void vscode.window.showInformationMessage('Pick a call in the MCP Call History view first.');
+		return false;
+	};
+	const open = async (entry: HistoryEntry) => {
+		const document = await vscode.workspace.openTextDocument(resultUri(entry));
+		await vscode.languages.setTextDocumentLanguage(document, 'json');
+		return vscode.window.showTextDocument(document, { preview: true });
+	};
+	return vscode.Disposable.from(
+		vscode.commands.registerCommand(HistoryCommands.open, (entry?: HistoryEntry) => (needEntry(entry) ? open(entry) : undefined)),
+		vscode.commands.registerCommand(HistoryCommands.rerun, (entry?: HistoryEntry) => (needEntry(entry) ? runInvocation(invocationOf(entry)) : undefined)),
+		vscode.commands.registerCommand(HistoryCommands.editRerun, (entry?: HistoryEntry) => (needEntry(entry) ? runInvocation(invocationOf(entry), true) : undefined)),
+		vscode.commands.registerCommand(HistoryCommands.compare, async (entry?: HistoryEntry) => {
+			if (!needEntry(entry)) return undefined;
+			const previous = history.previous(entry);
+			if (!previous) {
+				void vscode.window.showInformationMessage(`'${targetLabel(entry.target)}' on ${entry.target.server} has no earlier call in the history to compare with.`);
+				return undefined;
+			}
+			const title = `${targetLabel(entry.target)} (${entry.target.server}): ${new Date(previous.startedAt).toLocaleTimeString()} ↔ ${new Date(entry.startedAt).toLocaleTimeString()}`;
+			return vscode.commands.executeCommand('vscode.diff', resultUri(previous), resultUri(entry), title, { preview: true });
+		}),
+		vscode.commands.registerCommand(HistoryCommands.copy, async (entry?: HistoryEntry) => {
+			if (!needEntry(entry)) return undefined;
+			const text = JSON.stringify({ ...formatTarget(entry), origin: entry.origin, startedAt: new Date(entry.startedAt).toISOString(), durationMs: Math.round(entry.durationMs), outcome: entry.outcome }, null, 2);
+			await vscode.env.clipboard.writeText(text);
+			return text;
+		}),
+		vscode.commands.registerCommand(HistoryCommands.save, async (entry?: HistoryEntry, target?: vscode.Uri) => {
+			if (!needEntry(entry)) return undefined;
+			const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+			const suggested = `${targetLabel(entry.target).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'call'}.mcpcall.json`;
+			const uri =
+				target ??
+				(await vscode.window.showSaveDialog({
+					title: 'Save the call as a file that runs again',
+					saveLabel: 'Save Call',
+					filters: { 'MCP call': ['mcpcall.json'] },
+					...(folder ? { defaultUri: vscode.Uri.joinPath(folder, suggested) } : {}),
+				}));
+			if (!uri) return undefined;
+			await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(formatInvocation(invocationOf(entry))));
+			await vscode.window.showTextDocument(uri);
+			return uri;
+		}),
+		vscode.commands.registerCommand(HistoryCommands.clear, () => history.clear()),
+	);
+}
+
+function formatTarget(entry: HistoryEntry): Record<string, unknown> {
+	return JSON.parse(formatInvocation(invocationOf(entry))) as Record<string, unknown>;
+}

@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { InvocationRecord } from '../../src/manager/invocations';
+import { CallHistory, MAX_RESULT_CHARS, type KeyValueStore } from '../../src/vscode/console/callHistory';
+
+function memoryStore(): KeyValueStore & { data: Map<string, unknown> } {
+	const data = new Map<string, unknown>();
+	return {
+		data,
+		get: <T>(key: string) => (data.has(key) ? (JSON.parse(JSON.stringify(data.get(key))) as T) : undefined),
+		update: async (key: string, value: unknown) => {
+			data.set(key, value);
+		},
+	};
+}
+
+function call(message: string, at: number, server = 'everything'): InvocationRecord {
+	return {
+		target: { kind: 'tool', server, name: 'echo', arguments: { message } },
+		origin: 'palette',
+		startedAt: at,
+		durationMs: 12,
+		outcome: { kind: 'result', result: { content: [{ type: 'text', text: `Echo: ${message}` }] }, isError: false },
+	};
+}
+
+test('entries are newest first, capped, and survive a new history over the same storage (a window reload)', async () => {
+	const store = memoryStore();
+	const history = new CallHistory(store, 3);
+	for (let i = 1; i <= 5; i++) history.add(call(`m${i}`, 1000 + i));
+	assert.deepEqual(history.all().map((e) => (e.target.kind === 'tool' ? e.target.arguments.message : '')), ['m5', 'm4', 'm3']);
+	await history.flushed();
+	const reloaded = new CallHistory(store, 3);
+	assert.deepEqual(reloaded.all().map((e) => e.id), history.all().map((e) => e.id));
+	const next = reloaded.add(call('m6', 2000));
+	assert.ok(!history.all().some((e) => e.id === next.id), 'ids stay unique after a reload');
+	reloaded.setMaxEntries(1);
+	assert.equal(reloaded.all().length, 1);
+});
+
+test('previous() finds the last earlier call of the same server and tool, not another tool or server', () => {
+	const history = new CallHistory(memoryStore());
+	const first = history.add(call('a', 1));
+	history.add(call('x', 2, 'other'));
+	history.add({ ...call('y', 3), target: { kind: 'tool', server: 'everything', name: 'get-sum', arguments: {} } });
+	const latest = history.add(call('b', 4));
+	assert.equal(history.previous(latest)?.id, first.id);
+	assert.equal(history.previous(first), undefined);
+});
+
+test('a result too large to keep is listed with its size, not stored', async () => {
+	const store = memoryStore();
+	const history = new CallHistory(store);
+	const big = call('big', 1);
+	big.outcome = { kind: 'result', result: { content: [{ type: 'text', text: 'x'.repeat(MAX_RESULT_CHARS + 10) }] }, isError: false };
+	const entry = history.add(big);
+	assert.ok(entry.resultDropped && entry.resultDropped.chars > MAX_RESULT_CHARS);
+	await history.flushed();
+	assert.ok(JSON.stringify(store.data.get('mcpSwitchboard.callHistory')).length < 10_000);
+});
+
+test('stored garbage is ignored, not a crash; clear empties the store', async () => {
+	const store = memoryStore();
+	store.data.set('mcpSwitchboard.callHistory', [null, 3, { id: 'x' }, { id: '1-1', target: { kind: 'tool' }, outcome: { kind: 'error' }, startedAt: 1 }]);
+	const history = new CallHistory(store);
+	assert.equal(history.all().length, 1);
+	history.clear();
+	await history.flushed();
+	assert.deepEqual(store.data.get('mcpSwitchboard.callHistory'), []);
+});
