@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { nullLogger, type Logger } from '../../common/logger';
 import { ErrorCode } from '../jsonrpc';
 import { McpError } from '../mcpError';
@@ -670,8 +671,17 @@ export class OAuthProvider implements HttpAuthProvider {
 		};
 	}
 
-	private clientAuth(client: StoredClient): Promise<OAuthLib.ClientAuth> {
-		return clientAuth(client, { pem: this.options.config.privateKey, algorithm: this.options.config.signingAlgorithm });
+	private async clientAuth(client: StoredClient): Promise<OAuthLib.ClientAuth> {
+		const config = this.options.config;
+		let pem = config.privateKey;
+		if (!pem && config.privateKeyFile && client.tokenEndpointAuthMethod === 'private_key_jwt') {
+			try {
+				pem = await readFile(config.privateKeyFile, 'utf8');
+			} catch (error) {
+				throw new OAuthStepError('client authentication', `the private key file ${config.privateKeyFile} could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+			}
+		}
+		return clientAuth(client, { pem, algorithm: config.signingAlgorithm });
 	}
 
 	private toMcpError(error: unknown): unknown {
@@ -701,7 +711,7 @@ function preregisteredClient(config: OAuthClientConfig, as: AuthorizationServerM
 	const supported = as.token_endpoint_auth_methods_supported;
 	let method = config.tokenEndpointAuthMethod;
 	if (!method) {
-		method = config.privateKey
+		method = config.privateKey || config.privateKeyFile
 			? 'private_key_jwt'
 			: !config.clientSecret
 				? 'none'

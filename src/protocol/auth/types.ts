@@ -51,8 +51,10 @@ export interface OAuthClientConfig {
 	 * With `enterprise` set, enterprise-managed authorization is used whatever this says.
 	 */
 	grant?: 'authorization_code' | 'client_credentials' | 'jwt_bearer';
-	/** A PKCS#8 PEM private key for `private_key_jwt` (RFC 7523 section 2.2): the client assertion is signed with it. */
+	/** A PEM private key for `private_key_jwt` (RFC 7523 section 2.2): the client assertion is signed with it. */
 	privateKey?: string;
+	/** A file holding that PEM private key (read on each use, so the key never enters settings or the store). */
+	privateKeyFile?: string;
 	/** The `alg` of the client assertion. Default: from the key (ES256 for P-256, RS256 for RSA, Ed25519). */
 	signingAlgorithm?: string;
 	/** The JWT presented with grant `jwt_bearer`. */
