@@ -25,6 +25,9 @@ const common = {
 	sourcemap: !production,
 	minify: production,
 	logLevel: 'warning',
+	// jsonc-parser's "main" is a UMD build whose inner require('./impl/…') calls esbuild cannot follow (the bundle then
+	// fails at run time with "Cannot find module './impl/format'"); its ES module build bundles cleanly.
+	alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
 };
 
 const builds = [

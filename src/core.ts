@@ -39,6 +39,11 @@ export interface ConnectOptions extends Pick<ClientOptions, 'clientInfo' | 'time
 	name?: string;
 	/** Credentials per request for HTTP servers (e.g. an OAuth provider). Default: none (a 401 fails clearly). */
 	auth?: HttpAuthProvider;
+	/**
+	 * stdio: the server gets this process's whole environment (true, the default) or only PATH, HOME, locale, temp
+	 * folders, proxies and similar (false), plus `server.env` either way (where `null` removes a variable).
+	 */
+	inheritEnvironment?: boolean;
 }
 
 /**
@@ -52,7 +57,7 @@ export function connect(server: TransportConfig, options: ConnectOptions = {}): 
 	const name = options.name ?? defaultName(server);
 	let transport: Transport;
 	try {
-		transport = createTransport(server, { logger: options.logger, name, auth: options.auth });
+		transport = createTransport(server, { logger: options.logger, name, auth: options.auth, inheritEnvironment: options.inheritEnvironment });
 	} catch (error) {
 		return Promise.reject(error);
 	}

@@ -21,6 +21,7 @@ import { TaskList } from './vscode/tasks/taskList';
 import { registerTaskCommands } from './vscode/tasks/taskCommands';
 import { registerGateway, type GatewayProvider } from './vscode/gateway/gatewayProvider';
 import { registerConsentCommands, ToolConsent } from './vscode/tools/consent';
+import { registerEnablementUi, ToolEnablement, watchCheckboxes } from './vscode/tools/toolEnablement';
 import type { CallHistory } from './vscode/console/callHistory';
 import { registerConsole } from './vscode/console';
 
@@ -52,6 +53,8 @@ export interface SwitchboardApi {
 	gateway: GatewayProvider;
 	/** Tool permissions (what chat models may run without asking). */
 	consent: ToolConsent;
+	/** Which tools chat models get (checkboxes, profiles). */
+	enablement: ToolEnablement;
 	/** The call history (newest first), as the Call History view shows it. */
 	history: CallHistory;
 }
@@ -75,7 +78,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		const host = new VsCodeHost({ logs, elicitation, sampling, configuration, loggingLevel, oauth });
 		context.subscriptions.push(configuration, elicitation, sampling, host, registerSamplingCommands(sampling));
 
-		const manager = new Manager(host);
+		const manager = new Manager(host, { inheritEnvironment: configuration.inheritEnvironment() });
+		context.subscriptions.push(
+			vscode.workspace.onDidChangeConfiguration((e) => {
+				if (e.affectsConfiguration('mcpSwitchboard.inheritEnvironment')) void manager.setInheritEnvironment(configuration.inheritEnvironment());
+			}),
+		);
 		// Sampling consent is remembered per server definition (where it is defined, its config) and model, not per name.
 		sampling.setServerIdentity((server) => manager.get(server));
 		let disposing: Promise<void> | undefined;
@@ -90,15 +98,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 
 		const tasks = new TaskList(manager, context.workspaceState);
 		context.subscriptions.push(tasks);
+		// Which tools chat models get (@mcp and the gateway), from the workspace settings and profiles.
+		const enablement = new ToolEnablement();
+		context.subscriptions.push(enablement, registerEnablementUi(enablement));
 		// One consent for every caller: the palette's rule for Call Tool, the model's rule for @mcp (consent.ts).
 		const consent = new ToolConsent(context.workspaceState);
-		context.subscriptions.push(registerChatParticipant(context, manager, { consent, tasks }), registerConsentCommands(consent));
+		context.subscriptions.push(registerChatParticipant(context, manager, { consent, tasks, isEnabled: enablement.isEnabled }), registerConsentCommands(consent));
 		const version = String((context.extension.packageJSON as { version?: string }).version);
-		const gateway = registerGateway(manager, logs.main, version);
-		context.subscriptions.push(gateway.disposable);
+		const gateway = registerGateway(manager, logs.main, version, enablement.isEnabled);
+		context.subscriptions.push(gateway.disposable, enablement.onDidChange(() => gateway.provider.catalog.refilter()));
 
-		const tree = new ServersTreeProvider(manager, tasks);
-		const treeView = vscode.window.createTreeView(SERVERS_VIEW, { treeDataProvider: tree, showCollapseAll: true });
+		const tree = new ServersTreeProvider(manager, tasks, enablement);
+		// Checkboxes are managed here: a server's checkbox switches its tools through the settings, not VS Code's cascade.
+		const treeView = vscode.window.createTreeView(SERVERS_VIEW, { treeDataProvider: tree, showCollapseAll: true, manageCheckboxStateManually: true });
+		context.subscriptions.push(watchCheckboxes(treeView, manager, enablement));
 		context.subscriptions.push(tree, treeView);
 
 		// One folder per window; other windows' old folders are cleaned after the first save, never at activation.
@@ -172,6 +185,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			tasks,
 			gateway: gateway.provider,
 			consent,
+			enablement,
 			history: devConsole.history,
 		};
 	} catch (error) {

@@ -8,7 +8,8 @@
 import { readFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { mergeServers, parse, parseMcpJson, stripJsonComments, type InputDefinition, type ServerEntry } from '../manager/config';
+import { mergeServers, parse, parseMcpJson, type InputDefinition, type ServerEntry } from '../manager/config';
+import { parseJsonc } from '../manager/jsonc';
 import { resolveEntry } from '../manager/resolveEntry';
 import type { ResolvedServer } from '../manager/types';
 import type { VariableContext } from '../manager/variables';
@@ -47,12 +48,9 @@ export async function readWorkspaceServers(folder: string): Promise<WorkspaceSer
 	if (settingsText !== undefined) {
 		files.push(settingsFile);
 		const label = '.vscode/settings.json';
-		let settings: unknown;
-		try {
-			settings = JSON.parse(stripJsonComments(settingsText));
-		} catch (error) {
-			problems.push(`${label}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
-		}
+		const parsed = parseJsonc(settingsText);
+		if (parsed.error !== undefined) problems.push(`${label}: not valid JSON: ${parsed.error}`);
+		const settings = parsed.value;
 		if (typeof settings === 'object' && settings !== null) {
 			const result = parse((settings as Record<string, unknown>)['mcpSwitchboard.servers'], { kind: 'workspace', label, path: settingsFile });
 			problems.push(...result.problems);

@@ -5,6 +5,7 @@
  */
 import { parseOAuthConfig } from './oauthConfig';
 import { createHash } from 'node:crypto';
+import { parseJsonc } from './jsonc';
 import type { ConfigSource, ServerConfig } from './types';
 
 /**
@@ -55,19 +56,25 @@ function describe(value: unknown): string {
 	return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`;
 }
 
-/** A string → string map; non-string values (numbers, booleans) are converted, others reported. */
-function stringMap(value: unknown, where: string, problems: string[]): Record<string, string> | undefined {
+/**
+ * A string → string map; non-string values (numbers, booleans) are converted, others reported. With `allowNull`
+ * (the `env` field) a `null` is kept: in VS Code's mcp.json format it removes a variable the process would inherit.
+ */
+function stringMap(value: unknown, where: string, problems: string[]): Record<string, string> | undefined;
+function stringMap(value: unknown, where: string, problems: string[], allowNull: true): Record<string, string | null> | undefined;
+function stringMap(value: unknown, where: string, problems: string[], allowNull = false): Record<string, string | null> | undefined {
 	if (value === undefined || value === null) return undefined;
 	if (!isRecord(value)) {
 		problems.push(`${where}: expected an object of strings, got ${describe(value)}`);
 		return undefined;
 	}
-	const out: Record<string, string> = {};
+	const out: Record<string, string | null> = {};
 	for (const [key, item] of Object.entries(value)) {
 		if (typeof item === 'string') out[key] = item;
 		else if (typeof item === 'number' || typeof item === 'boolean') out[key] = String(item);
-		else if (item === null) continue; // VS Code's mcp.json uses null to unset an inherited variable; we simply omit it.
-		else problems.push(`${where}.${key}: expected a string, got ${describe(item)}`);
+		else if (item === null) {
+			if (allowNull) out[key] = null; // elsewhere (headers) a null means nothing and is left out, as before
+		} else problems.push(`${where}.${key}: expected a string${allowNull ? ' or null (to remove the variable)' : ''}, got ${describe(item)}`);
 	}
 	return out;
 }
@@ -137,7 +144,7 @@ export function parseServer(name: string, raw: unknown, source: ConfigSource, wo
 				problems.push(`${at}: field "args" must be an array of strings (got ${describe(raw.args)}); no arguments are passed`);
 			}
 		}
-		const env = stringMap(raw.env, `${at}: field "env"`, problems);
+		const env = stringMap(raw.env, `${at}: field "env"`, problems, true);
 		let cwd: string | undefined;
 		if (raw.cwd !== undefined) {
 			if (typeof raw.cwd === 'string') cwd = raw.cwd;
@@ -254,79 +261,15 @@ export function parseInputs(raw: unknown, sourceLabel: string): { inputs: InputD
  * trailing commas are accepted, as VS Code does. Never throws: invalid JSON gives one problem.
  */
 export function parseMcpJson(text: string, source: ConfigSource): ParseResult & { inputs: InputDefinition[] } {
-	let raw: unknown;
-	try {
-		raw = JSON.parse(stripJsonComments(text));
-	} catch (error) {
-		return { servers: [], inputs: [], problems: [`${source.label}: not valid JSON (${error instanceof Error ? error.message : String(error)})`] };
-	}
+	const parsed = parseJsonc(text);
+	if (parsed.error !== undefined) return { servers: [], inputs: [], problems: [`${source.label}: not valid JSON: ${parsed.error}`] };
+	const raw = parsed.value;
 	if (!isRecord(raw)) return { servers: [], inputs: [], problems: [`${source.label}: expected an object with "servers"`] };
 	// Some people paste a Claude/Cursor file here: accept its `mcpServers` key too.
 	const serversRaw = raw.servers ?? raw.mcpServers;
 	const result = serversRaw === undefined ? { servers: [], problems: [] } : parse(serversRaw, source);
 	const inputs = parseInputs(raw.inputs, source.label);
 	return { servers: result.servers, inputs: inputs.inputs, problems: [...result.problems, ...inputs.problems] };
-}
-
-/**
- * Removes `//` and `/* *\/` comments and trailing commas outside strings, so JSONC (settings, mcp.json) parses
- * with JSON.parse. Strings are copied untouched, escapes included.
- */
-export function stripJsonComments(text: string): string {
-	let out = '';
-	let i = 0;
-	const n = text.length;
-	while (i < n) {
-		const c = text[i]!;
-		if (c === '"') {
-			const end = stringEnd(text, i);
-			out += text.slice(i, end);
-			i = end;
-		} else if (c === '/' && text[i + 1] === '/') {
-			while (i < n && text[i] !== '\n') i++;
-		} else if (c === '/' && text[i + 1] === '*') {
-			const end = text.indexOf('*/', i + 2);
-			i = end < 0 ? n : end + 2;
-		} else {
-			out += c;
-			i++;
-		}
-	}
-	// Trailing commas are removed in a second pass that also skips strings.
-	return removeTrailingCommas(out);
-}
-
-/** The index just past the JSON string that starts with the quote at `start` (escapes skipped; the end if unclosed). */
-function stringEnd(text: string, start: number): number {
-	let i = start + 1;
-	while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
-	return Math.min(i + 1, text.length);
-}
-
-function removeTrailingCommas(text: string): string {
-	let out = '';
-	let i = 0;
-	const n = text.length;
-	while (i < n) {
-		const c = text[i]!;
-		if (c === '"') {
-			const end = stringEnd(text, i);
-			out += text.slice(i, end);
-			i = end;
-			continue;
-		}
-		if (c === ',') {
-			let j = i + 1;
-			while (j < n && /\s/.test(text[j]!)) j++;
-			if (text[j] === '}' || text[j] === ']') {
-				i++;
-				continue;
-			}
-		}
-		out += c;
-		i++;
-	}
-	return out;
 }
 
 /**
@@ -357,12 +300,9 @@ export function mergeServers(lists: readonly (readonly ServerEntry[])[]): { serv
  * Returns plain JSON objects ready to write; entries that cannot be parsed are reported and left out.
  */
 export function importMcpServers(text: string, label: string): { servers: Record<string, Record<string, unknown>>; problems: string[] } {
-	let raw: unknown;
-	try {
-		raw = JSON.parse(stripJsonComments(text));
-	} catch (error) {
-		return { servers: {}, problems: [`${label}: not valid JSON (${error instanceof Error ? error.message : String(error)})`] };
-	}
+	const parsed = parseJsonc(text);
+	if (parsed.error !== undefined) return { servers: {}, problems: [`${label}: not valid JSON: ${parsed.error}`] };
+	const raw = parsed.value;
 	const table = isRecord(raw) ? (raw.mcpServers ?? raw.servers) : undefined;
 	if (!isRecord(table)) return { servers: {}, problems: [`${label}: no "mcpServers" object found`] };
 	const problems: string[] = [];

@@ -16,8 +16,8 @@ import type { Connector, ConnectRequest } from './serverConnection';
  */
 export function createDefaultConnector(auth?: (request: ConnectRequest) => HttpAuthProvider | undefined, transportOptions: Pick<CreateTransportOptions, 'closeGraceMs'> = {}): Connector {
 	return async (request) => {
-		const { name, config, handlers, logger, signal } = request;
-		const transport = createTransport(config, { ...transportOptions, logger, name, auth: config.type === 'stdio' ? undefined : auth?.(request) });
+		const { name, config, handlers, logger, signal, inheritEnvironment } = request;
+		const transport = createTransport(config, { ...transportOptions, logger, name, inheritEnvironment, auth: config.type === 'stdio' ? undefined : auth?.(request) });
 		const onAbort = () => void transport.close().catch(() => undefined);
 		if (signal.aborted) {
 			onAbort();

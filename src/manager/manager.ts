@@ -39,6 +39,14 @@ export interface ManagerOptions {
 	restartPolicy?: RestartPolicyOptions;
 	/** The resource content cache. Default TTL 30 s, 500 entries. */
 	resourceCache?: ResourceCacheOptions;
+	/**
+	 * stdio servers get this process's whole environment (true, the default, as before), or only the variables a
+	 * program needs to run (PATH, HOME, locale, temp folders, proxies; see protocol/transports/childEnvironment.ts)
+	 * plus their configured `env` (false): then a secret in the environment does not reach a server unless its
+	 * configuration passes it, e.g. `"env": { "GITHUB_TOKEN": "${env:GITHUB_TOKEN}" }`. The extension passes
+	 * `mcpSwitchboard.inheritEnvironment` (default false).
+	 */
+	inheritEnvironment?: boolean;
 }
 
 /**
@@ -74,6 +82,7 @@ export class Manager {
 	private readonly connector: Connector;
 	private readonly clock: Clock;
 	private toolsSnapshot: readonly NamedTool[] | undefined;
+	private inheritEnvironment: boolean;
 	private readonly rootsSubscription: Disposable | undefined;
 	private disposed = false;
 
@@ -82,6 +91,7 @@ export class Manager {
 		private readonly options: ManagerOptions = {},
 	) {
 		this.clock = options.clock ?? systemClock;
+		this.inheritEnvironment = options.inheritEnvironment ?? true;
 		this.cache = new ResourceCache({ now: () => this.clock.now(), ...options.resourceCache });
 		this.limiters = {
 			stdio: new Limiter(options.maxConcurrentStarts?.stdio ?? DEFAULT_MAX_CONCURRENT_STARTS.stdio),
@@ -93,6 +103,17 @@ export class Manager {
 				connection.runningClient?.notifyRootsChanged().catch((error: unknown) => host.logger(connection.name).warn(`roots/list_changed failed: ${String(error)}`));
 			}
 		});
+	}
+
+	/**
+	 * Changes whether stdio servers get the whole environment (see ManagerOptions.inheritEnvironment). Running or
+	 * starting stdio servers are restarted so the change applies to them; resolves when they are back.
+	 */
+	async setInheritEnvironment(inherit: boolean): Promise<void> {
+		if (inherit === this.inheritEnvironment) return;
+		this.inheritEnvironment = inherit;
+		const affected = [...this.connections.values()].filter((c) => c.config.type === 'stdio' && (c.state.kind === 'running' || c.state.kind === 'starting'));
+		await Promise.all(affected.map((connection) => connection.restart()));
 	}
 
 	/** Changes the concurrent start limits (the settings changed); waiting starts proceed under the new limits. */
@@ -316,6 +337,7 @@ export class Manager {
 			nameTools: (name, tools): NamedTool[] => (this.connections.get(name) === connection ? this.nameTools(name, tools) : []),
 			invalidateResources: (name, uri) => (uri === undefined ? this.cache.invalidateServer(name) : this.cache.invalidate(name, uri)),
 			onDidUpdateResource: (name, uri) => this.resourceEmitter.fire({ server: name, uri }),
+			inheritEnvironment: () => this.inheritEnvironment,
 		});
 		this.subscriptions.set(connection, [
 			connection.onDidChangeState((state) => this.stateEmitter.fire({ server: connection.name, state })),

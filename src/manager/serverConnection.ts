@@ -10,6 +10,7 @@ import type { Logger } from '../common/logger';
 import { effectiveTimeout } from '../common/timers';
 import { ErrorCode } from '../protocol/jsonrpc';
 import { McpError } from '../protocol/mcpError';
+import { safeUrl } from '../protocol/transports/safeUrl';
 import type { ClientHandlers, McpClient } from '../protocol/client';
 import type { LoggingMessage, Prompt, Resource, ResourceTemplate, Tool } from '../protocol/schema';
 import { RestartPolicy, type Clock, type RestartDecision, type RestartPolicyOptions } from './backoff';
@@ -27,6 +28,8 @@ export interface ConnectRequest {
 	logger: Logger;
 	/** The connect timeout in ms (also given to the client as its initialize timeout). */
 	timeoutMs: number;
+	/** stdio: pass the whole environment (true) or only the default allow-list plus the configured variables (false). */
+	inheritEnvironment: boolean;
 	/**
 	 * Aborts when the attempt is abandoned (timeout, stop, dispose). The connector must then close whatever it
 	 * opened (kill the process, drop the socket) and reject.
@@ -70,6 +73,8 @@ export interface ServerConnectionDeps {
 	/** Drops cached resource contents of the server (one URI, or all when `uri` is undefined). */
 	invalidateResources(server: string, uri?: string): void;
 	onDidUpdateResource(server: string, uri: string): void;
+	/** Whether stdio servers get the whole environment (ManagerOptions.inheritEnvironment), read at each start. */
+	inheritEnvironment(): boolean;
 }
 
 type ListKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
@@ -328,7 +333,7 @@ export class ServerConnection implements ServerView {
 			const onTimeout = () => {
 				if (settled) return;
 				settled = true;
-				const what = config.type === 'stdio' ? `'${config.command}'` : config.url;
+				const what = config.type === 'stdio' ? `'${config.command}'` : safeUrl(config.url);
 				const error = new McpError(
 					ErrorCode.RequestTimeout,
 					`Server '${this.name}' did not finish starting within ${Math.round(timeoutMs / 100) / 10} s (${what} gave no answer to initialize). Check that it is an MCP server, or raise "timeoutMs" in its configuration.`,
@@ -357,7 +362,7 @@ export class ServerConnection implements ServerView {
 			abort.signal.addEventListener('abort', onAbort, { once: true });
 			const handlers = this.handlers();
 			this.deps
-				.connector({ name: this.name, config, handlers, logger: this.logger, timeoutMs, signal: abort.signal, holdTimeout })
+				.connector({ name: this.name, config, handlers, logger: this.logger, timeoutMs, signal: abort.signal, holdTimeout, inheritEnvironment: this.deps.inheritEnvironment() })
 				.then(
 					(client) => {
 						abort.signal.removeEventListener('abort', onAbort);

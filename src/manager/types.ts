@@ -18,7 +18,16 @@ export interface ConfigSource {
 
 /** A server's configuration after variables were resolved; what the Manager starts. */
 export type ServerConfig =
-	| { type: 'stdio'; command: string; args?: string[]; env?: Record<string, string>; cwd?: string; timeoutMs?: number; disabled?: boolean }
+	| {
+			type: 'stdio';
+			command: string;
+			args?: string[];
+			/** Variables for the process; `null` removes one the process would otherwise inherit (mcp.json's format). */
+			env?: Record<string, string | null>;
+			cwd?: string;
+			timeoutMs?: number;
+			disabled?: boolean;
+	  }
 	| { type: 'http' | 'sse'; url: string; headers?: Record<string, string>; timeoutMs?: number; disabled?: boolean; oauth?: OAuthClientConfig };
 
 export interface ResolvedServer {

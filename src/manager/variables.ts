@@ -107,10 +107,11 @@ export async function resolveConfig(serverName: string, config: ServerConfig, co
 		if (result.value === undefined) ok = false;
 		return result.value ?? '';
 	};
-	const map = async (values: Record<string, string> | undefined, field: string) => {
+	// A null (env only: remove the inherited variable) has nothing to resolve and stays null.
+	const map = async <V extends string | null>(values: Record<string, V> | undefined, field: string) => {
 		if (!values) return undefined;
-		const out: Record<string, string> = {};
-		for (const [key, value] of Object.entries(values)) out[key] = await one(value, `${field}.${key}`);
+		const out: Record<string, V> = {};
+		for (const [key, value] of Object.entries(values)) out[key] = (value === null ? value : await one(value, `${field}.${key}`)) as V;
 		return out;
 	};
 	let resolved: ServerConfig;

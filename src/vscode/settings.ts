@@ -167,6 +167,14 @@ export class ServerConfiguration implements vscode.Disposable {
 		return limits;
 	}
 
+	/**
+	 * `mcpSwitchboard.inheritEnvironment` (application scope, so a workspace cannot widen it): false, the default,
+	 * gives local servers only the variables a program needs plus their `env`.
+	 */
+	inheritEnvironment(): boolean {
+		return vscode.workspace.getConfiguration(SECTION).inspect<boolean>('inheritEnvironment')?.globalValue === true;
+	}
+
 	dispose(): void {
 		if (this.timer) clearTimeout(this.timer);
 		for (const disposable of this.disposables) disposable.dispose();

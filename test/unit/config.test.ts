@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { canonicalJson, configHash, describeLaunch, importMcpServers, mergeServers, parse, parseDotenv, parseMcpJson, stripJsonComments } from '../../src/manager/config';
+import { canonicalJson, configHash, describeLaunch, importMcpServers, mergeServers, parse, parseDotenv, parseMcpJson } from '../../src/manager/config';
+import { editJsonc, parseJsonc } from '../../src/manager/jsonc';
 import type { ConfigSource } from '../../src/manager/manager';
 
 const user: ConfigSource = { kind: 'user', label: 'User settings' };
@@ -184,12 +185,56 @@ test('JSONC: comments and trailing commas go, strings stay exactly as written (e
 		'  "list": [1, 2,],',
 		'}',
 	].join('\n');
-	assert.deepEqual(JSON.parse(stripJsonComments(text)), {
+	assert.deepEqual(parseJsonc(text).value, {
 		url: 'http://example.com/a//b',
 		quote: 'say "hi", // not a comment ,]',
 		path: 'C:\\dir\\',
 		list: [1, 2],
 	});
-	// An unclosed string at the end is copied as it is (JSON.parse then reports it), not looped over.
-	assert.equal(stripJsonComments('{"a": "open\\'), '{"a": "open\\');
+	// An unclosed string at the end is reported (with where it is), not looped over.
+	assert.match(parseJsonc('{"a": "open\\').error ?? '', /^line 1, column \d+: /);
+});
+
+test('a broken mcp.json is reported with the line and column of the mistake', () => {
+	const text = ['{', '\t"servers": {', '\t\t"files": {', '\t\t\t"command": "npx"', '\t\t\t"args": ["-y"]', '\t\t}', '\t}', '}'].join('\n');
+	const result = parseMcpJson(text, mcpJson);
+	assert.equal(result.servers.length, 0);
+	assert.deepEqual(result.problems, ['demo/.vscode/mcp.json: not valid JSON: line 5, column 4: comma expected']);
+	assert.deepEqual(parseJsonc('{ "a": 1,\n  "b": }').error, 'line 2, column 8: value expected');
+	assert.match(importMcpServers('{ "mcpServers": { "x": { "command": 1 ', 'claude_desktop_config.json').problems[0]!, /claude_desktop_config\.json: not valid JSON: line 1, column \d+: /);
+});
+
+test('editJsonc sets and removes a value and keeps comments, order and the file\'s indentation', () => {
+	const text = [
+		'{',
+		'  // my servers',
+		'  "servers": {',
+		'    "files": { "command": "npx" }, // the filesystem server',
+		'    /* kept */ "other": { "url": "https://x.example/mcp" },',
+		'  },',
+		'}',
+	].join('\n');
+	const disabled = editJsonc(text, ['servers', 'files', 'disabled'], true);
+	assert.match(disabled, /\/\/ my servers/);
+	assert.match(disabled, /\/\/ the filesystem server/);
+	assert.match(disabled, /\/\* kept \*\/ "other"/);
+	assert.deepEqual(parseJsonc(disabled).value, {
+		servers: { files: { command: 'npx', disabled: true }, other: { url: 'https://x.example/mcp' } },
+	});
+	const added = editJsonc(disabled, ['servers', 'new'], { command: 'uvx', args: ['x'] });
+	assert.match(added, /\n    "new": \{/, 'inserted with the two-space indentation the file uses');
+	const removed = editJsonc(added, ['servers', 'other'], undefined);
+	assert.deepEqual(Object.keys((parseJsonc(removed).value as { servers: object }).servers), ['files', 'new']);
+	assert.match(removed, /\/\/ my servers/);
+	assert.deepEqual(parseJsonc(editJsonc('', ['servers', 'a', 'command'], 'node')).value, { servers: { a: { command: 'node' } } });
+	assert.throws(() => editJsonc('{ "servers": ', ['x'], 1), /not valid JSON: line 1, column \d+/);
+});
+
+test('env null is carried through from mcp.json and settings (it removes an inherited variable)', () => {
+	const result = parseMcpJson('{"servers":{"s":{"command":"node","env":{"AWS_SECRET_ACCESS_KEY":null,"A":"1","N":2}}}}', mcpJson);
+	assert.deepEqual(result.problems, []);
+	assert.deepEqual(result.servers[0]!.config, { type: 'stdio', command: 'node', env: { AWS_SECRET_ACCESS_KEY: null, A: '1', N: '2' } });
+	const fromSettings = parse({ s: { command: 'node', env: { HOME: null, X: ['no'] } } }, user);
+	assert.deepEqual((fromSettings.servers[0]!.config as { env?: unknown }).env, { HOME: null });
+	assert.match(fromSettings.problems[0]!, /field "env"\.X: expected a string or null \(to remove the variable\), got an array/);
 });

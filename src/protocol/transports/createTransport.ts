@@ -1,4 +1,5 @@
 import type { Logger } from '../../common/logger';
+import type { HttpTransportOptions } from './httpTransportBase';
 import { LegacySseTransport } from './legacySse';
 import { StdioTransport } from './stdio';
 import { StreamableHttpTransport } from './streamableHttp';
@@ -9,7 +10,8 @@ export interface StdioTransportConfig {
 	type: 'stdio';
 	command: string;
 	args?: string[];
-	env?: Record<string, string>;
+	/** Variables for the server; `null` removes an inherited one (VS Code's mcp.json format). */
+	env?: Record<string, string | null>;
 	cwd?: string;
 }
 
@@ -37,6 +39,11 @@ export interface CreateTransportOptions {
 	maxMessageBytes?: number;
 	/** stdio: how long close() waits for the process to exit before signalling it (see StdioTransportOptions). */
 	closeGraceMs?: number;
+	/**
+	 * stdio: pass the whole environment to the server (default true, as always), or false for only the variables a
+	 * program needs (see childEnvironment.ts), plus the configured ones.
+	 */
+	inheritEnvironment?: boolean;
 }
 
 /**
@@ -46,26 +53,19 @@ export interface CreateTransportOptions {
 export function createTransport(config: TransportConfig, options: CreateTransportOptions = {}): Transport {
 	switch (config.type) {
 		case 'stdio':
-			return new StdioTransport({ ...config, logger: options.logger, name: options.name, maxMessageBytes: options.maxMessageBytes, closeGraceMs: options.closeGraceMs });
+			return new StdioTransport({ ...config, logger: options.logger, name: options.name, maxMessageBytes: options.maxMessageBytes, closeGraceMs: options.closeGraceMs, inheritEnvironment: options.inheritEnvironment });
 		case 'http':
-			return new StreamableHttpTransport({
+		case 'sse': {
+			const remote: HttpTransportOptions = {
 				url: config.url,
 				headers: config.headers,
 				logger: options.logger,
 				name: options.name,
 				auth: options.auth,
 				maxMessageBytes: options.maxMessageBytes,
-				fallbackToSse: true,
-			});
-		case 'sse':
-			return new LegacySseTransport({
-				url: config.url,
-				headers: config.headers,
-				logger: options.logger,
-				name: options.name,
-				auth: options.auth,
-				maxMessageBytes: options.maxMessageBytes,
-			});
+			};
+			return config.type === 'http' ? new StreamableHttpTransport({ ...remote, fallbackToSse: true }) : new LegacySseTransport(remote);
+		}
 		default: {
 			const never: never = config;
 			throw new TypeError(`Unknown transport type: ${String((never as { type?: unknown }).type)}`);

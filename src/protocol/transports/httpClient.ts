@@ -4,6 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Logger } from '../../common/logger';
 import { ErrorCode } from '../jsonrpc';
 import { McpError } from '../mcpError';
+import { safeUrl } from './safeUrl';
 import type { HttpAuthProvider } from './transport';
 
 /** Failures of a request sent on a kept-alive socket that the server had closed: safe to send once more. */
@@ -84,7 +85,7 @@ export class HttpClient {
 			if (!auth) {
 				throw new McpError(
 					ErrorCode.Unauthorized,
-					`${this.options.name}: the server at ${req.url.origin} needs authorization (HTTP ${status}); configure credentials (an Authorization header or OAuth)`,
+					`${this.options.name}: the server at ${safeUrl(req.url.origin)} needs authorization (HTTP ${status}); configure credentials (an Authorization header or OAuth)`,
 					{ status, wwwAuthenticate },
 				);
 			}
@@ -193,7 +194,7 @@ export class HttpClient {
 		const logger = this.options.logger;
 		if (logger.traceEnabled) {
 			// Header names only: values may carry tokens.
-			logger.trace(`${req.method} ${req.url.href} [${Object.keys(headers).join(', ')}]`);
+			logger.trace(`${req.method} ${safeUrl(req.url)} [${Object.keys(headers).join(', ')}]`);
 		}
 		try {
 			return await this.send(req, headers);
@@ -246,8 +247,8 @@ export class HttpClient {
 				}
 				const failure = new McpError(
 					ErrorCode.TransportFailed,
-					`${this.options.name}: ${req.method} ${req.url.origin}${req.url.pathname} failed: ${error.code ?? error.message}${error.code ? ` (${error.message})` : ''}`,
-					{ code: error.code, url: req.url.href },
+					`${this.options.name}: ${req.method} ${safeUrl(req.url)} failed: ${error.code ?? error.message}${error.code ? ` (${error.message})` : ''}`,
+					{ code: error.code, url: safeUrl(req.url) },
 					{ cause: error },
 				);
 				if (request.reusedSocket && error.code === 'ECONNRESET') {

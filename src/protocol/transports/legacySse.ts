@@ -1,25 +1,16 @@
 import type { IncomingMessage } from 'node:http';
 import { deferred } from '../../common/async';
-import { Emitter } from '../../common/event';
-import { nullLogger, type Logger } from '../../common/logger';
 import { effectiveTimeout } from '../../common/timers';
 import { ErrorCode, type JsonRpcMessage } from '../jsonrpc';
 import { McpError } from '../mcpError';
-import { defaultMaxMessageBytes, describeBytes, describeReply, errorMessage, HttpClient, mediaType, parseMessages } from './httpClient';
+import { describeBytes, describeReply, errorMessage, mediaType } from './httpClient';
+import { HttpTransportBase, type HttpTransportOptions } from './httpTransportBase';
+import { safeUrl } from './safeUrl';
 import { readSse, SseDecoder, type SseEvent } from './sseEvents';
-import type { HttpAuthProvider, Transport } from './transport';
+import type { Transport } from './transport';
 
-export interface LegacySseTransportOptions {
-	/** The SSE endpoint (GET), e.g. `http://host/sse`. */
-	url: string;
-	/** Static headers sent on every request; values are never logged. */
-	headers?: Record<string, string> | undefined;
-	logger?: Logger | undefined;
-	/** The server's configured name, for messages. Default: the URL's host. */
-	name?: string | undefined;
-	auth?: HttpAuthProvider | undefined;
-	/** The largest SSE event accepted. Default 256 MiB. */
-	maxMessageBytes?: number | undefined;
+/** `url` is the SSE endpoint (GET), e.g. `http://host/sse`. */
+export interface LegacySseTransportOptions extends HttpTransportOptions {
 	/** How long start() waits for the `endpoint` event. Default 30000 ms. */
 	endpointTimeoutMs?: number | undefined;
 }
@@ -33,31 +24,16 @@ export interface LegacySseTransportOptions {
  * POSTed there; replies arrive as `message` events. When the stream drops the transport closes with the reason
  * (the owner reconnects): there is no resumption in this protocol.
  */
-export class LegacySseTransport implements Transport {
+export class LegacySseTransport extends HttpTransportBase implements Transport {
 	readonly kind = 'sse' as const;
 
-	private readonly url: URL;
-	private readonly name: string;
-	private readonly logger: Logger;
-	private readonly http: HttpClient;
-	private readonly messageEmitter = new Emitter<unknown>();
-	private readonly closeEmitter = new Emitter<McpError>();
-	private readonly lifetime = new AbortController();
 	private endpoint: URL | undefined;
 	private endpointSessionId: string | undefined;
 	private postHeaders: Record<string, string> = { 'content-type': 'application/json' };
 	private started = false;
-	private closing: Promise<void> | undefined;
-	private closeError: McpError | undefined;
-
-	readonly onMessage = this.messageEmitter.event;
-	readonly onClose = this.closeEmitter.event;
 
 	constructor(private readonly options: LegacySseTransportOptions) {
-		this.url = new URL(options.url);
-		this.name = options.name ?? this.url.host;
-		this.logger = options.logger ?? nullLogger;
-		this.http = new HttpClient(this.url, { headers: options.headers, auth: options.auth, logger: this.logger, name: this.name });
+		super(options);
 	}
 
 	/** The `sessionId` query parameter of the endpoint, when the server put one there. */
@@ -75,7 +51,7 @@ export class LegacySseTransport implements Transport {
 			throw new McpError(ErrorCode.TransportFailed, `${this.name}: start() was called twice`);
 		}
 		this.started = true;
-		const fail = (message: string, cause?: unknown) => new McpError(ErrorCode.TransportFailed, `${this.name}: ${message}`, { url: this.url.href }, { cause });
+		const fail = (message: string, cause?: unknown) => new McpError(ErrorCode.TransportFailed, `${this.name}: ${message}`, { url: safeUrl(this.url) }, { cause });
 		let res: IncomingMessage;
 		try {
 			res = await this.http.request({ method: 'GET', url: this.url, headers: { accept: 'text/event-stream' } }, this.lifetime.signal);
@@ -83,19 +59,19 @@ export class LegacySseTransport implements Transport {
 			if (error instanceof McpError && error.code === ErrorCode.Unauthorized) {
 				throw error;
 			}
-			throw fail(`could not open the SSE stream at ${this.url.href}: ${errorMessage(error)}`, error);
+			throw fail(`could not open the SSE stream at ${safeUrl(this.url)}: ${errorMessage(error)}`, error);
 		}
 		const status = res.statusCode ?? 0;
 		if (status < 200 || status >= 300 || mediaType(res) !== 'text/event-stream') {
-			throw fail(`GET ${this.url.href} did not open an event stream: ${await describeReply(res)}`);
+			throw fail(`GET ${safeUrl(this.url)} did not open an event stream: ${await describeReply(res)}`);
 		}
 		const endpoint = deferred<URL>();
-		const decoder = new SseDecoder({ onEvent: (event) => this.onEvent(event, endpoint) }, this.options.maxMessageBytes ?? defaultMaxMessageBytes);
+		const decoder = new SseDecoder({ onEvent: (event) => this.onEvent(event, endpoint) }, this.maxBytes);
 		const reading = readSse(res, decoder);
 		const timeoutMs = effectiveTimeout(this.options.endpointTimeoutMs ?? 30_000);
-		const timer = timeoutMs === Infinity ? undefined : setTimeout(() => endpoint.reject(fail(`no endpoint event within ${timeoutMs} ms from ${this.url.href}`)), timeoutMs);
+		const timer = timeoutMs === Infinity ? undefined : setTimeout(() => endpoint.reject(fail(`no endpoint event within ${timeoutMs} ms from ${safeUrl(this.url)}`)), timeoutMs);
 		void reading.then((end) => {
-			endpoint.reject(fail(`the SSE stream at ${this.url.href} ended before the endpoint event`));
+			endpoint.reject(fail(`the SSE stream at ${safeUrl(this.url)} ended before the endpoint event`));
 			const reason = decoder.overflow
 				? 'an event was larger than the size limit'
 				: end.clean
@@ -112,7 +88,7 @@ export class LegacySseTransport implements Transport {
 			clearTimeout(timer);
 		}
 		this.endpointSessionId = this.endpoint.searchParams.get('sessionId') ?? undefined;
-		this.logger.debug(`${this.name}: legacy SSE endpoint ${this.endpoint.pathname}`);
+		this.logger.debug(`${this.name}: legacy SSE endpoint ${safeUrl(this.endpoint)}`);
 	}
 
 	setProtocolVersion(version: string): void {
@@ -167,7 +143,7 @@ export class LegacySseTransport implements Transport {
 			if (url.origin !== this.url.origin) {
 				// Posting messages (and credentials) wherever the stream points would let it redirect them anywhere.
 				endpoint.reject(
-					new McpError(ErrorCode.TransportFailed, `${this.name}: refused the endpoint ${url.origin}${url.pathname}: it is not on the origin of ${this.url.href}`),
+					new McpError(ErrorCode.TransportFailed, `${this.name}: refused the endpoint ${url.origin}${url.pathname}: it is not on the origin of ${safeUrl(this.url)}`),
 				);
 				return;
 			}
@@ -177,11 +153,8 @@ export class LegacySseTransport implements Transport {
 		if ((event.event !== undefined && event.event !== 'message') || event.data === '') {
 			return;
 		}
-		let messages: unknown[];
-		try {
-			messages = parseMessages(event.data);
-		} catch {
-			this.logger.warn(`${this.name}: skipped an event that is not JSON: ${describeBytes(Buffer.from(event.data.slice(0, 200)), event.data.length > 200)}`);
+		const messages = this.parseEventData(event.data);
+		if (!messages) {
 			return;
 		}
 		for (const message of messages) {
@@ -192,32 +165,13 @@ export class LegacySseTransport implements Transport {
 		}
 	}
 
-	private throwIfClosed(): void {
-		if (this.closing) {
-			throw this.closeError ?? McpError.connectionClosed(`${this.name}: the transport is closed`);
-		}
-	}
-
 	private shutdown(error: McpError): Promise<void> {
-		if (this.closing) {
-			return this.closing;
-		}
-		this.closeError = error;
-		const done = deferred<void>();
-		// Set before any work: an onClose listener may call close() again.
-		this.closing = done.promise;
-		void (async () => {
-			this.lifetime.abort();
-			this.http.destroy();
+		return this.closeOnce(error, async () => {
 			if (error.message.includes('closed by the client')) {
 				this.logger.debug(`${this.name}: closed`);
 			} else {
 				this.logger.info(error.message);
 			}
-			this.closeEmitter.fire(error);
-			this.closeEmitter.dispose();
-			this.messageEmitter.dispose();
-		})().finally(() => done.resolve());
-		return this.closing;
+		});
 	}
 }

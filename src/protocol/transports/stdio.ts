@@ -7,6 +7,7 @@ import type { Logger } from '../../common/logger';
 import { nullLogger } from '../../common/logger';
 import { ErrorCode, type JsonRpcMessage } from '../jsonrpc';
 import { McpError } from '../mcpError';
+import { childEnvironment } from './childEnvironment';
 import { createJsonLineReader, type LineBuffer } from './lineBuffer';
 import type { Transport } from './transport';
 
@@ -15,8 +16,14 @@ export interface StdioTransportOptions {
 	command: string;
 	/** Arguments, passed as they are (no shell). Default none. */
 	args?: string[];
-	/** Variables merged over this process's environment. Default none. */
-	env?: Record<string, string>;
+	/** Variables for the server, over the inherited ones; `null` removes an inherited variable. Default none. */
+	env?: Record<string, string | null>;
+	/**
+	 * Pass this process's whole environment (true, the default here, as before), or only the variables a program needs
+	 * to run (PATH, HOME, locale, temp folders, proxies…; see childEnvironment.ts) so secrets in the environment do not
+	 * reach the server. The extension sets it from `mcpSwitchboard.inheritEnvironment` (default false).
+	 */
+	inheritEnvironment?: boolean;
 	/** Working directory. Default this process's. */
 	cwd?: string;
 	/** Receives the server's stderr (info, or warn for lines that look like errors) and transport diagnostics. */
@@ -119,7 +126,7 @@ export class StdioTransport implements Transport {
 		if (this.closeRequested) {
 			return Promise.reject(this.closeReason ?? McpError.connectionClosed(`Connection to "${this.name}" closed by the client`));
 		}
-		const env: NodeJS.ProcessEnv = { ...process.env, ...this.options.env };
+		const env: NodeJS.ProcessEnv = childEnvironment(process.env, this.options.env, this.options.inheritEnvironment ?? true);
 		const cwd = this.options.cwd;
 		const { file, args, verbatim } = commandLine(this.options.command, this.options.args ?? [], env, cwd);
 		return new Promise<void>((resolve, reject) => {

@@ -1,38 +1,16 @@
 import type { IncomingMessage } from 'node:http';
-import { deferred, delay } from '../../common/async';
-import { Emitter } from '../../common/event';
-import { nullLogger, type Logger } from '../../common/logger';
+import { delay } from '../../common/async';
 import { ErrorCode, isRequest, isResponse, type JsonRpcMessage, type RequestId } from '../jsonrpc';
 import { McpError } from '../mcpError';
-import {
-	defaultMaxMessageBytes,
-	describeBytes,
-	describeReply,
-	drain,
-	peekBody,
-	errorMessage,
-	headerValue,
-	HttpClient,
-	mediaType,
-	parseMessages,
-	readBody,
-} from './httpClient';
+import { describeBytes, describeReply, drain, peekBody, errorMessage, headerValue, mediaType, parseMessages, readBody } from './httpClient';
+import { HttpTransportBase, type HttpTransportOptions } from './httpTransportBase';
 import { LegacySseTransport } from './legacySse';
+import { safeUrl } from './safeUrl';
 import { readSse, SseDecoder, type SseEvent } from './sseEvents';
-import type { HttpAuthProvider, Transport, TransportKind } from './transport';
+import type { Transport, TransportKind } from './transport';
 
-export interface StreamableHttpTransportOptions {
-	/** The MCP endpoint (http: or https:). */
-	url: string;
-	/** Static headers sent on every request; values are never logged. */
-	headers?: Record<string, string> | undefined;
-	logger?: Logger | undefined;
-	/** The server's configured name, for messages. Default: the URL's host. */
-	name?: string | undefined;
-	/** Per-request credentials; without one a 401 fails with an Unauthorized McpError. */
-	auth?: HttpAuthProvider | undefined;
-	/** The largest JSON body or SSE event accepted. Default 256 MiB. */
-	maxMessageBytes?: number | undefined;
+/** `url` is the MCP endpoint (http: or https:). */
+export interface StreamableHttpTransportOptions extends HttpTransportOptions {
 	/**
 	 * When the `initialize` POST is answered 400, 404 or 405, talk legacy HTTP+SSE (2024-11-05) to the same URL
 	 * instead. Default false; `createTransport` turns it on for `type: 'http'`.
@@ -83,16 +61,7 @@ const seenEventIdLimit = 10_000;
  * - `close()` sends DELETE with the session id and closes every socket.
  * - With `fallbackToSse`, an initialize answered 400/404/405 switches to legacy HTTP+SSE; `kind` then says 'sse'.
  */
-export class StreamableHttpTransport implements Transport {
-	private readonly url: URL;
-	private readonly name: string;
-	private readonly logger: Logger;
-	private readonly http: HttpClient;
-	private readonly maxBytes: number;
-	private readonly messageEmitter = new Emitter<unknown>();
-	private readonly closeEmitter = new Emitter<McpError>();
-	/** Aborted on close: cancels reconnect delays and auth calls. */
-	private readonly lifetime = new AbortController();
+export class StreamableHttpTransport extends HttpTransportBase implements Transport {
 	private readonly seenEventIds = new Set<string>();
 	/** Reply streams still being read, by request id (to stop one when its request is cancelled). */
 	private readonly replyStreams = new Map<RequestId, StreamState>();
@@ -103,18 +72,9 @@ export class StreamableHttpTransport implements Transport {
 	private fallback: LegacySseTransport | undefined;
 	private fallbackStarting: Promise<void> | undefined;
 	private listening = false;
-	private closing: Promise<void> | undefined;
-	private closeError: McpError | undefined;
-
-	readonly onMessage = this.messageEmitter.event;
-	readonly onClose = this.closeEmitter.event;
 
 	constructor(private readonly options: StreamableHttpTransportOptions) {
-		this.url = new URL(options.url);
-		this.name = options.name ?? this.url.host;
-		this.logger = options.logger ?? nullLogger;
-		this.maxBytes = options.maxMessageBytes ?? defaultMaxMessageBytes;
-		this.http = new HttpClient(this.url, { headers: options.headers, auth: options.auth, logger: this.logger, name: this.name });
+		super(options);
 	}
 
 	/** 'http' until a fallback to legacy SSE happened, then 'sse'. */
@@ -134,7 +94,7 @@ export class StreamableHttpTransport implements Transport {
 	/** Does no I/O (HTTP has nothing to open before the first POST); rejects only for a URL that is not http(s). */
 	async start(): Promise<void> {
 		if (this.url.protocol !== 'http:' && this.url.protocol !== 'https:') {
-			throw new McpError(ErrorCode.TransportFailed, `${this.name}: ${this.url.href} is not an http(s) URL`);
+			throw new McpError(ErrorCode.TransportFailed, `${this.name}: ${safeUrl(this.url)} is not an http(s) URL`);
 		}
 	}
 
@@ -188,7 +148,11 @@ export class StreamableHttpTransport implements Transport {
 		if (isInitialize) {
 			this.currentSessionId = headerValue(res, 'mcp-session-id');
 			this.updateHeaders();
-			this.logger.info(`${this.name}: using Streamable HTTP at ${this.url.href}${this.currentSessionId ? ` (session ${this.currentSessionId})` : ''}`);
+			// The session id is a bearer of the session: debug level only.
+			this.logger.info(`${this.name}: using Streamable HTTP at ${safeUrl(this.url)}`);
+			if (this.currentSessionId) {
+				this.logger.debug(`${this.name}: session ${this.currentSessionId}`);
+			}
 		}
 		const type = mediaType(res);
 		if (type === 'text/event-stream') {
@@ -340,11 +304,8 @@ export class StreamableHttpTransport implements Transport {
 			return;
 		}
 		state.progressed = true;
-		let messages: unknown[];
-		try {
-			messages = parseMessages(event.data);
-		} catch {
-			this.logger.warn(`${this.name}: skipped an event that is not JSON: ${describeBytes(Buffer.from(event.data.slice(0, 200)), event.data.length > 200)}`);
+		const messages = this.parseEventData(event.data);
+		if (!messages) {
 			return;
 		}
 		for (const message of messages) {
@@ -516,15 +477,9 @@ export class StreamableHttpTransport implements Transport {
 	}
 
 	private async fallBack(initialize: JsonRpcMessage, reply: string): Promise<void> {
-		this.logger.info(`${this.name}: ${this.url.href} answered initialize with ${reply}; falling back to the legacy HTTP+SSE transport`);
-		const legacy = new LegacySseTransport({
-			url: this.options.url,
-			headers: this.options.headers,
-			logger: this.logger,
-			name: this.name,
-			auth: this.options.auth,
-			maxMessageBytes: this.options.maxMessageBytes,
-		});
+		this.logger.info(`${this.name}: ${safeUrl(this.url)} answered initialize with ${reply}; falling back to the legacy HTTP+SSE transport`);
+		// The same endpoint, credentials and limits; the Streamable-only options mean nothing there.
+		const legacy = new LegacySseTransport({ ...this.options, logger: this.logger, name: this.name });
 		legacy.onMessage((message) => this.messageEmitter.fire(message));
 		legacy.onClose((error) => void this.shutdown(error, false));
 		const starting = legacy.start();
@@ -538,7 +493,7 @@ export class StreamableHttpTransport implements Transport {
 			void legacy.close();
 			throw new McpError(
 				ErrorCode.TransportFailed,
-				`${this.name}: ${this.url.href} answered initialize with ${reply}, and the legacy HTTP+SSE fallback failed too: ${errorMessage(error)}`,
+				`${this.name}: ${safeUrl(this.url)} answered initialize with ${reply}, and the legacy HTTP+SSE fallback failed too: ${errorMessage(error)}`,
 				undefined,
 				{ cause: error },
 			);
@@ -553,27 +508,13 @@ export class StreamableHttpTransport implements Transport {
 		if (this.protocolVersion !== undefined) {
 			legacy.setProtocolVersion(this.protocolVersion);
 		}
-		this.logger.info(`${this.name}: using legacy HTTP+SSE at ${this.url.href}`);
+		this.logger.info(`${this.name}: using legacy HTTP+SSE at ${safeUrl(this.url)}`);
 		await legacy.send(initialize);
-	}
-
-	private throwIfClosed(): void {
-		if (this.closing) {
-			throw this.closeError ?? McpError.connectionClosed(`${this.name}: the transport is closed`);
-		}
 	}
 
 	/** The one close path: stops streams and timers, ends the session (DELETE) when asked, fires onClose once. */
 	private shutdown(error: McpError, deleteSession: boolean): Promise<void> {
-		if (this.closing) {
-			return this.closing;
-		}
-		this.closeError = error;
-		const done = deferred<void>();
-		// Set before any work: closing the fallback fires its onClose, which lands here again.
-		this.closing = done.promise;
-		void (async () => {
-			this.lifetime.abort();
+		return this.closeOnce(error, async () => {
 			this.http.abortAll();
 			if (this.fallback) {
 				await this.fallback.close();
@@ -589,11 +530,6 @@ export class StreamableHttpTransport implements Transport {
 					this.logger.debug(`${this.name}: DELETE session failed: ${errorMessage(deleteError)}`);
 				}
 			}
-			this.http.destroy();
-			this.closeEmitter.fire(error);
-			this.closeEmitter.dispose();
-			this.messageEmitter.dispose();
-		})().finally(() => done.resolve());
-		return this.closing;
+		});
 	}
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { TaskList } from '../tasks/taskList';
-import { describeState, type Manager } from '../../manager/manager';
+import { describeState, type Manager, type NamedTool } from '../../manager/manager';
+import { MAX_MODEL_TOOLS, selectTools, type Selection } from './toolRanking';
 import { toAbortSignal } from '../cancellation';
 import { MAX_TOOL_ROUNDS, progressLabel, toolDescription, toolFailureText, toolInputSchema, toolResultText, toolsMarkdown } from './chatMapping';
 import { Commands } from '../tools/commands';
@@ -18,8 +19,40 @@ export interface ChatMetadata {
 export interface ChatOptions {
 	/** Asks before each tool call that is not read-only. Default: a fresh ToolConsent that remembers nothing beyond itself. */
 	consent?: ToolConsent;
+	/** Which tools may be offered (per-tool enablement). Default: every tool of a running server. */
+	isEnabled?: (named: NamedTool) => boolean;
 	/** The Tasks list: a tool call that runs as a task is followed there. Default: none. */
 	tasks?: TaskList;
+}
+
+/** The settings of tool selection (package.json `mcpSwitchboard.chat.*`). */
+export const ChatSettings = { maxTools: 'mcpSwitchboard.chat.maxTools', pinnedTools: 'mcpSwitchboard.chat.pinnedTools' } as const;
+
+/** The words a request is ranked by: the prompt, then earlier prompts of the conversation (weighted lower). */
+function selectionQuery(request: vscode.ChatRequest, history: vscode.ChatContext['history']): { text: string; weight: number }[] {
+	const query = [{ text: request.prompt, weight: 1 }];
+	for (const reference of request.references ?? []) if (typeof reference.modelDescription === 'string') query.push({ text: reference.modelDescription, weight: 0.5 });
+	const earlier = history.filter((turn): turn is vscode.ChatRequestTurn => turn instanceof vscode.ChatRequestTurn).slice(-5);
+	for (const turn of earlier) query.push({ text: turn.prompt, weight: 0.5 });
+	return query;
+}
+
+/**
+ * The tools for this request: all when they fit, else the best matches (toolRanking.ts) within the model's limits —
+ * `mcpSwitchboard.chat.maxTools` (at most 128) and a quarter of its input tokens (about 4 characters a token) for the
+ * definitions — with `mcpSwitchboard.chat.pinnedTools` always included.
+ */
+function toolsForRequest(available: readonly NamedTool[], request: vscode.ChatRequest, history: vscode.ChatContext['history']): Selection {
+	const config = vscode.workspace.getConfiguration();
+	const maxTools = config.get<number>(ChatSettings.maxTools, MAX_MODEL_TOOLS);
+	const pinned = config.get<string[]>(ChatSettings.pinnedTools, []);
+	const inputTokens = request.model.maxInputTokens;
+	return selectTools(available, {
+		query: selectionQuery(request, history),
+		maxTools,
+		pinned: Array.isArray(pinned) ? pinned.filter((p) => typeof p === 'string') : [],
+		maxDefinitionChars: Number.isFinite(inputTokens) && inputTokens > 0 ? inputTokens : undefined,
+	});
 }
 
 /** A Memento that lives as long as the object (the default consent's "always" choices are not kept). */
@@ -78,8 +111,17 @@ export async function handleChatRequest(
 		showServers();
 	}
 
-	const available = manager.allTools();
-	const tools: vscode.LanguageModelChatTool[] = available.map((named) => ({
+	const isEnabled = options.isEnabled ?? (() => true);
+	const enabled = manager.allTools().filter(isEnabled);
+	const selection = toolsForRequest(enabled, request, context.history);
+	if (selection.leftOut > 0) {
+		stream.markdown(
+			`_${selection.tools.length} of ${enabled.length} MCP tools sent to the model (the best matches for your request); ${selection.leftOut} left out. ` +
+				'To always send a tool, add its name (e.g. `mcp__server__tool`, or `mcp__server__*`) to the setting `mcpSwitchboard.chat.pinnedTools`._\n\n',
+		);
+		stream.button({ command: 'workbench.action.openSettings', arguments: [ChatSettings.pinnedTools], title: 'Pin Tools' });
+	}
+	const tools: vscode.LanguageModelChatTool[] = selection.tools.map((named) => ({
 		name: named.qualifiedName,
 		description: toolDescription(named),
 		inputSchema: toolInputSchema(named),
@@ -102,7 +144,7 @@ export async function handleChatRequest(
 			if (calls.length === 0 || token.isCancellationRequested) return { metadata };
 			messages.push(vscode.LanguageModelChatMessage.Assistant([...(text ? [new vscode.LanguageModelTextPart(text)] : []), ...calls]));
 			const results: vscode.LanguageModelToolResultPart[] = [];
-			for (const call of calls) results.push(await runTool(manager, consent, call, stream, bridge.signal, metadata, options.tasks));
+			for (const call of calls) results.push(await runTool(manager, consent, isEnabled, call, stream, bridge.signal, metadata, options.tasks));
 			if (token.isCancellationRequested) return { metadata };
 			messages.push(vscode.LanguageModelChatMessage.User(results));
 		}
@@ -119,9 +161,10 @@ export async function handleChatRequest(
 }
 
 /** Runs one tool call and turns whatever happens (result, isError, throw, unknown tool, refusal) into a result part. */
-async function runTool(manager: Manager, consent: ToolConsent, call: vscode.LanguageModelToolCallPart, stream: vscode.ChatResponseStream, signal: AbortSignal, metadata: ChatMetadata, tasks?: TaskList): Promise<vscode.LanguageModelToolResultPart> {
+async function runTool(manager: Manager, consent: ToolConsent, isEnabled: (named: NamedTool) => boolean, call: vscode.LanguageModelToolCallPart, stream: vscode.ChatResponseStream, signal: AbortSignal, metadata: ChatMetadata, tasks?: TaskList): Promise<vscode.LanguageModelToolResultPart> {
 	const answer = (text: string) => new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(text)]);
-	const named = manager.findTool(call.name);
+	const found = manager.findTool(call.name);
+	const named = found && isEnabled(found) ? found : undefined;
 	if (!named) return answer(`Tool error: there is no tool ${call.name} (its MCP server may have stopped or changed its tools).`);
 	const { server, tool } = named;
 	const args = call.input && typeof call.input === 'object' && !Array.isArray(call.input) ? (call.input as Record<string, unknown>) : {};

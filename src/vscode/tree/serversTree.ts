@@ -187,7 +187,10 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 	constructor(
 		private readonly manager: Manager,
 		private readonly tasks?: TaskList,
+		/** Per-tool enablement: tool rows (and servers with tools) get a checkbox showing it. Default: no checkboxes. */
+		private readonly enablement?: { isEnabled(named: NamedTool): boolean; readonly onDidChange: vscode.Event<void> },
 	) {
+		if (enablement) this.subscriptions.push(enablement.onDidChange(() => this.schedule(undefined)));
 		this.subscriptions.push(
 			manager.onDidChangeServers(() => this.schedule(undefined)),
 			manager.onDidChangeState(({ server }) => this.schedule(server)),
@@ -379,6 +382,11 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 				item.iconPath = stateIcon(view.state);
 				// `.remote` marks servers that may hold OAuth tokens (for Sign Out); menus match the state with or without it.
 				item.contextValue = `mcpServer.${view.state.kind}${view.config.type === 'stdio' ? '' : '.remote'}`;
+				// Checked when every tool is offered to chat models; toggling it switches them all (toolEnablement.ts).
+				if (this.enablement && view.tools.length > 0) {
+					const all = view.tools.every((named) => this.enablement!.isEnabled(named));
+					item.checkboxState = { state: all ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked, tooltip: 'Offer all of this server\'s tools to chat models' };
+				}
 				// Nothing asks for trust by itself: a click on a server waiting for it is the user's Start, which asks.
 				if (view.state.kind === 'needsTrust') item.command = { command: 'mcpSwitchboard.startServer', title: 'Start (asks whether to allow it)', arguments: [element.server] };
 				return item;
@@ -401,6 +409,10 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 				item.description = [...badges, taskBadge(tool), firstLine(tool.description)].filter(Boolean).join(' · ');
 				item.iconPath = new vscode.ThemeIcon(badges.includes('destructive') ? 'warning' : 'tools');
 				item.contextValue = 'mcpTool';
+				if (this.enablement) {
+					const on = this.enablement.isEnabled(element.tool);
+					item.checkboxState = { state: on ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked, tooltip: on ? 'Offered to chat models (@mcp, VS Code\'s agent)' : 'Not offered to chat models' };
+				}
 				// No click command: a click selects the row (its tooltip shows the details); running takes the inline ▶ or
 				// the context menu. As the row's command, one stray click ran a tool that takes no arguments at once.
 				return item;

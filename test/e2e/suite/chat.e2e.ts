@@ -311,6 +311,41 @@ test(
 );
 
 test(
+	'with 1,000 tools the request gets the best matches within 128, pinned tools always, and the answer says how many were left out',
+	async () => {
+		needDriver();
+		const { manager } = await api();
+		const name = 'many';
+		const config = vscode.workspace.getConfiguration('mcpSwitchboard');
+		const previous = config.inspect<Record<string, unknown>>('servers')?.globalValue;
+		const fixture = path.join(process.env.MCP_SWITCHBOARD_E2E_REPO ?? '', 'test/fixtures/servers/manager/mcpServer.js');
+		await config.update('servers', { ...(previous ?? {}), [name]: { command: process.execPath, args: [fixture, '--tools', '1000'] } }, vscode.ConfigurationTarget.Global);
+		await config.update('chat.pinnedTools', ['mcp__many__tool_999'], vscode.ConfigurationTarget.Global);
+		try {
+			await waitFor(() => manager.get(name)?.tools.length === 1002, { timeoutMs: 30_000, message: `'${name}' running with its 1,002 tools` });
+			const total = manager.allTools().length;
+			// "env" is described as "An environment variable": the request's words find it among 1,000 look-alikes.
+			const run = runHandler('call:mcp__many__env which environment variable holds the PATH?');
+			// The fixture's tools carry no annotations, so the call asks first.
+			await waitForQuickInput('many › env');
+			await answerQuickPick('Allow once');
+			const { calls, text } = await run;
+			assert.deepEqual(calls, [{ server: name, tool: 'env', ok: true }], 'the model could call the matching tool: it was sent');
+			const offered = (JSON.parse(text.slice(text.indexOf('echo: {') + 'echo: '.length)) as { tools: string[] }).tools;
+			assert.equal(offered.length, 128);
+			assert.ok(offered.includes('mcp__many__env'));
+			assert.ok(offered.includes('mcp__many__tool_999'), 'the pinned tool went along');
+			assert.match(text, new RegExp(`128 of ${total} MCP tools sent to the model .*; ${total - 128} left out`));
+			assert.match(text, /mcpSwitchboard\.chat\.pinnedTools/, 'and says how to pin');
+		} finally {
+			await config.update('chat.pinnedTools', undefined, vscode.ConfigurationTarget.Global);
+			await config.update('servers', previous, vscode.ConfigurationTarget.Global);
+		}
+	},
+	{ timeoutMs: 90_000 },
+);
+
+test(
 	'with no server running the handler says so, offers Show Servers, and still forwards the prompt to the model without tools',
 	async () => {
 		const model = await fakeModel();

@@ -67,3 +67,50 @@ test(
 	},
 	{ timeoutMs: 90_000 },
 );
+
+test(
+	'a tool switched off in the tree (workspace setting) leaves @mcp, the gateway and VS Code\'s tools; profiles switch whole lists',
+	async () => {
+		const api = await extensionApi<SwitchboardApi>();
+		const { enablement, tree, manager } = api;
+		await serverWithTool('everything', 'echo');
+		const echoNamed = manager.findTool('mcp__everything__echo');
+		assert.ok(echoNamed);
+		const checkbox = (node: Parameters<typeof tree.getTreeItem>[0]) => {
+			const state = tree.getTreeItem(node).checkboxState;
+			return typeof state === 'object' ? state.state : state;
+		};
+		const toolNode = { kind: 'tool' as const, server: 'everything', tool: echoNamed };
+		assert.equal(checkbox(toolNode), vscode.TreeItemCheckboxState.Checked, 'the tool row shows a checked checkbox');
+		await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true });
+		await waitFor(() => gatewayEcho(), { timeoutMs: 30_000, message: 'the gateway\'s echo among VS Code\'s tools' });
+		try {
+			await enablement.setEnabled([{ server: 'everything', tool: 'echo' }], false);
+			assert.deepEqual(vscode.workspace.getConfiguration().get('mcpSwitchboard.tools.disabled'), { everything: ['echo'] }, 'saved in the workspace settings');
+			assert.equal(vscode.workspace.getConfiguration().inspect('mcpSwitchboard.tools.disabled')?.workspaceValue !== undefined, true);
+			assert.equal(checkbox(toolNode), vscode.TreeItemCheckboxState.Unchecked);
+			assert.equal(checkbox({ kind: 'server', server: 'everything' } as Parameters<typeof tree.getTreeItem>[0]), vscode.TreeItemCheckboxState.Unchecked, 'the server row shows that not all are on');
+			assert.equal(api.gateway.catalog.findTool('mcp__everything__echo'), undefined, 'the gateway no longer offers it');
+			// VS Code's agent sees exactly the enabled tools: list_changed reached VS Code, which dropped echo.
+			await waitFor(() => gatewayEcho() === undefined, { timeoutMs: 20_000, message: 'VS Code to drop the switched-off tool' });
+			const offered = vscode.lm.tools.filter((tool) => /mcp__\w+__/.test(tool.name));
+			assert.equal(offered.length, manager.allTools().length - 1);
+
+			// Profiles: save this list as "review", switch it back on there; the workspace list still has it off.
+			await enablement.saveAs('review');
+			assert.equal(enablement.activeProfile(), 'review');
+			await enablement.setEnabled([{ server: 'everything', tool: 'echo' }], true);
+			assert.ok(enablement.isEnabled(echoNamed), 'on in the review profile');
+			await waitFor(() => gatewayEcho(), { timeoutMs: 20_000, message: 'VS Code to get echo back with the profile' });
+			await enablement.switchTo(undefined);
+			await waitFor(() => !enablement.isEnabled(echoNamed), { timeoutMs: 5_000, message: 'the workspace list (echo off) to be active again' });
+			await enablement.switchTo('review');
+			await waitFor(() => enablement.isEnabled(echoNamed), { timeoutMs: 5_000, message: 'the review profile (echo on)' });
+		} finally {
+			const config = vscode.workspace.getConfiguration();
+			for (const key of ['mcpSwitchboard.tools.disabled', 'mcpSwitchboard.tools.profiles', 'mcpSwitchboard.tools.activeProfile']) await config.update(key, undefined, vscode.ConfigurationTarget.Workspace);
+		}
+		await waitFor(() => enablement.isEnabled(echoNamed), { timeoutMs: 5_000, message: 'every tool on again' });
+	},
+	{ timeoutMs: 90_000 },
+);

@@ -1,0 +1,134 @@
+// The gateway VS Code's agent talks to, against the same call straight to the server: our client over stdio to the
+// raw bench server ("floor" column: the direct call) vs our client over Streamable HTTP to the gateway, which
+// forwards through the Manager's stdio connection to the same kind of server ("ours" column). Sequential p50 and
+// 64 in flight. Also @mcp's tool selection: ranking 5,000 tools for one request, with the index built for the
+// request (cold: a new tool list) and with it cached (the Manager's tool list unchanged since the last request).
+//
+// The gateway, Manager and ranking are bundled from src/ for this run with esbuild (they are not in dist/core.js).
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+import { connectClient, SERVER } from '../lib/clients.mjs';
+import { interleave, median, parallel as parallelCalls, percentile } from '../lib/stats.mjs';
+
+export const name = 'gateway';
+
+const SEQUENTIAL_CALLS = 2000;
+const WARMUP_CALLS = 300;
+const PARALLEL_CALLS = 10_000;
+const IN_FLIGHT = 64;
+const SELECTION_TOOLS = 5000;
+const SELECTION_RUNS = 30;
+const require = createRequire(import.meta.url);
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+async function bundle() {
+	const outfile = `${root}.bench/gateway-bundle.cjs`;
+	await esbuild.build({
+		stdin: {
+			contents: [
+				"export { startGateway } from './src/gateway/gatewayServer';",
+				"export { ManagerCatalog } from './src/gateway/catalog';",
+				"export { Manager } from './src/manager/manager';",
+				"export { selectTools } from './src/vscode/chat/toolRanking';",
+			].join('\n'),
+			resolveDir: root,
+			loader: 'ts',
+		},
+		bundle: true,
+		platform: 'node',
+		target: 'node20',
+		format: 'cjs',
+		outfile,
+		external: ['zod'],
+		logLevel: 'warning',
+	});
+	return require(outfile);
+}
+
+async function sequential(client) {
+	for (let i = 0; i < WARMUP_CALLS; i++) await client.callTool('echo', { text: `w${i}` });
+	const latencies = new Array(SEQUENTIAL_CALLS);
+	for (let i = 0; i < SEQUENTIAL_CALLS; i++) {
+		const start = performance.now();
+		await client.callTool('echo', { text: `hello ${i}` });
+		latencies[i] = (performance.now() - start) * 1000;
+	}
+	return { p50: percentile(latencies, 50) };
+}
+
+/** 5,000 tools with descriptions drawn from a vocabulary, like many servers' tools side by side. */
+function syntheticTools() {
+	const words = 'file read write list search issue pull request branch commit repository deploy build test log metric alert query table row column database user team project ticket comment label image render page browser click screenshot weather forecast city calendar event meeting email message send channel slack note document folder upload download archive compress secret token cluster pod service container'.split(' ');
+	let seed = 42;
+	const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+	const pick = () => words[Math.floor(random() * words.length)];
+	const tools = [];
+	for (let i = 0; i < SELECTION_TOOLS; i++) {
+		const server = `server${i % 50}`;
+		const toolName = `${pick()}_${pick()}_${i}`;
+		const description = Array.from({ length: 12 }, pick).join(' ');
+		tools.push({ server, qualifiedName: `mcp__${server}__${toolName}`, tool: { name: toolName, description, inputSchema: { type: 'object', properties: { q: { type: 'string' } } } } });
+	}
+	return tools;
+}
+
+function selection(selectTools) {
+	const tools = syntheticTools();
+	const query = [
+		{ text: 'Find the open pull request for the deploy branch and post a comment with the build log', weight: 1 },
+		{ text: 'we looked at the failing test in the repository earlier', weight: 0.5 },
+	];
+	const time = (make) => {
+		const samples = [];
+		for (let i = 0; i < SELECTION_RUNS; i++) {
+			const list = make();
+			const start = performance.now();
+			const result = selectTools(list, { query });
+			samples.push(performance.now() - start);
+			if (result.tools.length !== 128) throw new Error(`selected ${result.tools.length} tools, expected 128`);
+		}
+		return median(samples);
+	};
+	selectTools(tools, { query });
+	// Cold: new tool objects, so every tool's words are read and the index built inside the measurement (a first
+	// request, or every server restarted); after a list change: a new list of the same tool objects (one server's list
+	// changed; the others' words are cached per tool); warm: the same list (nothing changed since the last request).
+	return { cold: time(() => tools.map((t) => ({ ...t, tool: { ...t.tool } }))), changed: time(() => [...tools]), warm: time(() => tools) };
+}
+
+export async function run({ rounds }) {
+	const { startGateway, ManagerCatalog, Manager, selectTools } = await bundle();
+	const core = require('../../dist/core.js');
+	const logger = { traceEnabled: false, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+	const manager = new Manager({ logger: () => logger, roots: () => [] });
+	await manager.reconcile([{ name: 'bench', config: { type: 'stdio', command: process.execPath, args: [SERVER] }, source: { kind: 'api', label: 'bench' }, workspaceDefined: false }]);
+	if (manager.get('bench')?.state.kind !== 'running') throw new Error(`the bench server did not start: ${JSON.stringify(manager.get('bench')?.state)}`);
+	const catalog = new ManagerCatalog(manager);
+	const gateway = await startGateway(catalog);
+	const direct = await connectClient('ours');
+	const viaClient = await core.connect({ type: 'http', url: gateway.url, headers: { authorization: `Bearer ${gateway.token}` } }, { name: 'gateway' });
+	const via = { callTool: (tool, args) => viaClient.callTool(`mcp__bench__${tool}`, args) };
+	const connections = { floor: direct, ours: via };
+	try {
+		for (const which of ['floor', 'ours']) await parallelCalls(connections[which], 3000, IN_FLIGHT);
+		const seq = await interleave(rounds, ['floor', 'ours'], (which) => sequential(connections[which]));
+		const par = await interleave(rounds, ['floor', 'ours'], (which) => parallelCalls(connections[which], PARALLEL_CALLS, IN_FLIGHT));
+		const picked = (results, key) => ({ floor: median(results.floor.map((r) => r[key])), ours: median(results.ours.map((r) => r[key])), sdk: '-' });
+		const selections = [];
+		for (let round = 0; round < rounds; round++) selections.push(selection(selectTools));
+		return [
+			{ scenario: 'gateway', metric: 'tools/call echo p50: direct stdio (floor) vs through the gateway (ours)', unit: 'µs', target: '<= 1.3x', ...picked(seq, 'p50') },
+			{ scenario: 'gateway', metric: `${PARALLEL_CALLS} calls, ${IN_FLIGHT} in flight: direct vs gateway`, unit: 'calls/s', lowerIsBetter: false, target: '<= 1.3x', ...picked(par, 'rate') },
+			{ scenario: 'selection', metric: `rank ${SELECTION_TOOLS} tools for a request, index cached`, unit: 'ms', floor: '-', ours: median(selections.map((s) => s.warm)), sdk: '-', target: '< 20 ms' },
+			{ scenario: 'selection', metric: `rank ${SELECTION_TOOLS} tools for a request, index rebuilt after a list change`, unit: 'ms', floor: '-', ours: median(selections.map((s) => s.changed)), sdk: '-', target: '< 20 ms' },
+			{ scenario: 'selection', metric: `rank ${SELECTION_TOOLS} tools for a request, cold (every tool's words read)`, unit: 'ms', floor: '-', ours: median(selections.map((s) => s.cold)), sdk: '-', target: '< 20 ms' },
+		];
+	} finally {
+		await viaClient.close();
+		await direct.close();
+		await gateway.close();
+		catalog.dispose();
+		await manager.dispose();
+	}
+}

@@ -1,0 +1,186 @@
+/**
+ * Which tools are offered to language models (`@mcp` and VS Code's agent through the gateway): every tool unless
+ * switched off. The switched-off tools are kept per server in workspace settings — `mcpSwitchboard.tools.disabled`,
+ * or, while a named profile is active, that profile's list in `mcpSwitchboard.tools.profiles` — so they travel with
+ * the workspace and can be reviewed in settings.json. Calls from the palette are not affected: a person picks the
+ * tool by name.
+ */
+import * as vscode from 'vscode';
+import type { Manager } from '../../manager/manager';
+import type { NamedTool } from '../../manager/types';
+import type { TreeNode } from '../tree/serversTree';
+
+/** The settings (package.json). */
+export const EnablementSettings = {
+	disabled: 'mcpSwitchboard.tools.disabled',
+	profiles: 'mcpSwitchboard.tools.profiles',
+	activeProfile: 'mcpSwitchboard.tools.activeProfile',
+} as const;
+
+/** Server name → names of its tools that are switched off. */
+export type DisabledTools = Record<string, string[]>;
+
+/** The command ids (package.json). */
+export const EnablementCommands = { switchProfile: 'mcpSwitchboard.switchToolProfile' } as const;
+
+function cleanList(value: unknown): DisabledTools {
+	const result: DisabledTools = {};
+	if (typeof value !== 'object' || value === null || Array.isArray(value)) return result;
+	for (const [server, tools] of Object.entries(value as Record<string, unknown>)) {
+		if (Array.isArray(tools)) result[server] = tools.filter((tool): tool is string => typeof tool === 'string');
+	}
+	return result;
+}
+
+/** Per-tool enablement and named profiles, read from and written to the settings. */
+export class ToolEnablement implements vscode.Disposable {
+	private readonly changeEmitter = new vscode.EventEmitter<void>();
+	/** Fires when the set of enabled tools may have changed (a setting, a checkbox, a profile switch). */
+	readonly onDidChange = this.changeEmitter.event;
+	private disabledKeys = new Set<string>();
+	private readonly subscription: vscode.Disposable;
+
+	constructor() {
+		this.read();
+		this.subscription = vscode.workspace.onDidChangeConfiguration((event) => {
+			if (Object.values(EnablementSettings).some((key) => event.affectsConfiguration(key))) {
+				this.read();
+				this.changeEmitter.fire();
+			}
+		});
+	}
+
+	/** True unless the tool is switched off in the active list. Constant time (called for every tool per request). */
+	readonly isEnabled = (named: Pick<NamedTool, 'server'> & { tool: { name: string } }): boolean => !this.disabledKeys.has(`${named.server}\u0000${named.tool.name}`);
+
+	/** The active profile's name, or undefined for the workspace's own list. */
+	activeProfile(): string | undefined {
+		const name = vscode.workspace.getConfiguration().get<string>(EnablementSettings.activeProfile, '');
+		return name && Object.hasOwn(this.profiles(), name) ? name : undefined;
+	}
+
+	/** Every saved profile. */
+	profiles(): Record<string, DisabledTools> {
+		const raw = vscode.workspace.getConfiguration().get<unknown>(EnablementSettings.profiles, {});
+		const profiles: Record<string, DisabledTools> = {};
+		if (typeof raw === 'object' && raw !== null) for (const [name, value] of Object.entries(raw as Record<string, unknown>)) profiles[name] = cleanList(value);
+		return profiles;
+	}
+
+	/** The switched-off tools of the active list. */
+	disabled(): DisabledTools {
+		const active = this.activeProfile();
+		return active ? (this.profiles()[active] ?? {}) : cleanList(vscode.workspace.getConfiguration().get<unknown>(EnablementSettings.disabled, {}));
+	}
+
+	/** Switches tools on or off in the active list (the active profile, or the workspace's own list). */
+	async setEnabled(tools: readonly { server: string; tool: string }[], enabled: boolean): Promise<void> {
+		const disabled = this.disabled();
+		for (const { server, tool } of tools) {
+			const list = new Set(disabled[server] ?? []);
+			if (enabled) list.delete(tool);
+			else list.add(tool);
+			if (list.size > 0) disabled[server] = [...list].sort();
+			else delete disabled[server];
+		}
+		await this.writeActive(disabled);
+	}
+
+	/** Makes `name` the active profile (undefined: the workspace's own list). */
+	async switchTo(name: string | undefined): Promise<void> {
+		await vscode.workspace.getConfiguration().update(EnablementSettings.activeProfile, name, target());
+	}
+
+	/** Saves the active list as a new profile `name` and switches to it. */
+	async saveAs(name: string): Promise<void> {
+		const profiles = { ...this.profiles(), [name]: this.disabled() };
+		await vscode.workspace.getConfiguration().update(EnablementSettings.profiles, profiles, target());
+		await this.switchTo(name);
+	}
+
+	dispose(): void {
+		this.subscription.dispose();
+		this.changeEmitter.dispose();
+	}
+
+	private async writeActive(disabled: DisabledTools): Promise<void> {
+		const active = this.activeProfile();
+		const config = vscode.workspace.getConfiguration();
+		if (active) await config.update(EnablementSettings.profiles, { ...this.profiles(), [active]: disabled }, target());
+		else await config.update(EnablementSettings.disabled, Object.keys(disabled).length > 0 ? disabled : undefined, target());
+		// Read now rather than wait for the configuration event, so the caller sees its own change at once.
+		this.read();
+		this.changeEmitter.fire();
+	}
+
+	private read(): void {
+		const keys = new Set<string>();
+		for (const [server, tools] of Object.entries(this.disabled())) for (const tool of tools) keys.add(`${server}\u0000${tool}`);
+		this.disabledKeys = keys;
+	}
+}
+
+/** Workspace settings when a workspace is open (enablement belongs to the project), else user settings. */
+function target(): vscode.ConfigurationTarget {
+	return vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+}
+
+/**
+ * The status bar item ("$(tools) review" while a profile is active, "$(tools) 3 off" when tools are switched off) and
+ * MCP: Switch Tool Profile… (its click): pick a profile, the workspace's own list, or save the current one as a new
+ * profile.
+ */
+export function registerEnablementUi(enablement: ToolEnablement): vscode.Disposable {
+	const item = vscode.window.createStatusBarItem('mcpSwitchboard.toolProfile', vscode.StatusBarAlignment.Left, 99);
+	item.name = 'MCP Tool Profile';
+	item.command = EnablementCommands.switchProfile;
+	const render = () => {
+		const active = enablement.activeProfile();
+		const off = Object.values(enablement.disabled()).reduce((sum, tools) => sum + tools.length, 0);
+		const profiles = Object.keys(enablement.profiles()).length;
+		item.text = `$(tools) ${active ?? (off > 0 ? `${off} off` : 'all tools')}`;
+		item.tooltip = `MCP tools offered to chat models: ${active ? `profile "${active}"` : 'the workspace\'s list'}, ${off} switched off. Click to switch profiles.`;
+		if (active || off > 0 || profiles > 0) item.show();
+		else item.hide();
+	};
+	render();
+	const command = vscode.commands.registerCommand(EnablementCommands.switchProfile, async () => {
+		type Item = vscode.QuickPickItem & { profile?: string; save?: boolean };
+		const active = enablement.activeProfile();
+		const items: Item[] = [
+			{ label: 'Workspace list', description: active === undefined ? 'active' : undefined, detail: 'The tools switched off with the checkboxes in the MCP view' },
+			...Object.entries(enablement.profiles()).map(([name, disabled]) => ({
+				label: name,
+				profile: name,
+				description: name === active ? 'active' : undefined,
+				detail: `${Object.values(disabled).reduce((sum, tools) => sum + tools.length, 0)} tools switched off`,
+			})),
+			{ label: '', kind: vscode.QuickPickItemKind.Separator },
+			{ label: '$(save) Save the current list as a profile…', save: true },
+		];
+		const chosen = await vscode.window.showQuickPick(items, { title: 'MCP Tool Profile', placeHolder: 'Which tools chat models get (@mcp and VS Code\'s agent)' });
+		if (!chosen) return;
+		if (chosen.save) {
+			const name = await vscode.window.showInputBox({
+				title: 'Save Tool Profile',
+				prompt: 'A name for the current list of switched-off tools, e.g. review or deploy',
+				validateInput: (value) => (value.trim() ? undefined : 'Enter a name'),
+			});
+			if (name?.trim()) await enablement.saveAs(name.trim());
+			return;
+		}
+		await enablement.switchTo(chosen.profile);
+	});
+	return vscode.Disposable.from(item, command, enablement.onDidChange(render));
+}
+
+/** Applies the Servers view's checkboxes: a tool row switches that tool, a server row every tool of the server. */
+export function watchCheckboxes(treeView: vscode.TreeView<TreeNode>, manager: Manager, enablement: ToolEnablement): vscode.Disposable {
+	return treeView.onDidChangeCheckboxState(async (event) => {
+		for (const [node, state] of event.items) {
+			const enabled = state === vscode.TreeItemCheckboxState.Checked;
+			if (node.kind === 'tool') await enablement.setEnabled([{ server: node.server, tool: node.tool.tool.name }], enabled);
+			else if (node.kind === 'server') await enablement.setEnabled((manager.get(node.server)?.tools ?? []).map((named) => ({ server: named.server, tool: named.tool.name })), enabled);
+		}
+	});
+}

@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { NamedTool } from '../../src/manager/types';
+import { MAX_MODEL_TOOLS, selectTools, tokenize, ToolIndex } from '../../src/vscode/chat/toolRanking';
+
+function named(server: string, name: string, description?: string, title?: string): NamedTool {
+	return { server, qualifiedName: `mcp__${server}__${name}`, tool: { name, description, title, inputSchema: { type: 'object' } } };
+}
+
+/** 1,000 look-alike tools plus a few with words a request would use. */
+function catalog(): NamedTool[] {
+	const tools: NamedTool[] = [];
+	for (let i = 0; i < 1000; i++) tools.push(named(`srv${i % 10}`, `tool_${i}`, `Does generic thing number ${i} with records and items`));
+	tools.push(named('weather', 'get_forecast', 'The weather forecast for a city for the next days', 'Weather forecast'));
+	tools.push(named('github', 'createPullRequest', 'Opens a pull request on a GitHub repository'));
+	tools.push(named('files', 'read-file', 'Reads a file from disk'));
+	return tools;
+}
+
+test('tokenize splits names, camelCase and kebab-case, drops stop words, strips a plural s (stems, compared alike on both sides)', () => {
+	assert.deepEqual(tokenize('createPullRequest'), ['create', 'pull', 'request']);
+	assert.deepEqual(tokenize('get-tiny-image'), ['tiny', 'image']);
+	assert.deepEqual(tokenize('What is the weather in Paris? Forecasts please'), ['weather', 'pari', 'forecast']);
+	assert.deepEqual(tokenize('mcp__files__read_file'), ['mcp', 'file', 'read', 'file']);
+});
+
+test('when the tools fit, every tool goes, in order', () => {
+	const tools = catalog().slice(0, 50);
+	const selection = selectTools(tools, { query: [{ text: 'anything', weight: 1 }] });
+	assert.equal(selection.all, true);
+	assert.equal(selection.leftOut, 0);
+	assert.deepEqual(selection.tools, tools);
+});
+
+test('beyond the maximum: the tools matching the request are chosen, the count of the rest is reported', () => {
+	const tools = catalog();
+	const selection = selectTools(tools, { query: [{ text: 'What will the weather be like in Lisbon tomorrow?', weight: 1 }], maxTools: 5 });
+	assert.equal(selection.tools.length, 5);
+	assert.equal(selection.leftOut, tools.length - 5);
+	assert.equal(selection.all, false);
+	assert.ok(selection.tools.some((t) => t.qualifiedName === 'mcp__weather__get_forecast'));
+	const pr = selectTools(tools, { query: [{ text: 'open a PR for my branch', weight: 1 }, { text: 'we talked about the github repository', weight: 0.5 }], maxTools: 3 });
+	assert.ok(pr.tools.some((t) => t.qualifiedName === 'mcp__github__createPullRequest'), 'the conversation counts too');
+});
+
+test('the best match ranks first among look-alikes; order of the selection is configuration order', () => {
+	const tools = catalog();
+	const scores = ToolIndex.for(tools).score([{ text: 'read the file notes.txt', weight: 1 }]);
+	const best = [...scores.keys()].sort((a, b) => scores[b]! - scores[a]!)[0]!;
+	assert.equal(tools[best]?.qualifiedName, 'mcp__files__read-file');
+	const selection = selectTools(tools, { query: [{ text: 'tool_7 and tool_3', weight: 1 }], maxTools: 10 });
+	const indexes = selection.tools.map((t) => tools.indexOf(t));
+	assert.deepEqual(indexes, [...indexes].sort((a, b) => a - b));
+});
+
+test('pinned tools always go, even when nothing in the request matches them', () => {
+	const tools = catalog();
+	const selection = selectTools(tools, { query: [{ text: 'weather', weight: 1 }], maxTools: 3, pinned: ['mcp__srv9__tool_999', 'mcp__github__*'] });
+	const names = selection.tools.map((t) => t.qualifiedName);
+	assert.ok(names.includes('mcp__srv9__tool_999'));
+	assert.ok(names.includes('mcp__github__createPullRequest'));
+	assert.ok(names.includes('mcp__weather__get_forecast'));
+});
+
+test('never more than 128, whatever the setting says; a definition budget is respected', () => {
+	const tools = catalog();
+	assert.equal(selectTools(tools, { query: [], maxTools: 500 }).tools.length, MAX_MODEL_TOOLS);
+	const budgeted = selectTools(tools, { query: [{ text: 'weather', weight: 1 }], maxDefinitionChars: 400 });
+	const size = budgeted.tools.reduce((sum, t) => sum + t.qualifiedName.length + (t.tool.description?.length ?? 0) + JSON.stringify(t.tool.inputSchema).length, 0);
+	assert.ok(size <= 400, `within the budget: ${size}`);
+	assert.ok(budgeted.tools.some((t) => t.qualifiedName === 'mcp__weather__get_forecast'), 'the best match is taken first');
+});
