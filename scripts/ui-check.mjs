@@ -1,7 +1,7 @@
 // `npm run ui-check`: looks at the extension the way a person does. Starts the demo as `npm start` does (installed
 // extension, no test driver, so toasts and dialogs are real) with a fresh profile, opens it in headless Chromium,
-// clicks the "MCP" item in the activity bar, waits until the Servers view shows server rows, answers each trust
-// prompt with "Allow", waits until every server shows its tools, expands the first one, and saves
+// clicks the "MCP" item in the activity bar, waits until the Servers view shows server rows, checks that no dialog
+// opened by itself, clicks each "needs trust" row and answers its trust prompt with "Allow", waits until every server shows its tools, expands the first one, and saves
 // test-results/ui-check.png (and ui-check.json: rows, dialogs seen, timings). Exits non-zero (with a screenshot of what was there) when a step fails.
 //
 // Environment: MCP_SWITCHBOARD_UI_CHECK_TIMEOUT_MS bounds each wait (default 60 s);
@@ -56,17 +56,36 @@ try {
 	console.log(`ui-check: ${rows.length} server rows after ${elapsed()}:`);
 	for (const row of rows) console.log(`  ${row.name}  ${row.description}`);
 
-	// A person answers the trust prompt for each workspace-defined server ("Allow"), then sees the servers run.
+	// Nothing asks by itself: opening the workspace raises no dialog. Workspace-defined servers show "needs trust".
+	await page.waitForTimeout(2000);
+	const dialogBeforeClick = await page.locator('.monaco-dialog-box').isVisible().catch(() => false);
+	if (dialogBeforeClick) throw new Error('a dialog opened at start-up, before anything was clicked');
+	// A person clicks each "needs trust" row (its Start), reads the trust prompt and answers "Allow", then sees the
+	// servers run.
 	const dialogs = [];
+	const clicked = new Set();
 	const deadline = Date.now() + timeout;
 	let descriptions = [];
 	while (Date.now() < deadline) {
 		const dialog = page.locator('.monaco-dialog-box');
 		if (await dialog.isVisible().catch(() => false)) {
 			const title = (await dialog.locator('.dialog-message-text').innerText().catch(() => '')).trim();
-			dialogs.push(title);
-			console.log(`ui-check: dialog "${title}" -> Allow`);
+			const detail = (await dialog.locator('.dialog-message-detail').innerText().catch(() => '')).trim();
+			dialogs.push({ title, detail });
+			console.log(`ui-check: dialog "${title}" (${detail.split('\n')[0]}) -> Allow`);
 			await dialog.getByRole('button', { name: 'Allow', exact: true }).click({ timeout: 5000 });
+			continue;
+		}
+		const waiting = await view.evaluateAll((els) => els.map((el) => ({
+			name: el.querySelector('.label-name')?.textContent?.trim() ?? '',
+			description: el.querySelector('.label-description')?.textContent?.trim() ?? '',
+		})).filter((row) => /^needs trust/.test(row.description)).map((row) => row.name));
+		const next = waiting.find((name) => !clicked.has(name));
+		if (next) {
+			clicked.add(next);
+			console.log(`ui-check: clicking "${next}" (needs trust)`);
+			await view.filter({ hasText: next }).first().click();
+			await page.waitForTimeout(500);
 			continue;
 		}
 		descriptions = await view.evaluateAll((els) => els.map((el) => el.querySelector('.label-description')?.textContent?.trim() ?? ''));

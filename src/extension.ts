@@ -23,6 +23,7 @@ import { registerGateway, type GatewayProvider } from './vscode/gateway/gatewayP
 import { registerConsentCommands, ToolConsent } from './vscode/tools/consent';
 import { registerEnablementUi, ToolEnablement, watchCheckboxes } from './vscode/tools/toolEnablement';
 import type { CallHistory } from './vscode/console/callHistory';
+import type { ProtocolViews } from './vscode/console/protocolView';
 import { registerConsole } from './vscode/console';
 
 /** The id of the Servers view (package.json `contributes.views`). */
@@ -57,6 +58,8 @@ export interface SwitchboardApi {
 	enablement: ToolEnablement;
 	/** The call history (newest first), as the Call History view shows it. */
 	history: CallHistory;
+	/** The open protocol views, by server. */
+	protocol: ProtocolViews;
 }
 
 /** The running extension's Manager and its one disposal (shared by deactivate and context.subscriptions). */
@@ -187,6 +190,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			consent,
 			enablement,
 			history: devConsole.history,
+			protocol: devConsole.protocol,
 		};
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);

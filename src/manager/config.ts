@@ -7,6 +7,7 @@ import { parseOAuthConfig } from './oauthConfig';
 import { createHash } from 'node:crypto';
 import { parseJsonc } from './jsonc';
 import type { ConfigSource, ServerConfig } from './types';
+import { ALL_PROTOCOL_VERSIONS } from '../protocol/protocolConstants';
 
 /**
  * One configured server before variables are resolved: strings may still hold `${…}` references.
@@ -44,7 +45,7 @@ const TYPE_ALIASES: Record<string, ServerConfig['type']> = {
 };
 
 /** Fields a server entry may have; anything else is reported (a typo like `comand` should not pass silently). */
-const KNOWN_FIELDS = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'disabled', 'timeoutMs', 'oauth', 'dev', 'gallery', 'description']);
+const KNOWN_FIELDS = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'disabled', 'timeoutMs', 'oauth', 'protocolVersion', 'dev', 'gallery', 'description']);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -124,6 +125,13 @@ export function parseServer(name: string, raw: unknown, source: ConfigSource, wo
 		else problems.push(`${at}: field "disabled" must be true or false (got ${describe(raw.disabled)})`);
 	}
 
+	// "auto" (the default) detects the era; a version pins it (see McpClient's protocolVersion option).
+	let protocolVersion: string | undefined;
+	if (raw.protocolVersion !== undefined && raw.protocolVersion !== 'auto') {
+		if (typeof raw.protocolVersion === 'string' && ALL_PROTOCOL_VERSIONS.includes(raw.protocolVersion)) protocolVersion = raw.protocolVersion;
+		else problems.push(`${at}: field "protocolVersion" must be "auto" or one of ${ALL_PROTOCOL_VERSIONS.join(', ')} (got ${describe(raw.protocolVersion)}); the version is detected instead`);
+	}
+
 	let config: ServerConfig;
 	let envFile: string | undefined;
 	if (type === 'stdio') {
@@ -189,6 +197,7 @@ export function parseServer(name: string, raw: unknown, source: ConfigSource, wo
 	}
 	if (timeoutMs !== undefined) config.timeoutMs = timeoutMs;
 	if (disabled !== undefined) config.disabled = disabled;
+	if (protocolVersion !== undefined) config.protocolVersion = protocolVersion;
 	const entry: ServerEntry = { name, config, source, workspaceDefined };
 	if (envFile !== undefined) entry.envFile = envFile;
 	return entry;

@@ -32,6 +32,10 @@ export interface Host {
 	confirmTrust?(server: string, description: string, options: { ask: boolean }): Promise<boolean>;
 	/** The `logging/setLevel` level to set on a server after it starts; undefined: leave the server's default. */
 	loggingLevel?(server: string): LoggingLevel | undefined;
-	/** OAuth hooks for a remote server that asks for authorization; absent: a 401 fails with a clear error. */
-	oauth?(server: string): OAuthHostHooks | undefined;
+	/**
+	 * OAuth hooks for a remote server that asks for authorization; absent: a 401 fails with a clear error.
+	 * `interactive` false (start-up, settings change, automatic restart): the hooks must not open a sign-in by
+	 * themselves; stored or refreshed tokens still work, and a needed sign-in fails so the server waits for the user.
+	 */
+	oauth?(server: string, options?: { interactive: boolean }): OAuthHostHooks | undefined;
 }

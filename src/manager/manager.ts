@@ -7,7 +7,7 @@ import { Emitter, type Event } from '../common/event';
 import type { Disposable } from '../common/disposable';
 import { ErrorCode } from '../protocol/jsonrpc';
 import { McpError } from '../protocol/mcpError';
-import type { CallToolOptions, McpClient, RequestOptions, ToolTask } from '../protocol/client';
+import type { CallToolOptions, McpClient, MessageTap, RequestOptions, ToolTask } from '../protocol/client';
 import type { CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from '../protocol/schema';
 import { systemClock, type Clock, type RestartPolicyOptions } from './backoff';
 import type { Host } from './host';
@@ -63,6 +63,8 @@ export class Manager {
 	private readonly listsEmitter = new Emitter<{ server: string }>();
 	private readonly resourceEmitter = new Emitter<{ server: string; uri: string }>();
 	private readonly invocationEmitter = new Emitter<InvocationRecord>();
+	/** Protocol-view listeners per server name (see watchMessages). */
+	private readonly messageWatchers = new Map<string, Set<MessageTap>>();
 	/** A server was added or removed (the set of names changed). */
 	readonly onDidChangeServers: Event<void> = this.serversEmitter.event;
 	/** A server's state changed. */
@@ -124,7 +126,7 @@ export class Manager {
 
 	/**
 	 * Brings the running set in line with `servers`: starts new, restarts changed (by config hash), stops removed.
-	 * A server waiting for trust is asked again (trust may have been granted since). Resolves when removed servers
+	 * A server waiting for trust is checked again without asking (trust may have been granted since). Resolves when removed servers
 	 * are gone and every start begun here has finished its first attempt (running, failed or needing trust).
 	 * Never rejects for a server's failure: that becomes the server's state.
 	 */
@@ -290,6 +292,38 @@ export class Manager {
 		}
 	}
 
+	/**
+	 * Calls `listener` with every JSON-RPC message sent to or received from `server`'s running connection, and of each
+	 * later one (after a restart), until disposed. Nothing is tapped while no one listens.
+	 */
+	watchMessages(server: string, listener: MessageTap): Disposable {
+		let listeners = this.messageWatchers.get(server);
+		if (!listeners) {
+			listeners = new Set();
+			this.messageWatchers.set(server, listeners);
+		}
+		listeners.add(listener);
+		this.installMessageTap(server);
+		return {
+			dispose: () => {
+				listeners.delete(listener);
+				if (listeners.size === 0 && this.messageWatchers.get(server) === listeners) this.messageWatchers.delete(server);
+				this.installMessageTap(server);
+			},
+		};
+	}
+
+	private installMessageTap(server: string): void {
+		const client = this.connections.get(server)?.runningClient;
+		if (!client) return;
+		const listeners = this.messageWatchers.get(server);
+		client.messageTap = listeners
+			? (direction, message) => {
+					for (const listener of listeners) listener(direction, message);
+				}
+			: undefined;
+	}
+
 	/** The running client, or an McpError naming the server and its state. */
 	client(server: string): McpClient {
 		const connection = this.connections.get(server);
@@ -340,7 +374,11 @@ export class Manager {
 			inheritEnvironment: () => this.inheritEnvironment,
 		});
 		this.subscriptions.set(connection, [
-			connection.onDidChangeState((state) => this.stateEmitter.fire({ server: connection.name, state })),
+			connection.onDidChangeState((state) => {
+				// A new connection of a watched server is watched too (the protocol view stays live across restarts).
+				if (state.kind === 'running') this.installMessageTap(connection.name);
+				this.stateEmitter.fire({ server: connection.name, state });
+			}),
 			connection.onDidChangeLists(() => {
 				this.toolsSnapshot = undefined;
 				this.listsEmitter.fire({ server: connection.name });

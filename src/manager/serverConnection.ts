@@ -36,6 +36,11 @@ export interface ConnectRequest {
 	 */
 	signal: AbortSignal;
 	/**
+	 * True when the user started this attempt (Start, Restart, a click): the host may show sign-in UI. False at
+	 * start-up, on a settings change and for automatic restarts, when nothing may pop up by itself.
+	 */
+	interactive: boolean;
+	/**
 	 * Pauses the connect timeout while the user is involved (an OAuth browser step); call the returned function
 	 * when done, which restarts the full timeout.
 	 */
@@ -304,7 +309,7 @@ export class ServerConnection implements ServerView {
 		// Above Node's timer limit a timeout would fire at once: treat it as none (see common/timers.ts).
 		const timeoutMs = effectiveTimeout(config.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
 		const kindLimiter = this.deps.limiter(config.type);
-		const connecting = kindLimiter.run(() => this.connectWithTimeout(config, timeoutMs, abort), abort.signal);
+		const connecting = kindLimiter.run(() => this.connectWithTimeout(config, timeoutMs, abort, askTrust), abort.signal);
 		this.inFlight = connecting;
 		let client: McpClient;
 		try {
@@ -327,7 +332,7 @@ export class ServerConnection implements ServerView {
 	}
 
 	/** Runs the connector, abandoning it (and making it close what it opened) after `timeoutMs`. */
-	private connectWithTimeout(config: ServerConfig, timeoutMs: number, abort: AbortController): Promise<McpClient> {
+	private connectWithTimeout(config: ServerConfig, timeoutMs: number, abort: AbortController, interactive: boolean): Promise<McpClient> {
 		return new Promise<McpClient>((resolve, reject) => {
 			let settled = false;
 			const onTimeout = () => {
@@ -362,7 +367,7 @@ export class ServerConnection implements ServerView {
 			abort.signal.addEventListener('abort', onAbort, { once: true });
 			const handlers = this.handlers();
 			this.deps
-				.connector({ name: this.name, config, handlers, logger: this.logger, timeoutMs, signal: abort.signal, holdTimeout, inheritEnvironment: this.deps.inheritEnvironment() })
+				.connector({ name: this.name, config, handlers, logger: this.logger, timeoutMs, signal: abort.signal, holdTimeout, interactive, inheritEnvironment: this.deps.inheritEnvironment() })
 				.then(
 					(client) => {
 						abort.signal.removeEventListener('abort', onAbort);

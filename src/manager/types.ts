@@ -27,8 +27,10 @@ export type ServerConfig =
 			cwd?: string;
 			timeoutMs?: number;
 			disabled?: boolean;
+			/** Pins the MCP protocol version (see McpClient's protocolVersion); absent: detect. */
+			protocolVersion?: string;
 	  }
-	| { type: 'http' | 'sse'; url: string; headers?: Record<string, string>; timeoutMs?: number; disabled?: boolean; oauth?: OAuthClientConfig };
+	| { type: 'http' | 'sse'; url: string; headers?: Record<string, string>; timeoutMs?: number; disabled?: boolean; oauth?: OAuthClientConfig; protocolVersion?: string };
 
 export interface ResolvedServer {
 	name: string;

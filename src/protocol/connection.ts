@@ -53,6 +53,9 @@ export interface RequestOptions {
  */
 export type RequestHandler = (params: Record<string, unknown> | undefined, signal: AbortSignal, request: JsonRpcRequest) => unknown;
 
+/** Sees one message on the wire: `out` sent by us, `in` received (possibly malformed: not yet validated). */
+export type MessageTap = (direction: 'in' | 'out', message: unknown) => void;
+
 /** Receives one incoming notification. A throw is logged and otherwise ignored. */
 export type NotificationHandler = (params: Record<string, unknown> | undefined, notification: JsonRpcNotification) => void;
 
@@ -438,7 +441,22 @@ export class JsonRpcConnection {
 		);
 	}
 
+	/**
+	 * Sees every message sent ('out') and received ('in'), in wire order, before it is acted on; for the protocol
+	 * view. Unset (the default) costs one check per message. A tap that throws is logged and otherwise ignored.
+	 */
+	messageTap: MessageTap | undefined;
+
+	private tap(direction: 'in' | 'out', message: unknown): void {
+		try {
+			this.messageTap?.(direction, message);
+		} catch (error) {
+			this.logger.warn(`${this.name}: the message tap failed: ${String(error)}`);
+		}
+	}
+
 	private write(message: JsonRpcMessage): Promise<void> {
+		if (this.messageTap) this.tap('out', message);
 		if (this.logger.traceEnabled) {
 			this.logger.trace(`${this.name} → ${traceString(message)}`);
 		}
@@ -455,6 +473,7 @@ export class JsonRpcConnection {
 		if (this.closeError) {
 			return;
 		}
+		if (this.messageTap) this.tap('in', message);
 		if (this.logger.traceEnabled) {
 			this.logger.trace(`${this.name} ← ${traceString(message)}`);
 		}
@@ -701,6 +720,11 @@ function reasonText(reason: unknown): string | undefined {
 
 /** Keys whose values never reach a log: credentials, tokens, cookies. `progressToken` is not a secret. */
 const SECRET_KEY = /authorization|cookie|password|secret|token|api[-_]?key/i;
+/**
+ * Any text SECRET_KEY could match, anywhere in serialised JSON (keys or values): a superset, so a message that
+ * skips the replacer can have no key to redact.
+ */
+const SECRET_KEY_IN_JSON = new RegExp(SECRET_KEY.source, 'i');
 
 function redact(key: string, value: unknown): unknown {
 	return key !== 'progressToken' && key !== 'cursor' && SECRET_KEY.test(key) && value !== undefined ? '[redacted]' : value;
@@ -711,13 +735,21 @@ const MAX_TRACE_CHARS = 64 * 1024;
 
 /** The wire form of a message for the trace, with secrets redacted and cut at 64 KiB. Built only when tracing. */
 export function traceString(message: unknown): string {
+	return traceJson(message).text;
+}
+
+/** traceString's text plus the length of the whole redacted JSON (before the cut), for the protocol view. */
+export function traceJson(message: unknown): { text: string; length: number } {
 	let text: string;
 	try {
-		text = JSON.stringify(message, redact) ?? String(message);
+		// A replacer function makes JSON.stringify several times slower, and most messages have no secret-looking key:
+		// stringify plainly, and again with the replacer only when such a key appears in the text.
+		text = JSON.stringify(message) ?? String(message);
+		if (SECRET_KEY_IN_JSON.test(text)) text = JSON.stringify(message, redact) ?? text;
 	} catch {
 		text = String(message);
 	}
-	return text.length > MAX_TRACE_CHARS ? `${text.slice(0, MAX_TRACE_CHARS)}… (${text.length} characters)` : text;
+	return { text: text.length > MAX_TRACE_CHARS ? `${text.slice(0, MAX_TRACE_CHARS)}… (${text.length} characters)` : text, length: text.length };
 }
 
 function preview(message: unknown): string {

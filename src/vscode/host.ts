@@ -18,7 +18,7 @@ export interface HostParts {
 	/** The `logging/setLevel` level for a server; undefined leaves the server's default. */
 	loggingLevel?: (server: string) => LoggingLevel | undefined;
 	/** OAuth hooks for a remote server; undefined: a 401 fails with a clear error. */
-	oauth?: (server: string) => OAuthHostHooks | undefined;
+	oauth?: (server: string, options?: { interactive: boolean }) => OAuthHostHooks | undefined;
 }
 
 /** The workspace folders that are on disk, as MCP roots (`file://` URIs, named after the folder). */

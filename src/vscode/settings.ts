@@ -142,7 +142,7 @@ export class ServerConfiguration implements vscode.Disposable {
 		return allowed;
 	}
 
-	/** Forgets every trust decision of this workspace and re-applies the configuration (servers waiting for trust are asked again). */
+	/** Forgets every trust decision of this workspace and re-applies the configuration (a workspace server asks again when the user next starts it). */
 	async resetTrust(): Promise<number> {
 		const count = await this.trust.reset();
 		this.changed.fire();

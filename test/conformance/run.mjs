@@ -39,11 +39,6 @@ const expectedFailures = {
 		'auth/iss-not-advertised': 'needs the 2026-07-28 stateless lifecycle (issue 17)',
 		'auth/dpop': 'issue 13: DPoP not implemented yet',
 		'auth/dpop-nonce': 'issue 13: DPoP not implemented yet',
-		'request-metadata': 'MCP 2026-07-28 stateless requests (issue 17)',
-		'sep-2322-client-request-state': 'MCP 2026-07-28 MRTR (issue 17)',
-		'http-standard-headers': 'MCP 2026-07-28 HTTP headers (issue 17)',
-		'http-custom-headers': 'MCP 2026-07-28 HTTP headers (issue 17)',
-		'http-invalid-tool-headers': 'MCP 2026-07-28 HTTP headers (issue 17)',
 	},
 };
 

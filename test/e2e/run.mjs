@@ -142,6 +142,16 @@ async function serveDriver(page) {
 			case 'click': return void await page.locator(request.selector).nth(request.nth ?? 0).click({ timeout: 5000 });
 			case 'texts': return await page.locator(request.selector).allInnerTexts();
 			case 'evaluate': return await page.evaluate(request.script);
+			// Webviews live in nested iframes: evaluate in every frame whose URL contains `frame` and return the values
+			// that are not undefined (e.g. what a webview's page shows, or a key press sent to it).
+			case 'frameEvaluate': {
+				const values = [];
+				for (const frame of page.frames().filter((f) => f !== page.mainFrame() && f.url().includes(request.frame ?? ''))) {
+					const value = await frame.evaluate(request.script).catch(() => undefined);
+					if (value !== undefined && value !== null) values.push(value);
+				}
+				return values;
+			}
 			// Pages the workbench opened in the browser (vscode.env.openExternal opens a tab, as in a person's browser):
 			// where each ended up and what it shows. `close: true` closes them afterwards.
 			case 'pages': {

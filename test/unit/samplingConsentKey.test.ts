@@ -20,5 +20,6 @@ test('a changed config or another model is another consent', () => {
 	const key = samplingConsentKey(user, 'copilot/gpt-4o-mini');
 	assert.notEqual(samplingConsentKey({ ...user, config: { ...config, args: ['evil.js'] } }, 'copilot/gpt-4o-mini'), key);
 	assert.notEqual(samplingConsentKey(user, 'copilot/claude-opus'), key);
-	assert.notEqual(samplingConsentKey(undefined, 'm'), samplingConsentKey(undefined, 'm'), 'an unknown server never matches a remembered consent');
+	assert.equal(samplingConsentKey(undefined, 'm', 'direct'), samplingConsentKey(undefined, 'm', 'direct'), 'a client opened in code keeps its session consent');
+	assert.notEqual(samplingConsentKey(undefined, 'copilot/gpt-4o-mini', 'github'), key, "it never matches a configured server's consent");
 });

@@ -106,3 +106,22 @@ test('a resolution that fails (input cancelled) is an error naming the server, n
 	assert.equal(connector.count('ws'), 0);
 	await manager.dispose();
 });
+
+test('only a user Start or Restart connects interactively (the host may show a sign-in only then)', async () => {
+	const { manager, connector } = setup(async () => true);
+	const user: ResolvedServer = { name: 'remote', config: { type: 'http', url: 'https://example.com/mcp' }, source: { kind: 'user', label: 'User settings' }, workspaceDefined: false };
+	await manager.reconcile([user]);
+	assert.deepEqual(
+		connector.attempts.map((a) => a.interactive),
+		[false],
+		'start-up / settings change',
+	);
+	await manager.restart('remote');
+	await manager.stop('remote');
+	await manager.start('remote');
+	assert.deepEqual(
+		connector.attempts.map((a) => a.interactive),
+		[false, true, true],
+	);
+	await manager.dispose();
+});

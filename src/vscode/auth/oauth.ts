@@ -22,6 +22,18 @@ export class SecretStorageTokenStore implements TokenStore {
 	}
 }
 
+/**
+ * The reason an automatic start (start-up, a settings change) of a server that needs a browser sign-in stops:
+ * nothing pops up by itself, the row says "sign in" (serversTree.ts looks for this text) and the user's Start or
+ * click runs the sign-in, as VS Code's own MCP support does.
+ */
+export const SIGN_IN_NEEDED = 'sign-in needed: click the server or use Start to sign in';
+
+/** Whether a server state's message is {@link SIGN_IN_NEEDED} (the start waits for the user to sign in). */
+export function needsSignIn(message: string): boolean {
+	return message.includes(SIGN_IN_NEEDED);
+}
+
 /** The answer to "sign in to this server?": open the browser, copy the link, or undefined (declined). */
 export type SignInChoice = 'open' | 'copy' | undefined;
 
@@ -78,14 +90,14 @@ export interface VsCodeOAuthHooksOptions {
  * Copy Link), then waits with a cancellable progress notification. Declining or cancelling rejects, which the
  * OAuth client reports as "authorization in the browser failed: …".
  */
-export function createVsCodeOAuthHooks(server: string, options: VsCodeOAuthHooksOptions): OAuthHostHooks {
+export function createVsCodeOAuthHooks(server: string, options: VsCodeOAuthHooksOptions): OAuthHostHooks & { withoutSignIn: OAuthHostHooks } {
 	// The listener prepared by redirectUri(), keyed by the URI handed out (the browser step gets it back).
 	const prepared = new Map<string, LoopbackRedirect>();
 	// External URI -> local port, so a stored registration's redirect URI can be served again after asExternalUri.
 	const localPorts = new Map<string, number>();
 	const listenerTimeoutMs = options.listenerTimeoutMs ?? 600_000;
 
-	return {
+	const hooks = {
 		store: options.store,
 
 		async redirectUri(previous?: string): Promise<string> {
@@ -115,13 +127,17 @@ export function createVsCodeOAuthHooks(server: string, options: VsCodeOAuthHooks
 			return external;
 		},
 
-		async openAuthorizationUrl(url: string, redirectUri: string, signal: AbortSignal): Promise<string> {
+		async openAuthorizationUrl(url: string, redirectUri: string, signal: AbortSignal, interactive = true): Promise<string> {
 			const listener = prepared.get(redirectUri);
 			prepared.delete(redirectUri);
 			if (!listener) {
 				throw new Error(`no redirect listener is waiting for ${redirectUri}`);
 			}
 			try {
+				if (!interactive) {
+					options.logger?.info(`OAuth: ${SIGN_IN_NEEDED} (not started by you, so no sign-in was opened)`);
+					throw new Error(SIGN_IN_NEEDED);
+				}
 				const target = new URL(url);
 				const prompt = (globalThis as unknown as SignInHolder)[signInOverrideKey] ?? modalSignInPrompt;
 				const choice = await prompt(server, target.origin);
@@ -162,6 +178,11 @@ export function createVsCodeOAuthHooks(server: string, options: VsCodeOAuthHooks
 			}
 		},
 	};
+	return {
+		...hooks,
+		// The same listeners and store; only the browser step refuses (an automatic start must not open a sign-in).
+		withoutSignIn: { ...hooks, openAuthorizationUrl: (url: string, redirectUri: string, signal: AbortSignal) => hooks.openAuthorizationUrl(url, redirectUri, signal, false) },
+	};
 }
 
 function loopbackPort(uri: string): number | undefined {
@@ -177,16 +198,16 @@ function loopbackPort(uri: string): number | undefined {
  * The `oauth` part of the VS Code Host: hooks per server (created once each, so a prepared redirect listener is found
  * again by its browser step), all keeping tokens in `secrets`.
  */
-export function vsCodeOAuthHooks(secrets: vscode.SecretStorage, logger?: (server: string) => Logger): (server: string) => OAuthHostHooks {
+export function vsCodeOAuthHooks(secrets: vscode.SecretStorage, logger?: (server: string) => Logger): (server: string, options?: { interactive: boolean }) => OAuthHostHooks {
 	const store = new SecretStorageTokenStore(secrets);
-	const hooks = new Map<string, OAuthHostHooks>();
-	return (server) => {
+	const hooks = new Map<string, ReturnType<typeof createVsCodeOAuthHooks>>();
+	return (server, options) => {
 		let found = hooks.get(server);
 		if (!found) {
 			found = createVsCodeOAuthHooks(server, { store, logger: logger?.(server) });
 			hooks.set(server, found);
 		}
-		return found;
+		return options?.interactive === false ? found.withoutSignIn : found;
 	};
 }
 

@@ -572,7 +572,7 @@ export async function handleUrlElicitationRequired(server: string, error: unknow
 	return presenter.confirmRetry(
 		server,
 		what,
-		elicitations.map((e) => e.elicitationId),
+		elicitations.flatMap((e) => (e.elicitationId === undefined ? [] : [e.elicitationId])),
 		own,
 	);
 }

@@ -17,11 +17,11 @@ export interface ServerIdentity {
 }
 
 /**
- * A short stable key (sha-256, hex) for consent of `server` to sample with `modelId`. Without an identity (the server
- * left the configuration meanwhile) the key is unique per call, so nothing remembered applies and nothing is kept.
+ * A short stable key (sha-256, hex) for consent of `server` to sample with `modelId`. `name` is used alone only for a
+ * client the Manager does not know (`server` undefined: a connection opened in code), in a key space of its own, so
+ * it never matches a configured server's consent.
  */
-export function samplingConsentKey(server: ServerIdentity | undefined, modelId: string): string {
-	if (!server) return `unknown:${Math.random().toString(36).slice(2)}`;
-	const where = `${server.source.kind}\u0000${server.source.path ?? server.source.label}`;
-	return createHash('sha256').update(`${where}\u0000${server.name}\u0000${configHash(server.config)}\u0000${modelId}`).digest('hex').slice(0, 32);
+export function samplingConsentKey(server: ServerIdentity | undefined, modelId: string, name = server?.name ?? ''): string {
+	const where = server ? `${server.source.kind}\u0000${server.source.path ?? server.source.label}\u0000${configHash(server.config)}` : 'not-configured';
+	return createHash('sha256').update(`${where}\u0000${name}\u0000${modelId}`).digest('hex').slice(0, 32);
 }

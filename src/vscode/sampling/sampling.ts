@@ -176,7 +176,7 @@ export class SamplingBroker implements vscode.Disposable {
 		const model = choice.model;
 		log.info(`Sampling model: ${modelLabel(model)} (by ${choice.reason})`);
 
-		await this.consent(server, params, modelLabel(model), samplingConsentKey(this.identify(server), `${model.vendor}/${model.id}`), signal);
+		await this.consent(server, params, modelLabel(model), samplingConsentKey(this.identify(server), `${model.vendor}/${model.id}`, server), signal);
 		throwIfAborted(signal);
 
 		const image = imageSupport(model);

@@ -15,6 +15,8 @@ import { askToolArguments } from './toolForm';
 import { chooseTaskMode } from '../tasks/taskCommands';
 import type { TaskList } from '../tasks/taskList';
 import type { ToolConsent } from './consent';
+import { needsSignIn } from '../auth/oauth';
+
 
 /** Command ids, as contributed in package.json (category "MCP Switchboard"). */
 export const Commands = {
@@ -114,6 +116,8 @@ export function notifyServerErrors(manager: Manager, logs: ServerLogs): vscode.D
 			return;
 		}
 		if (state.kind !== 'error' || announced.has(server)) return;
+		// A server waiting for the user to sign in is not a failure to shout about: its row says "sign in".
+		if (needsSignIn(state.message)) return;
 		announced.add(server);
 		const first = state.message.split('\n', 1)[0] ?? state.message;
 		showServerError(logs, server, first.length > 300 ? `${first.slice(0, 299)}…` : first, true);

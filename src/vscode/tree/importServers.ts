@@ -150,7 +150,7 @@ export function registerConfigCommands(context: vscode.ExtensionContext, config:
 		vscode.commands.registerCommand(ConfigCommands.resetTrust, async () => {
 			const count = await config.resetTrust();
 			void vscode.window.showInformationMessage(
-				count === 0 ? 'MCP: there were no server trust decisions to reset.' : `MCP: forgot ${count} server trust decision${count === 1 ? '' : 's'}; workspace servers will ask again before they start.`,
+				count === 0 ? 'MCP: there were no server trust decisions to reset.' : `MCP: forgot ${count} server trust decision${count === 1 ? '' : 's'}; workspace servers will ask again when you start them.`,
 			);
 		}),
 		vscode.commands.registerCommand(ConfigCommands.clearInputs, async () => {

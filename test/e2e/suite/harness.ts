@@ -201,7 +201,9 @@ export type DriverRequest =
 	| { action: 'fill'; selector: string; text: string }
 	| { action: 'click'; selector: string; nth?: number }
 	| { action: 'texts'; selector: string }
-	| { action: 'evaluate'; script: string };
+	| { action: 'evaluate'; script: string }
+	/** Evaluates `script` in every frame whose URL contains `frame` (webviews are nested iframes); returns the defined values. */
+	| { action: 'frameEvaluate'; script: string; frame?: string };
 
 /** True when a page driver answers requests (the code-server runner; not `@vscode/test-electron`). */
 export function hasDriver(): boolean {

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Manager } from '../../../src/manager/manager';
-import { setSignInPromptForTests } from '../../../src/vscode/auth/oauth';
+import { needsSignIn, setSignInPromptForTests } from '../../../src/vscode/auth/oauth';
 import { startAuthFixture, type AuthFixture } from '../../fixtures/authServer';
 import { answerQuickPick, driver, extensionApi, hasDriver, quickInputClose, quickInputRows, test, waitFor, type DriverRequest } from './harness';
 
@@ -45,6 +45,18 @@ function stateOf(manager: Manager): string {
 	const view = manager.get(NAME);
 	if (!view) return 'absent';
 	return view.state.kind === 'error' ? `error: ${view.state.message}` : view.state.kind;
+}
+
+/** Waits until the server waits for the user to sign in: an error state naming it, the row saying "sign in", no toast. */
+async function waitForSignInRow(manager: Manager): Promise<void> {
+	await waitFor(() => {
+		const state = manager.get(NAME)?.state;
+		return state?.kind === 'error' && needsSignIn(state.message) && state.retryAt === undefined;
+	}, { timeoutMs: 20_000, message: `'${NAME}' to wait for a sign-in (it is ${stateOf(manager)})` });
+	const { tree } = await extensionApi<{ tree: { getTreeItem(node: unknown): vscode.TreeItem } }>();
+	const row = tree.getTreeItem({ kind: 'server', server: NAME });
+	assert.match(String(row.description), /^sign in/);
+	assert.equal(row.command?.command, 'mcpSwitchboard.startServer', 'a click on the row signs in');
 }
 
 async function whoami(manager: Manager): Promise<string> {
@@ -93,6 +105,10 @@ test(
 		const original = config.inspect<Record<string, unknown>>('servers')?.globalValue;
 		try {
 			await config.update('servers', { ...(original ?? {}), [NAME]: { type: 'http', url: fixture.mcpUrl } }, vscode.ConfigurationTarget.Global);
+			// Added (or at start-up), the server opens no sign-in by itself: its row says "sign in" until the user starts it.
+			await waitForSignInRow(manager);
+			assert.equal(asked.length, 0, 'no sign-in question without the user asking for it');
+			void manager.start(NAME).catch(() => undefined);
 			await running(manager, 25_000, `'${NAME}' to run after signing in`).catch((error: unknown) => {
 				throw new Error(`${String(error)}; authorization requests: ${JSON.stringify(fixture.authorizeRequests.map((q) => q.toString()))}; requests: ${fixture.requests.join(', ')}`);
 			});
@@ -201,6 +217,9 @@ test(
 		const original = config.inspect<Record<string, unknown>>('servers')?.globalValue;
 		try {
 			await config.update('servers', { ...(original ?? {}), [NAME]: { type: 'http', url: fixture.mcpUrl } }, vscode.ConfigurationTarget.Global);
+			await waitForSignInRow(manager);
+			assert.equal(asked, 0, 'no sign-in question without the user asking for it');
+			await manager.start(NAME).catch(() => undefined);
 			const failed = await waitFor(() => stateOf(manager).startsWith('error') && stateOf(manager), { timeoutMs: 20_000, message: `'${NAME}' to fail after the sign-in was declined` });
 			assert.match(failed, /declined to sign in/);
 			// Nobody is asked again behind the user's back (no retry is scheduled), and no browser tab or authorization

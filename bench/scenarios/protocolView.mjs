@@ -1,0 +1,83 @@
+// The protocol view's cost: our stdio client with the view's tap on (every message classified, redacted, paired and
+// kept in a ProtocolLog, as while a protocol view is open) against the same client with no tap (the floor column
+// here), sequential p50 and 64 in flight; target <= 1.05x. Then the view's model at scale: adding 100,000 messages and
+// filtering them by text (absolute ms; the webview draws only the rows in view, so its cost does not grow with this).
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+import { SERVER } from '../lib/clients.mjs';
+import { interleave, median, parallel, percentile } from '../lib/stats.mjs';
+
+export const name = 'protocolView';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const require = createRequire(import.meta.url);
+const SEQUENTIAL_CALLS = 1500;
+const PARALLEL_CALLS = 10_000;
+const IN_FLIGHT = 64;
+const MESSAGES = 100_000;
+
+async function loadProtocolLog() {
+	const outdir = `${root}.bench/`;
+	mkdirSync(outdir, { recursive: true });
+	await esbuild.build({ entryPoints: [`${root}src/vscode/console/protocolLog.ts`], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: `${outdir}protocolLog.cjs`, logLevel: 'warning' });
+	return require(`${outdir}protocolLog.cjs`);
+}
+
+async function connect(tapped, ProtocolLog) {
+	const core = require('../../dist/core.js');
+	const client = await core.connect({ type: 'stdio', command: process.execPath, args: [SERVER] }, { name: 'bench' });
+	if (tapped) {
+		const log = new ProtocolLog();
+		client.messageTap = (direction, message) => log.add(direction, message);
+	}
+	return { callTool: (tool, args) => client.callTool(tool, args), close: () => client.close() };
+}
+
+async function sequential(client) {
+	for (let i = 0; i < 200; i++) await client.callTool('echo', { text: `w${i}` });
+	const latencies = [];
+	for (let i = 0; i < SEQUENTIAL_CALLS; i++) {
+		const start = performance.now();
+		await client.callTool('echo', { text: `hello ${i}` });
+		latencies.push((performance.now() - start) * 1000);
+	}
+	return percentile(latencies, 50);
+}
+
+export async function run({ rounds }) {
+	const { ProtocolLog } = await loadProtocolLog();
+	const clients = { floor: await connect(false, ProtocolLog), ours: await connect(true, ProtocolLog) };
+	let seq;
+	let par;
+	try {
+		for (const which of ['floor', 'ours']) await parallel(clients[which], 3000, IN_FLIGHT);
+		seq = await interleave(rounds, ['floor', 'ours'], (which) => sequential(clients[which]));
+		par = await interleave(rounds, ['floor', 'ours'], (which) => parallel(clients[which], PARALLEL_CALLS, IN_FLIGHT));
+	} finally {
+		await clients.floor.close();
+		await clients.ours.close();
+	}
+	const addTimes = [];
+	const filterTimes = [];
+	for (let round = 0; round < rounds; round++) {
+		const log = new ProtocolLog(MESSAGES);
+		let start = performance.now();
+		for (let i = 0; i < MESSAGES / 2; i++) {
+			log.add('out', { jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'echo', arguments: { text: `message ${i}` } } });
+			log.add('in', { jsonrpc: '2.0', id: i, result: { content: [{ type: 'text', text: `Echo: message ${i}` }] } });
+		}
+		addTimes.push(performance.now() - start);
+		start = performance.now();
+		const found = log.filter('message 4242');
+		filterTimes.push(performance.now() - start);
+		if (found.length < 2) throw new Error('the filter found nothing');
+	}
+	return [
+		{ scenario: 'protocolView', metric: 'stdio sequential p50, protocol view tap on (floor: off)', unit: 'µs', target: '<= 1.05x', floor: median(seq.floor), ours: median(seq.ours), sdk: '-' },
+		{ scenario: 'protocolView', metric: `stdio ${IN_FLIGHT} in flight, tap on (floor: off)`, unit: 'calls/s', lowerIsBetter: false, target: '<= 1.05x', floor: median(par.floor.map((r) => r.rate)), ours: median(par.ours.map((r) => r.rate)), sdk: '-' },
+		{ scenario: 'protocolView', metric: `add ${MESSAGES.toLocaleString('en-US')} messages to the view's log`, unit: 'ms', floor: '-', ours: median(addTimes), sdk: '-' },
+		{ scenario: 'protocolView', metric: `filter ${MESSAGES.toLocaleString('en-US')} messages by text`, unit: 'ms', floor: '-', ours: median(filterTimes), sdk: '-' },
+	];
+}

@@ -1,0 +1,180 @@
+/**
+ * The protocol view: a webview per server listing every JSON-RPC message while it is open — direction, time,
+ * method, id, size, each response paired with its request and latency — with a filter (method or text, errors
+ * only), a details pane with the pretty JSON and Copy, and keyboard navigation. Messages come from the Manager's
+ * tap (nothing is tapped while no view is open) into a bounded ProtocolLog; the text is redacted as the log's trace.
+ * The webview gets rows in batches (at most every 100 ms) and asks for a message's JSON only when it is opened.
+ */
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { Manager } from '../../manager/manager';
+import { DEFAULT_CAPACITY, ProtocolLog, type ProtocolEntry } from './protocolLog';
+import { protocolViewHtml } from './protocolViewHtml';
+
+export const SHOW_PROTOCOL = 'mcpSwitchboard.showProtocol';
+const BATCH_MS = 100;
+
+/** What the webview shows of an entry in its list (no text: that is fetched on demand). */
+export interface ProtocolRow {
+	seq: number;
+	time: number;
+	direction: 'in' | 'out';
+	kind: ProtocolEntry['kind'];
+	method?: string;
+	id?: string | number;
+	size: number;
+	latencyMs?: number;
+	pair?: number;
+}
+
+function row(entry: ProtocolEntry): ProtocolRow {
+	const { seq, time, direction, kind, method, id, size, latencyMs, pair } = entry;
+	return { seq, time, direction, kind, size, ...(method !== undefined ? { method } : {}), ...(id !== undefined ? { id } : {}), ...(latencyMs !== undefined ? { latencyMs } : {}), ...(pair !== undefined ? { pair } : {}) };
+}
+
+/** The pretty JSON of an entry (its raw text when it was cut or is not JSON). */
+export function prettyText(entry: ProtocolEntry): string {
+	try {
+		return JSON.stringify(JSON.parse(entry.text), null, 2);
+	} catch {
+		return entry.text;
+	}
+}
+
+function capacity(): number {
+	const value = vscode.workspace.getConfiguration('mcpSwitchboard').get<number>('protocolView.maxMessages', DEFAULT_CAPACITY);
+	return typeof value === 'number' && value >= 100 ? value : DEFAULT_CAPACITY;
+}
+
+type FromWebview =
+	| { type: 'ready' }
+	| { type: 'filter'; query: string; errorsOnly: boolean; token: number }
+	| { type: 'details'; seq: number }
+	| { type: 'copy'; seq: number };
+
+/** One open protocol view. */
+export class ProtocolPanel implements vscode.Disposable {
+	readonly log = new ProtocolLog(capacity());
+	private readonly disposables: vscode.Disposable[] = [];
+	private pending: ProtocolRow[] = [];
+	private timer: NodeJS.Timeout | undefined;
+	private disposed = false;
+
+	constructor(
+		readonly server: string,
+		readonly panel: vscode.WebviewPanel,
+		manager: Manager,
+		onDispose: () => void,
+	) {
+		const nonce = randomBytes(16).toString('base64');
+		panel.webview.options = { enableScripts: true, localResourceRoots: [] };
+		panel.webview.html = protocolViewHtml(server, nonce, panel.webview.cspSource);
+		this.disposables.push(
+			manager.watchMessages(server, (direction, message) => this.log.add(direction, message)),
+			this.log.onDidAdd((entry) => this.queue(entry)),
+			panel.webview.onDidReceiveMessage((message: FromWebview) => void this.receive(message)),
+			vscode.workspace.onDidChangeConfiguration((e) => {
+				if (e.affectsConfiguration('mcpSwitchboard.protocolView.maxMessages')) this.log.setCapacity(capacity());
+			}),
+			panel.onDidDispose(() => {
+				this.dispose();
+				onDispose();
+			}),
+		);
+	}
+
+	private queue(entry: ProtocolEntry): void {
+		this.pending.push(row(entry));
+		if (entry.pair !== undefined && entry.kind !== 'request') this.pending.push({ ...row(this.log.get(entry.pair) ?? entry) });
+		this.timer ??= setTimeout(() => this.flush(), BATCH_MS);
+	}
+
+	private flush(): void {
+		this.timer = undefined;
+		if (this.disposed || this.pending.length === 0) return;
+		const rows = this.pending;
+		this.pending = [];
+		void this.panel.webview.postMessage({ type: 'rows', rows, size: this.log.size });
+	}
+
+	private async receive(message: FromWebview): Promise<void> {
+		switch (message.type) {
+			case 'ready':
+				this.pending = [];
+				await this.panel.webview.postMessage({ type: 'reset', rows: this.log.entries().map(row) });
+				return;
+			case 'filter':
+				await this.panel.webview.postMessage({ type: 'filtered', token: message.token, seqs: this.log.filter(String(message.query ?? ''), message.errorsOnly === true) });
+				return;
+			case 'details': {
+				const entry = this.log.get(Number(message.seq));
+				await this.panel.webview.postMessage({ type: 'details', seq: message.seq, text: entry ? prettyText(entry) : 'This message is no longer kept (the view keeps the newest ones).' });
+				return;
+			}
+			case 'copy': {
+				const entry = this.log.get(Number(message.seq));
+				if (entry) {
+					await vscode.env.clipboard.writeText(prettyText(entry));
+					void vscode.window.setStatusBarMessage(`Copied message ${entry.seq} of ${this.server}`, 2000);
+				}
+				return;
+			}
+		}
+	}
+
+	dispose(): void {
+		if (this.disposed) return;
+		this.disposed = true;
+		if (this.timer) clearTimeout(this.timer);
+		for (const disposable of this.disposables) disposable.dispose();
+		this.log.dispose();
+	}
+}
+
+/** The protocol views by server, and the command that opens one. */
+export class ProtocolViews implements vscode.Disposable {
+	private readonly panels = new Map<string, ProtocolPanel>();
+	private readonly command: vscode.Disposable;
+
+	constructor(private readonly manager: Manager) {
+		this.command = vscode.commands.registerCommand(SHOW_PROTOCOL, (target?: unknown) => this.show(target));
+	}
+
+	/** The open view of `server`, if any (for tests). */
+	get(server: string): ProtocolPanel | undefined {
+		return this.panels.get(server);
+	}
+
+	/** Opens (or reveals) the view of the server named by `target` (a name, a tree node, `{ server }`), else asks. */
+	async show(target?: unknown): Promise<ProtocolPanel | undefined> {
+		let server = typeof target === 'string' ? target : typeof target === 'object' && target !== null && typeof (target as { server?: unknown }).server === 'string' ? (target as { server: string }).server : undefined;
+		if (server === undefined) {
+			const names = this.manager.servers().map((view) => ({ label: view.name, description: view.state.kind }));
+			if (names.length === 0) {
+				void vscode.window.showInformationMessage('No MCP server is configured. Add one from the MCP view first.');
+				return undefined;
+			}
+			server = (await vscode.window.showQuickPick(names, { title: 'Show Protocol of MCP Server', placeHolder: 'Pick a server' }))?.label;
+			if (server === undefined) return undefined;
+		}
+		const open = this.panels.get(server);
+		if (open) {
+			open.panel.reveal();
+			return open;
+		}
+		if (!this.manager.get(server)) {
+			void vscode.window.showErrorMessage(`No MCP server named '${server}' is configured.`);
+			return undefined;
+		}
+		const panel = vscode.window.createWebviewPanel('mcpSwitchboard.protocol', `MCP Protocol: ${server}`, vscode.ViewColumn.Active, { retainContextWhenHidden: true });
+		const view = new ProtocolPanel(server, panel, this.manager, () => this.panels.delete(server));
+		this.panels.set(server, view);
+		return view;
+	}
+
+	dispose(): void {
+		this.command.dispose();
+		for (const panel of this.panels.values()) panel.panel.dispose();
+		this.panels.clear();
+	}
+}

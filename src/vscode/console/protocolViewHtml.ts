@@ -1,0 +1,182 @@
+/**
+ * The protocol view's page: a strict Content-Security-Policy (no network, scripts and styles only with this page's
+ * nonce), VS Code's theme colours, a virtualised list (only the rows in view are in the DOM, so 100,000 messages
+ * scroll as 100 do), a filter box, "Errors only", "Follow", and a details pane. Keyboard: ↑/↓ (Page Up/Down,
+ * Home/End) move, Enter opens the details, C copies, / focuses the filter, Escape closes the details.
+ * Server text is only ever set as textContent, never as HTML.
+ */
+export function protocolViewHtml(server: string, nonce: string, cspSource: string): string {
+	const title = server.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+	return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-${nonce}' ${cspSource}; script-src 'nonce-${nonce}';">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<title>MCP Protocol: ${title}</title>
+<style nonce="${nonce}">
+	body { margin: 0; padding: 0; font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); background: var(--vscode-editor-background); display: flex; flex-direction: column; height: 100vh; overflow: hidden; }
+	header { display: flex; gap: 8px; align-items: center; padding: 6px 8px; border-bottom: 1px solid var(--vscode-panel-border); }
+	header input[type=search] { flex: 1; background: var(--vscode-input-background); color: var(--vscode-input-foreground); border: 1px solid var(--vscode-input-border, transparent); padding: 3px 6px; }
+	header input[type=search]:focus { outline: 1px solid var(--vscode-focusBorder); }
+	#count { color: var(--vscode-descriptionForeground); white-space: nowrap; }
+	#list { flex: 1; overflow-y: auto; position: relative; font-family: var(--vscode-editor-font-family); font-size: var(--vscode-editor-font-size); }
+	#list:focus { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; }
+	#spacer { position: relative; }
+	.row { position: absolute; left: 0; right: 0; height: 22px; line-height: 22px; display: grid; grid-template-columns: 104px 24px 92px minmax(120px, 1fr) 80px 80px 80px; gap: 6px; padding: 0 8px; white-space: nowrap; overflow: hidden; cursor: default; }
+	.row:hover { background: var(--vscode-list-hoverBackground); }
+	.row.selected { background: var(--vscode-list-activeSelectionBackground); color: var(--vscode-list-activeSelectionForeground); }
+	.row .dir.out { color: var(--vscode-charts-blue); }
+	.row .dir.in { color: var(--vscode-charts-green); }
+	.row.error .method, .row.error .kind, .row.invalid .method, .row.invalid .kind { color: var(--vscode-errorForeground); }
+	.row .num { text-align: right; color: var(--vscode-descriptionForeground); }
+	.row.selected .num { color: inherit; }
+	.row span { overflow: hidden; text-overflow: ellipsis; }
+	#details { display: none; flex-direction: column; height: 40%; border-top: 1px solid var(--vscode-panel-border); }
+	#details.open { display: flex; }
+	#details header { border-bottom: none; }
+	#details pre { flex: 1; margin: 0; padding: 6px 8px; overflow: auto; font-family: var(--vscode-editor-font-family); font-size: var(--vscode-editor-font-size); white-space: pre-wrap; word-break: break-all; }
+	button { background: var(--vscode-button-secondaryBackground); color: var(--vscode-button-secondaryForeground); border: none; padding: 3px 10px; cursor: pointer; }
+	button:hover { background: var(--vscode-button-secondaryHoverBackground); }
+	#empty { padding: 16px; color: var(--vscode-descriptionForeground); }
+	.grow { flex: 1; }
+</style>
+</head>
+<body>
+<header>
+	<input id="filter" type="search" placeholder="Filter by method or text (/)" aria-label="Filter messages">
+	<label><input id="errors" type="checkbox"> Errors only</label>
+	<label><input id="follow" type="checkbox" checked> Follow</label>
+	<span id="count" aria-live="polite"></span>
+</header>
+<div id="empty">No messages yet. Messages to and from ${title} appear here while this view is open; call a tool or read a resource.</div>
+<div id="list" tabindex="0" role="listbox" aria-label="JSON-RPC messages"><div id="spacer"></div></div>
+<section id="details" aria-label="Message">
+	<header><strong id="detailsTitle"></strong><span class="grow"></span><button id="copy" title="Copy the message as JSON (C)">Copy</button><button id="close" title="Close (Escape)">Close</button></header>
+	<pre id="json"></pre>
+</section>
+<script nonce="${nonce}">
+(() => {
+	const vscode = acquireVsCodeApi();
+	const ROW = 22;
+	const rows = new Map();      // seq -> row
+	let order = [];              // all seqs, oldest first
+	let shown = [];              // seqs after the filter
+	let filtering = false;
+	let token = 0;
+	let selected;
+	const list = document.getElementById('list');
+	const spacer = document.getElementById('spacer');
+	const filter = document.getElementById('filter');
+	const errors = document.getElementById('errors');
+	const follow = document.getElementById('follow');
+	const count = document.getElementById('count');
+	const empty = document.getElementById('empty');
+	const details = document.getElementById('details');
+	const json = document.getElementById('json');
+	const detailsTitle = document.getElementById('detailsTitle');
+
+	const time = (ms) => { const d = new Date(ms); return d.toLocaleTimeString(undefined, { hour12: false }) + '.' + String(d.getMilliseconds()).padStart(3, '0'); };
+	const size = (n) => n < 1024 ? n + ' B' : n < 1048576 ? (n / 1024).toFixed(1) + ' KB' : (n / 1048576).toFixed(1) + ' MB';
+	const latency = (r) => r.latencyMs === undefined ? '' : r.latencyMs < 1000 ? Math.round(r.latencyMs) + ' ms' : (r.latencyMs / 1000).toFixed(2) + ' s';
+	const label = (r) => r.method ?? (r.kind === 'invalid' ? '(not JSON-RPC)' : '');
+
+	function cell(text, cls) { const s = document.createElement('span'); s.textContent = text; if (cls) s.className = cls; return s; }
+
+	function render() {
+		empty.style.display = order.length === 0 ? 'block' : 'none';
+		spacer.style.height = (shown.length * ROW) + 'px';
+		const first = Math.max(0, Math.floor(list.scrollTop / ROW) - 5);
+		const last = Math.min(shown.length, first + Math.ceil(list.clientHeight / ROW) + 10);
+		const fragment = document.createDocumentFragment();
+		for (let i = first; i < last; i++) {
+			const r = rows.get(shown[i]);
+			if (!r) continue;
+			const el = document.createElement('div');
+			el.className = 'row ' + r.kind + (r.seq === selected ? ' selected' : '');
+			el.style.top = (i * ROW) + 'px';
+			el.dataset.seq = r.seq;
+			el.setAttribute('role', 'option');
+			el.setAttribute('aria-selected', String(r.seq === selected));
+			el.append(cell(time(r.time), 'time'), cell(r.direction === 'out' ? '→' : '←', 'dir ' + r.direction), cell(r.kind, 'kind'), cell(label(r), 'method'), cell(r.id === undefined ? '' : '#' + r.id, 'num id'), cell(size(r.size), 'num size'), cell(latency(r), 'num latency'));
+			el.title = (r.direction === 'out' ? 'Sent' : 'Received') + ' ' + r.kind + (r.method ? ' ' + r.method : '') + (r.pair !== undefined ? (r.kind === 'request' ? ' (answered)' : ' (answers a request)') : '');
+			fragment.append(el);
+		}
+		spacer.replaceChildren(fragment);
+		count.textContent = (filtering ? shown.length + ' of ' : '') + order.length + ' messages';
+	}
+
+	function applyFilter() {
+		const query = filter.value.trim();
+		filtering = query !== '' || errors.checked;
+		if (!filtering) { shown = order.slice(); render(); return; }
+		vscode.postMessage({ type: 'filter', query, errorsOnly: errors.checked, token: ++token });
+	}
+
+	function upsert(r) {
+		if (!rows.has(r.seq)) order.push(r.seq);
+		rows.set(r.seq, r);
+	}
+
+	function select(seq, open) {
+		selected = seq;
+		const index = shown.indexOf(seq);
+		if (index >= 0) {
+			if (index * ROW < list.scrollTop) list.scrollTop = index * ROW;
+			else if ((index + 1) * ROW > list.scrollTop + list.clientHeight) list.scrollTop = (index + 1) * ROW - list.clientHeight;
+		}
+		render();
+		if (open || details.classList.contains('open')) openDetails(seq);
+	}
+
+	function openDetails(seq) {
+		const r = rows.get(seq);
+		if (!r) return;
+		details.classList.add('open');
+		detailsTitle.textContent = (r.direction === 'out' ? 'Sent ' : 'Received ') + r.kind + (r.method ? ' ' + r.method : '') + (r.id !== undefined ? ' #' + r.id : '') + (r.latencyMs !== undefined ? ' after ' + latency(r) : '');
+		json.textContent = '…';
+		vscode.postMessage({ type: 'details', seq });
+	}
+
+	window.addEventListener('message', (event) => {
+		const message = event.data;
+		if (message.type === 'reset') { rows.clear(); order = []; for (const r of message.rows) upsert(r); applyFilter(); render(); if (follow.checked) list.scrollTop = list.scrollHeight; }
+		else if (message.type === 'rows') {
+			for (const r of message.rows) upsert(r);
+			// The extension keeps the newest messages only: drop what it no longer has.
+			if (order.length > message.size + 1000) { const drop = order.length - message.size; for (const seq of order.slice(0, drop)) rows.delete(seq); order = order.slice(drop); }
+			if (filtering) applyFilter(); else shown = order.slice();
+			render();
+			if (follow.checked) list.scrollTop = list.scrollHeight;
+		}
+		else if (message.type === 'filtered') { if (message.token === token) { shown = message.seqs; render(); } }
+		else if (message.type === 'details') { if (message.seq === selected) json.textContent = message.text; }
+	});
+
+	list.addEventListener('scroll', () => render());
+	window.addEventListener('resize', () => render());
+	list.addEventListener('click', (event) => { const el = event.target.closest('.row'); if (el) { select(Number(el.dataset.seq), true); list.focus(); } });
+	list.addEventListener('keydown', (event) => {
+		const index = selected === undefined ? -1 : shown.indexOf(selected);
+		const page = Math.max(1, Math.floor(list.clientHeight / ROW) - 1);
+		const move = { ArrowDown: 1, ArrowUp: -1, PageDown: page, PageUp: -page }[event.key];
+		if (move !== undefined && shown.length > 0) { follow.checked = false; select(shown[Math.max(0, Math.min(shown.length - 1, (index < 0 ? 0 : index + move)))], false); event.preventDefault(); }
+		else if (event.key === 'Home' && shown.length) { select(shown[0], false); event.preventDefault(); }
+		else if (event.key === 'End' && shown.length) { select(shown[shown.length - 1], false); event.preventDefault(); }
+		else if (event.key === 'Enter' && selected !== undefined) { openDetails(selected); event.preventDefault(); }
+		else if ((event.key === 'c' || event.key === 'C') && selected !== undefined) { vscode.postMessage({ type: 'copy', seq: selected }); event.preventDefault(); }
+		else if (event.key === 'Escape') { details.classList.remove('open'); event.preventDefault(); }
+		else if (event.key === '/') { filter.focus(); event.preventDefault(); }
+	});
+	let debounce;
+	filter.addEventListener('input', () => { clearTimeout(debounce); debounce = setTimeout(applyFilter, 150); });
+	errors.addEventListener('change', applyFilter);
+	document.getElementById('copy').addEventListener('click', () => { if (selected !== undefined) vscode.postMessage({ type: 'copy', seq: selected }); });
+	document.getElementById('close').addEventListener('click', () => details.classList.remove('open'));
+	vscode.postMessage({ type: 'ready' });
+	render();
+})();
+</script>
+</body>
+</html>`;
+}

@@ -1,0 +1,78 @@
+// The protocol view in a real VS Code, read inside its webview (a nested iframe) through the page driver: opened for
+// server-everything, it lists the messages of a tool call live (request and response paired, with latency), filters
+// by text, shows a message's pretty JSON on Enter and copies it; nothing is tapped once it is closed.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { SwitchboardApi } from '../../../src/extension';
+import { needDriver, serverWithTool } from './elicitationSupport';
+import { driver, extensionApi, screenshot, test, waitFor } from './harness';
+
+const SERVER = 'everything';
+
+interface ViewState {
+	count: string;
+	rows: string[][];
+	details: string;
+	detailsOpen: boolean;
+}
+
+/** What the protocol view's page shows: the counter, the visible rows (cells as text), the details pane. */
+async function viewState(): Promise<ViewState | undefined> {
+	const values = (await driver({
+		action: 'frameEvaluate',
+		script: `(() => { const list = document.getElementById('list'); const count = document.getElementById('count'); if (!list || !count) return undefined;
+			return { count: count.textContent, rows: [...list.querySelectorAll('.row')].sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top)).map((r) => [...r.children].map((c) => c.textContent)),
+				details: document.getElementById('json').textContent, detailsOpen: document.getElementById('details').classList.contains('open') }; })()`,
+	})) as ViewState[];
+	return values[0];
+}
+
+/** Runs `script` inside the protocol view's page (to type into its filter or press its keys). */
+async function inView(script: string): Promise<void> {
+	const values = (await driver({ action: 'frameEvaluate', script: `(() => { if (!document.getElementById('list')) return undefined; ${script}; return true; })()` })) as unknown[];
+	assert.equal(values.length, 1, 'exactly one protocol view page');
+}
+
+test('the protocol view lists a tool call live, paired with latency; filter, details and copy work in the webview', async () => {
+	needDriver();
+	const extension = await extensionApi<SwitchboardApi>();
+	if (extension.manager.get(SERVER)?.state.kind === 'needsTrust') await vscode.commands.executeCommand('mcpSwitchboard.startServer', SERVER);
+	await serverWithTool(SERVER, 'echo');
+	const panel = await vscode.commands.executeCommand<{ log: { size: number } } | undefined>('mcpSwitchboard.showProtocol', SERVER);
+	assert.ok(panel, 'the view opened');
+	try {
+		await waitFor(async () => (await viewState())?.count !== undefined, { message: 'the protocol view page' });
+		await vscode.commands.executeCommand('mcpSwitchboard.callTool', { server: SERVER, tool: 'echo', arguments: { message: 'seen on the wire' } });
+		const state = await waitFor(async () => {
+			const s = await viewState();
+			return s && s.rows.some((r) => r[2] === 'response' && r[3] === 'tools/call') ? s : undefined;
+		}, { message: 'the tools/call request and response in the view' });
+		const request = state.rows.find((r) => r[1] === '→' && r[2] === 'request' && r[3] === 'tools/call');
+		const response = state.rows.find((r) => r[1] === '←' && r[2] === 'response' && r[3] === 'tools/call');
+		assert.ok(request && response, JSON.stringify(state.rows));
+		assert.equal(request[4], response[4], 'the same id');
+		assert.match(response[6] ?? '', /^\d+ ms$|^\d+\.\d+ s$/, 'the response shows its latency');
+		assert.match(state.count, /\d+ messages/);
+
+		// Filter by text, then open the (only) response with the keyboard and copy it.
+		await inView(`const f = document.getElementById('filter'); f.value = 'seen on the wire'; f.dispatchEvent(new Event('input'))`);
+		await waitFor(async () => /^2 of \d+ messages$/.test((await viewState())?.count ?? ''), { message: 'the filter to leave the request and its response' });
+		await inView(`const l = document.getElementById('list'); l.focus(); for (const key of ['End', 'Enter']) l.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }))`);
+		const opened = await waitFor(async () => {
+			const s = await viewState();
+			return s?.detailsOpen && s.details.includes('Echo: seen on the wire') ? s : undefined;
+		}, { message: 'the details pane with the response JSON' });
+		assert.match(opened.details, /\n {2}"result": \{/, 'pretty-printed');
+		// The call's result document opened on top: bring the view back (the same panel) for the picture.
+		await vscode.commands.executeCommand('mcpSwitchboard.showProtocol', SERVER);
+		await waitFor(async () => (await viewState())?.detailsOpen === true, { message: 'the view shown again' });
+		await screenshot('protocol-view');
+		await vscode.env.clipboard.writeText('');
+		await inView(`document.getElementById('list').dispatchEvent(new KeyboardEvent('keydown', { key: 'c', bubbles: true }))`);
+		await waitFor(async () => (await vscode.env.clipboard.readText()).includes('Echo: seen on the wire'), { message: 'the message on the clipboard' });
+	} finally {
+		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+	}
+	const client = extension.manager.get(SERVER)?.state;
+	assert.equal(client?.kind === 'running' ? client.client.messageTap : 'not running', undefined, 'nothing is tapped once the view is closed');
+}, { timeoutMs: 90_000 });

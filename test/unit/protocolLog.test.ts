@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ProtocolLog } from '../../src/vscode/console/protocolLog';
+
+function clock(start = 1000): { now: () => number; advance(ms: number): void } {
+	let time = start;
+	return { now: () => time, advance: (ms) => (time += ms) };
+}
+
+test('a response is paired with its request (the other direction), with latency and the request method', () => {
+	const c = clock();
+	const log = new ProtocolLog(100, 1e9, c.now);
+	const request = log.add('out', { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'echo' } });
+	log.add('in', { jsonrpc: '2.0', method: 'notifications/progress', params: {} });
+	c.advance(42);
+	const response = log.add('in', { jsonrpc: '2.0', id: 7, result: { content: [] } });
+	assert.deepEqual([request.kind, request.method, request.pair], ['request', 'tools/call', response.seq]);
+	assert.deepEqual([response.kind, response.method, response.pair, response.latencyMs], ['response', 'tools/call', request.seq, 42]);
+	// A server request answered by us: in, then out.
+	const serverRequest = log.add('in', { jsonrpc: '2.0', id: 0, method: 'roots/list' });
+	const answer = log.add('out', { jsonrpc: '2.0', id: 0, error: { code: -32601, message: 'nope' } });
+	assert.deepEqual([answer.kind, answer.pair, serverRequest.pair], ['error', serverRequest.seq, answer.seq]);
+	// An out response with an id that only an *out* request had is not paired with it.
+	const stray = log.add('out', { jsonrpc: '2.0', id: 7, result: {} });
+	assert.equal(stray.pair, undefined);
+});
+
+test('secrets are redacted as in the trace log; malformed messages are kept as invalid', () => {
+	const log = new ProtocolLog();
+	const entry = log.add('out', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { arguments: { apiKey: 'sk-123', token: 'abc', text: 'visible' } } });
+	assert.doesNotMatch(entry.text, /sk-123|abc"/);
+	assert.match(entry.text, /visible/);
+	assert.equal(log.add('in', 'garbage').kind, 'invalid');
+	assert.equal(log.add('in', [1, 2]).kind, 'invalid');
+});
+
+test('bounded: the oldest messages go first by count and by text size; seqs stay addressable', () => {
+	const log = new ProtocolLog(3, 1e9);
+	for (let i = 1; i <= 5; i++) log.add('out', { jsonrpc: '2.0', method: `m${i}` });
+	assert.deepEqual(log.entries().map((e) => e.method), ['m3', 'm4', 'm5']);
+	assert.equal(log.get(1), undefined);
+	assert.equal(log.get(4)?.method, 'm4');
+	const small = new ProtocolLog(1000, 500);
+	for (let i = 0; i < 10; i++) small.add('in', { jsonrpc: '2.0', method: 'big', params: { text: 'x'.repeat(200) } });
+	assert.ok(small.size <= 2, `kept ${small.size}`);
+	const huge = new ProtocolLog().add('in', { jsonrpc: '2.0', id: 1, result: { text: 'y'.repeat(200_000) } });
+	assert.ok(huge.text.length < 70_000 && huge.size > 200_000, 'the text is cut, the size is the whole message');
+});
+
+test('filter by method or text, case-insensitive, and errors only', () => {
+	const log = new ProtocolLog();
+	log.add('out', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'Echo' } });
+	log.add('in', { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'Hello' }] } });
+	log.add('out', { jsonrpc: '2.0', id: 2, method: 'resources/read', params: { uri: 'x' } });
+	log.add('in', { jsonrpc: '2.0', id: 2, error: { code: -32602, message: 'unknown resource' } });
+	const methods = (seqs: number[]) => seqs.map((s) => `${log.get(s)!.kind}:${log.get(s)!.method}`);
+	assert.deepEqual(methods(log.filter('TOOLS/')), ['request:tools/call', 'response:tools/call']);
+	assert.deepEqual(methods(log.filter('hello')), ['response:tools/call']);
+	assert.deepEqual(methods(log.filter('', true)), ['error:resources/read']);
+	assert.equal(log.filter('').length, 4);
+});
