@@ -30,13 +30,6 @@ const suites = [
 const expectedFailures = {
 	'0.1.16': {},
 	'0.2.0-alpha.12': {
-		// Every auth check of these passes; the client then fails at initialize because the scenario's server speaks
-		// the 2026-07-28 stateless lifecycle (no initialize), which the core learns in issue 17.
-		'auth/offline-access-scope': 'needs the 2026-07-28 stateless lifecycle (issue 17)',
-		'auth/offline-access-not-supported': 'needs the 2026-07-28 stateless lifecycle (issue 17)',
-		'auth/authorization-server-migration': 'needs the 2026-07-28 stateless lifecycle (issue 17)',
-		'auth/iss-supported': 'needs the 2026-07-28 stateless lifecycle (issue 17)',
-		'auth/iss-not-advertised': 'needs the 2026-07-28 stateless lifecycle (issue 17)',
 		'auth/dpop': 'issue 13: DPoP not implemented yet',
 		'auth/dpop-nonce': 'issue 13: DPoP not implemented yet',
 	},
