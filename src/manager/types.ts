@@ -40,7 +40,7 @@ export interface ResolvedServer {
 	workspaceDefined: boolean;
 	/**
 	 * What the trust question shows and its decision is keyed on: every field as written, variables unresolved
-	 * (command, args, env, cwd, envFile, url, header templates). Absent: `describeLaunch(config)`.
+	 * (command, args, env, cwd, envFile, url, header templates). Absent: `describeAsWritten(config)` (trustText.ts).
 	 */
 	trustText?: string;
 	/**
