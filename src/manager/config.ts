@@ -3,6 +3,7 @@
  * typed entries, merging them by priority, importing Claude Desktop / Cursor `mcpServers` files, and hashing a
  * resolved config so the Manager restarts only what changed. Pure functions; nothing here throws on user input.
  */
+import { parseOAuthConfig } from './oauthConfig';
 import { createHash } from 'node:crypto';
 import { parseJsonc } from './jsonc';
 import type { ConfigSource, ServerConfig } from './types';
@@ -189,24 +190,8 @@ export function parseServer(name: string, raw: unknown, source: ConfigSource, wo
 		const remote: Extract<ServerConfig, { type: 'http' | 'sse' }> = { type, url: raw.url };
 		if (headers) remote.headers = headers;
 		if (raw.oauth !== undefined) {
-			if (!isRecord(raw.oauth)) {
-				problems.push(`${at}: field "oauth" must be an object with clientId / scopes (got ${describe(raw.oauth)})`);
-			} else {
-				const oauth: NonNullable<typeof remote.oauth> = {};
-				if (typeof raw.oauth.clientId === 'string') oauth.clientId = raw.oauth.clientId;
-				else if (raw.oauth.clientId !== undefined) problems.push(`${at}: field "oauth.clientId" must be a string`);
-				if (typeof raw.oauth.clientSecret === 'string') oauth.clientSecret = raw.oauth.clientSecret;
-				else if (raw.oauth.clientSecret !== undefined) problems.push(`${at}: field "oauth.clientSecret" must be a string`);
-				if (Array.isArray(raw.oauth.scopes) && raw.oauth.scopes.every((s) => typeof s === 'string')) oauth.scopes = raw.oauth.scopes as string[];
-				else if (typeof raw.oauth.scopes === 'string') oauth.scopes = raw.oauth.scopes.split(/\s+/).filter(Boolean);
-				else if (raw.oauth.scopes !== undefined) problems.push(`${at}: field "oauth.scopes" must be an array of strings`);
-				if (typeof raw.oauth.clientMetadataUrl === 'string') oauth.clientMetadataUrl = raw.oauth.clientMetadataUrl;
-				else if (raw.oauth.clientMetadataUrl !== undefined) problems.push(`${at}: field "oauth.clientMetadataUrl" must be a string (an https URL)`);
-				const method = raw.oauth.tokenEndpointAuthMethod;
-				if (method === 'none' || method === 'client_secret_basic' || method === 'client_secret_post') oauth.tokenEndpointAuthMethod = method;
-				else if (method !== undefined) problems.push(`${at}: field "oauth.tokenEndpointAuthMethod" must be "none", "client_secret_basic" or "client_secret_post"`);
-				remote.oauth = oauth;
-			}
+			const oauth = parseOAuthConfig(raw.oauth, at, problems);
+			if (oauth) remote.oauth = oauth;
 		}
 		config = remote;
 	}

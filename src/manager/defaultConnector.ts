@@ -50,6 +50,9 @@ export function createDefaultConnector(auth?: (request: ConnectRequest) => HttpA
 export function oauthFor(host: Host): (request: ConnectRequest) => HttpAuthProvider | undefined {
 	return (request) => {
 		if (request.config.type === 'stdio') return undefined;
+		// A server configured with its own Authorization header (an API key, a token from an input) authorizes that
+		// way: a 401 then means the header is wrong, which a browser sign-in would not fix.
+		if (Object.keys(request.config.headers ?? {}).some((name) => name.toLowerCase() === 'authorization')) return undefined;
 		const hooks = host.oauth?.(request.name, { interactive: request.interactive });
 		if (!hooks) return undefined;
 		const provider = new OAuthProvider({ serverUrl: request.config.url, config: request.config.oauth ?? {}, hooks, logger: request.logger, name: request.name });

@@ -41,6 +41,7 @@ function oauthConfig() {
 				tokenEndpointAuthMethod: 'private_key_jwt',
 			};
 		case 'auth/enterprise-managed-authorization':
+		case 'auth/cross-app-access-complete-flow': // its name in suite 0.1.x
 			return {
 				grant: 'enterprise',
 				clientId: context.client_id,
