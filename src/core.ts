@@ -18,7 +18,7 @@ import type { Manager, ManagerOptions } from './manager/manager';
 import type { HeadlessOAuthHooksOptions, OAuthHostHooks, OAuthProvider, OAuthProviderOptions } from './protocol/auth';
 
 export { McpClient, DEFAULT_CLIENT_INFO } from './protocol/client';
-export type { CallToolOptions, ClientHandlers, ClientOptions, RequestOptions, ToolTask } from './protocol/client';
+export type { CallToolOptions, ClientHandlers, ClientOptions, ProtocolEra, RequestOptions, ToolTask } from './protocol/client';
 export type { Task, TaskMetadata, TaskStatus } from './protocol/tasks/task';
 export { RELATED_TASK_META, isTerminal as isTerminalTaskStatus } from './protocol/tasks/task';
 export type { TaskHandle } from './protocol/tasks/taskHandle';
@@ -34,7 +34,7 @@ export type { Host } from './manager/host';
 export type { OAuthProvider, OAuthProviderOptions, HeadlessOAuthHooksOptions, OAuthClientConfig, OAuthHostHooks, TokenStore } from './protocol/auth';
 
 /** Options of `connect()`: the client's own (see ClientOptions) plus what building the transport needs. */
-export interface ConnectOptions extends Pick<ClientOptions, 'clientInfo' | 'timeoutMs' | 'connectTimeoutMs' | 'logger' | 'handlers'> {
+export interface ConnectOptions extends Pick<ClientOptions, 'clientInfo' | 'timeoutMs' | 'connectTimeoutMs' | 'logger' | 'handlers' | 'protocolVersion' | 'probeTimeoutMs' | 'maxInputRounds'> {
 	/** The name used in error messages and logs. Default: the command's base name, or the URL's host. */
 	name?: string;
 	/** Credentials per request for HTTP servers (e.g. an OAuth provider). Default: none (a 401 fails clearly). */
@@ -48,7 +48,7 @@ export interface ConnectOptions extends Pick<ClientOptions, 'clientInfo' | 'time
 
 /**
  * Starts a server (stdio) or opens a session (`http`: Streamable HTTP; `sse`: legacy HTTP+SSE) and resolves once
- * it is initialized. Rejects with an McpError: TransportFailed when the process cannot start or the URL cannot be
+ * it is ready: a 2026-07-28 server after `server/discover` (no handshake), an older one after `initialize`. Rejects with an McpError: TransportFailed when the process cannot start or the URL cannot be
  * reached (the message says what to check), RequestTimeout, ProtocolViolation (e.g. an unsupported protocol
  * version, naming both), or ConnectionClosed (the process exited: exit code and last stderr lines). Nothing is
  * left running after a rejection.
@@ -68,6 +68,9 @@ export function connect(server: TransportConfig, options: ConnectOptions = {}): 
 		connectTimeoutMs: options.connectTimeoutMs,
 		logger: options.logger,
 		handlers: options.handlers,
+		protocolVersion: options.protocolVersion,
+		probeTimeoutMs: options.probeTimeoutMs,
+		maxInputRounds: options.maxInputRounds,
 	});
 }
 

@@ -17,6 +17,8 @@ import { ServersTreeProvider, type TreeNode } from './vscode/tree/serversTree';
 import { ServerConfiguration } from './vscode/settings';
 import { registerSignOutCommand } from './vscode/auth/signOut';
 import { ServersStatusBar } from './vscode/tree/statusBar';
+import { ServerInputQueue } from './vscode/serverInput/inputQueue';
+import { WaitingRequestsAnnouncer } from './vscode/serverInput/waitingRequests';
 import { TaskList } from './vscode/tasks/taskList';
 import { registerTaskCommands } from './vscode/tasks/taskCommands';
 import { registerGateway, type GatewayProvider } from './vscode/gateway/gatewayProvider';
@@ -43,6 +45,9 @@ export interface SwitchboardApi {
 	logUri: vscode.Uri;
 	/** Where images and other binary results of this window are saved. */
 	blobs: BlobFiles;
+	/** The one queue of server-initiated UI (elicitation, URL consent, sampling consent) and its announcement. */
+	inputQueue: ServerInputQueue;
+	waitingRequests: WaitingRequestsAnnouncer;
 	/** The presenters, so suites can answer their quick inputs. */
 	elicitation: ElicitationPresenter;
 	sampling: SamplingBroker;
@@ -75,8 +80,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 	context.subscriptions.push(logs);
 	try {
 		const configuration = new ServerConfiguration(context, logs.main);
-		const elicitation = new ElicitationPresenter((server) => logs.channel(server));
-		const sampling = new SamplingBroker(context, (server) => logs.channel(server));
+		// One queue for every UI a server starts: they take turns, and a hidden one waits, announced, instead of being refused.
+		const inputQueue = new ServerInputQueue();
+		const waitingRequests = new WaitingRequestsAnnouncer(inputQueue);
+		context.subscriptions.push(inputQueue, waitingRequests);
+		const elicitation = new ElicitationPresenter((server) => logs.channel(server), { queue: inputQueue });
+		const sampling = new SamplingBroker(context, (server) => logs.channel(server), { queue: inputQueue });
 		const oauth = vsCodeOAuthHooks(context.secrets, (server) => logs.logger(server));
 		const host = new VsCodeHost({ logs, elicitation, sampling, configuration, loggingLevel, oauth });
 		context.subscriptions.push(configuration, elicitation, sampling, host, registerSamplingCommands(sampling));
@@ -132,6 +141,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			blobs,
 			addServer,
 			openSettings,
+			userInput: () => inputQueue.userInput(),
 			consent,
 			// A -32042 "URL elicitation required" error: open the pages (with consent), then offer to retry the call.
 			retryAfterError: (server, tool, error) => handleUrlElicitationRequired(server, error, elicitation, `the call of ${tool}`),
@@ -182,6 +192,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			statusText: () => statusBar.text,
 			logUri: context.logUri,
 			blobs,
+			inputQueue,
+			waitingRequests,
 			elicitation,
 			sampling,
 			settled: () => chain,

@@ -5,6 +5,7 @@
 // request (cold: a new tool list) and with it cached (the Manager's tool list unchanged since the last request).
 //
 // The gateway, Manager and ranking are bundled from src/ for this run with esbuild (they are not in dist/core.js).
+import * as http from 'node:http';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -44,6 +45,34 @@ async function bundle() {
 		logLevel: 'warning',
 	});
 	return require(outfile);
+}
+
+/**
+ * The physical floor of any HTTP endpoint in this process: a trivial node:http server answering every POST with a
+ * fixed JSON-RPC result, called with a keep-alive node:http client (no MCP, no JSON parsing of the answer).
+ */
+async function loopbackFloor() {
+	const body = '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"x"}]}}';
+	const server = http.createServer((req, res) => {
+		req.resume();
+		req.on('end', () => {
+			res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length) });
+			res.end(body);
+		});
+	});
+	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const agent = new http.Agent({ keepAlive: true });
+	const { port } = server.address();
+	const callTool = (_tool, args) =>
+		new Promise((resolve, reject) => {
+			const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/mcp', agent, headers: { 'content-type': 'application/json' } }, (res) => {
+				res.resume();
+				res.on('end', resolve);
+			});
+			req.on('error', reject);
+			req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: args } }));
+		});
+	return { callTool, close: () => new Promise((resolve) => (agent.destroy(), server.close(resolve))) };
 }
 
 async function sequential(client) {
@@ -109,22 +138,25 @@ export async function run({ rounds }) {
 	const direct = await connectClient('ours');
 	const viaClient = await core.connect({ type: 'http', url: gateway.url, headers: { authorization: `Bearer ${gateway.token}` } }, { name: 'gateway' });
 	const via = { callTool: (tool, args) => viaClient.callTool(`mcp__bench__${tool}`, args) };
-	const connections = { floor: direct, ours: via };
+	const loopback = await loopbackFloor();
+	const connections = { floor: direct, ours: via, loopback };
 	try {
 		for (const which of ['floor', 'ours']) await parallelCalls(connections[which], 3000, IN_FLIGHT);
-		const seq = await interleave(rounds, ['floor', 'ours'], (which) => sequential(connections[which]));
+		const seq = await interleave(rounds, ['floor', 'ours', 'loopback'], (which) => sequential(connections[which]));
 		const par = await interleave(rounds, ['floor', 'ours'], (which) => parallelCalls(connections[which], PARALLEL_CALLS, IN_FLIGHT));
 		const picked = (results, key) => ({ floor: median(results.floor.map((r) => r[key])), ours: median(results.ours.map((r) => r[key])), sdk: '-' });
 		const selections = [];
 		for (let round = 0; round < rounds; round++) selections.push(selection(selectTools));
 		return [
 			{ scenario: 'gateway', metric: 'tools/call echo p50: direct stdio (floor) vs through the gateway (ours)', unit: 'µs', target: '<= 1.3x', ...picked(seq, 'p50') },
+			{ scenario: 'gateway', metric: 'tools/call echo p50: trivial in-process node:http round trip (floor) vs the gateway (ours)', unit: 'µs', floor: median(seq.loopback.map((r) => r.p50)), ours: median(seq.ours.map((r) => r.p50)), sdk: '-' },
 			{ scenario: 'gateway', metric: `${PARALLEL_CALLS} calls, ${IN_FLIGHT} in flight: direct vs gateway`, unit: 'calls/s', lowerIsBetter: false, target: '<= 1.3x', ...picked(par, 'rate') },
 			{ scenario: 'selection', metric: `rank ${SELECTION_TOOLS} tools for a request, index cached`, unit: 'ms', floor: '-', ours: median(selections.map((s) => s.warm)), sdk: '-', target: '< 20 ms' },
 			{ scenario: 'selection', metric: `rank ${SELECTION_TOOLS} tools for a request, index rebuilt after a list change`, unit: 'ms', floor: '-', ours: median(selections.map((s) => s.changed)), sdk: '-', target: '< 20 ms' },
 			{ scenario: 'selection', metric: `rank ${SELECTION_TOOLS} tools for a request, cold (every tool's words read)`, unit: 'ms', floor: '-', ours: median(selections.map((s) => s.cold)), sdk: '-', target: '< 20 ms' },
 		];
 	} finally {
+		await loopback.close();
 		await viaClient.close();
 		await direct.close();
 		await gateway.close();

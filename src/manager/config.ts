@@ -3,9 +3,11 @@
  * typed entries, merging them by priority, importing Claude Desktop / Cursor `mcpServers` files, and hashing a
  * resolved config so the Manager restarts only what changed. Pure functions; nothing here throws on user input.
  */
+import { parseOAuthConfig } from './oauthConfig';
 import { createHash } from 'node:crypto';
 import { parseJsonc } from './jsonc';
 import type { ConfigSource, ServerConfig } from './types';
+import { ALL_PROTOCOL_VERSIONS } from '../protocol/protocolConstants';
 
 /**
  * One configured server before variables are resolved: strings may still hold `${…}` references.
@@ -43,7 +45,7 @@ const TYPE_ALIASES: Record<string, ServerConfig['type']> = {
 };
 
 /** Fields a server entry may have; anything else is reported (a typo like `comand` should not pass silently). */
-const KNOWN_FIELDS = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'disabled', 'timeoutMs', 'oauth', 'dev', 'gallery', 'description']);
+const KNOWN_FIELDS = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'disabled', 'timeoutMs', 'oauth', 'protocolVersion', 'dev', 'gallery', 'description']);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -123,6 +125,13 @@ export function parseServer(name: string, raw: unknown, source: ConfigSource, wo
 		else problems.push(`${at}: field "disabled" must be true or false (got ${describe(raw.disabled)})`);
 	}
 
+	// "auto" (the default) detects the era; a version pins it (see McpClient's protocolVersion option).
+	let protocolVersion: string | undefined;
+	if (raw.protocolVersion !== undefined && raw.protocolVersion !== 'auto') {
+		if (typeof raw.protocolVersion === 'string' && ALL_PROTOCOL_VERSIONS.includes(raw.protocolVersion)) protocolVersion = raw.protocolVersion;
+		else problems.push(`${at}: field "protocolVersion" must be "auto" or one of ${ALL_PROTOCOL_VERSIONS.join(', ')} (got ${describe(raw.protocolVersion)}); the version is detected instead`);
+	}
+
 	let config: ServerConfig;
 	let envFile: string | undefined;
 	if (type === 'stdio') {
@@ -181,29 +190,14 @@ export function parseServer(name: string, raw: unknown, source: ConfigSource, wo
 		const remote: Extract<ServerConfig, { type: 'http' | 'sse' }> = { type, url: raw.url };
 		if (headers) remote.headers = headers;
 		if (raw.oauth !== undefined) {
-			if (!isRecord(raw.oauth)) {
-				problems.push(`${at}: field "oauth" must be an object with clientId / scopes (got ${describe(raw.oauth)})`);
-			} else {
-				const oauth: NonNullable<typeof remote.oauth> = {};
-				if (typeof raw.oauth.clientId === 'string') oauth.clientId = raw.oauth.clientId;
-				else if (raw.oauth.clientId !== undefined) problems.push(`${at}: field "oauth.clientId" must be a string`);
-				if (typeof raw.oauth.clientSecret === 'string') oauth.clientSecret = raw.oauth.clientSecret;
-				else if (raw.oauth.clientSecret !== undefined) problems.push(`${at}: field "oauth.clientSecret" must be a string`);
-				if (Array.isArray(raw.oauth.scopes) && raw.oauth.scopes.every((s) => typeof s === 'string')) oauth.scopes = raw.oauth.scopes;
-				else if (typeof raw.oauth.scopes === 'string') oauth.scopes = raw.oauth.scopes.split(/\s+/).filter(Boolean);
-				else if (raw.oauth.scopes !== undefined) problems.push(`${at}: field "oauth.scopes" must be an array of strings`);
-				if (typeof raw.oauth.clientMetadataUrl === 'string') oauth.clientMetadataUrl = raw.oauth.clientMetadataUrl;
-				else if (raw.oauth.clientMetadataUrl !== undefined) problems.push(`${at}: field "oauth.clientMetadataUrl" must be a string (an https URL)`);
-				const method = raw.oauth.tokenEndpointAuthMethod;
-				if (method === 'none' || method === 'client_secret_basic' || method === 'client_secret_post') oauth.tokenEndpointAuthMethod = method;
-				else if (method !== undefined) problems.push(`${at}: field "oauth.tokenEndpointAuthMethod" must be "none", "client_secret_basic" or "client_secret_post"`);
-				remote.oauth = oauth;
-			}
+			const oauth = parseOAuthConfig(raw.oauth, at, problems);
+			if (oauth) remote.oauth = oauth;
 		}
 		config = remote;
 	}
 	if (timeoutMs !== undefined) config.timeoutMs = timeoutMs;
 	if (disabled !== undefined) config.disabled = disabled;
+	if (protocolVersion !== undefined) config.protocolVersion = protocolVersion;
 	const entry: ServerEntry = { name, config, source, workspaceDefined };
 	if (envFile !== undefined) entry.envFile = envFile;
 	return entry;

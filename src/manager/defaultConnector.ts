@@ -5,7 +5,7 @@
 import { OAuthProvider } from '../protocol/auth/oauthProvider';
 import type { HttpAuthProvider } from '../protocol/transports/transport';
 import { createTransport, type CreateTransportOptions } from '../protocol/transports/createTransport';
-import { McpClient } from '../protocol/client';
+import { McpClient, type ProtocolEra } from '../protocol/client';
 import type { Host } from './host';
 import type { Connector, ConnectRequest } from './serverConnection';
 
@@ -15,6 +15,11 @@ import type { Connector, ConnectRequest } from './serverConnection';
  * close grace).
  */
 export function createDefaultConnector(auth?: (request: ConnectRequest) => HttpAuthProvider | undefined, transportOptions: Pick<CreateTransportOptions, 'closeGraceMs'> = {}): Connector {
+	// "Clients SHOULD cache the result for the lifetime of the server process (stdio) or origin (HTTP), and MAY persist
+	// it across restarts of the same server configuration, re-probing if the cached assumption later fails."
+	// https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
+	// A legacy answer lets a restart skip the probe (McpClient probes again when initialize then fails).
+	const eras = new Map<string, ProtocolEra>();
 	return async (request) => {
 		const { name, config, handlers, logger, signal, inheritEnvironment } = request;
 		const transport = createTransport(config, { ...transportOptions, logger, name, inheritEnvironment, auth: config.type === 'stdio' ? undefined : auth?.(request) });
@@ -27,7 +32,10 @@ export function createDefaultConnector(auth?: (request: ConnectRequest) => HttpA
 		try {
 			// ServerConnection enforces the connect timeout (and holds it during an OAuth browser step), so the client
 			// must not race it with a timer of its own.
-			return await McpClient.connect(transport, { name, logger, handlers, connectTimeoutMs: Infinity });
+			const key = eraKey(name, config);
+			const client = await McpClient.connect(transport, { name, logger, handlers, connectTimeoutMs: Infinity, protocolVersion: config.protocolVersion, knownEra: eras.get(key) });
+			eras.set(key, client.era);
+			return client;
 		} finally {
 			signal.removeEventListener('abort', onAbort);
 		}
@@ -42,6 +50,9 @@ export function createDefaultConnector(auth?: (request: ConnectRequest) => HttpA
 export function oauthFor(host: Host): (request: ConnectRequest) => HttpAuthProvider | undefined {
 	return (request) => {
 		if (request.config.type === 'stdio') return undefined;
+		// A server configured with its own Authorization header (an API key, a token from an input) authorizes that
+		// way: a 401 then means the header is wrong, which a browser sign-in would not fix.
+		if (Object.keys(request.config.headers ?? {}).some((name) => name.toLowerCase() === 'authorization')) return undefined;
 		const hooks = host.oauth?.(request.name, { interactive: request.interactive });
 		if (!hooks) return undefined;
 		const provider = new OAuthProvider({ serverUrl: request.config.url, config: request.config.oauth ?? {}, hooks, logger: request.logger, name: request.name });
@@ -57,4 +68,14 @@ export function oauthFor(host: Host): (request: ConnectRequest) => HttpAuthProvi
 			},
 		};
 	};
+}
+
+/** Where a server's era is remembered: the origin for remote servers, the whole command line for local ones. */
+function eraKey(name: string, config: ConnectRequest['config']): string {
+	if (config.type === 'stdio') return `stdio\0${name}\0${config.command}\0${(config.args ?? []).join('\0')}`;
+	try {
+		return `${config.type}\0${new URL(config.url).origin}`;
+	} catch {
+		return `${config.type}\0${config.url}`;
+	}
 }

@@ -27,8 +27,10 @@ export type ServerConfig =
 			cwd?: string;
 			timeoutMs?: number;
 			disabled?: boolean;
+			/** Pins the MCP protocol version (see McpClient's protocolVersion); absent: detect. */
+			protocolVersion?: string;
 	  }
-	| { type: 'http' | 'sse'; url: string; headers?: Record<string, string>; timeoutMs?: number; disabled?: boolean; oauth?: OAuthClientConfig };
+	| { type: 'http' | 'sse'; url: string; headers?: Record<string, string>; timeoutMs?: number; disabled?: boolean; oauth?: OAuthClientConfig; protocolVersion?: string };
 
 export interface ResolvedServer {
 	name: string;
@@ -38,7 +40,7 @@ export interface ResolvedServer {
 	workspaceDefined: boolean;
 	/**
 	 * What the trust question shows and its decision is keyed on: every field as written, variables unresolved
-	 * (command, args, env, cwd, envFile, url, header templates). Absent: `describeLaunch(config)`.
+	 * (command, args, env, cwd, envFile, url, header templates). Absent: `describeAsWritten(config)` (trustText.ts).
 	 */
 	trustText?: string;
 	/**

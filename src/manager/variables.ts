@@ -131,6 +131,16 @@ export async function resolveConfig(serverName: string, config: ServerConfig, co
 			const oauth = { ...config.oauth };
 			if (oauth.clientId !== undefined) oauth.clientId = await one(oauth.clientId, 'oauth.clientId');
 			if (oauth.clientSecret !== undefined) oauth.clientSecret = await one(oauth.clientSecret, 'oauth.clientSecret');
+			if (oauth.privateKeyFile !== undefined) oauth.privateKeyFile = await one(oauth.privateKeyFile, 'oauth.privateKeyFile');
+			if (oauth.assertion !== undefined) oauth.assertion = await one(oauth.assertion, 'oauth.assertion');
+			if (oauth.enterprise) {
+				const e = { ...oauth.enterprise };
+				e.idpTokenEndpoint = await one(e.idpTokenEndpoint, 'oauth.enterprise.idpTokenEndpoint');
+				e.idpClientId = await one(e.idpClientId, 'oauth.enterprise.idpClientId');
+				e.idToken = await one(e.idToken, 'oauth.enterprise.idToken');
+				if (e.idpClientSecret !== undefined) e.idpClientSecret = await one(e.idpClientSecret, 'oauth.enterprise.idpClientSecret');
+				oauth.enterprise = e;
+			}
 			resolved.oauth = oauth;
 		}
 		if (ok && config.url.includes('${')) {

@@ -1,15 +1,30 @@
 /**
- * McpClient: one initialized MCP session over one Transport. The handshake and version negotiation, capability
- * gating, typed and paginated methods, server notifications as events, and server requests routed to the
+ * McpClient: one MCP server over one Transport, in either era. Modern servers (2026-07-28) get no handshake: the
+ * client probes with `server/discover` and puts version, capabilities and client info in every request's `_meta`;
+ * legacy servers (2024-11-05 .. 2025-11-25) get the `initialize` handshake. Then capability gating, typed and
+ * paginated methods, multi round-trip requests, server notifications as events, and server requests routed to the
  * handlers the host supplied. Wire mechanics (ids, timeouts, cancellation, ordering) live in JsonRpcConnection.
- * Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle
+ * Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle and
+ * https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
  */
 import { Emitter, type Event } from '../common/event';
 import { nullLogger, type Logger } from '../common/logger';
 import { JsonRpcConnection, type Clock, type MessageTap, type RequestOptions } from './connection';
 import { ErrorCode } from './jsonrpc';
 import { McpError } from './mcpError';
+import { answerInputRequests, DEFAULT_MAX_INPUT_ROUNDS, parseInputRequired } from './modern/inputRequests';
+import { paramHeadersOf, paramHeaderValues, type ParamHeader } from './modern/httpHeaders';
+import {
+	buildRequestMeta,
+	isModernError,
+	ModernErrorCode,
+	pickCommonVersion,
+	serverInfoOf,
+	supportedVersionsOf,
+	withRequestMeta,
+} from './modern/requestMeta';
 import type { OutputValidator } from './outputValidator';
+import { ALL_PROTOCOL_VERSIONS, isModernVersion, MODERN_PROTOCOL_VERSIONS } from './protocolConstants';
 import {
 	LATEST_PROTOCOL_VERSION,
 	SUPPORTED_PROTOCOL_VERSIONS,
@@ -36,6 +51,7 @@ import {
 	type ServerCapabilities,
 	type Tool,
 } from './schema';
+import type { JsonRpcRequest } from './jsonrpc';
 import { relatedTaskId, withRelatedTask, type Task, type TaskMetadata } from './tasks/task';
 import type { TaskHandle } from './tasks/taskHandle';
 import { TaskReceiver } from './tasks/taskReceiver';
@@ -101,9 +117,35 @@ export interface ClientOptions {
 	name?: string;
 	/** Time source for request timeouts; tests pass a manual clock. Default: the system clock. */
 	clock?: Clock;
+	/**
+	 * Pins the protocol version: a modern one (2026-07-28) skips the fallback to `initialize`, a legacy one skips the
+	 * `server/discover` probe and offers only that version in `initialize`. Default: detect (probe, then fall back).
+	 */
+	protocolVersion?: string | undefined;
+	/**
+	 * What an earlier connection to the same server found: 'legacy' goes straight to `initialize` (and probes only if
+	 * that fails), 'modern' probes as usual. Default: unknown (probe).
+	 */
+	knownEra?: ProtocolEra | undefined;
+	/**
+	 * How long the `server/discover` probe waits before taking the server for a legacy one that stays silent. Default
+	 * 10000 ms over stdio; over HTTP the status answers at once, so the connect timeout applies.
+	 */
+	probeTimeoutMs?: number | undefined;
+	/** The most `input_required` rounds one request may take before it fails. Default 10. */
+	maxInputRounds?: number | undefined;
 	/** Time source for task polling; tests pass a manual clock. Default: the system clock. */
 	taskClock?: Clock;
 }
+
+/** 'modern': 2026-07-28 and later, per-request metadata; 'legacy': the `initialize` handshake (2025-11-25 and before). */
+export type ProtocolEra = 'modern' | 'legacy';
+
+/** What the probe concluded. */
+type ProbeOutcome = { era: 'modern' } | { era: 'legacy'; versions?: string[]; timedOut?: boolean };
+
+/** Long enough for an interpreter's start-up on a busy machine; a modern server slower than that is still found (see open()). */
+const DEFAULT_STDIO_PROBE_TIMEOUT_MS = 10_000;
 
 /** A cached outputSchema validator and the schema object it was built from. */
 interface CachedValidator {
@@ -205,6 +247,10 @@ export class McpClient {
 	readonly protocolVersion!: string;
 	readonly instructions: string | undefined;
 	readonly name!: string;
+	/** Which era the server speaks: 'modern' (no handshake, 2026-07-28) or 'legacy' (`initialize`). */
+	readonly era: ProtocolEra = 'legacy';
+	/** The versions a modern server listed in `server/discover`; undefined for a legacy server. */
+	readonly supportedVersions: readonly string[] | undefined;
 
 	private readonly closeEmitter = new Emitter<Error>();
 	private readonly toolsEmitter = new Emitter<void>();
@@ -252,6 +298,16 @@ export class McpClient {
 	private toolListings = 0;
 	private knownToolsListing = 0;
 	private readonly validators = new Map<string, CachedValidator>();
+	/** Modern era: the `_meta` every request carries (rebuilt when the version or the log level changes). */
+	private requestMeta: Record<string, unknown> | undefined;
+	/** Modern era: the level sent as `io.modelcontextprotocol/logLevel`; none means the server sends no log messages. */
+	private logLevel: LoggingLevel | undefined;
+	/** The version last given to the transport (for its MCP-Protocol-Version header). */
+	private transportVersion: string | undefined;
+	/** Modern versions this connection may use (one when pinned). */
+	private modernAllowed: readonly string[] = MODERN_PROTOCOL_VERSIONS;
+	/** Tools' `x-mcp-header` marks by tool name, from the last `tools/list` (HTTP only). */
+	private paramHeaderMarks = new Map<string, ParamHeader[]>();
 
 	private constructor(
 		private readonly transport: Transport,
@@ -291,18 +347,22 @@ export class McpClient {
 		});
 		this.registerNotifications();
 		this.registerServerRequests();
+		transport.setRequestHeaders?.((message) => this.paramHeaders(message));
 	}
 
 	/**
-	 * Starts the transport, runs `initialize` (offering 2025-11-25) and sends `notifications/initialized`.
+	 * Starts the transport and finds the server's era: `server/discover` with 2026-07-28 in `_meta` (a modern server
+	 * answers it or a modern error; over HTTP the body of a 400 tells); anything else (another error, silence for
+	 * `probeTimeoutMs` on stdio) means a legacy server, which then gets `initialize` (offering 2025-11-25) and
+	 * `notifications/initialized`. Legacy HTTP+SSE servers are not probed.
 	 * Rejects with an McpError and closes the transport when: the transport cannot start (TransportFailed), the
 	 * server does not answer in `connectTimeoutMs` (RequestTimeout), answers an error, answers a malformed result
-	 * or a protocol version this client does not speak (ProtocolViolation), or the connection closes (ConnectionClosed).
+	 * or no protocol version this client speaks (ProtocolViolation), or the connection closes (ConnectionClosed).
 	 */
 	static async connect(transport: Transport, options: ClientOptions = {}): Promise<McpClient> {
 		const client = new McpClient(transport, options);
 		try {
-			await client.initialize();
+			await client.open();
 		} catch (error) {
 			await client.connection.close();
 			throw error;
@@ -318,7 +378,10 @@ export class McpClient {
 	async listTools(options?: RequestOptions): Promise<Tool[]> {
 		this.requireCapability('tools/list', 'tools');
 		const number = ++this.toolListings;
-		const tools = await this.paginate('tools/list', 'ListToolsResultSchema', 'tools', options);
+		let tools = await this.paginate('tools/list', 'ListToolsResultSchema', 'tools', options);
+		if (this.transport.kind === 'http') {
+			tools = this.checkParamHeaders(tools);
+		}
 		// Overlapping listings may finish out of order: outputSchemas come from the newest one started, never an older.
 		if (number > this.knownToolsListing) {
 			this.knownToolsListing = number;
@@ -344,7 +407,7 @@ export class McpClient {
 		}
 		let raw: Record<string, unknown>;
 		try {
-			raw = await this.connection.request('tools/call', { name, arguments: args ?? {} }, options);
+			raw = await this.callToolOnce(name, args, options);
 		} catch (error) {
 			// A tool this client has not seen in a tools/list may require a task: "Servers MUST return a -32601 (Method
 			// not found) error if a client does not attempt to do so" (server-everything answers -32600). Ask again as one.
@@ -452,6 +515,22 @@ export class McpClient {
 	}
 
 	/**
+	 * One tools/call, with input_required rounds (2026-07-28). A HeaderMismatch (-32020) over HTTP: "the client SHOULD
+	 * call tools/list to check for changes to the tool's inputSchema, then retry the original request" (once).
+	 */
+	private async callToolOnce(name: string, args: Record<string, unknown> | undefined, options: RequestOptions | undefined): Promise<Record<string, unknown>> {
+		try {
+			return await this.sendWithInput('tools/call', { name, arguments: args ?? {} }, options, `tool "${name}"`);
+		} catch (error) {
+			if (!(error instanceof McpError && error.code === ModernErrorCode.HeaderMismatch && this.transport.kind === 'http')) throw error;
+			this.logger.warn(`${error.message}; listing tools again and retrying once`);
+			await this.listTools(options);
+			this.toolsEmitter.fire();
+			return this.sendWithInput('tools/call', { name, arguments: args ?? {} }, options, `tool "${name}"`);
+		}
+	}
+
+	/**
 	 * A tools/call (or tasks/result) answer as a CallToolResult. When the last `tools/list` gave the tool an
 	 * outputSchema, `structuredContent` is validated against it (see callTool).
 	 */
@@ -487,17 +566,19 @@ export class McpClient {
 
 	async readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
 		this.requireCapability('resources/read', 'resources');
-		return this.parse('ReadResourceResultSchema', await this.connection.request('resources/read', { uri }, options), 'resources/read');
+		return this.parse('ReadResourceResultSchema', await this.sendWithInput('resources/read', { uri }, options, `resource ${uri}`), 'resources/read');
 	}
 
 	async subscribe(uri: string, options?: RequestOptions): Promise<void> {
+		this.requireLegacy('resources/subscribe');
 		this.requireCapability('resources/subscribe', 'resources', 'subscribe');
-		this.parse('EmptyResultSchema', await this.connection.request('resources/subscribe', { uri }, options), 'resources/subscribe');
+		this.parse('EmptyResultSchema', await this.send('resources/subscribe', { uri }, options), 'resources/subscribe');
 	}
 
 	async unsubscribe(uri: string, options?: RequestOptions): Promise<void> {
+		this.requireLegacy('resources/unsubscribe');
 		this.requireCapability('resources/unsubscribe', 'resources', 'subscribe');
-		this.parse('EmptyResultSchema', await this.connection.request('resources/unsubscribe', { uri }, options), 'resources/unsubscribe');
+		this.parse('EmptyResultSchema', await this.send('resources/unsubscribe', { uri }, options), 'resources/unsubscribe');
 	}
 
 	async listPrompts(options?: RequestOptions): Promise<Prompt[]> {
@@ -508,7 +589,7 @@ export class McpClient {
 	async getPrompt(name: string, args?: Record<string, string>, options?: RequestOptions): Promise<GetPromptResult> {
 		this.requireCapability('prompts/get', 'prompts');
 		const params = args === undefined ? { name } : { name, arguments: args };
-		return this.parse('GetPromptResultSchema', await this.connection.request('prompts/get', params, options), 'prompts/get');
+		return this.parse('GetPromptResultSchema', await this.sendWithInput('prompts/get', params, options, `prompt "${name}"`), 'prompts/get');
 	}
 
 	/** `completion/complete`; `context.arguments` carries the values of arguments already filled in (2025-06-18+). */
@@ -520,22 +601,38 @@ export class McpClient {
 	): Promise<CompleteResult> {
 		this.requireCapability('completion/complete', 'completions');
 		const params = context === undefined ? { ref, argument } : { ref, argument, context };
-		return this.parse('CompleteResultSchema', await this.connection.request('completion/complete', params, options), 'completion/complete');
+		return this.parse('CompleteResultSchema', await this.send('completion/complete', params, options), 'completion/complete');
 	}
 
+	/**
+	 * Legacy: `logging/setLevel`. Modern: 2026-07-28 removed that method; the level goes into every later request's
+	 * `_meta` (`io.modelcontextprotocol/logLevel`), so nothing is sent now.
+	 */
 	async setLoggingLevel(level: LoggingLevel, options?: RequestOptions): Promise<void> {
 		this.requireCapability('logging/setLevel', 'logging');
+		if (this.era === 'modern') {
+			this.logLevel = level;
+			this.useVersion(this.protocolVersion);
+			return;
+		}
 		this.parse('EmptyResultSchema', await this.connection.request('logging/setLevel', { level }, options), 'logging/setLevel');
 	}
 
-	/** Sends `ping`; resolves when the server answers. Needs no capability. */
+	/** Legacy: sends `ping`. Modern (which removed `ping`): sends `server/discover`. Resolves when the server answers. */
 	async ping(options?: RequestOptions): Promise<void> {
+		if (this.era === 'modern') {
+			await this.send('server/discover', undefined, options);
+			return;
+		}
 		await this.connection.request('ping', undefined, options);
 	}
 
-	/** Sends notifications/roots/list_changed (when the roots handler was supplied; otherwise does nothing). */
+	/**
+	 * Sends notifications/roots/list_changed (when the roots handler was supplied; otherwise does nothing). Modern
+	 * servers ask for roots inside each request (2026-07-28 removed the notification), so nothing is sent to them.
+	 */
 	async notifyRootsChanged(): Promise<void> {
-		if (this.handlers.roots) {
+		if (this.handlers.roots && this.era === 'legacy') {
 			await this.connection.notify('notifications/roots/list_changed');
 		}
 	}
@@ -545,27 +642,167 @@ export class McpClient {
 		return this.connection.close();
 	}
 
-	// ---- handshake ----
+	// ---- era detection, probe and handshake ----
 
-	private async initialize(): Promise<void> {
+	private async open(): Promise<void> {
 		await this.connection.start();
+		const pinned = this.options.protocolVersion;
+		if (pinned !== undefined && !ALL_PROTOCOL_VERSIONS.includes(pinned)) {
+			throw new McpError(ErrorCode.ProtocolViolation, `${this.name}: the pinned protocol version ${pinned} is not one this client speaks (${ALL_PROTOCOL_VERSIONS.join(', ')})`, { pinned });
+		}
+		if (pinned !== undefined && !isModernVersion(pinned)) {
+			this.logger.info(`${this.name}: protocol pinned to ${pinned}: using initialize`);
+			return this.initialize([pinned]);
+		}
+		if (pinned !== undefined) {
+			this.modernAllowed = [pinned];
+		}
+		if (this.transport.kind === 'sse') {
+			// The HTTP+SSE transport of 2024-11-05 predates 2026-07-28: nothing to probe.
+			return this.initialize();
+		}
+		if (pinned === undefined && this.options.knownEra === 'legacy') {
+			try {
+				return await this.initialize();
+			} catch (error) {
+				if (this.connection.isClosed || !(error instanceof McpError) || error.code === ErrorCode.ProtocolViolation) throw error;
+				// "re-probing if the cached assumption later fails" (spec, versioning)
+				this.logger.info(`${this.name}: initialize failed (${error.message}); probing with server/discover`);
+			}
+		}
+		const outcome = await this.probe(pinned !== undefined, true);
+		if (outcome.era === 'legacy') {
+			this.transportVersion = undefined;
+			this.transport.setProtocolVersion?.(undefined);
+			try {
+				await this.initialize(outcome.versions);
+			} catch (error) {
+				if (!outcome.timedOut || !isModernError(error) || this.connection.isClosed) throw error;
+				// A modern server that was slower to start than the probe's timeout refuses initialize with a modern error.
+				this.logger.info(`${this.name}: initialize was refused (${error.message}): a 2026-07-28 server that was slow to answer server/discover; asking again`);
+				const again = await this.probe(false, false);
+				if (again.era === 'legacy') throw error;
+			}
+		}
+	}
+
+	/**
+	 * `server/discover` with the newest modern version. "The server returns a DiscoverResult: the server is modern ...
+	 * a recognized modern JSON-RPC error such as UnsupportedProtocolVersionError: ... Use one of the versions in its
+	 * advertised supported list. Do not fall back to initialize. ... any other error, or does not respond within a
+	 * reasonable timeout: the server is legacy."
+	 * Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stdio#backward-compatibility
+	 */
+	private async probe(pinned: boolean, short: boolean): Promise<ProbeOutcome> {
+		const connectTimeout = this.options.connectTimeoutMs ?? this.options.timeoutMs;
+		const probeTimeout = short ? (this.options.probeTimeoutMs ?? (this.transport.kind === 'stdio' ? DEFAULT_STDIO_PROBE_TIMEOUT_MS : connectTimeout)) : connectTimeout;
+		const timeoutMs = probeTimeout === undefined ? connectTimeout : connectTimeout === undefined ? probeTimeout : Math.min(probeTimeout, connectTimeout);
+		let version = this.modernAllowed[0] ?? MODERN_PROTOCOL_VERSIONS[0];
+		for (let attempt = 0; ; attempt++) {
+			this.useVersion(version);
+			let raw: Record<string, unknown>;
+			try {
+				raw = await this.connection.request('server/discover', withRequestMeta(undefined, this.requestMeta ?? {}), timeoutMs === undefined ? undefined : { timeoutMs });
+			} catch (error) {
+				if (error instanceof McpError && error.code === ModernErrorCode.UnsupportedProtocolVersion) {
+					const supported = supportedVersionsOf(error);
+					const common = pickCommonVersion(supported, this.modernAllowed);
+					if (common !== undefined && attempt === 0) {
+						this.logger.info(`${this.name}: the server does not speak ${version} (it supports ${supported.join(', ') || 'nothing it named'}); retrying server/discover with ${common}`);
+						version = common;
+						continue;
+					}
+					const legacy = pickCommonVersion(supported, SUPPORTED_PROTOCOL_VERSIONS);
+					if (legacy !== undefined && !pinned) {
+						this.logger.info(`${this.name}: the server supports ${supported.join(', ')}; using initialize with ${legacy}`);
+						return { era: 'legacy', versions: SUPPORTED_PROTOCOL_VERSIONS.filter((v) => supported.includes(v)) };
+					}
+					throw new McpError(ErrorCode.ProtocolViolation, `${this.name} supports protocol versions ${supported.join(', ') || '(none named)'}; this client ${pinned ? `is pinned to ${version}` : `speaks ${ALL_PROTOCOL_VERSIONS.join(', ')}`}`, { supported });
+				}
+				if (isModernError(error)) {
+					throw this.explain(error, 'server/discover');
+				}
+				// Not by code ConnectionClosed: a legacy server's own -32000 ("Server not initialized") shares it.
+				if (this.connection.isClosed || (error instanceof McpError && (error.code === ErrorCode.Unauthorized || error.code === ErrorCode.RequestCancelled))) {
+					throw error;
+				}
+				const why = error instanceof McpError ? error.message : String(error);
+				if (pinned) {
+					throw new McpError(ErrorCode.ProtocolViolation, `${this.name}: the protocol version is pinned to ${version}, but server/discover failed: ${why}`, { pinned: version });
+				}
+				this.logger.info(`${this.name}: server/discover failed (${why}): a server from before 2026-07-28; using initialize`);
+				return { era: 'legacy', timedOut: error instanceof McpError && error.code === ErrorCode.RequestTimeout };
+			}
+			return this.adoptDiscover(this.ensureComplete('server/discover', raw), pinned);
+		}
+	}
+
+	/** Takes a modern server's `server/discover` answer: version, capabilities, identity, instructions. */
+	private adoptDiscover(raw: Record<string, unknown>, pinned: boolean): ProbeOutcome {
+		if (!pinned && raw.supportedVersions === undefined && raw.resultType === undefined) {
+			// Some legacy servers answer every unknown method with an empty success: that is not a DiscoverResult.
+			this.logger.info(`${this.name}: server/discover was answered without supportedVersions: a server from before 2026-07-28; using initialize`);
+			return { era: 'legacy' };
+		}
+		const result = this.parse('DiscoverResultSchema', raw, 'server/discover');
+		const version = pickCommonVersion(result.supportedVersions, this.modernAllowed);
+		if (version === undefined) {
+			const legacy = SUPPORTED_PROTOCOL_VERSIONS.filter((v) => result.supportedVersions.includes(v));
+			if (legacy.length > 0 && !pinned) {
+				this.logger.info(`${this.name}: server/discover lists ${result.supportedVersions.join(', ')}; using initialize`);
+				return { era: 'legacy', versions: legacy };
+			}
+			throw new McpError(
+				ErrorCode.ProtocolViolation,
+				`${this.name}: server/discover lists protocol versions ${result.supportedVersions.join(', ') || '(none)'}; this client ${pinned ? `is pinned to ${this.modernAllowed.join(', ')}` : `speaks ${ALL_PROTOCOL_VERSIONS.join(', ')}`}`,
+				{ supported: result.supportedVersions },
+			);
+		}
+		const self = this as Mutable<McpClient>;
+		self.era = 'modern';
+		self.supportedVersions = result.supportedVersions;
+		self.serverCapabilities = result.capabilities;
+		self.serverInfo = serverInfoOf(raw) ?? { name: this.name, version: '' };
+		self.instructions = result.instructions;
+		this.useVersion(version);
+		this.logger.info(`${this.name}: connected to ${this.serverInfo.name} ${this.serverInfo.version} (protocol ${version}, per-request metadata, no handshake)`);
+		return { era: 'modern' };
+	}
+
+	/** Sets the modern version: the `_meta` every request carries and, over HTTP, the MCP-Protocol-Version header. */
+	private useVersion(version: string): void {
+		(this as Mutable<McpClient>).protocolVersion = version;
+		this.requestMeta = buildRequestMeta({
+			protocolVersion: version,
+			clientInfo: this.options.clientInfo ?? DEFAULT_CLIENT_INFO,
+			clientCapabilities: this.clientCapabilities(true),
+			logLevel: this.logLevel,
+		});
+		if (this.transportVersion !== version) {
+			this.transportVersion = version;
+			this.transport.setProtocolVersion?.(version);
+		}
+	}
+
+	private async initialize(offered: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS): Promise<void> {
 		const timeoutMs = this.options.connectTimeoutMs ?? this.options.timeoutMs;
+		const offer = offered[0] ?? LATEST_PROTOCOL_VERSION;
 		const raw = await this.connection.request(
 			'initialize',
 			{
-				protocolVersion: LATEST_PROTOCOL_VERSION,
-				capabilities: this.clientCapabilities(),
+				protocolVersion: offer,
+				capabilities: this.clientCapabilities(false),
 				clientInfo: this.options.clientInfo ?? DEFAULT_CLIENT_INFO,
 			},
 			timeoutMs === undefined ? undefined : { timeoutMs },
 		);
 		const result = this.parse('InitializeResultSchema', raw, 'initialize');
 		// Spec: "If the client does not support the version in the server's response, it SHOULD disconnect."
-		if (!(SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(result.protocolVersion)) {
+		if (!offered.includes(result.protocolVersion)) {
 			throw new McpError(
 				ErrorCode.ProtocolViolation,
-				`${this.name} answered with protocol version ${result.protocolVersion}, which this client does not speak (it offered ${LATEST_PROTOCOL_VERSION}; it also accepts ${SUPPORTED_PROTOCOL_VERSIONS.slice(1).join(', ')})`,
-				{ offered: LATEST_PROTOCOL_VERSION, answered: result.protocolVersion },
+				`${this.name} answered with protocol version ${result.protocolVersion}, which this client does not speak through initialize (it offered ${offer}${offered.length > 1 ? `; it also accepts ${offered.slice(1).join(', ')}` : ''})`,
+				{ offered: offer, answered: result.protocolVersion },
 			);
 		}
 		const self = this as Mutable<McpClient>;
@@ -580,11 +817,12 @@ export class McpClient {
 	}
 
 	/** Capabilities only for the handlers supplied. */
-	private clientCapabilities(): ClientCapabilities {
+	private clientCapabilities(modern: boolean): ClientCapabilities {
 		const capabilities: ClientCapabilities = {};
 		const handlers = this.handlers;
 		if (handlers.roots) {
-			capabilities.roots = { listChanged: true };
+			// 2026-07-28 removed notifications/roots/list_changed: a modern server asks for roots in each request.
+			capabilities.roots = modern ? {} : { listChanged: true };
 		}
 		if (handlers.sampling) {
 			capabilities.sampling = handlers.samplingTools ? { tools: {} } : {};
@@ -600,6 +838,160 @@ export class McpClient {
 			capabilities.tasks = { list: {}, cancel: {}, requests };
 		}
 		return capabilities;
+	}
+
+	// ---- requests in both eras ----
+
+	/**
+	 * One request. Modern era: with the request metadata in `_meta`; an UnsupportedProtocolVersion answer is retried
+	 * once with a version both sides speak ("The client SHOULD select a mutually supported version from the supported
+	 * list and retry the request"), and a reply stream that broke before its answer is re-issued once with a new id
+	 * ("clients MUST re-issue it as a new request with a new request ID"). The server's identity is taken from each
+	 * result's `_meta`. Both eras: the raw result; `resultType` is checked by the caller (complete / sendWithInput).
+	 */
+	private async send(method: string, params: Record<string, unknown> | undefined, options: RequestOptions | undefined): Promise<Record<string, unknown>> {
+		if (this.era !== 'modern') {
+			return this.connection.request(method, params, options);
+		}
+		for (let attempt = 0; ; attempt++) {
+			const version = this.protocolVersion;
+			try {
+				const raw = await this.connection.request(method, withRequestMeta(params, this.requestMeta ?? {}), options);
+				if (raw._meta !== undefined) {
+					this.noteServerInfo(raw);
+				}
+				return raw;
+			} catch (error) {
+				if (error instanceof McpError && error.code === ModernErrorCode.UnsupportedProtocolVersion) {
+					const supported = supportedVersionsOf(error);
+					const common = pickCommonVersion(supported, this.modernAllowed);
+					if (common !== undefined && attempt === 0) {
+						this.logger.warn(`${this.name}: ${method} was refused with protocol version ${version} (the server supports ${supported.join(', ')}); retrying with ${common}`);
+						this.useVersion(common);
+						continue;
+					}
+					throw new McpError(
+						error.code,
+						`${this.name} refused ${method} with protocol version ${version}${attempt > 0 ? ' again' : ''}: it says it supports ${supported.join(', ') || 'nothing it named'}, although server/discover listed ${this.supportedVersions?.join(', ') ?? '?'}; restart the server to negotiate again`,
+						error.data,
+					);
+				}
+				if (attempt === 0 && error instanceof McpError) {
+					if ((error.data as { streamBroken?: unknown } | undefined)?.streamBroken === true) {
+						this.logger.warn(`${this.name}: ${error.message}; sending ${method} again with a new request id`);
+						continue;
+					}
+				}
+				throw this.explain(error, method);
+			}
+		}
+	}
+
+	/** A result whose `resultType` is absent or "complete" ("clients MUST treat an absent resultType as complete"); anything else is refused. */
+	private ensureComplete(method: string, raw: Record<string, unknown>): Record<string, unknown> {
+		const type = raw.resultType;
+		if (type === undefined || type === 'complete') {
+			return raw;
+		}
+		// "A resultType of any value unrecognized by the client MUST be considered invalid."
+		const why = type === 'input_required' ? `, which ${method} may not answer (only tools/call, prompts/get and resources/read may)` : ', which this client does not know';
+		throw new McpError(ErrorCode.ProtocolViolation, `${this.name} answered ${method} with resultType ${JSON.stringify(type)}${why}`, { method, resultType: type });
+	}
+
+	/**
+	 * A request that may answer `input_required` (multi round-trip): the input requests are answered by the handlers,
+	 * then the request is sent again (a new id) with the same params plus `inputResponses` and the `requestState`
+	 * exactly as received, until a complete result, the round limit, an error or the caller's cancellation.
+	 * Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr
+	 */
+	private async sendWithInput(method: string, params: Record<string, unknown>, options: RequestOptions | undefined, what: string): Promise<Record<string, unknown>> {
+		const maxRounds = this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
+		const signal = options?.signal ?? new AbortController().signal;
+		let request = params;
+		for (let round = 1; ; round++) {
+			let raw: Record<string, unknown>;
+			try {
+				raw = await this.send(method, request, options);
+			} catch (error) {
+				if (round === 1 || !(error instanceof McpError)) throw error;
+				throw new McpError(error.code, `${this.name}: ${method} ${what} failed in round ${round} (after the input it asked for was sent): ${error.message}`, error.data, { cause: error });
+			}
+			if (raw.resultType !== 'input_required') {
+				return this.ensureComplete(method, raw);
+			}
+			const where = `${this.name}: ${method} ${what}, round ${round}`;
+			if (round > maxRounds) {
+				throw new McpError(ErrorCode.ProtocolViolation, `${where}: the server still asks for input after ${maxRounds} rounds; giving up`, { method, rounds: maxRounds });
+			}
+			const input = parseInputRequired(raw, where);
+			const keys = input.inputRequests ? Object.keys(input.inputRequests) : [];
+			this.logger.debug(`${where}: the server asks for ${keys.length > 0 ? keys.join(', ') : 'nothing (retry with its requestState)'}`);
+			const responses = input.inputRequests ? await answerInputRequests(input.inputRequests, this.handlers, signal, where) : undefined;
+			// Only the original params, never anything from another request ("MUST NOT be used for any other request").
+			request = { ...params };
+			if (responses !== undefined) request.inputResponses = responses;
+			if (input.requestState !== undefined) request.requestState = input.requestState;
+		}
+	}
+
+	/** A modern server's error, made to say what to do where the code means something to the user. */
+	private explain(error: unknown, method: string): unknown {
+		if (!(error instanceof McpError)) return error;
+		switch (error.code) {
+			case ModernErrorCode.MissingRequiredClientCapability: {
+				const required = (error.data as { requiredCapabilities?: unknown } | undefined)?.requiredCapabilities;
+				const names = typeof required === 'object' && required !== null ? Object.keys(required).join(', ') : 'unnamed';
+				return new McpError(error.code, `${this.name} refused ${method}: it needs client capabilities this client did not declare (${names}): ${error.message}`, error.data, { cause: error });
+			}
+			case ModernErrorCode.HeaderMismatch:
+				return new McpError(error.code, `${this.name} refused ${method}: its HTTP headers did not match the body: ${error.message}`, error.data, { cause: error });
+			default:
+				return error;
+		}
+	}
+
+	private noteServerInfo(raw: Record<string, unknown>): void {
+		const info = serverInfoOf(raw);
+		if (info && (info.name !== this.serverInfo.name || info.version !== this.serverInfo.version)) {
+			(this as Mutable<McpClient>).serverInfo = info;
+		}
+	}
+
+	/** resources/subscribe and unsubscribe exist only before 2026-07-28 (it has subscriptions/listen instead). */
+	private requireLegacy(method: string): void {
+		if (this.era === 'modern') {
+			throw new McpError(ErrorCode.CapabilityMissing, `${this.name} speaks ${this.protocolVersion}, which has no ${method} (it uses subscriptions/listen)`, { method });
+		}
+	}
+
+	/**
+	 * Drops tools whose `x-mcp-header` marks break the rules: "Rejection means the client MUST exclude the invalid
+	 * tool from the result of tools/list ... SHOULD log a warning ... including the tool name and the reason".
+	 */
+	private checkParamHeaders(tools: Tool[]): Tool[] {
+		const marks = new Map<string, ParamHeader[]>();
+		const kept: Tool[] = [];
+		for (const tool of tools) {
+			const found = paramHeadersOf(tool.inputSchema);
+			if ('problem' in found) {
+				this.logger.warn(`${this.name}: ignored tool "${tool.name}": ${found.problem}`);
+				continue;
+			}
+			if (found.headers.length > 0) marks.set(tool.name, found.headers);
+			kept.push(tool);
+		}
+		this.paramHeaderMarks = marks;
+		return kept;
+	}
+
+	/** `Mcp-Param-*` headers for a modern tools/call over HTTP, from the tool's `x-mcp-header` marks. */
+	private paramHeaders(message: JsonRpcRequest): Record<string, string> | undefined {
+		if (message.method !== 'tools/call' || this.paramHeaderMarks.size === 0) return undefined;
+		const name = message.params?.name;
+		const marks = typeof name === 'string' ? this.paramHeaderMarks.get(name) : undefined;
+		if (!marks) return undefined;
+		const args = message.params?.arguments;
+		return paramHeaderValues(marks, typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : undefined);
 	}
 
 	// ---- helpers ----
@@ -642,7 +1034,7 @@ export class McpClient {
 		const seen = new Set<string>();
 		let cursor: string | undefined;
 		for (let page = 0; page < MAX_PAGES; page++) {
-			const raw = await this.connection.request(method, cursor === undefined ? undefined : { cursor }, options);
+			const raw = this.ensureComplete(method, await this.send(method, cursor === undefined ? undefined : { cursor }, options));
 			// tools/list of the usual shape is checked structurally (see isPlainListToolsResult); anything else, and the
 			// other lists, go through the schema, which names the path of a problem.
 			const result = (key === 'ListToolsResultSchema' && isPlainListToolsResult(raw) ? raw : this.parse(key, raw, method));
@@ -724,28 +1116,40 @@ export class McpClient {
 		});
 	}
 
+	/** The host's roots, checked like a server's answer: a wrong shape must not reach the server as if it were valid. */
+	private checkedRoots(roots: unknown): Record<string, unknown> {
+		const parsed = schemas().ListRootsResultSchema.safeParse({ roots });
+		if (!parsed.success) {
+			const issue = parsed.error.issues[0];
+			const path = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : '(root)';
+			const message = `${this.name}: the roots handler returned an invalid answer to roots/list: at ${path}: ${issue?.message ?? 'invalid'}`;
+			this.logger.error(message);
+			throw McpError.internal(message);
+		}
+		return parsed.data;
+	}
+
 	/** Routes server requests to the host's handlers; a method without a handler is answered MethodNotFound. */
 	private registerServerRequests(): void {
 		const { roots, sampling, elicitation } = this.handlers;
 		const connection = this.connection;
+		const modernRefusal = (method: string): void => {
+			if (this.era === 'modern') {
+				// "The server MUST NOT write JSON-RPC requests": a 2026-07-28 server asks inside results (input_required).
+				this.logger.warn(`${this.name}: the server sent a ${method} request, which a ${this.protocolVersion} server may not send (it mixes protocol versions); refused`);
+				throw new McpError(ErrorCode.InvalidRequest, `${method} requests are not part of protocol ${this.protocolVersion}; use input_required results`);
+			}
+		};
 		if (roots) {
 			connection.setRequestHandler('roots/list', async (_params, signal) => {
-				const result = { roots: await roots(signal) };
-				// The host's answer is checked like a server's: a wrong shape must not reach the server as if it were valid.
-				const parsed = schemas().ListRootsResultSchema.safeParse(result);
-				if (!parsed.success) {
-					const issue = parsed.error.issues[0];
-					const path = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : '(root)';
-					const message = `${this.name}: the roots handler returned an invalid answer to roots/list: at ${path}: ${issue?.message ?? 'invalid'}`;
-					this.logger.error(message);
-					throw McpError.internal(message);
-				}
-				return parsed.data;
+				modernRefusal('roots/list');
+				return this.checkedRoots(await roots(signal));
 			});
 		}
 		const receiver = this.receiver;
 		if (sampling) {
 			connection.setRequestHandler('sampling/createMessage', async (params, signal) => {
+				modernRefusal('sampling/createMessage');
 				const parsed = schemas().CreateMessageRequestSchema.safeParse(params);
 				if (!parsed.success) {
 					throw McpError.invalidParams(`Invalid sampling/createMessage request: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
@@ -758,6 +1162,7 @@ export class McpClient {
 		}
 		if (elicitation) {
 			connection.setRequestHandler('elicitation/create', async (params, signal) => {
+				modernRefusal('elicitation/create');
 				const parsed = schemas().ElicitRequestSchema.safeParse(params);
 				if (!parsed.success) {
 					throw McpError.invalidParams(`Invalid elicitation/create request: ${parsed.error.issues[0]?.message ?? 'invalid'}`);

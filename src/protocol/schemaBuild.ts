@@ -47,6 +47,14 @@ export function buildSchemas() {
 		_meta: MetaSchema,
 	});
 
+	/** `server/discover` (2026-07-28): versions, capabilities, instructions; serverInfo travels in `_meta`. */
+	const DiscoverResultSchema = z.looseObject({
+		supportedVersions: z.array(z.string()),
+		capabilities: ServerCapabilitiesSchema,
+		instructions: z.optional(z.string()),
+		_meta: MetaSchema,
+	});
+
 	const AnnotationsSchema = z.looseObject({
 		audience: z.optional(z.array(z.string())),
 		priority: z.optional(z.number()),
@@ -210,7 +218,8 @@ export function buildSchemas() {
 			mode: z.literal('url'),
 			message: z.string(),
 			url: z.string(),
-			elicitationId: z.string(),
+			// Required in 2025-11-25; 2026-07-28 removed it (MRTR retries the request instead of a completion notification).
+			elicitationId: z.optional(z.string()),
 		}),
 		z.looseObject({
 			mode: z.optional(z.literal('form')),
@@ -243,6 +252,7 @@ export function buildSchemas() {
 		ImplementationSchema,
 		ServerCapabilitiesSchema,
 		InitializeResultSchema,
+		DiscoverResultSchema,
 		AnnotationsSchema,
 		ContentBlockSchema,
 		ToolAnnotationsSchema,

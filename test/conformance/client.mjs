@@ -41,6 +41,7 @@ function oauthConfig() {
 				tokenEndpointAuthMethod: 'private_key_jwt',
 			};
 		case 'auth/enterprise-managed-authorization':
+		case 'auth/cross-app-access-complete-flow': // its name in suite 0.1.x
 			return {
 				grant: 'enterprise',
 				clientId: context.client_id,
@@ -70,12 +71,16 @@ async function followAuthorization(url) {
 	return new URL(location, url).href;
 }
 
-/** Accepts a form the way a person does who presses OK on the pre-filled form: every field at its default. */
-function acceptDefaults(params) {
+let unrelatedCalled = false;
+
+/** Accepts a form the way a person does who presses OK on the pre-filled form: every field at its default (or `fill`). */
+function acceptDefaults(params, fill = {}) {
 	const content = {};
 	for (const [name, field] of Object.entries(params.requestedSchema?.properties ?? {})) {
 		if (field && typeof field === 'object' && 'default' in field) {
 			content[name] = field.default;
+		} else if (name in fill) {
+			content[name] = fill[name];
 		}
 	}
 	return { action: 'accept', content };
@@ -93,10 +98,29 @@ async function main() {
 			openAuthorizationUrl: (url) => followAuthorization(url),
 		},
 	});
+	let connected;
 	const client = await core.connect(
 		{ type: 'http', url: serverUrl },
-		{ name: 'conformance', logger, auth, timeoutMs: 20_000, handlers: { elicitation: async (params) => acceptDefaults(params) } },
+		{
+			name: 'conformance',
+			logger,
+			auth,
+			timeoutMs: 20_000,
+			handlers: {
+				roots: () => [{ uri: 'file:///conformance', name: 'conformance' }],
+				elicitation: async (params) => {
+					// sep-2322-client-request-state: another call while a multi round-trip call waits for the user must carry
+					// nothing of it (inputResponses and requestState belong to the retry only).
+					if (scenario === 'sep-2322-client-request-state' && connected && !unrelatedCalled) {
+						unrelatedCalled = true;
+						await connected.callTool('test_mrtr_unrelated', {});
+					}
+					return acceptDefaults(params, { confirmed: true });
+				},
+			},
+		},
 	);
+	connected = client;
 	try {
 		// A server without tools (the initialize scenario) is only connected to and closed again.
 		const tools = client.serverCapabilities.tools ? await client.listTools() : [];
@@ -119,6 +143,39 @@ async function exercise(client, tools) {
 	if (scenario === 'json-schema-ref-no-deref') {
 		return;
 	}
+	// MCP 2026-07-28 scenarios: what a user of the tree would do with these servers.
+	if (scenario === 'request-metadata') {
+		// server/discover already went out (and was answered -32022 once, then retried); one more request of each kind.
+		await client.callTool(tools[0]?.name ?? 'test', {}).catch((error) => logger.info(`tools/call: ${error.message}`));
+		return;
+	}
+	if (scenario === 'sep-2322-client-request-state') {
+		for (const name of ['test_mrtr_echo_state', 'test_mrtr_no_state', 'test_mrtr_no_result_type']) {
+			const result = await client.callTool(name, {});
+			logger.info(`${name}: ${JSON.stringify(result.content)}`);
+		}
+		return;
+	}
+	if (scenario === 'http-standard-headers' || scenario === 'http-invalid-tool-headers') {
+		// Every tool listed (an invalid x-mcp-header tool is not listed), every resource, every prompt.
+		for (const tool of tools) {
+			await client.callTool(tool.name, sampleArguments(tool.inputSchema));
+		}
+		if (client.serverCapabilities.resources) {
+			for (const resource of await client.listResources()) await client.readResource(resource.uri);
+		}
+		if (client.serverCapabilities.prompts) {
+			for (const prompt of await client.listPrompts()) await client.getPrompt(prompt.name, {});
+		}
+		return;
+	}
+	if (Array.isArray(context.toolCalls)) {
+		// http-custom-headers: the calls the scenario asks for, arguments as given.
+		for (const call of context.toolCalls) {
+			await client.callTool(call.name, call.arguments ?? {});
+		}
+		return;
+	}
 	if (names.has('test_client_elicitation_defaults')) {
 		await client.callTool('test_client_elicitation_defaults', {});
 		return;
@@ -138,6 +195,16 @@ async function exercise(client, tools) {
 	if (first) {
 		await client.callTool(first.name, { a: 2, b: 3 });
 	}
+}
+
+/** Arguments a person would type: a value of the declared type for each required property. */
+function sampleArguments(schema) {
+	const args = {};
+	for (const name of schema?.required ?? []) {
+		const type = schema.properties?.[name]?.type;
+		args[name] = type === 'integer' || type === 'number' ? 1 : type === 'boolean' ? true : type === 'object' ? {} : type === 'array' ? [] : 'us-west1';
+	}
+	return args;
 }
 
 /** The token store: memory, like the headless API's default. */

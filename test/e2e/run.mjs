@@ -8,7 +8,7 @@
 // - MCP_SWITCHBOARD_E2E_SUITE_DIR runs the index.js and suites of another build (default out/e2e/suite);
 // - MCP_SWITCHBOARD_E2E_RESULTS_DIR writes this run's files there instead of test-results/ (for concurrent runs);
 // - MCP_SWITCHBOARD_E2E_KEEP=1 keeps the scratch folder (profile, logs, workspace copy) for a look afterwards;
-// - MCP_SWITCHBOARD_E2E_TIMEOUT_MS bounds the whole run (default 10 min); the run then fails with what it saw.
+// - MCP_SWITCHBOARD_E2E_TIMEOUT_MS bounds the whole run (default 20 min); the run then fails with what it saw.
 // - After the trusted run, a second, untrusted run opens test/e2e/workspace-restricted with workspace trust on and
 //   the folder not trusted (Restricted Mode) and runs the `*.restricted.ts` suites; its results are merged into
 //   e2e.json. It runs when no filter is given or a filter names a restricted suite file (or "restricted").
@@ -31,7 +31,7 @@ const args = process.argv.slice(2);
 const filters = args.filter((a) => !a.startsWith('--'));
 /** This process is the untrusted run (Restricted Mode): another workspace, workspace trust on, the restricted suites. */
 const restricted = process.env.MCP_SWITCHBOARD_E2E_RESTRICTED === '1';
-const timeoutMs = Number(process.env.MCP_SWITCHBOARD_E2E_TIMEOUT_MS ?? 10 * 60_000);
+const timeoutMs = Number(process.env.MCP_SWITCHBOARD_E2E_TIMEOUT_MS ?? 20 * 60_000);
 // Several people may run e2e in one tree at once: MCP_SWITCHBOARD_E2E_RESULTS_DIR keeps a run's files apart.
 const results = process.env.MCP_SWITCHBOARD_E2E_RESULTS_DIR ?? join(repoRoot, 'test-results');
 const started = Date.now();

@@ -103,13 +103,14 @@ for (const variant of ['oauth-path', 'oauth-root', 'oidc'] as const) {
 		const tried = s.fixture.requests.filter((r) => r.includes('oauth-authorization-server') || r.includes('openid-configuration'));
 		const expected = {
 			'oauth-path': ['GET /.well-known/oauth-authorization-server/tenant'],
-			'oauth-root': ['GET /.well-known/oauth-authorization-server/tenant', 'GET /.well-known/oauth-authorization-server'],
-			oidc: [
+			// The spec's order for an issuer with a path; the root RFC 8414 URL only after its three.
+			'oauth-root': [
 				'GET /.well-known/oauth-authorization-server/tenant',
-				'GET /.well-known/oauth-authorization-server',
 				'GET /.well-known/openid-configuration/tenant',
 				'GET /tenant/.well-known/openid-configuration',
+				'GET /.well-known/oauth-authorization-server',
 			],
+			oidc: ['GET /.well-known/oauth-authorization-server/tenant', 'GET /.well-known/openid-configuration/tenant', 'GET /tenant/.well-known/openid-configuration'],
 		}[variant];
 		assert.deepEqual(tried, expected);
 	});

@@ -37,7 +37,9 @@ test('the handshake offers 2025-11-25, sends initialized after the answer, and e
 	assert.deepEqual(init?.params?.capabilities, {});
 	await flush();
 	const order = server.received.map((m) => ('method' in m ? m.method : 'response'));
-	assert.deepEqual(order, ['initialize', 'notifications/initialized']);
+	// The server/discover probe comes first; the fake server answers it MethodNotFound, as a legacy server does.
+	assert.deepEqual(order, ['server/discover', 'initialize', 'notifications/initialized']);
+	assert.equal(client.era, 'legacy');
 	assert.equal(client.protocolVersion, '2025-11-25');
 	assert.equal(client.serverInfo.title, 'Server');
 	assert.equal(client.serverInfo.websiteUrl, 'https://example.com');
@@ -45,14 +47,15 @@ test('the handshake offers 2025-11-25, sends initialized after the answer, and e
 	assert.equal(client.instructions, 'Use the echo tool.');
 	assert.equal(client.name, 'fake');
 	assert.equal(client.transportKind, 'stdio');
-	assert.deepEqual(pair.client.protocolVersions, ['2025-11-25']);
+	// The probe's header version, none for initialize, then the negotiated one.
+	assert.deepEqual(pair.client.protocolVersions, ['2026-07-28', undefined, '2025-11-25']);
 });
 
 for (const version of SUPPORTED_PROTOCOL_VERSIONS) {
 	test(`a server answering protocol ${version} is accepted`, async () => {
 		const { client, pair } = await connect({ server: { protocolVersion: version } });
 		assert.equal(client.protocolVersion, version);
-		assert.deepEqual(pair.client.protocolVersions, [version]);
+		assert.deepEqual(pair.client.protocolVersions, ['2026-07-28', undefined, version]);
 	});
 }
 
@@ -124,7 +127,7 @@ test('methods the server did not advertise fail with CapabilityMissing without b
 	await client.ping();
 	await flush();
 	const sent = server.received.filter((m) => 'method' in m).map((m) => ('method' in m ? m.method : ''));
-	assert.deepEqual(sent, ['initialize', 'notifications/initialized', 'ping']);
+	assert.deepEqual(sent, ['server/discover', 'initialize', 'notifications/initialized', 'ping']);
 });
 
 test('list methods follow nextCursor to the end', async () => {

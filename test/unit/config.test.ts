@@ -238,3 +238,25 @@ test('env null is carried through from mcp.json and settings (it removes an inhe
 	assert.deepEqual((fromSettings.servers[0]!.config as { env?: unknown }).env, { HOME: null });
 	assert.match(fromSettings.problems[0]!, /field "env"\.X: expected a string or null \(to remove the variable\), got an array/);
 });
+
+test('protocolVersion pins a server to a version; "auto" detects; anything else is a problem naming the server and the field, and detection is used', () => {
+	const { servers, problems } = parse(
+		{
+			modern: { command: 'node', protocolVersion: '2026-07-28' },
+			old: { url: 'http://127.0.0.1:1/mcp', protocolVersion: '2025-03-26' },
+			detect: { command: 'node', protocolVersion: 'auto' },
+			typo: { command: 'node', protocolVersion: '2026-07-29' },
+			wrongType: { command: 'node', protocolVersion: 20260728 },
+		},
+		user,
+	);
+	const byName = new Map(servers.map((s) => [s.name, s.config.protocolVersion]));
+	assert.equal(byName.get('modern'), '2026-07-28');
+	assert.equal(byName.get('old'), '2025-03-26');
+	assert.equal(byName.get('detect'), undefined);
+	assert.equal(byName.get('typo'), undefined, 'the server still starts, with detection');
+	assert.equal(byName.get('wrongType'), undefined);
+	assert.equal(problems.length, 2);
+	assert.match(problems[0]!, /'typo'.*field "protocolVersion" must be "auto" or one of 2026-07-28, 2025-11-25.*2026-07-29.*detected instead/);
+	assert.match(problems[1]!, /'wrongType'.*field "protocolVersion"/);
+});

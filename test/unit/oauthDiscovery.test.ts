@@ -10,12 +10,12 @@ test('canonical resource URI: lower-case host, no fragment, no trailing slash on
 	assert.equal(canonicalResourceUri('https://mcp.example.com/mcp/'), 'https://mcp.example.com/mcp/');
 });
 
-test('authorization server metadata URLs for an issuer with a path: RFC 8414 path-aware, root, then OIDC inserted and appended', () => {
+test('authorization server metadata URLs for an issuer with a path: the spec order (RFC 8414 path-aware, OIDC inserted, OIDC appended), the root RFC 8414 URL only last', () => {
 	assert.deepEqual(authorizationServerMetadataUrls('https://auth.example.com/tenant1'), [
 		'https://auth.example.com/.well-known/oauth-authorization-server/tenant1',
-		'https://auth.example.com/.well-known/oauth-authorization-server',
 		'https://auth.example.com/.well-known/openid-configuration/tenant1',
 		'https://auth.example.com/tenant1/.well-known/openid-configuration',
+		'https://auth.example.com/.well-known/oauth-authorization-server',
 	]);
 });
 

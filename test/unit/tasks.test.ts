@@ -116,9 +116,13 @@ test('a task without a terminal status stops being polled at its TTL; a status g
 	server.on('tools/call', () => ({ task: task('u', 'working', { pollInterval: 1000 }) }));
 	server.on('tasks/result', () => NO_REPLY);
 	const handle = await client.startToolTask('x', {}, { task: true });
-	server.notify('notifications/tasks/status', task('u', 'input_required'));
-	server.notify('notifications/tasks/status', task('u', 'failed', { statusMessage: 'boom' }));
-	server.notify('notifications/tasks/status', task('u', 'working'));
+	server.notify('notifications/tasks/status', task('u', 'input_required', { lastUpdatedAt: '2025-11-25T10:00:05Z' }));
+	// A queued notification delivered late (older lastUpdatedAt) does not undo the newer state.
+	server.notify('notifications/tasks/status', task('u', 'working', { lastUpdatedAt: '2025-11-25T10:00:02Z' }));
+	await flush();
+	assert.equal(handle.status, 'input_required');
+	server.notify('notifications/tasks/status', task('u', 'failed', { statusMessage: 'boom', lastUpdatedAt: '2025-11-25T10:00:06Z' }));
+	server.notify('notifications/tasks/status', task('u', 'working', { lastUpdatedAt: '2025-11-25T10:00:07Z' }));
 	await flush();
 	assert.equal(handle.status, 'failed');
 	assert.equal(logger.find('a terminal status is final').length, 1);

@@ -1,10 +1,10 @@
+import { readFile } from 'node:fs/promises';
 import { nullLogger, type Logger } from '../../common/logger';
 import { ErrorCode } from '../jsonrpc';
 import { McpError } from '../mcpError';
 import type { HttpAuthProvider } from '../transports/transport';
 import {
 	canonicalResourceUri,
-	describeFetchError,
 	discoverAuthorizationServer,
 	discoverProtectedResource,
 	isLoopbackUrl,
@@ -12,8 +12,13 @@ import {
 	requestSignal,
 	type AuthorizationServerMetadata,
 	type HttpContext,
+	type ProtectedResourceMetadata,
 } from './discovery';
+import { clientAuth } from './clientAuth';
+import { clientCredentialsGrant, enterpriseGrant, jwtBearerGrant, type GrantContext } from './grants';
+import { describeOAuthError } from './oauthErrors';
 import { oauth, type OAuthLib } from './oauthLib';
+import { registerClient } from './registration';
 import { startLoopbackRedirect, type LoopbackRedirect } from './loopbackRedirect';
 import type { OAuthClientConfig, OAuthHostHooks, StoredClient, StoredTokens } from './types';
 import { bearerChallenge } from './wwwAuthenticate';
@@ -47,6 +52,35 @@ interface StoredSession {
 	metadata: AuthorizationServerMetadata;
 	clientKind: StoredClient['kind'];
 	clientId: string;
+}
+
+/** What discovery found for one authorization. */
+interface Discovered {
+	as: AuthorizationServerMetadata;
+	/** The canonical resource URI (RFC 8707 `resource`). */
+	resource: string;
+	prm: { metadata: ProtectedResourceMetadata; url: string } | undefined;
+	/** Set when nothing was found and `as` holds the 2025-03-26 default endpoints: what was tried. */
+	noMetadata?: string;
+}
+
+/**
+ * Refreshes of one stored token entry in flight in this process, by store key: the next waits for the previous,
+ * so two providers sharing a store never send the same rotating refresh token twice.
+ */
+const refreshQueues = new Map<string, Promise<unknown>>();
+
+function serialised<T>(key: string, work: () => Promise<T>): Promise<T> {
+	const previous = refreshQueues.get(key) ?? Promise.resolve();
+	const next = previous.then(work, work);
+	const tail = next.catch(() => {});
+	refreshQueues.set(key, tail);
+	void tail.then(() => {
+		if (refreshQueues.get(key) === tail) {
+			refreshQueues.delete(key);
+		}
+	});
+	return next;
 }
 
 /** Tokens are treated as expired this long (at most) before `expires_in` says, so a request does not race the expiry. */
@@ -194,38 +228,65 @@ export class OAuthProvider implements HttpAuthProvider {
 	private async authorize(challenge: Record<string, string>, scopes: string[] | undefined, signal?: AbortSignal): Promise<void> {
 		const http = this.http(signal);
 
-		// 1. Which authorization server protects this resource (RFC 9728), and what it supports (RFC 8414 / OIDC).
-		const prmTried: string[] = [];
-		const prm = await discoverProtectedResource(this.serverUrl, challenge.resource_metadata, http, prmTried);
-		let issuers: string[];
-		if (prm) {
-			issuers = prm.metadata.authorization_servers ?? [];
-			this.logger.info(`OAuth for ${this.name}: protected resource metadata from ${prm.url} names ${issuers.join(', ')}`);
-		} else {
-			// Servers of protocol 2025-03-26 have no resource metadata: their origin is the authorization server.
-			issuers = [new URL(this.serverUrl).origin];
-			this.logger.info(`OAuth for ${this.name}: no protected resource metadata (${prmTried.join(', ')}); trying the server's origin as authorization server`);
+		// 1. Which authorization server protects this resource, and what it supports.
+		const found = await this.discover(challenge, http);
+		const config = this.options.config;
+		if (config.enterprise || (config.grant && config.grant !== 'authorization_code')) {
+			await this.obtainWithoutUser(found, scopes, http);
+			return;
 		}
-		const asTried: string[] = [];
-		let found: { metadata: AuthorizationServerMetadata; url: string } | undefined;
-		for (const issuer of issuers) {
-			found = await discoverAuthorizationServer(issuer, http, asTried);
-			if (found) {
-				break;
+		try {
+			await this.authorizeAt(found, scopes, signal);
+		} catch (error) {
+			// With no metadata at all, the default endpoints were a guess: say so, with every URL tried.
+			if (found.noMetadata && error instanceof OAuthStepError) {
+				throw new OAuthStepError('metadata discovery', `${found.noMetadata}; the default endpoints of protocol 2025-03-26 did not work either (${error.message})`, { cause: error });
 			}
+			throw error;
 		}
-		if (!found) {
-			throw prm
-				? new OAuthStepError('authorization server metadata discovery', `no metadata for ${issuers.join(', ')} at ${asTried.join(', ')}`)
-				: new OAuthStepError(
-						'metadata discovery',
-						`no protected resource metadata at ${prmTried.join(', ')}, and no authorization server metadata at ${asTried.join(', ')}`,
-					);
+	}
+
+	/**
+	 * Tokens from a grant that needs no browser: client credentials, a JWT-bearer assertion, or enterprise-managed
+	 * authorization. Always as the configured (pre-registered) client.
+	 */
+	private async obtainWithoutUser(found: Discovered, scopes: string[] | undefined, http: HttpContext): Promise<void> {
+		const { as, resource, prm } = found;
+		const config = this.options.config;
+		const grant = config.enterprise ? 'enterprise-managed authorization' : config.grant === 'jwt_bearer' ? 'JWT-bearer' : 'client credentials';
+		if (!config.clientId) {
+			throw new OAuthStepError('client identity', `the ${grant} grant needs a client id in the server's oauth settings`);
 		}
-		const as = found.metadata;
-		this.logger.info(`OAuth for ${this.name}: authorization server ${as.issuer} (metadata from ${found.url})`);
-		// "MCP clients MUST use the canonical URI of the MCP server": the resource's own identifier when it names one.
-		const resource = canonicalResourceUri(prm?.metadata.resource ?? this.serverUrl);
+		if (!as.token_endpoint) {
+			throw new OAuthStepError('authorization server check', `${as.issuer} has no token_endpoint`);
+		}
+		if (!scopes?.length && prm?.metadata.scopes_supported?.length) {
+			scopes = [...prm.metadata.scopes_supported];
+		}
+		const client = preregisteredClient(config, as);
+		const context: GrantContext = { as, clientId: client.clientId, auth: await this.clientAuth(client), resource, scopes, libOptions: (endpoint) => this.libOptions(endpoint, http) };
+		this.logger.info(`OAuth for ${this.name}: requesting tokens with the ${grant} grant from ${as.issuer}${scopes?.length ? ` (scope "${scopes.join(' ')}")` : ''}`);
+		let result: OAuthLib.TokenEndpointResponse;
+		if (config.enterprise) {
+			result = await enterpriseGrant(context, config.enterprise, this.libOptions(config.enterprise.idpTokenEndpoint, http));
+		} else if (config.grant === 'jwt_bearer') {
+			if (!config.assertion) {
+				throw new OAuthStepError('JWT-bearer grant', 'no assertion (JWT) is configured');
+			}
+			result = await jwtBearerGrant(context, config.assertion);
+		} else {
+			result = await clientCredentialsGrant(context);
+		}
+		this.session = { issuer: as.issuer, resource, metadata: as, clientKind: 'preregistered', clientId: client.clientId };
+		this.refreshedAfter401 = undefined;
+		await this.saveTokens(result, scopes);
+		await this.options.hooks.store.set(this.prefix, JSON.stringify(this.session));
+		this.logger.info(`OAuth for ${this.name}: obtained tokens${this.tokens?.scope ? ` with scope "${this.tokens.scope}"` : ''}`);
+	}
+
+	private async authorizeAt(found: Discovered, scopes: string[] | undefined, signal?: AbortSignal): Promise<void> {
+		const http = this.http(signal);
+		const { as, resource, prm } = found;
 
 		// 2. PKCE S256 is mandatory: "If code_challenge_methods_supported is absent, ... MCP clients MUST refuse to proceed."
 		const methods = as.code_challenge_methods_supported;
@@ -294,7 +355,7 @@ export class OAuthProvider implements HttpAuthProvider {
 			// 5. The code exchange (RFC 6749 section 4.1.3 with PKCE and RFC 8707 resource).
 			let result: OAuthLib.TokenEndpointResponse;
 			try {
-				const response = await oauth().authorizationCodeGrantRequest(asForLib, clientForLib, clientAuth(client), callback, redirectUri, verifier, {
+				const response = await oauth().authorizationCodeGrantRequest(asForLib, clientForLib, await this.clientAuth(client), callback, redirectUri, verifier, {
 					...this.libOptions(as.token_endpoint!, http),
 					additionalParameters: { resource },
 				});
@@ -312,6 +373,60 @@ export class OAuthProvider implements HttpAuthProvider {
 		}
 	}
 
+	/**
+	 * Which authorization server protects this resource (RFC 9728 protected resource metadata), and what it supports
+	 * (RFC 8414 / OIDC discovery). Servers of protocol 2025-03-26 have no resource metadata: then the server's origin
+	 * is the authorization server, its metadata at the origin's well-known URL, and without any metadata the default
+	 * endpoints /authorize, /token and /register of that origin
+	 * (https://modelcontextprotocol.io/specification/2025-03-26/basic/authorization#2-3-3-fallbacks-for-servers-without-metadata-discovery).
+	 */
+	private async discover(challenge: Record<string, string>, http: HttpContext): Promise<Discovered> {
+		const prmTried: string[] = [];
+		const prm = await discoverProtectedResource(this.serverUrl, challenge.resource_metadata, http, prmTried);
+		const origin = new URL(this.serverUrl).origin;
+		let issuers: string[];
+		if (prm) {
+			issuers = prm.metadata.authorization_servers ?? [];
+			this.logger.info(`OAuth for ${this.name}: protected resource metadata from ${prm.url} names ${issuers.join(', ')}`);
+		} else {
+			issuers = [origin];
+			this.logger.info(`OAuth for ${this.name}: no protected resource metadata (${prmTried.join(', ')}); trying the server's origin as authorization server (protocol 2025-03-26)`);
+		}
+		const asTried: string[] = [];
+		let found: { metadata: AuthorizationServerMetadata; url: string } | undefined;
+		for (const issuer of issuers) {
+			// 2025-03-26 derived the metadata URL from the server, not from an issuer: any issuer on the same origin is
+			// that server's authorization server there (the conformance suite serves issuer <origin>/oauth).
+			found = await discoverAuthorizationServer(issuer, http, asTried, { sameOriginIssuer: !prm });
+			if (found) {
+				break;
+			}
+		}
+		let noMetadata: string | undefined;
+		if (!found && !prm) {
+			noMetadata = `no protected resource metadata at ${prmTried.join(', ')}, and no authorization server metadata at ${asTried.join(', ')}`;
+			this.logger.info(`OAuth for ${this.name}: no authorization server metadata (${asTried.join(', ')}); using the default endpoints /authorize, /token and /register of ${origin}`);
+			found = {
+				url: origin,
+				metadata: {
+					issuer: origin,
+					authorization_endpoint: `${origin}/authorize`,
+					token_endpoint: `${origin}/token`,
+					registration_endpoint: `${origin}/register`,
+					// 2025-03-26: "PKCE is REQUIRED for all clients"; with no metadata there is nothing to advertise it.
+					code_challenge_methods_supported: ['S256'],
+				},
+			};
+		}
+		if (!found) {
+			throw new OAuthStepError('authorization server metadata discovery', `no metadata for ${issuers.join(', ')} at ${asTried.join(', ')}`);
+		}
+		this.logger.info(`OAuth for ${this.name}: authorization server ${found.metadata.issuer} (metadata from ${found.url})`);
+		// "MCP clients MUST use the canonical URI of the MCP server": the resource's own identifier when it names one.
+		const resource = canonicalResourceUri(prm?.metadata.resource ?? this.serverUrl);
+		return { as: found.metadata, resource, prm, noMetadata };
+	}
+
 	/** Pre-registered client from config, else a Client ID Metadata Document, else Dynamic Client Registration. */
 	private async clientIdentity(
 		as: AuthorizationServerMetadata,
@@ -323,15 +438,7 @@ export class OAuthProvider implements HttpAuthProvider {
 		const config = this.options.config;
 		const supported = as.token_endpoint_auth_methods_supported;
 		if (config.clientId) {
-			let method = config.tokenEndpointAuthMethod;
-			if (!method) {
-				// RFC 8414: an absent token_endpoint_auth_methods_supported means client_secret_basic.
-				method = !config.clientSecret ? 'none' : !supported || supported.includes('client_secret_basic') ? 'client_secret_basic' : 'client_secret_post';
-			}
-			if (method !== 'none' && !config.clientSecret) {
-				throw new OAuthStepError('client identity', `token endpoint auth method ${method} needs a client secret in the configuration`);
-			}
-			return { kind: 'preregistered', clientId: config.clientId, clientSecret: config.clientSecret, tokenEndpointAuthMethod: method };
+			return preregisteredClient(config, as);
 		}
 		if (config.clientMetadataUrl && as.client_id_metadata_document_supported === true) {
 			this.logger.info(`OAuth for ${this.name}: using the client metadata document ${config.clientMetadataUrl} as client id`);
@@ -348,35 +455,13 @@ export class OAuthProvider implements HttpAuthProvider {
 		}
 		const method: StoredClient['tokenEndpointAuthMethod'] =
 			!supported || supported.includes('none') ? 'none' : supported.includes('client_secret_basic') ? 'client_secret_basic' : 'client_secret_post';
-		let registered: Awaited<ReturnType<typeof OAuthLib.processDynamicClientRegistrationResponse>>;
-		try {
-			const response = await oauth().dynamicClientRegistrationRequest(
-				as as unknown as OAuthLib.AuthorizationServer,
-				{
-					client_name: this.options.clientName ?? 'MCP Switchboard',
-					redirect_uris: [redirectUri],
-					grant_types: ['authorization_code', 'refresh_token'],
-					response_types: ['code'],
-					token_endpoint_auth_method: method,
-					...(scopes?.length ? { scope: scopes.join(' ') } : {}),
-				},
-				this.libOptions(as.registration_endpoint, http),
-			);
-			registered = await oauth().processDynamicClientRegistrationResponse(response);
-		} catch (error) {
-			throw new OAuthStepError(`client registration at ${as.registration_endpoint}`, describeOAuthError(error), { cause: error });
-		}
-		const answered = typeof registered.token_endpoint_auth_method === 'string' ? registered.token_endpoint_auth_method : method;
-		if (answered !== 'none' && answered !== 'client_secret_basic' && answered !== 'client_secret_post') {
-			throw new OAuthStepError(`client registration at ${as.registration_endpoint}`, `the server chose token endpoint auth method ${answered}, which this client does not support`);
-		}
-		const secret = typeof registered.client_secret === 'string' ? registered.client_secret : undefined;
-		if (answered !== 'none' && !secret) {
-			throw new OAuthStepError(`client registration at ${as.registration_endpoint}`, `the server chose ${answered} but sent no client_secret`);
-		}
-		const client: StoredClient = { kind: 'dcr', clientId: registered.client_id, clientSecret: secret, tokenEndpointAuthMethod: answered, redirectUris: [redirectUri] };
+		const client = await registerClient(
+			as,
+			{ clientName: this.options.clientName ?? 'MCP Switchboard', redirectUri, tokenEndpointAuthMethod: method, scopes },
+			this.libOptions(as.registration_endpoint, http),
+		);
 		await this.options.hooks.store.set(this.clientKey(as.issuer), JSON.stringify(client));
-		this.logger.info(`OAuth for ${this.name}: registered as a client of ${as.issuer} (auth method ${answered})`);
+		this.logger.info(`OAuth for ${this.name}: registered as a client of ${as.issuer} (auth method ${client.tokenEndpointAuthMethod})`);
 		return client;
 	}
 
@@ -409,62 +494,78 @@ export class OAuthProvider implements HttpAuthProvider {
 	}
 
 	private refreshOnce(signal?: AbortSignal): Promise<boolean> {
-		this.refreshing ??= this.refresh(signal).finally(() => {
+		const rejected = this.tokens?.accessToken;
+		this.refreshing ??= this.refresh(rejected, signal).finally(() => {
 			this.refreshing = undefined;
 		});
 		return this.refreshing;
 	}
 
-	/** True when the tokens were refreshed. A refusal drops the tokens (the user must authorize again). */
-	private async refresh(signal?: AbortSignal): Promise<boolean> {
+	/**
+	 * Refreshes the tokens; true when usable tokens are in hand afterwards. `rejected` is the access token we hold
+	 * and know to be expired or refused.
+	 *
+	 * Refresh tokens rotate (OAuth 2.1 section 4.3.1): each use returns a new one and may revoke the old. Other
+	 * providers share the store (another window, the same server under two names), so (issue 11 item 4):
+	 * - refreshes of one stored entry run one at a time in this process (refreshQueues);
+	 * - the store is read again first: when it holds tokens other than the rejected ones that have not expired,
+	 *   another provider already refreshed, and those are adopted without a request;
+	 * - a refused refresh deletes the stored tokens only when they still carry the refresh token that was refused,
+	 *   so a provider with a stale copy never deletes what another one just rotated.
+	 */
+	private async refresh(rejected: string | undefined, signal?: AbortSignal): Promise<boolean> {
 		const session = this.session;
-		const refreshToken = this.tokens?.refreshToken;
-		if (!session || !refreshToken) {
+		if (!session) {
 			return false;
 		}
-		const client = await this.clientForSession(session);
-		if (!client) {
-			this.logger.info(`OAuth for ${this.name}: the client that obtained the stored tokens is no longer configured; authorizing again`);
-			await this.dropTokens();
-			return false;
-		}
-		const as = session.metadata as unknown as OAuthLib.AuthorizationServer;
-		const http = this.http(signal);
-		try {
-			const response = await oauth().refreshTokenGrantRequest(as, { client_id: client.clientId }, clientAuth(client), refreshToken, {
-				...this.libOptions(session.metadata.token_endpoint!, http),
-				additionalParameters: { resource: session.resource },
-			});
-			const result = await oauth().processRefreshTokenResponse(as, { client_id: client.clientId }, response);
-			await this.saveTokens(result, splitScopes(this.tokens?.scope), refreshToken);
-			this.logger.info(`OAuth for ${this.name}: refreshed the access token`);
-			return true;
-		} catch (error) {
-			if (signal?.aborted) {
-				throw error;
+		const key = this.tokensKey(session.issuer);
+		return serialised(key, async () => {
+			const stored = await this.readJson<StoredTokens>(key);
+			this.tokens = stored && typeof stored.accessToken === 'string' ? stored : undefined;
+			if (this.tokens && this.tokens.accessToken !== rejected && !this.isExpired(this.tokens)) {
+				this.logger.info(`OAuth for ${this.name}: using the tokens another window or connection refreshed`);
+				return true;
 			}
-			this.logger.warn(`OAuth for ${this.name}: refresh at ${session.metadata.token_endpoint} failed: ${describeOAuthError(error)}`);
-			if (error instanceof oauth().ResponseBodyError) {
-				// The server refused the refresh token (invalid_grant and friends): it will not work later either.
-				await this.dropTokens();
+			const refreshToken = this.tokens?.refreshToken;
+			if (!refreshToken) {
+				return false;
 			}
-			return false;
-		}
+			const client = await this.clientForSession(session);
+			if (!client) {
+				this.logger.info(`OAuth for ${this.name}: the client that obtained the stored tokens is no longer configured; authorizing again`);
+				await this.dropTokens(refreshToken);
+				return false;
+			}
+			const as = session.metadata as unknown as OAuthLib.AuthorizationServer;
+			const http = this.http(signal);
+			try {
+				const response = await oauth().refreshTokenGrantRequest(as, { client_id: client.clientId }, await this.clientAuth(client), refreshToken, {
+					...this.libOptions(session.metadata.token_endpoint!, http),
+					additionalParameters: { resource: session.resource },
+				});
+				const result = await oauth().processRefreshTokenResponse(as, { client_id: client.clientId }, response);
+				await this.saveTokens(result, splitScopes(this.tokens?.scope), refreshToken);
+				this.logger.info(`OAuth for ${this.name}: refreshed the access token`);
+				return true;
+			} catch (error) {
+				if (signal?.aborted) {
+					throw error;
+				}
+				this.logger.warn(`OAuth for ${this.name}: refresh at ${session.metadata.token_endpoint} failed: ${describeOAuthError(error)}`);
+				if (error instanceof oauth().ResponseBodyError) {
+					// The server refused the refresh token (invalid_grant and friends): it will not work later either.
+					await this.dropTokens(refreshToken);
+				}
+				return false;
+			}
+		});
 	}
 
 	private async clientForSession(session: StoredSession): Promise<StoredClient | undefined> {
 		const config = this.options.config;
 		switch (session.clientKind) {
 			case 'preregistered':
-				if (config.clientId !== session.clientId) {
-					return undefined;
-				}
-				return {
-					kind: 'preregistered',
-					clientId: session.clientId,
-					clientSecret: config.clientSecret,
-					tokenEndpointAuthMethod: config.tokenEndpointAuthMethod ?? (!config.clientSecret ? 'none' : (session.metadata.token_endpoint_auth_methods_supported ?? ['client_secret_basic']).includes('client_secret_basic') ? 'client_secret_basic' : 'client_secret_post'),
-				};
+				return config.clientId === session.clientId ? preregisteredClient(config, session.metadata) : undefined;
 			case 'cimd':
 				return config.clientMetadataUrl === session.clientId ? { kind: 'cimd', clientId: session.clientId, tokenEndpointAuthMethod: 'none' } : undefined;
 			case 'dcr': {
@@ -492,11 +593,23 @@ export class OAuthProvider implements HttpAuthProvider {
 		await this.options.hooks.store.set(this.tokensKey(session.issuer), JSON.stringify(this.tokens));
 	}
 
-	private async dropTokens(): Promise<void> {
-		if (this.session) {
-			await this.options.hooks.store.delete(this.tokensKey(this.session.issuer));
+	/**
+	 * Forgets the tokens whose refresh token is `failedRefreshToken`: deleted from the store only when the stored
+	 * entry still carries it (another provider may have rotated it meanwhile; then its tokens are adopted).
+	 */
+	private async dropTokens(failedRefreshToken: string): Promise<void> {
+		if (!this.session) {
+			this.tokens = undefined;
+			return;
 		}
-		this.tokens = undefined;
+		const key = this.tokensKey(this.session.issuer);
+		const stored = await this.readJson<StoredTokens>(key);
+		if (!stored || stored.refreshToken === failedRefreshToken) {
+			await this.options.hooks.store.delete(key);
+			this.tokens = undefined;
+		} else {
+			this.tokens = stored;
+		}
 	}
 
 	private load(): Promise<void> {
@@ -557,6 +670,19 @@ export class OAuthProvider implements HttpAuthProvider {
 		};
 	}
 
+	private async clientAuth(client: StoredClient): Promise<OAuthLib.ClientAuth> {
+		const config = this.options.config;
+		let pem = config.privateKey;
+		if (!pem && config.privateKeyFile && client.tokenEndpointAuthMethod === 'private_key_jwt') {
+			try {
+				pem = await readFile(config.privateKeyFile, 'utf8');
+			} catch (error) {
+				throw new OAuthStepError('client authentication', `the private key file ${config.privateKeyFile} could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+			}
+		}
+		return clientAuth(client, { pem, algorithm: config.signingAlgorithm });
+	}
+
 	private toMcpError(error: unknown): unknown {
 		if (error instanceof McpError) {
 			return error;
@@ -575,36 +701,27 @@ export class OAuthProvider implements HttpAuthProvider {
 	}
 }
 
-function clientAuth(client: StoredClient): OAuthLib.ClientAuth {
-	switch (client.tokenEndpointAuthMethod) {
-		case 'client_secret_basic':
-			return oauth().ClientSecretBasic(client.clientSecret!);
-		case 'client_secret_post':
-			return oauth().ClientSecretPost(client.clientSecret!);
-		default:
-			return oauth().None();
+/**
+ * The pre-registered client of the configuration. Its auth method: the configured one, else `private_key_jwt` with
+ * a private key, `none` without a secret, and with a secret `client_secret_basic` when the server lists it (an
+ * absent list means client_secret_basic, RFC 8414 section 2), else `client_secret_post`.
+ */
+function preregisteredClient(config: OAuthClientConfig, as: AuthorizationServerMetadata): StoredClient {
+	const supported = as.token_endpoint_auth_methods_supported;
+	let method = config.tokenEndpointAuthMethod;
+	if (!method) {
+		method = config.privateKey || config.privateKeyFile
+			? 'private_key_jwt'
+			: !config.clientSecret
+				? 'none'
+				: !supported || supported.includes('client_secret_basic')
+					? 'client_secret_basic'
+					: 'client_secret_post';
 	}
-}
-
-/** A short reason from an oauth4webapi or fetch error: status, OAuth error code and description. */
-export function describeOAuthError(error: unknown): string {
-	if (error instanceof oauth().ResponseBodyError) {
-		return `${error.status} ${error.error}${error.error_description ? ` (${error.error_description})` : ''}`;
+	if ((method === 'client_secret_basic' || method === 'client_secret_post') && !config.clientSecret) {
+		throw new OAuthStepError('client identity', `token endpoint auth method ${method} needs a client secret in the configuration`);
 	}
-	if (error instanceof oauth().AuthorizationResponseError) {
-		return `the authorization server answered ${error.error}${error.error_description ? ` (${error.error_description})` : ''}`;
-	}
-	if (error instanceof oauth().WWWAuthenticateChallengeError) {
-		return `${error.response.status} with a ${error.cause[0]?.scheme ?? ''} challenge${error.cause[0]?.parameters.error ? ` (${error.cause[0].parameters.error})` : ''}`;
-	}
-	if (error instanceof oauth().OperationProcessingError) {
-		const cause = (error as { cause?: unknown }).cause;
-		if (cause instanceof Response) {
-			return `unexpected HTTP status ${cause.status}`;
-		}
-		return error.message.replace(/"response" /, 'the response ');
-	}
-	return describeFetchError(error);
+	return { kind: 'preregistered', clientId: config.clientId!, clientSecret: config.clientSecret, tokenEndpointAuthMethod: method };
 }
 
 function splitScopes(scope: string | undefined): string[] {

@@ -43,7 +43,43 @@ export interface OAuthClientConfig {
 	 * How a pre-registered client with a secret authenticates at the token endpoint.
 	 * Default: `client_secret_basic` when the server lists it (or lists nothing), else `client_secret_post`.
 	 */
-	tokenEndpointAuthMethod?: 'client_secret_basic' | 'client_secret_post' | 'none';
+	tokenEndpointAuthMethod?: 'client_secret_basic' | 'client_secret_post' | 'none' | 'private_key_jwt';
+	/**
+	 * How tokens are obtained. `authorization_code` (default): the user signs in in the browser.
+	 * `client_credentials`: the client's own identity, no user (machine-to-machine servers; RFC 6749 section 4.4).
+	 * `jwt_bearer`: a JWT from the workload's identity provider as the grant (RFC 7523 section 2.1, `assertion`).
+	 * With `enterprise` set, enterprise-managed authorization is used whatever this says.
+	 */
+	grant?: 'authorization_code' | 'client_credentials' | 'jwt_bearer';
+	/** A PEM private key for `private_key_jwt` (RFC 7523 section 2.2): the client assertion is signed with it. */
+	privateKey?: string;
+	/** A file holding that PEM private key (read on each use, so the key never enters settings or the store). */
+	privateKeyFile?: string;
+	/** The `alg` of the client assertion. Default: from the key (ES256 for P-256, RS256 for RSA, Ed25519). */
+	signingAlgorithm?: string;
+	/** The JWT presented with grant `jwt_bearer`. */
+	assertion?: string;
+	/**
+	 * Enterprise-managed authorization (MCP extension io.modelcontextprotocol/enterprise-managed-authorization,
+	 * SEP-990): the user's ID token from the enterprise identity provider is exchanged there for an identity
+	 * assertion grant (ID-JAG, RFC 8693 token exchange), which the MCP server's authorization server takes as a
+	 * JWT-bearer grant (RFC 7523) from this client (`clientId`, `clientSecret`).
+	 */
+	enterprise?: EnterpriseIdpConfig;
+}
+
+/** The enterprise identity provider of enterprise-managed authorization. */
+export interface EnterpriseIdpConfig {
+	/** The IdP's token endpoint, where the token exchange happens. */
+	idpTokenEndpoint: string;
+	/** This client's id at the IdP. */
+	idpClientId: string;
+	/** This client's secret at the IdP, when it is a confidential client there. */
+	idpClientSecret?: string;
+	/** The user's ID token from the IdP (the subject token of the exchange). */
+	idToken: string;
+	/** The IdP's issuer identifier, for messages. */
+	idpIssuer?: string;
 }
 
 /** Tokens as kept in the TokenStore (JSON), per server URL and issuer. */
@@ -64,7 +100,8 @@ export interface StoredClient {
 	kind: 'preregistered' | 'cimd' | 'dcr';
 	clientId: string;
 	clientSecret?: string;
-	tokenEndpointAuthMethod: 'none' | 'client_secret_basic' | 'client_secret_post';
+	/** `private_key_jwt` only for a pre-registered client: the key comes from the configuration, never the store. */
+	tokenEndpointAuthMethod: 'none' | 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
 	/** The redirect URIs registered (DCR), so a changed redirect URI triggers a new registration. */
 	redirectUris?: string[];
 }

@@ -208,6 +208,13 @@ export class TaskHandle<R> implements Pollable {
 			this.requestor.logger.warn(`${this.server}: ${source} reported task ${this.taskId} as ${task.status} after it was ${before.status}; a terminal status is final, ignored`);
 			return;
 		}
+		// A report older than the one we have (a queued notification delivered late, a slow tasks/get) is stale.
+		const newer = Date.parse(task.lastUpdatedAt);
+		const known = Date.parse(before.lastUpdatedAt);
+		if (newer < known) {
+			this.requestor.logger.debug(`${this.server}: ${source} for task ${this.taskId} is older than the state already known (${task.lastUpdatedAt} < ${before.lastUpdatedAt}); ignored`);
+			return;
+		}
 		this.current = task;
 		if (before.status !== task.status || before.statusMessage !== task.statusMessage || before.pollInterval !== task.pollInterval) {
 			this.fireChange();

@@ -91,9 +91,9 @@ export class LegacySseTransport extends HttpTransportBase implements Transport {
 		this.logger.debug(`${this.name}: legacy SSE endpoint ${safeUrl(this.endpoint)}`);
 	}
 
-	setProtocolVersion(version: string): void {
+	setProtocolVersion(version: string | undefined): void {
 		// Not part of the 2024-11-05 transport, but harmless, and it tells a newer server what was negotiated.
-		this.postHeaders = { 'content-type': 'application/json', 'mcp-protocol-version': version };
+		this.postHeaders = version === undefined ? { 'content-type': 'application/json' } : { 'content-type': 'application/json', 'mcp-protocol-version': version };
 	}
 
 	/** POSTs one message to the endpoint; rejects with an McpError naming the status and the first bytes of a refusal. */

@@ -1,7 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import { delay } from '../../common/async';
-import { ErrorCode, isRequest, isResponse, type JsonRpcMessage, type RequestId } from '../jsonrpc';
+import { ErrorCode, isFailure, isRequest, isResponse, type JsonRpcMessage, type JsonRpcRequest, type RequestId } from '../jsonrpc';
 import { McpError } from '../mcpError';
+import { standardHeaders } from '../modern/httpHeaders';
+import { isModernVersion } from '../protocolConstants';
 import { describeBytes, describeReply, drain, peekBody, errorMessage, headerValue, mediaType, parseMessages, readBody } from './httpClient';
 import { HttpTransportBase, type HttpTransportOptions } from './httpTransportBase';
 import { LegacySseTransport } from './legacySse';
@@ -60,6 +62,17 @@ const seenEventIdLimit = 10_000;
  *   found after `send()` resolved (a reply stream), an error response for that request id is delivered.
  * - `close()` sends DELETE with the session id and closes every socket.
  * - With `fallbackToSse`, an initialize answered 400/404/405 switches to legacy HTTP+SSE; `kind` then says 'sse'.
+ *
+ * With a modern protocol version set (2026-07-28; see setProtocolVersion) the same endpoint is used without sessions:
+ * https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
+ * - Every POST carries `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` (tools/call, prompts/get, resources/read)
+ *   and the client's `Mcp-Param-*` headers.
+ * - A 4xx whose body is a JSON-RPC error (UnsupportedProtocolVersion, HeaderMismatch, ...) rejects `send()` with that
+ *   error, code and data as the server sent them, so the client can retry or fall back.
+ * - Cancellation is closing the request's stream ("Closing the SSE response stream MUST be treated by the server as
+ *   cancellation"): `notifications/cancelled` is not POSTed.
+ * - A reply stream cut before its response is not resumed ("A broken response stream loses the in-flight request"):
+ *   the request fails with `data.streamBroken`, which the client answers by sending it again with a new id.
  */
 export class StreamableHttpTransport extends HttpTransportBase implements Transport {
 	private readonly seenEventIds = new Set<string>();
@@ -72,6 +85,9 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 	private fallback: LegacySseTransport | undefined;
 	private fallbackStarting: Promise<void> | undefined;
 	private listening = false;
+	/** A 2026-07-28 version is in use: no sessions, mirrored headers, no resumption. */
+	private modern = false;
+	private requestHeaders: ((message: JsonRpcRequest) => Record<string, string> | undefined) | undefined;
 
 	constructor(private readonly options: StreamableHttpTransportOptions) {
 		super(options);
@@ -98,10 +114,15 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 		}
 	}
 
-	setProtocolVersion(version: string): void {
+	setProtocolVersion(version: string | undefined): void {
 		this.protocolVersion = version;
+		this.modern = version !== undefined && isModernVersion(version);
 		this.fallback?.setProtocolVersion(version);
 		this.updateHeaders();
+	}
+
+	setRequestHeaders(provider: (message: JsonRpcRequest) => Record<string, string> | undefined): void {
+		this.requestHeaders = provider;
 	}
 
 	async send(message: JsonRpcMessage): Promise<void> {
@@ -114,12 +135,22 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 		this.throwIfClosed();
 		const method = 'method' in message ? message.method : 'response';
 		const requestId = isRequest(message) ? message.id : undefined;
+		const modern = this.modern;
+		if (modern && method === 'notifications/cancelled') {
+			// "on Streamable HTTP, closing the SSE response stream is itself the cancellation signal"
+			this.logger.debug(`${this.name}: cancelling request ${JSON.stringify((message as { params?: { requestId?: unknown } }).params?.requestId)} by closing its stream`);
+			this.release(message);
+			return;
+		}
 		const isInitialize = method === 'initialize' && requestId !== undefined;
 		const sentSessionId = this.currentSessionId;
-		const res = await this.post(message, requestId);
+		const res = await this.post(message, requestId, modern ? this.modernHeaders(message) : this.postHeaders);
 		const status = res.statusCode ?? 0;
 		if (method === 'notifications/cancelled') {
 			this.release(message);
+		}
+		if (modern && status >= 400 && status < 500 && status !== 401 && status !== 403) {
+			await this.throwModernError(res, method);
 		}
 
 		if (isInitialize && this.options.fallbackToSse && (status === 400 || status === 404 || status === 405)) {
@@ -196,9 +227,9 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 		return this.shutdown(McpError.connectionClosed(`${this.name}: closed by the client`), true);
 	}
 
-	private async post(message: JsonRpcMessage, tag: RequestId | undefined): Promise<IncomingMessage> {
+	private async post(message: JsonRpcMessage, tag: RequestId | undefined, headers: Record<string, string>): Promise<IncomingMessage> {
 		try {
-			return await this.http.request({ method: 'POST', url: this.url, headers: this.postHeaders, body: Buffer.from(JSON.stringify(message)), tag }, this.lifetime.signal);
+			return await this.http.request({ method: 'POST', url: this.url, headers, body: Buffer.from(JSON.stringify(message)), tag }, this.lifetime.signal);
 		} catch (error) {
 			this.throwIfClosed();
 			this.closeIfRefused(error);
@@ -232,6 +263,35 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 			stream.answered = true; // no resume, no synthesized error
 		}
 		this.http.abort(requestId);
+	}
+
+	/** The POST headers of a modern request: the fixed ones, Mcp-Method / Mcp-Name, and the client's Mcp-Param-*. */
+	private modernHeaders(message: JsonRpcMessage): Record<string, string> {
+		if (!('method' in message)) return this.postHeaders;
+		const params = message.params;
+		const extra = isRequest(message) ? this.requestHeaders?.(message) : undefined;
+		return { ...this.postHeaders, ...extra, ...standardHeaders(message.method, params) };
+	}
+
+	/**
+	 * A modern server answers 400 (or 404 for an unknown method) with a JSON-RPC error body: "On 400 Bad Request, the
+	 * client SHOULD inspect the response body ... If the body contains a recognized modern JSON-RPC error, the server
+	 * speaks a modern version". That error, code and data as sent, is what `send()` rejects with; a body that is not
+	 * one leaves the usual handling (the response was only peeked at).
+	 */
+	private async throwModernError(res: IncomingMessage, method: string): Promise<void> {
+		const status = res.statusCode ?? 0;
+		const body = await readBody(res, 1024 * 1024, `${this.name}: ${method}`).catch(() => Buffer.alloc(0));
+		let parsed: unknown;
+		try {
+			parsed = JSON.parse(body.toString('utf8'));
+		} catch {
+			parsed = undefined;
+		}
+		if (isFailure(parsed)) {
+			throw new McpError(parsed.error.code, `${this.name}: ${parsed.error.message} (HTTP ${status} to ${method})`, parsed.error.data);
+		}
+		throw new McpError(ErrorCode.TransportFailed, `${this.name}: the server answered ${method} with HTTP ${status} (${headerValue(res, 'content-type') ?? 'no content type'}): ${describeBytes(body.subarray(0, 200), body.length > 200)}`, { status });
 	}
 
 	private updateHeaders(): void {
@@ -276,13 +336,13 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 	}
 
 	/** Fails one request whose reply broke after send() resolved, by delivering an error response for its id. */
-	private failRequest(state: StreamState, message: string): void {
+	private failRequest(state: StreamState, message: string, data?: Record<string, unknown>): void {
 		if (state.requestId === undefined || state.answered || this.closing) {
 			return;
 		}
 		state.answered = true;
 		this.logger.warn(message);
-		this.messageEmitter.fire({ jsonrpc: '2.0', id: state.requestId, error: { code: ErrorCode.TransportFailed, message } });
+		this.messageEmitter.fire({ jsonrpc: '2.0', id: state.requestId, error: data === undefined ? { code: ErrorCode.TransportFailed, message } : { code: ErrorCode.TransportFailed, message, data } });
 	}
 
 	private onEvent(event: SseEvent, state: StreamState): void {
@@ -334,6 +394,11 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 				return;
 			}
 			const why = end.clean ? 'ended' : `was cut (${end.reason ?? 'unknown reason'})`;
+			if (this.modern) {
+				// "Resumable SSE streams via Last-Event-ID are not supported" in 2026-07-28; the client sends the request again.
+				this.failRequest(state, `${this.name}: the reply stream for ${state.method} ${why} before the response`, { streamBroken: true });
+				return;
+			}
 			if (state.lastEventId === undefined) {
 				this.failRequest(state, `${this.name}: the reply stream for ${state.method} ${why} before the response and cannot be resumed (the server sent no event ids)`);
 				return;

@@ -1,6 +1,6 @@
 import type { Event } from '../../common/event';
 import type { McpError } from '../mcpError';
-import type { JsonRpcMessage } from '../jsonrpc';
+import type { JsonRpcMessage, JsonRpcRequest } from '../jsonrpc';
 
 /** Which wire a transport speaks. */
 export type TransportKind = 'stdio' | 'http' | 'sse';
@@ -26,8 +26,14 @@ export interface Transport {
 	start(): Promise<void>;
 	send(message: JsonRpcMessage): Promise<void>;
 	close(): Promise<void>;
-	/** HTTP transports send `MCP-Protocol-Version` on every request after initialization. */
-	setProtocolVersion?(version: string): void;
+	/**
+	 * HTTP transports send `MCP-Protocol-Version` on every request once set (undefined: none, as before a handshake).
+	 * A modern version (2026-07-28) also switches Streamable HTTP to its sessionless form: Mcp-Method / Mcp-Name
+	 * headers, modern errors from 4xx bodies, cancellation by closing the stream, no resumption.
+	 */
+	setProtocolVersion?(version: string | undefined): void;
+	/** HTTP transports ask this for extra headers of each request (the client's `Mcp-Param-*` from `x-mcp-header`). */
+	setRequestHeaders?(provider: (message: JsonRpcRequest) => Record<string, string> | undefined): void;
 	/** A session id, for HTTP transports that have one (shown in the UI and logs). */
 	readonly sessionId?: string | undefined;
 }

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { TaskList } from '../tasks/taskList';
 import { describeState, type Manager, type NamedTool } from '../../manager/manager';
 import { MAX_MODEL_TOOLS, selectTools, type Selection } from './toolRanking';
+import { EXACT_COMMANDS, runExactCommand } from './chatCommands';
 import { toAbortSignal } from '../cancellation';
 import { MAX_TOOL_ROUNDS, progressLabel, toolDescription, toolFailureText, toolInputSchema, toolResultText, toolsMarkdown } from './chatMapping';
 import { Commands } from '../tools/commands';
@@ -106,6 +107,12 @@ export async function handleChatRequest(
 		if (!servers.some((server) => server.state.kind === 'running')) showServers();
 		return { metadata };
 	}
+	let seed: vscode.LanguageModelChatMessage[] | undefined;
+	if (request.command && EXACT_COMMANDS.has(request.command)) {
+		const outcome = await runExactCommand(manager, request, stream, token);
+		if ('done' in outcome) return { ...outcome.done, metadata: { ...metadata, ...(outcome.done.metadata as object | undefined) } };
+		seed = outcome.messages;
+	}
 	if (!servers.some((server) => server.state.kind === 'running')) {
 		stream.markdown(servers.length === 0 ? '_No MCP server is configured, so no MCP tools are available._\n\n' : '_No MCP server is running, so no MCP tools are available._\n\n');
 		showServers();
@@ -126,7 +133,7 @@ export async function handleChatRequest(
 		description: toolDescription(named),
 		inputSchema: toolInputSchema(named),
 	}));
-	const messages = [...historyMessages(context.history), vscode.LanguageModelChatMessage.User(request.prompt)];
+	const messages = [...historyMessages(context.history), ...(seed ?? [vscode.LanguageModelChatMessage.User(request.prompt)])];
 	const bridge = toAbortSignal(token);
 	try {
 		for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
@@ -211,6 +218,8 @@ export function registerChatParticipant(context: vscode.ExtensionContext, manage
 	participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'mcp.svg');
 	participant.followupProvider = {
 		provideFollowups: (result) => {
+			const called = (result.metadata as { call?: { server: string; tool: string } } | undefined)?.call;
+			if (called) return [{ prompt: `Summarise the result of ${called.server} › ${called.tool}`, label: 'Summarise the result' }];
 			const calls = (result.metadata as ChatMetadata | undefined)?.toolCalls ?? [];
 			return calls.length === 0 ? [] : [{ prompt: 'List the available tools', command: 'tools', label: 'List the MCP tools' }];
 		},

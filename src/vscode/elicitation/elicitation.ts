@@ -4,6 +4,7 @@ import { ErrorCode } from '../../protocol/jsonrpc';
 import { McpError } from '../../protocol/mcpError';
 import type { ElicitFormRequest, ElicitRequest, ElicitResult, ElicitUrlRequest } from '../../protocol/schema';
 import { openExternalUrl } from '../externalUrl';
+import { reshowItems, ServerInputQueue, type Turn } from '../serverInput/inputQueue';
 import {
 	buildContent,
 	defaultValues,
@@ -39,9 +40,18 @@ export interface ElicitationPresenterOptions {
 	 * keeps it as sent (`Uri.parse` would decode and re-encode the query: `%26` would reach the page as `&`).
 	 */
 	openExternal?: (url: string) => Thenable<boolean>;
+	/** The queue shared with every other server-initiated UI. Default: one of its own. */
+	queue?: ServerInputQueue;
 }
 
-type StepResult<T> = { kind: 'value'; value: T } | { kind: 'back' } | { kind: 'cancel' };
+type StepResult<T> = { kind: 'value'; value: T } | { kind: 'back' } | { kind: 'decline' } | { kind: 'cancel' };
+
+/** One request while it is on screen: who asks, the server's cancellation, and its turn in the queue. */
+interface Session {
+	server: string;
+	signal: AbortSignal;
+	turn: Turn;
+}
 
 interface Item extends vscode.QuickPickItem {
 	id: string;
@@ -50,17 +60,21 @@ interface Item extends vscode.QuickPickItem {
 const CANCELLED: ElicitResult = { action: 'cancel' };
 
 /**
- * Shows a server's `elicitation/create` to the user as quick picks and input boxes, one request at a time.
+ * Shows a server's `elicitation/create` to the user as quick picks and input boxes, taking turns with every other
+ * server-initiated UI in the {@link ServerInputQueue}.
  *
  * Form mode is a multi-step quick input titled "<server>: <message>", one step per field ("step n of m", a Back
- * button, defaults prefilled, validation as you type) and a last review step with Accept / Decline / Edit.
- * Escape at any step answers `cancel`; Decline answers `decline`; Accept answers `{ action: 'accept', content }` with
- * values of the schema's types. URL mode asks, by quick pick (never a modal, which the smoke-test driver would
- * answer by itself), before opening the page, showing the server and the full domain.
+ * button, a Decline button, defaults prefilled, validation as you type) and a last review step with Accept / Decline
+ * / Edit. Decline answers `decline`; Accept answers `{ action: 'accept', content }` with values of the schema's types.
+ * Hiding the form (Escape, Ctrl+P, another quick input) is not an answer: the request waits, announced, and opens
+ * again at the same step with what was typed; dismissing it from the waiting list answers `cancel` ("dismissed
+ * without making an explicit choice", as the spec puts it). URL mode asks, by quick pick (never a modal, which the
+ * smoke-test driver would answer by itself), before opening the page, showing the server and the full domain.
  * Spec: https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation
  */
 export class ElicitationPresenter implements vscode.Disposable {
-	private queue: Promise<unknown> = Promise.resolve();
+	private readonly queue: ServerInputQueue;
+	private readonly ownQueue: ServerInputQueue | undefined;
 	private readonly shown = new vscode.EventEmitter<ElicitationInputShown>();
 	/** Fires whenever the presenter shows a quick input (tests answer through it). */
 	readonly onDidShowInput: vscode.Event<ElicitationInputShown> = this.shown.event;
@@ -78,33 +92,34 @@ export class ElicitationPresenter implements vscode.Disposable {
 		options: ElicitationPresenterOptions = {},
 	) {
 		this.open = options.openExternal ?? openExternalUrl;
+		this.ownQueue = options.queue ? undefined : new ServerInputQueue();
+		this.queue = options.queue ?? (this.ownQueue as ServerInputQueue);
 	}
 
 	/**
-	 * Asks the user. Requests wait their turn: a second request shows only after the first is answered.
-	 * A refusal is an answer (`decline` / `cancel`), never a throw; when `signal` aborts (the server cancelled the
-	 * request or disconnected) the open input closes and the answer is `cancel`.
+	 * Asks the user. Requests wait their turn in the queue: a second request shows only after the first is answered,
+	 * and none replaces a quick input the user has open. A refusal is an answer (`decline` / `cancel`), never a throw;
+	 * when `signal` aborts (the server cancelled the request or disconnected) the open input closes, a waiting request
+	 * leaves the queue, and the answer is `cancel`.
 	 */
-	elicit(server: string, params: ElicitRequest, signal: AbortSignal): Promise<ElicitResult> {
-		const run = () => (signal.aborted || this.disposed ? Promise.resolve(CANCELLED) : this.run(server, params, signal));
-		const result = this.queue.then(run, run);
-		this.queue = result.catch(() => undefined);
-		// A request cancelled while it waits in the queue is answered at once.
-		return new Promise<ElicitResult>((resolve) => {
-			const onAbort = () => resolve(CANCELLED);
-			signal.addEventListener('abort', onAbort, { once: true });
-			result.then(
-				(answer) => {
-					signal.removeEventListener('abort', onAbort);
-					resolve(answer);
-				},
-				(error: unknown) => {
-					signal.removeEventListener('abort', onAbort);
-					this.log(server).error(`Elicitation failed: ${error instanceof Error ? error.message : String(error)}`);
-					resolve(CANCELLED);
-				},
+	async elicit(server: string, params: ElicitRequest, signal: AbortSignal): Promise<ElicitResult> {
+		if (this.disposed) return CANCELLED;
+		const summary = params.mode === 'url' ? `asks you to open a page: ${params.message}` : `asks for input: ${params.message}`;
+		try {
+			return await this.queue.run(
+				{ server, summary, signal },
+				(turn) => (signal.aborted || this.disposed ? Promise.resolve(CANCELLED) : this.run({ server, signal, turn }, params)),
+				{ dismissed: () => this.dismissed(server), aborted: () => CANCELLED },
 			);
-		});
+		} catch (error) {
+			this.log(server).error(`Elicitation failed: ${error instanceof Error ? error.message : String(error)}`);
+			return CANCELLED;
+		}
+	}
+
+	private dismissed(server: string): ElicitResult {
+		this.log(server).info('Elicitation dismissed from the waiting list: answered cancel');
+		return CANCELLED;
 	}
 
 	/**
@@ -128,11 +143,13 @@ export class ElicitationPresenter implements vscode.Disposable {
 		}
 		this.shown.dispose();
 		this.completedEmitter.dispose();
+		this.ownQueue?.dispose();
 	}
 
-	private async run(server: string, params: ElicitRequest, signal: AbortSignal): Promise<ElicitResult> {
+	private async run(session: Session, params: ElicitRequest): Promise<ElicitResult> {
+		const { server, signal } = session;
 		const log = this.log(server);
-		const result = params.mode === 'url' ? await this.url(server, params, signal) : await this.form(server, params, signal);
+		const result = params.mode === 'url' ? await this.url(session, params) : await this.form(session, params);
 		if (signal.aborted) {
 			log.info('Elicitation cancelled by the server');
 			return CANCELLED;
@@ -145,7 +162,8 @@ export class ElicitationPresenter implements vscode.Disposable {
 
 	// ---- form mode ----
 
-	private async form(server: string, params: ElicitFormRequest, signal: AbortSignal): Promise<ElicitResult> {
+	private async form(session: Session, params: ElicitFormRequest): Promise<ElicitResult> {
+		const { server, signal } = session;
 		const log = this.log(server);
 		const model = formFromSchema(params.requestedSchema);
 		for (const problem of model.problems) {
@@ -167,9 +185,12 @@ export class ElicitationPresenter implements vscode.Disposable {
 			}
 			const field = fields[index];
 			if (field) {
-				const step = await this.askField(server, title, field, values.get(field.name), index + 1, totalSteps, signal);
+				const step = await this.askField(session, title, field, values.get(field.name), index + 1, totalSteps);
 				if (step.kind === 'cancel') {
 					return CANCELLED;
+				}
+				if (step.kind === 'decline') {
+					return { action: 'decline' };
 				}
 				if (step.kind === 'back') {
 					index = Math.max(0, index - 1);
@@ -185,9 +206,12 @@ export class ElicitationPresenter implements vscode.Disposable {
 				editingFromReview = false;
 				continue;
 			}
-			const review = await this.review(server, title, fields, values, totalSteps, signal);
+			const review = await this.review(session, title, fields, values, totalSteps);
 			if (review.kind === 'cancel') {
 				return CANCELLED;
+			}
+			if (review.kind === 'decline') {
+				return { action: 'decline' };
 			}
 			if (review.kind === 'back') {
 				index = Math.max(0, fields.length - 1);
@@ -216,23 +240,15 @@ export class ElicitationPresenter implements vscode.Disposable {
 		return field.secret ? `${this.secretWarning(server, field)} ${text}` : text;
 	}
 
-	private askField(
-		server: string,
-		title: string,
-		field: FormField,
-		current: FormValue | undefined,
-		step: number,
-		totalSteps: number,
-		signal: AbortSignal,
-	): Promise<StepResult<FormValue | undefined>> {
+	private askField(session: Session, title: string, field: FormField, current: FormValue | undefined, step: number, totalSteps: number): Promise<StepResult<FormValue | undefined>> {
 		switch (field.kind) {
 			case 'string':
 			case 'number':
 			case 'integer':
-				return this.askText(server, title, field, current, step, totalSteps, signal);
+				return this.askText(session, title, field, current, step, totalSteps);
 			case 'boolean':
 				return this.askChoice(
-					server,
+					session,
 					title,
 					field,
 					[
@@ -243,11 +259,10 @@ export class ElicitationPresenter implements vscode.Disposable {
 					(id) => id === 'true',
 					step,
 					totalSteps,
-					signal,
 				);
 			case 'enum':
 				return this.askChoice(
-					server,
+					session,
 					title,
 					field,
 					field.options.map((o) => ({ id: o.value, label: o.label, description: o.label === o.value ? undefined : o.value })),
@@ -255,20 +270,40 @@ export class ElicitationPresenter implements vscode.Disposable {
 					(id) => id,
 					step,
 					totalSteps,
-					signal,
 				);
 			case 'multiEnum':
-				return this.askMany(server, title, field, Array.isArray(current) ? current : [], step, totalSteps, signal);
+				return this.askMany(session, title, field, Array.isArray(current) ? current : [], step, totalSteps);
 		}
 	}
 
-	/** Runs one quick input until `wire` settles it; Escape / hide settles `cancel`; `signal` hides it. */
+	/** The Back button (after the first step) and the Decline button of one form step. */
+	private stepButtons(server: string, step: number): vscode.QuickInputButton[] {
+		const decline: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('close'), tooltip: `Decline (tell ${server} you will not answer)` };
+		return step > 1 ? [vscode.QuickInputButtons.Back, decline] : [decline];
+	}
+
+	/** A quick pick for one form step, titled and numbered. */
+	private stepPick(session: Session, title: string, step: number, totalSteps: number): vscode.QuickPick<Item> {
+		const pick = vscode.window.createQuickPick<Item>();
+		pick.title = title;
+		pick.step = step;
+		pick.totalSteps = totalSteps;
+		pick.buttons = this.stepButtons(session.server, step);
+		return pick;
+	}
+
+	/**
+	 * Runs one quick input until `wire` settles it (or the Back / Decline buttons do); `signal` closes it. Hiding it
+	 * without an answer puts the request aside in the queue: when the user opens it again, the same input shows again,
+	 * with what was typed; dismissed from the waiting list, it settles `cancel`.
+	 */
 	private runInput<T>(
 		input: vscode.QuickPick<Item> | vscode.InputBox,
 		shown: Omit<ElicitationInputShown, 'input'>,
-		signal: AbortSignal,
+		session: Session,
 		wire: (settle: (result: StepResult<T>) => void) => vscode.Disposable[],
 	): Promise<StepResult<T>> {
+		const { signal, turn } = session;
 		return new Promise((resolve) => {
 			let settled = false;
 			const disposables: vscode.Disposable[] = [];
@@ -288,33 +323,35 @@ export class ElicitationPresenter implements vscode.Disposable {
 			disposables.push(
 				...wire(settle),
 				input.onDidTriggerButton((button) => {
-					if (button === vscode.QuickInputButtons.Back) {
-						settle({ kind: 'back' });
-					}
+					settle(button === vscode.QuickInputButtons.Back ? { kind: 'back' } : { kind: 'decline' });
 				}),
-				input.onDidHide(() => settle({ kind: 'cancel' })),
+				input.onDidHide(() => {
+					if (settled) return;
+					void turn.hidden().then((how) => {
+						if (settled) return;
+						if (how === 'resume') show(true);
+						else settle({ kind: 'cancel' });
+					});
+				}),
 			);
+			const show = (again = false) => {
+				input.show();
+				if (again) reshowItems(input);
+				this.shown.fire({ ...shown, input: input });
+			};
 			input.ignoreFocusOut = true;
 			this.active.add(input);
-			input.show();
-			this.shown.fire({ ...shown, input: input });
+			show();
 		});
 	}
 
-	private askText(
-		server: string,
-		title: string,
-		field: FormField,
-		current: FormValue | undefined,
-		step: number,
-		totalSteps: number,
-		signal: AbortSignal,
-	): Promise<StepResult<FormValue | undefined>> {
+	private askText(session: Session, title: string, field: FormField, current: FormValue | undefined, step: number, totalSteps: number): Promise<StepResult<FormValue | undefined>> {
+		const { server } = session;
 		const box = vscode.window.createInputBox();
 		box.title = title;
 		box.step = step;
 		box.totalSteps = totalSteps;
-		box.buttons = step > 1 ? [vscode.QuickInputButtons.Back] : [];
+		box.buttons = this.stepButtons(server, step);
 		box.prompt = this.fieldPrompt(server, field);
 		box.placeholder = field.required ? `${field.label} (required)` : `${field.label} (optional: leave empty to skip)`;
 		box.password = field.secret;
@@ -323,7 +360,7 @@ export class ElicitationPresenter implements vscode.Disposable {
 			box.validationMessage = box.value === '' && field.required ? undefined : validateText(field, box.value);
 		};
 		validate();
-		return this.runInput(box, { server, kind: 'field', field: field.name, step, totalSteps }, signal, (settle) => [
+		return this.runInput(box, { server, kind: 'field', field: field.name, step, totalSteps }, session, (settle) => [
 			box.onDidChangeValue(validate),
 			box.onDidAccept(() => {
 				const problem = validateText(field, box.value);
@@ -337,7 +374,7 @@ export class ElicitationPresenter implements vscode.Disposable {
 	}
 
 	private askChoice<T extends FormValue>(
-		server: string,
+		session: Session,
 		title: string,
 		field: FormField,
 		choices: Item[],
@@ -345,13 +382,9 @@ export class ElicitationPresenter implements vscode.Disposable {
 		convert: (id: string) => T,
 		step: number,
 		totalSteps: number,
-		signal: AbortSignal,
 	): Promise<StepResult<FormValue | undefined>> {
-		const pick = vscode.window.createQuickPick<Item>();
-		pick.title = title;
-		pick.step = step;
-		pick.totalSteps = totalSteps;
-		pick.buttons = step > 1 ? [vscode.QuickInputButtons.Back] : [];
+		const { server } = session;
+		const pick = this.stepPick(session, title, step, totalSteps);
 		pick.placeholder = this.fieldPrompt(server, field);
 		pick.matchOnDescription = true;
 		const items: Item[] = choices.map((c) => (c.id === current ? { ...c, detail: 'current choice' } : c));
@@ -363,7 +396,7 @@ export class ElicitationPresenter implements vscode.Disposable {
 		if (active) {
 			pick.activeItems = [active];
 		}
-		return this.runInput(pick, { server, kind: 'field', field: field.name, step, totalSteps }, signal, (settle) => [
+		return this.runInput(pick, { server, kind: 'field', field: field.name, step, totalSteps }, session, (settle) => [
 			pick.onDidAccept(() => {
 				const chosen = pick.selectedItems[0] ?? pick.activeItems[0];
 				if (!chosen) {
@@ -375,26 +408,22 @@ export class ElicitationPresenter implements vscode.Disposable {
 	}
 
 	private askMany(
-		server: string,
+		session: Session,
 		title: string,
 		field: Extract<FormField, { kind: 'multiEnum' }>,
 		current: string[],
 		step: number,
 		totalSteps: number,
-		signal: AbortSignal,
 	): Promise<StepResult<FormValue | undefined>> {
-		const pick = vscode.window.createQuickPick<Item>();
-		pick.title = title;
-		pick.step = step;
-		pick.totalSteps = totalSteps;
-		pick.buttons = step > 1 ? [vscode.QuickInputButtons.Back] : [];
+		const { server } = session;
+		const pick = this.stepPick(session, title, step, totalSteps);
 		pick.canSelectMany = true;
 		const prompt = this.fieldPrompt(server, field);
 		pick.placeholder = prompt;
 		const items: Item[] = field.options.map((o) => ({ id: o.value, label: o.label, description: o.label === o.value ? undefined : o.value }));
 		pick.items = items;
 		pick.selectedItems = items.filter((i) => current.includes(i.id));
-		return this.runInput(pick, { server, kind: 'field', field: field.name, step, totalSteps }, signal, (settle) => [
+		return this.runInput(pick, { server, kind: 'field', field: field.name, step, totalSteps }, session, (settle) => [
 			pick.onDidChangeSelection((selected) => {
 				const problem = validateSelection(field, selected.length);
 				pick.placeholder = problem ? `${problem}: ${prompt}` : prompt;
@@ -413,14 +442,8 @@ export class ElicitationPresenter implements vscode.Disposable {
 		]);
 	}
 
-	private review(
-		server: string,
-		title: string,
-		fields: readonly FormField[],
-		values: ReadonlyMap<string, FormValue>,
-		totalSteps: number,
-		signal: AbortSignal,
-	): Promise<StepResult<string>> {
+	private review(session: Session, title: string, fields: readonly FormField[], values: ReadonlyMap<string, FormValue>, totalSteps: number): Promise<StepResult<string>> {
+		const { server } = session;
 		const pick = vscode.window.createQuickPick<Item>();
 		pick.title = title;
 		pick.step = totalSteps;
@@ -450,7 +473,7 @@ export class ElicitationPresenter implements vscode.Disposable {
 			}
 		}
 		pick.items = items;
-		return this.runInput(pick, { server, kind: 'review', step: totalSteps, totalSteps }, signal, (settle) => [
+		return this.runInput(pick, { server, kind: 'review', step: totalSteps, totalSteps }, session, (settle) => [
 			pick.onDidAccept(() => {
 				const chosen = pick.selectedItems[0] ?? pick.activeItems[0];
 				if (chosen) {
@@ -462,7 +485,8 @@ export class ElicitationPresenter implements vscode.Disposable {
 
 	// ---- URL mode ----
 
-	private async url(server: string, params: ElicitUrlRequest, signal: AbortSignal): Promise<ElicitResult> {
+	private async url(session: Session, params: ElicitUrlRequest): Promise<ElicitResult> {
+		const { server } = session;
 		const log = this.log(server);
 		let target: URL;
 		try {
@@ -481,22 +505,21 @@ export class ElicitationPresenter implements vscode.Disposable {
 		const pick = vscode.window.createQuickPick<Item>();
 		pick.title = `${server} asks you to open a page on ${domain}`;
 		pick.placeholder = `${params.message} — opens ${domain}${target.protocol === 'http:' ? ' (not encrypted: http)' : ''}`;
+		// Decline first, so the row Enter takes by default is the safe one.
 		pick.items = [
-			{ id: 'open', label: `$(link-external) Open ${domain}`, detail: target.href, description: 'in your browser' },
 			{ id: 'decline', label: '$(close) Decline', description: `tell ${server} you will not open it` },
+			{ id: 'open', label: `$(link-external) Open ${domain}`, detail: target.href, description: 'in your browser' },
 		];
-		const step = await this.runInput<string>(pick, { server, kind: 'url' }, signal, (settle) => [
+		const step = await this.runInput<string>(pick, { server, kind: 'url' }, session, (settle) => [
 			pick.onDidAccept(() => {
-				const chosen = pick.selectedItems[0] ?? pick.activeItems[0];
-				if (chosen) {
-					settle({ kind: 'value', value: chosen.id });
-				}
+				// Enter with no row focused yet takes the safe choice.
+				settle({ kind: 'value', value: pick.selectedItems[0]?.id ?? pick.activeItems[0]?.id ?? 'decline' });
 			}),
 		]);
-		if (step.kind !== 'value') {
+		if (step.kind === 'cancel' || step.kind === 'back') {
 			return CANCELLED;
 		}
-		if (step.value === 'decline') {
+		if (step.kind === 'decline' || step.value === 'decline') {
 			return { action: 'decline' };
 		}
 		// Spec: accept means the user agreed to open the URL; the interaction itself happens out of band.
@@ -514,6 +537,18 @@ export class ElicitationPresenter implements vscode.Disposable {
 		if (elicitationIds.length > 0 && pending().length === 0) {
 			return true;
 		}
+		const own = signal ?? new AbortController().signal;
+		return this.queue.run({ server, summary: `waits for you to retry ${what}`, signal: own }, (turn) => this.askRetry({ server, signal: own, turn }, what, elicitationIds, pending), {
+			dismissed: () => false,
+			aborted: () => false,
+		});
+	}
+
+	private async askRetry(session: Session, what: string, elicitationIds: readonly string[], pending: () => string[]): Promise<boolean> {
+		const { server } = session;
+		if (elicitationIds.length > 0 && pending().length === 0) {
+			return true;
+		}
 		const pick = vscode.window.createQuickPick<Item>();
 		pick.title = `${server}: finish in your browser, then retry ${what}`;
 		pick.placeholder = `Waiting for ${server} to report the page done. Retry when you have finished, or press Escape.`;
@@ -521,7 +556,7 @@ export class ElicitationPresenter implements vscode.Disposable {
 			{ id: 'retry', label: `$(refresh) Retry ${what}`, description: 'now' },
 			{ id: 'cancel', label: '$(close) Do not retry' },
 		];
-		const step = await this.runInput<boolean>(pick, { server, kind: 'retry' }, signal ?? new AbortController().signal, (settle) => [
+		const step = await this.runInput<boolean>(pick, { server, kind: 'retry' }, session, (settle) => [
 			pick.onDidAccept(() => {
 				const chosen = pick.selectedItems[0] ?? pick.activeItems[0];
 				if (chosen) {
@@ -572,7 +607,7 @@ export async function handleUrlElicitationRequired(server: string, error: unknow
 	return presenter.confirmRetry(
 		server,
 		what,
-		elicitations.map((e) => e.elicitationId),
+		elicitations.flatMap((e) => (e.elicitationId === undefined ? [] : [e.elicitationId])),
 		own,
 	);
 }

@@ -82,10 +82,19 @@ function textOf(result: ReadResourceResult): string {
 		.join('\n\n');
 }
 
+/** How long a document restored at start-up waits for its server to be configured and started before it says so. */
+export const SERVER_WAIT_MS = 60_000;
+
 /**
  * Resource documents: reads through the Manager (its cache), shows text in a read-only editor whose language
  * follows the MIME type, and writes blobs (images, archives) to files VS Code can preview.
  * Subscribed documents refresh on `notifications/resources/updated`; closing the document unsubscribes.
+ *
+ * Documents VS Code restores at start-up are read before the servers run: such a read waits for its server (while the
+ * configuration is applied and the server starts, up to {@link SERVER_WAIT_MS}); a server that is not running shows a
+ * line saying so in the document, not an error notification per tab, and every such document is read again when its
+ * server runs. After a server restarts, its subscriptions are made again (they ended with the old connection) and
+ * its documents refreshed.
  */
 export class ResourceDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
 	private readonly changed = new vscode.EventEmitter<vscode.Uri>();
@@ -95,6 +104,8 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
 	private readonly subscriptions = new Map<string, { server: string; uri: string; document: vscode.Uri }>();
 	/** A read done by `open()`, handed to the first provide call so the resource is not read twice. */
 	private readonly primed = new Map<string, ReadResourceResult>();
+	/** Documents showing "not running" text instead of the resource, by URI string: read again when the server runs. */
+	private readonly stale = new Map<string, { server: string; document: vscode.Uri }>();
 
 	constructor(
 		private readonly manager: Manager,
@@ -110,7 +121,66 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
 				if (entry.server === server && entry.uri === uri) this.changed.fire(entry.document);
 			}
 		});
-		this.disposables.push({ dispose: () => updates.dispose() });
+		const states = manager.onDidChangeState(({ server, state }) => {
+			if (state.kind === 'running') void this.serverRunning(server);
+		});
+		this.disposables.push({ dispose: () => updates.dispose() }, { dispose: () => states.dispose() });
+	}
+
+	/** A server (re)started: renew its subscriptions, then refresh its subscribed and stale documents. */
+	private async serverRunning(server: string): Promise<void> {
+		const refresh = new Map<string, vscode.Uri>();
+		for (const [key, entry] of this.subscriptions) {
+			if (entry.server !== server) continue;
+			try {
+				await this.manager.client(server).subscribe(entry.uri);
+			} catch (error) {
+				this.onError(server, `Could not subscribe to ${entry.uri} again after the restart: ${error instanceof Error ? error.message : String(error)}`);
+			}
+			refresh.set(key, entry.document);
+		}
+		for (const [key, entry] of this.stale) {
+			if (entry.server === server) refresh.set(key, entry.document);
+		}
+		for (const document of refresh.values()) this.changed.fire(document);
+	}
+
+	/**
+	 * Waits until `server` runs: while it is unknown (the configuration is not applied yet) or starting, up to
+	 * {@link SERVER_WAIT_MS}. Resolves undefined when it runs, else why it does not.
+	 */
+	private waitForServer(server: string, token: vscode.CancellationToken): Promise<string | undefined> {
+		const why = (): string | undefined | 'wait' => {
+			const view = this.manager.get(server);
+			if (!view) return 'wait';
+			switch (view.state.kind) {
+				case 'running':
+					return undefined;
+				case 'starting':
+					return 'wait';
+				case 'error':
+					return `failed: ${view.state.message}`;
+				case 'needsTrust':
+					return 'waiting for you to allow it (Start it from the MCP view)';
+				default:
+					return view.state.kind;
+			}
+		};
+		const now = why();
+		if (now !== 'wait') return Promise.resolve(now);
+		return new Promise((resolve) => {
+			const check = () => {
+				const reason = why();
+				if (reason !== 'wait') done(reason);
+			};
+			const done = (reason: string | undefined) => {
+				clearTimeout(timer);
+				for (const d of subscriptions) d.dispose();
+				resolve(reason);
+			};
+			const timer = setTimeout(() => done(this.manager.get(server) ? 'still starting' : 'not configured'), SERVER_WAIT_MS);
+			const subscriptions = [this.manager.onDidChangeServers(check), this.manager.onDidChangeState(check), token.onCancellationRequested(() => done('cancelled'))];
+		});
 	}
 
 	async provideTextDocumentContent(documentUri: vscode.Uri, token: vscode.CancellationToken): Promise<string> {
@@ -122,6 +192,14 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
 			this.primed.delete(key);
 			return textOf(primed);
 		}
+		// A tab restored at start-up asks before its server runs: wait for it, and say so in the document (no
+		// notification per tab) when it does not run; the document is read again when it does.
+		const notRunning = await this.waitForServer(target.server, token);
+		if (notRunning !== undefined) {
+			this.stale.set(key, { server: target.server, document: documentUri });
+			return `MCP server '${target.server}' is ${notRunning}, so ${target.uri} cannot be read yet. This document is read again when the server runs.`;
+		}
+		this.stale.delete(key);
 		const bridge = toAbortSignal(token);
 		try {
 			return textOf(await this.manager.readResource(target.server, target.uri, { signal: bridge.signal }));
@@ -204,6 +282,7 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
 	}
 
 	private closed(uri: vscode.Uri): void {
+		this.stale.delete(uri.toString());
 		const entry = this.subscriptions.get(uri.toString());
 		if (entry) void this.unsubscribe(entry.server, entry.uri);
 	}
@@ -213,6 +292,7 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
 		this.changed.dispose();
 		this.subscriptions.clear();
 		this.primed.clear();
+		this.stale.clear();
 	}
 }
 

@@ -4,6 +4,7 @@ import { ErrorCode } from '../../protocol/jsonrpc';
 import { McpError } from '../../protocol/mcpError';
 import type { CreateMessageRequest, CreateMessageResult } from '../../protocol/schema';
 import { textOf } from '../../common/text';
+import { reshowItems, ServerInputQueue, type Turn } from '../serverInput/inputQueue';
 import { chooseModel, describeRequest, summarizeExchange, toCreateMessageResult, toNeutralRequest, type NeutralMessage, type ResponsePart } from './samplingMapping';
 
 /** The user's answer to a sampling request. `show` opens the full request and asks again. */
@@ -18,10 +19,11 @@ export interface ConsentRequest {
 }
 
 /**
- * Asks the user about one request; resolves `deny` on Escape. The default is a quick pick (never a modal: under the
- * smoke-test driver a modal answers itself, and a consent nobody saw is no consent).
+ * Asks the user about one request, while it has its `turn` in the {@link ServerInputQueue}. The default is a quick
+ * pick (never a modal: under the smoke-test driver a modal answers itself, and a consent nobody saw is no consent)
+ * that starts on Deny; hiding it is no answer: the request waits in the queue until the user opens it again.
  */
-export type ConsentPrompt = (request: ConsentRequest, signal: AbortSignal) => Promise<ConsentChoice>;
+export type ConsentPrompt = (request: ConsentRequest, signal: AbortSignal, turn: Turn) => Promise<ConsentChoice>;
 
 /** A consent quick pick the broker shows (the e2e suites answer it through this). */
 export interface SamplingPromptShown {
@@ -34,6 +36,8 @@ export interface SamplingBrokerOptions {
 	prompt?: ConsentPrompt;
 	/** Lists the available models. Default `vscode.lm.selectChatModels()`. */
 	selectModels?: () => Thenable<readonly vscode.LanguageModelChat[]>;
+	/** The queue shared with every other server-initiated UI. Default: one of its own. */
+	queue?: ServerInputQueue;
 }
 
 /** Where a server is defined and its config, for the consent key; set once the Manager exists (see consentKey.ts). */
@@ -118,7 +122,8 @@ function modelLabel(model: vscode.LanguageModelChat): string {
  */
 export class SamplingBroker implements vscode.Disposable {
 	private readonly sessionAllowed = new Set<string>();
-	private promptQueue: Promise<unknown> = Promise.resolve();
+	private readonly queue: ServerInputQueue;
+	private readonly ownQueue: ServerInputQueue | undefined;
 	private readonly shown = new vscode.EventEmitter<SamplingPromptShown>();
 	/** Fires when the consent quick pick shows (tests answer through it). */
 	readonly onDidShowPrompt: vscode.Event<SamplingPromptShown> = this.shown.event;
@@ -135,7 +140,9 @@ export class SamplingBroker implements vscode.Disposable {
 		private readonly log: (server: string) => vscode.LogOutputChannel,
 		options: SamplingBrokerOptions = {},
 	) {
-		this.prompt = options.prompt ?? ((request, signal) => this.quickPickConsent(request, signal));
+		this.prompt = options.prompt ?? ((request, signal, turn) => this.quickPickConsent(request, signal, turn));
+		this.ownQueue = options.queue ? undefined : new ServerInputQueue();
+		this.queue = options.queue ?? (this.ownQueue as ServerInputQueue);
 		this.selectModels = options.selectModels ?? (() => vscode.lm.selectChatModels());
 		// A content provider makes "Show request" documents read-only (an untitled document could be edited and
 		// would suggest the edit is what gets sent).
@@ -249,6 +256,7 @@ export class SamplingBroker implements vscode.Disposable {
 		for (const d of this.disposables) d.dispose();
 		this.shown.dispose();
 		this.documentChanged.dispose();
+		this.ownQueue?.dispose();
 	}
 
 	private alwaysAllowed(): string[] {
@@ -264,37 +272,25 @@ export class SamplingBroker implements vscode.Disposable {
 			return;
 		}
 		throwIfAborted(signal);
-		// One prompt at a time: a second server's request waits until the first is answered.
-		const ask = async (): Promise<ConsentChoice> => {
+		// One prompt at a time, in the queue every server-initiated UI shares: a request the server cancels while it
+		// waits leaves the queue at once; one the user dismisses from the waiting list is denied.
+		const ask = async (turn: Turn): Promise<ConsentChoice | 'aborted'> => {
 			// Remembered while this one waited (the user chose "session" or "always" for an earlier request).
 			if (this.remembered(key)) {
 				return 'once';
 			}
 			for (;;) {
-				throwIfAborted(signal);
-				const choice = await this.prompt({ server, params, model }, signal);
+				if (signal.aborted) return 'aborted';
+				const choice = await this.prompt({ server, params, model }, signal, turn);
 				if (choice !== 'show') {
 					return choice;
 				}
 				await this.showRequest(server, params);
 			}
 		};
-		const answer = this.promptQueue.then(ask, ask);
-		this.promptQueue = answer.catch(() => undefined);
-		let choice: ConsentChoice;
-		let onAbort: (() => void) | undefined;
-		// A request the server cancels while it waits for another prompt fails at once, not when its turn comes.
-		const aborted = new Promise<never>((_, reject) => {
-			onAbort = () => reject(McpError.cancelled('sampling/createMessage', signal.reason));
-			signal.addEventListener('abort', onAbort, { once: true });
-		});
-		aborted.catch(() => undefined);
-		try {
-			choice = await Promise.race([answer, aborted]);
-		} catch (error) {
-			throw signal.aborted ? McpError.cancelled('sampling/createMessage', signal.reason) : error;
-		} finally {
-			if (onAbort) signal.removeEventListener('abort', onAbort);
+		const choice = await this.queue.run({ server, summary: `wants to use a language model (${model})`, signal }, ask, { dismissed: () => 'deny', aborted: () => 'aborted' });
+		if (choice === 'aborted' || signal.aborted) {
+			throw McpError.cancelled('sampling/createMessage', signal.reason);
 		}
 		switch (choice) {
 			case 'always':
@@ -329,7 +325,7 @@ export class SamplingBroker implements vscode.Disposable {
 		await vscode.window.showTextDocument(document, { preview: true, preserveFocus: true, viewColumn: vscode.ViewColumn.Beside });
 	}
 
-	private quickPickConsent(request: ConsentRequest, signal: AbortSignal): Promise<ConsentChoice> {
+	private quickPickConsent(request: ConsentRequest, signal: AbortSignal, turn: Turn): Promise<ConsentChoice> {
 		const { server, params, model } = request;
 		const pick = vscode.window.createQuickPick<Item>();
 		// The title names who asks and which model answers; the placeholder what is sent (the full text: Show request).
@@ -338,11 +334,12 @@ export class SamplingBroker implements vscode.Disposable {
 		const text = first ? firstText(first.content) : '';
 		const preview = text.length > 80 ? `${text.slice(0, 79)}…` : text;
 		pick.placeholder = `${params.messages.length} message(s), up to ${params.maxTokens} tokens${params.tools?.length ? `, ${params.tools.length} tool(s)` : ''}${preview ? `: "${preview}"` : ''}`;
+		// Deny first: Enter on a prompt that popped up unasked must not spend the user's model quota.
 		pick.items = [
+			{ id: 'deny', label: '$(close) Deny', description: `${server} gets an error` },
 			{ id: 'once', label: '$(check) Allow once', description: 'this request only' },
 			{ id: 'session', label: '$(pass) Allow for this session', description: `with ${model}, until VS Code restarts` },
 			{ id: 'always', label: '$(verified) Always allow', description: `for ${server} as configured now, with ${model}; reset with "MCP Switchboard: Reset Sampling Consent"` },
-			{ id: 'deny', label: '$(close) Deny', description: `${server} gets an error` },
 			{ id: 'show', label: '$(eye) Show request…', description: 'system prompt, messages, tokens, model preferences, tools' },
 		];
 		pick.ignoreFocusOut = true;
@@ -360,14 +357,26 @@ export class SamplingBroker implements vscode.Disposable {
 			const onAbort = () => settle(McpError.cancelled('sampling/createMessage', signal.reason));
 			const disposables = [
 				pick.onDidAccept(() => {
-					const chosen = pick.selectedItems[0] ?? pick.activeItems[0];
-					if (chosen) settle(chosen.id);
+					// Enter with no row focused yet takes the safe choice.
+					settle(pick.selectedItems[0]?.id ?? pick.activeItems[0]?.id ?? 'deny');
 				}),
-				pick.onDidHide(() => settle('deny')),
+				// Hidden (Escape, Ctrl+P, another quick input) is not a refusal: wait until the user opens it again.
+				pick.onDidHide(() => {
+					if (settled) return;
+					void turn.hidden().then((how) => {
+						if (settled) return;
+						if (how === 'resume') show(true);
+						else settle(how === 'dismiss' ? 'deny' : McpError.cancelled('sampling/createMessage', signal.reason));
+					});
+				}),
 			];
+			const show = (again = false) => {
+				pick.show();
+				if (again) reshowItems(pick);
+				this.shown.fire({ server, input: pick });
+			};
 			signal.addEventListener('abort', onAbort, { once: true });
-			pick.show();
-			this.shown.fire({ server, input: pick });
+			show();
 		});
 	}
 }

@@ -47,6 +47,11 @@ export interface CommandDeps {
 	addServer(): Thenable<unknown>;
 	/** Opens the settings of the extension. */
 	openSettings(): Thenable<unknown>;
+	/**
+	 * Marks the user's own Call Tool form as open until the result is disposed, so a server request that arrives
+	 * meanwhile waits (announced) instead of replacing the half-filled form.
+	 */
+	userInput?(): vscode.Disposable;
 	/** Given a failed call's error, handles what it asks for (e.g. URL elicitation) and says whether to retry once. */
 	retryAfterError?(server: string, tool: string, error: unknown): Promise<boolean>;
 	/** The Tasks list: calls that run as tasks are followed there. */
@@ -272,9 +277,16 @@ export class CommandController implements vscode.Disposable {
 		} else if (target && typeof target === 'object' && target.server !== undefined) {
 			return this.callToolOf(target.server);
 		}
-		named ??= await this.pickTool();
-		if (!named) return undefined;
-		args ??= await askToolArguments(`${named.server}: ${named.tool.name}`, formFromSchema(named.tool.inputSchema), prefill);
+		if (!named || !args) {
+			const form = this.deps.userInput?.();
+			try {
+				named ??= await this.pickTool();
+				if (!named) return undefined;
+				args ??= await askToolArguments(`${named.server}: ${named.tool.name}`, formFromSchema(named.tool.inputSchema), prefill);
+			} finally {
+				form?.dispose();
+			}
+		}
 		if (!args) return undefined;
 		return this.execute(named, args, task);
 	}

@@ -26,17 +26,23 @@ function stepTitle(context: StepContext, field: FieldSpec): string {
 	return `${context.title} (${context.step}/${context.total}): ${field.label}${field.required ? '' : ' (optional)'}`;
 }
 
+/** A step's one-time end: `finish` resolves the step once and disposes the input and every listener pushed to `disposables`. */
+function settleOnce(input: vscode.Disposable, resolve: (result: StepResult) => void): { disposables: vscode.Disposable[]; finish: (result: StepResult) => void } {
+	const disposables: vscode.Disposable[] = [input];
+	let settled = false;
+	const finish = (result: StepResult) => {
+		if (settled) return;
+		settled = true;
+		resolve(result);
+		for (const d of disposables) d.dispose();
+	};
+	return { disposables, finish };
+}
+
 function askText(field: FieldSpec, context: StepContext, previous: unknown): Promise<StepResult> {
 	return new Promise((resolve) => {
 		const box = vscode.window.createInputBox();
-		const disposables: vscode.Disposable[] = [box];
-		let settled = false;
-		const finish = (result: StepResult) => {
-			if (settled) return;
-			settled = true;
-			resolve(result);
-			for (const d of disposables) d.dispose();
-		};
+		const { disposables, finish } = settleOnce(box, resolve);
 		box.title = stepTitle(context, field);
 		box.prompt = describeField(field);
 		box.placeholder = field.name;
@@ -87,14 +93,7 @@ function askChoice(field: FieldSpec, context: StepContext, previous: unknown): P
 	return new Promise((resolve) => {
 		const many = field.kind === 'multiEnum';
 		const pick = vscode.window.createQuickPick<ChoiceItem>();
-		const disposables: vscode.Disposable[] = [pick];
-		let settled = false;
-		const finish = (result: StepResult) => {
-			if (settled) return;
-			settled = true;
-			resolve(result);
-			for (const d of disposables) d.dispose();
-		};
+		const { disposables, finish } = settleOnce(pick, resolve);
 		const current = previous !== undefined && previous !== SKIP ? previous : field.default;
 		const isCurrent = (value: unknown) => (many ? Array.isArray(current) && current.some((c) => JSON.stringify(c) === JSON.stringify(value)) : JSON.stringify(value) === JSON.stringify(current));
 		const items: ChoiceItem[] = (field.choices ?? []).map((choice) => {

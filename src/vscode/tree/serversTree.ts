@@ -47,8 +47,22 @@ export function stateLabel(state: ServerState): string {
 	}
 }
 
+/**
+ * The transport as people read it. HTTP+SSE (2024-11-05) is marked: 2026-07-28 classifies it as Deprecated
+ * (https://modelcontextprotocol.io/specification/2026-07-28/deprecated); it keeps working.
+ */
 function transportOf(view: ServerView): string {
-	return view.config.type === 'stdio' ? 'stdio' : view.config.type === 'http' ? 'HTTP' : 'SSE';
+	if (view.config.type === 'stdio') return 'stdio';
+	const running = view.state.kind === 'running' ? view.state.client.transportKind : undefined;
+	return view.config.type === 'sse' || running === 'sse' ? 'SSE (deprecated)' : 'HTTP';
+}
+
+/** Server capabilities 2026-07-28 deprecates (they keep working with servers that still offer them). */
+const DEPRECATED_CAPABILITIES = new Set(['logging']);
+
+/** "2026-07-28 (no handshake, no session)" or "2025-11-25 (initialize handshake)". */
+export function protocolLabel(client: { protocolVersion: string; era: 'modern' | 'legacy' }): string {
+	return `${client.protocolVersion} (${client.era === 'modern' ? 'no handshake, no session' : 'initialize handshake'})`;
 }
 
 function plural(count: number, word: string): string {
@@ -126,11 +140,12 @@ export function serverTooltip(view: ServerView): vscode.MarkdownString {
 		const client = view.state.client;
 		const info = client.serverInfo;
 		lines.push(`Server: ${escapeMd(info.title ?? info.name)} ${escapeMd(info.version)}`);
-		lines.push(`Protocol: ${escapeMd(client.protocolVersion)}`);
+		lines.push(`Protocol: ${escapeMd(protocolLabel(client))}`);
 		const caps = Object.entries(client.serverCapabilities)
 			.filter(([, value]) => value !== undefined)
 			.map(([name, value]) => {
 				const flags = typeof value === 'object' && value ? Object.entries(value as Record<string, unknown>).filter(([, v]) => v === true).map(([k]) => k) : [];
+				if (DEPRECATED_CAPABILITIES.has(name)) flags.push('deprecated');
 				return flags.length > 0 ? `${name} (${flags.join(', ')})` : name;
 			});
 		lines.push(`Capabilities: ${caps.length > 0 ? escapeMd(caps.join(', ')) : 'none'}`);

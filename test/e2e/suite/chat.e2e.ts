@@ -10,7 +10,7 @@ import { CHAT_PARTICIPANT_ID, handleChatRequest, type ChatMetadata, type ChatOpt
 import type { SwitchboardApi } from '../../../src/extension';
 import { ConsentCommands } from '../../../src/vscode/tools/consent';
 import { api, needDriver, serverWithTool, waitForQuickInput } from './elicitationSupport';
-import { answerQuickPick, extensionApi, pageTexts, screenshot, test, waitFor } from './harness';
+import { answerInputBox, answerQuickPick, extensionApi, pageTexts, screenshot, test, waitFor } from './harness';
 
 const SERVER = 'everything';
 const ECHO = 'mcp__everything__echo';
@@ -343,6 +343,84 @@ test(
 		}
 	},
 	{ timeoutMs: 90_000 },
+);
+
+/** Runs `@mcp /<command> <prompt>` through the handler with the real Fake Echo model; what it streamed and returned. */
+async function runCommand(command: string, prompt: string): Promise<{ result: vscode.ChatResult; text: string; buttons: string[]; progress: string[] }> {
+	const { manager } = await api();
+	const model = await fakeModel();
+	const recorded = recordingStream();
+	const request = { prompt, command, model, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
+	const source = new vscode.CancellationTokenSource();
+	try {
+		const result = await handleChatRequest(manager, request, { history: [] }, recorded.stream, source.token);
+		return { result, text: recorded.markdown.join(''), buttons: recorded.buttons, progress: recorded.progress };
+	} finally {
+		source.dispose();
+	}
+}
+
+test(
+	'@mcp /servers shows each server\'s state with a Start or Restart button',
+	async () => {
+		await serverWithTool(SERVER, 'echo');
+		const { text, buttons } = await runCommand('servers', '');
+		assert.match(text, /\*\*everything\*\*: running · \d+ tools, \d+ prompts, \d+ resources/);
+		assert.ok(buttons.includes('mcpSwitchboard.restartServer'), buttons.join(', '));
+	},
+	{ timeoutMs: 60_000 },
+);
+
+test(
+	'@mcp /call server.tool {json} runs exactly that tool and shows its result; without arguments the schema form asks',
+	async () => {
+		needDriver();
+		await serverWithTool(SERVER, 'echo');
+		const { text, result } = await runCommand('call', 'everything.echo {"message": "exactly this"}');
+		assert.match(text, /\*\*everything › echo\*\*\n\nEcho: exactly this/);
+		assert.deepEqual((result.metadata as { call?: { tool: string } }).call?.tool, 'echo', 'a follow-up can ask the model to summarise it');
+		const structured = await runCommand('call', 'everything.get-structured-content {"location": "New York"}');
+		assert.match(structured.text, /```json\n\{/, 'structured content shows as JSON');
+		// No arguments: the palette's form asks for the required message.
+		const run = runCommand('call', 'everything.echo');
+		await waitForQuickInput('message');
+		await answerInputBox('typed in the form');
+		assert.match((await run).text, /Echo: typed in the form/);
+		const bad = await runCommand('call', 'everything.echo {not json');
+		assert.match(bad.text, /not valid JSON/);
+		const unknown = await runCommand('call', 'nowhere.tool');
+		assert.match(unknown.text, /Usage: `\/call server\.tool/);
+	},
+	{ timeoutMs: 60_000 },
+);
+
+test(
+	'@mcp /prompt server.prompt a=b puts the prompt\'s messages into the conversation and the model answers them',
+	async () => {
+		await serverWithTool(SERVER, 'echo');
+		const { text, progress } = await runCommand('prompt', 'everything.args-prompt city=Lisbon');
+		assert.ok(progress.some((p) => /everything › args-prompt: \d+ messages/.test(p)), progress.join(' | '));
+		const echo = JSON.parse(text.slice(text.indexOf('echo: {') + 'echo: '.length)) as { messages: { role: string; text: string }[] };
+		assert.ok(echo.messages.some((m) => m.role === 'user' && /Lisbon/.test(m.text)), 'the prompt\'s message (with the argument) reached the model');
+	},
+	{ timeoutMs: 60_000 },
+);
+
+test(
+	'@mcp /read uri attaches the resource to the request the model answers',
+	async () => {
+		const manager = await serverWithTool(SERVER, 'echo');
+		const resource = manager.get(SERVER)?.resources[0];
+		assert.ok(resource, 'everything lists resources');
+		const { text } = await runCommand('read', `${resource.uri} what is in it?`);
+		const echo = JSON.parse(text.slice(text.indexOf('echo: {') + 'echo: '.length)) as { messages: { text: string }[] };
+		const sent = echo.messages.map((m) => m.text).join('\n');
+		assert.ok(sent.includes(`[resource ${resource.uri}`), 'the resource went to the model');
+		assert.ok(sent.includes('what is in it?'));
+		const missing = await runCommand('read', '');
+		assert.match(missing.text, /Usage: `\/read/);
+	},
+	{ timeoutMs: 60_000 },
 );
 
 test(

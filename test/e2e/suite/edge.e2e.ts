@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../../src/extension';
 import type { CallOutcome } from '../../../src/vscode/tools/commands';
 import type { TreeNode } from '../../../src/vscode/tree/serversTree';
+import { resourceUri } from '../../../src/vscode/resources/resourceDocuments';
 import { answerQuickPick, driver, EXTENSION_ID, extensionApi, quickInputClose, sleep, test, waitFor } from './harness';
 import { needDriver, repoRoot, resultText, serverWithTool, waitForQuickInput, USER_PACED } from './elicitationSupport';
 
@@ -77,11 +78,12 @@ test(
 			assert.equal(a.tree.getTreeItem(group).description, '2');
 			const notes = rows[1];
 			assert.ok(notes);
-			await reveal(a, notes);
+			// Each attempt reveals again: a reveal that lands while the view repaints can leave the list where it was.
 			const labels = await waitFor(async () => {
+				await reveal(a, notes);
 				const texts = (await driver({ action: 'texts', selector: '.pane-body .monaco-list-row .label-name' })) as string[];
 				return texts.includes('notes') && texts;
-			}, { message: 'the resource rows on screen' });
+			}, { timeoutMs: 30_000, intervalMs: 500, message: 'the resource rows on screen' });
 			assert.equal(labels.filter((l) => l === 'readme').length, 1, `rows: ${labels.join(', ')}`);
 		});
 	},
@@ -174,4 +176,52 @@ test(
 		console.log(`e2e palette: other MCP entries seen next to ours: ${[...seenMcp].sort().join(' | ')}`);
 	},
 	{ timeoutMs: 120_000 },
+);
+
+/** The text of the fixture's `subscriptions` tool: the URIs the running process follows. */
+async function followed(a: SwitchboardApi): Promise<string[]> {
+	return JSON.parse(resultText(await a.manager.callTool(LISTS, 'subscriptions', {}))) as string[];
+}
+
+test(
+	'a resource tab whose server is not configured or started yet waits for it (no error), and one of a stopped server is read again when it runs',
+	async () => {
+		const a = await extensionApi<SwitchboardApi>();
+		// As at start-up: the tab asks before the configuration that defines its server is applied.
+		const early = vscode.workspace.openTextDocument(resourceUri(LISTS, 'test://docs/readme'));
+		await withListsServer(async () => {
+			const document = await early;
+			assert.match(document.getText(), /^test:\/\/docs\/readme read \d+$/, `the restored tab shows the resource: ${document.getText()}`);
+
+			await a.manager.stop(LISTS);
+			const stopped = await vscode.workspace.openTextDocument(resourceUri(LISTS, 'test://docs/notes'));
+			assert.match(stopped.getText(), /MCP server 'lists' is stopped, so test:\/\/docs\/notes cannot be read yet/);
+			await a.manager.start(LISTS);
+			await waitFor(() => /^test:\/\/docs\/notes read \d+$/.test(stopped.getText()), { timeoutMs: 15_000, message: `the document read again once the server runs (shows: ${stopped.getText()})` });
+		});
+		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+	},
+	{ timeoutMs: 90_000 },
+);
+
+test(
+	'after a server restart its resource subscriptions are made again, and updates keep refreshing the document',
+	async () => {
+		await withListsServer(async (a) => {
+			const notes = a.tree.getChildren(a.tree.groupNode(LISTS, 'resources')).find((n) => n.kind === 'resource' && n.resource.uri === 'test://docs/notes');
+			assert.ok(notes);
+			await vscode.commands.executeCommand('mcpSwitchboard.subscribeResource', notes);
+			assert.deepEqual(await followed(a), ['test://docs/notes']);
+			const document = await waitFor(() => vscode.workspace.textDocuments.find((d) => d.uri.toString() === resourceUri(LISTS, 'test://docs/notes').toString()), { message: 'the subscribed document open' });
+
+			await a.manager.restart(LISTS);
+			await serverWithTool(LISTS, 'subscriptions');
+			await waitFor(async () => (await followed(a)).includes('test://docs/notes'), { timeoutMs: 15_000, message: 'the new server process asked to follow the URI again' });
+			const before = document.getText();
+			await a.manager.callTool(LISTS, 'touch', {});
+			await waitFor(() => document.getText() !== before && /^test:\/\/docs\/notes read \d+$/.test(document.getText()), { timeoutMs: 15_000, message: `an update after the restart refreshes the document (was: ${before})` });
+			await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+		});
+	},
+	{ timeoutMs: 90_000 },
 );

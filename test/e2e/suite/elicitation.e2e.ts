@@ -3,8 +3,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CallToolResult } from '../../../src/protocol/schema';
-import { answerInputBox, answerQuickPick, quickInputAccept, quickInputClose, screenshot, test } from './harness';
-import { FIXTURE, fixtureServer, jsonAfter, needDriver, resultText, serverWithTool, toggleRow, typeInto, waitForQuickInput, USER_PACED } from './elicitationSupport';
+import { answerInputBox, answerQuickPick, quickInputAccept, quickInputClose, screenshot, sleep, test, waitFor } from './harness';
+import { clickDecline, FIXTURE, fixtureServer, jsonAfter, needDriver, resultText, serverWithTool, showWaiting, toggleRow, typeInto, waitForQuickInput, waitingText, USER_PACED } from './elicitationSupport';
 
 const SERVER = 'everything';
 const TOOL = 'trigger-elicitation-request';
@@ -188,21 +188,36 @@ test(
 		const back = await waitForQuickInput(STEP.name);
 		assert.equal(back.value, 'Alan', 'the earlier answer is kept');
 		assert.match(back.text, /1\/14/);
-		await quickInputClose();
-		assert.deepEqual(rawResult(await call), { action: 'cancel' });
+		await clickDecline();
+		assert.deepEqual(rawResult(await call), { action: 'decline' });
 	},
 	{ timeoutMs: 60_000 },
 );
 
 test(
-	'Escape cancels and Decline declines: the server sees the difference',
+	'Escape puts the form aside: the server gets no answer, the request is announced and comes back at the same step with what was typed; Decline declines',
 	async () => {
 		let { call } = await startElicitation();
 		await waitForQuickInput(STEP.name);
+		await answerInputBox('Grace');
+		await waitForQuickInput(STEP.check);
+		await answerQuickPick('Yes');
+		await waitForQuickInput(STEP.firstLine);
+		await typeInto('Once upon');
 		await quickInputClose();
+		let settled = false;
+		void call.then(() => (settled = true));
+		await waitFor(async () => (await waitingText())?.includes(`${SERVER} asks for input`), { message: 'the waiting form announced' });
+		await sleep(1000);
+		assert.equal(settled, false, 'hiding the form did not answer the server');
+		await showWaiting();
+		const again = await waitForQuickInput(STEP.firstLine);
+		assert.equal(again.value, 'Once upon', 'what was typed is still there');
+		assert.match(again.text, /3\/14/, 'at the same step');
+		await clickDecline();
 		let result = await call;
-		assert.deepEqual(rawResult(result), { action: 'cancel' });
-		assert.match(resultText(result), /cancelled/);
+		assert.deepEqual(rawResult(result), { action: 'decline' });
+		assert.equal(await waitingText(), undefined);
 
 		({ call } = await startElicitation());
 		await acceptDefaultsToReview('Barbara');
@@ -229,12 +244,12 @@ test(
 		// The first form goes on to its next step; the second has not replaced it.
 		await waitForQuickInput(STEP.check);
 		assert.equal(secondDone, false);
-		await quickInputClose();
-		assert.deepEqual(rawResult(await first), { action: 'cancel' });
+		await clickDecline();
+		assert.deepEqual(rawResult(await first), { action: 'decline' });
 		const next = await waitForQuickInput(STEP.name);
 		assert.equal(next.value, '', 'the second form starts fresh');
-		await quickInputClose();
-		assert.deepEqual(rawResult(await second), { action: 'cancel' });
+		await clickDecline();
+		assert.deepEqual(rawResult(await second), { action: 'decline' });
 	},
 	{ timeoutMs: 60_000 },
 );

@@ -27,6 +27,8 @@ async function edge(name: string, args: string[]): Promise<Edge> {
 	const globalState = { get: (key: string) => state.get(key), update: async (key: string, value: unknown) => void state.set(key, value), keys: () => [...state.keys()] };
 	const context = { globalState } as unknown as vscode.ExtensionContext;
 	const broker = new SamplingBroker(context, () => log);
+	// Consent is keyed on where a server is defined (consentKey.ts); without an identity nothing is remembered.
+	broker.setServerIdentity((server) => ({ name: server, source: { kind: 'api', label: 'e2e' }, config: { type: 'stdio', command: 'node', args } }));
 	const client = await connect(
 		{ type: 'stdio', command: 'node', args },
 		{

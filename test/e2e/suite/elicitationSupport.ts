@@ -163,3 +163,19 @@ export function jsonAfter(text: string, marker: string): unknown {
 	assert.ok(at >= 0, `no "${marker}" in: ${text.slice(0, 400)}`);
 	return JSON.parse(text.slice(at + marker.length));
 }
+
+/** Clicks the Decline button in the title of an open elicitation form step (a real click). */
+export async function clickDecline(): Promise<void> {
+	await driver({ action: 'click', selector: '.quick-input-widget [aria-label^="Decline"]' });
+}
+
+/** The extension's announcement of waiting server requests (its status bar text, or undefined while none waits). */
+export async function waitingText(): Promise<string | undefined> {
+	const found = await extensionApi<{ waitingRequests: { text: string | undefined } }>();
+	return found.waitingRequests.text;
+}
+
+/** Opens the waiting request (or the list of them), as a click on the status bar announcement does. */
+export async function showWaiting(): Promise<void> {
+	await vscode.commands.executeCommand('mcpSwitchboard.showWaitingRequests');
+}

@@ -3,8 +3,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { ElicitationPresenter, handleUrlElicitationRequired, urlElicitationsOf } from '../../../src/vscode/elicitation/elicitation';
-import { answerQuickPick, quickInputClose, test } from './harness';
-import { jsonAfter, needDriver, resultText, serverWithTool, waitForQuickInput, USER_PACED } from './elicitationSupport';
+import { answerQuickPick, quickInputAccept, quickInputClose, sleep, test, waitFor } from './harness';
+import { jsonAfter, needDriver, resultText, serverWithTool, showWaiting, waitForQuickInput, waitingText, USER_PACED } from './elicitationSupport';
 
 const SERVER = 'everything';
 const TOOL = 'trigger-url-elicitation';
@@ -30,14 +30,27 @@ test(
 );
 
 test(
-	'Escape on a URL elicitation cancels',
+	'Escape on a URL elicitation leaves it waiting (announced); opened again, Enter takes the safe choice: Decline',
 	async () => {
 		needDriver();
 		const manager = await serverWithTool(SERVER, TOOL);
 		const call = manager.callTool(SERVER, TOOL, { url: URL }, USER_PACED);
 		await waitForQuickInput('consent.example.com');
 		await quickInputClose();
-		assert.deepEqual(jsonAfter(resultText(await call), 'Raw result: '), { action: 'cancel' });
+		let settled = false;
+		void call.then(() => (settled = true));
+		await waitFor(async () => (await waitingText())?.includes(`${SERVER} asks you to open a page`), { message: 'the waiting request announced' });
+		await sleep(1000);
+		assert.equal(settled, false, 'hiding the consent did not answer the server');
+		await showWaiting();
+		await waitForQuickInput('consent.example.com');
+		const again = await waitFor(async () => {
+			const shown = await waitForQuickInput('consent.example.com');
+			return shown.rows.length > 0 && shown;
+		}, { message: 'the consent shown again with its rows' });
+		assert.equal(again.rows[0], 'Decline', `the first row is Decline (rows: ${again.rows.join(' | ')})`);
+		await quickInputAccept();
+		assert.deepEqual(jsonAfter(resultText(await call), 'Raw result: '), { action: 'decline' });
 	},
 	{ timeoutMs: 60_000 },
 );

@@ -6,7 +6,8 @@ import * as vscode from 'vscode';
 import type { CallToolResult } from '../../../src/protocol/schema';
 import { SAMPLING_REQUEST_SCHEME } from '../../../src/vscode/sampling/sampling';
 import { SYSTEM_PROMPT_PREFIX } from '../../../src/vscode/sampling/samplingMapping';
-import { answerQuickPick, extensionApi, quickInputClose, screenshot, sleep, test, waitFor } from './harness';
+import type { SwitchboardApi } from '../../../src/extension';
+import { answerQuickPick, extensionApi, quickInputAccept, quickInputClose, screenshot, sleep, test, waitFor } from './harness';
 import { FIXTURE, fixtureServer, needDriver, quickInput, resultText, serverWithTool, waitForQuickInput, USER_PACED } from './elicitationSupport';
 
 const SERVER = 'everything';
@@ -92,7 +93,7 @@ test(
 );
 
 test(
-	'Deny and Escape refuse: the server gets an error saying the user declined, and the model is not asked',
+	'Deny refuses, and so does Enter on the fresh prompt (it starts on Deny); Escape is no refusal: the request waits, announced, until opened again',
 	async () => {
 		await resetConsent();
 		let { call } = await sample('no thanks');
@@ -102,14 +103,32 @@ test(
 		assert.equal(result.isError, true);
 		assert.match(resultText(result), /declined/);
 
-		({ call } = await sample('escape'));
-		await waitForQuickInput(CONSENT);
-		await quickInputClose();
+		// The safe choice is the default: Enter on the prompt as it opens denies.
+		({ call } = await sample('enter'));
+		const fresh = await waitForQuickInput(CONSENT);
+		assert.equal(fresh.rows[0], 'Deny', `the first row is Deny (rows: ${fresh.rows.join(' | ')})`);
+		await quickInputAccept();
 		result = await call;
 		assert.equal(result.isError, true);
 		assert.match(resultText(result), /declined/);
+
+		// Escape puts it aside: no answer reaches the server, the status bar says who waits, and Show brings it back.
+		({ call } = await sample('escape'));
+		await waitForQuickInput(CONSENT);
+		await quickInputClose();
+		let settled = false;
+		void call.then(() => (settled = true));
+		const a = await extensionApi<SwitchboardApi>();
+		await waitFor(() => a.waitingRequests.text?.includes(`${SERVER} wants to use a language model`), { message: 'the waiting request announced in the status bar' });
+		await sleep(1000);
+		assert.equal(settled, false, 'hiding the prompt did not answer the server');
+		await vscode.commands.executeCommand('mcpSwitchboard.showWaitingRequests');
+		await waitForQuickInput(CONSENT);
+		await answerQuickPick('Allow once');
+		assert.equal(samplingResult(await call).model, 'fake-echo');
+		assert.equal(a.waitingRequests.text, undefined, 'nothing waits any more');
 	},
-	{ timeoutMs: 60_000 },
+	{ timeoutMs: 90_000 },
 );
 
 test(
@@ -146,7 +165,7 @@ async function noPromptFor(ms: number): Promise<void> {
 }
 
 test(
-	'"Allow for this session" and "Always allow" are remembered until "MCP: Reset Sampling Consent"',
+	'"Allow for this session" and "Always allow" are remembered until "MCP Switchboard: Reset Sampling Consent"',
 	async () => {
 		await resetConsent();
 		let { call } = await sample('session one');

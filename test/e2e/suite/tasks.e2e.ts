@@ -11,11 +11,30 @@ import { handleChatRequest, type ChatMetadata } from '../../../src/vscode/chat/c
 import { TASKS_STATE_KEY, TaskList } from '../../../src/vscode/tasks/taskList';
 import type { TreeNode } from '../../../src/vscode/tree/serversTree';
 import { needDriver, repoRoot, serverWithTool, waitForQuickInput } from './elicitationSupport';
-import { answerQuickPick, extensionApi, screenshot, test, waitFor } from './harness';
+import { answerInputBox, answerQuickPick, extensionApi, quickInputAccept, screenshot, test, waitFor } from './harness';
 
 const SERVER = 'everything';
 const RESEARCH = 'simulate-research-query';
 const TASKS = 'taskfixture';
+
+/**
+ * Each test here leaves the Tasks list as it found it (empty): the suites after this one see the tree without a
+ * Tasks row. The tasks stay on the servers until their TTL; only the list forgets them.
+ */
+function taskTest(name: string, fn: () => Promise<void>, options: { timeoutMs: number }): void {
+	test(
+		name,
+		async () => {
+			try {
+				await fn();
+			} finally {
+				const api = await switchboard();
+				for (const entry of api.tasks.all()) api.tasks.forget(entry.server, entry.taskId);
+			}
+		},
+		options,
+	);
+}
 
 async function switchboard(): Promise<SwitchboardApi> {
 	return extensionApi<SwitchboardApi>();
@@ -48,7 +67,7 @@ async function callTool(target: Record<string, unknown>): Promise<CallOutcome> {
 	return outcome;
 }
 
-test(
+taskTest(
 	'simulate-research-query from Call Tool runs as a task: stages in the progress, a Tasks row that ends completed, the report opens',
 	async () => {
 		const api = await switchboard();
@@ -79,7 +98,30 @@ test(
 	{ timeoutMs: 90_000 },
 );
 
-test(
+taskTest(
+	'simulate-research-query from its row in the tree (the inline Call Tool): the argument form, then the task runs and its report opens',
+	async () => {
+		needDriver();
+		const api = await switchboard();
+		await serverWithTool(SERVER, RESEARCH);
+		const toolNode = api.tree.getChildren(api.tree.groupNode(SERVER, 'tools')).find((node) => node.kind === 'tool' && node.tool.tool.name === RESEARCH);
+		assert.ok(toolNode);
+		assert.equal(api.tree.getTreeItem(toolNode).contextValue, 'mcpTool', 'the row offers the inline Call Tool (▶)');
+		// What the row's inline ▶ does: Call Tool with the row's node.
+		const running = vscode.commands.executeCommand<CallOutcome | undefined>('mcpSwitchboard.callTool', toolNode);
+		await waitForQuickInput('The research topic to investigate');
+		await answerInputBox('coral reefs');
+		await waitForQuickInput('ambiguous');
+		await quickInputAccept();
+		const outcome = await running;
+		assert.ok(outcome?.taskId, `it ran as a task: ${JSON.stringify(outcome)}`);
+		assert.equal(outcome.error, undefined);
+		assert.match((await vscode.workspace.openTextDocument(outcome.document!)).getText(), /# Research Report: coral reefs/);
+	},
+	{ timeoutMs: 90_000 },
+);
+
+taskTest(
 	'simulate-research-query with ambiguous: input_required, the question comes up in the quick input, the report uses the answer',
 	async () => {
 		needDriver();
@@ -87,8 +129,7 @@ test(
 		await serverWithTool(SERVER, RESEARCH);
 		const running = callTool({ server: SERVER, tool: RESEARCH, arguments: { topic: 'python', ambiguous: true } });
 		await waitForQuickInput('Which interpretation of the topic do you mean?', 30_000);
-		const live = api.tasks.all().find((entry) => entry.tool === RESEARCH && entry.status === 'input_required');
-		assert.ok(live, 'the Tasks list shows the task waiting for input');
+		await waitFor(() => api.tasks.all().find((entry) => entry.tool === RESEARCH && entry.status === 'input_required'), { timeoutMs: 5000, message: 'the Tasks list to show the task waiting for input' });
 		await answerQuickPick('Python snake species');
 		await waitForQuickInput('Review what everything will receive');
 		await answerQuickPick('Accept');
@@ -100,7 +141,7 @@ test(
 	{ timeoutMs: 90_000 },
 );
 
-test(
+taskTest(
 	'in @mcp, the task\'s stages show in the chat progress line and its report goes back to the model',
 	async () => {
 		needDriver();
@@ -129,7 +170,7 @@ test(
 	{ timeoutMs: 90_000 },
 );
 
-test(
+taskTest(
 	'stopping the chat cancels its task on the server',
 	async () => {
 		needDriver();
@@ -156,7 +197,7 @@ test(
 	{ timeoutMs: 60_000 },
 );
 
-test(
+taskTest(
 	'an optional tool offers "Run as task"; the Tasks row cancels it; a failed task says why',
 	async () => {
 		needDriver();
@@ -191,7 +232,7 @@ test(
 	{ timeoutMs: 60_000 },
 );
 
-test(
+taskTest(
 	'the task list is kept in workspace state: a new window\'s list shows the tasks and fetches a result again from the server',
 	async () => {
 		const api = await switchboard();
