@@ -26,7 +26,7 @@ const out = `${extensionId.id.split('.')[1]}-${extensionId.version}.vsix`;
 // so vsce packs no node_modules (--no-dependencies); .vscodeignore is an allowlist. The README's screenshot is packed
 // (docs/) and its link left relative (--no-rewrite-relative-links): VS Code shows it from the installed folder, and
 // there is no public repository URL to rewrite it to.
-run('npx', ['--yes', VSCE, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--no-rewrite-relative-links', '--out', out], {
+run('npx', ['--yes', VSCE, 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', out], {
 	env: { ...process.env, PATH: `${join(vs.nodeDir, 'bin')}:${process.env.PATH ?? ''}` },
 });
 // Back to the development build (with source maps) that the tests and `npm start` use.
