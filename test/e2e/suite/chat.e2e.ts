@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { CHAT_PARTICIPANT_ID, handleChatRequest, type ChatMetadata, type ChatOptions } from '../../../src/vscode/chat/chatParticipant';
 import type { SwitchboardApi } from '../../../src/extension';
 import { ConsentCommands } from '../../../src/vscode/tools/consent';
-import { api, needDriver, serverWithTool, waitForQuickInput } from './elicitationSupport';
+import { api, needDriver, quickInput, serverWithTool, waitForQuickInput } from './elicitationSupport';
 import { answerInputBox, answerQuickPick, extensionApi, pageTexts, screenshot, test, waitFor } from './harness';
 
 const SERVER = 'everything';
@@ -243,8 +243,14 @@ test(
 		const call = () => runHandler('call:mcp__wiper__wipe', { consent });
 		const answered = async (answer: string) => {
 			const run = call();
-			const question = await waitForQuickInput('may delete or overwrite data');
-			assert.match(question.text, /Allow for this session/);
+			await waitForQuickInput('may delete or overwrite data');
+			// Right after the previous pick closed the widget can still show its rows for a moment (seen once in a full
+			// run: one row, the old filter): wait until this pick's own four choices are on screen, in order.
+			const question = await waitFor(async () => {
+				const shown = await quickInput();
+				return shown?.text.includes('may delete or overwrite data') && shown.rows.length === 4 ? shown : undefined;
+			}, { timeoutMs: 5_000, message: 'the consent pick with its four choices' });
+			assert.deepEqual(question.rows, ['Deny', 'Allow once', 'Allow for this session', 'Always allow this tool in this workspace']);
 			await answerQuickPick(answer);
 			return run;
 		};
