@@ -3,17 +3,9 @@
  * server sent. Binary data is summarised (type and size), never dumped.
  */
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '../protocol/schema';
-import { textOf } from '../common/text';
+import { base64Size, textOf } from '../common/text';
 
 type Json = Record<string, unknown>;
-
-function bytesOf(base64: string): number {
-	return Math.floor((base64.length * 3) / 4) - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0);
-}
-
-function size(bytes: number): string {
-	return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
 
 /** One content block as lines: text as is, media and links as a one-line summary. */
 export function renderBlock(block: Json): string {
@@ -22,13 +14,13 @@ export function renderBlock(block: Json): string {
 			return textOf(block.text);
 		case 'image':
 		case 'audio':
-			return `[${block.type} ${textOf(block.mimeType)}, ${size(bytesOf(textOf(block.data)))}]`;
+			return `[${block.type} ${textOf(block.mimeType)}, ${base64Size(textOf(block.data))}]`;
 		case 'resource_link':
 			return `[link ${textOf(block.name)}: ${textOf(block.uri)}]`;
 		case 'resource': {
 			const resource = (block.resource ?? {}) as Json;
 			if (typeof resource.text === 'string') return `[resource ${textOf(resource.uri)}]\n${resource.text}`;
-			return `[resource ${textOf(resource.uri)}, ${textOf(resource.mimeType, 'binary')}, ${size(bytesOf(textOf(resource.blob)))}]`;
+			return `[resource ${textOf(resource.uri)}, ${textOf(resource.mimeType, 'binary')}, ${base64Size(textOf(resource.blob))}]`;
 		}
 		default:
 			return `[${String(block.type)} block]\n${JSON.stringify(block, null, 2)}`;
@@ -51,6 +43,6 @@ export function renderPrompt(result: GetPromptResult): string {
 
 export function renderResource(result: ReadResourceResult): string {
 	return (result.contents as Json[])
-		.map((content) => (typeof content.text === 'string' ? content.text : `[${textOf(content.uri)}: ${textOf(content.mimeType, 'binary')}, ${size(bytesOf(textOf(content.blob)))}]`))
+		.map((content) => (typeof content.text === 'string' ? content.text : `[${textOf(content.uri)}: ${textOf(content.mimeType, 'binary')}, ${base64Size(textOf(content.blob))}]`))
 		.join('\n');
 }

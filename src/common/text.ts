@@ -12,3 +12,9 @@ export function textOf(value: unknown, fallback = ''): string {
 		return fallback;
 	}
 }
+
+/** How much data a base64 string holds, for people: "512 B", "12.3 KB", "4.0 MB". */
+export function base64Size(base64: string): string {
+	const bytes = Math.floor((base64.length * 3) / 4) - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0);
+	return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}

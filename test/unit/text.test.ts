@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { textOf } from '../../src/common/text';
+import { base64Size, textOf } from '../../src/common/text';
 
 test('textOf shows what a server sent in a field, never "[object Object]"', () => {
 	assert.equal(textOf('image/png'), 'image/png');
@@ -13,4 +13,11 @@ test('textOf shows what a server sent in a field, never "[object Object]"', () =
 	const circular: Record<string, unknown> = {};
 	circular.self = circular;
 	assert.equal(textOf(circular, '?'), '?');
+});
+
+test('base64Size says how much data a base64 string holds, padding counted', () => {
+	assert.equal(base64Size(''), '0 B');
+	assert.equal(base64Size(Buffer.from('ab').toString('base64')), '2 B');
+	assert.equal(base64Size(Buffer.alloc(2048).toString('base64')), '2.0 KB');
+	assert.equal(base64Size(Buffer.alloc(3 * 1024 * 1024).toString('base64')), '3.0 MB');
 });

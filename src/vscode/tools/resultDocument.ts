@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { CallToolResult, GetPromptResult } from '../../protocol/schema';
+import { base64Size } from '../../common/text';
 import { type BlobFiles } from '../resources/blobFiles';
 import { languageForMime, resourceUri } from '../resources/resourceDocuments';
 
@@ -34,14 +35,6 @@ export function fence(text: string, language = ''): string {
 	return `${ticks}${language}\n${text}\n${ticks}`;
 }
 
-function bytesOf(base64: string): number {
-	return Math.floor((base64.length * 3) / 4) - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0);
-}
-
-function size(bytes: number): string {
-	return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
-
 /**
  * Renders content blocks (text, image, audio, resource_link, embedded resource, unknown) as Markdown lines.
  * Link targets stay out of the text (long encoded URIs are unreadable in an editor): the visible label or URI is
@@ -68,7 +61,7 @@ async function renderBlocks(blocks: readonly Json[], server: string, blobs: Blob
 			case 'audio': {
 				const data = typeof block.data === 'string' ? block.data : '';
 				const mimeType = typeof block.mimeType === 'string' ? block.mimeType : undefined;
-				await saveInto(data, mimeType, `${block.type} ${index}: ${mimeType ?? 'unknown type'}, ${size(bytesOf(data))}`, `${server}-${block.type}`);
+				await saveInto(data, mimeType, `${block.type} ${index}: ${mimeType ?? 'unknown type'}, ${base64Size(data)}`, `${server}-${block.type}`);
 				break;
 			}
 			case 'resource_link': {
@@ -89,7 +82,7 @@ async function renderBlocks(blocks: readonly Json[], server: string, blobs: Blob
 				if (typeof resource.text === 'string') {
 					lines.push(fence(resource.text, languageForMime(mimeType) ?? ''), '');
 				} else if (typeof resource.blob === 'string') {
-					await saveInto(resource.blob, mimeType, `${mimeType ?? 'binary data'}, ${size(bytesOf(resource.blob))}`, uri.split('/').pop() ?? 'resource');
+					await saveInto(resource.blob, mimeType, `${mimeType ?? 'binary data'}, ${base64Size(resource.blob)}`, uri.split('/').pop() ?? 'resource');
 				}
 				break;
 			}
