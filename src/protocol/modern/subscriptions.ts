@@ -156,7 +156,7 @@ export class ListenStream {
 		this.deps.clock.clearTimeout(attempt.ackTimer);
 		if (attempt !== this.current) return;
 		this.acknowledgedAt = this.deps.clock.now();
-		const granted: ListenFilter = isRecord(params?.notifications) ? (params.notifications as ListenFilter) : {};
+		const granted: ListenFilter = isRecord(params?.notifications) ? params.notifications : {};
 		const missing: string[] = [];
 		if (attempt.filter.toolsListChanged && granted.toolsListChanged !== true) missing.push('tools list changes');
 		if (attempt.filter.promptsListChanged && granted.promptsListChanged !== true) missing.push('prompts list changes');
