@@ -15,6 +15,7 @@ import { McpError } from './mcpError';
 import { answerInputRequests, DEFAULT_MAX_INPUT_ROUNDS, parseInputRequired } from './modern/inputRequests';
 import { paramHeadersOf, paramHeaderValues, type ParamHeader } from './modern/httpHeaders';
 import { ListenStream, type ListenLists } from './modern/subscriptions';
+import { cacheHintsOf, combineCacheHints, type CacheHints } from './modern/caching';
 import {
 	buildRequestMeta,
 	isModernError,
@@ -60,6 +61,16 @@ import { TaskRequestor } from './tasks/taskRequestor';
 import type { Transport, TransportKind } from './transports/transport';
 
 export type { MessageTap, RequestOptions } from './connection';
+export type { CacheHints } from './modern/caching';
+
+/** Options of the list methods. */
+export interface ListOptions extends RequestOptions {
+	/**
+	 * Receives the caching hints of the whole listing (2026-07-28 `ttlMs` / `cacheScope`, the shortest-lived page
+	 * counts) once the last page arrived. Both fields are undefined for a server that sends none.
+	 */
+	onCacheHints?: (hints: CacheHints) => void;
+}
 
 /** Sent in `initialize` unless the caller supplies its own clientInfo. Kept in step with package.json by hand. */
 export const DEFAULT_CLIENT_INFO: Implementation = { name: 'mcp-switchboard', version: '0.1.0' };
@@ -257,6 +268,8 @@ export class McpClient {
 	readonly era: ProtocolEra = 'legacy';
 	/** The versions a modern server listed in `server/discover`; undefined for a legacy server. */
 	readonly supportedVersions: readonly string[] | undefined;
+	/** The caching hints of the last `server/discover` answer (how long capabilities and instructions stay fresh). */
+	readonly discoverCacheHints: CacheHints = { ttlMs: undefined, cacheScope: undefined };
 
 	private readonly closeEmitter = new Emitter<Error>();
 	private readonly toolsEmitter = new Emitter<void>();
@@ -314,6 +327,8 @@ export class McpClient {
 	private modernAllowed: readonly string[] = MODERN_PROTOCOL_VERSIONS;
 	/** Tools' `x-mcp-header` marks by tool name, from the last `tools/list` (HTTP only). */
 	private paramHeaderMarks = new Map<string, ParamHeader[]>();
+	/** Results that took input_required rounds: they depend on the user's answers, so no cache may keep them. */
+	private readonly inputResults = new WeakSet<object>();
 	/** Modern era: the `subscriptions/listen` stream, made on first use. */
 	private listenStream: ListenStream | undefined;
 
@@ -384,7 +399,7 @@ export class McpClient {
 	}
 
 	/** Every tool, following `nextCursor` to the end. Also remembers each tool's outputSchema for callTool. */
-	async listTools(options?: RequestOptions): Promise<Tool[]> {
+	async listTools(options?: ListOptions): Promise<Tool[]> {
 		this.requireCapability('tools/list', 'tools');
 		const number = ++this.toolListings;
 		let tools = await this.paginate('tools/list', 'ListToolsResultSchema', 'tools', options);
@@ -563,19 +578,31 @@ export class McpClient {
 		return result;
 	}
 
-	async listResources(options?: RequestOptions): Promise<Resource[]> {
+	async listResources(options?: ListOptions): Promise<Resource[]> {
 		this.requireCapability('resources/list', 'resources');
 		return this.paginate('resources/list', 'ListResourcesResultSchema', 'resources', options);
 	}
 
-	async listResourceTemplates(options?: RequestOptions): Promise<ResourceTemplate[]> {
+	async listResourceTemplates(options?: ListOptions): Promise<ResourceTemplate[]> {
 		this.requireCapability('resources/templates/list', 'resources');
 		return this.paginate('resources/templates/list', 'ListResourceTemplatesResultSchema', 'resourceTemplates', options);
 	}
 
+	/** Reads a resource. A 2026-07-28 result keeps its `ttlMs` / `cacheScope` (see cacheHintsOf, neededInput). */
 	async readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
 		this.requireCapability('resources/read', 'resources');
-		return this.parse('ReadResourceResultSchema', await this.sendWithInput('resources/read', { uri }, options, `resource ${uri}`), 'resources/read');
+		const raw = await this.sendWithInput('resources/read', { uri }, options, `resource ${uri}`);
+		const result = this.parse('ReadResourceResultSchema', raw, 'resources/read');
+		if (this.inputResults.has(raw)) this.inputResults.add(result);
+		return result;
+	}
+
+	/**
+	 * True for a result of readResource, getPrompt or callTool that came after input_required rounds: "Results produced
+	 * by retrying a request through the multi round-trip requests mechanism ... MUST NOT be cached".
+	 */
+	neededInput(result: object): boolean {
+		return this.inputResults.has(result);
 	}
 
 	/**
@@ -629,7 +656,7 @@ export class McpClient {
 		return this.listenStream;
 	}
 
-	async listPrompts(options?: RequestOptions): Promise<Prompt[]> {
+	async listPrompts(options?: ListOptions): Promise<Prompt[]> {
 		this.requireCapability('prompts/list', 'prompts');
 		return this.paginate('prompts/list', 'ListPromptsResultSchema', 'prompts', options);
 	}
@@ -812,6 +839,7 @@ export class McpClient {
 		self.serverCapabilities = result.capabilities;
 		self.serverInfo = serverInfoOf(raw) ?? { name: this.name, version: '' };
 		self.instructions = result.instructions;
+		self.discoverCacheHints = cacheHintsOf(raw);
 		this.useVersion(version);
 		this.logger.info(`${this.name}: connected to ${this.serverInfo.name} ${this.serverInfo.version} (protocol ${version}, per-request metadata, no handshake)`);
 		return { era: 'modern' };
@@ -965,6 +993,7 @@ export class McpClient {
 				throw new McpError(error.code, `${this.name}: ${method} ${what} failed in round ${round} (after the input it asked for was sent): ${error.message}`, error.data, { cause: error });
 			}
 			if (raw.resultType !== 'input_required') {
+				if (round > 1) this.inputResults.add(raw);
 				return this.ensureComplete(method, raw);
 			}
 			const where = `${this.name}: ${method} ${what}, round ${round}`;
@@ -1068,14 +1097,21 @@ export class McpClient {
 		method: string,
 		key: K,
 		field: F,
-		options: RequestOptions | undefined,
+		options: ListOptions | undefined,
 	): Promise<Array<ReturnType<Schemas[K]['parse']> extends Record<F, Array<infer T>> ? T : never>> {
 		type Item = ReturnType<Schemas[K]['parse']> extends Record<F, Array<infer T>> ? T : never;
 		const items: Item[] = [];
 		const seen = new Set<string>();
+		const onHints = options?.onCacheHints;
+		const hints: CacheHints[] = [];
+		const done = (): typeof items => {
+			onHints?.(combineCacheHints(hints));
+			return items;
+		};
 		let cursor: string | undefined;
 		for (let page = 0; page < MAX_PAGES; page++) {
 			const raw = this.ensureComplete(method, await this.send(method, cursor === undefined ? undefined : { cursor }, options));
+			if (onHints) hints.push(cacheHintsOf(raw));
 			// tools/list of the usual shape is checked structurally (see isPlainListToolsResult); anything else, and the
 			// other lists, go through the schema, which names the path of a problem.
 			const result = (key === 'ListToolsResultSchema' && isPlainListToolsResult(raw) ? raw : this.parse(key, raw, method));
@@ -1085,17 +1121,17 @@ export class McpClient {
 			}
 			const next = result.nextCursor as string | undefined;
 			if (next === undefined || next === '') {
-				return items;
+				return done();
 			}
 			if (seen.has(next)) {
 				this.logger.warn(`${this.name}: ${method} repeated the cursor ${JSON.stringify(next)}; stopped after ${items.length} items`);
-				return items;
+				return done();
 			}
 			seen.add(next);
 			cursor = next;
 		}
 		this.logger.warn(`${this.name}: ${method} did not end after ${MAX_PAGES} pages; stopped after ${items.length} items`);
-		return items;
+		return done();
 	}
 
 	/** The cached validator of a tool, rebuilt only when its outputSchema changed since it was built. */

@@ -312,3 +312,35 @@ test('a legacy server that answers any unknown method with an empty result is no
 	assert.equal(client.era, 'legacy');
 	assert.equal(server.requests('initialize').length, 1);
 });
+
+test('caching hints: a paged list is as fresh as its shortest-lived page and private when any page is; a negative ttlMs counts as 0; an MRTR result is marked uncacheable', async () => {
+	// https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching#interaction-with-pagination
+	const { client } = await connect(
+		(s) =>
+			modernServer(s, { ttlMs: -5, cacheScope: 'public' })
+				.on('tools/list', (params) =>
+					params.cursor === undefined
+						? { resultType: 'complete', ttlMs: 10_000, cacheScope: 'public', tools: [{ name: 'a', inputSchema: { type: 'object' } }], nextCursor: 'p2' }
+						: { resultType: 'complete', ttlMs: 3_000, cacheScope: 'private', tools: [{ name: 'b', inputSchema: { type: 'object' } }] },
+				)
+				.on('prompts/list', () => ({ resultType: 'complete', prompts: [] }))
+				.on('resources/read', (params) =>
+					params.uri === 'file:///ask' && params.inputResponses === undefined
+						? { resultType: 'input_required', inputRequests: { r: { method: 'roots/list' } }, requestState: 's' }
+						: { resultType: 'complete', ttlMs: 60_000, cacheScope: 'public', contents: [{ uri: params.uri, text: 'x' }] },
+				),
+		{ handlers: elicitAda },
+	);
+	assert.deepEqual(client.discoverCacheHints, { ttlMs: 0, cacheScope: 'public' }, '"If ttlMs is negative, clients SHOULD ignore it and treat it as 0"');
+	const hints: unknown[] = [];
+	assert.equal((await client.listTools({ onCacheHints: (h) => hints.push(h) })).length, 2);
+	await client.listPrompts({ onCacheHints: (h) => hints.push(h) });
+	assert.deepEqual(hints, [
+		{ ttlMs: 3_000, cacheScope: 'private' },
+		{ ttlMs: undefined, cacheScope: undefined },
+	]);
+	const plain = await client.readResource('file:///plain');
+	const asked = await client.readResource('file:///ask');
+	assert.equal(client.neededInput(plain), false);
+	assert.equal(client.neededInput(asked), true, '"requests carrying inputResponses or requestState MUST NOT be cached"');
+});
