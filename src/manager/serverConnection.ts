@@ -16,6 +16,7 @@ import type { LoggingMessage, Prompt, Resource, ResourceTemplate, Tool } from '.
 import { RestartPolicy, type Clock, type RestartDecision, type RestartPolicyOptions } from './backoff';
 import { configHash } from './config';
 import { describeAsWritten } from './trustText';
+import { DEPRECATION_NOTES, type DeprecatedFeature } from './deprecations';
 import type { Host } from './host';
 import type { Limiter } from './limiter';
 import type { ConfigSource, NamedTool, ResolvedServer, ServerConfig, ServerState, ServerView } from './types';
@@ -158,6 +159,8 @@ export class ServerConnection implements ServerView {
 	private readonly freshUntil: Record<ListKind, number | undefined> = { tools: undefined, resources: undefined, resourceTemplates: undefined, prompts: undefined };
 	private startedAt = 0;
 	private disposed = false;
+	/** Deprecated features the server used on this connection (roots, sampling, logging), in the order first seen. */
+	private readonly usedDeprecated = new Set<DeprecatedFeature>();
 
 	private toolList: readonly NamedTool[] = [];
 	private resourceList: readonly Resource[] = [];
@@ -195,6 +198,33 @@ export class ServerConnection implements ServerView {
 	get definition(): ResolvedServer {
 		return this.server;
 	}
+	/**
+	 * Deprecated features this server uses: the HTTP+SSE transport (configured, or fallen back to), and on the current
+	 * connection roots, sampling and log messages. They keep working (see deprecations.ts).
+	 */
+	get deprecatedFeatures(): readonly DeprecatedFeature[] {
+		const features: DeprecatedFeature[] = [];
+		if (this.server.config.type === 'sse' || this.runningClient?.transportKind === 'sse') features.push('HTTP+SSE transport');
+		for (const feature of this.usedDeprecated) features.push(feature);
+		return features;
+	}
+
+	/**
+	 * Notes a deprecated feature in use. A 2026-07-28 server gets a deprecation note in its log (sampling at every
+	 * request, as each one asks the user; the others once per connection); an older one, whose revision still has the
+	 * feature, a debug line once.
+	 */
+	private noteDeprecated(feature: DeprecatedFeature, what: string): void {
+		const first = !this.usedDeprecated.has(feature);
+		this.usedDeprecated.add(feature);
+		const modern = this.client?.era === 'modern';
+		if (modern && (first || feature === 'sampling')) {
+			this.logger.info(`${what}: ${feature} is ${DEPRECATION_NOTES[feature]}. It keeps working.`);
+		} else if (first) {
+			this.logger.debug(`${what} (${feature} is ${DEPRECATION_NOTES[feature]})`);
+		}
+	}
+
 	/** The running client, if any. */
 	get runningClient(): McpClient | undefined {
 		return this.currentState.kind === 'running' ? this.client : undefined;
@@ -446,13 +476,21 @@ export class ServerConnection implements ServerView {
 		const host = this.deps.host;
 		const name = this.name;
 		const handlers: ClientHandlers = {};
-		if (host.roots) handlers.roots = () => [...host.roots!()];
+		if (host.roots) {
+			handlers.roots = () => {
+				this.noteDeprecated('roots', 'The server asked for the roots');
+				return [...host.roots!()];
+			};
+		}
 		if (host.elicit) {
 			handlers.elicitation = (params, signal) => host.elicit!(name, params, signal);
 			handlers.elicitationUrl = host.elicitUrl !== false;
 		}
 		if (host.sample) {
-			handlers.sampling = (params, signal) => host.sample!(name, params, signal);
+			handlers.sampling = (params, signal) => {
+				this.noteDeprecated('sampling', 'The server asked for a model completion (sampling)');
+				return host.sample!(name, params, signal);
+			};
 			handlers.samplingTools = host.sampleTools !== false;
 		}
 		// The server may run our elicitation and sampling as tasks (MCP 2025-11-25): it polls them, the user answers meanwhile.
@@ -466,6 +504,8 @@ export class ServerConnection implements ServerView {
 		const store = this.connectionStore;
 		this.client = client;
 		this.startedAt = this.deps.clock.now();
+		this.usedDeprecated.clear();
+		if (client.transportKind === 'sse') this.logger.info(`Connected over the HTTP+SSE transport, ${DEPRECATION_NOTES['HTTP+SSE transport']}. It keeps working.`);
 		this.deps.invalidateResources(this.name);
 		store.add(
 			client.onDidClose((error) => {
@@ -508,6 +548,7 @@ export class ServerConnection implements ServerView {
 	}
 
 	private writeLog(message: LoggingMessage): void {
+		this.noteDeprecated('logging', 'The server sent log messages (notifications/message)');
 		const text = typeof message.data === 'string' ? message.data : JSON.stringify(message.data);
 		const line = message.logger ? `[${message.logger}] ${text}` : text;
 		this.logger[mcpLevelToLog[message.level] ?? 'info'](line);

@@ -5,6 +5,7 @@
 import type { McpClient } from '../protocol/client';
 import type { OAuthClientConfig } from '../protocol/auth/types';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../protocol/schema';
+import type { DeprecatedFeature } from './deprecations';
 
 /** Where a server's configuration came from (shown in the tree's tooltip). */
 export interface ConfigSource {
@@ -80,4 +81,6 @@ export interface ServerView {
 	readonly prompts: readonly Prompt[];
 	/** The last error message, kept after a successful restart for the tooltip. */
 	readonly lastError: string | undefined;
+	/** Deprecated features the server uses (transport, and roots / sampling / logging seen on this connection). */
+	readonly deprecatedFeatures: readonly DeprecatedFeature[];
 }

@@ -514,3 +514,35 @@ test('2026-07-28 ttlMs on resources/read: a read lives for the server ttlMs inst
 	assert.equal(await text(), 'demo://a #8', '"Results produced by retrying a request through the multi round-trip requests mechanism ... MUST NOT be cached"');
 	await manager.dispose();
 });
+
+test('deprecated features in use (https://modelcontextprotocol.io/specification/2026-07-28/deprecated): HTTP+SSE, roots, sampling and logging are listed for the view and noted in the log of a 2026-07-28 server; they keep working', async () => {
+	const { manager, connector, host } = setup({}, {
+		roots: () => [{ uri: 'file:///w', name: 'w' }],
+		sample: async () => ({ role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'm' }),
+	});
+	connector.prepare = (client) => {
+		client.era = client.name === 'modern' ? 'modern' : 'legacy';
+	};
+	const sse = { name: 'old-sse', config: { type: 'sse' as const, url: 'http://127.0.0.1:1/sse' }, source: { kind: 'user' as const, label: 'User settings' }, workspaceDefined: false };
+	await manager.reconcile([stdioServer('modern'), stdioServer('legacy'), sse]);
+	assert.deepEqual(manager.get('old-sse')?.deprecatedFeatures, ['HTTP+SSE transport']);
+	assert.deepEqual(manager.get('modern')?.deprecatedFeatures, []);
+	const handlers = connector.attempts.find((a) => a.name === 'modern')!.handlers;
+	assert.deepEqual(await handlers.roots!(new AbortController().signal), [{ uri: 'file:///w', name: 'w' }], 'roots keep working');
+	await handlers.roots!(new AbortController().signal);
+	const sampled = await handlers.sampling!({ messages: [], maxTokens: 5 }, new AbortController().signal);
+	assert.equal(sampled.model, 'm', 'sampling keeps working');
+	await handlers.sampling!({ messages: [], maxTokens: 5 }, new AbortController().signal);
+	connector.last('modern').logEmitter.fire({ level: 'info', data: 'hello' });
+	assert.deepEqual(manager.get('modern')?.deprecatedFeatures, ['roots', 'sampling', 'logging']);
+	const log = host.loggers.get('modern')!;
+	assert.equal(log.find('roots is deprecated in MCP 2026-07-28 (SEP-2577)').length, 1, 'roots noted once per connection');
+	assert.equal(log.find('sampling is deprecated in MCP 2026-07-28 (SEP-2577)').length, 2, 'every sampling request is noted');
+	assert.equal(log.find('logging is deprecated in MCP 2026-07-28').length, 1);
+	await connector.attempts.find((a) => a.name === 'legacy')!.handlers.roots!(new AbortController().signal);
+	assert.deepEqual(manager.get('legacy')?.deprecatedFeatures, ['roots']);
+	assert.equal(host.loggers.get('legacy')!.find('deprecated in MCP 2026-07-28').filter((e) => e.level === 'info').length, 0, 'an older server (its revision still has roots) gets no notice, only a debug line');
+	await manager.restart('modern');
+	assert.deepEqual(manager.get('modern')?.deprecatedFeatures, [], 'counted per connection');
+	await manager.dispose();
+});

@@ -471,7 +471,11 @@ export class OAuthProvider implements HttpAuthProvider {
 			this.libOptions(as.registration_endpoint, http),
 		);
 		await this.options.hooks.store.set(this.clientKey(as.issuer), JSON.stringify(client));
-		this.logger.info(`OAuth for ${this.name}: registered as a client of ${as.issuer} (auth method ${client.tokenEndpointAuthMethod})`);
+		// https://modelcontextprotocol.io/specification/2026-07-28/deprecated: DCR stays "available for backwards
+		// compatibility with authorization servers that do not support Client ID Metadata Documents".
+		this.logger.info(
+			`OAuth for ${this.name}: registered as a client of ${as.issuer} (auth method ${client.tokenEndpointAuthMethod}) through Dynamic Client Registration, which MCP 2026-07-28 deprecates in favour of Client ID Metadata Documents (set "oauth.clientMetadataUrl" where the authorization server supports them); it keeps working`,
+		);
 		return client;
 	}
 
