@@ -46,7 +46,8 @@ const builds = [
 		outdir: 'out/test',
 		outbase: 'test',
 		// The official SDK (a test client here) is loaded from node_modules as is: bundled, its zod import breaks.
-		external: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],
+		// oidc-provider (the real authorization server of test/fixtures/oidcServer.ts) is ESM with its own koa: loaded as is.
+		external: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', 'oidc-provider'],
 		sourcemap: true,
 		minify: false,
 	},
