@@ -51,14 +51,14 @@ const builds = [
 		sourcemap: true,
 		minify: false,
 	},
-	// Suites that run inside a real VS Code extension host: the runner module plus each `*.e2e.ts` (trusted run) and
-	// `*.restricted.ts` (untrusted run, Restricted Mode) as its own bundle, which index.ts finds next to itself at run
+	// Suites that run inside a real VS Code extension host: the runner module plus each `*.e2e.ts` (trusted run),
+	// `*.restricted.ts` (untrusted run, Restricted Mode) and `*.vsix.ts` (the installed .vsix) as its own bundle, which index.ts finds next to itself at run
 	// time (so a new suite needs no registration).
 	{
 		...common,
 		entryPoints: [
 			'test/e2e/suite/index.ts',
-			...readdirSync('test/e2e/suite').filter((f) => f.endsWith('.e2e.ts') || f.endsWith('.restricted.ts')).map((f) => join('test/e2e/suite', f)),
+			...readdirSync('test/e2e/suite').filter((f) => /\.(e2e|restricted|vsix)\.ts$/.test(f)).map((f) => join('test/e2e/suite', f)),
 		],
 		outdir: 'out/e2e',
 		outbase: 'test/e2e',
