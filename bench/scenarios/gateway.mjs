@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { connectClient, SERVER } from '../lib/clients.mjs';
-import { interleave, median, parallel as parallelCalls, percentile } from '../lib/stats.mjs';
+import { interleave, median, parallel as parallelCalls, sequential as sequentialCalls } from '../lib/stats.mjs';
 
 export const name = 'gateway';
 
@@ -109,16 +109,7 @@ async function rawGatewayClient(gateway) {
 	};
 }
 
-async function sequential(client) {
-	for (let i = 0; i < WARMUP_CALLS; i++) await client.callTool('echo', { text: `w${i}` });
-	const latencies = new Array(SEQUENTIAL_CALLS);
-	for (let i = 0; i < SEQUENTIAL_CALLS; i++) {
-		const start = performance.now();
-		await client.callTool('echo', { text: `hello ${i}` });
-		latencies[i] = (performance.now() - start) * 1000;
-	}
-	return { p50: percentile(latencies, 50) };
-}
+const sequential = (client) => sequentialCalls(client, { calls: SEQUENTIAL_CALLS, warmup: WARMUP_CALLS });
 
 /** 5,000 tools with descriptions drawn from a vocabulary, like many servers' tools side by side; `variant` changes every text. */
 function syntheticTools(variant = 0) {
@@ -205,10 +196,12 @@ export async function run({ rounds }) {
 			row('  p50: direct + bare HTTP round trip (the floor of any gateway) vs the gateway', 'µs', hopFloorP50, p50('ours')),
 			row('  p50: direct + bare HTTP round trip vs the gateway called by a raw node:http client', 'µs', hopFloorP50, p50('raw')),
 			row('  p50: direct stdio vs the gateway with a progress token (as VS Code calls)', 'µs', p50('floor'), p50('withProgress')),
+			row('  CPU of this process per sequential call (less moved by load than latency): direct vs gateway', 'µs', median(seq.floor.map((r) => r.cpu)), median(seq.ours.map((r) => r.cpu))),
 			row(`${PARALLEL_CALLS} calls, ${IN_FLIGHT} in flight: direct vs gateway`, 'calls/s', rate('floor'), rate('ours'), { lowerIsBetter: false, target: '<= 1.3x' }),
 			row(`  ${IN_FLIGHT} in flight: direct vs bare in-process node:http round trips (no MCP)`, 'calls/s', rate('floor'), rate('loopback'), { lowerIsBetter: false }),
 			row(`  ${IN_FLIGHT} in flight: direct + bare HTTP round trip (the floor of any gateway) vs the gateway`, 'calls/s', hopFloorRate, rate('ours'), { lowerIsBetter: false }),
 			row(`  ${IN_FLIGHT} in flight: direct + bare HTTP round trip vs the gateway called by a raw node:http client`, 'calls/s', hopFloorRate, rate('raw'), { lowerIsBetter: false }),
+			row(`  CPU of this process per call, ${IN_FLIGHT} in flight: direct vs gateway`, 'µs', median(par.floor.map((r) => r.cpu)), median(par.ours.map((r) => r.cpu))),
 			{ scenario: 'selection', metric: `rank ${SELECTION_TOOLS} tools for a request, index cached`, unit: 'ms', floor: '-', ours: median(selections.map((s) => s.warm)), sdk: '-', target: '< 20 ms' },
 			{ scenario: 'selection', metric: `rank ${SELECTION_TOOLS} tools for a request, index rebuilt after a list change`, unit: 'ms', floor: '-', ours: median(selections.map((s) => s.changed)), sdk: '-', target: '< 20 ms' },
 			{ scenario: 'selection', metric: `rank ${SELECTION_TOOLS} tools for a request, every server restarted (new objects, same texts)`, unit: 'ms', floor: '-', ours: median(selections.map((s) => s.restarted)), sdk: '-', target: '< 20 ms' },

@@ -8,7 +8,8 @@
 import * as vscode from 'vscode';
 import { describeState, type Manager } from '../../manager/manager';
 import type { CallToolResult, GetPromptResult } from '../../protocol/schema';
-import { Commands, type CallOutcome } from '../tools/commands';
+import { Commands } from '../commandIds';
+import type { CallOutcome } from '../tools/commands';
 import { resourceParts, toolResultText } from './chatMapping';
 import { modelPart } from './chatReferences';
 import { resourceUri } from '../resources/resourceDocuments';

@@ -6,7 +6,7 @@ import { EXACT_COMMANDS, runExactCommand } from './chatCommands';
 import { attachedParts, modelPart } from './chatReferences';
 import { toAbortSignal } from '../cancellation';
 import { MAX_TOOL_ROUNDS, progressLabel, toolDescription, toolFailureText, toolInputSchema, toolResultParts, toolsMarkdown } from './chatMapping';
-import { Commands } from '../tools/commands';
+import { Commands } from '../commandIds';
 import { ToolConsent } from '../tools/consent';
 
 /** The participant's id (package.json `contributes.chatParticipants`). */
