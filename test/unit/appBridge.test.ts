@@ -112,7 +112,7 @@ test('ui/initialize is answered with host info, capabilities and context (theme,
 	await h.post({ jsonrpc: '2.0', method: 'ui/notifications/initialized' });
 	assert.deepEqual(methods(h), ['ui/notifications/tool-input', 'ui/notifications/tool-result']);
 	assert.deepEqual((h.sent[1] as { params: unknown }).params, { arguments: { zone: 'UTC' } });
-	assert.deepEqual((h.sent[2] as { params: CallToolResult }).params.structuredContent, { time: 'noon' });
+	assert.deepEqual((h.sent[2] as unknown as { params: CallToolResult }).params.structuredContent, { time: 'noon' });
 	assert.equal(h.bridge.isReady, true);
 	// Later context changes are sent as they happen; a result is sent once.
 	h.bridge.setHostContext({ theme: 'light' });

@@ -98,7 +98,7 @@ export class AppBridge {
 	) {
 		const name = `${options.server} (app ${options.uri})`;
 		this.context = { ...options.hostContext };
-		this.channel = new AppChannel({ post: options.post, logger: options.logger, name, perSecond: options.perSecond, burst: options.burst, now: options.clock ? () => options.clock!.now() : undefined });
+		this.channel = new AppChannel({ post: (message) => options.post(message), logger: options.logger, name, perSecond: options.perSecond, burst: options.burst, now: options.clock ? () => options.clock!.now() : undefined });
 		this.connection = new JsonRpcConnection(this.channel, { name, logger: options.logger, clock: options.clock, timeoutMs: 10_000 });
 		this.connection.setRequestHandler('ui/initialize', (params) => this.initialize(params));
 		this.connection.setNotificationHandler('ui/notifications/initialized', () => this.ready());
@@ -136,7 +136,7 @@ export class AppBridge {
 	toolResult(result: CallToolResult): void {
 		if (this.outcomeSent) return;
 		this.outcomeSent = true;
-		this.notify('ui/notifications/tool-result', result as Record<string, unknown>);
+		this.notify('ui/notifications/tool-result', result);
 	}
 
 	/** The call ended without a result (`ui/notifications/tool-cancelled`). Once, instead of a result. */
