@@ -17,6 +17,8 @@ import type { CallToolResult, LoggingLevel, Tool } from '../../../protocol/schem
 import { openExternalUrl } from '../../externalUrl';
 import type { ServerLogs } from '../../logs/logging';
 import type { ToolConsent } from '../../tools/consent';
+import { RESULT_SCHEME } from '../../tools/resultDocument';
+import { HISTORY_SCHEME } from '../historyView';
 import { AppPanel, type AppRun } from './appPanel';
 
 /** Whether apps are rendered (and the extension advertised): `mcpSwitchboard.apps.enabled`, default true. */
@@ -43,14 +45,34 @@ const OPENING_ORIGINS = new Set<InvocationRecord['origin']>(['palette', 'history
 
 const LOG_LEVELS: Record<LoggingLevel, 'debug' | 'info' | 'warn' | 'error'> = { debug: 'debug', info: 'info', notice: 'info', warning: 'warn', error: 'error', critical: 'error', alert: 'error', emergency: 'error' };
 
+/** The schemes of the documents a call's result opens in (tools/resultDocument.ts, the Call History's JSON). */
+const RESULT_SCHEMES = new Set([RESULT_SCHEME, HISTORY_SCHEME]);
+
+/** Resolves once a result document is the active editor, or after `timeoutMs` (the result may fail to render). */
+function resultShown(timeoutMs = 3000): Promise<void> {
+	return new Promise((resolve) => {
+		const done = () => {
+			clearTimeout(timer);
+			subscription.dispose();
+			resolve();
+		};
+		const subscription = vscode.window.onDidChangeActiveTextEditor((editor) => {
+			if (editor && RESULT_SCHEMES.has(editor.document.uri.scheme)) done();
+		});
+		const timer = setTimeout(done, timeoutMs);
+	});
+}
+
 export class AppViews implements vscode.Disposable {
 	private readonly panels = new Map<string, AppPanel>();
 	private readonly subscription: vscode.Disposable;
 
 	constructor(private readonly deps: AppViewsDeps) {
 		const listener = deps.manager.onDidInvoke((record) => {
-			if (!OPENING_ORIGINS.has(record.origin) || record.target.kind !== 'tool' || record.outcome.kind !== 'result') return;
-			void this.open(record.target.server, record.target.name, record.target.arguments, record.outcome.result as CallToolResult);
+			const { target, outcome } = record;
+			if (!OPENING_ORIGINS.has(record.origin) || target.kind !== 'tool' || outcome.kind !== 'result') return;
+			// The call's result document opens after this event: wait for it (briefly), so the app lands beside it.
+			void resultShown().then(() => this.open(target.server, target.name, target.arguments, outcome.result as CallToolResult));
 		});
 		this.subscription = new vscode.Disposable(() => listener.dispose());
 	}
@@ -91,7 +113,7 @@ export class AppViews implements vscode.Disposable {
 				if (this.panels.get(key) === created) this.panels.delete(key);
 			});
 		} else {
-			view.panel.reveal(vscode.ViewColumn.Beside, true);
+			view.panel.reveal(undefined, true);
 		}
 		try {
 			const app = appContent(uri, await this.deps.manager.readResource(server, uri));
