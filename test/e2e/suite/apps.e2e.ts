@@ -16,11 +16,15 @@ import { answerQuickPickAt, driver, extensionApi, screenshot, test, waitFor } fr
 const SERVER = 'basic';
 const TOOL = 'get-time';
 
-/** Adds the example server to the user settings (no trust question); the runner restores the settings after the suite. */
+/** The user settings' servers before this suite added the example (put back by the last test). */
+let original: { servers: Record<string, unknown> | undefined } | undefined;
+
+/** Adds the example server to the user settings (no trust question); the last test removes it again. */
 async function ready(): Promise<SwitchboardApi> {
 	const extension = await extensionApi<SwitchboardApi>();
 	const config = vscode.workspace.getConfiguration('mcpSwitchboard');
 	const servers = config.inspect<Record<string, unknown>>('servers')?.globalValue ?? {};
+	original ??= { servers: config.inspect<Record<string, unknown>>('servers')?.globalValue };
 	if (!servers[SERVER]) {
 		const script = path.join(repoRoot(), 'node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js');
 		await config.update('servers', { ...servers, [SERVER]: { type: 'stdio', command: 'node', args: [script, '--stdio'] } }, vscode.ConfigurationTarget.Global);
@@ -197,8 +201,14 @@ test('Show Protocol opens from the server\'s log (the Output view\'s title), off
 	await waitFor(async () => ((await driver({ action: 'texts', selector })) as string[]).length > 0, { message: 'Show Protocol in the Output view\'s title' });
 	await driver({ action: 'click', selector });
 	await answerQuickPickAt(0);
-	const panel = await waitFor(() => extension.protocol.get(SERVER), { message: `the protocol view of ${SERVER}` });
-	assert.equal(panel.server, SERVER);
-	await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-	await vscode.commands.executeCommand('workbench.action.closePanel');
+	try {
+		const panel = await waitFor(() => extension.protocol.get(SERVER), { message: `the protocol view of ${SERVER}` });
+		assert.equal(panel.server, SERVER);
+	} finally {
+		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+		await vscode.commands.executeCommand('workbench.action.closePanel');
+		// The next suites count servers: the example goes again (the settings file alone is put back only after the run).
+		await vscode.workspace.getConfiguration('mcpSwitchboard').update('servers', original?.servers, vscode.ConfigurationTarget.Global);
+		await waitFor(() => extension.manager.get(SERVER) === undefined, { timeoutMs: 15_000, message: `'${SERVER}' removed again` });
+	}
 }, { timeoutMs: 60_000 });
