@@ -74,15 +74,15 @@ export class DPoPProver {
 			throw new OAuthStepError('DPoP key', `the stored key pair cannot be used (${error instanceof Error ? error.message : String(error)})`, { cause: error });
 		}
 		const library = oauth();
-		const resourceRequests = library.DPoP({}, pair as OAuthLib.CryptoKeyPair, {
+		const resourceRequests = library.DPoP({}, pair, {
 			[library.modifyAssertion]: (_header, payload) => {
-				const nonce = resourceNonces.get(new URL(String(payload.htu)).origin);
+				const nonce = typeof payload.htu === 'string' ? resourceNonces.get(new URL(payload.htu).origin) : undefined;
 				if (nonce !== undefined) {
 					payload.nonce = nonce;
 				}
 			},
 		});
-		return new DPoPProver(key, library.DPoP({}, pair as OAuthLib.CryptoKeyPair), resourceRequests);
+		return new DPoPProver(key, library.DPoP({}, pair), resourceRequests);
 	}
 
 	/** The JWK SHA-256 thumbprint of the public key (RFC 7638), the `dpop_jkt` of an authorization request. */
