@@ -154,6 +154,16 @@ test('an authorization server that ignores the proof and answers Bearer: the tok
 	assert.ok(fixture.mcpAuthorizations.filter(Boolean).every((a) => a === `Bearer ${tokens.accessToken}`));
 });
 
+test('an authorization server that offers DPoP in front of an MCP server that says nothing of it: bearer tokens, no proofs', async (t) => {
+	const { fixture, store, logger, connect } = await setup(t, { dpop: { resourceSilent: true } });
+	await (await connect()).listTools();
+	const tokens = await storedTokens(store);
+	assert.equal(tokens.dpopKey, undefined);
+	assert.deepEqual(fixture.dpopProofs, [], 'no proof was sent anywhere');
+	assert.ok(fixture.mcpAuthorizations.filter(Boolean).every((a) => a === `Bearer ${tokens.accessToken}`));
+	assert.equal(logger.find('does not say it takes DPoP-bound tokens').length, 1, 'the log says why');
+});
+
 const refusals: Array<[string, DPoPFixtureOptions, RegExp]> = [
 	['the resource requires DPoP but the authorization server signs only RS256', { required: true, algs: ['RS256'] }, /DPoP.*ES256 only.*accepts RS256/],
 	['the resource requires DPoP but the authorization server issues Bearer tokens', { required: true, issueBearer: true }, /takes DPoP-bound tokens only.*token_type bearer/],

@@ -76,16 +76,25 @@ test('a stored key restores to the same key pair; a damaged one fails with an OA
 
 const as = (extra: Partial<AuthorizationServerMetadata> = {}): AuthorizationServerMetadata => ({ issuer: 'https://as.example.com', ...extra });
 
-test('when DPoP is used: the authorization server lists ES256, the resource requires it, or the 401 offers only DPoP', () => {
+test('when DPoP is used: the MCP server takes DPoP-bound tokens and the authorization server lists ES256, or the MCP server takes nothing else', () => {
+	const dpopAs = as({ dpop_signing_alg_values_supported: ['ES256', 'PS256'] });
 	// RFC 9449 section 5.1: dpop_signing_alg_values_supported, "A JSON array containing a list of the JWS alg values
-	// ... supported by the authorization server for DPoP proof JWTs".
-	assert.deepEqual(decideDPoP(as({ dpop_signing_alg_values_supported: ['ES256', 'PS256'] }), undefined, []), {
+	// ... supported by the authorization server for DPoP proof JWTs". Alone it is not enough: the MCP server in front
+	// may check Bearer tokens only (the oidc-provider integration test's server does), so nothing said there: bearer.
+	const asOnly = decideDPoP(dpopAs, undefined, parseWwwAuthenticate('Bearer resource_metadata="https://mcp.example.com/prm"'));
+	assert.equal(asOnly.use, false);
+	assert.match(asOnly.reason, /offers DPoP, but the MCP server does not say it takes DPoP-bound tokens/);
+	// RFC 9728 section 2 (dpop_signing_alg_values_supported of the resource) or a DPoP challenge beside the Bearer one.
+	assert.deepEqual(decideDPoP(dpopAs, { dpop_signing_alg_values_supported: ['ES256'] }, []), {
 		use: true,
 		required: false,
-		reason: 'https://as.example.com lists dpop_signing_alg_values_supported',
+		reason: 'the MCP server takes DPoP-bound tokens and https://as.example.com lists dpop_signing_alg_values_supported',
 	});
-	assert.equal(decideDPoP(as(), undefined, []).use, false, 'nothing published: bearer tokens');
-	assert.equal(decideDPoP(as({ dpop_signing_alg_values_supported: [] }), undefined, []).use, false, 'an empty list publishes nothing');
+	assert.equal(decideDPoP(dpopAs, undefined, parseWwwAuthenticate('Bearer realm="x", DPoP algs="ES256"')).use, true);
+	assert.equal(decideDPoP(dpopAs, undefined, parseWwwAuthenticate('Bearer realm="x", DPoP algs="ES256"')).required, false, 'Bearer still offered');
+	// The MCP server takes DPoP but the authorization server does not list it: bearer, unless nothing else is taken.
+	assert.equal(decideDPoP(as(), { dpop_signing_alg_values_supported: ['ES256'] }, []).use, false);
+	assert.equal(decideDPoP(as({ dpop_signing_alg_values_supported: [] }), { dpop_signing_alg_values_supported: ['ES256'] }, []).use, false, 'an empty list publishes nothing');
 	// RFC 9728 section 2: dpop_bound_access_tokens_required, "whether the protected resource always requires the use of
 	// DPoP-bound access tokens".
 	const required = decideDPoP(as(), { dpop_bound_access_tokens_required: true }, []);
@@ -93,11 +102,11 @@ test('when DPoP is used: the authorization server lists ES256, the resource requ
 	assert.equal(required.required, true);
 	// A 401 that challenges with DPoP only (RFC 9449 section 7.1), as the conformance suite's MCP server does.
 	assert.equal(decideDPoP(as(), undefined, parseWwwAuthenticate('DPoP resource_metadata="https://mcp.example.com/prm"')).required, true);
-	assert.equal(decideDPoP(as(), undefined, parseWwwAuthenticate('Bearer realm="x", DPoP algs="ES256"')).use, false, 'Bearer still offered: not required');
+	assert.equal(decideDPoP(as(), undefined, []).use, false, 'nothing published anywhere: bearer tokens');
 });
 
 test('when ES256 is not accepted: bearer tokens, or a clear error when the resource takes DPoP-bound tokens only', () => {
-	const rsOnly = decideDPoP(as({ dpop_signing_alg_values_supported: ['RS256'] }), undefined, []);
+	const rsOnly = decideDPoP(as({ dpop_signing_alg_values_supported: ['RS256'] }), { dpop_signing_alg_values_supported: ['ES256', 'RS256'] }, []);
 	assert.equal(rsOnly.use, false);
 	assert.match(rsOnly.reason, /accepts RS256, not ES256/);
 	assert.throws(

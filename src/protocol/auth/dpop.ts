@@ -142,14 +142,19 @@ export interface DPoPDecision {
 }
 
 /**
- * Decides whether to ask for DPoP-bound tokens, from what the servers published:
+ * Decides whether to ask for DPoP-bound tokens. Both sides must take them: the MCP server validates the proofs, and
+ * an authorization server that lists DPoP (oidc-provider and Keycloak do by default) may sit in front of a server
+ * that only checks `Bearer` tokens, which a DPoP-bound token would lock out. So DPoP is used when
+ * - the MCP server says it takes DPoP-bound tokens: its protected resource metadata has
+ *   `dpop_bound_access_tokens_required: true` (RFC 9728 section 2: "whether the protected resource always requires
+ *   the use of DPoP-bound access tokens") or `dpop_signing_alg_values_supported`, or its 401 challenges with the
+ *   DPoP scheme (RFC 9449 section 7.1), and
  * - the authorization server lists `dpop_signing_alg_values_supported` ("A JSON array containing a list of the JWS
- *   alg values ... supported by the authorization server for DPoP proof JWTs", RFC 9449 section 5.1);
- * - the protected resource metadata says `dpop_bound_access_tokens_required: true` (RFC 9728 section 2: "whether the
- *   protected resource always requires the use of DPoP-bound access tokens");
- * - the 401 challenges with the DPoP scheme only, no Bearer (RFC 9449 section 7.1).
+ *   alg values ... supported by the authorization server for DPoP proof JWTs", RFC 9449 section 5.1), or the MCP
+ *   server takes nothing else (required, or a DPoP challenge without a Bearer one): then the proof is sent anyway.
  * Every list of algorithms that is published (the authorization server's, the resource's, the challenge's `algs`)
- * must name ES256. When the resource requires DPoP and that cannot be met, throws an OAuthStepError naming both.
+ * must name ES256. When the MCP server takes only DPoP-bound tokens and that cannot be met, throws an
+ * OAuthStepError naming both sides.
  */
 export function decideDPoP(as: AuthorizationServerMetadata, prm: ProtectedResourceMetadata | undefined, challenges: readonly AuthChallenge[]): DPoPDecision {
 	const asAlgs = algList(as.dpop_signing_alg_values_supported);
@@ -157,15 +162,26 @@ export function decideDPoP(as: AuthorizationServerMetadata, prm: ProtectedResour
 	const onlyDPoP = dpopChallenge !== undefined && !challenges.some((c) => c.scheme === 'bearer');
 	const required = prm?.dpop_bound_access_tokens_required === true || onlyDPoP;
 	const rsAlgs = algList(prm?.dpop_signing_alg_values_supported) ?? algList(dpopChallenge?.params.algs?.split(/\s+/));
+	const rsTakes = required || rsAlgs !== undefined || dpopChallenge !== undefined;
+	if (!rsTakes) {
+		return { use: false, required, reason: asAlgs ? `${as.issuer} offers DPoP, but the MCP server does not say it takes DPoP-bound tokens: using bearer tokens` : '' };
+	}
 	const refusing = [asAlgs && !asAlgs.includes(DPOP_ALGORITHM) ? `${as.issuer} accepts ${asAlgs.join(', ')}` : undefined, rsAlgs && !rsAlgs.includes(DPOP_ALGORITHM) ? `the MCP server accepts ${rsAlgs.join(', ')}` : undefined].filter(Boolean);
-	const why = required ? (onlyDPoP ? 'the server answers with a DPoP challenge only' : 'the protected resource metadata says dpop_bound_access_tokens_required') : `${as.issuer} lists dpop_signing_alg_values_supported`;
+	const why = onlyDPoP
+		? 'the MCP server answers with a DPoP challenge only'
+		: required
+			? 'the protected resource metadata says dpop_bound_access_tokens_required'
+			: `the MCP server takes DPoP-bound tokens and ${as.issuer} lists dpop_signing_alg_values_supported`;
 	if (refusing.length) {
 		if (required) {
 			throw new OAuthStepError('DPoP', `${why}, but this client signs DPoP proofs with ${DPOP_ALGORITHM} only and ${refusing.join(' and ')}`);
 		}
 		return { use: false, required, reason: `DPoP not used: ${refusing.join(' and ')}, not ${DPOP_ALGORITHM}` };
 	}
-	return { use: required || asAlgs !== undefined, required, reason: why };
+	if (!required && !asAlgs) {
+		return { use: false, required, reason: `the MCP server takes DPoP-bound tokens, but ${as.issuer} does not list dpop_signing_alg_values_supported: using bearer tokens` };
+	}
+	return { use: true, required, reason: why };
 }
 
 function algList(value: unknown): string[] | undefined {
