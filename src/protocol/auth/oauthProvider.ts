@@ -18,6 +18,7 @@ import { clientAuth } from './clientAuth';
 import { boundKey, decideDPoP, DPoPProver, generateDPoPKey, retryOnDPoPNonce, type DPoPDecision, type StoredDPoPKey } from './dpop';
 import { clientCredentialsGrant, enterpriseGrant, jwtBearerGrant, type GrantContext } from './grants';
 import { describeOAuthError } from './oauthErrors';
+import { requireJsonAnswer } from './jsonAnswer';
 import { oauth, type OAuthLib } from './oauthLib';
 import { registerClient } from './registration';
 import { startLoopbackRedirect, type LoopbackRedirect } from './loopbackRedirect';
@@ -787,7 +788,8 @@ export class OAuthProvider implements HttpAuthProvider {
 	/** oauth4webapi options: our fetch, the timeout, plain http only for loopback endpoints, and the DPoP handle. */
 	private libOptions(endpoint: string, http: HttpContext, prover?: DPoPProver) {
 		return {
-			[oauth().customFetch]: (url: string, init: OAuthLib.CustomFetchOptions<string, unknown>) => this.fetchFn(url, init as RequestInit),
+			// Every token and registration answer must be JSON: anything else is said plainly (jsonAnswer.ts).
+			[oauth().customFetch]: async (url: string, init: OAuthLib.CustomFetchOptions<string, unknown>) => requireJsonAnswer(await this.fetchFn(url, init as RequestInit)),
 			[oauth().allowInsecureRequests]: isLoopbackUrl(new URL(endpoint)),
 			signal: requestSignal(http),
 			...(prover ? { DPoP: prover.tokenRequests } : {}),
@@ -814,7 +816,7 @@ export class OAuthProvider implements HttpAuthProvider {
 		if (error instanceof OAuthStepError) {
 			const message = `OAuth for ${this.name}: ${error.message}`;
 			this.logger.error(message);
-			return new McpError(ErrorCode.Unauthorized, message, { step: error.step }, { cause: error });
+			return new McpError(ErrorCode.Unauthorized, message, { step: error.step, reason: error.why }, { cause: error });
 		}
 		if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) {
 			return error;
