@@ -965,7 +965,8 @@ export class McpClient {
 	 */
 	private async sendWithInput(method: string, params: Record<string, unknown>, options: RequestOptions | undefined, what: string): Promise<Record<string, unknown>> {
 		const maxRounds = this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
-		const signal = options?.signal ?? new AbortController().signal;
+		// Made only when input is asked for without a caller's signal (not on every plain call).
+		let signal = options?.signal;
 		let request = params;
 		for (let round = 1; ; round++) {
 			let raw: Record<string, unknown>;
@@ -987,6 +988,7 @@ export class McpClient {
 			const input = parseInputRequired(raw, where);
 			const keys = input.inputRequests ? Object.keys(input.inputRequests) : [];
 			this.logger.debug(`${where}: the server asks for ${keys.length > 0 ? keys.join(', ') : 'nothing (retry with its requestState)'}`);
+			signal ??= new AbortController().signal;
 			const responses = input.inputRequests ? await answerInputRequests(input.inputRequests, this.handlers, signal, where) : undefined;
 			// Only the original params, never anything from another request ("MUST NOT be used for any other request").
 			request = { ...params };

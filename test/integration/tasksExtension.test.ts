@@ -135,11 +135,13 @@ describe('the 2026-07-28 tasks extension against the modern task fixture', { tim
 	test('aborting the call sends tasks/cancel (cooperative) and rejects with RequestCancelled; the server marks it cancelled', async () => {
 		const { client } = await fixture();
 		const controller = new AbortController();
-		let taskId = '';
-		const call = client.callTool('work', { ms: 20_000, steps: 10, pollInterval: 100 }, { signal: controller.signal, onTaskCreated: (handle) => (taskId = handle.taskId) });
-		while (taskId === '') await new Promise((resolve) => setTimeout(resolve, 20));
+		let handle: ToolTask | undefined;
+		const call = client.callTool('work', { ms: 20_000, steps: 10, pollInterval: 100 }, { signal: controller.signal, onTaskCreated: (created) => (handle = created) });
+		while (handle === undefined) await new Promise((resolve) => setTimeout(resolve, 20));
+		const taskId = handle.taskId;
 		controller.abort(new Error('the person pressed Cancel'));
 		await assert.rejects(call, mcpError(ErrorCode.RequestCancelled, /cancelled: the person pressed Cancel/));
+		assert.equal(handle.status, 'cancelled', 'the handle (and the Tasks row) says cancelled once the server acknowledged');
 		const { tasks, wire } = await stats(client);
 		assert.equal(tasks[taskId]?.status, 'cancelled');
 		assert.equal(wire.filter((entry) => entry.method === 'tasks/cancel').length, 1);

@@ -170,6 +170,10 @@ export class TaskHandle<R> implements Pollable {
 			const task = await this.requestor.sendCancel(this.taskId);
 			if (task) {
 				this.apply(task, 'tasks/cancel');
+			} else if (this.requestor.inline && !this.settled && !isTerminal(this.current.status)) {
+				// The extension's tasks/cancel is an acknowledgement, and "the client MAY delete all state associated with
+				// the task as soon as [it sends] a cancellation": from here on the task is cancelled as far as we follow it.
+				this.current = { ...this.current, status: 'cancelled', statusMessage: reason, lastUpdatedAt: new Date().toISOString() };
 			}
 		} catch (cause) {
 			this.requestor.logger.warn(`${this.server}: tasks/cancel of task ${this.taskId} failed: ${cause instanceof Error ? cause.message : String(cause)}`);
