@@ -7,12 +7,11 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { MemoryLogger } from '../../src/common/logger';
-import { textOf } from '../../src/common/text';
 import { McpClient, type ClientOptions, type ToolTask } from '../../src/protocol/client';
 import { ErrorCode } from '../../src/protocol/jsonrpc';
-import { McpError } from '../../src/protocol/mcpError';
 import type { ElicitRequest } from '../../src/protocol/schema';
 import { StdioTransport } from '../../src/protocol/transports/stdio';
+import { mcpError, text } from '../fixtures/taskAssertions';
 
 const taskServer = join(process.cwd(), 'test/fixtures/servers/taskServer.js');
 const clients: McpClient[] = [];
@@ -35,22 +34,9 @@ async function fixture(options: ClientOptions = {}) {
 	return { client, logger };
 }
 
-function text(result: { content: Array<Record<string, unknown>> }): string {
-	return result.content.map((block) => textOf(block.text)).join('\n');
-}
-
 async function stats(client: McpClient): Promise<{ tasks: Stats; wire: WireEntry[] }> {
 	const { wire, ...tasks } = JSON.parse(text(await client.callTool('stats', {}))) as Stats & { wire: WireEntry[] };
 	return { tasks, wire };
-}
-
-function mcpError(code: number, pattern: RegExp) {
-	return (error: unknown) => {
-		assert.ok(error instanceof McpError, `an McpError, got ${String(error)}`);
-		assert.equal(error.code, code, error.message);
-		assert.match(error.message, pattern);
-		return true;
-	};
 }
 
 after(async () => {
