@@ -10,6 +10,16 @@ export function isServeChild(scriptUrl) {
 }
 
 /**
+ * In the child: listens on a free loopback port (keep-alive connections held for a minute, so clients reuse them)
+ * and prints the port as the first line on stdout, where serveInChild() reads it.
+ * @param {import('node:http').Server} server
+ */
+export function listenForParent(server) {
+	server.keepAliveTimeout = 60_000;
+	server.listen(0, '127.0.0.1', () => process.stdout.write(`${server.address().port}\n`));
+}
+
+/**
  * Starts the file at `scriptUrl` with `--serve`; resolves with the port it printed on its first stdout line, and
  * `stop()` to end it.
  */

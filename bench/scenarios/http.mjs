@@ -6,7 +6,7 @@
 // so it costs the same for every client. The floor is node:http with a keep-alive agent + JSON.parse + id matching.
 import * as http from 'node:http';
 import { createRequire } from 'node:module';
-import { isServeChild, serveInChild } from '../lib/childServer.mjs';
+import { isServeChild, listenForParent, serveInChild } from '../lib/childServer.mjs';
 import { interleave, median, parallel as parallelCalls, sequential as sequentialCalls } from '../lib/stats.mjs';
 
 export const name = 'http';
@@ -82,13 +82,10 @@ function serve() {
 			}
 		});
 	});
-	server.keepAliveTimeout = 60_000;
-	server.listen(0, '127.0.0.1', () => process.stdout.write(`${server.address().port}\n`));
+	listenForParent(server);
 }
 
-if (isServeChild(import.meta.url)) {
-	serve();
-}
+if (isServeChild(import.meta.url)) serve();
 
 async function startServer() {
 	const { port, stop } = await serveInChild(import.meta.url);

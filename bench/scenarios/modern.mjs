@@ -7,7 +7,7 @@
 // The server is this file as a child process (`node modern.mjs --serve`): raw node:http, no SDK, no validation.
 import * as http from 'node:http';
 import { createRequire } from 'node:module';
-import { isServeChild, serveInChild } from '../lib/childServer.mjs';
+import { isServeChild, listenForParent, serveInChild } from '../lib/childServer.mjs';
 import { interleave, median, parallel as parallelCalls, sequential as sequentialCalls } from '../lib/stats.mjs';
 
 export const name = 'modern';
@@ -64,13 +64,10 @@ function serve() {
 			res.end(body);
 		});
 	});
-	server.keepAliveTimeout = 60_000;
-	server.listen(0, '127.0.0.1', () => process.stdout.write(`${server.address().port}\n`));
+	listenForParent(server);
 }
 
-if (isServeChild(import.meta.url)) {
-	serve();
-}
+if (isServeChild(import.meta.url)) serve();
 
 async function startServer() {
 	const { port, stop } = await serveInChild(import.meta.url);

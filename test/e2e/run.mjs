@@ -304,7 +304,9 @@ try {
 	});
 	const timedOut = new Promise((_, reject) => setTimeout(() => reject(new Error(`the e2e run did not finish within ${timeoutMs / 1000} s`)), timeoutMs).unref());
 
-	await page.goto(url);
+	// The workbench page's first load can take longer than Playwright's default 30 s on a loaded machine (load averages
+	// of 20+ on two cores here: one restricted run failed at 30 s); two minutes still fail a workbench that never loads.
+	await page.goto(url, { timeout: 120_000 });
 	void serveDriver(page);
 	exitCode = await Promise.race([exited, crashed, timedOut]);
 	finished = true;
