@@ -62,7 +62,7 @@ const builds = [
 		],
 		outdir: 'out/e2e',
 		outbase: 'test/e2e',
-		external: ['vscode'],
+		external: ['vscode', 'oidc-provider'],
 		sourcemap: true,
 		minify: false,
 	},

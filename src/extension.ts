@@ -21,6 +21,7 @@ import { loggingLevel, watchLogLevelSetting } from './vscode/logs/serverLogging'
 import { ServersTreeProvider, type TreeNode } from './vscode/tree/serversTree';
 import { ServerConfiguration } from './vscode/settings';
 import { registerSignOutCommand } from './vscode/auth/signOut';
+import { notifySignInFailures } from './vscode/auth/signInFailures';
 import { ServersStatusBar } from './vscode/tree/statusBar';
 import { ServerInputQueue } from './vscode/serverInput/inputQueue';
 import { WaitingRequestsAnnouncer } from './vscode/serverInput/waitingRequests';
@@ -155,7 +156,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		const devConsole = registerConsole(context, manager);
 		context.subscriptions.push(devConsole.disposable);
 		const statusBar = new ServersStatusBar(manager, Commands.showServers);
-		context.subscriptions.push(commands, statusBar, notifyServerErrors(manager, logs), registerSignOutCommand(manager, new SecretStorageTokenStore(context.secrets)));
+		context.subscriptions.push(commands, statusBar, notifyServerErrors(manager, logs), notifySignInFailures(manager, logs), registerSignOutCommand(manager, new SecretStorageTokenStore(context.secrets)));
 
 		// Apply configuration changes one at a time, in order; a change during an apply is applied after it.
 		let shownProblems = '';

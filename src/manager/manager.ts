@@ -18,7 +18,7 @@ import { createDefaultConnector, oauthFor } from './defaultConnector';
 import { ServerConnection, serverHash, type Connector } from './serverConnection';
 import { ToolNameRegistry } from './toolNames';
 
-export type { ConfigSource, NamedTool, ResolvedServer, ServerConfig, ServerState, ServerView } from './types';
+export type { ConfigSource, NamedTool, ResolvedServer, ServerConfig, ServerState, ServerView, SignInFailure } from './types';
 import type { NamedTool, ServerState, ServerView, ResolvedServer } from './types';
 
 export interface ManagerOptions {

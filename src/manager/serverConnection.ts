@@ -18,7 +18,7 @@ import { configHash } from './config';
 import { describeAsWritten } from './trustText';
 import type { Host } from './host';
 import type { Limiter } from './limiter';
-import type { ConfigSource, NamedTool, ResolvedServer, ServerConfig, ServerState, ServerView } from './types';
+import type { ConfigSource, NamedTool, ResolvedServer, ServerConfig, ServerState, ServerView, SignInFailure } from './types';
 
 /** What a connector gets: everything needed to open one connection to one server. */
 export interface ConnectRequest {
@@ -583,7 +583,8 @@ export class ServerConnection implements ServerView {
 		const message = messageOf(error);
 		this.logger.error(message);
 		if (!isRetryable(error, this.server.config)) {
-			this.setState({ kind: 'error', message });
+			const signIn = signInFailure(error);
+			this.setState(signIn ? { kind: 'error', message, signIn } : { kind: 'error', message });
 			return;
 		}
 		this.applyDecision(this.policy.recordCrash(this.deps.clock.now(), ranForMs), message);
@@ -609,6 +610,13 @@ export class ServerConnection implements ServerView {
 			void this.launch(decision.attempt + 1);
 		}, decision.delayMs);
 	}
+}
+
+/** The OAuth step that failed and why, when `error` is the OAuth client's (its McpError data names both). */
+function signInFailure(error: unknown): SignInFailure | undefined {
+	if (!(error instanceof McpError) || error.code !== ErrorCode.Unauthorized) return undefined;
+	const data = error.data as { step?: unknown; reason?: unknown } | undefined;
+	return typeof data?.step === 'string' && typeof data.reason === 'string' ? { step: data.step, reason: data.reason } : undefined;
 }
 
 /**

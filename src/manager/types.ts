@@ -58,7 +58,15 @@ export type ServerState =
 	| { kind: 'needsTrust'; reason: string }
 	| { kind: 'starting'; attempt: number }
 	| { kind: 'running'; client: McpClient }
-	| { kind: 'error'; message: string; retryAt?: number; crashLoop?: boolean };
+	| { kind: 'error'; message: string; retryAt?: number; crashLoop?: boolean; signIn?: SignInFailure };
+
+/** Where an OAuth sign-in failed (from the OAuth client's error), so the edge can offer to sign in again. */
+export interface SignInFailure {
+	/** The step, e.g. "token request to https://as.example/token" or "authorization in the browser". */
+	step: string;
+	/** Why, without the server's name, e.g. "the authorization server answered HTML, not JSON (HTTP 200 text/html)". */
+	reason: string;
+}
 
 /** A tool with its server and its unique qualified name `mcp__<server>__<tool>`. */
 export interface NamedTool {

@@ -17,6 +17,7 @@ import {
 import { clientAuth } from './clientAuth';
 import { clientCredentialsGrant, enterpriseGrant, jwtBearerGrant, type GrantContext } from './grants';
 import { describeOAuthError } from './oauthErrors';
+import { requireJsonAnswer } from './jsonAnswer';
 import { oauth, type OAuthLib } from './oauthLib';
 import { registerClient } from './registration';
 import { startLoopbackRedirect, type LoopbackRedirect } from './loopbackRedirect';
@@ -675,7 +676,8 @@ export class OAuthProvider implements HttpAuthProvider {
 	/** oauth4webapi options: our fetch, the timeout, and plain http only for loopback endpoints. */
 	private libOptions(endpoint: string, http: HttpContext) {
 		return {
-			[oauth().customFetch]: (url: string, init: OAuthLib.CustomFetchOptions<string, unknown>) => this.fetchFn(url, init as RequestInit),
+			// Every token and registration answer must be JSON: anything else is said plainly (jsonAnswer.ts).
+			[oauth().customFetch]: async (url: string, init: OAuthLib.CustomFetchOptions<string, unknown>) => requireJsonAnswer(await this.fetchFn(url, init as RequestInit)),
 			[oauth().allowInsecureRequests]: isLoopbackUrl(new URL(endpoint)),
 			signal: requestSignal(http),
 		};
@@ -701,7 +703,7 @@ export class OAuthProvider implements HttpAuthProvider {
 		if (error instanceof OAuthStepError) {
 			const message = `OAuth for ${this.name}: ${error.message}`;
 			this.logger.error(message);
-			return new McpError(ErrorCode.Unauthorized, message, { step: error.step }, { cause: error });
+			return new McpError(ErrorCode.Unauthorized, message, { step: error.step, reason: error.why }, { cause: error });
 		}
 		if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) {
 			return error;

@@ -27,8 +27,9 @@ export function notifyServerErrors(manager: Manager, logs: ServerLogs): vscode.D
 			return;
 		}
 		if (state.kind !== 'error' || announced.has(server)) return;
-		// A server waiting for the user to sign in is not a failure to shout about: its row says "sign in".
-		if (needsSignIn(state.message)) return;
+		// A server waiting for the user to sign in is not a failure to shout about: its row says "sign in". A failed
+		// sign-in has its own notification, with Sign In Again (auth/signInFailures.ts).
+		if (needsSignIn(state.message) || state.signIn) return;
 		announced.add(server);
 		const first = state.message.split('\n', 1)[0] ?? state.message;
 		showServerError(logs, server, first.length > 300 ? `${first.slice(0, 299)}…` : first, true);
