@@ -406,6 +406,8 @@ export class ServerConnection implements ServerView {
 		}
 		// The server may run our elicitation and sampling as tasks (MCP 2025-11-25): it polls them, the user answers meanwhile.
 		if (host.elicit || host.sample) handlers.tasks = true;
+		const extensions = host.extensions?.();
+		if (extensions) handlers.extensions = extensions;
 		return handlers;
 	}
 

@@ -84,6 +84,14 @@ export interface ClientHandlers {
 	 * it; advertises `tasks` with the request types of the handlers supplied. Default false.
 	 */
 	tasks?: boolean;
+	/**
+	 * MCP extensions the host implements, advertised as `capabilities.extensions` in every era (keys are extension
+	 * identifiers, values their settings), e.g. `{ 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } }`.
+	 * Capabilities are an open object, so a server that knows no extensions ignores it; MCP Apps shows this very form
+	 * with protocol version 2024-11-05 (https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx).
+	 * Default: none.
+	 */
+	extensions?: Readonly<Record<string, object>>;
 }
 
 /** A tool call running as a task on the server: its id, status events, `result()` and `cancel()` (see TaskHandle). */
@@ -938,6 +946,9 @@ export class McpClient {
 			if (handlers.sampling) requests.sampling = { createMessage: {} };
 			if (handlers.elicitation) requests.elicitation = { create: {} };
 			capabilities.tasks = { list: {}, cancel: {}, requests };
+		}
+		if (handlers.extensions && Object.keys(handlers.extensions).length > 0) {
+			capabilities.extensions = { ...handlers.extensions };
 		}
 		return capabilities;
 	}

@@ -315,3 +315,10 @@ test('a legacy server that answers any unknown method with an empty result is no
 	assert.equal(client.era, 'legacy');
 	assert.equal(server.requests('initialize').length, 1);
 });
+
+test('2026-07-28: the MCP Apps extension travels in every request\'s client capabilities', async () => {
+	const ui = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
+	const { server } = await connect((s) => modernServer(s), { handlers: { ...elicitAda, extensions: ui } });
+	const meta = server.requests('server/discover')[0]?.params?._meta as Record<string, unknown>;
+	assert.deepEqual(meta['io.modelcontextprotocol/clientCapabilities'], { roots: {}, elicitation: { form: {} }, extensions: ui });
+});

@@ -2,8 +2,8 @@ import type { Event } from '../../common/event';
 import type { McpError } from '../mcpError';
 import type { JsonRpcMessage, JsonRpcRequest } from '../jsonrpc';
 
-/** Which wire a transport speaks. */
-export type TransportKind = 'stdio' | 'http' | 'sse';
+/** Which wire a transport speaks; `window` is a page's postMessage channel (an MCP App in a webview, src/manager/apps). */
+export type TransportKind = 'stdio' | 'http' | 'sse' | 'window';
 
 /**
  * One message channel to one MCP server. The contract every transport keeps:

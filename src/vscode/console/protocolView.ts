@@ -136,7 +136,11 @@ export class ProtocolViews implements vscode.Disposable {
 	private readonly panels = new Map<string, ProtocolPanel>();
 	private readonly command: vscode.Disposable;
 
-	constructor(private readonly manager: Manager) {
+	/** `recent()` names the server a person looked at last (its log), offered first when the command asks. */
+	constructor(
+		private readonly manager: Manager,
+		private readonly recent: () => string | undefined = () => undefined,
+	) {
 		this.command = vscode.commands.registerCommand(SHOW_PROTOCOL, (target?: unknown) => this.show(target));
 	}
 
@@ -149,7 +153,11 @@ export class ProtocolViews implements vscode.Disposable {
 	async show(target?: unknown): Promise<ProtocolPanel | undefined> {
 		let server = typeof target === 'string' ? target : typeof target === 'object' && target !== null && typeof (target as { server?: unknown }).server === 'string' ? (target as { server: string }).server : undefined;
 		if (server === undefined) {
-			const names = this.manager.servers().map((view) => ({ label: view.name, description: view.state.kind }));
+			const recent = this.recent();
+			const names = this.manager
+				.servers()
+				.map((view) => ({ label: view.name, description: view.state.kind }))
+				.sort((a, b) => Number(b.label === recent) - Number(a.label === recent));
 			if (names.length === 0) {
 				void vscode.window.showInformationMessage('No MCP server is configured. Add one from the MCP view first.');
 				return undefined;

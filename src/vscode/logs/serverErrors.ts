@@ -4,14 +4,17 @@ import { needsSignIn } from '../auth/oauth';
 import type { ServerLogs } from './logging';
 
 /**
- * Shows a short error naming the server, with "Show Output" opening that server's log (design convention 10).
+ * Shows a short error naming the server, with "Show Output" opening that server's log (design convention 10) and
+ * "Show Protocol" its JSON-RPC messages from then on (console/protocolView.ts).
  * The message also goes to that log unless `alreadyLogged` (the Manager logs state changes itself).
  */
 export function showServerError(logs: ServerLogs, server: string | undefined, message: string, alreadyLogged = false): void {
 	const text = server !== undefined ? `MCP server '${server}': ${message}` : `MCP: ${message}`;
 	if (!alreadyLogged) (server !== undefined ? logs.channel(server) : logs.main).error(message);
-	void vscode.window.showErrorMessage(text, 'Show Output').then((choice) => {
+	const actions = server !== undefined ? ['Show Output', 'Show Protocol'] : ['Show Output'];
+	void vscode.window.showErrorMessage(text, ...actions).then((choice) => {
 		if (choice === 'Show Output') logs.show(server);
+		if (choice === 'Show Protocol') void vscode.commands.executeCommand('mcpSwitchboard.showProtocol', server);
 	});
 }
 
