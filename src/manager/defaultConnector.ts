@@ -57,7 +57,9 @@ export function oauthFor(host: Host): (request: ConnectRequest) => HttpAuthProvi
 		if (!hooks) return undefined;
 		const provider = new OAuthProvider({ serverUrl: request.config.url, config: request.config.oauth ?? {}, hooks, logger: request.logger, name: request.name });
 		return {
-			headers: (signal) => provider.headers(signal),
+			headers: (signal, target) => provider.headers(signal, target),
+			currentHeaders: (target) => provider.currentHeaders(target),
+			onResponse: (response) => provider.onResponse(response),
 			onUnauthorized: async (response, signal) => {
 				const resume = request.holdTimeout();
 				try {

@@ -54,6 +54,7 @@ import {
 	type Tool,
 } from './schema';
 import type { JsonRpcRequest } from './jsonrpc';
+import { TASKS_EXTENSION } from './tasks/extensionTask';
 import { relatedTaskId, withRelatedTask, type Task, type TaskMetadata } from './tasks/task';
 import type { TaskHandle } from './tasks/taskHandle';
 import { TaskReceiver } from './tasks/taskReceiver';
@@ -156,6 +157,8 @@ export interface ClientOptions {
 	maxInputRounds?: number | undefined;
 	/** Time source for task polling; tests pass a manual clock. Default: the system clock. */
 	taskClock?: Clock;
+	/** 2026-07-28 tasks extension: the most rounds of input requests one task may ask for. Default 50. */
+	maxTaskInputRounds?: number | undefined;
 	/**
 	 * 2026-07-28 `subscriptions/listen`: how long the server has to acknowledge a listen (default: timeoutMs, else
 	 * 60000 ms) and the first delay before listening again after the stream dropped (default 1000 ms, doubling to 30 s).
@@ -359,11 +362,14 @@ export class McpClient {
 			{
 				name: this.name,
 				logger: this.logger,
-				request: (method, params, requestOptions) => connection.request(method, params, requestOptions),
+				// send(): a modern server's tasks/* requests carry the request metadata like every other request.
+				request: (method, params, requestOptions) => this.send(method, params, requestOptions),
 				canCancel: () => this.serverCapabilities?.tasks?.cancel !== undefined,
 				canList: () => this.serverCapabilities?.tasks?.list !== undefined,
+				dialect: () => (this.era === 'modern' ? 'extension' : 'legacy'),
+				answerInput: (requests, signal, where) => answerInputRequests(requests, this.handlers, signal, where),
 			},
-			{ clock: options.taskClock },
+			{ clock: options.taskClock, maxInputRounds: options.maxTaskInputRounds },
 		);
 		this.receiver = this.handlers.tasks && (this.handlers.sampling || this.handlers.elicitation)
 			? new TaskReceiver({ name: this.name, logger: this.logger, notify: (method, params) => connection.notify(method, params) })
@@ -455,7 +461,28 @@ export class McpClient {
 			}
 			throw error;
 		}
+		if (raw.resultType === 'task') {
+			// 2026-07-28 tasks extension: the server chose to run this call as a task; follow it to its result.
+			return this.adoptToolTask(name, raw, options).result();
+		}
 		return this.checkToolResult(name, raw);
+	}
+
+	/**
+	 * Follows the task a 2026-07-28 server created for a tools/call (`resultType: "task"`): polls `tasks/get` at its
+	 * `pollIntervalMs`, answers its input requests through the handlers and `tasks/update`, cancels with `tasks/cancel`
+	 * when `options.signal` aborts, and reports the handle through `options.onTaskCreated`.
+	 */
+	private adoptToolTask(name: string, raw: Record<string, unknown>, options: CallToolOptions | undefined): ToolTask {
+		const handle = this.tasks.adopt('tools/call', raw, {
+			label: name,
+			parseResult: (result) => this.checkToolResult(name, result, 'tasks/get'),
+			onStatus: options?.onTaskStatus,
+			signal: options?.signal,
+		});
+		this.logger.debug(`${this.name}: tool "${name}" runs as task ${handle.taskId} (${handle.status}, pollIntervalMs ${handle.task.pollInterval ?? 'not given'})`);
+		options?.onTaskCreated?.(handle);
+		return handle;
 	}
 
 	/**
@@ -467,6 +494,14 @@ export class McpClient {
 	 */
 	async startToolTask(name: string, args?: Record<string, unknown>, options: CallToolOptions = {}): Promise<ToolTask> {
 		this.requireCapability('tools/call', 'tools');
+		if (this.era === 'modern') {
+			// The tasks extension is server-directed: "The server is the sole decider; clients do not signal task preference".
+			const raw = await this.callToolOnce(name, args, options);
+			if (raw.resultType === 'task') return this.adoptToolTask(name, raw, options);
+			const handle = this.tasks.direct('tools/call', name, this.checkToolResult(name, raw), raw, options.onTaskStatus);
+			options.onTaskCreated?.(handle);
+			return handle;
+		}
 		if (!this.supportsToolTasks()) {
 			throw new McpError(ErrorCode.CapabilityMissing, `${this.name} cannot run tools as tasks (it did not advertise the 'tasks.requests.tools.call' capability)`, {
 				method: 'tools/call',
@@ -506,11 +541,13 @@ export class McpClient {
 		return this.tasks.sendGet(taskId);
 	}
 
-	/** `tasks/cancel`, when the server advertised `tasks.cancel` (CapabilityMissing otherwise); resolves with the task. */
-	async cancelTask(taskId: string): Promise<Task> {
-		this.requireCapability('tasks/cancel', 'tasks', 'cancel');
-		const task = await this.tasks.sendCancel(taskId);
-		return task as Task;
+	/**
+	 * `tasks/cancel`, when the server advertised `tasks.cancel` (CapabilityMissing otherwise); resolves with the task.
+	 * A 2026-07-28 server (tasks extension) only acknowledges it: resolves undefined; `getTask` tells what came of it.
+	 */
+	async cancelTask(taskId: string): Promise<Task | undefined> {
+		if (this.era !== 'modern') this.requireCapability('tasks/cancel', 'tasks', 'cancel');
+		return this.tasks.sendCancel(taskId);
 	}
 
 	/** `tasks/list`, every page; CapabilityMissing unless the server advertised `tasks.list`. */
@@ -518,8 +555,18 @@ export class McpClient {
 		return this.tasks.list(options);
 	}
 
-	/** True when the server advertised task-augmented `tools/call`. */
+	/**
+	 * True when the server advertised the 2026-07-28 tasks extension (`io.modelcontextprotocol/tasks` in its
+	 * `server/discover` capabilities): any tools/call may then come back as a task, at the server's choice.
+	 */
+	supportsTasksExtension(): boolean {
+		const extensions = (this.serverCapabilities as { extensions?: unknown }).extensions;
+		return this.era === 'modern' && isRecord(extensions) && extensions[TASKS_EXTENSION] !== undefined;
+	}
+
+	/** True when the server advertised task-augmented `tools/call` (2025-11-25; a modern server decides per call instead). */
 	supportsToolTasks(): boolean {
+		if (this.era === 'modern') return false;
 		const tasks = this.serverCapabilities.tasks as { requests?: { tools?: { call?: unknown } } } | undefined;
 		return tasks?.requests?.tools?.call !== undefined && tasks.requests.tools.call !== null;
 	}
@@ -531,7 +578,8 @@ export class McpClient {
 	}
 
 	private runsAsTask(name: string, task: boolean | TaskMetadata | undefined): boolean {
-		if (task === false) {
+		if (task === false || this.era === 'modern') {
+			// 2026-07-28: the server decides per call; a task it returns is followed by callTool.
 			return false;
 		}
 		if (task !== undefined) {
@@ -914,7 +962,13 @@ export class McpClient {
 		if (handlers.elicitation) {
 			capabilities.elicitation = handlers.elicitationUrl ? { form: {}, url: {} } : { form: {} };
 		}
-		if (this.receiver) {
+		if (modern) {
+			// "The client includes io.modelcontextprotocol/tasks in its per-request capabilities": callTool follows any
+			// task the server returns. https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md
+			const extensions = capabilities.extensions;
+			capabilities.extensions = { ...(isRecord(extensions) ? extensions : undefined), [TASKS_EXTENSION]: {} };
+		}
+		if (this.receiver && !modern) {
 			// https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#client-capabilities
 			const requests: Record<string, object> = {};
 			if (handlers.sampling) requests.sampling = { createMessage: {} };
@@ -981,7 +1035,12 @@ export class McpClient {
 			return raw;
 		}
 		// "A resultType of any value unrecognized by the client MUST be considered invalid."
-		const why = type === 'input_required' ? `, which ${method} may not answer (only tools/call, prompts/get and resources/read may)` : ', which this client does not know';
+		const why =
+			type === 'input_required'
+				? `, which ${method} may not answer (only tools/call, prompts/get and resources/read may)`
+				: type === 'task'
+					? `, which ${method} may not answer (the tasks extension allows it only for tools/call)`
+					: ', which this client does not know';
 		throw new McpError(ErrorCode.ProtocolViolation, `${this.name} answered ${method} with resultType ${JSON.stringify(type)}${why}`, { method, resultType: type });
 	}
 
@@ -993,7 +1052,8 @@ export class McpClient {
 	 */
 	private async sendWithInput(method: string, params: Record<string, unknown>, options: RequestOptions | undefined, what: string): Promise<Record<string, unknown>> {
 		const maxRounds = this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
-		const signal = options?.signal ?? new AbortController().signal;
+		// Made only when input is asked for without a caller's signal (not on every plain call).
+		let signal = options?.signal;
 		let request = params;
 		for (let round = 1; ; round++) {
 			let raw: Record<string, unknown>;
@@ -1005,6 +1065,8 @@ export class McpClient {
 			}
 			if (raw.resultType !== 'input_required') {
 				if (round > 1) this.inputResults.add(raw);
+				// The tasks extension: "a tools/call that supports both MRTR and this extension may use them sequentially".
+				if (raw.resultType === 'task' && method === 'tools/call' && this.era === 'modern') return raw;
 				return this.ensureComplete(method, raw);
 			}
 			const where = `${this.name}: ${method} ${what}, round ${round}`;
@@ -1014,6 +1076,7 @@ export class McpClient {
 			const input = parseInputRequired(raw, where);
 			const keys = input.inputRequests ? Object.keys(input.inputRequests) : [];
 			this.logger.debug(`${where}: the server asks for ${keys.length > 0 ? keys.join(', ') : 'nothing (retry with its requestState)'}`);
+			signal ??= new AbortController().signal;
 			const responses = input.inputRequests ? await answerInputRequests(input.inputRequests, this.handlers, signal, where) : undefined;
 			// Only the original params, never anything from another request ("MUST NOT be used for any other request").
 			request = { ...params };
@@ -1200,6 +1263,8 @@ export class McpClient {
 			}
 		});
 		connection.setNotificationHandler('notifications/tasks/status', (params) => this.tasks.handleStatusNotification(params));
+		// The tasks extension's notification (on a subscriptions/listen stream that asked for the task's id).
+		connection.setNotificationHandler('notifications/tasks', (params) => this.tasks.handleStatusNotification(params, 'notifications/tasks'));
 		connection.setNotificationHandler('notifications/progress', (params) => {
 			// A task's progress comes after its creating request was answered: routed by the task's own token.
 			this.tasks.handleProgress(params);

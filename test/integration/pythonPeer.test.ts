@@ -93,7 +93,7 @@ for (const where of ['stdio', 'stateless', 'stateful'] as const) {
 			const meta = call?.params._meta as Record<string, unknown>;
 			assert.equal(meta['io.modelcontextprotocol/protocolVersion'], '2026-07-28');
 			assert.deepEqual(meta['io.modelcontextprotocol/clientInfo'], { name: 'mcp-switchboard', version: '0.1.0' });
-			assert.deepEqual(meta['io.modelcontextprotocol/clientCapabilities'], { roots: {}, elicitation: { form: {} } });
+			assert.deepEqual(meta['io.modelcontextprotocol/clientCapabilities'], { roots: {}, elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } });
 			const motto = await client.readResource('peer://motto');
 			assert.equal(motto.contents[0]?.text, 'Stateless is the way.');
 			const prompt = await client.getPrompt('review', { code: 'x = 1' });

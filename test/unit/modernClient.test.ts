@@ -63,7 +63,7 @@ test('a modern server: server/discover only, no initialize; identity, capabiliti
 	assert.equal(server.notifications('notifications/initialized').length, 0);
 	const meta = server.requests('server/discover')[0]?.params?._meta as Record<string, unknown>;
 	assert.equal(meta[META_VERSION], V);
-	assert.deepEqual(meta['io.modelcontextprotocol/clientCapabilities'], { roots: {}, elicitation: { form: {} } });
+	assert.deepEqual(meta['io.modelcontextprotocol/clientCapabilities'], { roots: {}, elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } });
 	assert.deepEqual(meta['io.modelcontextprotocol/clientInfo'], { name: 'mcp-switchboard', version: '0.1.0' });
 	assert.equal(meta['io.modelcontextprotocol/logLevel'], undefined, 'no log level unless asked: the server then sends no log messages');
 	assert.deepEqual(pair.client.protocolVersions, [V]);
@@ -257,7 +257,8 @@ test('a huge requestState, input_required with neither field, an unknown input m
 					if (name === 'empty') return { resultType: 'input_required' };
 					if (name === 'weird') return { resultType: 'input_required', inputRequests: { k: { method: 'tools/call', params: {} } } };
 					if (name === 'sampling') return { resultType: 'input_required', inputRequests: { k: { method: 'sampling/createMessage', params: { messages: [], maxTokens: 5 } } } };
-					return { resultType: 'task', task: {} };
+					if (name === 'badTask') return { resultType: 'task', task: {} };
+					return { resultType: 'deferred' };
 				})
 				.on('prompts/list', () => ({ resultType: 'input_required', requestState: 's' })),
 		{ handlers: elicitAda },
@@ -266,7 +267,9 @@ test('a huge requestState, input_required with neither field, an unknown input m
 	await assert.rejects(client.callTool('empty', {}), isMcpError(ErrorCode.ProtocolViolation, /round 1: the server answered input_required with neither inputRequests nor requestState/));
 	await assert.rejects(client.callTool('weird', {}), isMcpError(ErrorCode.ProtocolViolation, /input request "k" asks for tools\/call, which is not an input request this client answers/));
 	await assert.rejects(client.callTool('sampling', {}), isMcpError(ErrorCode.ProtocolViolation, /asks for sampling\/createMessage, but this client did not declare the 'sampling' capability/));
-	await assert.rejects(client.callTool('other', {}), isMcpError(ErrorCode.ProtocolViolation, /fake answered tools\/call with resultType "task", which this client does not know/));
+	await assert.rejects(client.callTool('other', {}), isMcpError(ErrorCode.ProtocolViolation, /fake answered tools\/call with resultType "deferred", which this client does not know/));
+	// "task" is the tasks extension's (followed by callTool); one without a task's fields is refused, naming the server.
+	await assert.rejects(client.callTool('badTask', {}), isMcpError(ErrorCode.ProtocolViolation, /^fake answered tools\/call with an invalid task: taskId is not a non-empty string$/));
 	await assert.rejects(client.listPrompts(), isMcpError(ErrorCode.ProtocolViolation, /fake answered prompts\/list with resultType "input_required", which prompts\/list may not answer/));
 });
 
