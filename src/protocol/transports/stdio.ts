@@ -74,6 +74,8 @@ export class StdioTransport implements Transport {
 	/** Fires once: the process exited, crashed, or close() was called. */
 	readonly onClose = this.closeEmitter.event;
 
+	/** The line of the message onMessage is delivering (see Transport.messageText). */
+	messageText: string | undefined;
 	private readonly logger: Logger;
 	private readonly name: string;
 	private child: ChildProcess | undefined;
@@ -170,7 +172,11 @@ export class StdioTransport implements Transport {
 			child.once('exit', (code, signal) => this.onExit(code, signal));
 
 			this.reader = createJsonLineReader({
-				onMessage: (value) => this.messageEmitter.fire(value),
+				onMessage: (value, line) => {
+					this.messageText = line;
+					this.messageEmitter.fire(value);
+					this.messageText = undefined;
+				},
 				logger: this.logger,
 				name: this.name,
 				maxMessageBytes: this.options.maxMessageBytes,
@@ -205,14 +211,14 @@ export class StdioTransport implements Transport {
 	 * buffer is full, later messages wait for 'drain' and keep their order. Rejects with a ConnectionClosed
 	 * McpError when the process is gone or stdin broke.
 	 */
-	send(message: JsonRpcMessage): Promise<void> {
+	send(message: JsonRpcMessage, text?: string): Promise<void> {
 		const stdin = this.child?.stdin;
 		if (this.closeReason || this.closeRequested || !stdin || this.writeError) {
 			return Promise.reject(this.writeError ?? this.closeReason ?? McpError.connectionClosed(`Connection to "${this.name}" is not open`));
 		}
 		let data: string;
 		try {
-			data = JSON.stringify(message) + '\n';
+			data = (text ?? JSON.stringify(message)) + '\n';
 		} catch (error) {
 			return Promise.reject(McpError.internal(`Could not serialise a message for "${this.name}": ${(error as Error).message}`));
 		}
