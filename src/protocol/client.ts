@@ -24,6 +24,7 @@ import {
 	withRequestMeta,
 } from './modern/requestMeta';
 import type { OutputValidator } from './outputValidator';
+import { isPlainIcons, isPlainInitializeResult, isPlainListPromptsResult, isPlainListResourcesResult, isPlainListResourceTemplatesResult } from './plainResults';
 import { ALL_PROTOCOL_VERSIONS, isModernVersion, MODERN_PROTOCOL_VERSIONS } from './protocolConstants';
 import {
 	LATEST_PROTOCOL_VERSION,
@@ -39,6 +40,7 @@ import {
 	type ElicitResult,
 	type GetPromptResult,
 	type Implementation,
+	type InitializeResult,
 	type LoggingLevel,
 	type LoggingMessage,
 	type Progress,
@@ -198,17 +200,6 @@ const optionalString = (value: unknown) => value === undefined || typeof value =
 const optionalBoolean = (value: unknown) => value === undefined || typeof value === 'boolean';
 const optionalRecord = (value: unknown) => value === undefined || isRecord(value);
 
-function isPlainIcons(value: unknown): boolean {
-	if (value === undefined) return true;
-	if (!Array.isArray(value)) return false;
-	for (const icon of value as unknown[]) {
-		if (!isRecord(icon) || typeof icon.src !== 'string' || !optionalString(icon.mimeType) || !optionalString(icon.theme)) return false;
-		const sizes = icon.sizes;
-		if (sizes !== undefined && !(Array.isArray(sizes) && sizes.every((size) => typeof size === 'string'))) return false;
-	}
-	return true;
-}
-
 function isPlainTool(tool: unknown): boolean {
 	if (!isRecord(tool) || typeof tool.name !== 'string' || !isRecord(tool.inputSchema)) return false;
 	if (!optionalString(tool.title) || !optionalString(tool.description) || !optionalRecord(tool.outputSchema) || !optionalRecord(tool._meta)) return false;
@@ -234,6 +225,14 @@ export function isPlainListToolsResult(value: Record<string, unknown>): boolean 
 	}
 	return true;
 }
+
+/** The structural check of each list result (the same as its schema; see plainResults.ts). */
+const PLAIN_LISTS = {
+	ListToolsResultSchema: isPlainListToolsResult,
+	ListResourcesResultSchema: isPlainListResourcesResult,
+	ListResourceTemplatesResultSchema: isPlainListResourceTemplatesResult,
+	ListPromptsResultSchema: isPlainListPromptsResult,
+} as const;
 
 /**
  * One initialized MCP session. Create it with `McpClient.connect(transport, options)`; it owns the transport and
@@ -797,7 +796,8 @@ export class McpClient {
 			},
 			timeoutMs === undefined ? undefined : { timeoutMs },
 		);
-		const result = this.parse('InitializeResultSchema', raw, 'initialize');
+		// The usual shape is checked structurally (plainResults.ts): a session that needs nothing else never loads zod.
+		const result = isPlainInitializeResult(raw) ? (raw as InitializeResult) : this.parse('InitializeResultSchema', raw, 'initialize');
 		// Spec: "If the client does not support the version in the server's response, it SHOULD disconnect."
 		if (!offered.includes(result.protocolVersion)) {
 			throw new McpError(
@@ -1040,9 +1040,9 @@ export class McpClient {
 		let cursor: string | undefined;
 		for (let page = 0; page < MAX_PAGES; page++) {
 			const raw = this.ensureComplete(method, await this.send(method, cursor === undefined ? undefined : { cursor }, options));
-			// tools/list of the usual shape is checked structurally (see isPlainListToolsResult); anything else, and the
-			// other lists, go through the schema, which names the path of a problem.
-			const result = (key === 'ListToolsResultSchema' && isPlainListToolsResult(raw) ? raw : this.parse(key, raw, method));
+			// A list of the usual shape is checked structurally (see PLAIN_LISTS); anything else goes through the schema,
+			// which names the path of a problem.
+			const result = PLAIN_LISTS[key](raw) ? raw : this.parse(key, raw, method);
 			const pageItems = result[field] as Item[];
 			for (const item of pageItems) {
 				items.push(item);
