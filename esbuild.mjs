@@ -48,18 +48,19 @@ const builds = [
 		outdir: 'out/test',
 		outbase: 'test',
 		// The official SDK (a test client here) is loaded from node_modules as is: bundled, its zod import breaks.
-		external: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],
+		// oidc-provider (the real authorization server of test/fixtures/oidcServer.ts) is ESM with its own koa: loaded as is.
+		external: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', 'oidc-provider'],
 		sourcemap: true,
 		minify: false,
 	},
-	// Suites that run inside a real VS Code extension host: the runner module plus each `*.e2e.ts` (trusted run) and
-	// `*.restricted.ts` (untrusted run, Restricted Mode) as its own bundle, which index.ts finds next to itself at run
+	// Suites that run inside a real VS Code extension host: the runner module plus each `*.e2e.ts` (trusted run),
+	// `*.restricted.ts` (untrusted run, Restricted Mode) and `*.vsix.ts` (the installed .vsix) as its own bundle, which index.ts finds next to itself at run
 	// time (so a new suite needs no registration).
 	{
 		...common,
 		entryPoints: [
 			'test/e2e/suite/index.ts',
-			...readdirSync('test/e2e/suite').filter((f) => f.endsWith('.e2e.ts') || f.endsWith('.restricted.ts')).map((f) => join('test/e2e/suite', f)),
+			...readdirSync('test/e2e/suite').filter((f) => /\.(e2e|restricted|vsix)\.ts$/.test(f)).map((f) => join('test/e2e/suite', f)),
 		],
 		outdir: 'out/e2e',
 		outbase: 'test/e2e',

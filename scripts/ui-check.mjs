@@ -23,6 +23,9 @@ const shot = join(results, 'ui-check.png');
 const started = Date.now();
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
 
+/** A server row whose description counts at least one tool ("14 tools · stdio"); "0 tools" is not there yet. */
+const listsTools = (description) => /\b[1-9][\d,]* tools?\b/i.test(description);
+
 const profileDir = mkdtempSync(join(tmpdir(), 'mcp-switchboard-ui-check-'));
 let demo;
 let browser;
@@ -91,10 +94,10 @@ try {
 			continue;
 		}
 		descriptions = await view.evaluateAll((els) => els.map((el) => el.querySelector('.label-description')?.textContent?.trim() ?? ''));
-		if (descriptions.length >= expectedServers && descriptions.every((d) => /tool/i.test(d))) break;
+		if (descriptions.length >= expectedServers && descriptions.every(listsTools)) break;
 		await page.waitForTimeout(300);
 	}
-	const running = descriptions.filter((d) => /tool/i.test(d)).length;
+	const running = descriptions.filter(listsTools).length;
 	console.log(`ui-check: ${running} of ${descriptions.length} servers show tools after ${elapsed()}: ${descriptions.join(' | ')}`);
 	// Expand the first server and its first group (Tools), as a person browsing would.
 	await view.first().click();

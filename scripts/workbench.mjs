@@ -3,7 +3,7 @@
 // (scripts/ui-check.mjs). Everything started here carries a run token in its environment, so `killTagged()` can
 // end exactly the processes of one run (code-server, its extension host, the MCP servers that host spawned,
 // Chromium) and nothing else, even those that left their process group.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync, openSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -104,6 +104,30 @@ export function registerInstalledExtensions(extensionsDir, folders) {
 		};
 	});
 	writeFileSync(join(extensionsDir, 'extensions.json'), JSON.stringify(entries));
+}
+
+/**
+ * Installs a `.vsix` into `<scratch>/extensions` with code-server's own `--install-extension`, as a user installs a
+ * downloaded package (VS Code unpacks it and records it in `extensions.json`). Returns the installed folder.
+ * @param {string} vsix path of the .vsix
+ * @param {{ scratch: string }} o the scratch folder startCodeServer will use
+ * @throws Error with code-server's output when the install fails or leaves no folder for the extension
+ */
+export function installVsix(vsix, o) {
+	const vs = paths();
+	const extensionsDir = join(o.scratch, 'extensions');
+	const xdg = join(o.scratch, 'xdg');
+	for (const dir of [extensionsDir, join(xdg, 'config'), join(xdg, 'data')]) mkdirSync(dir, { recursive: true });
+	const result = spawnSync(vs.node, [vs.entry, '--install-extension', vsix, '--extensions-dir', extensionsDir, '--user-data-dir', join(o.scratch, 'user-data')], {
+		cwd: o.scratch,
+		encoding: 'utf8',
+		env: { ...process.env, XDG_CONFIG_HOME: join(xdg, 'config'), XDG_DATA_HOME: join(xdg, 'data') },
+	});
+	const folder = join(extensionsDir, `${extensionId.id}-${extensionId.version}`);
+	if (result.status !== 0 || !existsSync(join(folder, 'package.json'))) {
+		throw new Error(`code-server --install-extension ${vsix} failed (exit ${result.status ?? result.signal}): ${`${result.stdout}${result.stderr}`.trim().split('\n').slice(-3).join(' ')}`);
+	}
+	return folder;
 }
 
 /**

@@ -2,7 +2,12 @@ import * as vscode from 'vscode';
 import { Manager } from './manager/manager';
 import { addServer } from './vscode/tree/addServer';
 import { registerChatParticipant } from './vscode/chat/chatParticipant';
-import { type ActiveCall, CommandController, Commands, notifyServerErrors, showServerError } from './vscode/tools/commands';
+import { type ActiveCall, ToolCommands } from './vscode/tools/commands';
+import { Commands } from './vscode/commandIds';
+import { notifyServerErrors, showServerError } from './vscode/logs/serverErrors';
+import { registerServerCommands } from './vscode/tree/serverCommands';
+import { registerResourceCommands } from './vscode/resources/resourceCommands';
+import { registerPromptCommands } from './vscode/prompts/promptCommands';
 import { ElicitationPresenter, handleUrlElicitationRequired, watchElicitationCompletions } from './vscode/elicitation/elicitation';
 import { VsCodeHost } from './vscode/host';
 import { registerConfigCommands } from './vscode/tree/importServers';
@@ -133,14 +138,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		context.subscriptions.push(results, resources);
 
 		const openSettings = () => vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${context.extension.id}`);
-		const commands = new CommandController({
-			manager,
-			logs,
+		// Each feature registers its own commands; they share the Manager, the logs and the ways forward (commandTarget.ts).
+		const base = { manager, logs, addServer, openSettings };
+		context.subscriptions.push(registerServerCommands(base), registerResourceCommands({ ...base, results, resources, blobs }), registerPromptCommands({ ...base, results, resources, blobs }));
+		const commands = new ToolCommands({
+			...base,
 			results,
-			resources,
 			blobs,
-			addServer,
-			openSettings,
 			userInput: () => inputQueue.userInput(),
 			consent,
 			// A -32042 "URL elicitation required" error: open the pages (with consent), then offer to retry the call.

@@ -48,3 +48,21 @@ export async function parallel(client, calls, inFlight) {
 	const used = process.cpuUsage(cpu);
 	return { rate: calls / ((performance.now() - start) / 1000), cpu: (used.user + used.system) / calls };
 }
+
+/**
+ * `warmup` unmeasured calls of `tool`, then `calls` calls one at a time: the median and 99th-percentile latency (µs)
+ * and this process's CPU per call (µs). The scenarios that measure sequential latency use this, so their rows mean
+ * the same.
+ */
+export async function sequential(client, { calls, warmup, tool = 'echo' }) {
+	for (let i = 0; i < warmup; i++) await client.callTool(tool, { text: `w${i}` });
+	const latencies = new Array(calls);
+	const cpu = process.cpuUsage();
+	for (let i = 0; i < calls; i++) {
+		const start = performance.now();
+		await client.callTool(tool, { text: `hello ${i}` });
+		latencies[i] = (performance.now() - start) * 1000;
+	}
+	const used = process.cpuUsage(cpu);
+	return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), cpu: (used.user + used.system) / calls };
+}

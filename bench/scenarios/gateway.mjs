@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { connectClient, SERVER } from '../lib/clients.mjs';
-import { interleave, median, parallel as parallelCalls, percentile } from '../lib/stats.mjs';
+import { interleave, median, parallel as parallelCalls, sequential as sequentialCalls } from '../lib/stats.mjs';
 
 export const name = 'gateway';
 
@@ -75,16 +75,7 @@ async function loopbackFloor() {
 	return { callTool, close: () => new Promise((resolve) => (agent.destroy(), server.close(resolve))) };
 }
 
-async function sequential(client) {
-	for (let i = 0; i < WARMUP_CALLS; i++) await client.callTool('echo', { text: `w${i}` });
-	const latencies = new Array(SEQUENTIAL_CALLS);
-	for (let i = 0; i < SEQUENTIAL_CALLS; i++) {
-		const start = performance.now();
-		await client.callTool('echo', { text: `hello ${i}` });
-		latencies[i] = (performance.now() - start) * 1000;
-	}
-	return { p50: percentile(latencies, 50) };
-}
+const sequential = (client) => sequentialCalls(client, { calls: SEQUENTIAL_CALLS, warmup: WARMUP_CALLS });
 
 /** 5,000 tools with descriptions drawn from a vocabulary, like many servers' tools side by side. */
 function syntheticTools() {

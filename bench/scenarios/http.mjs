@@ -4,12 +4,10 @@
 //
 // The server is this file run as a child process (`node http.mjs --serve`): raw node:http, no SDK, no validation,
 // so it costs the same for every client. The floor is node:http with a keep-alive agent + JSON.parse + id matching.
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import * as http from 'node:http';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { interleave, median, parallel as parallelCalls, percentile } from '../lib/stats.mjs';
+import { isServeChild, listenForParent, serveInChild } from '../lib/childServer.mjs';
+import { interleave, median, parallel as parallelCalls, sequential as sequentialCalls } from '../lib/stats.mjs';
 
 export const name = 'http';
 
@@ -84,18 +82,14 @@ function serve() {
 			}
 		});
 	});
-	server.keepAliveTimeout = 60_000;
-	server.listen(0, '127.0.0.1', () => process.stdout.write(`${server.address().port}\n`));
+	listenForParent(server);
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv.includes('--serve')) {
-	serve();
-}
+if (isServeChild(import.meta.url)) serve();
 
 async function startServer() {
-	const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--serve'], { stdio: ['ignore', 'pipe', 'inherit'] });
-	const [chunk] = await once(child.stdout, 'data');
-	return { base: `http://127.0.0.1:${String(chunk).trim()}`, stop: () => child.kill() };
+	const { port, stop } = await serveInChild(import.meta.url);
+	return { base: `http://127.0.0.1:${port}`, stop };
 }
 
 // ---------------------------------------------------------------- floor clients
@@ -208,16 +202,7 @@ function connect(which, base, mode) {
 
 // ---------------------------------------------------------------- measurements
 
-async function sequential(client) {
-	for (let i = 0; i < WARMUP_CALLS; i++) await client.callTool('echo', { text: `w${i}` });
-	const latencies = new Array(SEQUENTIAL_CALLS);
-	for (let i = 0; i < SEQUENTIAL_CALLS; i++) {
-		const start = performance.now();
-		await client.callTool('echo', { text: `hello ${i}` });
-		latencies[i] = (performance.now() - start) * 1000;
-	}
-	return { p50: percentile(latencies, 50) };
-}
+const sequential = (client) => sequentialCalls(client, { calls: SEQUENTIAL_CALLS, warmup: WARMUP_CALLS });
 
 export async function run({ rounds }) {
 	const server = await startServer();

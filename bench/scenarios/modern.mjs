@@ -5,12 +5,10 @@
 // 2026-07-28, so it has no column here.
 //
 // The server is this file as a child process (`node modern.mjs --serve`): raw node:http, no SDK, no validation.
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import * as http from 'node:http';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { interleave, median, parallel as parallelCalls, percentile } from '../lib/stats.mjs';
+import { isServeChild, listenForParent, serveInChild } from '../lib/childServer.mjs';
+import { interleave, median, parallel as parallelCalls, sequential as sequentialCalls } from '../lib/stats.mjs';
 
 export const name = 'modern';
 
@@ -66,18 +64,14 @@ function serve() {
 			res.end(body);
 		});
 	});
-	server.keepAliveTimeout = 60_000;
-	server.listen(0, '127.0.0.1', () => process.stdout.write(`${server.address().port}\n`));
+	listenForParent(server);
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv.includes('--serve')) {
-	serve();
-}
+if (isServeChild(import.meta.url)) serve();
 
 async function startServer() {
-	const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--serve'], { stdio: ['ignore', 'pipe', 'inherit'] });
-	const [chunk] = await once(child.stdout, 'data');
-	return { url: `http://127.0.0.1:${String(chunk).trim()}/mcp`, stop: () => child.kill() };
+	const { port, stop } = await serveInChild(import.meta.url);
+	return { url: `http://127.0.0.1:${port}/mcp`, stop };
 }
 
 // ---------------------------------------------------------------- clients
@@ -117,16 +111,7 @@ async function connectOurs(url) {
 
 // ---------------------------------------------------------------- measurements
 
-async function sequential(client, tool) {
-	for (let i = 0; i < WARMUP_CALLS; i++) await client.callTool(tool, { text: `w${i}` });
-	const latencies = new Array(SEQUENTIAL_CALLS);
-	for (let i = 0; i < SEQUENTIAL_CALLS; i++) {
-		const start = performance.now();
-		await client.callTool(tool, { text: `hello ${i}` });
-		latencies[i] = (performance.now() - start) * 1000;
-	}
-	return { p50: percentile(latencies, 50) };
-}
+const sequential = (client, tool) => sequentialCalls(client, { calls: SEQUENTIAL_CALLS, warmup: WARMUP_CALLS, tool });
 
 export async function run({ rounds }) {
 	const server = await startServer();

@@ -444,7 +444,11 @@ export class ServerConnection implements ServerView {
 			client.setLoggingLevel(level).catch((error: unknown) => this.logger.warn(`logging/setLevel ${level} failed: ${messageOf(error)}`));
 		}
 		void this.fetchLists(client, generation, new Set<ListKind>(['tools', 'resources', 'resourceTemplates', 'prompts']));
-		if (this.server.config.type !== 'stdio') {
+		// A 2026-07-28 server sends list changes only on a subscriptions/listen stream that asks for them: ask for each
+		// list cached here (the client keeps the stream open and listens again after a drop until it closes).
+		const caps = client.serverCapabilities ?? {};
+		client.listenForChanges({ tools: caps.tools !== undefined, prompts: caps.prompts !== undefined, resources: caps.resources !== undefined });
+		if (this.server.config.type !== 'stdio' && client.era !== 'modern') {
 			const timer = this.deps.clock.setTimeout(() => {
 				if (generation === this.generation && this.client === client) void this.fetchLists(client, generation, new Set<ListKind>(['tools', 'prompts', 'resources', 'resourceTemplates']));
 			}, REMOTE_RELIST_DELAY_MS);

@@ -9,11 +9,12 @@
  */
 import { Emitter, type Event } from '../common/event';
 import { nullLogger, type Logger } from '../common/logger';
-import { JsonRpcConnection, type Clock, type MessageTap, type RequestOptions } from './connection';
+import { JsonRpcConnection, systemClock, type Clock, type MessageTap, type RequestOptions } from './connection';
 import { ErrorCode } from './jsonrpc';
 import { McpError } from './mcpError';
 import { answerInputRequests, DEFAULT_MAX_INPUT_ROUNDS, parseInputRequired } from './modern/inputRequests';
 import { paramHeadersOf, paramHeaderValues, type ParamHeader } from './modern/httpHeaders';
+import { ListenStream, type ListenLists } from './modern/subscriptions';
 import {
 	buildRequestMeta,
 	isModernError,
@@ -138,6 +139,11 @@ export interface ClientOptions {
 	maxInputRounds?: number | undefined;
 	/** Time source for task polling; tests pass a manual clock. Default: the system clock. */
 	taskClock?: Clock;
+	/**
+	 * 2026-07-28 `subscriptions/listen`: how long the server has to acknowledge a listen (default: timeoutMs, else
+	 * 60000 ms) and the first delay before listening again after the stream dropped (default 1000 ms, doubling to 30 s).
+	 */
+	listen?: { ackTimeoutMs?: number; retryDelayMs?: number; maxRetryDelayMs?: number; clock?: Clock } | undefined;
 }
 
 /** 'modern': 2026-07-28 and later, per-request metadata; 'legacy': the `initialize` handshake (2025-11-25 and before). */
@@ -307,6 +313,8 @@ export class McpClient {
 	private modernAllowed: readonly string[] = MODERN_PROTOCOL_VERSIONS;
 	/** Tools' `x-mcp-header` marks by tool name, from the last `tools/list` (HTTP only). */
 	private paramHeaderMarks = new Map<string, ParamHeader[]>();
+	/** Modern era: the `subscriptions/listen` stream, made on first use. */
+	private listenStream: ListenStream | undefined;
 
 	private constructor(
 		private readonly transport: Transport,
@@ -337,6 +345,7 @@ export class McpClient {
 			? new TaskReceiver({ name: this.name, logger: this.logger, notify: (method, params) => connection.notify(method, params) })
 			: undefined;
 		this.connection.onDidClose((error) => {
+			this.listenStream?.close();
 			this.tasks.close(error);
 			this.receiver?.dispose();
 			this.closeEmitter.fire(error);
@@ -569,16 +578,55 @@ export class McpClient {
 		return this.parse('ReadResourceResultSchema', await this.sendWithInput('resources/read', { uri }, options, `resource ${uri}`), 'resources/read');
 	}
 
+	/**
+	 * Asks for `notifications/resources/updated` of `uri` (see onDidUpdateResource). Legacy: `resources/subscribe`.
+	 * Modern (2026-07-28 has no resources/subscribe): adds the URI to the `subscriptions/listen` filter and resolves once
+	 * the server acknowledged a listen including it; rejects with CapabilityMissing when the acknowledgment leaves it out.
+	 */
 	async subscribe(uri: string, options?: RequestOptions): Promise<void> {
-		this.requireLegacy('resources/subscribe');
 		this.requireCapability('resources/subscribe', 'resources', 'subscribe');
+		if (this.era === 'modern') {
+			return this.listener().subscribe(uri);
+		}
 		this.parse('EmptyResultSchema', await this.send('resources/subscribe', { uri }, options), 'resources/subscribe');
 	}
 
+	/** Legacy: `resources/unsubscribe`. Modern: the URI leaves the `subscriptions/listen` filter. */
 	async unsubscribe(uri: string, options?: RequestOptions): Promise<void> {
-		this.requireLegacy('resources/unsubscribe');
 		this.requireCapability('resources/unsubscribe', 'resources', 'subscribe');
+		if (this.era === 'modern') {
+			this.listenStream?.unsubscribe(uri);
+			return;
+		}
 		this.parse('EmptyResultSchema', await this.send('resources/unsubscribe', { uri }, options), 'resources/unsubscribe');
+	}
+
+	/**
+	 * Which list changes the caller wants notified (onDidChangeTools/Prompts/Resources). Modern servers send them only
+	 * on a `subscriptions/listen` stream that asked for them: this opens, changes or (all false) ends that stream, and
+	 * keeps it open, listening again after a drop with a backoff, until the client closes. Legacy servers send list
+	 * changes unasked: nothing to do.
+	 */
+	listenForChanges(lists: ListenLists): void {
+		if (this.era !== 'modern' || this.isClosed) return;
+		this.listener().want(lists);
+	}
+
+	private listener(): ListenStream {
+		if (!this.listenStream) {
+			const listen = this.options.listen;
+			this.listenStream = new ListenStream({
+				name: this.name,
+				logger: this.logger,
+				clock: listen?.clock ?? this.options.clock ?? systemClock,
+				request: (params, options) => this.connection.request('subscriptions/listen', withRequestMeta(params, this.requestMeta ?? {}), options),
+				isClosed: () => this.connection.isClosed,
+				ackTimeoutMs: listen?.ackTimeoutMs ?? this.options.timeoutMs,
+				initialDelayMs: listen?.retryDelayMs,
+				maxDelayMs: listen?.maxRetryDelayMs,
+			});
+		}
+		return this.listenStream;
 	}
 
 	async listPrompts(options?: RequestOptions): Promise<Prompt[]> {
@@ -962,13 +1010,6 @@ export class McpClient {
 		}
 	}
 
-	/** resources/subscribe and unsubscribe exist only before 2026-07-28 (it has subscriptions/listen instead). */
-	private requireLegacy(method: string): void {
-		if (this.era === 'modern') {
-			throw new McpError(ErrorCode.CapabilityMissing, `${this.name} speaks ${this.protocolVersion}, which has no ${method} (it uses subscriptions/listen)`, { method });
-		}
-	}
-
 	/**
 	 * Drops tools whose `x-mcp-header` marks break the rules: "Rejection means the client MUST exclude the invalid
 	 * tool from the result of tools/list ... SHOULD log a warning ... including the tool name and the reason".
@@ -1087,10 +1128,21 @@ export class McpClient {
 
 	private registerNotifications(): void {
 		const connection = this.connection;
-		connection.setNotificationHandler('notifications/tools/list_changed', () => this.toolsEmitter.fire());
-		connection.setNotificationHandler('notifications/prompts/list_changed', () => this.promptsEmitter.fire());
-		connection.setNotificationHandler('notifications/resources/list_changed', () => this.resourcesEmitter.fire());
+		// A modern server's change notifications come on a subscriptions/listen stream; one tagged with the id of a listen
+		// this client cancelled (a replaced filter) is a duplicate and is dropped.
+		const live = (params: Record<string, unknown> | undefined) => this.listenStream === undefined || this.listenStream.accepts(params);
+		connection.setNotificationHandler('notifications/tools/list_changed', (params) => {
+			if (live(params)) this.toolsEmitter.fire();
+		});
+		connection.setNotificationHandler('notifications/prompts/list_changed', (params) => {
+			if (live(params)) this.promptsEmitter.fire();
+		});
+		connection.setNotificationHandler('notifications/resources/list_changed', (params) => {
+			if (live(params)) this.resourcesEmitter.fire();
+		});
+		connection.setNotificationHandler('notifications/subscriptions/acknowledged', (params) => this.listenStream?.acknowledged(params));
 		connection.setNotificationHandler('notifications/resources/updated', (params) => {
+			if (!live(params)) return;
 			if (typeof params?.uri === 'string') {
 				this.resourceUpdatedEmitter.fire({ uri: params.uri });
 			} else {

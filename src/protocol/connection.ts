@@ -44,6 +44,8 @@ export interface RequestOptions {
 	maxTotalTimeoutMs?: number;
 	/** Receives `notifications/progress` for this request (a progress token is sent only when given). */
 	onProgress?: (progress: Progress) => void;
+	/** Told the request's id as soon as it is assigned (a `subscriptions/listen` is known by its id). */
+	onRequestId?: (id: RequestId) => void;
 }
 
 /**
@@ -251,6 +253,7 @@ export class JsonRpcConnection {
 			return Promise.reject(McpError.cancelled(method, signal.reason));
 		}
 		const id = this.nextId++;
+		options.onRequestId?.(id);
 		const onProgress = options.onProgress;
 		if (onProgress) {
 			// The token is the request id: unique per connection and routed with one map lookup.

@@ -13,6 +13,11 @@
 //   the folder not trusted (Restricted Mode) and runs the `*.restricted.ts` suites; its results are merged into
 //   e2e.json. It runs when no filter is given or a filter names a restricted suite file (or "restricted").
 //   MCP_SWITCHBOARD_E2E_RESTRICTED=1 makes this process that untrusted run.
+// - Then the installed-package run: scripts/package.mjs builds the .vsix (mcp-switchboard-<version>.vsix in the
+//   repository, what users install), code-server's `--install-extension` installs it into a fresh extensions folder,
+//   and the `*.vsix.ts` suites plus the suites in VSIX_ALSO run against that installed copy (the repository is not
+//   the extension's development path in this run: the test-models fixture is). It runs when no filter is given or a
+//   filter is "vsix" or names a `*.vsix.ts` file. MCP_SWITCHBOARD_E2E_VSIX=<file> makes this process that run.
 //
 // Writes test-results/e2e.json `{ passed, failed, tests: [{ name, ok, error? }] }`, test-results/e2e-console.log
 // (page console: extension host and runner output), test-results/workbench.png (taken when the suites finished)
@@ -22,15 +27,23 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureVsCode } from '../../scripts/vscode-server.mjs';
+import { packageVsix } from '../../scripts/package.mjs';
 import {
-	chromiumPath, copyWorkspace, extensionHostLogs, freePort, killTagged, launchChromium, newRunToken, registerInstalledExtensions, repoRoot,
-	startCodeServer, waitHealthy, writeUserSettings,
+	chromiumPath, copyWorkspace, extensionHostLogs, freePort, installVsix, killTagged, launchChromium, newRunToken, registerInstalledExtensions,
+	repoRoot, startCodeServer, waitHealthy, writeUserSettings,
 } from '../../scripts/workbench.mjs';
 
 const args = process.argv.slice(2);
 const filters = args.filter((a) => !a.startsWith('--'));
 /** This process is the untrusted run (Restricted Mode): another workspace, workspace trust on, the restricted suites. */
 const restricted = process.env.MCP_SWITCHBOARD_E2E_RESTRICTED === '1';
+/** This process is the installed-package run: the .vsix to install and test. */
+const vsix = process.env.MCP_SWITCHBOARD_E2E_VSIX;
+/**
+ * Trusted-run suites that also run against the installed .vsix, besides the `*.vsix.ts` ones: activation (every
+ * contributed command registered, a clean log) and the Servers tree with real calls to server-everything.
+ */
+const VSIX_ALSO = ['activation.e2e.js', 'ui.e2e.js'];
 const timeoutMs = Number(process.env.MCP_SWITCHBOARD_E2E_TIMEOUT_MS ?? 20 * 60_000);
 // Several people may run e2e in one tree at once: MCP_SWITCHBOARD_E2E_RESULTS_DIR keeps a run's files apart.
 const results = process.env.MCP_SWITCHBOARD_E2E_RESULTS_DIR ?? join(repoRoot, 'test-results');
@@ -40,7 +53,7 @@ const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
 process.chdir(repoRoot);
 mkdirSync(results, { recursive: true });
 for (const name of readdirSync(results)) {
-	if (name === 'e2e.json' || name === 'e2e-console.log' || name === 'code-server.log' || /^(restricted-.*|(workbench|failure-\d+)\.png)$/.test(name)) rmSync(join(results, name), { force: true });
+	if (name === 'e2e.json' || name === 'e2e-console.log' || name === 'code-server.log' || /^((restricted|vsix)-.*|(workbench|failure-\d+)\.png)$/.test(name)) rmSync(join(results, name), { force: true });
 }
 
 /** Writes the results file run.mjs's callers read; used for both a finished run and a broken one. */
@@ -70,11 +83,35 @@ if (!existsSync(join(suiteDir, 'index.js'))) {
 	process.exit(1);
 }
 
-// Only restricted suites asked for: skip the trusted workbench.
-if (!restricted && filters.length > 0 && filters.every((f) => f === 'restricted' || f.includes('.restricted'))) {
+/**
+ * The runs after the trusted one, each a child process of this script with its own workbench: `keyword` as a filter
+ * asks for all of its suites, `suffix` names its own suite files, `prepare()` returns the child's environment.
+ */
+const extraRuns = [
+	{
+		keyword: 'restricted',
+		suffix: '.restricted.js',
+		label: 'untrusted run (Restricted Mode) for the *.restricted suites',
+		budgetMs: 5 * 60_000,
+		prepare: async () => ({ MCP_SWITCHBOARD_E2E_RESTRICTED: '1' }),
+	},
+	{
+		keyword: 'vsix',
+		suffix: '.vsix.js',
+		label: 'installed-package run: the .vsix installed into VS Code',
+		budgetMs: 8 * 60_000,
+		prepare: async () => ({ MCP_SWITCHBOARD_E2E_VSIX: await packageVsix() }),
+	},
+];
+const inChild = restricted || vsix !== undefined;
+
+// Only the extra runs' suites asked for: skip the trusted workbench.
+if (!inChild && filters.length > 0 && filters.every((f) => extraRuns.some((r) => f === r.keyword || f.includes(r.suffix.slice(0, -'.js'.length))))) {
 	mkdirSync(results, { recursive: true });
 	writeResults({ passed: 0, failed: 0, tests: [] });
-	process.exit(restrictedRun());
+	let status = 0;
+	for (const run of extraRuns) status = (await extraRun(run)) || status;
+	process.exit(status);
 }
 
 let vs;
@@ -200,7 +237,11 @@ function interesting(text) {
 try {
 	const port = await freePort();
 	const fixture = join(repoRoot, 'test', 'e2e', 'fixture-extension');
-	if (existsSync(join(fixture, 'package.json'))) registerInstalledExtensions(join(scratch, 'extensions'), [fixture]);
+	// The installed-package run installs the .vsix as a user does; the fixture extension is then the development
+	// path (below), so the repository's own folder is not loaded at all.
+	const installed = vsix ? installVsix(vsix, { scratch }) : undefined;
+	if (installed) console.log(`e2e: installed ${vsix} into ${installed}`);
+	else if (existsSync(join(fixture, 'package.json'))) registerInstalledExtensions(join(scratch, 'extensions'), [fixture]);
 	server = startCodeServer({
 		port,
 		workspace,
@@ -210,6 +251,7 @@ try {
 		workspaceTrust: restricted,
 		env: {
 			...(restricted ? { MCP_SWITCHBOARD_E2E_SUITES: 'restricted' } : {}),
+			...(installed ? { MCP_SWITCHBOARD_E2E_SUITES: [...readdirSync(suiteDir).filter((f) => f.endsWith('.vsix.js')), ...VSIX_ALSO].join(','), MCP_SWITCHBOARD_E2E_INSTALLED: installed } : {}),
 			MCP_SWITCHBOARD_E2E_RESULTS: resultsFile,
 			MCP_SWITCHBOARD_E2E_DRIVER: driverDir,
 			MCP_SWITCHBOARD_E2E_GREP: filters.join('|'),
@@ -225,9 +267,10 @@ try {
 
 	const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
 	// The workbench reads the payload into a Map, so only one extensionDevelopmentPath counts: the fixture
-	// extension is registered as installed instead (before code-server starts, above).
+	// extension is registered as installed instead (before code-server starts, above), except in the
+	// installed-package run, where the extension under test is the installed .vsix.
 	const payload = [
-		['extensionDevelopmentPath', remote(repoRoot)],
+		['extensionDevelopmentPath', remote(installed ? fixture : repoRoot)],
 		['extensionTestsPath', remote(join(suiteDir, 'index.js'))],
 	];
 	const url = `${server.url}?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
@@ -261,7 +304,9 @@ try {
 	});
 	const timedOut = new Promise((_, reject) => setTimeout(() => reject(new Error(`the e2e run did not finish within ${timeoutMs / 1000} s`)), timeoutMs).unref());
 
-	await page.goto(url);
+	// The workbench page's first load can take longer than Playwright's default 30 s on a loaded machine (load averages
+	// of 20+ on two cores here: one restricted run failed at 30 s); two minutes still fail a workbench that never loads.
+	await page.goto(url, { timeout: 120_000 });
 	void serveDriver(page);
 	exitCode = await Promise.race([exited, crashed, timedOut]);
 	finished = true;
@@ -292,35 +337,47 @@ try {
 
 await cleanup();
 
-/** Runs the untrusted (Restricted Mode) suites in a second workbench and merges their results into e2e.json. */
-function restrictedRun() {
-	const suites = existsSync(suiteDir) ? readdirSync(suiteDir).filter((f) => f.endsWith('.restricted.js')) : [];
+/**
+ * Runs one of `extraRuns` in a second workbench (this script again, as a child process) when the filters ask for it,
+ * and merges its results into e2e.json, each test marked with the run's keyword. Returns the exit status.
+ */
+async function extraRun(run) {
+	const suites = existsSync(suiteDir) ? readdirSync(suiteDir).filter((f) => f.endsWith(run.suffix)) : [];
 	if (suites.length === 0) return 0;
-	if (filters.length > 0 && !filters.some((f) => f === 'restricted' || suites.some((s) => s.includes(f)))) return 0;
-	const childResults = mkdtempSync(join(tmpdir(), 'mcp-switchboard-e2e-restricted-results-'));
-	console.log('e2e: untrusted run (Restricted Mode) for the *.restricted suites');
-	// "restricted" means every restricted suite; otherwise only the filters that name a restricted suite file.
-	const childFilters = filters.includes('restricted') ? [] : filters.filter((f) => suites.some((s) => s.includes(f)));
-	const child = spawnSync(process.execPath, [process.argv[1], '--no-build', ...childFilters], {
+	if (filters.length > 0 && !filters.some((f) => f === run.keyword || suites.some((s) => s.includes(f)))) return 0;
+	const childResults = mkdtempSync(join(tmpdir(), `mcp-switchboard-e2e-${run.keyword}-results-`));
+	console.log(`e2e: ${run.label}`);
+	let env;
+	try {
+		env = await run.prepare();
+	} catch (error) {
+		env = undefined;
+		console.error(`e2e: ${run.keyword} run: ${error.message}`);
+	}
+	// The keyword means every suite of the run; otherwise only the filters that name one of its suite files.
+	const childFilters = filters.includes(run.keyword) ? [] : filters.filter((f) => suites.some((s) => s.includes(f)));
+	const child = env && spawnSync(process.execPath, [process.argv[1], '--no-build', ...childFilters], {
 		stdio: 'inherit',
-		env: { ...process.env, MCP_SWITCHBOARD_E2E_RESTRICTED: '1', MCP_SWITCHBOARD_E2E_RESULTS_DIR: childResults, MCP_SWITCHBOARD_E2E_TIMEOUT_MS: String(Math.min(timeoutMs, 5 * 60_000)) },
+		env: { ...process.env, ...env, MCP_SWITCHBOARD_E2E_RESULTS_DIR: childResults, MCP_SWITCHBOARD_E2E_TIMEOUT_MS: String(Math.min(timeoutMs, run.budgetMs)) },
 	});
 	const file = join(childResults, 'e2e.json');
 	const mine = existsSync(join(results, 'e2e.json')) ? JSON.parse(readFileSync(join(results, 'e2e.json'), 'utf8')) : { passed: 0, failed: 0, tests: [] };
-	const theirs = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : { passed: 0, failed: 1, tests: [{ name: 'untrusted e2e run', ok: false, error: 'it wrote no results' }] };
-	if (child.status !== 0 && theirs.failed === 0) {
+	const theirs = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : { passed: 0, failed: 1, tests: [{ name: `${run.keyword} e2e run`, ok: false, error: env ? 'it wrote no results' : 'its preparation failed (see above)' }] };
+	if (child && child.status !== 0 && theirs.failed === 0) {
 		theirs.failed += 1;
-		theirs.tests.push({ name: 'untrusted e2e run', ok: false, error: `exited with ${child.status}` });
+		theirs.tests.push({ name: `${run.keyword} e2e run`, ok: false, error: `exited with ${child.status}` });
 	}
-	writeResults({ passed: mine.passed + theirs.passed, failed: mine.failed + theirs.failed, tests: [...mine.tests, ...theirs.tests.map((t) => ({ ...t, run: 'restricted' }))] });
+	writeResults({ passed: mine.passed + theirs.passed, failed: mine.failed + theirs.failed, tests: [...mine.tests, ...theirs.tests.map((t) => ({ ...t, run: run.keyword }))] });
 	for (const name of existsSync(childResults) ? readdirSync(childResults) : []) {
-		if (name.endsWith('.png') || name.endsWith('.log')) cpSync(join(childResults, name), join(results, `restricted-${name}`));
+		if (name.endsWith('.png') || name.endsWith('.log')) cpSync(join(childResults, name), join(results, `${run.keyword}-${name}`));
 	}
 	rmSync(childResults, { recursive: true, force: true });
-	console.log(`e2e: untrusted run: ${theirs.passed} passed, ${theirs.failed} failed`);
-	return theirs.failed > 0 || child.status !== 0 ? 1 : 0;
+	console.log(`e2e: ${run.keyword} run: ${theirs.passed} passed, ${theirs.failed} failed`);
+	return theirs.failed > 0 || !child || child.status !== 0 ? 1 : 0;
 }
 
-if (!restricted) exitCode = restrictedRun() || exitCode;
+if (!inChild) {
+	for (const run of extraRuns) exitCode = (await extraRun(run)) || exitCode;
+}
 console.log(`e2e: done in ${elapsed()}`);
 process.exit(exitCode);

@@ -52,6 +52,15 @@ async function open(where: 'stdio' | 'stateless' | 'stateful', options: ClientOp
 	return { client, logger };
 }
 
+/** Resolves when `predicate` holds, polling every 20 ms; rejects with `what` after 20 s. */
+async function until(predicate: () => boolean, what: string): Promise<void> {
+	const end = Date.now() + 20_000;
+	while (!predicate()) {
+		if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+		await new Promise((resolve) => setTimeout(resolve, 20));
+	}
+}
+
 function text(result: { content: Array<{ type: string; text?: unknown }> }): string {
 	return result.content.map((block) => (block.type === 'text' ? String(block.text) : `[${block.type}]`)).join('');
 }
@@ -76,7 +85,7 @@ for (const where of ['stdio', 'stateless', 'stateful'] as const) {
 			assert.ok(client.serverCapabilities.tools);
 			assert.equal(sent(logger, 'initialize').length, 0, 'no initialize is sent to a modern server');
 			const tools = await client.listTools();
-			assert.deepEqual(tools.map((t) => t.name).sort(), ['add', 'count_roots', 'greet', 'greet_ctx', 'slow']);
+			assert.deepEqual(tools.map((t) => t.name).sort(), ['add', 'announce', 'count_roots', 'greet', 'greet_ctx', 'slow']);
 			const sum = await client.callTool('add', { a: 2, b: 3 });
 			assert.equal(text(sum), '5');
 			const call = sent(logger, 'tools/call').at(-1);
@@ -107,6 +116,23 @@ for (const where of ['stdio', 'stateless', 'stateful'] as const) {
 			const declined = elicitations('decline');
 			const second = await open(where, { handlers: declined.handlers });
 			assert.equal(text(await second.client.callTool('greet', {})), 'No name given (decline).');
+		});
+
+		test('subscriptions/listen: the SDK acknowledges the filter and delivers a tools list change and a resource update', async () => {
+			const { client, logger } = await open(where);
+			let toolChanges = 0;
+			const updates: string[] = [];
+			client.onDidChangeTools(() => toolChanges++);
+			client.onDidUpdateResource(({ uri }) => updates.push(uri));
+			client.listenForChanges({ tools: true, prompts: true, resources: true });
+			assert.equal(client.serverCapabilities.resources?.subscribe, true, 'the SDK offers subscriptions when it serves subscriptions/listen');
+			await client.subscribe('peer://motto');
+			assert.equal(logger.find('listening for changes (tools, prompts, resources, 1 resource)').length, 1);
+			assert.equal(logger.find('the server does not send').length, 0, 'every requested kind is acknowledged');
+			assert.equal(sent(logger, 'resources/subscribe').length, 0);
+			assert.equal(text(await client.callTool('announce', {})), 'announced');
+			await until(() => toolChanges === 1, 'notifications/tools/list_changed');
+			await until(() => updates.includes('peer://motto'), 'notifications/resources/updated');
 		});
 
 		test('a tool that asks for the roots gets them through input_required', async () => {

@@ -57,6 +57,10 @@ export class FakeClock implements Clock {
 export class FakeClient {
 	readonly serverInfo = { name: 'fake', version: '1.0.0' };
 	readonly protocolVersion = '2025-11-25';
+	/** 'modern' makes it a 2026-07-28 client: list changes then need listenForChanges. */
+	era: 'legacy' | 'modern' = 'legacy';
+	/** What the Manager asked to be notified of (McpClient.listenForChanges). */
+	listening: Array<{ tools?: boolean; prompts?: boolean; resources?: boolean }> = [];
 	readonly instructions = undefined;
 	readonly transportKind = 'stdio' as const;
 	readonly closeEmitter = new Emitter<Error>();
@@ -87,6 +91,10 @@ export class FakeClient {
 
 	get isClosed(): boolean {
 		return this.closed;
+	}
+
+	listenForChanges(lists: { tools?: boolean; prompts?: boolean; resources?: boolean }): void {
+		this.listening.push(lists);
 	}
 	/** When set, each listTools() call answers through it (a test makes one listing slow and the next fast). */
 	listToolsHook: ((call: number) => Promise<Tool[]>) | undefined;

@@ -95,7 +95,9 @@ test('the log level travels in _meta (logging/setLevel is gone in 2026-07-28); p
 	assert.equal(server.requests('server/discover').length, 2);
 	await client.notifyRootsChanged();
 	assert.equal(server.notifications('notifications/roots/list_changed').length, 0);
-	await assert.rejects(client.subscribe('file:///a'), isMcpError(ErrorCode.CapabilityMissing, /fake speaks 2026-07-28, which has no resources\/subscribe/));
+	// 2026-07-28 subscribes through subscriptions/listen (modernListen.test.ts); this server offers no subscriptions.
+	await assert.rejects(client.subscribe('file:///a'), isMcpError(ErrorCode.CapabilityMissing, /fake does not support resources\/subscribe/));
+	assert.equal(server.requests('resources/subscribe').length + server.requests('subscriptions/listen').length, 0);
 });
 
 test('the probe answered -32022 with a common version: discover again with it, never initialize', async () => {

@@ -118,6 +118,8 @@ export class OAuthProvider implements HttpAuthProvider {
 	private flow: Promise<boolean> | undefined;
 	/** An access token that came from a refresh a 401 asked for: if it is refused too, authorize anew. */
 	private refreshedAfter401: string | undefined;
+	/** Why the authorization server last refused our refresh token, until the next authorization (for its message). */
+	private refusedRefresh: string | undefined;
 	private readonly stepUps = new Map<string, number>();
 
 	constructor(private readonly options: OAuthProviderOptions) {
@@ -190,7 +192,15 @@ export class OAuthProvider implements HttpAuthProvider {
 				this.refreshedAfter401 = this.tokens?.accessToken;
 				return true;
 			}
-			await this.authorize(challenge, this.scopesFor(challenge), signal);
+			try {
+				await this.authorize(challenge, this.scopesFor(challenge), signal);
+			} catch (error) {
+				// Tokens that worked until now stopped working (revoked, the sign-in ended): say so, not only what failed now.
+				throw this.refusedRefresh && error instanceof OAuthStepError
+					? new OAuthStepError(error.step, `${error.why} (the authorization server no longer accepts the stored sign-in: its refresh answered ${this.refusedRefresh}; sign in again)`, { cause: error })
+					: error;
+			}
+			this.refusedRefresh = undefined;
 			return true;
 		} catch (error) {
 			throw this.toMcpError(error);
@@ -554,6 +564,7 @@ export class OAuthProvider implements HttpAuthProvider {
 				this.logger.warn(`OAuth for ${this.name}: refresh at ${session.metadata.token_endpoint} failed: ${describeOAuthError(error)}`);
 				if (error instanceof oauth().ResponseBodyError) {
 					// The server refused the refresh token (invalid_grant and friends): it will not work later either.
+					this.refusedRefresh = describeOAuthError(error);
 					await this.dropTokens(refreshToken);
 				}
 				return false;

@@ -95,6 +95,8 @@ export class HttpClient {
 				this.refreshing ??= auth.onUnauthorized({ status, wwwAuthenticate, url: req.url.href }, signal).finally(() => (this.refreshing = undefined));
 				retry = await this.refreshing;
 			} catch (error) {
+				// The OAuth client's own errors already name the server and the step that failed: one message, not two.
+				if (error instanceof McpError && error.code === ErrorCode.Unauthorized) throw error;
 				throw new McpError(ErrorCode.Unauthorized, `${this.options.name}: authorization failed: ${errorMessage(error)}`, { status }, { cause: error });
 			}
 			if (!retry) {

@@ -7,7 +7,8 @@
 import * as vscode from 'vscode';
 import { describeState, type Manager } from '../../manager/manager';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '../../protocol/schema';
-import { Commands, type CallOutcome } from '../tools/commands';
+import { Commands } from '../commandIds';
+import type { CallOutcome } from '../tools/commands';
 import { toolResultText } from './chatMapping';
 
 /** What a command handler decided: the request is answered, or the model answers these messages (with the tools). */

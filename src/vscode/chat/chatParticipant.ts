@@ -5,7 +5,7 @@ import { MAX_MODEL_TOOLS, selectTools, type Selection } from './toolRanking';
 import { EXACT_COMMANDS, runExactCommand } from './chatCommands';
 import { toAbortSignal } from '../cancellation';
 import { MAX_TOOL_ROUNDS, progressLabel, toolDescription, toolFailureText, toolInputSchema, toolResultText, toolsMarkdown } from './chatMapping';
-import { Commands } from '../tools/commands';
+import { Commands } from '../commandIds';
 import { ToolConsent } from '../tools/consent';
 
 /** The participant's id (package.json `contributes.chatParticipants`). */

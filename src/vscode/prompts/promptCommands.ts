@@ -6,6 +6,8 @@ import { expandUriTemplate, templateVariables } from '../resources/resourceDocum
 import type { BlobFiles } from '../resources/blobFiles';
 import { renderPrompt, type ResultDocuments } from '../tools/resultDocument';
 import { SKIP } from '../tools/toolArgs';
+import { Commands } from '../commandIds';
+import { commandError, nothingConfigured, type CommandBase, type Target } from '../commandTarget';
 
 /** How long typing pauses before `completion/complete` is asked. */
 const COMPLETION_DEBOUNCE_MS = 150;
@@ -164,4 +166,46 @@ export async function readTemplate(deps: PromptDeps, server: string, template: R
 	const answers = await askArguments(deps.manager, server, `Read ${template.title ?? template.name}`, { type: 'ref/resource', uri: template.uriTemplate }, variables);
 	if (!answers) return undefined;
 	return deps.resources.open(server, expandUriTemplate(template.uriTemplate, answers));
+}
+
+/** What the palette's prompt and resource commands act on. */
+export interface DocumentCommandDeps extends CommandBase {
+	results: ResultDocuments;
+	resources: ResourceDocuments;
+	blobs: BlobFiles;
+}
+
+/** The prompt and template flows' needs, from the palette commands' (errors name the server, with Show Output). */
+export function promptDepsOf(deps: DocumentCommandDeps): PromptDeps {
+	return { manager: deps.manager, results: deps.results, resources: deps.resources, blobs: deps.blobs, showError: (server: string, message: string) => commandError(deps, server, message) };
+}
+
+/** Registers Get Prompt: from a tree row, from `{ server, prompt, arguments? }` (history, saved invocations), or picked. */
+export function registerPromptCommands(deps: DocumentCommandDeps): vscode.Disposable {
+	return vscode.commands.registerCommand(Commands.getPrompt, (target: Target) => getPromptCommand(deps, target));
+}
+
+async function getPromptCommand(deps: DocumentCommandDeps, target: Target): Promise<vscode.TextEditor | undefined> {
+	let chosen: { server: string; prompt: Prompt } | undefined;
+	let given: Record<string, string> | undefined;
+	if (target && typeof target === 'object' && 'kind' in target && target.kind === 'prompt') {
+		chosen = { server: target.server, prompt: target.prompt };
+	} else if (target && typeof target === 'object' && !('kind' in target) && target.server !== undefined && target.prompt !== undefined) {
+		const prompt = deps.manager.get(target.server)?.prompts.find((p) => p.name === target.prompt);
+		if (!prompt) {
+			commandError(deps, target.server, `has no prompt named '${target.prompt}'`);
+			return undefined;
+		}
+		chosen = { server: target.server, prompt };
+		if (target.arguments) given = Object.fromEntries(Object.entries(target.arguments).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+	} else {
+		const items = deps.manager.servers().flatMap((view) => view.prompts.map((prompt) => ({ label: prompt.name, description: [view.name, prompt.title].filter(Boolean).join(' · '), detail: prompt.description, server: view.name, prompt })));
+		if (items.length === 0) {
+			if (deps.manager.servers().length === 0) await nothingConfigured(deps);
+			else void vscode.window.showInformationMessage('No running MCP server offers prompts.');
+			return undefined;
+		}
+		chosen = await vscode.window.showQuickPick(items, { title: 'Get Prompt', matchOnDescription: true, matchOnDetail: true });
+	}
+	return chosen ? getPrompt(promptDepsOf(deps), chosen.server, chosen.prompt, given) : undefined;
 }

@@ -1,6 +1,6 @@
 // The tests module the extension host loads (`extensionTestsPath`), for both runners: test/e2e/run.mjs
 // (code-server + Playwright) and test/e2e/electron.mjs (@vscode/test-electron). `run()` loads every `*.e2e.js`
-// (or, in the untrusted run, every `*.restricted.js`) next to this file, runs the registered tests one at a time, prints `✔ name` / `✖ name: error`, writes the
+// (or, in the untrusted run, every `*.restricted.js`; in the installed-package run, the files it names) next to this file, runs the registered tests one at a time, prints `✔ name` / `✖ name: error`, writes the
 // results to `MCP_SWITCHBOARD_E2E_RESULTS` when set, and rejects when any test failed (so the runner's exit
 // code says so).
 //
@@ -28,9 +28,11 @@ export async function run(): Promise<void> {
 	const loadErrors: TestResult[] = [];
 	const r = registry();
 	// The untrusted run (MCP_SWITCHBOARD_E2E_SUITES=restricted, a workspace in Restricted Mode) loads only the
-	// `*.restricted.js` suites; the trusted run only the `*.e2e.js` ones.
-	const suffix = process.env.MCP_SWITCHBOARD_E2E_SUITES === 'restricted' ? '.restricted.js' : '.e2e.js';
-	const suites = fs.readdirSync(__dirname).filter((f) => f.endsWith(suffix)).sort();
+	// `*.restricted.js` suites; the installed-package run names its suite files (comma-separated, in that order); the
+	// trusted run loads the `*.e2e.js` ones.
+	const chosen = process.env.MCP_SWITCHBOARD_E2E_SUITES;
+	const suffix = chosen === 'restricted' ? '.restricted.js' : '.e2e.js';
+	const suites = chosen && chosen !== 'restricted' ? chosen.split(',') : fs.readdirSync(__dirname).filter((f) => f.endsWith(suffix)).sort();
 	for (const suite of suites) {
 		r.currentSuite = suite;
 		try {

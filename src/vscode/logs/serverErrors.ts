@@ -1,0 +1,37 @@
+import * as vscode from 'vscode';
+import type { Manager } from '../../manager/manager';
+import { needsSignIn } from '../auth/oauth';
+import type { ServerLogs } from './logging';
+
+/**
+ * Shows a short error naming the server, with "Show Output" opening that server's log (design convention 10).
+ * The message also goes to that log unless `alreadyLogged` (the Manager logs state changes itself).
+ */
+export function showServerError(logs: ServerLogs, server: string | undefined, message: string, alreadyLogged = false): void {
+	const text = server !== undefined ? `MCP server '${server}': ${message}` : `MCP: ${message}`;
+	if (!alreadyLogged) (server !== undefined ? logs.channel(server) : logs.main).error(message);
+	void vscode.window.showErrorMessage(text, 'Show Output').then((choice) => {
+		if (choice === 'Show Output') logs.show(server);
+	});
+}
+
+/**
+ * One error notification when a server fails (to start, or later), not one per retry: a server is announced again
+ * only after it ran or was stopped in between. The tree and the status bar keep showing the error meanwhile.
+ */
+export function notifyServerErrors(manager: Manager, logs: ServerLogs): vscode.Disposable {
+	const announced = new Set<string>();
+	const subscription = manager.onDidChangeState(({ server, state }) => {
+		if (state.kind === 'running' || state.kind === 'stopped' || state.kind === 'disabled') {
+			announced.delete(server);
+			return;
+		}
+		if (state.kind !== 'error' || announced.has(server)) return;
+		// A server waiting for the user to sign in is not a failure to shout about: its row says "sign in".
+		if (needsSignIn(state.message)) return;
+		announced.add(server);
+		const first = state.message.split('\n', 1)[0] ?? state.message;
+		showServerError(logs, server, first.length > 300 ? `${first.slice(0, 299)}…` : first, true);
+	});
+	return new vscode.Disposable(() => subscription.dispose());
+}
