@@ -26,6 +26,7 @@ import {
 	withRequestMeta,
 } from './modern/requestMeta';
 import type { OutputValidator } from './outputValidator';
+import { isPlainIcons, isPlainInitializeResult, isPlainListPromptsResult, isPlainListResourcesResult, isPlainListResourceTemplatesResult } from './plainResults';
 import { ALL_PROTOCOL_VERSIONS, isModernVersion, MODERN_PROTOCOL_VERSIONS } from './protocolConstants';
 import {
 	LATEST_PROTOCOL_VERSION,
@@ -41,6 +42,7 @@ import {
 	type ElicitResult,
 	type GetPromptResult,
 	type Implementation,
+	type InitializeResult,
 	type LoggingLevel,
 	type LoggingMessage,
 	type Progress,
@@ -226,17 +228,6 @@ const optionalString = (value: unknown) => value === undefined || typeof value =
 const optionalBoolean = (value: unknown) => value === undefined || typeof value === 'boolean';
 const optionalRecord = (value: unknown) => value === undefined || isRecord(value);
 
-function isPlainIcons(value: unknown): boolean {
-	if (value === undefined) return true;
-	if (!Array.isArray(value)) return false;
-	for (const icon of value as unknown[]) {
-		if (!isRecord(icon) || typeof icon.src !== 'string' || !optionalString(icon.mimeType) || !optionalString(icon.theme)) return false;
-		const sizes = icon.sizes;
-		if (sizes !== undefined && !(Array.isArray(sizes) && sizes.every((size) => typeof size === 'string'))) return false;
-	}
-	return true;
-}
-
 function isPlainTool(tool: unknown): boolean {
 	if (!isRecord(tool) || typeof tool.name !== 'string' || !isRecord(tool.inputSchema)) return false;
 	if (!optionalString(tool.title) || !optionalString(tool.description) || !optionalRecord(tool.outputSchema) || !optionalRecord(tool._meta)) return false;
@@ -262,6 +253,14 @@ export function isPlainListToolsResult(value: Record<string, unknown>): boolean 
 	}
 	return true;
 }
+
+/** The structural check of each list result (the same as its schema; see plainResults.ts). */
+const PLAIN_LISTS = {
+	ListToolsResultSchema: isPlainListToolsResult,
+	ListResourcesResultSchema: isPlainListResourcesResult,
+	ListResourceTemplatesResultSchema: isPlainListResourceTemplatesResult,
+	ListPromptsResultSchema: isPlainListPromptsResult,
+} as const;
 
 /**
  * One initialized MCP session. Create it with `McpClient.connect(transport, options)`; it owns the transport and
@@ -598,16 +597,17 @@ export class McpClient {
 	 * One tools/call, with input_required rounds (2026-07-28). A HeaderMismatch (-32020) over HTTP: "the client SHOULD
 	 * call tools/list to check for changes to the tool's inputSchema, then retry the original request" (once).
 	 */
-	private async callToolOnce(name: string, args: Record<string, unknown> | undefined, options: RequestOptions | undefined): Promise<Record<string, unknown>> {
-		try {
-			return await this.sendWithInput('tools/call', { name, arguments: args ?? {} }, options, `tool "${name}"`);
-		} catch (error) {
-			if (!(error instanceof McpError && error.code === ModernErrorCode.HeaderMismatch && this.transport.kind === 'http')) throw error;
+	private callToolOnce(name: string, args: Record<string, unknown> | undefined, options: RequestOptions | undefined): Promise<Record<string, unknown>> {
+		const first = this.sendWithInput('tools/call', { name, arguments: args ?? {} }, options, `tool "${name}"`);
+		// Only HTTP has headers to mismatch; elsewhere the promise goes back as it is (one promise less per call).
+		if (this.transport.kind !== 'http') return first;
+		return first.catch(async (error: unknown) => {
+			if (!(error instanceof McpError && error.code === ModernErrorCode.HeaderMismatch)) throw error;
 			this.logger.warn(`${error.message}; listing tools again and retrying once`);
 			await this.listTools(options);
 			this.toolsEmitter.fire();
 			return this.sendWithInput('tools/call', { name, arguments: args ?? {} }, options, `tool "${name}"`);
-		}
+		});
 	}
 
 	/**
@@ -928,7 +928,8 @@ export class McpClient {
 			},
 			timeoutMs === undefined ? undefined : { timeoutMs },
 		);
-		const result = this.parse('InitializeResultSchema', raw, 'initialize');
+		// The usual shape is checked structurally (plainResults.ts): a session that needs nothing else never loads zod.
+		const result = isPlainInitializeResult(raw) ? (raw as InitializeResult) : this.parse('InitializeResultSchema', raw, 'initialize');
 		// Spec: "If the client does not support the version in the server's response, it SHOULD disconnect."
 		if (!offered.includes(result.protocolVersion)) {
 			throw new McpError(
@@ -990,10 +991,12 @@ export class McpClient {
 	 * ("clients MUST re-issue it as a new request with a new request ID"). The server's identity is taken from each
 	 * result's `_meta`. Both eras: the raw result; `resultType` is checked by the caller (complete / sendWithInput).
 	 */
-	private async send(method: string, params: Record<string, unknown> | undefined, options: RequestOptions | undefined): Promise<Record<string, unknown>> {
-		if (this.era !== 'modern') {
-			return this.connection.request(method, params, options);
-		}
+	private send(method: string, params: Record<string, unknown> | undefined, options: RequestOptions | undefined): Promise<Record<string, unknown>> {
+		// Not async: the connection's own promise goes back as it is, without a wrapper promise and its extra ticks.
+		return this.era === 'modern' ? this.sendModern(method, params, options) : this.connection.request(method, params, options);
+	}
+
+	private async sendModern(method: string, params: Record<string, unknown> | undefined, options: RequestOptions | undefined): Promise<Record<string, unknown>> {
 		for (let attempt = 0; ; attempt++) {
 			const version = this.protocolVersion;
 			try {
@@ -1052,7 +1055,7 @@ export class McpClient {
 	 */
 	private async sendWithInput(method: string, params: Record<string, unknown>, options: RequestOptions | undefined, what: string): Promise<Record<string, unknown>> {
 		const maxRounds = this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
-		// Made only when input is asked for without a caller's signal (not on every plain call).
+		// Made only when the server asks for input: an AbortController costs more than the rest of a call's bookkeeping.
 		let signal = options?.signal;
 		let request = params;
 		for (let round = 1; ; round++) {
@@ -1186,9 +1189,9 @@ export class McpClient {
 		for (let page = 0; page < MAX_PAGES; page++) {
 			const raw = this.ensureComplete(method, await this.send(method, cursor === undefined ? undefined : { cursor }, options));
 			if (onHints) hints.push(cacheHintsOf(raw));
-			// tools/list of the usual shape is checked structurally (see isPlainListToolsResult); anything else, and the
-			// other lists, go through the schema, which names the path of a problem.
-			const result = (key === 'ListToolsResultSchema' && isPlainListToolsResult(raw) ? raw : this.parse(key, raw, method));
+			// A list of the usual shape is checked structurally (see PLAIN_LISTS); anything else goes through the schema,
+			// which names the path of a problem.
+			const result = PLAIN_LISTS[key](raw) ? raw : this.parse(key, raw, method);
 			const pageItems = result[field] as Item[];
 			for (const item of pageItems) {
 				items.push(item);

@@ -24,7 +24,16 @@ export interface Transport {
 	readonly onMessage: Event<unknown>;
 	readonly onClose: Event<McpError>;
 	start(): Promise<void>;
-	send(message: JsonRpcMessage): Promise<void>;
+	/**
+	 * `text`, when given, is `JSON.stringify(message)` already made by the caller (the connection makes it while a
+	 * protocol view watches); a transport may write it instead of serialising the message again.
+	 */
+	send(message: JsonRpcMessage, text?: string): Promise<void>;
+	/**
+	 * While `onMessage` delivers a message: its JSON text as read from the wire, when the transport has it (stdio; not
+	 * for the elements of a batch). Undefined at any other time. Lets the protocol view keep the text it was sent.
+	 */
+	readonly messageText?: string | undefined;
 	close(): Promise<void>;
 	/**
 	 * HTTP transports send `MCP-Protocol-Version` on every request once set (undefined: none, as before a handshake).
