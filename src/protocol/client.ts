@@ -977,7 +977,10 @@ export class McpClient {
 			capabilities.tasks = { list: {}, cancel: {}, requests };
 		}
 		if (handlers.extensions && Object.keys(handlers.extensions).length > 0) {
-			capabilities.extensions = { ...handlers.extensions };
+			// Added to the ones the client itself implements (the tasks extension above), never in their place: the
+			// host's MCP Apps entry once replaced the tasks entry, and a server that requires tasks refused every call.
+			const own = capabilities.extensions;
+			capabilities.extensions = { ...(isRecord(own) ? own : undefined), ...handlers.extensions };
 		}
 		return capabilities;
 	}

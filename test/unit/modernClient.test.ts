@@ -348,9 +348,11 @@ test('caching hints: a paged list is as fresh as its shortest-lived page and pri
 	assert.equal(client.neededInput(asked), true, '"requests carrying inputResponses or requestState MUST NOT be cached"');
 });
 
-test('2026-07-28: the MCP Apps extension travels in every request\'s client capabilities', async () => {
+test('2026-07-28: the MCP Apps extension travels in every request\'s client capabilities, beside the tasks extension', async () => {
 	const ui = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
 	const { server } = await connect((s) => modernServer(s), { handlers: { ...elicitAda, extensions: ui } });
 	const meta = server.requests('server/discover')[0]?.params?._meta as Record<string, unknown>;
-	assert.deepEqual(meta['io.modelcontextprotocol/clientCapabilities'], { roots: {}, elicitation: { form: {} }, extensions: ui });
+	// "The client includes io.modelcontextprotocol/tasks in its per-request capabilities" (ext-tasks): the host's own
+	// extensions are added to it, not put in its place (a server requiring tasks refused every call when they were).
+	assert.deepEqual(meta['io.modelcontextprotocol/clientCapabilities'], { roots: {}, elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {}, ...ui } });
 });
