@@ -24,7 +24,7 @@ export const enum KindCode {
 export const enum Flag {
 	/** Received (else sent). */
 	In = 1,
-	KindShift = 1,
+	/** Bits 1–3: the KindCode (see kindOf). */
 	KindMask = 0b1110,
 	/** The stored text is already redacted and cut (a long message); otherwise it is the wire text. */
 	Redacted = 16,
@@ -32,6 +32,16 @@ export const enum Flag {
 	StringId = 32,
 	/** The method is kept in `extraMethods` (the log's method table was full). */
 	ExtraMethod = 64,
+}
+
+/** Flags for a new slot. */
+export function flagsOf(received: boolean, kind: KindCode): number {
+	return (received ? Flag.In : 0) | (kind << 1);
+}
+
+/** The kind in a slot's flags. */
+export function kindOf(flags: number): KindCode {
+	return (flags & Flag.KindMask) >> 1;
 }
 
 export class MessageRing {

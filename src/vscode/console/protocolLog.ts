@@ -13,7 +13,7 @@
  */
 import { Emitter, type Event } from '../../common/event';
 import { traceJsonText } from '../../protocol/connection';
-import { Flag, KindCode, MessageRing } from './messageRing';
+import { Flag, flagsOf, KindCode, kindOf, MessageRing } from './messageRing';
 
 export type ProtocolKind = 'request' | 'notification' | 'response' | 'error' | 'invalid';
 
@@ -159,7 +159,6 @@ export class ProtocolLog {
 				text = String(message);
 			}
 		}
-		let flags = direction === 'in' ? Flag.In : 0;
 		let kind = KindCode.Invalid;
 		let method: string | undefined;
 		let id: unknown;
@@ -180,12 +179,13 @@ export class ProtocolLog {
 		const ring = this.ring;
 		// Nobody read the log for a while and the batch alone fills it: process it before its oldest go.
 		if (ring.next - 1 - this.processed >= ring.capacity) this.flush();
+		let flags = flagsOf(direction === 'in', kind);
 		if (size > LONG_TEXT) {
 			// Redacted and cut now, so what is kept stays small.
 			text = traceJsonText(text).text;
 			flags |= Flag.Redacted;
 		}
-		const seq = ring.push(text, flags | (kind << Flag.KindShift));
+		const seq = ring.push(text, flags);
 		const slot = ring.slot(seq);
 		ring.times[slot] = this.time();
 		ring.sizes[slot] = size;
@@ -268,7 +268,7 @@ export class ProtocolLog {
 		for (let seq = from; seq < to; seq++) {
 			rows.push(this.rowAt(seq));
 			const slot = ring.slot(seq);
-			const kind = (ring.flags[slot]! & Flag.KindMask) >> Flag.KindShift;
+			const kind = kindOf(ring.flags[slot]!);
 			const pair = ring.pairs[slot]!;
 			if ((kind === KindCode.Response || kind === KindCode.Error) && pair !== 0 && ring.has(pair)) rows.push(this.rowAt(pair));
 		}
@@ -279,7 +279,7 @@ export class ProtocolLog {
 		const ring = this.ring;
 		const slot = ring.slot(seq);
 		const flags = ring.flags[slot]!;
-		const kind = (flags & Flag.KindMask) >> Flag.KindShift;
+		const kind = kindOf(flags);
 		if (kind === KindCode.Request) {
 			const open = flags & Flag.In ? this.openIn : this.openOut;
 			if (open.size >= MAX_OPEN_REQUESTS) open.delete(open.keys().next().value!);
@@ -321,7 +321,7 @@ export class ProtocolLog {
 		const ring = this.ring;
 		const slot = ring.slot(seq);
 		const flags = ring.flags[slot]!;
-		const row: ProtocolRow = { seq, time: ring.times[slot]!, direction: flags & Flag.In ? 'in' : 'out', kind: KINDS[(flags & Flag.KindMask) >> Flag.KindShift]!, size: ring.sizes[slot]! };
+		const row: ProtocolRow = { seq, time: ring.times[slot]!, direction: flags & Flag.In ? 'in' : 'out', kind: KINDS[kindOf(flags)]!, size: ring.sizes[slot]! };
 		const method = this.methodAt(slot);
 		if (method !== undefined) row.method = method;
 		const id = this.idAt(slot);
@@ -381,7 +381,7 @@ export class ProtocolLog {
 		const out: number[] = [];
 		for (let seq = Math.max(ring.first, Math.floor(afterSeq) + 1); seq < ring.next; seq++) {
 			const slot = ring.slot(seq);
-			const kind = (ring.flags[slot]! & Flag.KindMask) >> Flag.KindShift;
+			const kind = kindOf(ring.flags[slot]!);
 			if (errorsOnly && kind !== KindCode.Error && kind !== KindCode.Invalid) continue;
 			if (pattern) {
 				const method = this.methodAt(slot);
