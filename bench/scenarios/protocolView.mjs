@@ -31,10 +31,10 @@ async function connect(tapped, ProtocolLog) {
 	const client = await core.connect({ type: 'stdio', command: process.execPath, args: [SERVER] }, { name: 'bench' });
 	let log;
 	if (tapped) {
-		// As ProtocolPanel does: record on the tap, and take each processed batch's rows (the panel posts them).
+		// As ProtocolPanel does: record on the tap, and take each processed batch as the columns it posts.
 		log = new ProtocolLog();
 		client.messageTap = (direction, message, text) => log.record(direction, message, text);
-		log.onDidAdd((rows) => rows.length);
+		log.onDidAdd((batch) => log.columns(batch.first, batch.end));
 	}
 	return {
 		callTool: (tool, args) => client.callTool(tool, args),
@@ -83,7 +83,7 @@ export async function run({ rounds }) {
 	}
 	for (let round = 0; round < rounds; round++) {
 		const log = new ProtocolLog(MESSAGES);
-		log.onDidAdd((rows) => rows.length);
+		log.onDidAdd((batch) => log.columns(batch.first, batch.end));
 		let start = performance.now();
 		for (const { direction, message, text } of wire) log.record(direction, message, text);
 		recordTimes.push(performance.now() - start);

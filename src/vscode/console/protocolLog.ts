@@ -8,7 +8,8 @@
  * Cheap while the server is busy: `record()`, which the connection's tap calls for every message, keeps the wire
  * text (the transport's own string: nothing is serialised or copied) and writes the envelope into typed arrays
  * (see messageRing.ts): no object per message. Pairing runs for a whole batch at once, `batchMs` later (or as soon
- * as anything reads the log), and `onDidAdd` reports the batch as rows; redaction and pretty-printing wait until a
+ * as anything reads the log), and `onDidAdd` reports the batch's seqs; the view takes them as columns (one array
+ * per field, not an object per message: see RowColumns); redaction and pretty-printing wait until a
  * message is shown or searched.
  */
 import { Emitter, type Event } from '../../common/event';
@@ -58,9 +59,33 @@ export const DEFAULT_MAX_CHARS = 64 * 1024 * 1024;
 const MAX_OPEN_REQUESTS = 10_000;
 /** Texts longer than this are redacted and cut when recorded, so what is kept stays small; shorter ones when shown. */
 const LONG_TEXT = 64 * 1024;
-const KINDS: readonly ProtocolKind[] = ['invalid', 'request', 'notification', 'response', 'error'];
+/** The kinds by their code in a row's flags (RowColumns). */
+export const PROTOCOL_KINDS: readonly ProtocolKind[] = ['invalid', 'request', 'notification', 'response', 'error'];
 /** Methods are kept as indexes into a table of the names seen; past this many names, per message (see Flag.ExtraMethod). */
 const EXTRA_METHOD = 0xffff;
+
+/** Consecutive seqs: [first, end). */
+export interface SeqRange {
+	first: number;
+	end: number;
+}
+
+/**
+ * Rows as columns: row i is message `first + i`. `flags`: bit 0 received, bits 1–3 the kind (an index into
+ * PROTOCOL_KINDS); `methods`: an index into `names`, or -1; `ids`, `latencies`: null for none; `pairs`: 0 for none.
+ * Plain arrays, so the message survives any serialisation between the extension host and the webview.
+ */
+export interface RowColumns {
+	first: number;
+	times: number[];
+	flags: number[];
+	sizes: number[];
+	methods: number[];
+	names: string[];
+	ids: Array<string | number | null>;
+	pairs: number[];
+	latencies: Array<number | null>;
+}
 
 /**
  * An entry read from the log. What can change later (its pairing, once the answer comes) and its text are read from
@@ -120,12 +145,9 @@ export class ProtocolLog {
 	private readonly methodNames: string[] = [''];
 	private readonly methodCodes = new Map<string, number>();
 	private timer: NodeJS.Timeout | undefined;
-	private readonly added = new Emitter<readonly ProtocolRow[]>();
-	/**
-	 * Fires with each batch's rows, oldest first; a response's request follows it again, now paired. A row already
-	 * sent is sent again whole (the webview replaces it by seq).
-	 */
-	readonly onDidAdd: Event<readonly ProtocolRow[]> = this.added.event;
+	private readonly added = new Emitter<SeqRange>();
+	/** Fires with each batch processed: the seqs it added (read them with `columns`). */
+	readonly onDidAdd: Event<SeqRange> = this.added.event;
 
 	constructor(
 		capacity = DEFAULT_CAPACITY,
@@ -250,7 +272,7 @@ export class ProtocolLog {
 		return this.get(this.lastSeq)!;
 	}
 
-	/** Processes what was recorded: pairing; then one onDidAdd with the batch's rows. */
+	/** Processes what was recorded: pairing; then one onDidAdd with the batch's seqs. */
 	flush(): void {
 		if (this.timer !== undefined) {
 			clearTimeout(this.timer);
@@ -263,16 +285,44 @@ export class ProtocolLog {
 		if (from >= to) return;
 		this.processed = to - 1;
 		for (let seq = from; seq < to; seq++) this.pair(seq);
-		if (!this.added.hasListeners) return;
-		const rows: ProtocolRow[] = [];
-		for (let seq = from; seq < to; seq++) {
-			rows.push(this.rowAt(seq));
-			const slot = ring.slot(seq);
-			const kind = kindOf(ring.flags[slot]!);
-			const pair = ring.pairs[slot]!;
-			if ((kind === KindCode.Response || kind === KindCode.Error) && pair !== 0 && ring.has(pair)) rows.push(this.rowAt(pair));
+		this.added.fire({ first: from, end: to });
+	}
+
+	/**
+	 * The rows of the messages kept in [first, end) (default: all), as columns: what the view posts to its webview,
+	 * which makes its row objects there (off the extension host, where the MCP clients run).
+	 */
+	columns(first = 0, end = Infinity): RowColumns {
+		this.flush();
+		const ring = this.ring;
+		first = Math.max(first, ring.first);
+		end = Math.min(end, ring.next);
+		const n = Math.max(0, end - first);
+		const columns: RowColumns = { first, times: new Array<number>(n), flags: new Array<number>(n), sizes: new Array<number>(n), methods: new Array<number>(n), names: [], ids: new Array<string | number | null>(n), pairs: new Array<number>(n), latencies: new Array<number | null>(n) };
+		const names = new Map<number, number>();
+		for (let i = 0; i < n; i++) {
+			const slot = ring.slot(first + i);
+			columns.times[i] = ring.times[slot]!;
+			columns.flags[i] = ring.flags[slot]! & (Flag.In | Flag.KindMask);
+			columns.sizes[i] = ring.sizes[slot]!;
+			const code = ring.methods[slot]!;
+			let method = -1;
+			if (code !== 0) {
+				const known = code === EXTRA_METHOD ? undefined : names.get(code);
+				if (known !== undefined) {
+					method = known;
+				} else {
+					method = columns.names.push(this.methodAt(slot)!) - 1;
+					if (code !== EXTRA_METHOD) names.set(code, method);
+				}
+			}
+			columns.methods[i] = method;
+			columns.ids[i] = this.idAt(slot) ?? null;
+			columns.pairs[i] = ring.pairs[slot]!;
+			const latency = ring.latencies[slot]!;
+			columns.latencies[i] = Number.isNaN(latency) ? null : latency;
 		}
-		this.added.fire(rows);
+		return columns;
 	}
 
 	private pair(seq: number): void {
@@ -321,7 +371,7 @@ export class ProtocolLog {
 		const ring = this.ring;
 		const slot = ring.slot(seq);
 		const flags = ring.flags[slot]!;
-		const row: ProtocolRow = { seq, time: ring.times[slot]!, direction: flags & Flag.In ? 'in' : 'out', kind: KINDS[kindOf(flags)]!, size: ring.sizes[slot]! };
+		const row: ProtocolRow = { seq, time: ring.times[slot]!, direction: flags & Flag.In ? 'in' : 'out', kind: PROTOCOL_KINDS[kindOf(flags)]!, size: ring.sizes[slot]! };
 		const method = this.methodAt(slot);
 		if (method !== undefined) row.method = method;
 		const id = this.idAt(slot);
@@ -331,14 +381,6 @@ export class ProtocolLog {
 		const pair = ring.pairs[slot]!;
 		if (pair !== 0) row.pair = pair;
 		return row;
-	}
-
-	/** The rows of every message kept, oldest first (the view's list when it opens). */
-	rows(): ProtocolRow[] {
-		this.flush();
-		const rows: ProtocolRow[] = [];
-		for (let seq = this.ring.first; seq < this.ring.next; seq++) rows.push(this.rowAt(seq));
-		return rows;
 	}
 
 	/** The entries kept, oldest first. */
