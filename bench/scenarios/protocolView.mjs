@@ -107,7 +107,7 @@ export async function run({ rounds }) {
 		{ scenario: 'protocolView', metric: 'stdio sequential p50, protocol view tap on (floor: off)', unit: 'µs', target: '<= 1.05x', floor: median(seq.floor), ours: median(seq.ours), sdk: '-' },
 		{ scenario: 'protocolView', metric: `stdio ${IN_FLIGHT} in flight, tap on (floor: off)`, unit: 'calls/s', lowerIsBetter: false, target: '<= 1.05x', floor: median(par.floor.map((r) => r.rate)), ours: median(par.ours.map((r) => r.rate)), sdk: '-' },
 		{ scenario: 'protocolView', metric: `record ${MESSAGES.toLocaleString('en-US')} messages (the tap's part)`, unit: 'ms', floor: '-', ours: median(recordTimes), sdk: '-' },
-		{ scenario: 'protocolView', metric: `process them in one batch (pair; rows for the view)`, unit: 'ms', floor: '-', ours: median(processTimes), sdk: '-' },
+		{ scenario: 'protocolView', metric: `process them in one batch (pair; the columns the view posts)`, unit: 'ms', floor: '-', ours: median(processTimes), sdk: '-' },
 		{ scenario: 'protocolView', metric: `filter ${MESSAGES.toLocaleString('en-US')} messages by text`, unit: 'ms', floor: '-', ours: median(filterTimes), sdk: '-' },
 		{ scenario: 'protocolView', metric: `then filter a new batch of 50 alone (while a filter is set)`, unit: 'ms', floor: '-', ours: median(batchFilterTimes), sdk: '-' },
 	];
