@@ -9,6 +9,8 @@
 //     scenario: string, metric: string, unit: string,   // e.g. 'stdio', 'sequential tools/call echo p50', 'µs'
 //     floor, ours, sdk: number | string,                 // the median over >= `rounds` interleaved rounds, or a
 //                                                        // string such as 'fails (…)' when a client cannot do it
+//     plainFloor?: number,                               // a second reference, shown with its own ratio (stdio: the
+//                                                        // floor spawned plainly, where `floor` spawns as we do)
 //     lowerIsBetter?: boolean,                           // default true; false for throughput (calls/s)
 //     target?: string,                                   // shown as is, e.g. '<= 1.1x'
 //   }
@@ -16,6 +18,7 @@
 // floor/ours for throughput. Run clients interleaved (lib/stats.mjs `interleave`) against a server that costs the
 // same for every client (bench/servers/), and connect through lib/clients.mjs.
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const args = process.argv.slice(2);
@@ -33,9 +36,9 @@ const format = (value) => {
 	if (value >= 1000) return Math.round(value).toLocaleString('en-US');
 	return value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
 };
-const ratio = (row, value) => {
-	if (typeof value !== 'number' || typeof row.floor !== 'number' || value === 0 || row.floor === 0) return '-';
-	return `${(row.lowerIsBetter === false ? row.floor / value : value / row.floor).toFixed(2)}x`;
+const ratio = (row, value, reference = row.floor) => {
+	if (typeof value !== 'number' || typeof reference !== 'number' || value === 0 || reference === 0) return '-';
+	return `${(row.lowerIsBetter === false ? reference / value : value / reference).toFixed(2)}x`;
 };
 
 const started = performance.now();
@@ -45,7 +48,10 @@ for (const file of files) {
 	const t = performance.now();
 	process.stderr.write(`bench: ${scenario.name} …`);
 	try {
-		rows.push(...(await scenario.run({ rounds })));
+		// The 1-minute load average when the scenario ended, next to its figures: on a shared machine it says how much to trust them.
+		const scenarioRows = await scenario.run({ rounds });
+		const load = loadavg()[0];
+		rows.push(...scenarioRows.map((row) => ({ ...row, load })));
 		process.stderr.write(` ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
 	} catch (error) {
 		process.stderr.write(` failed: ${error?.stack ?? error}\n`);
@@ -53,11 +59,26 @@ for (const file of files) {
 	}
 }
 
-const header = ['scenario', 'metric', 'unit', 'floor', 'ours', 'sdk', 'ours/floor', 'sdk/floor', 'target'];
-const table = rows.map((row) => [row.scenario, row.metric, row.unit, format(row.floor), format(row.ours), format(row.sdk), ratio(row, row.ours), ratio(row, row.sdk), row.target ?? '']);
+// The second reference's columns only when a row has one.
+const plain = rows.some((row) => row.plainFloor !== undefined);
+const header = ['scenario', 'metric', 'unit', 'floor', ...(plain ? ['plain floor'] : []), 'ours', 'sdk', 'ours/floor', 'sdk/floor', ...(plain ? ['ours/plain', 'sdk/plain'] : []), 'target', 'load'];
+const table = rows.map((row) => [
+	row.scenario,
+	row.metric,
+	row.unit,
+	format(row.floor),
+	...(plain ? [format(row.plainFloor)] : []),
+	format(row.ours),
+	format(row.sdk),
+	ratio(row, row.ours),
+	ratio(row, row.sdk),
+	...(plain ? [ratio(row, row.ours, row.plainFloor), ratio(row, row.sdk, row.plainFloor)] : []),
+	row.target ?? '',
+	row.load === undefined ? '' : row.load.toFixed(1),
+]);
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => String(r[i]).length)));
 const line = (cells) => `| ${cells.map((c, i) => String(c).padEnd(widths[i])).join(' | ')} |`;
-console.log(`\nMedians of ${rounds} interleaved rounds; Node ${process.version}; ${new Date().toISOString()}\n`);
+console.log(`\nMedians of ${rounds} interleaved rounds; Node ${process.version}; ${new Date().toISOString()}; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} (1/5/15 min) at the end\n`);
 console.log(line(header));
 console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
 for (const r of table) console.log(line(r));
@@ -65,4 +86,4 @@ console.log(`\n(total ${((performance.now() - started) / 1000).toFixed(0)} s)`);
 
 const out = fileURLToPath(new URL('../.bench/', import.meta.url));
 mkdirSync(out, { recursive: true });
-writeFileSync(`${out}results.json`, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, rounds, rows }, null, '\t')}\n`);
+writeFileSync(`${out}results.json`, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, loadavg: loadavg(), rounds, rows }, null, '\t')}\n`);

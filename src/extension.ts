@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { Manager } from './manager/manager';
+import { Manager, type NamedTool } from './manager/manager';
+import { visibleToModel } from './manager/apps/appMeta';
 import { addServer } from './vscode/tree/addServer';
 import { registerChatParticipant } from './vscode/chat/chatParticipant';
 import { type ActiveCall, ToolCommands } from './vscode/tools/commands';
@@ -21,6 +22,7 @@ import { loggingLevel, watchLogLevelSetting } from './vscode/logs/serverLogging'
 import { ServersTreeProvider, type TreeNode } from './vscode/tree/serversTree';
 import { ServerConfiguration } from './vscode/settings';
 import { registerSignOutCommand } from './vscode/auth/signOut';
+import { notifySignInFailures } from './vscode/auth/signInFailures';
 import { ServersStatusBar } from './vscode/tree/statusBar';
 import { ServerInputQueue } from './vscode/serverInput/inputQueue';
 import { WaitingRequestsAnnouncer } from './vscode/serverInput/waitingRequests';
@@ -31,6 +33,7 @@ import { registerConsentCommands, ToolConsent } from './vscode/tools/consent';
 import { registerEnablementUi, ToolEnablement, watchCheckboxes } from './vscode/tools/toolEnablement';
 import type { CallHistory } from './vscode/console/callHistory';
 import type { ProtocolViews } from './vscode/console/protocolView';
+import { advertisedExtensions, type AppViews } from './vscode/console/apps';
 import { registerConsole } from './vscode/console';
 
 /** The id of the Servers view (package.json `contributes.views`). */
@@ -70,6 +73,8 @@ export interface SwitchboardApi {
 	history: CallHistory;
 	/** The open protocol views, by server. */
 	protocol: ProtocolViews;
+	/** The open MCP App panels. */
+	apps: AppViews;
 }
 
 /** The running extension's Manager and its one disposal (shared by deactivate and context.subscriptions). */
@@ -92,7 +97,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		const elicitation = new ElicitationPresenter((server) => logs.channel(server), { queue: inputQueue });
 		const sampling = new SamplingBroker(context, (server) => logs.channel(server), { queue: inputQueue });
 		const oauth = vsCodeOAuthHooks(context.secrets, (server) => logs.logger(server));
-		const host = new VsCodeHost({ logs, elicitation, sampling, configuration, loggingLevel, oauth });
+		// MCP Apps (io.modelcontextprotocol/ui) is advertised while mcpSwitchboard.apps.enabled is on (console/apps).
+		const host = new VsCodeHost({ logs, elicitation, sampling, configuration, loggingLevel, oauth, extensions: advertisedExtensions });
 		context.subscriptions.push(configuration, elicitation, sampling, host, registerSamplingCommands(sampling));
 
 		const manager = new Manager(host, { inheritEnvironment: configuration.inheritEnvironment() });
@@ -120,9 +126,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		context.subscriptions.push(enablement, registerEnablementUi(enablement));
 		// One consent for every caller: the palette's rule for Call Tool, the model's rule for @mcp (consent.ts).
 		const consent = new ToolConsent(context.workspaceState);
-		context.subscriptions.push(registerChatParticipant(context, manager, { consent, tasks, isEnabled: enablement.isEnabled }), registerConsentCommands(consent));
+		// What a model may see and call: switched on, and not an app-only tool (MCP Apps: "Host MUST NOT include tools in
+		// the agent's tool list when their visibility does not include "model"").
+		const forModels = (named: NamedTool) => enablement.isEnabled(named) && visibleToModel(named.tool);
+		context.subscriptions.push(registerChatParticipant(context, manager, { consent, tasks, isEnabled: forModels }), registerConsentCommands(consent));
 		const version = String((context.extension.packageJSON as { version?: string }).version);
-		const gateway = registerGateway(manager, logs.main, version, enablement.isEnabled);
+		const gateway = registerGateway(manager, logs.main, version, forModels);
 		context.subscriptions.push(gateway.disposable, enablement.onDidChange(() => gateway.provider.catalog.refilter()));
 
 		const tree = new ServersTreeProvider(manager, tasks, enablement);
@@ -152,10 +161,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			tasks,
 		});
 		context.subscriptions.push(registerTaskCommands({ tasks, results, blobs, showError: (server, message) => showServerError(logs, server, message) }));
-		const devConsole = registerConsole(context, manager);
+		const devConsole = registerConsole(context, manager, { logs, consent, isEnabled: enablement.isEnabled, hostInfo: { name: 'MCP Switchboard', version } });
 		context.subscriptions.push(devConsole.disposable);
 		const statusBar = new ServersStatusBar(manager, Commands.showServers);
-		context.subscriptions.push(commands, statusBar, notifyServerErrors(manager, logs), registerSignOutCommand(manager, new SecretStorageTokenStore(context.secrets)));
+		context.subscriptions.push(commands, statusBar, notifyServerErrors(manager, logs), notifySignInFailures(manager, logs), registerSignOutCommand(manager, new SecretStorageTokenStore(context.secrets)));
 
 		// Apply configuration changes one at a time, in order; a change during an apply is applied after it.
 		let shownProblems = '';
@@ -207,6 +216,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			enablement,
 			history: devConsole.history,
 			protocol: devConsole.protocol,
+			apps: devConsole.apps,
 		};
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);

@@ -1,6 +1,7 @@
 // The three clients the benchmark compares, behind one small adapter shape:
 //   connect(serverArgs) -> { callTool(name, args), listTools(), close() }
 // - floor: the cheapest correct raw client: spawn + newline framing on bytes + JSON.parse + id matching, no validation.
+// - floorSameOptions: the same client, its server spawned as StdioTransport spawns it (the honest stdio reference).
 // - ours:  dist/core.js (this project), default options.
 // - sdk:   @modelcontextprotocol/sdk 1.32.2 Client with StdioClientTransport, default options.
 import { spawn } from 'node:child_process';
@@ -13,10 +14,21 @@ export const SERVER = fileURLToPath(new URL('../servers/rawServer.mjs', import.m
 export const CLIENTS = ['floor', 'ours', 'sdk'];
 const require = createRequire(import.meta.url);
 
-async function connectFloor(serverArgs, { detached = false } = {}) {
-	// `detached` starts the server in its own session, as StdioTransport does (to signal its process group): with the
-	// kernel's autogroup scheduling that alone changes round-trip latency on a busy machine, so it is measured apart.
-	const child = spawn(process.execPath, [SERVER, ...serverArgs], { stdio: ['pipe', 'pipe', 'inherit'], detached });
+/**
+ * How StdioTransport spawns a server (src/protocol/transports/stdio.ts), for the same-options floor: its own session
+ * (`detached`, so close() can signal the process group; with the kernel's autogroup scheduling that alone changes
+ * round-trip latency on a busy machine), all three pipes with stderr read by the client, a copy of the environment.
+ */
+const SAME_OPTIONS = { stdio: ['pipe', 'pipe', 'pipe'], shell: false, detached: process.platform !== 'win32', windowsHide: true };
+
+async function connectFloor(serverArgs, { sameOptions = false } = {}) {
+	const child = sameOptions
+		? spawn(process.execPath, [SERVER, ...serverArgs], { ...SAME_OPTIONS, env: { ...process.env } })
+		: spawn(process.execPath, [SERVER, ...serverArgs], { stdio: ['pipe', 'pipe', 'inherit'] });
+	if (sameOptions) {
+		child.stderr.setEncoding('utf8');
+		child.stderr.on('data', (text) => process.stderr.write(text));
+	}
 	const pending = new Map();
 	let nextId = 1;
 	child.stdout.on(
@@ -77,8 +89,8 @@ export function connectClient(which, serverArgs = []) {
 	switch (which) {
 		case 'floor':
 			return connectFloor(serverArgs);
-		case 'floorOwnSession':
-			return connectFloor(serverArgs, { detached: true });
+		case 'floorSameOptions':
+			return connectFloor(serverArgs, { sameOptions: true });
 		case 'ours':
 			return connectOurs(serverArgs);
 		case 'sdk':

@@ -4,6 +4,11 @@
 // 64 in flight. Also @mcp's tool selection: ranking 5,000 tools for one request, with the index built for the
 // request (cold: a new tool list) and with it cached (the Manager's tool list unchanged since the last request).
 //
+// Any gateway adds one HTTP round trip to the direct call, so the rows decompose the cost: a bare in-process
+// node:http round trip (keep-alive, no MCP), "direct + that hop" (the floor any gateway has: the sum of both
+// latencies; for throughput, the sum of both costs per call), the gateway called by a raw node:http client (its own
+// cost without our MCP client's), and a call with a progress token, as VS Code's agent sends.
+//
 // The gateway, Manager and ranking are bundled from src/ for this run with esbuild (they are not in dist/core.js).
 import * as http from 'node:http';
 import { createRequire } from 'node:module';
@@ -16,7 +21,7 @@ export const name = 'gateway';
 
 const SEQUENTIAL_CALLS = 2000;
 const WARMUP_CALLS = 300;
-const PARALLEL_CALLS = 10_000;
+const PARALLEL_CALLS = 5000;
 const IN_FLIGHT = 64;
 const SELECTION_TOOLS = 5000;
 const SELECTION_RUNS = 30;
@@ -75,18 +80,47 @@ async function loopbackFloor() {
 	return { callTool, close: () => new Promise((resolve) => (agent.destroy(), server.close(resolve))) };
 }
 
+/**
+ * The gateway called by a keep-alive node:http client that builds each request by hand and does not parse the
+ * answer: what the gateway itself costs, without any MCP client's.
+ */
+async function rawGatewayClient(gateway) {
+	const agent = new http.Agent({ keepAlive: true });
+	const url = new URL(gateway.url);
+	const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${gateway.token}` };
+	const post = (body) =>
+		new Promise((resolve, reject) => {
+			const req = http.request({ host: url.hostname, port: url.port, method: 'POST', path: url.pathname, agent, headers }, (res) => {
+				const chunks = [];
+				res.on('data', (chunk) => chunks.push(chunk));
+				res.on('end', () => (res.statusCode === 200 ? resolve(res) : reject(new Error(`HTTP ${res.statusCode}: ${Buffer.concat(chunks)}`))));
+			});
+			req.on('error', reject);
+			req.end(body);
+		});
+	const opened = await post(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }));
+	headers['mcp-session-id'] = opened.headers['mcp-session-id'];
+	headers['mcp-protocol-version'] = '2025-11-25';
+	await post('{"jsonrpc":"2.0","method":"notifications/initialized"}').catch(() => undefined);
+	let id = 1;
+	return {
+		callTool: (tool, args) => post(JSON.stringify({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: `mcp__bench__${tool}`, arguments: args } })),
+		close: () => agent.destroy(),
+	};
+}
+
 const sequential = (client) => sequentialCalls(client, { calls: SEQUENTIAL_CALLS, warmup: WARMUP_CALLS });
 
-/** 5,000 tools with descriptions drawn from a vocabulary, like many servers' tools side by side. */
-function syntheticTools() {
+/** 5,000 tools with descriptions drawn from a vocabulary, like many servers' tools side by side; `variant` changes every text. */
+function syntheticTools(variant = 0) {
 	const words = 'file read write list search issue pull request branch commit repository deploy build test log metric alert query table row column database user team project ticket comment label image render page browser click screenshot weather forecast city calendar event meeting email message send channel slack note document folder upload download archive compress secret token cluster pod service container'.split(' ');
-	let seed = 42;
+	let seed = 42 + variant;
 	const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
 	const pick = () => words[Math.floor(random() * words.length)];
 	const tools = [];
 	for (let i = 0; i < SELECTION_TOOLS; i++) {
 		const server = `server${i % 50}`;
-		const toolName = `${pick()}_${pick()}_${i}`;
+		const toolName = `${pick()}_${pick()}_${i}${variant ? `_v${variant}` : ''}`;
 		const description = Array.from({ length: 12 }, pick).join(' ');
 		tools.push({ server, qualifiedName: `mcp__${server}__${toolName}`, tool: { name: toolName, description, inputSchema: { type: 'object', properties: { q: { type: 'string' } } } } });
 	}
@@ -102,7 +136,7 @@ function selection(selectTools) {
 	const time = (make) => {
 		const samples = [];
 		for (let i = 0; i < SELECTION_RUNS; i++) {
-			const list = make();
+			const list = make(i);
 			const start = performance.now();
 			const result = selectTools(list, { query });
 			samples.push(performance.now() - start);
@@ -111,11 +145,20 @@ function selection(selectTools) {
 		return median(samples);
 	};
 	selectTools(tools, { query });
-	// Cold: new tool objects, so every tool's words are read and the index built inside the measurement (a first
-	// request, or every server restarted); after a list change: a new list of the same tool objects (one server's list
-	// changed; the others' words are cached per tool); warm: the same list (nothing changed since the last request).
-	return { cold: time(() => tools.map((t) => ({ ...t, tool: { ...t.tool } }))), changed: time(() => [...tools]), warm: time(() => tools) };
+	// Cold: tools never seen, with texts never seen (a new variant each run: new names and descriptions), so every
+	// tool's words are read inside the measurement (the first request); restarted: new tool objects with the same
+	// texts (every server restarted); after a list change: a new list of the same tool objects (one server's list
+	// changed); warm: the same list (nothing changed since the last request).
+	variants += SELECTION_RUNS;
+	const base = variants;
+	return {
+		cold: time((i) => syntheticTools(base + i)),
+		restarted: time(() => tools.map((t) => ({ ...t, tool: { ...t.tool } }))),
+		changed: time(() => [...tools]),
+		warm: time(() => tools),
+	};
 }
+let variants = 0;
 
 export async function run({ rounds }) {
 	const { startGateway, ManagerCatalog, Manager, selectTools } = await bundle();
@@ -129,24 +172,43 @@ export async function run({ rounds }) {
 	const direct = await connectClient('ours');
 	const viaClient = await core.connect({ type: 'http', url: gateway.url, headers: { authorization: `Bearer ${gateway.token}` } }, { name: 'gateway' });
 	const via = { callTool: (tool, args) => viaClient.callTool(`mcp__bench__${tool}`, args) };
+	// As VS Code's agent calls: with a progress token (the echo sends no progress, so the answer can stay JSON).
+	const withProgress = { callTool: (tool, args) => viaClient.callTool(`mcp__bench__${tool}`, args, { onProgress: () => undefined }) };
 	const loopback = await loopbackFloor();
-	const connections = { floor: direct, ours: via, loopback };
+	const raw = await rawGatewayClient(gateway);
+	const connections = { floor: direct, ours: via, loopback, raw, withProgress };
 	try {
 		for (const which of ['floor', 'ours']) await parallelCalls(connections[which], 3000, IN_FLIGHT);
-		const seq = await interleave(rounds, ['floor', 'ours', 'loopback'], (which) => sequential(connections[which]));
-		const par = await interleave(rounds, ['floor', 'ours'], (which) => parallelCalls(connections[which], PARALLEL_CALLS, IN_FLIGHT));
-		const picked = (results, key) => ({ floor: median(results.floor.map((r) => r[key])), ours: median(results.ours.map((r) => r[key])), sdk: '-' });
+		const seq = await interleave(rounds, Object.keys(connections), (which) => sequential(connections[which]));
+		const par = await interleave(rounds, ['floor', 'ours', 'loopback', 'raw'], (which) => parallelCalls(connections[which], PARALLEL_CALLS, IN_FLIGHT));
+		const p50 = (which) => median(seq[which].map((r) => r.p50));
+		const rate = (which) => median(par[which].map((r) => r.rate));
+		// Per round, the floor of any gateway: the direct call plus one bare HTTP round trip (latencies add; for
+		// throughput the time per call adds: 1 / (1/direct + 1/hop)).
+		const hopFloorP50 = median(seq.floor.map((r, i) => r.p50 + seq.loopback[i].p50));
+		const hopFloorRate = median(par.floor.map((r, i) => 1 / (1 / r.rate + 1 / par.loopback[i].rate)));
 		const selections = [];
 		for (let round = 0; round < rounds; round++) selections.push(selection(selectTools));
+		const row = (metric, unit, floor, ours, extra = {}) => ({ scenario: 'gateway', metric, unit, floor, ours, sdk: '-', ...extra });
 		return [
-			{ scenario: 'gateway', metric: 'tools/call echo p50: direct stdio (floor) vs through the gateway (ours)', unit: 'µs', target: '<= 1.3x', ...picked(seq, 'p50') },
-			{ scenario: 'gateway', metric: 'tools/call echo p50: trivial in-process node:http round trip (floor) vs the gateway (ours)', unit: 'µs', floor: median(seq.loopback.map((r) => r.p50)), ours: median(seq.ours.map((r) => r.p50)), sdk: '-' },
-			{ scenario: 'gateway', metric: `${PARALLEL_CALLS} calls, ${IN_FLIGHT} in flight: direct vs gateway`, unit: 'calls/s', lowerIsBetter: false, target: '<= 1.3x', ...picked(par, 'rate') },
+			row('tools/call echo p50: direct stdio (floor) vs through the gateway (ours)', 'µs', p50('floor'), p50('ours'), { target: '<= 1.3x' }),
+			row('  p50: direct stdio vs one bare in-process node:http round trip (no MCP)', 'µs', p50('floor'), p50('loopback')),
+			row('  p50: direct + bare HTTP round trip (the floor of any gateway) vs the gateway', 'µs', hopFloorP50, p50('ours')),
+			row('  p50: direct + bare HTTP round trip vs the gateway called by a raw node:http client', 'µs', hopFloorP50, p50('raw')),
+			row('  p50: direct stdio vs the gateway with a progress token (as VS Code calls)', 'µs', p50('floor'), p50('withProgress')),
+			row('  CPU of this process per sequential call (less moved by load than latency): direct vs gateway', 'µs', median(seq.floor.map((r) => r.cpu)), median(seq.ours.map((r) => r.cpu))),
+			row(`${PARALLEL_CALLS} calls, ${IN_FLIGHT} in flight: direct vs gateway`, 'calls/s', rate('floor'), rate('ours'), { lowerIsBetter: false, target: '<= 1.3x' }),
+			row(`  ${IN_FLIGHT} in flight: direct vs bare in-process node:http round trips (no MCP)`, 'calls/s', rate('floor'), rate('loopback'), { lowerIsBetter: false }),
+			row(`  ${IN_FLIGHT} in flight: direct + bare HTTP round trip (the floor of any gateway) vs the gateway`, 'calls/s', hopFloorRate, rate('ours'), { lowerIsBetter: false }),
+			row(`  ${IN_FLIGHT} in flight: direct + bare HTTP round trip vs the gateway called by a raw node:http client`, 'calls/s', hopFloorRate, rate('raw'), { lowerIsBetter: false }),
+			row(`  CPU of this process per call, ${IN_FLIGHT} in flight: direct vs gateway`, 'µs', median(par.floor.map((r) => r.cpu)), median(par.ours.map((r) => r.cpu))),
 			{ scenario: 'selection', metric: `rank ${SELECTION_TOOLS} tools for a request, index cached`, unit: 'ms', floor: '-', ours: median(selections.map((s) => s.warm)), sdk: '-', target: '< 20 ms' },
 			{ scenario: 'selection', metric: `rank ${SELECTION_TOOLS} tools for a request, index rebuilt after a list change`, unit: 'ms', floor: '-', ours: median(selections.map((s) => s.changed)), sdk: '-', target: '< 20 ms' },
-			{ scenario: 'selection', metric: `rank ${SELECTION_TOOLS} tools for a request, cold (every tool's words read)`, unit: 'ms', floor: '-', ours: median(selections.map((s) => s.cold)), sdk: '-', target: '< 20 ms' },
+			{ scenario: 'selection', metric: `rank ${SELECTION_TOOLS} tools for a request, every server restarted (new objects, same texts)`, unit: 'ms', floor: '-', ours: median(selections.map((s) => s.restarted)), sdk: '-', target: '< 20 ms' },
+			{ scenario: 'selection', metric: `rank ${SELECTION_TOOLS} tools for a request, cold (tools and texts never seen: every word read)`, unit: 'ms', floor: '-', ours: median(selections.map((s) => s.cold)), sdk: '-', target: '< 20 ms' },
 		];
 	} finally {
+		raw.close();
 		await loopback.close();
 		await viaClient.close();
 		await direct.close();

@@ -12,6 +12,7 @@ import { Manager } from '../manager/manager';
 import type { ServerEntry } from '../manager/config';
 import type { ResolvedServer, ServerView } from '../manager/types';
 import type { CliOptions } from './args';
+import { FileEraCache } from './eraCache';
 import { inputSource } from './inputs';
 import { readWorkspaceServers, resolveWorkspaceEntry, type WorkspaceServers } from './workspaceConfig';
 
@@ -128,7 +129,8 @@ export class CliSession {
 		// One attempt per server: a command-line run reports a failure instead of retrying in the background. A
 		// server that ignores the end of stdin is signalled after CLOSE_GRACE_MS instead of the editor's 2 s: a
 		// person (or a CI job) is waiting for the command to return.
-		const manager = new Manager(host, { restartPolicy: { maxCrashes: 0 }, connect: createDefaultConnector(undefined, { closeGraceMs: CLOSE_GRACE_MS }) });
+		// Each server's protocol era is remembered between runs (eraCache.ts): a second run skips the server/discover probe.
+		const manager = new Manager(host, { restartPolicy: { maxCrashes: 0 }, connect: createDefaultConnector(undefined, { closeGraceMs: CLOSE_GRACE_MS }, new FileEraCache()) });
 		manager.onDidChangeLists(({ server }) => {
 			this.listed.add(server);
 			for (const resolve of this.listWaiters.get(server) ?? []) resolve();

@@ -154,7 +154,8 @@ export async function startGateway(catalog: GatewayCatalog, options: GatewayOpti
 				return;
 			}
 			const accept = String(req.headers.accept ?? '');
-			// A request that asks for progress is answered as an event stream, so progress can go before the result.
+			// A request that asks for progress may be answered as an event stream, so progress can go before the result;
+			// it becomes one only when progress does go first (SessionTransport), else the answer is plain JSON.
 			const wantsProgress = (message.params?._meta as { progressToken?: unknown } | undefined)?.progressToken !== undefined;
 			const sse = wantsProgress && accept.includes('text/event-stream');
 			session.transport.deliverRequest(message, res, sse, isInit ? { 'mcp-session-id': session.transport.sessionId } : {});

@@ -19,7 +19,11 @@ import type { Transport } from '../protocol/transports/transport';
 /** One request waiting for its answer on an HTTP response. */
 interface Reply {
 	res: ServerResponse;
-	/** Answer as an event stream (so progress can go first) rather than one JSON body. */
+	/**
+	 * The client accepts an event stream and asked for progress: the answer becomes an event stream once a progress
+	 * notification has to go before it. Until then nothing is sent, and a result that comes first goes as one JSON
+	 * body (the client accepted both; JSON is one write with a content-length instead of a chunked stream).
+	 */
 	sse: boolean;
 	headers: Record<string, string>;
 	progressToken: string | number | undefined;
@@ -46,8 +50,8 @@ export class SessionTransport implements Transport {
 	}
 
 	/**
-	 * Hands a client request to the connection; its answer goes to `res` (as SSE when `sse`), with `headers` added
-	 * (the session id on `initialize`).
+	 * Hands a client request to the connection; its answer goes to `res` (as SSE when `sse` and progress goes first,
+	 * else as JSON), with `headers` added (the session id on `initialize`).
 	 */
 	deliverRequest(message: JsonRpcRequest, res: ServerResponse, sse: boolean, headers: Record<string, string> = {}): void {
 		const meta = message.params?._meta as { progressToken?: unknown } | undefined;
@@ -133,11 +137,13 @@ function writeEvent(reply: Reply, message: JsonRpcMessage): void {
 	reply.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
 }
 
-/** Writes the answer of a request and ends its HTTP response. */
+/**
+ * Writes the answer of a request and ends its HTTP response: the last event of a stream already started (with the
+ * stream's end in the same write), or one JSON body.
+ */
 function writeFinal(reply: Reply, message: JsonRpcMessage): void {
-	if (reply.sse) {
-		writeEvent(reply, message);
-		reply.res.end();
+	if (reply.res.headersSent) {
+		reply.res.end(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
 		return;
 	}
 	const body = JSON.stringify(message);

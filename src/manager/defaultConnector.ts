@@ -9,17 +9,27 @@ import { McpClient, type ProtocolEra } from '../protocol/client';
 import type { Host } from './host';
 import type { Connector, ConnectRequest } from './serverConnection';
 
+/** Where the connector remembers each server's era (a Map by default; the command line keeps it in a file). */
+export interface EraMemory {
+	get(key: string): ProtocolEra | undefined;
+	set(key: string, era: ProtocolEra): unknown;
+	delete(key: string): unknown;
+}
+
 /**
  * A Connector using `createTransport` and `McpClient.connect`. `auth` gives an HTTP auth provider for a remote
  * server (the OAuth client), or undefined; `transportOptions` adds transport options (e.g. the command line's shorter
- * close grace).
+ * close grace); `eras` is where each server's protocol era is remembered (default: in memory, for this connector).
  */
-export function createDefaultConnector(auth?: (request: ConnectRequest) => HttpAuthProvider | undefined, transportOptions: Pick<CreateTransportOptions, 'closeGraceMs'> = {}): Connector {
+export function createDefaultConnector(
+	auth?: (request: ConnectRequest) => HttpAuthProvider | undefined,
+	transportOptions: Pick<CreateTransportOptions, 'closeGraceMs'> = {},
 	// "Clients SHOULD cache the result for the lifetime of the server process (stdio) or origin (HTTP), and MAY persist
 	// it across restarts of the same server configuration, re-probing if the cached assumption later fails."
 	// https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
 	// A legacy answer lets a restart skip the probe (McpClient probes again when initialize then fails).
-	const eras = new Map<string, ProtocolEra>();
+	eras: EraMemory = new Map<string, ProtocolEra>(),
+): Connector {
 	return async (request) => {
 		const { name, config, handlers, logger, signal, inheritEnvironment } = request;
 		const transport = createTransport(config, { ...transportOptions, logger, name, inheritEnvironment, auth: config.type === 'stdio' ? undefined : auth?.(request) });
@@ -33,7 +43,14 @@ export function createDefaultConnector(auth?: (request: ConnectRequest) => HttpA
 			// ServerConnection enforces the connect timeout (and holds it during an OAuth browser step), so the client
 			// must not race it with a timer of its own.
 			const key = eraKey(name, config);
-			const client = await McpClient.connect(transport, { name, logger, handlers, connectTimeoutMs: Infinity, protocolVersion: config.protocolVersion, knownEra: eras.get(key) });
+			let client: McpClient;
+			try {
+				client = await McpClient.connect(transport, { name, logger, handlers, connectTimeoutMs: Infinity, protocolVersion: config.protocolVersion, knownEra: eras.get(key) });
+			} catch (error) {
+				// Whatever was remembered may be why: the next attempt probes afresh.
+				eras.delete(key);
+				throw error;
+			}
 			eras.set(key, client.era);
 			return client;
 		} finally {
@@ -57,7 +74,9 @@ export function oauthFor(host: Host): (request: ConnectRequest) => HttpAuthProvi
 		if (!hooks) return undefined;
 		const provider = new OAuthProvider({ serverUrl: request.config.url, config: request.config.oauth ?? {}, hooks, logger: request.logger, name: request.name });
 		return {
-			headers: (signal) => provider.headers(signal),
+			headers: (signal, target) => provider.headers(signal, target),
+			currentHeaders: (target) => provider.currentHeaders(target),
+			onResponse: (response) => provider.onResponse(response),
 			onUnauthorized: async (response, signal) => {
 				const resume = request.holdTimeout();
 				try {

@@ -38,4 +38,9 @@ export interface Host {
 	 * themselves; stored or refreshed tokens still work, and a needed sign-in fails so the server waits for the user.
 	 */
 	oauth?(server: string, options?: { interactive: boolean }): OAuthHostHooks | undefined;
+	/**
+	 * MCP extensions the host implements, advertised to every server as `capabilities.extensions` (e.g. MCP Apps:
+	 * `io.modelcontextprotocol/ui`). Read at each connect, so a change applies from the next start. Absent: none.
+	 */
+	extensions?(): Readonly<Record<string, object>> | undefined;
 }

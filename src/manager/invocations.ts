@@ -6,8 +6,11 @@
 import type { RequestOptions } from '../protocol/client';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '../protocol/schema';
 
-/** Where a call came from: the palette or tree, the `@mcp` chat, VS Code's agent through the gateway, a saved file. */
-export type InvocationOrigin = 'palette' | 'chat' | 'gateway' | 'file' | 'history';
+/**
+ * Where a call came from: the palette or tree, the `@mcp` chat, VS Code's agent through the gateway, a saved file, the
+ * history, or an MCP App (its own `tools/call` and `resources/read`, src/vscode/console/apps).
+ */
+export type InvocationOrigin = 'palette' | 'chat' | 'gateway' | 'file' | 'history' | 'app';
 
 /** RequestOptions plus the origin that makes the call part of the history. */
 export interface InvokeOptions extends RequestOptions {

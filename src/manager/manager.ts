@@ -7,6 +7,7 @@ import { Emitter, type Event } from '../common/event';
 import type { Disposable } from '../common/disposable';
 import { ErrorCode } from '../protocol/jsonrpc';
 import { McpError } from '../protocol/mcpError';
+import { cacheHintsOf } from '../protocol/modern/caching';
 import type { CallToolOptions, McpClient, MessageTap, ToolTask } from '../protocol/client';
 import type { CallToolResult, GetPromptResult, ReadResourceResult, Tool } from '../protocol/schema';
 import { systemClock, type Clock, type RestartPolicyOptions } from './backoff';
@@ -18,7 +19,7 @@ import { createDefaultConnector, oauthFor } from './defaultConnector';
 import { ServerConnection, serverHash, type Connector } from './serverConnection';
 import { ToolNameRegistry } from './toolNames';
 
-export type { ConfigSource, NamedTool, ResolvedServer, ServerConfig, ServerState, ServerView } from './types';
+export type { ConfigSource, NamedTool, ResolvedServer, ServerConfig, ServerState, ServerView, SignInFailure } from './types';
 import type { NamedTool, ServerState, ServerView, ResolvedServer } from './types';
 
 export interface ManagerOptions {
@@ -209,6 +210,8 @@ export class Manager {
 
 	/** Every running server's tools, in configuration order; the array is rebuilt only after a list changes. */
 	allTools(): readonly NamedTool[] {
+		// Asking for the tools is when a list past its server's ttlMs is re-fetched (see ServerConnection.refreshIfStale).
+		for (const connection of this.connections.values()) connection.refreshIfStale('tools');
 		if (!this.toolsSnapshot) {
 			const all: NamedTool[] = [];
 			for (const connection of this.connections.values()) for (const tool of connection.tools) all.push(tool);
@@ -259,7 +262,13 @@ export class Manager {
 		return client && client.supportsToolTasks() ? client.toolTaskSupport(tool) : 'forbidden';
 	}
 
-	/** Served from the resource cache (TTL + LRU) when fresh. */
+	/**
+	 * Served from the resource cache (TTL + LRU) when fresh. A 2026-07-28 server's `ttlMs` sets how long its result
+	 * stays fresh (0: not kept); a result that took the user's input (input_required rounds) is never kept.
+	 * `cacheScope` needs nothing more here: the cache belongs to one connection, so to one authorization context
+	 * ("Cached responses MAY be reused for the same authorization context"), and is emptied whenever the connection
+	 * ends (restart, stop, Sign Out), so a private result never reaches another sign-in.
+	 */
 	readResource(server: string, uri: string, options?: InvokeOptions): Promise<ReadResourceResult> {
 		return this.invoke({ kind: 'resource', server, uri }, options, async (client) => {
 			const cached = this.cache.get(server, uri);
@@ -268,7 +277,10 @@ export class Manager {
 			const result = await client.readResource(uri, options);
 			// Cached only when the same connection is still the running one and the resource was not updated (or the
 			// server restarted) during the read; otherwise the next read asks the server again.
-			if (this.connections.get(server)?.runningClient === client) this.cache.set(server, uri, result, version);
+			if (this.connections.get(server)?.runningClient === client && !client.neededInput(result)) {
+				const serverTtl = client.era === 'modern' ? cacheHintsOf(result).ttlMs : undefined;
+				this.cache.set(server, uri, result, version, serverTtl);
+			}
 			return result;
 		});
 	}
@@ -317,8 +329,8 @@ export class Manager {
 		if (!client) return;
 		const listeners = this.messageWatchers.get(server);
 		client.messageTap = listeners
-			? (direction, message) => {
-					for (const listener of listeners) listener(direction, message);
+			? (direction, message, text) => {
+					for (const listener of listeners) listener(direction, message, text);
 				}
 			: undefined;
 	}

@@ -6,7 +6,10 @@
 import type { ReadResourceResult } from '../protocol/schema';
 
 export interface ResourceCacheOptions {
-	/** How long an entry stays fresh, in ms. Default 30000. 0 disables caching. */
+	/**
+	 * How long an entry stays fresh, in ms, unless its server said otherwise (2026-07-28 `ttlMs`, see `set`).
+	 * Default 30000. 0 disables caching.
+	 */
 	ttlMs?: number;
 	/** The most entries kept. Default 500. */
 	maxEntries?: number;
@@ -15,6 +18,9 @@ export interface ResourceCacheOptions {
 	/** The clock (tests pass a fake one). Default Date.now. */
 	now?: () => number;
 }
+
+/** The longest a server's `ttlMs` keeps an entry (a notification still invalidates it at once). */
+export const MAX_SERVER_TTL_MS = 24 * 60 * 60 * 1000;
 
 interface Entry {
 	server: string;
@@ -89,16 +95,22 @@ export class ResourceCache {
 	 * Keeps a result. With `readVersion` (from `version()` before the read) it is dropped instead when the resource
 	 * was invalidated while it was being read: a `notifications/resources/updated` that arrived meanwhile means the
 	 * result may already be old, and caching it would serve it for the whole TTL.
+	 * `serverTtlMs` is the server's own freshness hint (2026-07-28 `ttlMs`): "If ttlMs is positive, the client SHOULD
+	 * consider the result fresh for that many milliseconds after receiving the response" — it replaces the cache's
+	 * own TTL (up to a day); 0 ("immediately stale") keeps nothing. Absent: the cache's own TTL, as for older servers.
+	 * Spec: https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching
 	 */
-	set(server: string, uri: string, value: ReadResourceResult, readVersion?: number): void {
+	set(server: string, uri: string, value: ReadResourceResult, readVersion?: number, serverTtlMs?: number): void {
 		if (this.ttlMs <= 0) return;
+		const ttlMs = serverTtlMs === undefined ? this.ttlMs : Math.min(serverTtlMs, MAX_SERVER_TTL_MS);
+		if (ttlMs <= 0) return;
 		if (readVersion !== undefined && this.version(server, uri) !== readVersion) return;
 		const key = ResourceCache.key(server, uri);
 		const old = this.entries.get(key);
 		if (old) this.remove(key, old);
 		const size = sizeOf(value);
 		if (size > this.maxChars) return;
-		this.entries.set(key, { server, uri, value, expires: this.now() + this.ttlMs, size });
+		this.entries.set(key, { server, uri, value, expires: this.now() + ttlMs, size });
 		this.chars += size;
 		for (const [oldestKey, oldest] of this.entries) {
 			if (this.entries.size <= this.maxEntries && this.chars <= this.maxChars) break;

@@ -11,14 +11,15 @@ import { effectiveTimeout } from '../common/timers';
 import { ErrorCode } from '../protocol/jsonrpc';
 import { McpError } from '../protocol/mcpError';
 import { safeUrl } from '../protocol/transports/safeUrl';
-import type { ClientHandlers, McpClient } from '../protocol/client';
+import type { CacheHints, ClientHandlers, ListOptions, McpClient } from '../protocol/client';
 import type { LoggingMessage, Prompt, Resource, ResourceTemplate, Tool } from '../protocol/schema';
 import { RestartPolicy, type Clock, type RestartDecision, type RestartPolicyOptions } from './backoff';
 import { configHash } from './config';
 import { describeAsWritten } from './trustText';
+import { DEPRECATION_NOTES, type DeprecatedFeature } from './deprecations';
 import type { Host } from './host';
 import type { Limiter } from './limiter';
-import type { ConfigSource, NamedTool, ResolvedServer, ServerConfig, ServerState, ServerView } from './types';
+import type { ConfigSource, NamedTool, ResolvedServer, ServerConfig, ServerState, ServerView, SignInFailure } from './types';
 
 /** What a connector gets: everything needed to open one connection to one server. */
 export interface ConnectRequest {
@@ -61,6 +62,14 @@ export const LIST_REFRESH_DEBOUNCE_MS = 150;
 export const REMOTE_RELIST_DELAY_MS = 1500;
 
 /**
+ * A list a 2026-07-28 server gave a `ttlMs` of 0 ("immediately stale") is re-fetched when next asked for, but not
+ * within this long of the last listing: the views ask on every render, and a listing that changed is rendered again.
+ */
+export const MIN_LIST_AGE_MS = 2000;
+/** After a re-fetch for freshness failed, the old list is served ("Clients MAY serve stale responses if errors occur during re-fetching") this long before the next try. */
+export const FAILED_REFETCH_DELAY_MS = 30_000;
+
+/**
  * A session must have lived this long for its expiry to be re-initialized at once (when it is the first in a row)
  * rather than treated as a crash from the start.
  */
@@ -82,7 +91,8 @@ export interface ServerConnectionDeps {
 	inheritEnvironment(): boolean;
 }
 
-type ListKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
+/** The lists a server connection caches. */
+export type ListKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
 
 /**
  * The hash that decides whether a reconcile restarts a server: the config plus its trust scope, and the trust text
@@ -140,13 +150,22 @@ export class ServerConnection implements ServerView {
 		resourceTemplates: { started: 0, applied: 0 },
 		prompts: { started: 0, applied: 0 },
 	};
+	/**
+	 * Per list kind, until when the list is fresh by its server's `ttlMs` (2026-07-28); undefined: no time limit (an
+	 * older server, or no ttlMs: the list changes on list_changed only). Once passed, the list is re-fetched the next
+	 * time it is asked for, not before ("Clients SHOULD NOT treat TTL as a polling interval").
+	 * Spec: https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching
+	 */
+	private readonly freshUntil: Record<ListKind, number | undefined> = { tools: undefined, resources: undefined, resourceTemplates: undefined, prompts: undefined };
 	private startedAt = 0;
 	private disposed = false;
+	/** Deprecated features the server used on this connection (roots, sampling, logging), in the order first seen. */
+	private readonly usedDeprecated = new Set<DeprecatedFeature>();
 
-	tools: readonly NamedTool[] = [];
-	resources: readonly Resource[] = [];
-	resourceTemplates: readonly ResourceTemplate[] = [];
-	prompts: readonly Prompt[] = [];
+	private toolList: readonly NamedTool[] = [];
+	private resourceList: readonly Resource[] = [];
+	private templateList: readonly ResourceTemplate[] = [];
+	private promptList: readonly Prompt[] = [];
 
 	constructor(
 		server: ResolvedServer,
@@ -179,9 +198,71 @@ export class ServerConnection implements ServerView {
 	get definition(): ResolvedServer {
 		return this.server;
 	}
+	/**
+	 * Deprecated features this server uses: the HTTP+SSE transport (configured, or fallen back to), and on the current
+	 * connection roots, sampling and log messages. They keep working (see deprecations.ts).
+	 */
+	get deprecatedFeatures(): readonly DeprecatedFeature[] {
+		const features: DeprecatedFeature[] = [];
+		if (this.server.config.type === 'sse' || this.runningClient?.transportKind === 'sse') features.push('HTTP+SSE transport');
+		for (const feature of this.usedDeprecated) features.push(feature);
+		return features;
+	}
+
+	/**
+	 * Notes a deprecated feature in use. A 2026-07-28 server gets a deprecation note in its log (sampling at every
+	 * request, as each one asks the user; the others once per connection); an older one, whose revision still has the
+	 * feature, a debug line once.
+	 */
+	private noteDeprecated(feature: DeprecatedFeature, what: string): void {
+		const first = !this.usedDeprecated.has(feature);
+		this.usedDeprecated.add(feature);
+		const modern = this.client?.era === 'modern';
+		if (modern && (first || feature === 'sampling')) {
+			this.logger.info(`${what}: ${feature} is ${DEPRECATION_NOTES[feature]}. It keeps working.`);
+		} else if (first) {
+			this.logger.debug(`${what} (${feature} is ${DEPRECATION_NOTES[feature]})`);
+		}
+	}
+
 	/** The running client, if any. */
 	get runningClient(): McpClient | undefined {
 		return this.currentState.kind === 'running' ? this.client : undefined;
+	}
+
+	/** The cached tools (a 2026-07-28 server's list past its ttlMs is re-fetched now, in the background). */
+	get tools(): readonly NamedTool[] {
+		this.refreshIfStale('tools');
+		return this.toolList;
+	}
+	set tools(tools: readonly NamedTool[]) {
+		this.toolList = tools;
+	}
+	get resources(): readonly Resource[] {
+		this.refreshIfStale('resources');
+		return this.resourceList;
+	}
+	get resourceTemplates(): readonly ResourceTemplate[] {
+		this.refreshIfStale('resourceTemplates');
+		return this.templateList;
+	}
+	get prompts(): readonly Prompt[] {
+		this.refreshIfStale('prompts');
+		return this.promptList;
+	}
+
+	/**
+	 * Someone needs this list: when its server's `ttlMs` has passed, it is listed again in the background (the cached
+	 * one is served meanwhile, and onDidChangeLists fires if the new one differs). Cheap when fresh.
+	 */
+	refreshIfStale(kind: ListKind): void {
+		const until = this.freshUntil[kind];
+		if (until === undefined || this.deps.clock.now() < until) return;
+		const client = this.runningClient;
+		if (!client) return;
+		this.freshUntil[kind] = undefined; // one re-fetch at a time
+		this.logger.debug(`The ${kind} list is older than the server's ttlMs; listing it again`);
+		void this.fetchLists(client, this.generation, new Set<ListKind>([kind]), true);
 	}
 
 	private get logger(): Logger {
@@ -395,17 +476,27 @@ export class ServerConnection implements ServerView {
 		const host = this.deps.host;
 		const name = this.name;
 		const handlers: ClientHandlers = {};
-		if (host.roots) handlers.roots = () => [...host.roots!()];
+		if (host.roots) {
+			handlers.roots = () => {
+				this.noteDeprecated('roots', 'The server asked for the roots');
+				return [...host.roots!()];
+			};
+		}
 		if (host.elicit) {
 			handlers.elicitation = (params, signal) => host.elicit!(name, params, signal);
 			handlers.elicitationUrl = host.elicitUrl !== false;
 		}
 		if (host.sample) {
-			handlers.sampling = (params, signal) => host.sample!(name, params, signal);
+			handlers.sampling = (params, signal) => {
+				this.noteDeprecated('sampling', 'The server asked for a model completion (sampling)');
+				return host.sample!(name, params, signal);
+			};
 			handlers.samplingTools = host.sampleTools !== false;
 		}
 		// The server may run our elicitation and sampling as tasks (MCP 2025-11-25): it polls them, the user answers meanwhile.
 		if (host.elicit || host.sample) handlers.tasks = true;
+		const extensions = host.extensions?.();
+		if (extensions) handlers.extensions = extensions;
 		return handlers;
 	}
 
@@ -415,6 +506,8 @@ export class ServerConnection implements ServerView {
 		const store = this.connectionStore;
 		this.client = client;
 		this.startedAt = this.deps.clock.now();
+		this.usedDeprecated.clear();
+		if (client.transportKind === 'sse') this.logger.info(`Connected over the HTTP+SSE transport, ${DEPRECATION_NOTES['HTTP+SSE transport']}. It keeps working.`);
 		this.deps.invalidateResources(this.name);
 		store.add(
 			client.onDidClose((error) => {
@@ -457,6 +550,7 @@ export class ServerConnection implements ServerView {
 	}
 
 	private writeLog(message: LoggingMessage): void {
+		this.noteDeprecated('logging', 'The server sent log messages (notifications/message)');
 		const text = typeof message.data === 'string' ? message.data : JSON.stringify(message.data);
 		const line = message.logger ? `[${message.logger}] ${text}` : text;
 		this.logger[mcpLevelToLog[message.level] ?? 'info'](line);
@@ -481,23 +575,27 @@ export class ServerConnection implements ServerView {
 	 * (the first one, the remote relist, a debounced list_changed): each carries a sequence number per kind, and a
 	 * result older than the one already shown is dropped, so a slow old listing never overwrites a newer one.
 	 */
-	private async fetchLists(client: McpClient, generation: number, kinds: ReadonlySet<ListKind>): Promise<void> {
+	private async fetchLists(client: McpClient, generation: number, kinds: ReadonlySet<ListKind>, forFreshness = false): Promise<void> {
 		const caps = client.serverCapabilities ?? {};
-		const get = async <T>(kind: ListKind, enabled: unknown, list: () => Promise<T[]>): Promise<{ items: T[]; number: number } | undefined> => {
+		const hints: Partial<Record<ListKind, CacheHints>> = {};
+		const get = async <T>(kind: ListKind, enabled: unknown, list: (options: ListOptions) => Promise<T[]>): Promise<{ items: T[]; number: number } | undefined> => {
 			if (!kinds.has(kind) || !enabled) return undefined;
 			const number = ++this.listSequence[kind].started;
 			try {
-				return { items: await list(), number };
+				return { items: await list({ onCacheHints: (h) => (hints[kind] = h) }), number };
 			} catch (error) {
-				if (generation === this.generation) this.logger.warn(`Listing ${kind} failed: ${messageOf(error)}`);
+				if (generation === this.generation) {
+					this.logger.warn(`Listing ${kind} failed: ${messageOf(error)}`);
+					if (forFreshness) this.freshUntil[kind] = this.deps.clock.now() + FAILED_REFETCH_DELAY_MS;
+				}
 				return undefined;
 			}
 		};
 		const [toolsResult, resourcesResult, templatesResult, promptsResult] = await Promise.all([
-			get('tools', caps.tools, () => client.listTools()),
-			get('resources', caps.resources, () => client.listResources()),
-			get('resourceTemplates', caps.resources, () => client.listResourceTemplates()),
-			get('prompts', caps.prompts, () => client.listPrompts()),
+			get('tools', caps.tools, (options) => client.listTools(options)),
+			get('resources', caps.resources, (options) => client.listResources(options)),
+			get('resourceTemplates', caps.resources, (options) => client.listResourceTemplates(options)),
+			get('prompts', caps.prompts, (options) => client.listPrompts(options)),
 		]);
 		if (generation !== this.generation || this.client !== client) return;
 		// Checked here, where results are applied (synchronously): a result older than the one shown is dropped.
@@ -511,25 +609,33 @@ export class ServerConnection implements ServerView {
 			sequence.applied = result.number;
 			return result.items;
 		};
+		// A re-fetch for freshness that found the same list changes nothing (the views would render, ask, and re-fetch).
+		const differs = (kind: ListKind, items: readonly unknown[] | undefined, old: readonly unknown[]): boolean => {
+			if (!items) return false;
+			const now = this.deps.clock.now();
+			const ttl = client.era === 'modern' ? hints[kind]?.ttlMs : undefined;
+			this.freshUntil[kind] = ttl === undefined ? undefined : now + Math.max(ttl, MIN_LIST_AGE_MS);
+			return !forFreshness || items.length !== old.length || JSON.stringify(items) !== JSON.stringify(old);
+		};
 		const tools = fresh('tools', toolsResult);
 		const resources = fresh('resources', resourcesResult);
 		const resourceTemplates = fresh('resourceTemplates', templatesResult);
 		const prompts = fresh('prompts', promptsResult);
 		let changed = false;
-		if (tools) {
-			this.tools = this.deps.nameTools(this.name, tools);
+		if (tools && differs('tools', tools, this.toolList.map((named) => named.tool))) {
+			this.toolList = this.deps.nameTools(this.name, tools);
 			changed = true;
 		}
-		if (resources) {
-			this.resources = resources;
+		if (differs('resources', resources, this.resourceList)) {
+			this.resourceList = resources ?? [];
 			changed = true;
 		}
-		if (resourceTemplates) {
-			this.resourceTemplates = resourceTemplates;
+		if (differs('resourceTemplates', resourceTemplates, this.templateList)) {
+			this.templateList = resourceTemplates ?? [];
 			changed = true;
 		}
-		if (prompts) {
-			this.prompts = prompts;
+		if (differs('prompts', prompts, this.promptList)) {
+			this.promptList = prompts ?? [];
 			changed = true;
 		}
 		if (changed) this.listsEmitter.fire();
@@ -542,12 +648,13 @@ export class ServerConnection implements ServerView {
 		this.connectionStore = new DisposableStore();
 		this.dirty.clear();
 		this.deps.invalidateResources(this.name);
-		const hadLists = this.tools.length + this.resources.length + this.resourceTemplates.length + this.prompts.length > 0;
+		for (const kind of Object.keys(this.freshUntil) as ListKind[]) this.freshUntil[kind] = undefined;
+		const hadLists = this.toolList.length + this.resourceList.length + this.templateList.length + this.promptList.length > 0;
 		if (hadLists) {
-			this.tools = this.deps.nameTools(this.name, []);
-			this.resources = [];
-			this.resourceTemplates = [];
-			this.prompts = [];
+			this.toolList = this.deps.nameTools(this.name, []);
+			this.resourceList = [];
+			this.templateList = [];
+			this.promptList = [];
 			if (!this.disposed) this.listsEmitter.fire();
 		}
 		return client;
@@ -583,7 +690,8 @@ export class ServerConnection implements ServerView {
 		const message = messageOf(error);
 		this.logger.error(message);
 		if (!isRetryable(error, this.server.config)) {
-			this.setState({ kind: 'error', message });
+			const signIn = signInFailure(error);
+			this.setState(signIn ? { kind: 'error', message, signIn } : { kind: 'error', message });
 			return;
 		}
 		this.applyDecision(this.policy.recordCrash(this.deps.clock.now(), ranForMs), message);
@@ -609,6 +717,13 @@ export class ServerConnection implements ServerView {
 			void this.launch(decision.attempt + 1);
 		}, decision.delayMs);
 	}
+}
+
+/** The OAuth step that failed and why, when `error` is the OAuth client's (its McpError data names both). */
+function signInFailure(error: unknown): SignInFailure | undefined {
+	if (!(error instanceof McpError) || error.code !== ErrorCode.Unauthorized) return undefined;
+	const data = error.data as { step?: unknown; reason?: unknown } | undefined;
+	return typeof data?.step === 'string' && typeof data.reason === 'string' ? { step: data.step, reason: data.reason } : undefined;
 }
 
 /**

@@ -5,6 +5,7 @@
 import type { McpClient } from '../protocol/client';
 import type { OAuthClientConfig } from '../protocol/auth/types';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../protocol/schema';
+import type { DeprecatedFeature } from './deprecations';
 
 /** Where a server's configuration came from (shown in the tree's tooltip). */
 export interface ConfigSource {
@@ -58,7 +59,15 @@ export type ServerState =
 	| { kind: 'needsTrust'; reason: string }
 	| { kind: 'starting'; attempt: number }
 	| { kind: 'running'; client: McpClient }
-	| { kind: 'error'; message: string; retryAt?: number; crashLoop?: boolean };
+	| { kind: 'error'; message: string; retryAt?: number; crashLoop?: boolean; signIn?: SignInFailure };
+
+/** Where an OAuth sign-in failed (from the OAuth client's error), so the edge can offer to sign in again. */
+export interface SignInFailure {
+	/** The step, e.g. "token request to https://as.example/token" or "authorization in the browser". */
+	step: string;
+	/** Why, without the server's name, e.g. "the authorization server answered HTML, not JSON (HTTP 200 text/html)". */
+	reason: string;
+}
 
 /** A tool with its server and its unique qualified name `mcp__<server>__<tool>`. */
 export interface NamedTool {
@@ -80,4 +89,6 @@ export interface ServerView {
 	readonly prompts: readonly Prompt[];
 	/** The last error message, kept after a successful restart for the tooltip. */
 	readonly lastError: string | undefined;
+	/** Deprecated features the server uses (transport, and roots / sampling / logging seen on this connection). */
+	readonly deprecatedFeatures: readonly DeprecatedFeature[];
 }

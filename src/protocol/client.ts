@@ -15,6 +15,7 @@ import { McpError } from './mcpError';
 import { answerInputRequests, DEFAULT_MAX_INPUT_ROUNDS, parseInputRequired } from './modern/inputRequests';
 import { paramHeadersOf, paramHeaderValues, type ParamHeader } from './modern/httpHeaders';
 import { ListenStream, type ListenLists } from './modern/subscriptions';
+import { cacheHintsOf, combineCacheHints, type CacheHints } from './modern/caching';
 import {
 	buildRequestMeta,
 	isModernError,
@@ -25,6 +26,7 @@ import {
 	withRequestMeta,
 } from './modern/requestMeta';
 import type { OutputValidator } from './outputValidator';
+import { isPlainIcons, isPlainInitializeResult, isPlainListPromptsResult, isPlainListResourcesResult, isPlainListResourceTemplatesResult } from './plainResults';
 import { ALL_PROTOCOL_VERSIONS, isModernVersion, MODERN_PROTOCOL_VERSIONS } from './protocolConstants';
 import {
 	LATEST_PROTOCOL_VERSION,
@@ -40,6 +42,7 @@ import {
 	type ElicitResult,
 	type GetPromptResult,
 	type Implementation,
+	type InitializeResult,
 	type LoggingLevel,
 	type LoggingMessage,
 	type Progress,
@@ -53,6 +56,7 @@ import {
 	type Tool,
 } from './schema';
 import type { JsonRpcRequest } from './jsonrpc';
+import { TASKS_EXTENSION } from './tasks/extensionTask';
 import { relatedTaskId, withRelatedTask, type Task, type TaskMetadata } from './tasks/task';
 import type { TaskHandle } from './tasks/taskHandle';
 import { TaskReceiver } from './tasks/taskReceiver';
@@ -60,6 +64,16 @@ import { TaskRequestor } from './tasks/taskRequestor';
 import type { Transport, TransportKind } from './transports/transport';
 
 export type { MessageTap, RequestOptions } from './connection';
+export type { CacheHints } from './modern/caching';
+
+/** Options of the list methods. */
+export interface ListOptions extends RequestOptions {
+	/**
+	 * Receives the caching hints of the whole listing (2026-07-28 `ttlMs` / `cacheScope`, the shortest-lived page
+	 * counts) once the last page arrived. Both fields are undefined for a server that sends none.
+	 */
+	onCacheHints?: (hints: CacheHints) => void;
+}
 
 /** Sent in `initialize` unless the caller supplies its own clientInfo. Kept in step with package.json by hand. */
 export const DEFAULT_CLIENT_INFO: Implementation = { name: 'mcp-switchboard', version: '0.1.0' };
@@ -83,6 +97,14 @@ export interface ClientHandlers {
 	 * it; advertises `tasks` with the request types of the handlers supplied. Default false.
 	 */
 	tasks?: boolean;
+	/**
+	 * MCP extensions the host implements, advertised as `capabilities.extensions` in every era (keys are extension
+	 * identifiers, values their settings), e.g. `{ 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } }`.
+	 * Capabilities are an open object, so a server that knows no extensions ignores it; MCP Apps shows this very form
+	 * with protocol version 2024-11-05 (https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx).
+	 * Default: none.
+	 */
+	extensions?: Readonly<Record<string, object>>;
 }
 
 /** A tool call running as a task on the server: its id, status events, `result()` and `cancel()` (see TaskHandle). */
@@ -137,6 +159,8 @@ export interface ClientOptions {
 	maxInputRounds?: number | undefined;
 	/** Time source for task polling; tests pass a manual clock. Default: the system clock. */
 	taskClock?: Clock;
+	/** 2026-07-28 tasks extension: the most rounds of input requests one task may ask for. Default 50. */
+	maxTaskInputRounds?: number | undefined;
 	/**
 	 * 2026-07-28 `subscriptions/listen`: how long the server has to acknowledge a listen (default: timeoutMs, else
 	 * 60000 ms) and the first delay before listening again after the stream dropped (default 1000 ms, doubling to 30 s).
@@ -204,17 +228,6 @@ const optionalString = (value: unknown) => value === undefined || typeof value =
 const optionalBoolean = (value: unknown) => value === undefined || typeof value === 'boolean';
 const optionalRecord = (value: unknown) => value === undefined || isRecord(value);
 
-function isPlainIcons(value: unknown): boolean {
-	if (value === undefined) return true;
-	if (!Array.isArray(value)) return false;
-	for (const icon of value as unknown[]) {
-		if (!isRecord(icon) || typeof icon.src !== 'string' || !optionalString(icon.mimeType) || !optionalString(icon.theme)) return false;
-		const sizes = icon.sizes;
-		if (sizes !== undefined && !(Array.isArray(sizes) && sizes.every((size) => typeof size === 'string'))) return false;
-	}
-	return true;
-}
-
 function isPlainTool(tool: unknown): boolean {
 	if (!isRecord(tool) || typeof tool.name !== 'string' || !isRecord(tool.inputSchema)) return false;
 	if (!optionalString(tool.title) || !optionalString(tool.description) || !optionalRecord(tool.outputSchema) || !optionalRecord(tool._meta)) return false;
@@ -241,6 +254,14 @@ export function isPlainListToolsResult(value: Record<string, unknown>): boolean 
 	return true;
 }
 
+/** The structural check of each list result (the same as its schema; see plainResults.ts). */
+const PLAIN_LISTS = {
+	ListToolsResultSchema: isPlainListToolsResult,
+	ListResourcesResultSchema: isPlainListResourcesResult,
+	ListResourceTemplatesResultSchema: isPlainListResourceTemplatesResult,
+	ListPromptsResultSchema: isPlainListPromptsResult,
+} as const;
+
 /**
  * One initialized MCP session. Create it with `McpClient.connect(transport, options)`; it owns the transport and
  * closes it in `close()`. Methods reject with an McpError: CapabilityMissing (the server did not advertise the
@@ -257,6 +278,8 @@ export class McpClient {
 	readonly era: ProtocolEra = 'legacy';
 	/** The versions a modern server listed in `server/discover`; undefined for a legacy server. */
 	readonly supportedVersions: readonly string[] | undefined;
+	/** The caching hints of the last `server/discover` answer (how long capabilities and instructions stay fresh). */
+	readonly discoverCacheHints: CacheHints = { ttlMs: undefined, cacheScope: undefined };
 
 	private readonly closeEmitter = new Emitter<Error>();
 	private readonly toolsEmitter = new Emitter<void>();
@@ -314,6 +337,8 @@ export class McpClient {
 	private modernAllowed: readonly string[] = MODERN_PROTOCOL_VERSIONS;
 	/** Tools' `x-mcp-header` marks by tool name, from the last `tools/list` (HTTP only). */
 	private paramHeaderMarks = new Map<string, ParamHeader[]>();
+	/** Results that took input_required rounds: they depend on the user's answers, so no cache may keep them. */
+	private readonly inputResults = new WeakSet<object>();
 	/** Modern era: the `subscriptions/listen` stream, made on first use. */
 	private listenStream: ListenStream | undefined;
 
@@ -336,11 +361,14 @@ export class McpClient {
 			{
 				name: this.name,
 				logger: this.logger,
-				request: (method, params, requestOptions) => connection.request(method, params, requestOptions),
+				// send(): a modern server's tasks/* requests carry the request metadata like every other request.
+				request: (method, params, requestOptions) => this.send(method, params, requestOptions),
 				canCancel: () => this.serverCapabilities?.tasks?.cancel !== undefined,
 				canList: () => this.serverCapabilities?.tasks?.list !== undefined,
+				dialect: () => (this.era === 'modern' ? 'extension' : 'legacy'),
+				answerInput: (requests, signal, where) => answerInputRequests(requests, this.handlers, signal, where),
 			},
-			{ clock: options.taskClock },
+			{ clock: options.taskClock, maxInputRounds: options.maxTaskInputRounds },
 		);
 		this.receiver = this.handlers.tasks && (this.handlers.sampling || this.handlers.elicitation)
 			? new TaskReceiver({ name: this.name, logger: this.logger, notify: (method, params) => connection.notify(method, params) })
@@ -384,7 +412,7 @@ export class McpClient {
 	}
 
 	/** Every tool, following `nextCursor` to the end. Also remembers each tool's outputSchema for callTool. */
-	async listTools(options?: RequestOptions): Promise<Tool[]> {
+	async listTools(options?: ListOptions): Promise<Tool[]> {
 		this.requireCapability('tools/list', 'tools');
 		const number = ++this.toolListings;
 		let tools = await this.paginate('tools/list', 'ListToolsResultSchema', 'tools', options);
@@ -432,7 +460,28 @@ export class McpClient {
 			}
 			throw error;
 		}
+		if (raw.resultType === 'task') {
+			// 2026-07-28 tasks extension: the server chose to run this call as a task; follow it to its result.
+			return this.adoptToolTask(name, raw, options).result();
+		}
 		return this.checkToolResult(name, raw);
+	}
+
+	/**
+	 * Follows the task a 2026-07-28 server created for a tools/call (`resultType: "task"`): polls `tasks/get` at its
+	 * `pollIntervalMs`, answers its input requests through the handlers and `tasks/update`, cancels with `tasks/cancel`
+	 * when `options.signal` aborts, and reports the handle through `options.onTaskCreated`.
+	 */
+	private adoptToolTask(name: string, raw: Record<string, unknown>, options: CallToolOptions | undefined): ToolTask {
+		const handle = this.tasks.adopt('tools/call', raw, {
+			label: name,
+			parseResult: (result) => this.checkToolResult(name, result, 'tasks/get'),
+			onStatus: options?.onTaskStatus,
+			signal: options?.signal,
+		});
+		this.logger.debug(`${this.name}: tool "${name}" runs as task ${handle.taskId} (${handle.status}, pollIntervalMs ${handle.task.pollInterval ?? 'not given'})`);
+		options?.onTaskCreated?.(handle);
+		return handle;
 	}
 
 	/**
@@ -444,6 +493,14 @@ export class McpClient {
 	 */
 	async startToolTask(name: string, args?: Record<string, unknown>, options: CallToolOptions = {}): Promise<ToolTask> {
 		this.requireCapability('tools/call', 'tools');
+		if (this.era === 'modern') {
+			// The tasks extension is server-directed: "The server is the sole decider; clients do not signal task preference".
+			const raw = await this.callToolOnce(name, args, options);
+			if (raw.resultType === 'task') return this.adoptToolTask(name, raw, options);
+			const handle = this.tasks.direct('tools/call', name, this.checkToolResult(name, raw), raw, options.onTaskStatus);
+			options.onTaskCreated?.(handle);
+			return handle;
+		}
 		if (!this.supportsToolTasks()) {
 			throw new McpError(ErrorCode.CapabilityMissing, `${this.name} cannot run tools as tasks (it did not advertise the 'tasks.requests.tools.call' capability)`, {
 				method: 'tools/call',
@@ -483,11 +540,13 @@ export class McpClient {
 		return this.tasks.sendGet(taskId);
 	}
 
-	/** `tasks/cancel`, when the server advertised `tasks.cancel` (CapabilityMissing otherwise); resolves with the task. */
-	async cancelTask(taskId: string): Promise<Task> {
-		this.requireCapability('tasks/cancel', 'tasks', 'cancel');
-		const task = await this.tasks.sendCancel(taskId);
-		return task as Task;
+	/**
+	 * `tasks/cancel`, when the server advertised `tasks.cancel` (CapabilityMissing otherwise); resolves with the task.
+	 * A 2026-07-28 server (tasks extension) only acknowledges it: resolves undefined; `getTask` tells what came of it.
+	 */
+	async cancelTask(taskId: string): Promise<Task | undefined> {
+		if (this.era !== 'modern') this.requireCapability('tasks/cancel', 'tasks', 'cancel');
+		return this.tasks.sendCancel(taskId);
 	}
 
 	/** `tasks/list`, every page; CapabilityMissing unless the server advertised `tasks.list`. */
@@ -495,8 +554,18 @@ export class McpClient {
 		return this.tasks.list(options);
 	}
 
-	/** True when the server advertised task-augmented `tools/call`. */
+	/**
+	 * True when the server advertised the 2026-07-28 tasks extension (`io.modelcontextprotocol/tasks` in its
+	 * `server/discover` capabilities): any tools/call may then come back as a task, at the server's choice.
+	 */
+	supportsTasksExtension(): boolean {
+		const extensions = (this.serverCapabilities as { extensions?: unknown }).extensions;
+		return this.era === 'modern' && isRecord(extensions) && extensions[TASKS_EXTENSION] !== undefined;
+	}
+
+	/** True when the server advertised task-augmented `tools/call` (2025-11-25; a modern server decides per call instead). */
 	supportsToolTasks(): boolean {
+		if (this.era === 'modern') return false;
 		const tasks = this.serverCapabilities.tasks as { requests?: { tools?: { call?: unknown } } } | undefined;
 		return tasks?.requests?.tools?.call !== undefined && tasks.requests.tools.call !== null;
 	}
@@ -508,7 +577,8 @@ export class McpClient {
 	}
 
 	private runsAsTask(name: string, task: boolean | TaskMetadata | undefined): boolean {
-		if (task === false) {
+		if (task === false || this.era === 'modern') {
+			// 2026-07-28: the server decides per call; a task it returns is followed by callTool.
 			return false;
 		}
 		if (task !== undefined) {
@@ -527,16 +597,17 @@ export class McpClient {
 	 * One tools/call, with input_required rounds (2026-07-28). A HeaderMismatch (-32020) over HTTP: "the client SHOULD
 	 * call tools/list to check for changes to the tool's inputSchema, then retry the original request" (once).
 	 */
-	private async callToolOnce(name: string, args: Record<string, unknown> | undefined, options: RequestOptions | undefined): Promise<Record<string, unknown>> {
-		try {
-			return await this.sendWithInput('tools/call', { name, arguments: args ?? {} }, options, `tool "${name}"`);
-		} catch (error) {
-			if (!(error instanceof McpError && error.code === ModernErrorCode.HeaderMismatch && this.transport.kind === 'http')) throw error;
+	private callToolOnce(name: string, args: Record<string, unknown> | undefined, options: RequestOptions | undefined): Promise<Record<string, unknown>> {
+		const first = this.sendWithInput('tools/call', { name, arguments: args ?? {} }, options, `tool "${name}"`);
+		// Only HTTP has headers to mismatch; elsewhere the promise goes back as it is (one promise less per call).
+		if (this.transport.kind !== 'http') return first;
+		return first.catch(async (error: unknown) => {
+			if (!(error instanceof McpError && error.code === ModernErrorCode.HeaderMismatch)) throw error;
 			this.logger.warn(`${error.message}; listing tools again and retrying once`);
 			await this.listTools(options);
 			this.toolsEmitter.fire();
 			return this.sendWithInput('tools/call', { name, arguments: args ?? {} }, options, `tool "${name}"`);
-		}
+		});
 	}
 
 	/**
@@ -563,19 +634,31 @@ export class McpClient {
 		return result;
 	}
 
-	async listResources(options?: RequestOptions): Promise<Resource[]> {
+	async listResources(options?: ListOptions): Promise<Resource[]> {
 		this.requireCapability('resources/list', 'resources');
 		return this.paginate('resources/list', 'ListResourcesResultSchema', 'resources', options);
 	}
 
-	async listResourceTemplates(options?: RequestOptions): Promise<ResourceTemplate[]> {
+	async listResourceTemplates(options?: ListOptions): Promise<ResourceTemplate[]> {
 		this.requireCapability('resources/templates/list', 'resources');
 		return this.paginate('resources/templates/list', 'ListResourceTemplatesResultSchema', 'resourceTemplates', options);
 	}
 
+	/** Reads a resource. A 2026-07-28 result keeps its `ttlMs` / `cacheScope` (see cacheHintsOf, neededInput). */
 	async readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
 		this.requireCapability('resources/read', 'resources');
-		return this.parse('ReadResourceResultSchema', await this.sendWithInput('resources/read', { uri }, options, `resource ${uri}`), 'resources/read');
+		const raw = await this.sendWithInput('resources/read', { uri }, options, `resource ${uri}`);
+		const result = this.parse('ReadResourceResultSchema', raw, 'resources/read');
+		if (this.inputResults.has(raw)) this.inputResults.add(result);
+		return result;
+	}
+
+	/**
+	 * True for a result of readResource, getPrompt or callTool that came after input_required rounds: "Results produced
+	 * by retrying a request through the multi round-trip requests mechanism ... MUST NOT be cached".
+	 */
+	neededInput(result: object): boolean {
+		return this.inputResults.has(result);
 	}
 
 	/**
@@ -629,7 +712,7 @@ export class McpClient {
 		return this.listenStream;
 	}
 
-	async listPrompts(options?: RequestOptions): Promise<Prompt[]> {
+	async listPrompts(options?: ListOptions): Promise<Prompt[]> {
 		this.requireCapability('prompts/list', 'prompts');
 		return this.paginate('prompts/list', 'ListPromptsResultSchema', 'prompts', options);
 	}
@@ -812,6 +895,7 @@ export class McpClient {
 		self.serverCapabilities = result.capabilities;
 		self.serverInfo = serverInfoOf(raw) ?? { name: this.name, version: '' };
 		self.instructions = result.instructions;
+		self.discoverCacheHints = cacheHintsOf(raw);
 		this.useVersion(version);
 		this.logger.info(`${this.name}: connected to ${this.serverInfo.name} ${this.serverInfo.version} (protocol ${version}, per-request metadata, no handshake)`);
 		return { era: 'modern' };
@@ -844,7 +928,8 @@ export class McpClient {
 			},
 			timeoutMs === undefined ? undefined : { timeoutMs },
 		);
-		const result = this.parse('InitializeResultSchema', raw, 'initialize');
+		// The usual shape is checked structurally (plainResults.ts): a session that needs nothing else never loads zod.
+		const result = isPlainInitializeResult(raw) ? (raw as InitializeResult) : this.parse('InitializeResultSchema', raw, 'initialize');
 		// Spec: "If the client does not support the version in the server's response, it SHOULD disconnect."
 		if (!offered.includes(result.protocolVersion)) {
 			throw new McpError(
@@ -878,12 +963,24 @@ export class McpClient {
 		if (handlers.elicitation) {
 			capabilities.elicitation = handlers.elicitationUrl ? { form: {}, url: {} } : { form: {} };
 		}
-		if (this.receiver) {
+		if (modern) {
+			// "The client includes io.modelcontextprotocol/tasks in its per-request capabilities": callTool follows any
+			// task the server returns. https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md
+			const extensions = capabilities.extensions;
+			capabilities.extensions = { ...(isRecord(extensions) ? extensions : undefined), [TASKS_EXTENSION]: {} };
+		}
+		if (this.receiver && !modern) {
 			// https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#client-capabilities
 			const requests: Record<string, object> = {};
 			if (handlers.sampling) requests.sampling = { createMessage: {} };
 			if (handlers.elicitation) requests.elicitation = { create: {} };
 			capabilities.tasks = { list: {}, cancel: {}, requests };
+		}
+		if (handlers.extensions && Object.keys(handlers.extensions).length > 0) {
+			// Added to the ones the client itself implements (the tasks extension above), never in their place: the
+			// host's MCP Apps entry once replaced the tasks entry, and a server that requires tasks refused every call.
+			const own = capabilities.extensions;
+			capabilities.extensions = { ...(isRecord(own) ? own : undefined), ...handlers.extensions };
 		}
 		return capabilities;
 	}
@@ -897,10 +994,12 @@ export class McpClient {
 	 * ("clients MUST re-issue it as a new request with a new request ID"). The server's identity is taken from each
 	 * result's `_meta`. Both eras: the raw result; `resultType` is checked by the caller (complete / sendWithInput).
 	 */
-	private async send(method: string, params: Record<string, unknown> | undefined, options: RequestOptions | undefined): Promise<Record<string, unknown>> {
-		if (this.era !== 'modern') {
-			return this.connection.request(method, params, options);
-		}
+	private send(method: string, params: Record<string, unknown> | undefined, options: RequestOptions | undefined): Promise<Record<string, unknown>> {
+		// Not async: the connection's own promise goes back as it is, without a wrapper promise and its extra ticks.
+		return this.era === 'modern' ? this.sendModern(method, params, options) : this.connection.request(method, params, options);
+	}
+
+	private async sendModern(method: string, params: Record<string, unknown> | undefined, options: RequestOptions | undefined): Promise<Record<string, unknown>> {
 		for (let attempt = 0; ; attempt++) {
 			const version = this.protocolVersion;
 			try {
@@ -942,7 +1041,12 @@ export class McpClient {
 			return raw;
 		}
 		// "A resultType of any value unrecognized by the client MUST be considered invalid."
-		const why = type === 'input_required' ? `, which ${method} may not answer (only tools/call, prompts/get and resources/read may)` : ', which this client does not know';
+		const why =
+			type === 'input_required'
+				? `, which ${method} may not answer (only tools/call, prompts/get and resources/read may)`
+				: type === 'task'
+					? `, which ${method} may not answer (the tasks extension allows it only for tools/call)`
+					: ', which this client does not know';
 		throw new McpError(ErrorCode.ProtocolViolation, `${this.name} answered ${method} with resultType ${JSON.stringify(type)}${why}`, { method, resultType: type });
 	}
 
@@ -954,7 +1058,8 @@ export class McpClient {
 	 */
 	private async sendWithInput(method: string, params: Record<string, unknown>, options: RequestOptions | undefined, what: string): Promise<Record<string, unknown>> {
 		const maxRounds = this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
-		const signal = options?.signal ?? new AbortController().signal;
+		// Made only when the server asks for input: an AbortController costs more than the rest of a call's bookkeeping.
+		let signal = options?.signal;
 		let request = params;
 		for (let round = 1; ; round++) {
 			let raw: Record<string, unknown>;
@@ -965,6 +1070,9 @@ export class McpClient {
 				throw new McpError(error.code, `${this.name}: ${method} ${what} failed in round ${round} (after the input it asked for was sent): ${error.message}`, error.data, { cause: error });
 			}
 			if (raw.resultType !== 'input_required') {
+				if (round > 1) this.inputResults.add(raw);
+				// The tasks extension: "a tools/call that supports both MRTR and this extension may use them sequentially".
+				if (raw.resultType === 'task' && method === 'tools/call' && this.era === 'modern') return raw;
 				return this.ensureComplete(method, raw);
 			}
 			const where = `${this.name}: ${method} ${what}, round ${round}`;
@@ -974,6 +1082,7 @@ export class McpClient {
 			const input = parseInputRequired(raw, where);
 			const keys = input.inputRequests ? Object.keys(input.inputRequests) : [];
 			this.logger.debug(`${where}: the server asks for ${keys.length > 0 ? keys.join(', ') : 'nothing (retry with its requestState)'}`);
+			signal ??= new AbortController().signal;
 			const responses = input.inputRequests ? await answerInputRequests(input.inputRequests, this.handlers, signal, where) : undefined;
 			// Only the original params, never anything from another request ("MUST NOT be used for any other request").
 			request = { ...params };
@@ -1068,34 +1177,41 @@ export class McpClient {
 		method: string,
 		key: K,
 		field: F,
-		options: RequestOptions | undefined,
+		options: ListOptions | undefined,
 	): Promise<Array<ReturnType<Schemas[K]['parse']> extends Record<F, Array<infer T>> ? T : never>> {
 		type Item = ReturnType<Schemas[K]['parse']> extends Record<F, Array<infer T>> ? T : never;
 		const items: Item[] = [];
 		const seen = new Set<string>();
+		const onHints = options?.onCacheHints;
+		const hints: CacheHints[] = [];
+		const done = (): typeof items => {
+			onHints?.(combineCacheHints(hints));
+			return items;
+		};
 		let cursor: string | undefined;
 		for (let page = 0; page < MAX_PAGES; page++) {
 			const raw = this.ensureComplete(method, await this.send(method, cursor === undefined ? undefined : { cursor }, options));
-			// tools/list of the usual shape is checked structurally (see isPlainListToolsResult); anything else, and the
-			// other lists, go through the schema, which names the path of a problem.
-			const result = (key === 'ListToolsResultSchema' && isPlainListToolsResult(raw) ? raw : this.parse(key, raw, method));
+			if (onHints) hints.push(cacheHintsOf(raw));
+			// A list of the usual shape is checked structurally (see PLAIN_LISTS); anything else goes through the schema,
+			// which names the path of a problem.
+			const result = PLAIN_LISTS[key](raw) ? raw : this.parse(key, raw, method);
 			const pageItems = result[field] as Item[];
 			for (const item of pageItems) {
 				items.push(item);
 			}
 			const next = result.nextCursor as string | undefined;
 			if (next === undefined || next === '') {
-				return items;
+				return done();
 			}
 			if (seen.has(next)) {
 				this.logger.warn(`${this.name}: ${method} repeated the cursor ${JSON.stringify(next)}; stopped after ${items.length} items`);
-				return items;
+				return done();
 			}
 			seen.add(next);
 			cursor = next;
 		}
 		this.logger.warn(`${this.name}: ${method} did not end after ${MAX_PAGES} pages; stopped after ${items.length} items`);
-		return items;
+		return done();
 	}
 
 	/** The cached validator of a tool, rebuilt only when its outputSchema changed since it was built. */
@@ -1153,6 +1269,8 @@ export class McpClient {
 			}
 		});
 		connection.setNotificationHandler('notifications/tasks/status', (params) => this.tasks.handleStatusNotification(params));
+		// The tasks extension's notification (on a subscriptions/listen stream that asked for the task's id).
+		connection.setNotificationHandler('notifications/tasks', (params) => this.tasks.handleStatusNotification(params, 'notifications/tasks'));
 		connection.setNotificationHandler('notifications/progress', (params) => {
 			// A task's progress comes after its creating request was answered: routed by the task's own token.
 			this.tasks.handleProgress(params);

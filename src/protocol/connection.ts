@@ -55,8 +55,11 @@ export interface RequestOptions {
  */
 export type RequestHandler = (params: Record<string, unknown> | undefined, signal: AbortSignal, request: JsonRpcRequest) => unknown;
 
-/** Sees one message on the wire: `out` sent by us, `in` received (possibly malformed: not yet validated). */
-export type MessageTap = (direction: 'in' | 'out', message: unknown) => void;
+/**
+ * Sees one message on the wire: `out` sent by us, `in` received (possibly malformed: not yet validated). `text` is
+ * its JSON as it crossed the wire when the transport has it (stdio both ways), so a tap need not serialise it again.
+ */
+export type MessageTap = (direction: 'in' | 'out', message: unknown, text?: string) => void;
 
 /** Receives one incoming notification. A throw is logged and otherwise ignored. */
 export type NotificationHandler = (params: Record<string, unknown> | undefined, notification: JsonRpcNotification) => void;
@@ -450,21 +453,31 @@ export class JsonRpcConnection {
 	 */
 	messageTap: MessageTap | undefined;
 
-	private tap(direction: 'in' | 'out', message: unknown): void {
+	private tap(direction: 'in' | 'out', message: unknown, text: string | undefined): void {
 		try {
-			this.messageTap?.(direction, message);
+			this.messageTap?.(direction, message, text);
 		} catch (error) {
 			this.logger.warn(`${this.name}: the message tap failed: ${String(error)}`);
 		}
 	}
 
 	private write(message: JsonRpcMessage): Promise<void> {
-		if (this.messageTap) this.tap('out', message);
+		let text: string | undefined;
+		if (this.messageTap) {
+			// Serialised once for both: the tap gets the text the transport will write (a message that cannot be
+			// serialised goes to the transport without it, which then rejects the send as usual).
+			try {
+				text = JSON.stringify(message);
+			} catch {
+				text = undefined;
+			}
+			this.tap('out', message, text);
+		}
 		if (this.logger.traceEnabled) {
 			this.logger.trace(`${this.name} → ${traceString(message)}`);
 		}
 		try {
-			return this.transport.send(message);
+			return this.transport.send(message, text);
 		} catch (error) {
 			return Promise.reject(error);
 		}
@@ -476,7 +489,7 @@ export class JsonRpcConnection {
 		if (this.closeError) {
 			return;
 		}
-		if (this.messageTap) this.tap('in', message);
+		if (this.messageTap) this.tap('in', message, this.transport.messageText);
 		if (this.logger.traceEnabled) {
 			this.logger.trace(`${this.name} ← ${traceString(message)}`);
 		}
@@ -752,7 +765,32 @@ export function traceJson(message: unknown): { text: string; length: number } {
 	} catch {
 		text = String(message);
 	}
-	return { text: text.length > MAX_TRACE_CHARS ? `${text.slice(0, MAX_TRACE_CHARS)}… (${text.length} characters)` : text, length: text.length };
+	return cutTrace(text);
+}
+
+/**
+ * traceJson for a message whose JSON text is at hand (as it crossed the wire): the same redaction and cut, without
+ * serialising the message again. Text that mentions a secret-looking key is parsed and serialised with the redaction;
+ * text that cannot be parsed then is not shown at all (it might hold the secret).
+ */
+export function traceJsonText(json: string): { text: string; length: number } {
+	let text = json;
+	if (SECRET_KEY_IN_JSON.test(json)) {
+		try {
+			text = JSON.stringify(JSON.parse(json), redact) ?? json;
+		} catch {
+			text = `[not shown: ${json.length} characters that are not JSON and may hold a secret]`;
+		}
+	}
+	return cutTrace(text);
+}
+
+function cutTrace(text: string): { text: string; length: number } {
+	if (text.length <= MAX_TRACE_CHARS) return { text, length: text.length };
+	// A slice would keep the whole string alive behind it (V8 sliced strings): copy the head, so a 50 MiB message
+	// kept in the protocol view costs 64 KiB.
+	const head = Buffer.from(text.slice(0, MAX_TRACE_CHARS), 'utf8').toString('utf8');
+	return { text: `${head}… (${text.length} characters)`, length: text.length };
 }
 
 function preview(message: unknown): string {

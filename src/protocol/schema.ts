@@ -67,6 +67,8 @@ export interface ClientCapabilities {
 	sampling?: { context?: object; tools?: object };
 	elicitation?: { form?: object; url?: object };
 	experimental?: Record<string, object>;
+	/** MCP extensions the client supports, by identifier (SEP-1724), e.g. `io.modelcontextprotocol/ui`. */
+	extensions?: Record<string, object>;
 	[key: string]: unknown;
 }
 

@@ -19,6 +19,8 @@ export interface HostParts {
 	loggingLevel?: (server: string) => LoggingLevel | undefined;
 	/** OAuth hooks for a remote server; undefined: a 401 fails with a clear error. */
 	oauth?: (server: string, options?: { interactive: boolean }) => OAuthHostHooks | undefined;
+	/** MCP extensions advertised to servers (read at each connect); undefined: none. */
+	extensions?: () => Readonly<Record<string, object>> | undefined;
 }
 
 /** The workspace folders that are on disk, as MCP roots (`file://` URIs, named after the folder). */
@@ -41,6 +43,7 @@ export class VsCodeHost implements Host, vscode.Disposable {
 	readonly confirmTrust?: Host['confirmTrust'];
 	readonly loggingLevel?: Host['loggingLevel'];
 	readonly oauth?: Host['oauth'];
+	readonly extensions?: Host['extensions'];
 
 	constructor(private readonly parts: HostParts) {
 		this.subscription = vscode.workspace.onDidChangeWorkspaceFolders(() => this.rootsChanged.fire());
@@ -60,6 +63,9 @@ export class VsCodeHost implements Host, vscode.Disposable {
 		}
 		if (oauth) {
 			this.oauth = oauth;
+		}
+		if (parts.extensions) {
+			this.extensions = parts.extensions;
 		}
 	}
 

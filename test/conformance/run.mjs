@@ -29,10 +29,7 @@ const suites = [
  */
 const expectedFailures = {
 	'0.1.16': {},
-	'0.2.0-alpha.12': {
-		'auth/dpop': 'issue 13: DPoP not implemented yet',
-		'auth/dpop-nonce': 'issue 13: DPoP not implemented yet',
-	},
+	'0.2.0-alpha.12': {},
 };
 
 const args = process.argv.slice(2);

@@ -4,7 +4,7 @@
 // and the exit code.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -24,7 +24,8 @@ interface Run {
 /** Runs the CLI with stdin not a terminal (as in CI), in `cwd`. */
 function run(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [cli, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+		// The CLI's cache folder (eras, compiled code) inside the scratch folder, not the user's.
+		const child = spawn(process.execPath, [cli, ...args], { cwd, env: { ...process.env, XDG_CACHE_HOME: join(scratch, 'cache'), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
 		let stdout = '';
 		let stderr = '';
 		child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -218,4 +219,43 @@ test('envFile is read relative to the workspace folder; values in env win', asyn
 	const result = await run(['call', 'fixture', 'env', '--args', '{"name":"X"}'], missing);
 	assert.equal(result.code, 2);
 	assert.match(result.stderr, /Server 'fixture': field "envFile": cannot read \S+nope\.env/);
+});
+
+test('a later run remembers the server\'s protocol era (no server/discover probe) and reuses the compiled code; neither cache holds the configuration', async () => {
+	const cache = join(scratch, 'cache-eras');
+	const env = { XDG_CACHE_HOME: cache };
+	const secret = 'sk-do-not-write-me';
+	const dir = workspace({ '.vscode/mcp.json': { servers: { everything: { ...everythingServer, env: { API_KEY: secret } } } } });
+	const first = await run(['list', '--verbose'], dir, env);
+	assert.equal(first.code, 0, first.stderr);
+	assert.match(first.stderr, /"method":"server\/discover"/, 'the first run probes');
+	const folder = join(cache, 'mcp-switchboard');
+	// Found by name, not by sorted position: the code cache's name carries a hash of the bundle, which may sort either
+	// side of cli-eras.json.
+	const files = readdirSync(folder);
+	assert.equal(files.length, 2, files.join(', '));
+	assert.ok(files.includes('cli-eras.json'), files.join(', '));
+	const codeCache = files.find((name) => name !== 'cli-eras.json')!;
+	assert.match(codeCache, /^cli-[\w-]+\.v8cache$/);
+	const eras = readFileSync(join(folder, 'cli-eras.json'), 'utf8');
+	assert.deepEqual(Object.values((JSON.parse(eras) as { eras: Record<string, string> }).eras), ['legacy']);
+	assert.ok(!eras.includes('everything') && !eras.includes(secret) && !eras.includes('index.js'), `only hashes are written: ${eras}`);
+	const second = await run(['list', '--verbose'], dir, env);
+	assert.equal(second.code, 0, second.stderr);
+	assert.doesNotMatch(second.stderr, /server\/discover/, 'the second run goes straight to initialize');
+	assert.match(second.stderr, /"method":"initialize"/);
+	assert.equal(second.stdout, first.stdout);
+	// Damaged caches are ignored and replaced: garbage in both files, and the run works (and probes again).
+	writeFileSync(join(folder, 'cli-eras.json'), '{ not json');
+	writeFileSync(join(folder, codeCache), 'not compiled code');
+	const third = await run(['list', '--verbose'], dir, env);
+	assert.equal(third.code, 0, third.stderr);
+	assert.equal(third.stdout, first.stdout);
+	assert.match(third.stderr, /"method":"server\/discover"/);
+	assert.notEqual(readFileSync(join(folder, codeCache), 'utf8'), 'not compiled code', 'a rejected code cache is written anew');
+	assert.match(readFileSync(join(folder, 'cli-eras.json'), 'utf8'), /"legacy"/);
+	// Without the code cache (MCP_SWITCHBOARD_NO_CODE_CACHE) the command runs the same.
+	const plain = await run(['list'], dir, { ...env, MCP_SWITCHBOARD_NO_CODE_CACHE: '1' });
+	assert.equal(plain.code, 0, plain.stderr);
+	assert.equal(plain.stdout, first.stdout);
 });

@@ -206,6 +206,37 @@ test('oversized, malformed and session-less bodies get clear JSON-RPC errors; th
 	assert.ok((await client.listTools()).tools.length > 0);
 });
 
+test('a call that asks for progress (as VS Code does) is answered as JSON when none comes, as an event stream when it does', async () => {
+	const opened = await fetch(gateway.url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${gateway.token}` },
+		body: initialize,
+	});
+	const session = opened.headers.get('mcp-session-id') ?? '';
+	await opened.text();
+	const call = (id: number, name: string, args: Record<string, unknown>) =>
+		fetch(gateway.url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${gateway.token}`, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
+			body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, _meta: { progressToken: `p${id}` } } }),
+		});
+	const quiet = await call(2, 'mcp__everything__echo', { message: 'no progress here' });
+	assert.equal(quiet.headers.get('content-type'), 'application/json');
+	const answer = (await quiet.json()) as { id: number; result: { content: { text: string }[] } };
+	assert.equal(answer.id, 2);
+	assert.match(answer.result.content[0]?.text ?? '', /no progress here/);
+	const busy = await call(3, 'mcp__everything__trigger-long-running-operation', { duration: 0.3, steps: 3 });
+	assert.equal(busy.headers.get('content-type'), 'text/event-stream');
+	const events = (await busy.text())
+		.split('\n')
+		.filter((line) => line.startsWith('data: '))
+		.map((line) => JSON.parse(line.slice(6)) as { method?: string; id?: number; params?: { progressToken?: string; progress?: number } });
+	assert.deepEqual(
+		events.map((event) => (event.method === 'notifications/progress' ? `progress ${event.params?.progressToken} ${event.params?.progress}` : `answer ${event.id}`)),
+		['progress p3 1', 'progress p3 2', 'progress p3 3', 'answer 3'],
+	);
+});
+
 test('a server that stops mid-call: the caller gets an error naming it, the gateway and the other server keep running', async () => {
 	const client = await sdkClient();
 	const call = client.callTool({ name: 'mcp__fixture__wait', arguments: {} });

@@ -119,7 +119,9 @@ for (const variant of ['oauth-path', 'oauth-root', 'oidc'] as const) {
 test('metadata 404 everywhere: the error names discovery and every URL tried', async (t) => {
 	const s = await setup(t, { resourceMetadata: 'none', asMetadata: 'none' });
 	const error = await assertOAuthError(s.call('tools/list'), /metadata discovery failed: no protected resource metadata at .*oauth-protected-resource\/mcp \(404\).*no authorization server metadata at .*openid-configuration \(404\)/);
-	assert.deepEqual(error.data, { step: 'metadata discovery' });
+	assert.deepEqual(Object.keys(error.data as object), ['step', 'reason']);
+	assert.equal((error.data as { step: string }).step, 'metadata discovery');
+	assert.match((error.data as { reason: string }).reason, /^no protected resource metadata at /);
 	assert.equal(s.browser.calls, 0);
 });
 

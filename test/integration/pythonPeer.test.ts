@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { MemoryLogger } from '../../src/common/logger';
+import { Manager } from '../../src/manager/manager';
 import { McpClient, type ClientOptions } from '../../src/protocol/client';
 import { ErrorCode } from '../../src/protocol/jsonrpc';
 import { McpError } from '../../src/protocol/mcpError';
@@ -92,7 +93,7 @@ for (const where of ['stdio', 'stateless', 'stateful'] as const) {
 			const meta = call?.params._meta as Record<string, unknown>;
 			assert.equal(meta['io.modelcontextprotocol/protocolVersion'], '2026-07-28');
 			assert.deepEqual(meta['io.modelcontextprotocol/clientInfo'], { name: 'mcp-switchboard', version: '0.1.0' });
-			assert.deepEqual(meta['io.modelcontextprotocol/clientCapabilities'], { roots: {}, elicitation: { form: {} } });
+			assert.deepEqual(meta['io.modelcontextprotocol/clientCapabilities'], { roots: {}, elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } });
 			const motto = await client.readResource('peer://motto');
 			assert.equal(motto.contents[0]?.text, 'Stateless is the way.');
 			const prompt = await client.getPrompt('review', { code: 'x = 1' });
@@ -133,6 +134,30 @@ for (const where of ['stdio', 'stateless', 'stateful'] as const) {
 			assert.equal(text(await client.callTool('announce', {})), 'announced');
 			await until(() => toolChanges === 1, 'notifications/tools/list_changed');
 			await until(() => updates.includes('peer://motto'), 'notifications/resources/updated');
+		});
+
+		test('caching hints: the SDK ttlMs / cacheScope reach the caller of a list and of a read; the Manager serves a second read from its cache', async () => {
+			const { client } = await open(where);
+			const hints: unknown[] = [];
+			await client.listTools({ onCacheHints: (h) => hints.push(h) });
+			assert.deepEqual(hints, [{ ttlMs: 600_000, cacheScope: 'public' }]);
+			const read = (await client.readResource('peer://motto')) as Record<string, unknown>;
+			assert.equal(read.ttlMs, 600_000);
+			assert.equal(read.cacheScope, 'public');
+			assert.deepEqual(client.discoverCacheHints, { ttlMs: 0, cacheScope: 'private' }, 'the SDK default for server/discover: immediately stale, private');
+
+			const manager = new Manager({ logger: () => new MemoryLogger('info') });
+			try {
+				const config = where === 'stdio' ? { type: 'stdio' as const, command: pythonWithMcp(), args: [pyPeerScript] } : { type: 'http' as const, url: where === 'stateless' ? statelessUrl : statefulUrl };
+				await manager.reconcile([{ name: 'py', config, source: { kind: 'user', label: 'User settings' }, workspaceDefined: false }]);
+				await until(() => manager.get('py')?.state.kind === 'running', 'the server to run');
+				const first = (await manager.readResource('py', 'peer://count')).contents[0]?.text;
+				const second = (await manager.readResource('py', 'peer://count')).contents[0]?.text;
+				assert.match(String(first), /^read \d+ times$/);
+				assert.equal(second, first, 'fresh for 10 minutes: not read again');
+			} finally {
+				await manager.dispose();
+			}
 		});
 
 		test('a tool that asks for the roots gets them through input_required', async () => {

@@ -95,6 +95,37 @@ describe('StdioTransport with a real process', () => {
 		assert.equal(server.closeCount, 1);
 	});
 
+	test('a lone message is written at once; the rest of a burst in the same tick leaves in one writev, in order', async () => {
+		const server = await startServer();
+		// The child's stdin, to see how the transport hands data to the pipe (not part of its API).
+		const stdin = (server.transport as unknown as { child: { stdin: { writableLength: number; _writev: (...args: unknown[]) => void } } }).child.stdin;
+		const writevSizes: number[] = [];
+		const original = stdin._writev.bind(stdin);
+		stdin._writev = (chunks: unknown, callback: unknown) => {
+			writevSizes.push((chunks as unknown[]).length);
+			original(chunks, callback);
+		};
+		// One request alone: handed to the pipe synchronously, nothing left buffered in the stream for a later tick.
+		const lone = server.request('echo', { n: 0 });
+		assert.equal(stdin.writableLength, 0, 'the lone message waits in the stream instead of being written');
+		await lone;
+		assert.deepEqual(writevSizes, []);
+		// A burst of 50 in one tick: the first goes at once, the other 49 together when the tick ends.
+		const burst = Array.from({ length: 50 }, (_, i) => server.request('echo', { n: i + 1 }));
+		const answers = await Promise.all(burst);
+		assert.deepEqual(writevSizes, [49]);
+		assert.deepEqual(
+			answers.map((a) => (a.result as { params: { n: number } }).params.n),
+			Array.from({ length: 50 }, (_, i) => i + 1),
+		);
+		// The server saw them in the order they were sent (its answers come back in its reading order).
+		assert.deepEqual(
+			server.messages.slice(1).map((m) => m.id),
+			Array.from({ length: 50 }, (_, i) => i + 2),
+		);
+		await server.transport.close();
+	});
+
 	test('runs in the given directory with the given variables merged over the parent environment', async () => {
 		const logger = new MemoryLogger();
 		const transport = new StdioTransport({ command: process.execPath, args: [lineServer], env: { SWITCHBOARD_TEST_VAR: 'set by config' }, cwd: tempDir, logger });

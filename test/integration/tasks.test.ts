@@ -7,12 +7,11 @@ import { after, describe, test } from 'node:test';
 import { MemoryLogger } from '../../src/common/logger';
 import { McpClient, type ClientOptions } from '../../src/protocol/client';
 import { ErrorCode } from '../../src/protocol/jsonrpc';
-import { McpError } from '../../src/protocol/mcpError';
 import type { ElicitRequest, Progress } from '../../src/protocol/schema';
 import type { Task } from '../../src/protocol/tasks/task';
 import { StdioTransport } from '../../src/protocol/transports/stdio';
+import { mcpError, text } from '../fixtures/taskAssertions';
 import { everythingMain } from './everythingSuite';
-import { textOf } from '../../src/common/text';
 
 const taskServer = join(process.cwd(), 'test/fixtures/servers/taskServer.js');
 const clients: McpClient[] = [];
@@ -24,19 +23,6 @@ async function fixture(flags: string[] = [], options: ClientOptions = {}) {
 	clients.push(client);
 	await client.listTools();
 	return { client, logger };
-}
-
-function text(result: { content: Array<Record<string, unknown>> }): string {
-	return result.content.map((block) => textOf(block.text)).join('\n');
-}
-
-function mcpError(code: number, pattern: RegExp) {
-	return (error: unknown) => {
-		assert.ok(error instanceof McpError, `an McpError, got ${String(error)}`);
-		assert.equal(error.code, code, error.message);
-		assert.match(error.message, pattern);
-		return true;
-	};
 }
 
 after(async () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { NamedTool, ServerState, ServerView } from '../../src/manager/manager';
 import type { McpClient } from '../../src/protocol/client';
 import type { CallToolResult } from '../../src/protocol/schema';
-import { progressLabel, toolDescription, toolFailureText, toolInputSchema, toolResultText, toolsMarkdown } from '../../src/vscode/chat/chatMapping';
+import { progressLabel, resourceParts, toolDescription, toolFailureText, toolInputSchema, toolResultParts, toolResultText, toolsMarkdown } from '../../src/vscode/chat/chatMapping';
 
 const running: ServerState = { kind: 'running', client: {} as McpClient };
 
@@ -17,21 +17,69 @@ test('the progress label names server and tool, with the server\'s progress mess
 	assert.equal(progressLabel('everything', 'long', '  '), 'Calling everything › long…');
 });
 
-test('a tool result becomes text: text blocks, other content described, structured content as JSON', () => {
+/** A 1×1 PNG, as a server would send it. */
+const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+test('a tool result becomes parts for the model: text, images as image bytes, the rest described with URI, name and type', () => {
 	const result: CallToolResult = {
 		content: [
 			{ type: 'text', text: 'Echo: hi' },
-			{ type: 'image', data: 'AAAA', mimeType: 'image/png' },
-			{ type: 'resource_link', name: 'readme', uri: 'file:///r.md' },
-			{ type: 'resource', resource: { uri: 'test://a', text: 'inner text' } },
+			{ type: 'image', data: PNG_BASE64, mimeType: 'image/png' },
+			{ type: 'image', data: 'PHN2Zy8+', mimeType: 'image/svg+xml' },
+			{ type: 'audio', data: 'AAAA', mimeType: 'audio/wav' },
+			{ type: 'resource_link', name: 'readme', uri: 'file:///r.md', mimeType: 'text/markdown', description: 'The project readme' },
+			{ type: 'resource', resource: { uri: 'test://a', text: 'inner text', mimeType: 'text/plain' } },
 			{ type: 'resource', resource: { uri: 'test://b', blob: 'AAAA', mimeType: 'application/zip' } },
+			{ type: 'resource', resource: { uri: 'test://c.png', blob: PNG_BASE64, mimeType: 'image/png' } },
 		],
 		structuredContent: { sum: 3 },
 	};
-	assert.equal(
-		toolResultText(result),
-		['Echo: hi', '[image image/png, not shown]', '[resource link readme: file:///r.md]', '[resource test://a]\ninner text', '[resource test://b (application/zip), binary, not shown]', 'Structured content:\n{"sum":3}'].join('\n'),
+	const parts = toolResultParts(result);
+	assert.deepEqual(
+		parts.map((part) => part.kind),
+		['text', 'image', 'text', 'image', 'text'],
+		'texts between images are joined into one part each',
 	);
+	const [first, image, middle, embeddedImage, last] = parts;
+	assert.equal(first?.kind === 'text' && first.text, 'Echo: hi');
+	assert.ok(image?.kind === 'image');
+	assert.equal(image.mimeType, 'image/png');
+	assert.deepEqual(Buffer.from(image.data), Buffer.from(PNG_BASE64, 'base64'), 'the image goes as its decoded bytes');
+	assert.ok(middle?.kind === 'text');
+	assert.equal(
+		middle.text,
+		[
+			'[image image/svg+xml, 6 B, not sent: the model takes PNG, JPEG, GIF and WebP images]',
+			'[audio audio/wav, 3 B, not sent: the model takes text and images only; the result document in VS Code plays it]',
+			'[resource link: uri file:///r.md, name "readme", type text/markdown, the user can attach it with `@mcp /read <uri>`, description "The project readme"]',
+			'[embedded resource: uri test://a, type text/plain]\ninner text',
+			'[embedded resource: uri test://b, type application/zip, binary, 3 B, not shown; the user can attach it with `@mcp /read <uri>`]',
+			'[embedded resource: uri test://c.png, type image/png, 70 B, sent as the image that follows]',
+		].join('\n'),
+	);
+	assert.ok(embeddedImage?.kind === 'image' && embeddedImage.mimeType === 'image/png');
+	assert.equal(last?.kind === 'text' && last.text, 'Structured content (JSON):\n{"sum":3}');
+	// For people (the /call answer's metadata, logs): one text, images by their description.
+	assert.match(toolResultText(result), /^Echo: hi\n\[image image\/png, 70 B, sent as an image\]\n\[image image\/svg\+xml/);
+});
+
+test('an image that is not valid or too large is described instead of sent', () => {
+	const parts = toolResultParts({ content: [{ type: 'image', data: '', mimeType: 'image/png' }, { type: 'image', data: 'A'.repeat(8 * 1024 * 1024), mimeType: 'image/jpeg' }] });
+	assert.deepEqual(parts, [{ kind: 'text', text: '[image image/png, 0 B, no data]\n[image image/jpeg, 6.0 MB, not sent: larger than 5 MB]' }]);
+});
+
+test('a read resource becomes parts: text under its URI and type, images as images, other binary described', () => {
+	const parts = resourceParts({
+		contents: [
+			{ uri: 'test://static/resource/1', mimeType: 'text/plain', text: 'Resource 1: plain text' },
+			{ uri: 'test://static/resource/2', mimeType: 'image/png', blob: PNG_BASE64 },
+			{ uri: 'test://static/resource/3', mimeType: 'application/octet-stream', blob: 'AAAA' },
+		],
+	});
+	assert.deepEqual(parts.map((part) => part.kind), ['text', 'image', 'text']);
+	assert.equal(parts[0]?.kind === 'text' && parts[0].text, '[resource: uri test://static/resource/1, type text/plain]\nResource 1: plain text\n[resource: uri test://static/resource/2, type image/png, 70 B, sent as the image that follows]');
+	assert.equal(parts[2]?.kind === 'text' && parts[2].text, '[resource: uri test://static/resource/3, type application/octet-stream, binary, 3 B, not shown; the model takes text and images only]');
+	assert.deepEqual(resourceParts({ contents: [] }), [{ kind: 'text', text: '(the resource has no contents)' }]);
 });
 
 test('isError is marked, an empty result says so, and a long result is cut with a note', () => {
@@ -39,6 +87,9 @@ test('isError is marked, an empty result says so, and a long result is cut with 
 	assert.equal(toolResultText({ content: [] }), '(the tool returned no content)');
 	const cut = toolResultText({ content: [{ type: 'text', text: 'x'.repeat(30) }] }, 10);
 	assert.equal(cut, `${'x'.repeat(10)}\n[cut: 20 more characters]`);
+	// The cut counts every text after it; images before the cut still go, an error with no text first says so.
+	const mixed = toolResultParts({ content: [{ type: 'image', data: PNG_BASE64, mimeType: 'image/png' }, { type: 'text', text: 'y'.repeat(8) }, { type: 'text', text: 'z'.repeat(5) }], isError: true }, 20);
+	assert.deepEqual(mixed.map((part) => (part.kind === 'text' ? part.text : part.kind)), ['Tool error:', 'image', `yyyyyyyy\nz\n[cut: 4 more characters]`]);
 });
 
 test('a thrown failure names server and tool, keeps only the first line, and is marked as an error', () => {

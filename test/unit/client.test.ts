@@ -534,3 +534,11 @@ test('overlapping tools/list: outputSchema validation uses the newest listing st
 	const result = await client.callTool('count', {});
 	assert.deepEqual(result.structuredContent, { n: 1 }, 'checked against the newer schema (n: number)');
 });
+
+test('extensions the host implements (MCP Apps) are advertised as capabilities.extensions in initialize', async () => {
+	const ui = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
+	const { server } = await connect({ client: { handlers: { extensions: ui } } });
+	assert.deepEqual(server.requests('initialize')[0]?.params?.capabilities, { extensions: ui });
+	const none = await connect({ client: { handlers: { extensions: {} } } });
+	assert.deepEqual(none.server.requests('initialize')[0]?.params?.capabilities, {}, 'an empty map advertises nothing');
+});

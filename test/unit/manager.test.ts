@@ -418,3 +418,131 @@ test('50 servers with 100 tools each: reconcile and lookup stay fast and names u
 	assert.equal(connector.attempts.length, 51);
 	await manager.dispose();
 });
+
+// Caching hints of 2026-07-28: https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching
+
+test('2026-07-28 ttlMs on tools/list: the list is re-fetched after its ttl when next asked for, not before; list_changed still invalidates at once', async () => {
+	const { manager, connector, clock } = setup();
+	connector.prepare = (client) => {
+		client.era = 'modern';
+		client.listHints = { ttlMs: 5_000, cacheScope: 'public' };
+	};
+	await manager.reconcile([stdioServer('m')]);
+	await flush();
+	const client = connector.last('m');
+	assert.equal(client.listToolsCalls, 1);
+	assert.deepEqual(client.listening, [{ tools: true, prompts: false, resources: true }], 'the lists it caches are listened for');
+	await clock.advance(4_000);
+	assert.equal(manager.get('m')?.tools.length, 1);
+	manager.allTools();
+	await flush();
+	assert.equal(client.listToolsCalls, 1, '"the client SHOULD consider the result fresh for that many milliseconds"');
+	await clock.advance(60_000);
+	assert.equal(client.listToolsCalls, 1, '"Clients SHOULD NOT treat TTL as a polling interval": nothing while nobody asks');
+	let events = 0;
+	manager.onDidChangeLists(() => events++);
+	client.tools = [...client.tools, { name: 'new', inputSchema: { type: 'object' } }];
+	assert.equal(manager.allTools().length, 1, 'the stale list is served while the new one is fetched');
+	manager.allTools();
+	await flush();
+	assert.equal(client.listToolsCalls, 2, '"Once the TTL expires, the response is stale and the client SHOULD re-fetch on next access" (once)');
+	assert.equal(manager.allTools().length, 2);
+	assert.equal(events, 1);
+	client.toolsEmitter.fire();
+	await clock.advance(200);
+	assert.equal(client.listToolsCalls, 3, '"the notification acts as an immediate invalidation signal"');
+	await manager.dispose();
+});
+
+test('2026-07-28 ttlMs 0: re-fetched when asked, at most every 2 s; an unchanged list fires no event; an older server is never re-listed by time', async () => {
+	const { manager, connector, clock } = setup();
+	connector.prepare = (client) => {
+		client.era = client.name === 'modern' ? 'modern' : 'legacy';
+		client.listHints = { ttlMs: 0, cacheScope: 'private' };
+	};
+	await manager.reconcile([stdioServer('modern'), stdioServer('legacy')]);
+	await flush();
+	const modern = connector.last('modern');
+	const legacy = connector.last('legacy');
+	let events = 0;
+	manager.onDidChangeLists(() => events++);
+	void manager.get('modern')?.tools;
+	await flush();
+	assert.equal(modern.listToolsCalls, 1, 'not within 2 s of the last listing');
+	await clock.advance(2_000);
+	void manager.get('modern')?.tools;
+	void manager.get('modern')?.tools;
+	await flush();
+	assert.equal(modern.listToolsCalls, 2);
+	assert.equal(events, 0, 'the same list again: nothing to render');
+	await clock.advance(600_000);
+	void manager.get('legacy')?.tools;
+	manager.allTools();
+	await flush();
+	assert.equal(legacy.listToolsCalls, 1, 'hints mean nothing from a server before 2026-07-28');
+	await manager.dispose();
+});
+
+test('2026-07-28 ttlMs on resources/read: a read lives for the server ttlMs instead of the cache own 30 s; ttlMs 0 and a read that took the user input are not cached', async () => {
+	const { manager, connector, clock } = setup();
+	connector.prepare = (client) => {
+		client.era = 'modern';
+	};
+	await manager.reconcile([stdioServer('r')]);
+	const client = connector.last('r');
+	const text = async () => ((await manager.readResource('r', 'demo://a')).contents[0] as { text: string }).text;
+	client.readExtra = { resultType: 'complete', ttlMs: 5_000, cacheScope: 'private' };
+	assert.equal(await text(), 'demo://a #1');
+	await clock.advance(4_000);
+	assert.equal(await text(), 'demo://a #1', 'fresh within the server ttlMs');
+	await clock.advance(2_000);
+	assert.equal(await text(), 'demo://a #2', 'stale after the server ttlMs, well before the 30 s default');
+	client.readExtra = { resultType: 'complete', ttlMs: 0, cacheScope: 'public' };
+	await clock.advance(6_000);
+	assert.equal(await text(), 'demo://a #3');
+	assert.equal(await text(), 'demo://a #4', '"If ttlMs is 0, the response SHOULD be considered immediately stale"');
+	client.readExtra = { resultType: 'complete', ttlMs: 3_600_000 };
+	assert.equal(await text(), 'demo://a #5');
+	await clock.advance(31 * 60_000);
+	assert.equal(await text(), 'demo://a #5', 'an hour-long ttlMs outlives the default 30 s');
+	client.updateEmitter.fire({ uri: 'demo://a' });
+	assert.equal(await text(), 'demo://a #6', 'an update notification still invalidates at once');
+	client.readExtra = {};
+	client.readNeedsInput = true;
+	await clock.advance(3_600_000);
+	assert.equal(await text(), 'demo://a #7');
+	assert.equal(await text(), 'demo://a #8', '"Results produced by retrying a request through the multi round-trip requests mechanism ... MUST NOT be cached"');
+	await manager.dispose();
+});
+
+test('deprecated features in use (https://modelcontextprotocol.io/specification/2026-07-28/deprecated): HTTP+SSE, roots, sampling and logging are listed for the view and noted in the log of a 2026-07-28 server; they keep working', async () => {
+	const { manager, connector, host } = setup({}, {
+		roots: () => [{ uri: 'file:///w', name: 'w' }],
+		sample: async () => ({ role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'm' }),
+	});
+	connector.prepare = (client) => {
+		client.era = client.name === 'modern' ? 'modern' : 'legacy';
+	};
+	const sse = { name: 'old-sse', config: { type: 'sse' as const, url: 'http://127.0.0.1:1/sse' }, source: { kind: 'user' as const, label: 'User settings' }, workspaceDefined: false };
+	await manager.reconcile([stdioServer('modern'), stdioServer('legacy'), sse]);
+	assert.deepEqual(manager.get('old-sse')?.deprecatedFeatures, ['HTTP+SSE transport']);
+	assert.deepEqual(manager.get('modern')?.deprecatedFeatures, []);
+	const handlers = connector.attempts.find((a) => a.name === 'modern')!.handlers;
+	assert.deepEqual(await handlers.roots!(new AbortController().signal), [{ uri: 'file:///w', name: 'w' }], 'roots keep working');
+	await handlers.roots!(new AbortController().signal);
+	const sampled = await handlers.sampling!({ messages: [], maxTokens: 5 }, new AbortController().signal);
+	assert.equal(sampled.model, 'm', 'sampling keeps working');
+	await handlers.sampling!({ messages: [], maxTokens: 5 }, new AbortController().signal);
+	connector.last('modern').logEmitter.fire({ level: 'info', data: 'hello' });
+	assert.deepEqual(manager.get('modern')?.deprecatedFeatures, ['roots', 'sampling', 'logging']);
+	const log = host.loggers.get('modern')!;
+	assert.equal(log.find('roots is deprecated in MCP 2026-07-28 (SEP-2577)').length, 1, 'roots noted once per connection');
+	assert.equal(log.find('sampling is deprecated in MCP 2026-07-28 (SEP-2577)').length, 2, 'every sampling request is noted');
+	assert.equal(log.find('logging is deprecated in MCP 2026-07-28').length, 1);
+	await connector.attempts.find((a) => a.name === 'legacy')!.handlers.roots!(new AbortController().signal);
+	assert.deepEqual(manager.get('legacy')?.deprecatedFeatures, ['roots']);
+	assert.equal(host.loggers.get('legacy')!.find('deprecated in MCP 2026-07-28').filter((e) => e.level === 'info').length, 0, 'an older server (its revision still has roots) gets no notice, only a debug line');
+	await manager.restart('modern');
+	assert.deepEqual(manager.get('modern')?.deprecatedFeatures, [], 'counted per connection');
+	await manager.dispose();
+});

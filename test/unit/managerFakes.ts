@@ -6,7 +6,7 @@ import type { Clock } from '../../src/manager/backoff';
 import type { Host } from '../../src/manager/host';
 import type { ConnectRequest, Connector } from '../../src/manager/serverConnection';
 import type { ResolvedServer, ServerConfig } from '../../src/manager/manager';
-import type { McpClient } from '../../src/protocol/client';
+import type { CacheHints, ListOptions, McpClient } from '../../src/protocol/client';
 import { McpError } from '../../src/protocol/mcpError';
 import type { LoggingLevel, LoggingMessage, ReadResourceResult, ServerCapabilities, Tool } from '../../src/protocol/schema';
 
@@ -100,11 +100,23 @@ export class FakeClient {
 	listToolsHook: ((call: number) => Promise<Tool[]>) | undefined;
 	/** When set, readResource() waits for it before answering (a read in flight). */
 	readGate: Promise<void> | undefined;
+	/** The caching hints every listing reports (a 2026-07-28 server's ttlMs / cacheScope). */
+	listHints: CacheHints = { ttlMs: undefined, cacheScope: undefined };
+	/** Fields added to every readResource() result (e.g. a 2026-07-28 server's ttlMs). */
+	readExtra: Record<string, unknown> = {};
+	/** When true, each readResource() result counts as one that needed the user's input (input_required rounds). */
+	readNeedsInput = false;
+	private readonly inputResults = new WeakSet<object>();
 
-	async listTools(): Promise<Tool[]> {
+	neededInput(result: object): boolean {
+		return this.inputResults.has(result);
+	}
+
+	async listTools(options?: ListOptions): Promise<Tool[]> {
 		this.listToolsCalls++;
-		if (this.listToolsHook) return this.listToolsHook(this.listToolsCalls);
-		return this.tools;
+		const tools = this.listToolsHook ? await this.listToolsHook(this.listToolsCalls) : this.tools;
+		options?.onCacheHints?.(this.listHints);
+		return tools;
 	}
 	async listResources() {
 		return [{ uri: 'demo://a', name: 'a' }];
@@ -118,7 +130,9 @@ export class FakeClient {
 	async readResource(uri: string): Promise<ReadResourceResult> {
 		const call = ++this.readCalls;
 		if (this.readGate) await this.readGate;
-		return { contents: [{ uri, text: `${uri} #${call}` }] };
+		const result = { contents: [{ uri, text: `${uri} #${call}` }], ...this.readExtra };
+		if (this.readNeedsInput) this.inputResults.add(result);
+		return result;
 	}
 	async callTool(name: string, args?: Record<string, unknown>) {
 		return { content: [{ type: 'text', text: `${this.name}:${name}:${JSON.stringify(args ?? {})}` }] };
@@ -156,6 +170,8 @@ export class FakeConnector {
 	latencyMs = 0;
 	aborted: string[] = [];
 	toolsFor = new Map<string, Tool[]>();
+	/** Runs on each new client before the Manager sees it (e.g. to make it a 2026-07-28 client with caching hints). */
+	prepare: ((client: FakeClient) => void) | undefined;
 
 	readonly connect: Connector = async (request) => {
 		this.attempts.push(request);
@@ -174,6 +190,7 @@ export class FakeConnector {
 			}
 			if (typeof behaviour === 'object') throw behaviour.fail;
 			const client = new FakeClient(request.name, this.toolsFor.get(request.name));
+			this.prepare?.(client);
 			this.clients.push(client);
 			return client as unknown as McpClient;
 		} finally {

@@ -63,7 +63,7 @@ test('a modern server: server/discover only, no initialize; identity, capabiliti
 	assert.equal(server.notifications('notifications/initialized').length, 0);
 	const meta = server.requests('server/discover')[0]?.params?._meta as Record<string, unknown>;
 	assert.equal(meta[META_VERSION], V);
-	assert.deepEqual(meta['io.modelcontextprotocol/clientCapabilities'], { roots: {}, elicitation: { form: {} } });
+	assert.deepEqual(meta['io.modelcontextprotocol/clientCapabilities'], { roots: {}, elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } });
 	assert.deepEqual(meta['io.modelcontextprotocol/clientInfo'], { name: 'mcp-switchboard', version: '0.1.0' });
 	assert.equal(meta['io.modelcontextprotocol/logLevel'], undefined, 'no log level unless asked: the server then sends no log messages');
 	assert.deepEqual(pair.client.protocolVersions, [V]);
@@ -257,7 +257,8 @@ test('a huge requestState, input_required with neither field, an unknown input m
 					if (name === 'empty') return { resultType: 'input_required' };
 					if (name === 'weird') return { resultType: 'input_required', inputRequests: { k: { method: 'tools/call', params: {} } } };
 					if (name === 'sampling') return { resultType: 'input_required', inputRequests: { k: { method: 'sampling/createMessage', params: { messages: [], maxTokens: 5 } } } };
-					return { resultType: 'task', task: {} };
+					if (name === 'badTask') return { resultType: 'task', task: {} };
+					return { resultType: 'deferred' };
 				})
 				.on('prompts/list', () => ({ resultType: 'input_required', requestState: 's' })),
 		{ handlers: elicitAda },
@@ -266,7 +267,9 @@ test('a huge requestState, input_required with neither field, an unknown input m
 	await assert.rejects(client.callTool('empty', {}), isMcpError(ErrorCode.ProtocolViolation, /round 1: the server answered input_required with neither inputRequests nor requestState/));
 	await assert.rejects(client.callTool('weird', {}), isMcpError(ErrorCode.ProtocolViolation, /input request "k" asks for tools\/call, which is not an input request this client answers/));
 	await assert.rejects(client.callTool('sampling', {}), isMcpError(ErrorCode.ProtocolViolation, /asks for sampling\/createMessage, but this client did not declare the 'sampling' capability/));
-	await assert.rejects(client.callTool('other', {}), isMcpError(ErrorCode.ProtocolViolation, /fake answered tools\/call with resultType "task", which this client does not know/));
+	await assert.rejects(client.callTool('other', {}), isMcpError(ErrorCode.ProtocolViolation, /fake answered tools\/call with resultType "deferred", which this client does not know/));
+	// "task" is the tasks extension's (followed by callTool); one without a task's fields is refused, naming the server.
+	await assert.rejects(client.callTool('badTask', {}), isMcpError(ErrorCode.ProtocolViolation, /^fake answered tools\/call with an invalid task: taskId is not a non-empty string$/));
 	await assert.rejects(client.listPrompts(), isMcpError(ErrorCode.ProtocolViolation, /fake answered prompts\/list with resultType "input_required", which prompts\/list may not answer/));
 });
 
@@ -311,4 +314,45 @@ test('a legacy server that answers any unknown method with an empty result is no
 	const { client, server } = await connect((s) => s.on('server/discover', () => ({})));
 	assert.equal(client.era, 'legacy');
 	assert.equal(server.requests('initialize').length, 1);
+});
+
+test('caching hints: a paged list is as fresh as its shortest-lived page and private when any page is; a negative ttlMs counts as 0; an MRTR result is marked uncacheable', async () => {
+	// https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching#interaction-with-pagination
+	const { client } = await connect(
+		(s) =>
+			modernServer(s, { ttlMs: -5, cacheScope: 'public' })
+				.on('tools/list', (params) =>
+					params.cursor === undefined
+						? { resultType: 'complete', ttlMs: 10_000, cacheScope: 'public', tools: [{ name: 'a', inputSchema: { type: 'object' } }], nextCursor: 'p2' }
+						: { resultType: 'complete', ttlMs: 3_000, cacheScope: 'private', tools: [{ name: 'b', inputSchema: { type: 'object' } }] },
+				)
+				.on('prompts/list', () => ({ resultType: 'complete', prompts: [] }))
+				.on('resources/read', (params) =>
+					params.uri === 'file:///ask' && params.inputResponses === undefined
+						? { resultType: 'input_required', inputRequests: { r: { method: 'roots/list' } }, requestState: 's' }
+						: { resultType: 'complete', ttlMs: 60_000, cacheScope: 'public', contents: [{ uri: params.uri, text: 'x' }] },
+				),
+		{ handlers: elicitAda },
+	);
+	assert.deepEqual(client.discoverCacheHints, { ttlMs: 0, cacheScope: 'public' }, '"If ttlMs is negative, clients SHOULD ignore it and treat it as 0"');
+	const hints: unknown[] = [];
+	assert.equal((await client.listTools({ onCacheHints: (h) => hints.push(h) })).length, 2);
+	await client.listPrompts({ onCacheHints: (h) => hints.push(h) });
+	assert.deepEqual(hints, [
+		{ ttlMs: 3_000, cacheScope: 'private' },
+		{ ttlMs: undefined, cacheScope: undefined },
+	]);
+	const plain = await client.readResource('file:///plain');
+	const asked = await client.readResource('file:///ask');
+	assert.equal(client.neededInput(plain), false);
+	assert.equal(client.neededInput(asked), true, '"requests carrying inputResponses or requestState MUST NOT be cached"');
+});
+
+test('2026-07-28: the MCP Apps extension travels in every request\'s client capabilities, beside the tasks extension', async () => {
+	const ui = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
+	const { server } = await connect((s) => modernServer(s), { handlers: { ...elicitAda, extensions: ui } });
+	const meta = server.requests('server/discover')[0]?.params?._meta as Record<string, unknown>;
+	// "The client includes io.modelcontextprotocol/tasks in its per-request capabilities" (ext-tasks): the host's own
+	// extensions are added to it, not put in its place (a server requiring tasks refused every call when they were).
+	assert.deepEqual(meta['io.modelcontextprotocol/clientCapabilities'], { roots: {}, elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {}, ...ui } });
 });

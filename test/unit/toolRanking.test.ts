@@ -70,3 +70,50 @@ test('never more than 128, whatever the setting says; a definition budget is res
 	assert.ok(size <= 400, `within the budget: ${size}`);
 	assert.ok(budgeted.tools.some((t) => t.qualifiedName === 'mcp__weather__get_forecast'), 'the best match is taken first');
 });
+
+/** BM25 over the same words, written plainly: what the index's scores must equal. */
+function referenceScores(tools: readonly NamedTool[], query: { text: string; weight: number }[]): number[] {
+	const docs = tools.map((t) => {
+		const counts = new Map<string, number>();
+		const add = (text: string | undefined, weight: number) => {
+			for (const token of tokenize(text ?? '')) counts.set(token, (counts.get(token) ?? 0) + weight);
+		};
+		add(t.tool.name, 3);
+		add(t.server, 1);
+		add(t.tool.title, 2);
+		add(t.tool.description, 1);
+		return counts;
+	});
+	const lengths = docs.map((counts) => [...counts.values()].reduce((a, b) => a + b, 0));
+	const average = lengths.reduce((a, b) => a + b, 0) / docs.length;
+	const terms = new Map<string, number>();
+	for (const { text, weight } of query) for (const token of tokenize(text)) terms.set(token, Math.max(terms.get(token) ?? 0, weight));
+	return docs.map((counts, i) => {
+		let score = 0;
+		for (const [term, weight] of terms) {
+			const tf = counts.get(term);
+			if (!tf) continue;
+			const df = docs.filter((d) => d.has(term)).length;
+			const idf = Math.log(1 + (docs.length - df + 0.5) / (df + 0.5));
+			score += (weight * idf * (tf * 2.2)) / (tf + 1.2 * (0.25 + (0.75 * lengths[i]!) / average));
+		}
+		return score;
+	});
+}
+
+test('the scores are plain BM25 over names (x3), titles (x2), servers and descriptions, for new tool objects and for copies alike', () => {
+	const tools = catalog();
+	tools.push(named('geo', 'İstanbulWeather', 'Weather for İstanbul and Ørsted and ÉCOLE districts', 'Über weather'));
+	const query = [
+		{ text: 'read the weather files for İstanbul', weight: 1 },
+		{ text: 'records of the pull request', weight: 0.5 },
+	];
+	const expected = referenceScores(tools, query);
+	const fresh = ToolIndex.for(tools).score(query);
+	expected.forEach((score, i) => assert.ok(Math.abs(fresh[i]! - score) < 1e-9, `tool ${i}: ${fresh[i]} vs ${score}`));
+	// New objects with the same texts (a restarted server) score the same, from the texts' cached words.
+	const copies = tools.map((t) => ({ ...t, tool: { ...t.tool } }));
+	assert.deepEqual([...ToolIndex.for(copies).score(query)], [...fresh]);
+	assert.ok(fresh[tools.length - 1]! > 0, 'non-ASCII words are matched');
+	assert.equal(ToolIndex.for(tools).score([{ text: 'zzzunknownword', weight: 1 }]).every((s) => s === 0), true);
+});

@@ -1,6 +1,7 @@
 // Metadata discovery for the MCP authorization flow: RFC 9728 (protected resource) and RFC 8414 / OIDC
 // (authorization server). Ours rather than oauth4webapi's discoveryRequest: MCP asks for a fallback order over
 // several well-known URLs that is not one library call, and for tolerant issuer checks on the root fallback.
+import { notJson } from './jsonAnswer';
 
 /** Why one OAuth step failed; the provider turns it into an McpError naming the server. */
 export class OAuthStepError extends Error {
@@ -189,29 +190,39 @@ async function getJson(url: string, http: HttpContext, tried: string[], headers:
 		tried.push(`${url} (${response.status})`);
 		return undefined;
 	}
+	const text = await response.text();
+	let body: unknown;
 	try {
-		const body: unknown = await response.json();
-		if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
-			return body as Record<string, unknown>;
-		}
+		body = JSON.parse(text);
 	} catch {
-		// Reported below.
+		const { what, http: answer } = notJson(response.status, response.headers.get('content-type'), text);
+		tried.push(`${url} (${answer}: ${what})`);
+		return undefined;
+	}
+	if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+		return body as Record<string, unknown>;
 	}
 	tried.push(`${url} (200 but not a JSON object)`);
 	return undefined;
 }
 
-/** The caller's signal combined with the per-request timeout. */
+/**
+ * The caller's signal combined with the per-request timeout, whose reason (what fetch rejects with) is a TimeoutError
+ * saying how long it waited: "no answer within 30 s".
+ */
 export function requestSignal(http: HttpContext): AbortSignal {
-	const timeout = AbortSignal.timeout(http.timeoutMs);
-	return http.signal ? AbortSignal.any([http.signal, timeout]) : timeout;
+	const timeout = new AbortController();
+	const seconds = http.timeoutMs / 1000;
+	const reason = new DOMException(`no answer within ${seconds >= 1 ? Math.round(seconds) : seconds} s`, 'TimeoutError');
+	setTimeout(() => timeout.abort(reason), http.timeoutMs).unref();
+	return http.signal ? AbortSignal.any([http.signal, timeout.signal]) : timeout.signal;
 }
 
 /** A short reason for a fetch that threw (undici hides the useful part in `cause`). */
 export function describeFetchError(error: unknown): string {
 	if (error instanceof Error) {
 		if (error.name === 'TimeoutError') {
-			return 'timed out';
+			return error.message.startsWith('no answer within') ? error.message : 'timed out';
 		}
 		const cause = (error as { cause?: unknown }).cause;
 		if (cause instanceof Error) {

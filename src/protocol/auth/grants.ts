@@ -2,6 +2,7 @@
 // workload identity federation), and enterprise-managed authorization (token exchange at the enterprise IdP for an
 // ID-JAG, RFC 8693, then that ID-JAG as a JWT-bearer grant at the MCP server's authorization server).
 import { OAuthStepError, type AuthorizationServerMetadata } from './discovery';
+import { retryOnDPoPNonce, type DPoPProver } from './dpop';
 import { describeOAuthError } from './oauthErrors';
 import { oauth, type OAuthLib } from './oauthLib';
 import type { EnterpriseIdpConfig } from './types';
@@ -19,8 +20,10 @@ export interface GrantContext {
 	/** The RFC 8707 resource (the MCP server's canonical URI). */
 	resource: string;
 	scopes?: string[];
-	/** oauth4webapi options (fetch, timeout, http on loopback) for an endpoint. */
+	/** oauth4webapi options (fetch, timeout, http on loopback, and the DPoP handle when `dpop` is set) for an endpoint. */
 	libOptions(endpoint: string): OAuthLib.TokenEndpointRequestOptions;
+	/** Set when the tokens are to be DPoP-bound: a `use_dpop_nonce` answer is then retried once with the nonce. */
+	dpop?: DPoPProver;
 }
 
 /** Client credentials: the client's own identity (secret or private key), no user. */
@@ -28,8 +31,10 @@ export async function clientCredentialsGrant(c: GrantContext): Promise<OAuthLib.
 	const as = c.as as unknown as OAuthLib.AuthorizationServer;
 	const client: OAuthLib.Client = { client_id: c.clientId };
 	try {
-		const response = await oauth().clientCredentialsGrantRequest(as, client, c.auth, parameters(c), c.libOptions(c.as.token_endpoint!));
-		return await oauth().processClientCredentialsResponse(as, client, response);
+		return await retryOnDPoPNonce(c.dpop, async () => {
+			const response = await oauth().clientCredentialsGrantRequest(as, client, c.auth, parameters(c), c.libOptions(c.as.token_endpoint!));
+			return oauth().processClientCredentialsResponse(as, client, response);
+		});
 	} catch (error) {
 		throw new OAuthStepError(`client credentials token request to ${c.as.token_endpoint}`, describeOAuthError(error), { cause: error });
 	}
@@ -37,7 +42,8 @@ export async function clientCredentialsGrant(c: GrantContext): Promise<OAuthLib.
 
 /**
  * A JWT as authorization grant (RFC 7523 section 2.1). Sent once: a refused assertion is reported, never retried
- * and never answered by switching to another grant (the same assertion would be refused again).
+ * and never answered by switching to another grant (the same assertion would be refused again). The one exception
+ * is a DPoP `use_dpop_nonce` answer, which refuses the proof, not the assertion.
  */
 export async function jwtBearerGrant(c: GrantContext, assertion: string, step = 'JWT-bearer token request'): Promise<OAuthLib.TokenEndpointResponse> {
 	const as = c.as as unknown as OAuthLib.AuthorizationServer;
@@ -45,8 +51,10 @@ export async function jwtBearerGrant(c: GrantContext, assertion: string, step = 
 	const body = parameters(c);
 	body.set('assertion', assertion);
 	try {
-		const response = await oauth().genericTokenEndpointRequest(as, client, c.auth, JWT_BEARER_GRANT, body, c.libOptions(c.as.token_endpoint!));
-		return await oauth().processGenericTokenEndpointResponse(as, client, response);
+		return await retryOnDPoPNonce(c.dpop, async () => {
+			const response = await oauth().genericTokenEndpointRequest(as, client, c.auth, JWT_BEARER_GRANT, body, c.libOptions(c.as.token_endpoint!));
+			return oauth().processGenericTokenEndpointResponse(as, client, response);
+		});
 	} catch (error) {
 		throw new OAuthStepError(`${step} to ${c.as.token_endpoint}`, describeOAuthError(error), { cause: error });
 	}

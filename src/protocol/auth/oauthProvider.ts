@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { nullLogger, type Logger } from '../../common/logger';
 import { ErrorCode } from '../jsonrpc';
 import { McpError } from '../mcpError';
-import type { HttpAuthProvider } from '../transports/transport';
+import type { AuthRequest, AuthResponse, HttpAuthProvider } from '../transports/transport';
 import {
 	canonicalResourceUri,
 	discoverAuthorizationServer,
@@ -15,13 +15,15 @@ import {
 	type ProtectedResourceMetadata,
 } from './discovery';
 import { clientAuth } from './clientAuth';
+import { boundKey, decideDPoP, DPoPProver, generateDPoPKey, retryOnDPoPNonce, type DPoPDecision, type StoredDPoPKey } from './dpop';
 import { clientCredentialsGrant, enterpriseGrant, jwtBearerGrant, type GrantContext } from './grants';
 import { describeOAuthError } from './oauthErrors';
+import { requireJsonAnswer } from './jsonAnswer';
 import { oauth, type OAuthLib } from './oauthLib';
 import { registerClient } from './registration';
 import { startLoopbackRedirect, type LoopbackRedirect } from './loopbackRedirect';
 import type { OAuthClientConfig, OAuthHostHooks, StoredClient, StoredTokens } from './types';
-import { bearerChallenge } from './wwwAuthenticate';
+import { parseWwwAuthenticate, type AuthChallenge } from './wwwAuthenticate';
 
 export interface OAuthProviderOptions {
 	/** The MCP server's URL (the Streamable HTTP or SSE endpoint). */
@@ -64,6 +66,12 @@ interface Discovered {
 	noMetadata?: string;
 }
 
+/** The DPoP side of one authorization: the prover whose key the tokens get bound to, and why. */
+interface DPoPUse {
+	prover: DPoPProver;
+	decision: DPoPDecision;
+}
+
 /**
  * Refreshes of one stored token entry in flight in this process, by store key: the next waits for the previous,
  * so two providers sharing a store never send the same rotating refresh token twice.
@@ -91,7 +99,9 @@ const expirySkewMs = 30_000;
  * transports: https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization
  *
  * - `headers()` gives `Authorization: Bearer …` when a token is stored, refreshing an expired one first when a
- *   refresh token exists (a failed refresh drops the tokens, so the next 401 authorizes again).
+ *   refresh token exists (a failed refresh drops the tokens, so the next 401 authorizes again). A DPoP-bound token
+ *   (RFC 9449; see dpop.ts for when) goes as `Authorization: DPoP …` with a fresh `DPoP` proof for each request;
+ *   the key pair is kept with the tokens, and nonces are retried once at the token endpoint and at the MCP server.
  * - `onUnauthorized()` on 401 refreshes when it can, else runs the authorization code flow with PKCE S256:
  *   protected resource metadata (RFC 9728), authorization server metadata (RFC 8414, then OIDC discovery), a client
  *   identity (pre-registered, Client ID Metadata Document, or Dynamic Client Registration, RFC 7591), the browser
@@ -121,6 +131,10 @@ export class OAuthProvider implements HttpAuthProvider {
 	/** Why the authorization server last refused our refresh token, until the next authorization (for its message). */
 	private refusedRefresh: string | undefined;
 	private readonly stepUps = new Map<string, number>();
+	/** The nonces the MCP server sent, per origin (RFC 9449 section 9); the authorization server's live in the prover. */
+	private readonly resourceNonces = new Map<string, string>();
+	/** The prover of the DPoP key last used, so each proof does not import the key again. */
+	private prover: { key: StoredDPoPKey; ready: Promise<DPoPProver> } | undefined;
 
 	constructor(private readonly options: OAuthProviderOptions) {
 		this.serverUrl = options.serverUrl;
@@ -133,14 +147,56 @@ export class OAuthProvider implements HttpAuthProvider {
 		this.prefix = `mcp-oauth|${canonicalResourceUri(options.serverUrl)}`;
 	}
 
-	/** See HttpAuthProvider. Never throws for a failed refresh: it then sends no Authorization, and the 401 takes over. */
-	async headers(signal?: AbortSignal): Promise<Record<string, string>> {
+	/**
+	 * See HttpAuthProvider. Never throws for a failed refresh: it then sends no Authorization, and the 401 takes over.
+	 * A DPoP-bound token needs `request` (the proof signs its method and URL): without it, rejects with an McpError.
+	 */
+	async headers(signal?: AbortSignal, request?: AuthRequest): Promise<Record<string, string>> {
 		await this.load();
 		let tokens = this.tokens;
 		if (tokens && this.isExpired(tokens)) {
 			tokens = tokens.refreshToken && (await this.refreshOnce(signal)) ? this.tokens : undefined;
 		}
-		return tokens ? { authorization: `Bearer ${tokens.accessToken}` } : {};
+		return tokens ? this.authorizationFor(tokens, request) : {};
+	}
+
+	/** See HttpAuthProvider: the tokens held now (even expired ones), never a refresh; a new proof for a bound token. */
+	async currentHeaders(request: AuthRequest): Promise<Record<string, string>> {
+		await this.load();
+		return this.tokens ? this.authorizationFor(this.tokens, request) : {};
+	}
+
+	/** See HttpAuthProvider: keeps a `DPoP-Nonce` the MCP server sends with any answer (RFC 9449 section 8.2). */
+	onResponse(response: AuthResponse): void {
+		const nonce = response.headers['dpop-nonce'];
+		if (typeof nonce === 'string' && nonce !== '') {
+			this.resourceNonces.set(response.url.origin, nonce);
+		}
+	}
+
+	private async authorizationFor(tokens: StoredTokens, request: AuthRequest | undefined): Promise<Record<string, string>> {
+		if (!tokens.dpopKey) {
+			return { authorization: `Bearer ${tokens.accessToken}` };
+		}
+		if (!request) {
+			throw new McpError(ErrorCode.Unauthorized, `OAuth for ${this.name}: the access token is DPoP-bound, and a DPoP proof needs the request's method and URL`);
+		}
+		try {
+			const prover = await this.proverFor(tokens.dpopKey);
+			return { ...(await prover.resourceHeaders(tokens.accessToken, request.method, request.url)) };
+		} catch (error) {
+			throw this.toMcpError(error);
+		}
+	}
+
+	/** The prover for a stored key, imported once per key. */
+	private proverFor(key: StoredDPoPKey): Promise<DPoPProver> {
+		if (this.prover?.key !== key && this.prover?.key.jwk.d !== key.jwk.d) {
+			const ready = DPoPProver.fromStored(key, this.resourceNonces);
+			ready.catch(() => {});
+			this.prover = { key, ready };
+		}
+		return this.prover!.ready;
 	}
 
 	/**
@@ -165,6 +221,7 @@ export class OAuthProvider implements HttpAuthProvider {
 		await store.delete(this.prefix);
 		this.session = undefined;
 		this.tokens = undefined;
+		this.prover = undefined;
 	}
 
 	/** True when a token is stored (it may be expired). */
@@ -173,19 +230,30 @@ export class OAuthProvider implements HttpAuthProvider {
 		return this.tokens !== undefined;
 	}
 
-	private async handleUnauthorized(response: { status: number; wwwAuthenticate: string | undefined }, signal?: AbortSignal): Promise<boolean> {
-		const challenge = bearerChallenge(response.wwwAuthenticate) ?? {};
+	private async handleUnauthorized(response: { status: number; wwwAuthenticate: string | undefined; url: string }, signal?: AbortSignal): Promise<boolean> {
+		const challenges = parseWwwAuthenticate(response.wwwAuthenticate);
+		// The Bearer challenge's parameters (resource_metadata, scope, error), else the DPoP one's (RFC 9449 section 7.1).
+		const challenge = (challenges.find((c) => c.scheme === 'bearer') ?? challenges.find((c) => c.scheme === 'dpop'))?.params ?? {};
 		try {
 			await this.load();
 			if (response.status === 403) {
 				if (challenge.error !== 'insufficient_scope') {
 					return false;
 				}
-				await this.stepUp(challenge, signal);
+				await this.stepUp(challenge, challenges, signal);
 				return true;
 			}
 			if (response.status !== 401) {
 				return false;
+			}
+			const dpopChallenge = challenges.find((c) => c.scheme === 'dpop');
+			if (dpopChallenge?.params.error === 'use_dpop_nonce' && this.tokens?.dpopKey) {
+				// RFC 9449 section 9: the server wants a nonce in the proof; onResponse kept the one it sent.
+				if (!this.resourceNonces.has(new URL(response.url).origin)) {
+					throw new OAuthStepError('DPoP proof', 'the server asked for a DPoP nonce (use_dpop_nonce) without sending one in a DPoP-Nonce header');
+				}
+				this.logger.debug(`OAuth for ${this.name}: the server asked for a DPoP nonce; sending the request again with it`);
+				return true;
 			}
 			const rejected = this.tokens?.accessToken;
 			if (this.tokens?.refreshToken && rejected !== this.refreshedAfter401 && (await this.refreshOnce(signal))) {
@@ -193,7 +261,7 @@ export class OAuthProvider implements HttpAuthProvider {
 				return true;
 			}
 			try {
-				await this.authorize(challenge, this.scopesFor(challenge), signal);
+				await this.authorize(challenge, challenges, this.scopesFor(challenge), signal);
 			} catch (error) {
 				// Tokens that worked until now stopped working (revoked, the sign-in ended): say so, not only what failed now.
 				throw this.refusedRefresh && error instanceof OAuthStepError
@@ -207,7 +275,7 @@ export class OAuthProvider implements HttpAuthProvider {
 		}
 	}
 
-	private async stepUp(challenge: Record<string, string>, signal?: AbortSignal): Promise<void> {
+	private async stepUp(challenge: Record<string, string>, challenges: readonly AuthChallenge[], signal?: AbortSignal): Promise<void> {
 		const needed = splitScopes(challenge.scope);
 		if (needed.length === 0) {
 			throw new OAuthStepError('step-up authorization', 'the server answered 403 insufficient_scope without naming the scopes it needs');
@@ -223,7 +291,7 @@ export class OAuthProvider implements HttpAuthProvider {
 		}
 		this.stepUps.set(key, tries + 1);
 		this.logger.info(`OAuth for ${this.name}: the server needs scope "${challenge.scope}"; authorizing again with "${key}"`);
-		await this.authorize(challenge, scopes, signal);
+		await this.authorize(challenge, challenges, scopes, signal);
 	}
 
 	/** Scopes for a new authorization: the 401's `scope`, else the config's, else the resource's scopes_supported (later). */
@@ -235,18 +303,19 @@ export class OAuthProvider implements HttpAuthProvider {
 		return this.options.config.scopes?.length ? [...this.options.config.scopes] : undefined;
 	}
 
-	private async authorize(challenge: Record<string, string>, scopes: string[] | undefined, signal?: AbortSignal): Promise<void> {
+	private async authorize(challenge: Record<string, string>, challenges: readonly AuthChallenge[], scopes: string[] | undefined, signal?: AbortSignal): Promise<void> {
 		const http = this.http(signal);
 
 		// 1. Which authorization server protects this resource, and what it supports.
 		const found = await this.discover(challenge, http);
+		const dpop = await this.dpopFor(found, challenges);
 		const config = this.options.config;
 		if (config.enterprise || (config.grant && config.grant !== 'authorization_code')) {
-			await this.obtainWithoutUser(found, scopes, http);
+			await this.obtainWithoutUser(found, scopes, http, dpop);
 			return;
 		}
 		try {
-			await this.authorizeAt(found, scopes, signal);
+			await this.authorizeAt(found, scopes, dpop, signal);
 		} catch (error) {
 			// With no metadata at all, the default endpoints were a guess: say so, with every URL tried.
 			if (found.noMetadata && error instanceof OAuthStepError) {
@@ -260,7 +329,24 @@ export class OAuthProvider implements HttpAuthProvider {
 	 * Tokens from a grant that needs no browser: client credentials, a JWT-bearer assertion, or enterprise-managed
 	 * authorization. Always as the configured (pre-registered) client.
 	 */
-	private async obtainWithoutUser(found: Discovered, scopes: string[] | undefined, http: HttpContext): Promise<void> {
+	/**
+	 * Whether this authorization asks for DPoP-bound tokens (dpop.ts decides from the metadata and the challenge), and
+	 * with which key: the one the current tokens are bound to (a step-up keeps it), else a new one.
+	 */
+	private async dpopFor(found: Discovered, challenges: readonly AuthChallenge[]): Promise<DPoPUse | undefined> {
+		const decision = decideDPoP(found.as, found.prm?.metadata, challenges);
+		if (!decision.use) {
+			if (decision.reason) {
+				this.logger.info(`OAuth for ${this.name}: ${decision.reason}`);
+			}
+			return undefined;
+		}
+		const prover = await this.proverFor(this.tokens?.dpopKey ?? (await generateDPoPKey()));
+		this.logger.info(`OAuth for ${this.name}: asking for DPoP-bound tokens (${decision.reason}); proofs signed with ES256`);
+		return { prover, decision };
+	}
+
+	private async obtainWithoutUser(found: Discovered, scopes: string[] | undefined, http: HttpContext, dpop: DPoPUse | undefined): Promise<void> {
 		const { as, resource, prm } = found;
 		const config = this.options.config;
 		const grant = config.enterprise ? 'enterprise-managed authorization' : config.grant === 'jwt_bearer' ? 'JWT-bearer' : 'client credentials';
@@ -274,7 +360,15 @@ export class OAuthProvider implements HttpAuthProvider {
 			scopes = [...prm.metadata.scopes_supported];
 		}
 		const client = preregisteredClient(config, as);
-		const context: GrantContext = { as, clientId: client.clientId, auth: await this.clientAuth(client), resource, scopes, libOptions: (endpoint) => this.libOptions(endpoint, http) };
+		const context: GrantContext = {
+			as,
+			clientId: client.clientId,
+			auth: await this.clientAuth(client),
+			resource,
+			scopes,
+			libOptions: (endpoint) => this.libOptions(endpoint, http, dpop?.prover),
+			dpop: dpop?.prover,
+		};
 		this.logger.info(`OAuth for ${this.name}: requesting tokens with the ${grant} grant from ${as.issuer}${scopes?.length ? ` (scope "${scopes.join(' ')}")` : ''}`);
 		let result: OAuthLib.TokenEndpointResponse;
 		if (config.enterprise) {
@@ -289,12 +383,12 @@ export class OAuthProvider implements HttpAuthProvider {
 		}
 		this.session = { issuer: as.issuer, resource, metadata: as, clientKind: 'preregistered', clientId: client.clientId };
 		this.refreshedAfter401 = undefined;
-		await this.saveTokens(result, scopes);
+		await this.saveTokens(result, scopes, undefined, dpop);
 		await this.options.hooks.store.set(this.prefix, JSON.stringify(this.session));
 		this.logger.info(`OAuth for ${this.name}: obtained tokens${this.tokens?.scope ? ` with scope "${this.tokens.scope}"` : ''}`);
 	}
 
-	private async authorizeAt(found: Discovered, scopes: string[] | undefined, signal?: AbortSignal): Promise<void> {
+	private async authorizeAt(found: Discovered, scopes: string[] | undefined, dpop: DPoPUse | undefined, signal?: AbortSignal): Promise<void> {
 		const http = this.http(signal);
 		const { as, resource, prm } = found;
 
@@ -345,6 +439,10 @@ export class OAuthProvider implements HttpAuthProvider {
 			if (scopes?.length) {
 				query.set('scope', scopes.join(' '));
 			}
+			if (dpop) {
+				// RFC 9449 section 10: binds the code to the DPoP key, so only this key can redeem it.
+				query.set('dpop_jkt', await dpop.prover.thumbprint());
+			}
 			this.logger.info(`OAuth for ${this.name}: asking the user to authorize at ${authorizationUrl.origin}${authorizationUrl.pathname}${scopes?.length ? ` (scope "${scopes.join(' ')}")` : ''}`);
 			const redirected = await this.browserStep(authorizationUrl.href, redirectUri, loopback, signal);
 
@@ -365,17 +463,20 @@ export class OAuthProvider implements HttpAuthProvider {
 			// 5. The code exchange (RFC 6749 section 4.1.3 with PKCE and RFC 8707 resource).
 			let result: OAuthLib.TokenEndpointResponse;
 			try {
-				const response = await oauth().authorizationCodeGrantRequest(asForLib, clientForLib, await this.clientAuth(client), callback, redirectUri, verifier, {
-					...this.libOptions(as.token_endpoint!, http),
-					additionalParameters: { resource },
+				const auth = await this.clientAuth(client);
+				result = await retryOnDPoPNonce(dpop?.prover, async () => {
+					const response = await oauth().authorizationCodeGrantRequest(asForLib, clientForLib, auth, callback, redirectUri, verifier, {
+						...this.libOptions(as.token_endpoint!, http, dpop?.prover),
+						additionalParameters: { resource },
+					});
+					return oauth().processAuthorizationCodeResponse(asForLib, clientForLib, response);
 				});
-				result = await oauth().processAuthorizationCodeResponse(asForLib, clientForLib, response);
 			} catch (error) {
 				throw new OAuthStepError(`token request to ${as.token_endpoint}`, describeOAuthError(error), { cause: error });
 			}
 			this.session = { issuer: as.issuer, resource, metadata: as, clientKind: client.kind, clientId: client.clientId };
 			this.refreshedAfter401 = undefined;
-			await this.saveTokens(result, scopes);
+			await this.saveTokens(result, scopes, undefined, dpop);
 			await this.options.hooks.store.set(this.prefix, JSON.stringify(this.session));
 			this.logger.info(`OAuth for ${this.name}: authorized${this.tokens?.scope ? ` with scope "${this.tokens.scope}"` : ''}`);
 		} finally {
@@ -471,7 +572,11 @@ export class OAuthProvider implements HttpAuthProvider {
 			this.libOptions(as.registration_endpoint, http),
 		);
 		await this.options.hooks.store.set(this.clientKey(as.issuer), JSON.stringify(client));
-		this.logger.info(`OAuth for ${this.name}: registered as a client of ${as.issuer} (auth method ${client.tokenEndpointAuthMethod})`);
+		// https://modelcontextprotocol.io/specification/2026-07-28/deprecated: DCR stays "available for backwards
+		// compatibility with authorization servers that do not support Client ID Metadata Documents".
+		this.logger.info(
+			`OAuth for ${this.name}: registered as a client of ${as.issuer} (auth method ${client.tokenEndpointAuthMethod}) through Dynamic Client Registration, which MCP 2026-07-28 deprecates in favour of Client ID Metadata Documents (set "oauth.clientMetadataUrl" where the authorization server supports them); it keeps working`,
+		);
 		return client;
 	}
 
@@ -549,12 +654,19 @@ export class OAuthProvider implements HttpAuthProvider {
 			const as = session.metadata as unknown as OAuthLib.AuthorizationServer;
 			const http = this.http(signal);
 			try {
-				const response = await oauth().refreshTokenGrantRequest(as, { client_id: client.clientId }, await this.clientAuth(client), refreshToken, {
-					...this.libOptions(session.metadata.token_endpoint!, http),
-					additionalParameters: { resource: session.resource },
+				// A refresh of DPoP-bound tokens carries a proof of the same key (RFC 9449 section 5: refresh tokens of
+				// public clients are bound to it too), and its answer is bound to that key again.
+				const key = this.tokens?.dpopKey;
+				const dpop = key ? { prover: await this.proverFor(key), decision: { use: true, required: false, reason: 'the tokens being refreshed are DPoP-bound' } } : undefined;
+				const auth = await this.clientAuth(client);
+				const result = await retryOnDPoPNonce(dpop?.prover, async () => {
+					const response = await oauth().refreshTokenGrantRequest(as, { client_id: client.clientId }, auth, refreshToken, {
+						...this.libOptions(session.metadata.token_endpoint!, http, dpop?.prover),
+						additionalParameters: { resource: session.resource },
+					});
+					return oauth().processRefreshTokenResponse(as, { client_id: client.clientId }, response);
 				});
-				const result = await oauth().processRefreshTokenResponse(as, { client_id: client.clientId }, response);
-				await this.saveTokens(result, splitScopes(this.tokens?.scope), refreshToken);
+				await this.saveTokens(result, splitScopes(this.tokens?.scope), refreshToken, dpop);
 				this.logger.info(`OAuth for ${this.name}: refreshed the access token`);
 				return true;
 			} catch (error) {
@@ -588,8 +700,12 @@ export class OAuthProvider implements HttpAuthProvider {
 		}
 	}
 
-	private async saveTokens(result: OAuthLib.TokenEndpointResponse, requestedScopes: string[] | undefined, previousRefreshToken?: string): Promise<void> {
+	private async saveTokens(result: OAuthLib.TokenEndpointResponse, requestedScopes: string[] | undefined, previousRefreshToken?: string, dpop?: DPoPUse): Promise<void> {
 		const session = this.session!;
+		const dpopKey = boundKey(result.token_type, dpop?.prover, dpop?.decision, session.issuer);
+		if (dpop && !dpopKey) {
+			this.logger.info(`OAuth for ${this.name}: ${session.issuer} answered with token_type ${result.token_type}; using the token as a bearer token`);
+		}
 		const scope = typeof result.scope === 'string' ? result.scope : requestedScopes?.length ? requestedScopes.join(' ') : undefined;
 		const now = Date.now();
 		this.tokens = {
@@ -600,6 +716,7 @@ export class OAuthProvider implements HttpAuthProvider {
 			expiresAt: typeof result.expires_in === 'number' ? now + result.expires_in * 1000 : undefined,
 			issuedAt: now,
 			scope,
+			dpopKey,
 		};
 		await this.options.hooks.store.set(this.tokensKey(session.issuer), JSON.stringify(this.tokens));
 	}
@@ -672,12 +789,14 @@ export class OAuthProvider implements HttpAuthProvider {
 		return { fetch: this.fetchFn, signal, timeoutMs: this.requestTimeoutMs };
 	}
 
-	/** oauth4webapi options: our fetch, the timeout, and plain http only for loopback endpoints. */
-	private libOptions(endpoint: string, http: HttpContext) {
+	/** oauth4webapi options: our fetch, the timeout, plain http only for loopback endpoints, and the DPoP handle. */
+	private libOptions(endpoint: string, http: HttpContext, prover?: DPoPProver) {
 		return {
-			[oauth().customFetch]: (url: string, init: OAuthLib.CustomFetchOptions<string, unknown>) => this.fetchFn(url, init as RequestInit),
+			// Every token and registration answer must be JSON: anything else is said plainly (jsonAnswer.ts).
+			[oauth().customFetch]: async (url: string, init: OAuthLib.CustomFetchOptions<string, unknown>) => requireJsonAnswer(await this.fetchFn(url, init as RequestInit)),
 			[oauth().allowInsecureRequests]: isLoopbackUrl(new URL(endpoint)),
 			signal: requestSignal(http),
+			...(prover ? { DPoP: prover.tokenRequests } : {}),
 		};
 	}
 
@@ -701,7 +820,7 @@ export class OAuthProvider implements HttpAuthProvider {
 		if (error instanceof OAuthStepError) {
 			const message = `OAuth for ${this.name}: ${error.message}`;
 			this.logger.error(message);
-			return new McpError(ErrorCode.Unauthorized, message, { step: error.step }, { cause: error });
+			return new McpError(ErrorCode.Unauthorized, message, { step: error.step, reason: error.why }, { cause: error });
 		}
 		if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) {
 			return error;

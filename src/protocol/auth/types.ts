@@ -1,4 +1,5 @@
 // The shapes the Manager and the edge use for OAuth; the client itself is in oauthProvider.ts.
+import type { StoredDPoPKey } from './dpop';
 
 /** Where tokens and client registrations are kept: VS Code's SecretStorage at the edge, memory in the headless API. */
 export interface TokenStore {
@@ -93,6 +94,11 @@ export interface StoredTokens {
 	issuedAt?: number;
 	/** The scopes granted (or, when the server did not say, requested), space separated. */
 	scope?: string;
+	/**
+	 * The DPoP key pair the access token (and, for public clients, the refresh token) is bound to (RFC 9449), kept
+	 * for exactly as long as the tokens; absent for bearer tokens.
+	 */
+	dpopKey?: StoredDPoPKey;
 }
 
 /** A client identity at one authorization server, as kept in the TokenStore (JSON). */

@@ -5,8 +5,19 @@
  * Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#request-metadata
  */
 
-/** Methods whose `params.name` (or `params.uri`) goes into `Mcp-Name`. */
-const NAMED_METHODS: Readonly<Record<string, 'name' | 'uri'>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+/**
+ * Methods whose `params.name` (or `params.uri`, `params.taskId`) goes into `Mcp-Name`. The tasks extension: "When
+ * tasks/get, tasks/update, or tasks/cancel is sent over the Streamable HTTP transport, the client MUST set the
+ * Mcp-Name header ... to the value of params.taskId" (so a load balancer routes it to the instance holding the task).
+ */
+const NAMED_METHODS: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
+	'tools/call': 'name',
+	'prompts/get': 'name',
+	'resources/read': 'uri',
+	'tasks/get': 'taskId',
+	'tasks/update': 'taskId',
+	'tasks/cancel': 'taskId',
+};
 
 const SENTINEL = /^=\?base64\?.*\?=$/s;
 
@@ -26,7 +37,7 @@ export function encodeHeaderValue(value: string): string {
 	return `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
 }
 
-/** `Mcp-Method` for every request, and `Mcp-Name` for tools/call, prompts/get and resources/read. */
+/** `Mcp-Method` for every request, and `Mcp-Name` for tools/call, prompts/get, resources/read and tasks/get|update|cancel. */
 export function standardHeaders(method: string, params: Record<string, unknown> | undefined): Record<string, string> {
 	const headers: Record<string, string> = { 'mcp-method': method };
 	const field = NAMED_METHODS[method];

@@ -36,6 +36,29 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
+ * True when `params` passes ElicitRequestSchema's form branch as it is: mode absent or "form", a string message, and
+ * a requestedSchema whose type is absent or "object", whose properties are objects and whose `required` is a string
+ * array. Unknown fields pass, as there. The usual question is checked this way, without zod's copy: it sits between
+ * the two requests of every multi round-trip call. Anything else (URL mode, a malformed form) goes through the schema,
+ * which names the problem.
+ */
+export function isPlainElicitForm(params: Record<string, unknown>): params is ElicitRequest & Record<string, unknown> {
+	const { mode, message, requestedSchema } = params;
+	if ((mode !== undefined && mode !== 'form') || typeof message !== 'string' || !isRecord(requestedSchema)) return false;
+	const { type, properties, required } = requestedSchema;
+	if ((type !== undefined && type !== 'object') || !isRecord(properties)) return false;
+	for (const key in properties) {
+		if (!isRecord(properties[key])) return false;
+	}
+	if (required === undefined) return true;
+	if (!Array.isArray(required)) return false;
+	for (const name of required as unknown[]) {
+		if (typeof name !== 'string') return false;
+	}
+	return true;
+}
+
+/**
  * Checks an `input_required` result; throws a ProtocolViolation that names the server, the method and the round for
  * one that breaks the rules (neither field, a non-string or oversized requestState, an input request without a method).
  */
@@ -77,6 +100,10 @@ export async function answerInputRequests(requests: NonNullable<InputRequired['i
 		switch (request.method) {
 			case 'elicitation/create': {
 				if (!handlers.elicitation) throw missing(where, key, request.method, 'elicitation');
+				if (isPlainElicitForm(params)) {
+					responses[key] = await handlers.elicitation(params, signal);
+					break;
+				}
 				const parsed = schemas().ElicitRequestSchema.safeParse(params);
 				if (!parsed.success) throw invalid(where, key, request.method, parsed.error.issues[0]?.message);
 				if (parsed.data.mode === 'url' && !handlers.elicitationUrl) throw missing(where, key, request.method, 'elicitation.url');

@@ -69,7 +69,8 @@ export function parseTask(value: unknown, server: string, method: string): Task 
 	return task;
 }
 
-function taskProblem(value: unknown): string | undefined {
+/** What is wrong with `value` as a Task (field names of 2025-11-25: `ttl`, `pollInterval`), or undefined when nothing is. */
+export function taskProblem(value: unknown): string | undefined {
 	if (!isRecord(value)) return 'not an object';
 	if (typeof value.taskId !== 'string' || value.taskId === '') return 'taskId is not a non-empty string';
 	if (typeof value.status !== 'string' || !STATUSES.has(value.status)) return `status ${JSON.stringify(value.status)} is not one of ${[...STATUSES].join(', ')}`;

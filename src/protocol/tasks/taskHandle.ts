@@ -9,10 +9,16 @@
  *
  * The task is never ended by a request timeout (each `tasks/get` has its own); it ends on a terminal status, on
  * cancel, or at its TTL: a task that never reaches a terminal status stops being polled then, with an error saying so.
+ *
+ * With the 2026-07-28 tasks extension (`owner.inline`) the same handle follows a task whose `tasks/get` carries the
+ * result, the error or the input requests itself: input requests are answered once each (by key) through the
+ * client's handlers and sent with `tasks/update` while polling goes on; there is no `tasks/result`.
+ * Spec: https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md
  */
 import { Emitter, type Event } from '../../common/event';
 import { ErrorCode } from '../jsonrpc';
 import { McpError } from '../mcpError';
+import { inlineOf, type TaskInputRequests } from './extensionTask';
 import { isTerminal, type Task, type TaskStatus } from './task';
 import type { Logger } from '../../common/logger';
 import type { Pollable, TaskPoller } from './taskPoller';
@@ -29,6 +35,14 @@ export interface TaskHandleOwner {
 	sendResult(taskId: string, signal?: AbortSignal, timeoutMs?: number): Promise<Record<string, unknown>>;
 	sendCancel(taskId: string): Promise<Task | undefined>;
 	forget(handle: TaskHandle<unknown>): void;
+	/** True for a task of the 2026-07-28 extension: results, errors and input requests come inline in `tasks/get`. */
+	readonly inline: boolean;
+	/** Extension: answers input requests through the client's handlers (elicitation, sampling, roots). */
+	answerInput(requests: TaskInputRequests, signal: AbortSignal, where: string): Promise<Record<string, unknown>>;
+	/** Extension: `tasks/update` with the responses (an empty acknowledgement). */
+	sendUpdate(taskId: string, inputResponses: Record<string, unknown>): Promise<void>;
+	/** Extension: the most rounds of input one task may ask for before the client gives up on it. */
+	readonly maxInputRounds: number;
 }
 
 /** Poll this often when the server suggests no pollInterval. */
@@ -69,6 +83,11 @@ export class TaskHandle<R> implements Pollable {
 	private outcome: { error: McpError } | { result: R } | undefined;
 	private resultInFlight = false;
 	private pollFailures = 0;
+	/** Extension: the input request keys already answered or being answered ("deduplicate inputRequests keys across consecutive polls"). */
+	private readonly inputKeys = new Set<string>();
+	private inputRounds = 0;
+	/** Extension: a terminal status came without its result or error (e.g. in the CreateTaskResult); one tasks/get fetches it. */
+	private fetchingInline = false;
 	private readonly controller = new AbortController();
 	private readonly changeEmitter = new Emitter<Task>();
 	private readonly settledPromise: Promise<R>;
@@ -151,6 +170,10 @@ export class TaskHandle<R> implements Pollable {
 			const task = await this.requestor.sendCancel(this.taskId);
 			if (task) {
 				this.apply(task, 'tasks/cancel');
+			} else if (this.requestor.inline && !this.settled && !isTerminal(this.current.status)) {
+				// The extension's tasks/cancel is an acknowledgement, and "the client MAY delete all state associated with
+				// the task as soon as [it sends] a cancellation": from here on the task is cancelled as far as we follow it.
+				this.current = { ...this.current, status: 'cancelled', statusMessage: reason, lastUpdatedAt: new Date().toISOString() };
 			}
 		} catch (cause) {
 			this.requestor.logger.warn(`${this.server}: tasks/cancel of task ${this.taskId} failed: ${cause instanceof Error ? cause.message : String(cause)}`);
@@ -246,10 +269,14 @@ export class TaskHandle<R> implements Pollable {
 			return;
 		}
 		const status = this.current.status;
-		if (isTerminal(status) || status === 'input_required') {
+		if (this.requestor.inline) {
+			if (this.takeInline()) {
+				return;
+			}
+		} else if (isTerminal(status) || status === 'input_required') {
 			this.fetchResult();
 		}
-		if (isTerminal(status)) {
+		if (isTerminal(status) && !this.fetchingInline) {
 			this.requestor.poller.remove(this);
 			return;
 		}
@@ -265,7 +292,7 @@ export class TaskHandle<R> implements Pollable {
 			);
 			return;
 		}
-		const interval = Math.max(MIN_POLL_INTERVAL_MS, this.current.pollInterval ?? DEFAULT_POLL_INTERVAL_MS);
+		const interval = this.fetchingInline ? MIN_POLL_INTERVAL_MS : Math.max(MIN_POLL_INTERVAL_MS, this.current.pollInterval ?? DEFAULT_POLL_INTERVAL_MS);
 		this.requestor.poller.schedule(this, Math.min(interval, this.options.deadline - now));
 	}
 
@@ -295,6 +322,105 @@ export class TaskHandle<R> implements Pollable {
 		}
 		this.requestor.logger.warn(`${this.server}: tasks/get of task ${this.taskId} failed (${message}); trying again`);
 		this.afterUpdate();
+	}
+
+	/**
+	 * Extension: acts on the task's inline fields. Settles on a terminal status ("completed": the result; "failed": the
+	 * JSON-RPC error; "cancelled"), answers new input requests, and returns true when the handle settled.
+	 */
+	private takeInline(): boolean {
+		const task = this.current;
+		const inline = inlineOf(task);
+		const prefix = `Task ${this.taskId} (${this.label}) on ${this.server}`;
+		switch (task.status) {
+			case 'completed': {
+				if (inline.result === undefined) return this.fetchInline(prefix);
+				let result: R;
+				try {
+					result = this.options.parseResult(inline.result);
+				} catch (error) {
+					this.fail(error instanceof McpError ? error : McpError.internal(String(error)));
+					return true;
+				}
+				this.settle({ result });
+				return true;
+			}
+			case 'failed': {
+				if (inline.error === undefined) return this.fetchInline(prefix);
+				// "If the underlying request resulted in a JSON-RPC error, the task uses failed status and the error field MUST contain that JSON-RPC error."
+				const { code, message, data } = inline.error;
+				this.fail(new McpError(code, `${prefix} failed: ${message}`, data ?? { taskId: this.taskId }));
+				return true;
+			}
+			case 'cancelled':
+				this.fail(new McpError(ErrorCode.RequestCancelled, `${prefix} was cancelled by the server${task.statusMessage ? `: ${task.statusMessage}` : ''}`, { taskId: this.taskId }));
+				return true;
+			case 'input_required':
+				this.answerInline(inline.inputRequests ?? {}, prefix);
+				return this.settled;
+			default:
+				return false;
+		}
+	}
+
+	/**
+	 * Extension: a terminal status without its result or error (a CreateTaskResult or a notification may leave it out):
+	 * one more `tasks/get` soon; if that one lacks it too, the task fails with a ProtocolViolation. False: not settled.
+	 */
+	private fetchInline(prefix: string): boolean {
+		if (this.fetchingInline) {
+			const missing = this.current.status === 'completed' ? 'result' : 'error';
+			this.fail(new McpError(ErrorCode.ProtocolViolation, `${prefix}: tasks/get reported ${this.current.status} without the ${missing}`, { taskId: this.taskId }));
+			return true;
+		}
+		this.fetchingInline = true;
+		return false;
+	}
+
+	/**
+	 * Extension: answers the input requests not seen before, then sends them with `tasks/update`; polling goes on
+	 * meanwhile (a key still listed while its answer is on its way is not asked again). A request the client cannot
+	 * answer, a failed `tasks/update`, or more rounds than `maxInputRounds` end the task here and cancel it on the
+	 * server, which would otherwise wait for an answer that never comes.
+	 */
+	private answerInline(requests: TaskInputRequests, prefix: string): void {
+		const fresh: TaskInputRequests = {};
+		let count = 0;
+		for (const key of Object.keys(requests)) {
+			if (!this.inputKeys.has(key)) {
+				this.inputKeys.add(key);
+				fresh[key] = requests[key]!;
+				count++;
+			}
+		}
+		if (count === 0) {
+			return;
+		}
+		this.inputRounds++;
+		const max = this.requestor.maxInputRounds;
+		const where = `${prefix}, input round ${this.inputRounds}`;
+		if (this.inputRounds > max) {
+			this.giveUp(new McpError(ErrorCode.ProtocolViolation, `${prefix}: the server still asks for input after ${max} rounds; giving up and cancelling the task`, { taskId: this.taskId, rounds: max }));
+			return;
+		}
+		this.requestor.logger.debug(`${where}: the server asks for ${Object.keys(fresh).join(', ')}`);
+		this.requestor.answerInput(fresh, this.signal, where).then(
+			(responses) => (this.settled ? undefined : this.requestor.sendUpdate(this.taskId, responses).catch((error: unknown) => {
+				throw new McpError(error instanceof McpError ? error.code : ErrorCode.InternalError, `${where}: tasks/update failed: ${error instanceof Error ? error.message : String(error)}`, { taskId: this.taskId });
+			})),
+		).then(
+			() => undefined,
+			(error: unknown) => {
+				if (this.settled) return;
+				this.giveUp(error instanceof McpError ? error : McpError.internal(`${where}: ${String(error)}`));
+			},
+		);
+	}
+
+	/** Ends the handle with `error` and asks the server to cancel the task (best effort; cancellation is cooperative). */
+	private giveUp(error: McpError): void {
+		this.requestor.sendCancel(this.taskId).catch((cause: unknown) => this.requestor.logger.warn(`${this.server}: tasks/cancel of task ${this.taskId} failed: ${cause instanceof Error ? cause.message : String(cause)}`));
+		this.fail(error);
 	}
 
 	/** `tasks/result`: blocks on the server until the task is terminal, delivering its input requests meanwhile. */

@@ -4,12 +4,19 @@
  * request was answered, and the plain `tasks/get`, `tasks/result`, `tasks/cancel` and `tasks/list` methods.
  * It talks to the server through the narrow TaskWire, so the client (and a later protocol revision) can reuse it.
  * Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks
+ *
+ * With a 2026-07-28 server (`wire.dialect() === 'extension'`) the same requestor follows tasks of the tasks extension:
+ * the server creates them on its own in answer to a plain `tools/call` (`adopt`), `tasks/get` carries the result, the
+ * error or the input requests, `tasks/update` sends the answers, `tasks/cancel` is an acknowledgement, and status
+ * changes arrive as `notifications/tasks`. There is no `tasks/result` and no `tasks/list` there.
+ * Spec: https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md
  */
 import type { Logger } from '../../common/logger';
 import type { Clock, RequestOptions } from '../connection';
 import { ErrorCode } from '../jsonrpc';
 import { McpError } from '../mcpError';
 import type { Progress } from '../schema';
+import { parseExtensionTask, type TaskInputRequests } from './extensionTask';
 import { isTerminal, parseTask, type Task, type TaskMetadata } from './task';
 import { TaskHandle, type ResultParser, type TaskHandleOwner } from './taskHandle';
 import { TaskPoller } from './taskPoller';
@@ -25,6 +32,10 @@ export interface TaskWire {
 	canCancel(): boolean;
 	/** True when the server advertised `tasks.list`. */
 	canList(): boolean;
+	/** 'legacy': 2025-11-25 tasks; 'extension': the 2026-07-28 tasks extension (read per call: known only after connect). */
+	dialect(): 'legacy' | 'extension';
+	/** Extension: answers a task's input requests with the client's handlers (as for input_required results). */
+	answerInput(requests: TaskInputRequests, signal: AbortSignal, where: string): Promise<Record<string, unknown>>;
 }
 
 export interface TaskRequestorOptions {
@@ -34,6 +45,8 @@ export interface TaskRequestorOptions {
 	timeoutMs?: number;
 	/** Time source of the poll timer; tests pass a manual clock. Default: the system clock (a timer that keeps Node alive). */
 	clock?: Clock;
+	/** Extension: the most rounds of input requests one task may ask for. Default 50. */
+	maxInputRounds?: number;
 }
 
 /** Options of one task-augmented request. */
@@ -60,6 +73,8 @@ export interface CreateTaskOptions<R> {
 }
 
 const DEFAULT_TTL_MS = 60 * 60 * 1000;
+/** A task may ask for input over a long time (each round is a person's answer); a server asking without end stops here. */
+const DEFAULT_MAX_TASK_INPUT_ROUNDS = 50;
 
 let nextProgressToken = 1;
 
@@ -85,6 +100,14 @@ export class TaskRequestor implements TaskHandleOwner {
 
 	get logger(): Logger {
 		return this.wire.logger;
+	}
+
+	get inline(): boolean {
+		return this.wire.dialect() === 'extension';
+	}
+
+	get maxInputRounds(): number {
+		return this.options.maxInputRounds ?? DEFAULT_MAX_TASK_INPUT_ROUNDS;
 	}
 
 	/** The tasks being followed now. */
@@ -122,13 +145,7 @@ export class TaskRequestor implements TaskHandleOwner {
 		}
 		if (raw.task === undefined && options.parseDirect) {
 			if (token) this.progress.delete(token);
-			const result = options.parseDirect(raw);
-			const now = new Date().toISOString();
-			const done: Task = { taskId: `direct-${nextProgressToken++}`, status: (raw as { isError?: unknown }).isError === true ? 'failed' : 'completed', createdAt: now, lastUpdatedAt: now, ttl: null };
-			const handle = new TaskHandle<R>(this, done, { method, label: options.label, parseResult: () => result, onStatus: options.onStatus, deadline: Infinity, ttlMs: null });
-			this.wire.logger.info(`${this.name}: ${method} (${options.label}) was answered directly instead of with a task`);
-			handle.settleDirect(result);
-			return handle;
+			return this.direct(method, options.label, options.parseDirect(raw), raw, options.onStatus);
 		}
 		let created: Task;
 		try {
@@ -138,15 +155,32 @@ export class TaskRequestor implements TaskHandleOwner {
 			throw error;
 		}
 		const handle = this.follow(created, { method, label: options.label, parseResult: options.parseResult, onStatus: options.onStatus, startedAt, requestedTtl: ttl, progressToken: token });
-		const signal = options.signal;
-		if (signal) {
-			const onAbort = () => void handle.cancel(signal.reason instanceof Error ? signal.reason.message : 'Cancelled by the caller');
-			signal.addEventListener('abort', onAbort, { once: true });
-			void handle.result().then(
-				() => signal.removeEventListener('abort', onAbort),
-				() => signal.removeEventListener('abort', onAbort),
-			);
+		cancelOnAbort(handle, options.signal);
+		return handle;
+	}
+
+	/**
+	 * Extension: follows the task a server created on its own in answer to `method` (its CreateTaskResult `raw`,
+	 * `resultType: "task"`). Throws a ProtocolViolation naming the server for an invalid one. Aborting `signal`
+	 * sends `tasks/cancel` and rejects the result with RequestCancelled.
+	 */
+	adopt<R>(method: string, raw: Record<string, unknown>, options: { label: string; parseResult: ResultParser<R>; onStatus?: (task: Task) => void; signal?: AbortSignal | undefined }): TaskHandle<R> {
+		if (this.closedWith) {
+			throw this.closedWith;
 		}
+		const created = parseExtensionTask(raw, this.name, method, 'task');
+		const handle = this.follow(created, { method, label: options.label, parseResult: options.parseResult, onStatus: options.onStatus, startedAt: this.poller.now(), requestedTtl: this.defaultTtlMs });
+		cancelOnAbort(handle, options.signal);
+		return handle;
+	}
+
+	/** A handle already settled with `result`: the server answered directly instead of creating a task. */
+	direct<R>(method: string, label: string, result: R, raw: Record<string, unknown>, onStatus?: (task: Task) => void): TaskHandle<R> {
+		const now = new Date().toISOString();
+		const done: Task = { taskId: `direct-${nextProgressToken++}`, status: (raw as { isError?: unknown }).isError === true ? 'failed' : 'completed', createdAt: now, lastUpdatedAt: now, ttl: null };
+		const handle = new TaskHandle<R>(this, done, { method, label, parseResult: () => result, onStatus, deadline: Infinity, ttlMs: null });
+		this.wire.logger.info(`${this.name}: ${method} (${label}) was answered directly instead of with a task`);
+		handle.settleDirect(result);
 		return handle;
 	}
 
@@ -171,10 +205,19 @@ export class TaskRequestor implements TaskHandleOwner {
 		return this.follow(task, { ...options, startedAt: this.poller.now() - age, requestedTtl: this.defaultTtlMs });
 	}
 
-	/** `tasks/get`: the task's current state. */
+	/** `tasks/get`: the task's current state (with the extension, also its result, error or input requests). */
 	async sendGet(taskId: string): Promise<Task> {
 		const raw = await this.wire.request('tasks/get', { taskId }, { timeoutMs: this.options.timeoutMs });
-		return parseTask(raw, this.name, 'tasks/get');
+		return this.inline ? parseExtensionTask(raw, this.name, 'tasks/get', 'detailed') : parseTask(raw, this.name, 'tasks/get');
+	}
+
+	/** Extension: `tasks/update` with responses to the task's input requests; the answer is an empty acknowledgement. */
+	async sendUpdate(taskId: string, inputResponses: Record<string, unknown>): Promise<void> {
+		await this.wire.request('tasks/update', { taskId, inputResponses }, { timeoutMs: this.options.timeoutMs });
+	}
+
+	answerInput(requests: TaskInputRequests, signal: AbortSignal, where: string): Promise<Record<string, unknown>> {
+		return this.wire.answerInput(requests, signal, where);
 	}
 
 	/** `tasks/result`: blocks until the task is terminal; the raw result of the underlying request. */
@@ -182,8 +225,15 @@ export class TaskRequestor implements TaskHandleOwner {
 		return this.wire.request('tasks/result', { taskId }, { signal, timeoutMs });
 	}
 
-	/** `tasks/cancel` when the server advertised it; otherwise resolves undefined without sending anything. */
+	/**
+	 * `tasks/cancel` when the server advertised it; otherwise resolves undefined without sending anything. With the
+	 * extension it is always there and answers an empty acknowledgement ("Cancellation is cooperative"): undefined.
+	 */
 	async sendCancel(taskId: string): Promise<Task | undefined> {
+		if (this.inline) {
+			await this.wire.request('tasks/cancel', { taskId }, { timeoutMs: this.options.timeoutMs });
+			return undefined;
+		}
 		if (!this.wire.canCancel()) {
 			return undefined;
 		}
@@ -216,11 +266,14 @@ export class TaskRequestor implements TaskHandleOwner {
 		}
 	}
 
-	/** Routes `notifications/tasks/status` to the task's handle; an invalid one or an unknown task is logged and ignored. */
-	handleStatusNotification(params: Record<string, unknown> | undefined): void {
+	/**
+	 * Routes `notifications/tasks/status` (2025-11-25) or `notifications/tasks` (extension: a full DetailedTask) to the
+	 * task's handle; an invalid one or an unknown task is logged and ignored.
+	 */
+	handleStatusNotification(params: Record<string, unknown> | undefined, method = 'notifications/tasks/status'): void {
 		let task: Task;
 		try {
-			task = parseTask(params, this.name, 'notifications/tasks/status');
+			task = method === 'notifications/tasks' ? parseExtensionTask(params, this.name, method, 'detailed') : parseTask(params, this.name, method);
 		} catch (error) {
 			this.logger.warn(`${this.name}: ignored ${(error as Error).message}`);
 			return;
@@ -291,4 +344,21 @@ export class TaskRequestor implements TaskHandleOwner {
 		handle.start();
 		return handle;
 	}
+}
+
+/** Aborting `signal` cancels the task (tasks/cancel) and rejects its result with RequestCancelled. */
+function cancelOnAbort<R>(handle: TaskHandle<R>, signal: AbortSignal | undefined): void {
+	if (!signal) {
+		return;
+	}
+	const onAbort = () => void handle.cancel(signal.reason instanceof Error ? signal.reason.message : 'Cancelled by the caller');
+	if (signal.aborted) {
+		onAbort();
+		return;
+	}
+	signal.addEventListener('abort', onAbort, { once: true });
+	void handle.result().then(
+		() => signal.removeEventListener('abort', onAbort),
+		() => signal.removeEventListener('abort', onAbort),
+	);
 }

@@ -40,9 +40,11 @@ export interface HttpRequest {
  * leaves no socket behind. Undici `fetch` and web streams are avoided on purpose: they cost several times the
  * floor per request (see notes/performance.md). Nothing here adds a listener to a shared emitter per request.
  *
- * Authorization: static headers, then `auth.headers()` per request; a 401, or a 403 whose WWW-Authenticate says
- * `insufficient_scope`, asks `auth.onUnauthorized()` and retries once when it resolves true. Without a provider the
- * request fails with an Unauthorized McpError that says the server needs authorization.
+ * Authorization: static headers, then `auth.headers()` per request (with the request's method and URL, for DPoP
+ * proofs); a 401, or a 403 whose WWW-Authenticate says `insufficient_scope`, asks `auth.onUnauthorized()` and retries
+ * once when it resolves true, plus once more for a DPoP nonce challenge. Every response is shown to
+ * `auth.onResponse()`. Without a provider the request fails with an Unauthorized McpError that says the server needs
+ * authorization.
  */
 export class HttpClient {
 	private readonly agent: http.Agent;
@@ -77,7 +79,12 @@ export class HttpClient {
 	 */
 	async request(req: HttpRequest, signal?: AbortSignal): Promise<IncomingMessage> {
 		let res = await this.requestWithAuth(req, signal);
-		if (isAuthChallenge(res)) {
+		// One resend after new credentials, and one after a DPoP nonce challenge (RFC 9449 section 9: a resource server
+		// that wants a fresh nonce answers 401 `WWW-Authenticate: DPoP error="use_dpop_nonce"` with the nonce in
+		// `DPoP-Nonce`). Both can happen to one request: the first request after a sign-in meets the nonce challenge.
+		let renewed = false;
+		let nonceResent = false;
+		while (isAuthChallenge(res)) {
 			const wwwAuthenticate = headerValue(res, 'www-authenticate');
 			const status = res.statusCode ?? 0;
 			res.resume();
@@ -89,11 +96,20 @@ export class HttpClient {
 					{ status, wwwAuthenticate },
 				);
 			}
+			const nonce = status === 401 && isDPoPNonceChallenge(wwwAuthenticate);
+			if (nonce ? nonceResent : renewed) {
+				throw new McpError(
+					ErrorCode.Unauthorized,
+					nonce ? `${this.options.name}: the server asked for a DPoP nonce again after the request was sent with the nonce it gave (HTTP ${status})` : `${this.options.name}: the server refused the new credentials too (HTTP ${status})`,
+					{ status, wwwAuthenticate },
+				);
+			}
 			let retry: boolean;
 			try {
-				// Concurrent requests that meet the same challenge share one refresh.
-				this.refreshing ??= auth.onUnauthorized({ status, wwwAuthenticate, url: req.url.href }, signal).finally(() => (this.refreshing = undefined));
-				retry = await this.refreshing;
+				// Concurrent requests that meet the same credentials challenge share one refresh; a nonce is no flow.
+				retry = nonce
+					? await auth.onUnauthorized({ status, wwwAuthenticate, url: req.url.href }, signal)
+					: await (this.refreshing ??= auth.onUnauthorized({ status, wwwAuthenticate, url: req.url.href }, signal).finally(() => (this.refreshing = undefined)));
 			} catch (error) {
 				// The OAuth client's own errors already name the server and the step that failed: one message, not two.
 				if (error instanceof McpError && error.code === ErrorCode.Unauthorized) throw error;
@@ -105,26 +121,34 @@ export class HttpClient {
 					wwwAuthenticate,
 				});
 			}
-			res = await this.requestWithAuth(req, signal);
-			if (isAuthChallenge(res)) {
-				res.resume();
-				throw new McpError(ErrorCode.Unauthorized, `${this.options.name}: the server refused the new credentials too (HTTP ${res.statusCode ?? 0})`, {
-					status: res.statusCode,
-					wwwAuthenticate: headerValue(res, 'www-authenticate'),
-				});
+			if (nonce) {
+				nonceResent = true;
+			} else {
+				renewed = true;
 			}
+			res = await this.requestWithAuth(req, signal);
 		}
 		return res;
 	}
 
 	/**
-	 * Sends one request with the static headers and the credentials last sent, without asking the auth provider for
-	 * headers and without the 401 handling: whatever the answer, it is returned. For the session DELETE on close, which
-	 * must never start a token refresh or a browser sign-in (Stop, Restart and deactivation would wait on a person).
+	 * Sends one request with the static headers and the credentials held now, without the 401 handling: whatever the
+	 * answer, it is returned. The credentials come from the provider's `currentHeaders` (no refresh, no sign-in, a new
+	 * DPoP proof for this request), else they are the ones last sent. For the session DELETE on close, which must
+	 * never start a token refresh or a browser sign-in (Stop, Restart and deactivation would wait on a person).
 	 * Rejects like `request` for network errors.
 	 */
-	requestWithoutAuthFlow(req: HttpRequest): Promise<IncomingMessage> {
-		const headers: Record<string, string> = { ...this.staticHeaders, ...this.lastAuthHeaders, ...req.headers };
+	async requestWithoutAuthFlow(req: HttpRequest): Promise<IncomingMessage> {
+		let authHeaders = this.lastAuthHeaders;
+		const auth = this.options.auth;
+		if (auth?.currentHeaders) {
+			try {
+				authHeaders = lowerCaseNames(await auth.currentHeaders({ method: req.method, url: req.url }));
+			} catch (error) {
+				this.options.logger.debug(`${this.options.name}: no current credentials for ${req.method} (${errorMessage(error)}); sending the last ones`);
+			}
+		}
+		const headers: Record<string, string> = { ...this.staticHeaders, ...authHeaders, ...req.headers };
 		if (req.body) {
 			headers['content-length'] = String(req.body.length);
 		}
@@ -183,10 +207,7 @@ export class HttpClient {
 		const headers: Record<string, string> = { ...this.staticHeaders, ...req.headers };
 		if (this.options.auth) {
 			// Lower-cased, so a provider's 'Authorization' replaces a configured 'authorization' instead of adding a second.
-			const authHeaders: Record<string, string> = {};
-			for (const [key, value] of Object.entries(await this.options.auth.headers(signal))) {
-				authHeaders[key.toLowerCase()] = value;
-			}
+			const authHeaders = lowerCaseNames(await this.options.auth.headers(signal, { method: req.method, url: req.url }));
 			Object.assign(headers, authHeaders);
 			this.lastAuthHeaders = authHeaders;
 		}
@@ -234,6 +255,7 @@ export class HttpClient {
 				request.setTimeout(req.timeoutMs, () => request.destroy(Object.assign(new Error(`no answer within ${req.timeoutMs} ms`), { code: 'ETIMEDOUT' })));
 			}
 			request.on('response', (res) => {
+				this.options.auth?.onResponse?.({ url: req.url, status: res.statusCode ?? 0, headers: res.headers });
 				res.on('close', () => {
 					this.active.delete(request);
 					untag?.();
@@ -261,6 +283,20 @@ export class HttpClient {
 			request.end(req.body);
 		});
 	}
+}
+
+/** Header names in lower case, so one provider's 'Authorization' replaces another's 'authorization'. */
+function lowerCaseNames(headers: Record<string, string>): Record<string, string> {
+	const lower: Record<string, string> = {};
+	for (const [key, value] of Object.entries(headers)) {
+		lower[key.toLowerCase()] = value;
+	}
+	return lower;
+}
+
+/** A 401 asking for a DPoP nonce (RFC 9449 section 9): `WWW-Authenticate: DPoP error="use_dpop_nonce"`. */
+function isDPoPNonceChallenge(wwwAuthenticate: string | undefined): boolean {
+	return wwwAuthenticate !== undefined && /\buse_dpop_nonce\b/i.test(wwwAuthenticate);
 }
 
 function isAuthChallenge(res: IncomingMessage): boolean {

@@ -123,8 +123,8 @@ export class LineBuffer {
 }
 
 export interface JsonLineReaderOptions {
-	/** Receives each parsed JSON value; the elements of a JSON array one by one. */
-	onMessage: (value: unknown) => void;
+	/** Receives each parsed JSON value and its line; the elements of a JSON array one by one, without a line. */
+	onMessage: (value: unknown, line: string | undefined) => void;
 	/** Where skipped lines and oversized messages are reported. Default: nowhere. */
 	logger?: Logger;
 	/** Names the peer in log lines. Default 'server'. */
@@ -157,10 +157,10 @@ export function createJsonLineReader(options: JsonLineReaderOptions): LineBuffer
 			}
 			if (Array.isArray(value)) {
 				for (const element of value) {
-					onMessage(element);
+					onMessage(element, undefined);
 				}
 			} else {
-				onMessage(value);
+				onMessage(value, line);
 			}
 		},
 		onOversize: (bytes, max) => {

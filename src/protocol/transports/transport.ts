@@ -2,8 +2,8 @@ import type { Event } from '../../common/event';
 import type { McpError } from '../mcpError';
 import type { JsonRpcMessage, JsonRpcRequest } from '../jsonrpc';
 
-/** Which wire a transport speaks. */
-export type TransportKind = 'stdio' | 'http' | 'sse';
+/** Which wire a transport speaks; `window` is a page's postMessage channel (an MCP App in a webview, src/manager/apps). */
+export type TransportKind = 'stdio' | 'http' | 'sse' | 'window';
 
 /**
  * One message channel to one MCP server. The contract every transport keeps:
@@ -24,7 +24,16 @@ export interface Transport {
 	readonly onMessage: Event<unknown>;
 	readonly onClose: Event<McpError>;
 	start(): Promise<void>;
-	send(message: JsonRpcMessage): Promise<void>;
+	/**
+	 * `text`, when given, is `JSON.stringify(message)` already made by the caller (the connection makes it while a
+	 * protocol view watches); a transport may write it instead of serialising the message again.
+	 */
+	send(message: JsonRpcMessage, text?: string): Promise<void>;
+	/**
+	 * While `onMessage` delivers a message: its JSON text as read from the wire, when the transport has it (stdio; not
+	 * for the elements of a batch). Undefined at any other time. Lets the protocol view keep the text it was sent.
+	 */
+	readonly messageText?: string | undefined;
 	close(): Promise<void>;
 	/**
 	 * HTTP transports send `MCP-Protocol-Version` on every request once set (undefined: none, as before a handshake).
@@ -38,16 +47,43 @@ export interface Transport {
 	readonly sessionId?: string | undefined;
 }
 
+/** The request an auth provider supplies credentials for: a DPoP proof (RFC 9449) is signed over both. */
+export interface AuthRequest {
+	/** GET, POST or DELETE. */
+	method: string;
+	url: URL;
+}
+
+/** What an HTTP transport tells an auth provider about a response (status and headers, names lower case). */
+export interface AuthResponse {
+	url: URL;
+	status: number;
+	headers: Readonly<Record<string, string | string[] | undefined>>;
+}
+
 /**
  * Supplies credentials to an HTTP transport per request, so tokens can be refreshed without reconnecting.
  * Implemented by the OAuth client (src/protocol/auth) or by a static-header provider.
  */
 export interface HttpAuthProvider {
-	/** Headers added to every request (e.g. Authorization). Called per request; may refresh a token first. */
-	headers(signal?: AbortSignal): Promise<Record<string, string>>;
+	/**
+	 * Headers added to every request (e.g. Authorization). Called per request; may refresh a token first. `request`
+	 * is the request they are for (the transports always pass it): credentials bound to a request, such as a DPoP
+	 * proof, need its method and URL.
+	 */
+	headers(signal?: AbortSignal, request?: AuthRequest): Promise<Record<string, string>>;
 	/**
 	 * Called when a request is answered 401, or 403 with `insufficient_scope`. Resolves true when new credentials
 	 * were obtained and the request should be sent again (the transport retries once per call); false to fail it.
+	 * A 401 whose challenge says `use_dpop_nonce` (RFC 9449 section 9) is a separate case the transport also retries
+	 * once: the provider resolves true when it now holds the nonce the server sent.
 	 */
 	onUnauthorized(response: { status: number; wwwAuthenticate: string | undefined; url: string }, signal?: AbortSignal): Promise<boolean>;
+	/** Optional: sees every response (a server may send a new DPoP nonce with any answer, RFC 9449 section 8.2). */
+	onResponse?(response: AuthResponse): void;
+	/**
+	 * Optional: the credentials held now for `request`, with no refresh, sign-in or network: for the session DELETE
+	 * on close, which must never wait on a person. Without it, the transport resends the headers it last sent.
+	 */
+	currentHeaders?(request: AuthRequest): Promise<Record<string, string>>;
 }

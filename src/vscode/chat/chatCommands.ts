@@ -2,14 +2,17 @@
  * The `@mcp` slash commands that act exactly, without the model choosing: `/servers` (status with Start and Restart
  * buttons), `/call server.tool {json}` (runs that tool; without arguments the palette's schema form asks), `/prompt
  * server.prompt a=b` (the prompt's messages go into the conversation and the model answers them) and `/read uri`
- * (the resource is attached to the request the model answers).
+ * (the resource is attached to the request the model answers; `/read` alone, or with a word that is not a listed
+ * URI, picks it from the Servers view's resources).
  */
 import * as vscode from 'vscode';
 import { describeState, type Manager } from '../../manager/manager';
-import type { CallToolResult, GetPromptResult, ReadResourceResult } from '../../protocol/schema';
+import type { CallToolResult, GetPromptResult } from '../../protocol/schema';
 import { Commands } from '../commandIds';
 import type { CallOutcome } from '../tools/commands';
-import { toolResultText } from './chatMapping';
+import { resourceParts, toolResultText } from './chatMapping';
+import { modelPart } from './chatReferences';
+import { resourceUri } from '../resources/resourceDocuments';
 
 /** What a command handler decided: the request is answered, or the model answers these messages (with the tools). */
 export type CommandOutcome = { done: vscode.ChatResult } | { messages: vscode.LanguageModelChatMessage[] };
@@ -58,13 +61,46 @@ function promptMessages(result: GetPromptResult): vscode.LanguageModelChatMessag
 	});
 }
 
-function resourceText(result: ReadResourceResult): string {
-	return result.contents
-		.map((content) => {
-			const c = content as { uri: string; mimeType?: string; text?: string; blob?: string };
-			return typeof c.text === 'string' ? `[resource ${c.uri}${c.mimeType ? ` (${c.mimeType})` : ''}]\n${c.text}` : `[resource ${c.uri}: binary ${c.mimeType ?? ''}, ${Math.round(((c.blob?.length ?? 0) * 3) / 4)} bytes, not shown]`;
-		})
-		.join('\n\n');
+/** A listed resource as a quick pick row. */
+interface ResourceItem extends vscode.QuickPickItem {
+	server: string;
+	uri: string;
+}
+
+/**
+ * The resource `/read` attaches: the listed resource with exactly this URI; a URI no list holds from the first running
+ * server with templates (it may come from one); otherwise a pick among the resources of the Servers view, filtered by
+ * what was typed (the completion of the URI from the tree). Undefined when nothing is picked or nothing is listed.
+ */
+async function resourceTarget(manager: Manager, typed: string, token: vscode.CancellationToken): Promise<{ server: string; uri: string } | undefined> {
+	const running = manager.servers().filter((server) => server.state.kind === 'running');
+	const items: ResourceItem[] = running.flatMap((server) =>
+		server.resources.map((resource) => ({ server: server.name, uri: resource.uri, label: resource.title ?? resource.name, description: resource.uri, detail: `${server.name}${resource.mimeType ? ` · ${resource.mimeType}` : ''}` })),
+	);
+	if (typed) {
+		const exact = items.find((item) => item.uri === typed);
+		if (exact) return exact;
+		const templated = running.find((server) => server.resourceTemplates.length > 0);
+		if (/^[a-z][\w+.-]*:/i.test(typed) && templated) return { server: templated.name, uri: typed };
+	}
+	if (items.length === 0) return undefined;
+	const pick = vscode.window.createQuickPick<ResourceItem>();
+	pick.title = '@mcp /read';
+	pick.placeholder = 'The resource to attach (from the Servers view; type to filter by name or URI)';
+	pick.matchOnDescription = true;
+	pick.matchOnDetail = true;
+	pick.items = items;
+	pick.value = typed;
+	try {
+		return await new Promise<ResourceItem | undefined>((resolve) => {
+			pick.onDidAccept(() => resolve(pick.selectedItems[0]));
+			pick.onDidHide(() => resolve(undefined));
+			token.onCancellationRequested(() => resolve(undefined));
+			pick.show();
+		});
+	} finally {
+		pick.dispose();
+	}
 }
 
 /** Runs one of {@link EXACT_COMMANDS}. Never throws: a failure is the answer, naming the server. */
@@ -126,14 +162,19 @@ export async function runExactCommand(manager: Manager, request: vscode.ChatRequ
 				return { messages: promptMessages(result) };
 			}
 			case 'read': {
-				const [uri, question] = firstWord(request.prompt);
-				if (!uri) return fail('Usage: `/read <resource uri> [question]`.');
-				const server = manager.servers().find((view) => view.resources.some((resource) => resource.uri === uri)) ?? manager.servers().find((view) => view.state.kind === 'running' && view.resourceTemplates.length > 0);
-				if (!server) return fail(`No running server lists the resource ${uri}.`);
-				const result = await manager.readResource(server.name, uri);
-				stream.reference(vscode.Uri.parse(uri));
+				const [typed, question] = firstWord(request.prompt);
+				const target = await resourceTarget(manager, typed, token);
+				if (!target) {
+					return fail(
+						typed
+							? `No running server lists a resource matching \`${typed}\`. \`/read\` alone offers the resources of the Servers view.`
+							: 'No resource picked. Usage: `/read <resource uri> [question]`; `/read` alone offers the resources of the Servers view.',
+					);
+				}
+				const result = await manager.readResource(target.server, target.uri, { origin: 'chat' });
+				stream.reference(resourceUri(target.server, target.uri));
 				const ask = question || 'Summarise this resource.';
-				return { messages: [vscode.LanguageModelChatMessage.User(`${resourceText(result)}\n\n${ask}`)] };
+				return { messages: [vscode.LanguageModelChatMessage.User([...resourceParts(result).map(modelPart), new vscode.LanguageModelTextPart(ask)])] };
 			}
 		}
 		return fail('Unknown command.');

@@ -1,15 +1,22 @@
 import * as vscode from 'vscode';
 import type { TaskList } from '../tasks/taskList';
 import { describeState, type Manager, type NamedTool } from '../../manager/manager';
-import { MAX_MODEL_TOOLS, selectTools, type Selection } from './toolRanking';
+import { MAX_MODEL_TOOLS, selectTools, ToolIndex, type Selection } from './toolRanking';
 import { EXACT_COMMANDS, runExactCommand } from './chatCommands';
+import { attachedParts, modelPart } from './chatReferences';
 import { toAbortSignal } from '../cancellation';
-import { MAX_TOOL_ROUNDS, progressLabel, toolDescription, toolFailureText, toolInputSchema, toolResultText, toolsMarkdown } from './chatMapping';
+import { MAX_TOOL_ROUNDS, progressLabel, toolDescription, toolFailureText, toolInputSchema, toolResultParts, toolsMarkdown } from './chatMapping';
 import { Commands } from '../commandIds';
 import { ToolConsent } from '../tools/consent';
 
 /** The participant's id (package.json `contributes.chatParticipants`). */
 export const CHAT_PARTICIPANT_ID = 'mcpSwitchboard.mcp';
+
+/** How long after the last tool list change the new tools' words are read (a burst of starts reads once). */
+const WARM_DELAY_MS = 500;
+
+/** The command that opens the chat with `@mcp /read <uri>` for a resource of the Servers view. */
+export const ASK_ABOUT_RESOURCE = 'mcpSwitchboard.askAboutResource';
 
 /** What a finished request reports in `ChatResult.metadata`: the tool calls it made, in order. */
 export interface ChatMetadata {
@@ -133,9 +140,14 @@ export async function handleChatRequest(
 		description: toolDescription(named),
 		inputSchema: toolInputSchema(named),
 	}));
-	const messages = [...historyMessages(context.history), ...(seed ?? [vscode.LanguageModelChatMessage.User(request.prompt)])];
 	const bridge = toAbortSignal(token);
 	try {
+		// What the user attached (files, selections, resource documents) goes to the model as content, before the prompt.
+		const attached = (await attachedParts(manager, request.references ?? [], bridge.signal)).map(modelPart);
+		const prompt = seed ?? [vscode.LanguageModelChatMessage.User([new vscode.LanguageModelTextPart(request.prompt)])];
+		if (attached.length > 0 && seed) prompt.unshift(vscode.LanguageModelChatMessage.User(attached));
+		else if (attached.length > 0) prompt[0] = vscode.LanguageModelChatMessage.User([...attached, new vscode.LanguageModelTextPart(request.prompt)]);
+		const messages = [...historyMessages(context.history), ...prompt];
 		for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
 			const response = await request.model.sendRequest(messages, tools.length > 0 ? { tools, justification: 'MCP Switchboard offers the tools of your running MCP servers to the model.' } : {}, token);
 			let text = '';
@@ -199,7 +211,7 @@ async function runTool(manager: Manager, consent: ToolConsent, isEnabled: (named
 			onTaskStatus: (task) => stream.progress(progressLabel(server, tool.name, task.statusMessage ?? task.status.replace('_', ' '))),
 		});
 		metadata.toolCalls.push({ server, tool: tool.name, ok: result.isError !== true });
-		return answer(toolResultText(result));
+		return new vscode.LanguageModelToolResultPart(call.callId, toolResultParts(result).map(modelPart));
 	} catch (error) {
 		metadata.toolCalls.push({ server, tool: tool.name, ok: false });
 		const text = toolFailureText(server, tool.name, error);
@@ -224,5 +236,23 @@ export function registerChatParticipant(context: vscode.ExtensionContext, manage
 			return calls.length === 0 ? [] : [{ prompt: 'List the available tools', command: 'tools', label: 'List the MCP tools' }];
 		},
 	};
-	return participant;
+	// Read the words of new tools soon after a server lists them, so the first @mcp request after a start does not
+	// (ranking a cold list of thousands of tools is what costs; later lists reuse each tool's words).
+	let warming: ReturnType<typeof setTimeout> | undefined;
+	const warm = manager.onDidChangeLists(() => {
+		if (warming) clearTimeout(warming);
+		warming = setTimeout(() => {
+			warming = undefined;
+			const enabled = manager.allTools().filter(options.isEnabled ?? (() => true));
+			if (enabled.length > MAX_MODEL_TOOLS) ToolIndex.for(enabled);
+		}, WARM_DELAY_MS);
+	});
+	const stopWarming = new vscode.Disposable(() => warming && clearTimeout(warming));
+	// From a resource row of the Servers view (or the palette): the chat opens with `@mcp /read <uri> ` typed, for the
+	// question to follow; without a row, `/read` alone offers the resources to pick from.
+	const ask = vscode.commands.registerCommand(ASK_ABOUT_RESOURCE, (element?: { kind?: string; resource?: { uri?: unknown } }) => {
+		const uri = element?.kind === 'resource' && typeof element.resource?.uri === 'string' ? element.resource.uri : undefined;
+		return vscode.commands.executeCommand('workbench.action.chat.open', { query: `@mcp /read ${uri ? `${uri} ` : ''}`, isPartialQuery: uri !== undefined });
+	});
+	return vscode.Disposable.from(participant, ask, warm, stopWarming);
 }

@@ -124,8 +124,11 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryEntry>, vscod
 	}
 }
 
-/** The view's commands. `entry` comes from the row; the commands say so when invoked without one. */
-export function registerHistoryCommands(history: CallHistory): vscode.Disposable {
+/**
+ * The view's commands. `entry` comes from the row; the commands say so when invoked without one. `onOpen` also sees
+ * each opened entry (MCP Apps shows a tool's app beside it).
+ */
+export function registerHistoryCommands(history: CallHistory, onOpen?: (entry: HistoryEntry) => void): vscode.Disposable {
 	const needEntry = (entry: HistoryEntry | undefined): entry is HistoryEntry => {
 		if (entry && history.get(entry.id)) return true;
 		void vscode.window.showInformationMessage('Pick a call in the MCP Call History view first.');
@@ -134,7 +137,9 @@ export function registerHistoryCommands(history: CallHistory): vscode.Disposable
 	const open = async (entry: HistoryEntry) => {
 		const document = await vscode.workspace.openTextDocument(resultUri(entry));
 		await vscode.languages.setTextDocumentLanguage(document, 'json');
-		return vscode.window.showTextDocument(document, { preview: true });
+		const editor = await vscode.window.showTextDocument(document, { preview: true });
+		onOpen?.(entry);
+		return editor;
 	};
 	return vscode.Disposable.from(
 		vscode.commands.registerCommand(HistoryCommands.open, (entry?: HistoryEntry) => (needEntry(entry) ? open(entry) : undefined)),

@@ -1,9 +1,11 @@
 /**
- * The developer console's parts in the editor: the Call History view, saved invocation files and the protocol view. Registers them
- * and keeps the history's cap in line with `mcpSwitchboard.history.maxEntries`.
+ * The developer console's parts in the editor: the Call History view, saved invocation files, the protocol view and
+ * MCP Apps. Registers them and keeps the history's cap in line with `mcpSwitchboard.history.maxEntries`.
  */
 import * as vscode from 'vscode';
 import type { Manager } from '../../manager/manager';
+import type { CallToolResult } from '../../protocol/schema';
+import { AppViews, type AppViewsDeps } from './apps';
 import { CallHistory, DEFAULT_MAX_ENTRIES } from './callHistory';
 import { HISTORY_SCHEME, HISTORY_VIEW, HistoryView, registerHistoryCommands } from './historyView';
 import { registerInvocationFiles } from './invocationLens';
@@ -14,21 +16,31 @@ function maxEntries(): number {
 	return typeof value === 'number' && value >= 0 ? value : DEFAULT_MAX_ENTRIES;
 }
 
-export function registerConsole(context: vscode.ExtensionContext, manager: Manager): { history: CallHistory; protocol: ProtocolViews; disposable: vscode.Disposable } {
+export function registerConsole(
+	context: vscode.ExtensionContext,
+	manager: Manager,
+	appDeps: Omit<AppViewsDeps, 'manager'>,
+): { history: CallHistory; protocol: ProtocolViews; apps: AppViews; disposable: vscode.Disposable } {
 	const history = new CallHistory(context.workspaceState, maxEntries());
-	const protocol = new ProtocolViews(manager);
+	// Opened from the Output view too (its title's Show Protocol): the server whose log was shown last comes first.
+	const protocol = new ProtocolViews(manager, () => appDeps.logs.lastShown);
+	const apps = new AppViews({ manager, ...appDeps });
 	const view = new HistoryView(history, manager);
 	const disposable = vscode.Disposable.from(
 		{ dispose: () => history.dispose() },
 		protocol,
+		apps,
 		view,
 		vscode.window.createTreeView(HISTORY_VIEW, { treeDataProvider: view }),
 		vscode.workspace.registerTextDocumentContentProvider(HISTORY_SCHEME, view),
-		registerHistoryCommands(history),
+		// Open shows a tool call's app beside its JSON, with the arguments and result as recorded (nothing runs again).
+		registerHistoryCommands(history, (entry) => {
+			if (entry.target.kind === 'tool' && entry.outcome.kind === 'result') void apps.open(entry.target.server, entry.target.name, entry.target.arguments, entry.outcome.result as CallToolResult);
+		}),
 		registerInvocationFiles(),
 		vscode.workspace.onDidChangeConfiguration((e) => {
 			if (e.affectsConfiguration('mcpSwitchboard.history.maxEntries')) history.setMaxEntries(maxEntries());
 		}),
 	);
-	return { history, protocol, disposable };
+	return { history, protocol, apps, disposable };
 }

@@ -3,34 +3,16 @@
  * method, id, size, each response paired with its request and latency — with a filter (method or text, errors
  * only), a details pane with the pretty JSON and Copy, and keyboard navigation. Messages come from the Manager's
  * tap (nothing is tapped while no view is open) into a bounded ProtocolLog; the text is redacted as the log's trace.
- * The webview gets rows in batches (at most every 100 ms) and asks for a message's JSON only when it is opened.
+ * The log processes what it recorded in batches (every 100 ms, see ProtocolLog) and the webview gets each batch's
+ * rows in one message; it asks for a message's JSON, pretty-printed here, only when the message is opened.
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Manager } from '../../manager/manager';
-import { DEFAULT_CAPACITY, ProtocolLog, type ProtocolEntry } from './protocolLog';
+import { DEFAULT_CAPACITY, ProtocolLog, rowOf as row, type ProtocolEntry, type ProtocolRow } from './protocolLog';
 import { protocolViewHtml } from './protocolViewHtml';
 
 export const SHOW_PROTOCOL = 'mcpSwitchboard.showProtocol';
-const BATCH_MS = 100;
-
-/** What the webview shows of an entry in its list (no text: that is fetched on demand). */
-export interface ProtocolRow {
-	seq: number;
-	time: number;
-	direction: 'in' | 'out';
-	kind: ProtocolEntry['kind'];
-	method?: string;
-	id?: string | number;
-	size: number;
-	latencyMs?: number;
-	pair?: number;
-}
-
-function row(entry: ProtocolEntry): ProtocolRow {
-	const { seq, time, direction, kind, method, id, size, latencyMs, pair } = entry;
-	return { seq, time, direction, kind, size, ...(method !== undefined ? { method } : {}), ...(id !== undefined ? { id } : {}), ...(latencyMs !== undefined ? { latencyMs } : {}), ...(pair !== undefined ? { pair } : {}) };
-}
 
 /** The pretty JSON of an entry (its raw text when it was cut or is not JSON). */
 export function prettyText(entry: ProtocolEntry): string {
@@ -48,7 +30,7 @@ function capacity(): number {
 
 type FromWebview =
 	| { type: 'ready' }
-	| { type: 'filter'; query: string; errorsOnly: boolean; token: number }
+	| { type: 'filter'; query: string; errorsOnly: boolean; token: number; after?: number }
 	| { type: 'details'; seq: number }
 	| { type: 'copy'; seq: number };
 
@@ -56,8 +38,6 @@ type FromWebview =
 export class ProtocolPanel implements vscode.Disposable {
 	readonly log = new ProtocolLog(capacity());
 	private readonly disposables: vscode.Disposable[] = [];
-	private pending: ProtocolRow[] = [];
-	private timer: NodeJS.Timeout | undefined;
 	private disposed = false;
 
 	constructor(
@@ -70,8 +50,8 @@ export class ProtocolPanel implements vscode.Disposable {
 		panel.webview.options = { enableScripts: true, localResourceRoots: [] };
 		panel.webview.html = protocolViewHtml(server, nonce, panel.webview.cspSource);
 		this.disposables.push(
-			manager.watchMessages(server, (direction, message) => this.log.add(direction, message)),
-			this.log.onDidAdd((entry) => this.queue(entry)),
+			manager.watchMessages(server, (direction, message, text) => this.log.record(direction, message, text)),
+			this.log.onDidAdd((entries) => this.post(entries)),
 			panel.webview.onDidReceiveMessage((message: FromWebview) => void this.receive(message)),
 			vscode.workspace.onDidChangeConfiguration((e) => {
 				if (e.affectsConfiguration('mcpSwitchboard.protocolView.maxMessages')) this.log.setCapacity(capacity());
@@ -83,28 +63,32 @@ export class ProtocolPanel implements vscode.Disposable {
 		);
 	}
 
-	private queue(entry: ProtocolEntry): void {
-		this.pending.push(row(entry));
-		if (entry.pair !== undefined && entry.kind !== 'request') this.pending.push({ ...row(this.log.get(entry.pair) ?? entry) });
-		this.timer ??= setTimeout(() => this.flush(), BATCH_MS);
-	}
-
-	private flush(): void {
-		this.timer = undefined;
-		if (this.disposed || this.pending.length === 0) return;
-		const rows = this.pending;
-		this.pending = [];
+	/** One batch of the log's new entries to the webview, with the requests they answered (now paired) again. */
+	private post(entries: readonly ProtocolEntry[]): void {
+		if (this.disposed || entries.length === 0) return;
+		const rows: ProtocolRow[] = [];
+		for (const entry of entries) {
+			rows.push(row(entry));
+			if (entry.pair !== undefined && entry.kind !== 'request') {
+				const request = this.log.get(entry.pair);
+				if (request) rows.push(row(request));
+			}
+		}
 		void this.panel.webview.postMessage({ type: 'rows', rows, size: this.log.size });
 	}
 
 	private async receive(message: FromWebview): Promise<void> {
 		switch (message.type) {
 			case 'ready':
-				this.pending = [];
 				await this.panel.webview.postMessage({ type: 'reset', rows: this.log.entries().map(row) });
 				return;
 			case 'filter':
-				await this.panel.webview.postMessage({ type: 'filtered', token: message.token, seqs: this.log.filter(String(message.query ?? ''), message.errorsOnly === true) });
+				{
+					// `after`: the webview filters a new batch alone and appends what matches.
+					const after = typeof message.after === 'number' ? message.after : 0;
+					const seqs = this.log.filter(String(message.query ?? ''), message.errorsOnly === true, after);
+					await this.panel.webview.postMessage({ type: 'filtered', token: message.token, seqs, ...(after > 0 ? { after } : {}) });
+				}
 				return;
 			case 'details': {
 				const entry = this.log.get(Number(message.seq));
@@ -125,7 +109,6 @@ export class ProtocolPanel implements vscode.Disposable {
 	dispose(): void {
 		if (this.disposed) return;
 		this.disposed = true;
-		if (this.timer) clearTimeout(this.timer);
 		for (const disposable of this.disposables) disposable.dispose();
 		this.log.dispose();
 	}
@@ -136,7 +119,11 @@ export class ProtocolViews implements vscode.Disposable {
 	private readonly panels = new Map<string, ProtocolPanel>();
 	private readonly command: vscode.Disposable;
 
-	constructor(private readonly manager: Manager) {
+	/** `recent()` names the server a person looked at last (its log), offered first when the command asks. */
+	constructor(
+		private readonly manager: Manager,
+		private readonly recent: () => string | undefined = () => undefined,
+	) {
 		this.command = vscode.commands.registerCommand(SHOW_PROTOCOL, (target?: unknown) => this.show(target));
 	}
 
@@ -149,7 +136,11 @@ export class ProtocolViews implements vscode.Disposable {
 	async show(target?: unknown): Promise<ProtocolPanel | undefined> {
 		let server = typeof target === 'string' ? target : typeof target === 'object' && target !== null && typeof (target as { server?: unknown }).server === 'string' ? (target as { server: string }).server : undefined;
 		if (server === undefined) {
-			const names = this.manager.servers().map((view) => ({ label: view.name, description: view.state.kind }));
+			const recent = this.recent();
+			const names = this.manager
+				.servers()
+				.map((view) => ({ label: view.name, description: view.state.kind }))
+				.sort((a, b) => Number(b.label === recent) - Number(a.label === recent));
 			if (names.length === 0) {
 				void vscode.window.showInformationMessage('No MCP server is configured. Add one from the MCP view first.');
 				return undefined;

@@ -1,8 +1,9 @@
 /**
  * The protocol view's page: a strict Content-Security-Policy (no network, scripts and styles only with this page's
  * nonce), VS Code's theme colours, a virtualised list (only the rows in view are in the DOM, so 100,000 messages
- * scroll as 100 do), a filter box, "Errors only", "Follow", and a details pane. Keyboard: ↑/↓ (Page Up/Down,
- * Home/End) move, Enter opens the details, C copies, / focuses the filter, Escape closes the details.
+ * scroll as 100 do; while a filter is set, each new batch is filtered alone and appended), a filter box,
+ * "Errors only", "Follow", and a details pane. Keyboard: ↑/↓ (Page Up/Down, Home/End) move, Enter opens the
+ * details, C copies, / focuses the filter, Escape closes the details.
  * Server text is only ever set as textContent, never as HTML.
  */
 export function protocolViewHtml(server: string, nonce: string, cspSource: string): string {
@@ -142,14 +143,27 @@ export function protocolViewHtml(server: string, nonce: string, cspSource: strin
 		const message = event.data;
 		if (message.type === 'reset') { rows.clear(); order = []; for (const r of message.rows) upsert(r); applyFilter(); render(); if (follow.checked) list.scrollTop = list.scrollHeight; }
 		else if (message.type === 'rows') {
+			const newestBefore = order.length > 0 ? order[order.length - 1] : 0;
 			for (const r of message.rows) upsert(r);
 			// The extension keeps the newest messages only: drop what it no longer has.
-			if (order.length > message.size + 1000) { const drop = order.length - message.size; for (const seq of order.slice(0, drop)) rows.delete(seq); order = order.slice(drop); }
-			if (filtering) applyFilter(); else shown = order.slice();
+			if (order.length > message.size + 1000) {
+				const drop = order.length - message.size;
+				for (const seq of order.slice(0, drop)) rows.delete(seq);
+				order = order.slice(drop);
+				if (filtering) shown = shown.filter((seq) => rows.has(seq));
+			}
+			// While filtering, only the new batch is filtered (in the extension), not every message again.
+			if (filtering) vscode.postMessage({ type: 'filter', query: filter.value.trim(), errorsOnly: errors.checked, token, after: newestBefore });
+			else shown = order.slice();
 			render();
 			if (follow.checked) list.scrollTop = list.scrollHeight;
 		}
-		else if (message.type === 'filtered') { if (message.token === token) { shown = message.seqs; render(); } }
+		else if (message.type === 'filtered' && message.token === token) {
+			if (message.after === undefined) shown = message.seqs;
+			else { const newest = shown.length > 0 ? shown[shown.length - 1] : 0; for (const seq of message.seqs) if (seq > newest && rows.has(seq)) shown.push(seq); }
+			render();
+			if (follow.checked && message.after !== undefined) list.scrollTop = list.scrollHeight;
+		}
 		else if (message.type === 'details') { if (message.seq === selected) json.textContent = message.text; }
 	});
 

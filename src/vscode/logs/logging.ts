@@ -24,6 +24,8 @@ export class ServerLogs implements vscode.Disposable {
 	readonly main: vscode.LogOutputChannel;
 	private readonly channels = new Map<string, vscode.LogOutputChannel>();
 	private readonly loggers = new Map<string, Logger>();
+	/** The server whose channel was brought to the front last (Show Protocol from the Output view offers it first). */
+	lastShown: string | undefined;
 
 	constructor() {
 		this.main = vscode.window.createOutputChannel('MCP Switchboard', { log: true });
@@ -51,6 +53,7 @@ export class ServerLogs implements vscode.Disposable {
 
 	/** Brings a server's channel to the front (the "Show Output" action); the main channel when none exists yet. */
 	show(server?: string): void {
+		if (server !== undefined) this.lastShown = server;
 		(server !== undefined ? this.channel(server) : this.main).show(true);
 	}
 

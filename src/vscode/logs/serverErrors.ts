@@ -5,14 +5,17 @@ import { needsSignIn } from '../auth/oauth';
 import type { ServerLogs } from './logging';
 
 /**
- * Shows a short error naming the server, with "Show Output" opening that server's log (design convention 10).
+ * Shows a short error naming the server, with "Show Output" opening that server's log (design convention 10) and
+ * "Show Protocol" its JSON-RPC messages from then on (console/protocolView.ts).
  * The message also goes to that log unless `alreadyLogged` (the Manager logs state changes itself).
  */
 export function showServerError(logs: ServerLogs, server: string | undefined, message: string, alreadyLogged = false): void {
 	const text = server !== undefined ? `MCP server '${server}': ${message}` : `MCP: ${message}`;
 	if (!alreadyLogged) (server !== undefined ? logs.channel(server) : logs.main).error(message);
-	void vscode.window.showErrorMessage(text, 'Show Output').then((choice) => {
+	const actions = server !== undefined ? ['Show Output', 'Show Protocol'] : ['Show Output'];
+	void vscode.window.showErrorMessage(text, ...actions).then((choice) => {
 		if (choice === 'Show Output') logs.show(server);
+		if (choice === 'Show Protocol') void vscode.commands.executeCommand('mcpSwitchboard.showProtocol', server);
 	});
 }
 
@@ -28,8 +31,9 @@ export function notifyServerErrors(manager: Manager, logs: ServerLogs): vscode.D
 			return;
 		}
 		if (state.kind !== 'error' || announced.has(server)) return;
-		// A server waiting for the user to sign in is not a failure to shout about: its row says "sign in".
-		if (needsSignIn(state.message)) return;
+		// A server waiting for the user to sign in is not a failure to shout about: its row says "sign in". A failed
+		// sign-in has its own notification, with Sign In Again (auth/signInFailures.ts).
+		if (needsSignIn(state.message) || state.signIn) return;
 		announced.add(server);
 		showServerError(logs, server, oneLine(state.message), true);
 	});

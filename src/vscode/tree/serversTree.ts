@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Manager, NamedTool, ServerState, ServerView } from '../../manager/manager';
+import { DEPRECATION_NOTES, deprecationSummary } from '../../manager/deprecations';
 import type { Prompt, Resource, ResourceTemplate } from '../../protocol/schema';
 import { fence } from '../tools/resultDocument';
 import { needsSignIn } from '../auth/oauth';
@@ -54,7 +55,7 @@ export function stateLabel(state: ServerState): string {
 function transportOf(view: ServerView): string {
 	if (view.config.type === 'stdio') return 'stdio';
 	const running = view.state.kind === 'running' ? view.state.client.transportKind : undefined;
-	return view.config.type === 'sse' || running === 'sse' ? 'SSE (deprecated)' : 'HTTP';
+	return view.config.type === 'sse' || running === 'sse' ? 'HTTP+SSE (deprecated)' : 'HTTP';
 }
 
 /** Server capabilities 2026-07-28 deprecates (they keep working with servers that still offer them). */
@@ -154,6 +155,12 @@ export function serverTooltip(view: ServerView): vscode.MarkdownString {
 	lines.push(`Transport: ${transportOf(view)} — ${escapeMd(config.type === 'stdio' ? [config.command, ...(config.args ?? [])].join(' ') : config.url)}`);
 	lines.push(`Configured in: ${escapeMd(view.source.label)}`);
 	md.appendMarkdown(lines.join('  \n'));
+	const deprecated = view.deprecatedFeatures;
+	if (deprecated.length > 0) {
+		// They keep working; the person learns why the server is behind and what it should move to.
+		md.appendMarkdown(`\n\n**${escapeMd(deprecationSummary(deprecated).replace(/^u/, 'U'))}**\n\n`);
+		md.appendMarkdown(deprecated.map((feature) => `- ${escapeMd(feature)}: ${escapeMd(DEPRECATION_NOTES[feature])}`).join('\n'));
+	}
 	if (view.state.kind === 'running' && view.state.client.instructions) {
 		md.appendMarkdown('\n\n**Instructions**\n\n');
 		md.appendText(firstLine(view.state.client.instructions, 600));

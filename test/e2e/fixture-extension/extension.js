@@ -6,7 +6,8 @@
 //   (or to the tool named by "call:<name>" in the last message, if offered), id "call-1", with every required
 //   string property of its input schema set to "Paris";
 // - otherwise text: "echo: " + JSON of what it received ({ messages: [{ role, text }], modelOptions, tools, toolMode,
-//   toolResults, images }), so a test can check what reached the model, cut to max_tokens × 4 characters.
+//   toolResults, images }), so a test can check what reached the model, cut to max_tokens × 4 characters. Data parts
+//   (images) show as "[data <mime> <bytes> bytes]" where they were, in messages and in tool results.
 'use strict';
 const vscode = require('vscode');
 
@@ -26,6 +27,11 @@ function roleName(role) {
 	return role === vscode.LanguageModelChatMessageRole.Assistant ? 'assistant' : 'user';
 }
 
+/** A data part (an image, for example), as VS Code hands it over. */
+function isData(part) {
+	return Boolean(part) && typeof part === 'object' && 'mimeType' in part && 'data' in part;
+}
+
 function describeMessages(messages) {
 	const described = [];
 	const toolResults = [];
@@ -36,10 +42,10 @@ function describeMessages(messages) {
 			if (part instanceof vscode.LanguageModelTextPart) texts.push(part.value);
 			else if (part instanceof vscode.LanguageModelToolCallPart) texts.push(`[call ${part.name} ${JSON.stringify(part.input)}]`);
 			else if (part instanceof vscode.LanguageModelToolResultPart) {
-				const text = part.content.map((c) => (c instanceof vscode.LanguageModelTextPart ? c.value : '?')).join('');
+				const text = part.content.map((c) => (c instanceof vscode.LanguageModelTextPart ? c.value : isData(c) ? `[data ${c.mimeType} ${c.data.byteLength} bytes]` : '?')).join('');
 				toolResults.push({ callId: part.callId, text });
 				texts.push(`[result ${part.callId}]`);
-			} else if (part && typeof part === 'object' && 'mimeType' in part && 'data' in part) {
+			} else if (isData(part)) {
 				images++;
 				texts.push(`[data ${part.mimeType} ${part.data.byteLength} bytes]`);
 			}

@@ -9,10 +9,13 @@ import * as vscode from 'vscode';
 import { CHAT_PARTICIPANT_ID, handleChatRequest, type ChatMetadata, type ChatOptions } from '../../../src/vscode/chat/chatParticipant';
 import type { SwitchboardApi } from '../../../src/extension';
 import { ConsentCommands } from '../../../src/vscode/tools/consent';
+import { resourceUri } from '../../../src/vscode/resources/resourceDocuments';
 import { api, needDriver, quickInput, serverWithTool, waitForQuickInput } from './elicitationSupport';
 import { answerInputBox, answerQuickPick, extensionApi, pageTexts, screenshot, test, waitFor } from './harness';
 
 const SERVER = 'everything';
+/** A 1×1 PNG (70 bytes). */
+const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 const ECHO = 'mcp__everything__echo';
 
 async function fakeModel(): Promise<vscode.LanguageModelChat> {
@@ -131,17 +134,22 @@ test(
 );
 
 /** Runs the handler as the chat would, with the real Fake Echo model and a recording stream. */
-async function runHandler(prompt: string, options: ChatOptions = {}): Promise<{ result: vscode.ChatResult; calls: ChatMetadata['toolCalls']; text: string; toolResults: { callId: string; text: string }[] }> {
+async function runHandler(
+	prompt: string,
+	options: ChatOptions = {},
+	references: vscode.ChatPromptReference[] = [],
+): Promise<{ result: vscode.ChatResult; calls: ChatMetadata['toolCalls']; text: string; toolResults: { callId: string; text: string }[]; messages: { role: string; text: string }[]; images: number }> {
 	const { manager } = await api();
 	const model = await fakeModel();
 	const recorded = recordingStream();
-	const request = { prompt, command: undefined, model, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
+	const request = { prompt, command: undefined, model, references, toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
 	const source = new vscode.CancellationTokenSource();
 	try {
 		const result = await handleChatRequest(manager, request, { history: [] }, recorded.stream, source.token, options);
 		const text = recorded.markdown.join('');
 		const json = text.slice(text.indexOf('echo: {') + 'echo: '.length);
-		return { result, calls: (result.metadata as ChatMetadata).toolCalls, text, toolResults: (JSON.parse(json) as { toolResults: { callId: string; text: string }[] }).toolResults };
+		const echo = JSON.parse(json) as { toolResults: { callId: string; text: string }[]; messages: { role: string; text: string }[]; images: number };
+		return { result, calls: (result.metadata as ChatMetadata).toolCalls, text, toolResults: echo.toolResults, messages: echo.messages, images: echo.images };
 	} finally {
 		source.dispose();
 	}
@@ -413,18 +421,92 @@ test(
 );
 
 test(
-	'@mcp /read uri attaches the resource to the request the model answers',
+	'@mcp /read uri attaches the resource to the request the model answers; /read alone picks it from the Servers view\'s resources',
 	async () => {
+		needDriver();
 		const manager = await serverWithTool(SERVER, 'echo');
-		const resource = manager.get(SERVER)?.resources[0];
+		const resources = manager.get(SERVER)?.resources ?? [];
+		const resource = resources.find((r) => r.mimeType?.startsWith('text/')) ?? resources[0];
 		assert.ok(resource, 'everything lists resources');
 		const { text } = await runCommand('read', `${resource.uri} what is in it?`);
 		const echo = JSON.parse(text.slice(text.indexOf('echo: {') + 'echo: '.length)) as { messages: { text: string }[] };
 		const sent = echo.messages.map((m) => m.text).join('\n');
-		assert.ok(sent.includes(`[resource ${resource.uri}`), 'the resource went to the model');
+		assert.ok(sent.includes(`[resource: uri ${resource.uri}`), `the resource went to the model: ${sent.slice(0, 300)}`);
 		assert.ok(sent.includes('what is in it?'));
-		const missing = await runCommand('read', '');
-		assert.match(missing.text, /Usage: `\/read/);
+		// No URI: a quick pick of the tree's resources (filterable by name or URI); the picked one goes to the model.
+		const other = resources.find((r) => r.uri !== resource.uri) ?? resource;
+		const picking = runCommand('read', '');
+		const pick = await waitForQuickInput('The resource to attach');
+		const first = resources[0]!;
+		assert.ok(pick.rows.includes(first.title ?? first.name), `the tree's resources are offered: ${pick.rows.join(', ')}`);
+		await answerQuickPick(other.title ?? other.name);
+		const picked = await picking;
+		const pickedEcho = JSON.parse(picked.text.slice(picked.text.indexOf('echo: {') + 'echo: '.length)) as { messages: { text: string }[] };
+		assert.ok(pickedEcho.messages.some((m) => m.text.includes(`[resource: uri ${other.uri}`)), 'the picked resource went to the model');
+		// Escape: nothing is read, the answer says how to use it.
+		const cancelled = runCommand('read', '');
+		await waitForQuickInput('The resource to attach');
+		await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+		assert.match((await cancelled).text, /No resource picked\. Usage: `\/read/);
+	},
+	{ timeoutMs: 60_000 },
+);
+
+test(
+	'a tool\'s image reaches the model as an image (a data part), its resource links described with URI and name',
+	async () => {
+		await serverWithTool(SERVER, 'get-tiny-image');
+		const image = await runHandler('call:mcp__everything__get-tiny-image show me');
+		assert.deepEqual(image.calls, [{ server: SERVER, tool: 'get-tiny-image', ok: true }]);
+		const result = image.toolResults[0]?.text ?? '';
+		assert.match(result, /^Here's the image you requested:\[data image\/png \d+ bytes\]/, result.slice(0, 300));
+		const bytes = Number(/\[data image\/png (\d+) bytes\]/.exec(result)?.[1]);
+		assert.ok(bytes > 1000, `the PNG's bytes, decoded: ${bytes}`);
+		const links = await runHandler('call:mcp__everything__get-resource-links');
+		const described = links.toolResults[0]?.text ?? '';
+		assert.match(described, /\[resource link: uri \S+, name "[^"]+"/, described.slice(0, 400));
+		assert.match(described, /`@mcp \/read <uri>`/, 'the model can tell the user how to attach one');
+	},
+	{ timeoutMs: 60_000 },
+);
+
+test(
+	'references the user attaches (a file, a selection, an image file, a resource document) reach the model as content before the prompt',
+	async () => {
+		const manager = await serverWithTool(SERVER, 'echo');
+		const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+		assert.ok(folder, 'the e2e workspace is open');
+		const hello = vscode.Uri.joinPath(folder, 'hello.txt');
+		const helloText = new TextDecoder().decode(await vscode.workspace.fs.readFile(hello));
+		const png = vscode.Uri.joinPath(folder, 'attached-e2e.png');
+		await vscode.workspace.fs.writeFile(png, Buffer.from(PNG_1X1, 'base64'));
+		const resource = manager.get(SERVER)?.resources.find((r) => r.mimeType?.startsWith('text/'));
+		assert.ok(resource, 'everything lists a text resource');
+		try {
+			const document = await vscode.workspace.openTextDocument(hello);
+			const firstLine = document.lineAt(0);
+			const references: vscode.ChatPromptReference[] = [
+				{ id: 'vscode.file', value: hello, range: [0, 6] },
+				{ id: 'vscode.selection', value: new vscode.Location(hello, firstLine.range), range: [7, 17] },
+				{ id: 'vscode.file', value: png, range: [18, 24] },
+				{ id: 'mcp.resource', value: resourceUri(SERVER, resource.uri), range: [25, 30] },
+			];
+			// No tools offered (isEnabled: none), so the model answers at once with what it received.
+			const noTools: ChatOptions = { isEnabled: () => false };
+			const { messages, images } = await runHandler('what do these say?', noTools, references);
+			const user = messages.at(-1)?.text ?? '';
+			assert.ok(user.includes(`[attached file hello.txt (plaintext)]\n${helloText}`), user.slice(0, 400));
+			assert.ok(user.includes(`[attached selection of hello.txt, line 1 (plaintext)]\n${firstLine.text}`), 'the selection, with its lines');
+			assert.ok(user.includes('[attached image attached-e2e.png, image/png, sent as the image that follows][data image/png 70 bytes]'), 'the image file as an image');
+			assert.ok(user.includes(`[attached resource of the MCP server '${SERVER}'][resource: uri ${resource.uri}`), 'the resource document, read through its server');
+			assert.ok(user.endsWith('what do these say?'), 'the prompt comes last');
+			assert.equal(images, 1);
+			// A reference that cannot be read says so; the rest still go.
+			const missing = await runHandler('and this?', noTools, [{ id: 'vscode.file', value: vscode.Uri.joinPath(folder, 'no-such-file.txt') }]);
+			assert.match(missing.messages.at(-1)?.text ?? '', /^\[attached no-such-file\.txt: could not be read: .+\]and this\?$/);
+		} finally {
+			await vscode.workspace.fs.delete(png).then(undefined, () => undefined);
+		}
 	},
 	{ timeoutMs: 60_000 },
 );

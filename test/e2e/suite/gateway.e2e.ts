@@ -1,13 +1,15 @@
 // The gateway in the real VS Code: VS Code asks the extension's McpServerDefinitionProvider for its servers, lists
 // "MCP Switchboard", starts it (VS Code's own MCP client connects to the gateway with the token from the
 // definition), and the Switchboard servers' tools appear among VS Code's language model tools, where invoking one
-// runs it on the server behind the gateway. The setting turns it off.
+// runs it on the server behind the gateway. The setting turns it off, and a tool's checkbox in the Servers view takes
+// that tool out of @mcp, the gateway's tools/list and VS Code's tools.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../../src/extension';
 import { GATEWAY_ENABLED_SETTING, GATEWAY_LABEL } from '../../../src/vscode/gateway/gatewayProvider';
-import { serverWithTool } from './elicitationSupport';
-import { extensionApi, hasDriver, quickInputClose, quickInputRows, screenshot, test, waitFor } from './harness';
+import { handleChatRequest } from '../../../src/vscode/chat/chatParticipant';
+import { needDriver, serverWithTool } from './elicitationSupport';
+import { driver, extensionApi, hasDriver, quickInputClose, quickInputRows, screenshot, test, waitFor } from './harness';
 
 /** VS Code's name for the gateway's echo tool: it prefixes MCP tools with the server's label. */
 function gatewayEcho(): vscode.LanguageModelToolInformation | undefined {
@@ -114,3 +116,101 @@ test(
 	},
 	{ timeoutMs: 90_000 },
 );
+
+test(
+	'a click on a tool\'s checkbox in the Servers view switches it off for @mcp and the gateway\'s tools/list; a second click brings it back',
+	async () => {
+		needDriver();
+		const api = await extensionApi<SwitchboardApi>();
+		const { enablement, tree, treeView, manager } = api;
+		await serverWithTool('everything', 'echo');
+		await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true });
+		await waitFor(() => gatewayEcho(), { timeoutMs: 30_000, message: 'the gateway\'s echo among VS Code\'s tools' });
+		const echoNode = tree.getChildren(tree.groupNode('everything', 'tools')).find((node) => node.kind === 'tool' && node.tool.tool.name === 'echo');
+		assert.ok(echoNode);
+		const echo = manager.findTool('mcp__everything__echo');
+		assert.ok(echo && enablement.isEnabled(echo), 'echo starts switched on');
+		// What a person clicks: the checkbox VS Code draws on the echo row.
+		const label = tree.getTreeItem(echoNode).label;
+		const rowLabel = typeof label === 'string' ? label : label?.label;
+		assert.ok(rowLabel, 'the echo row has a label');
+		// The row is found by its label as drawn; its checkbox gets a marker so Playwright can click it like a person.
+		const marked = '[data-e2e-target="echo-checkbox"]';
+		const markCheckbox = `(() => {
+			for (const old of document.querySelectorAll('${marked}')) old.removeAttribute('data-e2e-target');
+			const row = [...document.querySelectorAll('.pane-body .monaco-list-row')].find((r) => (r.querySelector('.label-name')?.textContent ?? '').trim() === ${JSON.stringify(rowLabel)});
+			const box = row?.querySelector('.custom-view-tree-node-item-checkbox');
+			if (!box) return row ? 'row without checkbox: ' + row.innerHTML.slice(0, 300) : 'no row';
+			box.setAttribute('data-e2e-target', 'echo-checkbox');
+			return 'ok';
+		})()`;
+		const clickCheckbox = async () => {
+			await vscode.commands.executeCommand('workbench.view.extension.mcpSwitchboard');
+			let seen = '';
+			await waitFor(
+				async () => {
+					await treeView.reveal(echoNode, { expand: true, select: false, focus: false }).then(undefined, (error: Error) => (seen = `reveal: ${error.message}`));
+					const found = (await driver({ action: 'evaluate', script: markCheckbox })) as string;
+					if (found !== 'ok') seen = found;
+					return found === 'ok';
+				},
+				{ timeoutMs: 15_000, intervalMs: 300, message: `the echo row's checkbox on screen (${seen})` },
+			);
+			await driver({ action: 'click', selector: marked });
+		};
+		try {
+			await clickCheckbox();
+			await waitFor(() => !enablement.isEnabled(echo), { timeoutMs: 10_000, message: 'the click to switch echo off' });
+			await screenshot('tool-checkbox-off');
+			assert.deepEqual(vscode.workspace.getConfiguration().inspect('mcpSwitchboard.tools.disabled')?.workspaceValue, { everything: ['echo'] }, 'saved in the workspace settings');
+			// The gateway's tools/list, as an MCP client reads it, no longer has echo.
+			assert.equal(api.gateway.catalog.findTool('mcp__everything__echo'), undefined);
+			const listed = await gatewayToolNames(api);
+			assert.ok(!listed.includes('mcp__everything__echo') && listed.includes('mcp__everything__get-tiny-image'), listed.join(', '));
+			await waitFor(() => gatewayEcho() === undefined, { timeoutMs: 20_000, message: 'VS Code\'s agent to drop echo (list_changed)' });
+			// @mcp offers the model every enabled tool but echo.
+			const offered = await mcpOfferedTools(api);
+			assert.ok(!offered.includes('mcp__everything__echo') && offered.includes('mcp__everything__get-tiny-image'), offered.join(', '));
+
+			await clickCheckbox();
+			await waitFor(() => enablement.isEnabled(echo), { timeoutMs: 10_000, message: 'the second click to switch echo on' });
+			assert.ok((await gatewayToolNames(api)).includes('mcp__everything__echo'));
+			assert.ok((await mcpOfferedTools(api)).includes('mcp__everything__echo'));
+			await waitFor(() => gatewayEcho(), { timeoutMs: 20_000, message: 'VS Code\'s agent to get echo back' });
+		} finally {
+			await vscode.workspace.getConfiguration().update('mcpSwitchboard.tools.disabled', undefined, vscode.ConfigurationTarget.Workspace);
+		}
+	},
+	{ timeoutMs: 120_000 },
+);
+
+/** The gateway's tools/list as an MCP client gets it: initialize, then tools/list over HTTP with the window's token. */
+async function gatewayToolNames(api: SwitchboardApi): Promise<string[]> {
+	const gateway = await api.gateway.current();
+	assert.ok(gateway, 'the gateway runs');
+	const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${gateway.token}` };
+	const opened = await fetch(gateway.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'e2e', version: '1' } } }) });
+	const session = opened.headers.get('mcp-session-id') ?? '';
+	await opened.text();
+	const listed = await fetch(gateway.url, { method: 'POST', headers: { ...headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+	const body = (await listed.json()) as { result: { tools: { name: string }[] } };
+	await fetch(gateway.url, { method: 'DELETE', headers: { ...headers, 'mcp-session-id': session } });
+	return body.result.tools.map((tool) => tool.name);
+}
+
+/** The tools @mcp offers the Fake Echo model for a request, with the extension's own enablement. */
+async function mcpOfferedTools(api: SwitchboardApi): Promise<string[]> {
+	const [model] = await waitFor(async () => {
+		const models = await vscode.lm.selectChatModels({ vendor: 'switchboard-test' });
+		return models.length > 0 && models;
+	}, { timeoutMs: 20_000, message: 'the Fake Echo model' });
+	const markdown: string[] = [];
+	const stream = new Proxy({ markdown: (value: string | vscode.MarkdownString) => void markdown.push(typeof value === 'string' ? value : value.value) }, { get: (target, key) => (key in target ? target[key as 'markdown'] : () => undefined) }) as unknown as vscode.ChatResponseStream;
+	// get-tiny-image is read-only: the fake model's call runs without a consent question, then it echoes what it got.
+	const request = { prompt: 'call:mcp__everything__get-tiny-image', command: undefined, model, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
+	const source = new vscode.CancellationTokenSource();
+	await handleChatRequest(api.manager, request, { history: [] }, stream, source.token, { isEnabled: api.enablement.isEnabled });
+	source.dispose();
+	const text = markdown.join('');
+	return (JSON.parse(text.slice(text.indexOf('echo: {') + 'echo: '.length)) as { tools: string[] }).tools;
+}

@@ -6,82 +6,22 @@
 // host. Only the sign-in question is answered through setSignInPromptForTests: VS Code refuses modal dialogs to
 // extension tests.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Manager } from '../../../src/manager/manager';
-import { needsSignIn, setSignInPromptForTests } from '../../../src/vscode/auth/oauth';
+import { setSignInPromptForTests } from '../../../src/vscode/auth/oauth';
 import { startAuthFixture, type AuthFixture } from '../../fixtures/authServer';
-import { answerQuickPick, driver, extensionApi, hasDriver, quickInputClose, quickInputRows, test, waitFor, type DriverRequest } from './harness';
-
-interface Api {
-	manager: Manager;
-	logUri: vscode.Uri;
-	settled: () => Promise<void>;
-}
+import { answerQuickPick, driver, extensionApi, hasDriver, quickInputClose, quickInputRows, test, waitFor } from './harness';
+import { assertNotWritten, browserTabs, running as runningNamed, stateOf as stateOfNamed, waitForSignInRow as waitForSignInRowNamed, type OAuthApi as Api } from './oauthSupport';
 
 const NAME = 'oauth-e2e';
 
-interface BrowserTab {
-	url: string;
-	text: string;
-}
-
-/** The tabs the workbench opened in Chromium (the page driver's `pages` action in run.mjs). */
-async function browserTabs(close = false): Promise<BrowserTab[]> {
-	return (await driver({ action: 'pages', close } as unknown as DriverRequest)) as BrowserTab[];
-}
-
-/** Resolves when the server runs; the timeout error says the state it was in. */
-async function running(manager: Manager, timeoutMs: number, what: string): Promise<void> {
-	await waitFor(() => {
-		const state = stateOf(manager);
-		if (state !== 'running') throw new Error(`'${NAME}' is ${state}`);
-		return true;
-	}, { timeoutMs, message: what });
-}
-
-function stateOf(manager: Manager): string {
-	const view = manager.get(NAME);
-	if (!view) return 'absent';
-	return view.state.kind === 'error' ? `error: ${view.state.message}` : view.state.kind;
-}
-
-/** Waits until the server waits for the user to sign in: an error state naming it, the row saying "sign in", no toast. */
-async function waitForSignInRow(manager: Manager): Promise<void> {
-	await waitFor(() => {
-		const state = manager.get(NAME)?.state;
-		return state?.kind === 'error' && needsSignIn(state.message) && state.retryAt === undefined;
-	}, { timeoutMs: 20_000, message: `'${NAME}' to wait for a sign-in (it is ${stateOf(manager)})` });
-	const { tree } = await extensionApi<{ tree: { getTreeItem(node: unknown): vscode.TreeItem } }>();
-	const row = tree.getTreeItem({ kind: 'server', server: NAME });
-	assert.match(String(row.description), /^sign in/);
-	assert.equal(row.command?.command, 'mcpSwitchboard.startServer', 'a click on the row signs in');
-}
+const running = (manager: Manager, timeoutMs: number, what: string) => runningNamed(manager, NAME, timeoutMs, what);
+const stateOf = (manager: Manager) => stateOfNamed(manager, NAME);
+const waitForSignInRow = (manager: Manager) => waitForSignInRowNamed(manager, NAME);
 
 async function whoami(manager: Manager): Promise<string> {
 	const result = await manager.callTool(NAME, 'whoami', {});
 	return (result.content[0] as unknown as { text: string }).text;
-}
-
-/** Every file under `dir` (recursively) whose contents include `needle`. */
-function filesContaining(dir: string, needle: string): string[] {
-	const found: string[] = [];
-	const walk = (d: string) => {
-		let entries: fs.Dirent[];
-		try {
-			entries = fs.readdirSync(d, { withFileTypes: true });
-		} catch {
-			return;
-		}
-		for (const entry of entries) {
-			const p = path.join(d, entry.name);
-			if (entry.isDirectory()) walk(p);
-			else if (entry.isFile() && fs.readFileSync(p).includes(needle)) found.push(p);
-		}
-	};
-	walk(dir);
-	return found;
 }
 
 /** The access tokens the fixture saw on MCP requests, in order, without repeats. */
@@ -152,14 +92,7 @@ test(
 			await quickInputClose();
 			assert.equal(await picking, undefined, 'closing the picker signs out of nothing');
 
-			const userSettings = process.env.MCP_SWITCHBOARD_E2E_USER_SETTINGS ?? '';
-			const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
-			const logsRoot = path.dirname(path.dirname(logUri.fsPath)); // the session's log folder (all hosts' logs)
-			assert.ok(fs.existsSync(logsRoot), `the log folder exists (${logsRoot})`);
-			for (const where of [logsRoot, path.join(folder, '.vscode'), path.dirname(userSettings)]) {
-				assert.deepEqual(filesContaining(where, token), [], `the access token is not written under ${where}`);
-			}
-			assert.ok(filesContaining(logUri.fsPath, NAME).length > 0, 'the server has a log file (so the grep above looked at it)');
+			assertNotWritten(logUri, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '', NAME, [token]);
 
 			// Restarting the server reuses the stored token: nobody is asked, nothing is registered or authorized again.
 			await manager.restart(NAME);

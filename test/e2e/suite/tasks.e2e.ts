@@ -16,6 +16,8 @@ import { answerInputBox, answerQuickPick, extensionApi, quickInputAccept, screen
 const SERVER = 'everything';
 const RESEARCH = 'simulate-research-query';
 const TASKS = 'taskfixture';
+/** The same fixture as a 2026-07-28 server with the tasks extension (`--modern`). */
+const TASKS26 = 'taskfixture26';
 
 /**
  * Each test here leaves the Tasks list as it found it (empty): the suites after this one see the tree without a
@@ -51,14 +53,14 @@ function rowOf(api: SwitchboardApi, server: string, taskId: string): vscode.Tree
 	return taskRows(api, server).rows.find(({ node }) => node.kind === 'task' && node.taskId === taskId)?.item;
 }
 
-async function taskFixture(): Promise<void> {
+async function taskFixture(name = TASKS, flags: string[] = []): Promise<void> {
 	const config = vscode.workspace.getConfiguration('mcpSwitchboard');
 	const servers = { ...(config.get<Record<string, unknown>>('servers') ?? {}) };
-	if (!servers[TASKS]) {
-		servers[TASKS] = { type: 'stdio', command: 'node', args: [path.join(repoRoot(), 'test/fixtures/servers/taskServer.js')] };
+	if (!servers[name]) {
+		servers[name] = { type: 'stdio', command: 'node', args: [path.join(repoRoot(), 'test/fixtures/servers/taskServer.js'), ...flags] };
 		await config.update('servers', servers, vscode.ConfigurationTarget.Workspace);
 	}
-	await serverWithTool(TASKS, 'work');
+	await serverWithTool(name, 'work');
 }
 
 async function callTool(target: Record<string, unknown>): Promise<CallOutcome> {
@@ -271,4 +273,37 @@ taskTest(
 		assert.ok(api.tasks.all().length > 0);
 	},
 	{ timeoutMs: 60_000 },
+);
+
+taskTest(
+	'a 2026-07-28 server\'s own task (tasks extension): its question comes up in the quick input, the answer goes back with tasks/update, the Tasks row ends completed; Cancel on a row cancels on the server',
+	async () => {
+		needDriver();
+		const api = await switchboard();
+		await taskFixture(TASKS26, ['--modern']);
+		const running = api.manager.get(TASKS26)?.state;
+		assert.ok(running?.kind === 'running' && running.client.era === 'modern' && running.client.supportsTasksExtension(), 'the fixture speaks 2026-07-28 with the tasks extension');
+		const asking = callTool({ server: TASKS26, tool: 'ask', arguments: { question: 'Which colour is the sea?' } });
+		await waitForQuickInput('Which colour is the sea?', 30_000);
+		await waitFor(() => api.tasks.all().find((e) => e.server === TASKS26 && e.tool === 'ask' && e.status === 'input_required'), { timeoutMs: 5000, message: 'the Tasks list to show the task waiting for input' });
+		await answerInputBox('teal');
+		await waitForQuickInput(`Review what ${TASKS26} will receive`);
+		await answerQuickPick('Accept');
+		const outcome = await asking;
+		assert.equal(outcome.error, undefined, outcome.error);
+		assert.ok(outcome.taskId, 'the server ran it as a task');
+		assert.match((await vscode.workspace.openTextDocument(outcome.document!)).getText(), /answer: teal/);
+		await waitFor(() => /^completed/.test(String(rowOf(api, TASKS26, outcome.taskId!)?.description)), { timeoutMs: 5000, message: 'the row to say completed' });
+
+		// The same Cancel as for a 2025-11-25 task: tasks/cancel (an acknowledgement), then the server reports it cancelled.
+		const long = callTool({ server: TASKS26, tool: 'work', arguments: { ms: 60_000, steps: 60 } });
+		const entry = await waitFor(() => api.tasks.all().find((e) => e.server === TASKS26 && e.tool === 'work' && e.status === 'working' && e.statusMessage !== undefined), { timeoutMs: 10_000, message: 'the task to run' });
+		assert.equal(rowOf(api, TASKS26, entry.taskId)?.contextValue, 'mcpTask.live', 'a live row (the Cancel button)');
+		await vscode.commands.executeCommand('mcpSwitchboard.cancelTask', { server: TASKS26, taskId: entry.taskId });
+		assert.equal((await long).cancelled, true, 'the call reports the cancel');
+		await waitFor(() => api.tasks.get(TASKS26, entry.taskId)?.status === 'cancelled', { timeoutMs: 5000, message: 'cancelled in the list' });
+		assert.ok(running.kind === 'running');
+		assert.equal((await running.client.getTask(entry.taskId)).status, 'cancelled', 'the server has it cancelled');
+	},
+	{ timeoutMs: 90_000 },
 );

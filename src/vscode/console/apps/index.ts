@@ -1,0 +1,169 @@
+/**
+ * MCP Apps in VS Code: when a person runs a tool (palette, tree, Call History, a saved call) whose `_meta.ui.resourceUri`
+ * names a `ui://` resource, that resource is read through the Manager (cached) and the app opens in a sandboxed
+ * webview panel beside the result, one panel per server and tool. The app's requests run as the person's own would:
+ * its tool calls through the Manager (origin `app`, so they are in the Call History) with the palette's consent rule,
+ * refused for tools switched off in the MCP view or not offered to apps; links open in the browser after a quick pick.
+ * `mcpSwitchboard.apps.enabled` (default true) turns rendering and the advertised extension off.
+ */
+import * as vscode from 'vscode';
+import type { AppBridgeHost } from '../../../manager/apps/appBridge';
+import { APP_REQUEST_DENIED } from '../../../manager/apps/appBridge';
+import { appContent, appResourceUri, APPS_CLIENT_CAPABILITY } from '../../../manager/apps/appMeta';
+import type { InvocationRecord } from '../../../manager/invocations';
+import type { Manager } from '../../../manager/manager';
+import { McpError } from '../../../protocol/mcpError';
+import type { CallToolResult, LoggingLevel, Tool } from '../../../protocol/schema';
+import { openExternalUrl } from '../../externalUrl';
+import type { ServerLogs } from '../../logs/logging';
+import type { ToolConsent } from '../../tools/consent';
+import { RESULT_SCHEME } from '../../tools/resultDocument';
+import { HISTORY_SCHEME } from '../historyView';
+import { AppPanel, type AppRun } from './appPanel';
+
+/** Whether apps are rendered (and the extension advertised): `mcpSwitchboard.apps.enabled`, default true. */
+export function appsEnabled(): boolean {
+	return vscode.workspace.getConfiguration('mcpSwitchboard').get<boolean>('apps.enabled', true) !== false;
+}
+
+/** What Host.extensions advertises: MCP Apps unless switched off (read at each connect). */
+export function advertisedExtensions(): Readonly<Record<string, object>> | undefined {
+	return appsEnabled() ? APPS_CLIENT_CAPABILITY : undefined;
+}
+
+export interface AppViewsDeps {
+	manager: Manager;
+	logs: ServerLogs;
+	consent: ToolConsent;
+	/** False for a tool switched off in the MCP view (its checkbox). */
+	isEnabled(named: { server: string; tool: { name: string } }): boolean;
+	hostInfo: { name: string; version: string };
+}
+
+/** Calls a person made that open their tool's app (not a model's: chat and the gateway have their own UI). */
+const OPENING_ORIGINS = new Set<InvocationRecord['origin']>(['palette', 'history', 'file']);
+
+const LOG_LEVELS: Record<LoggingLevel, 'debug' | 'info' | 'warn' | 'error'> = { debug: 'debug', info: 'info', notice: 'info', warning: 'warn', error: 'error', critical: 'error', alert: 'error', emergency: 'error' };
+
+/** The schemes of the documents a call's result opens in (tools/resultDocument.ts, the Call History's JSON). */
+const RESULT_SCHEMES = new Set([RESULT_SCHEME, HISTORY_SCHEME]);
+
+/** Resolves once a result document is the active editor, or after `timeoutMs` (the result may fail to render). */
+function resultShown(timeoutMs = 3000): Promise<void> {
+	return new Promise((resolve) => {
+		const done = () => {
+			clearTimeout(timer);
+			subscription.dispose();
+			resolve();
+		};
+		const subscription = vscode.window.onDidChangeActiveTextEditor((editor) => {
+			if (editor && RESULT_SCHEMES.has(editor.document.uri.scheme)) done();
+		});
+		const timer = setTimeout(done, timeoutMs);
+	});
+}
+
+export class AppViews implements vscode.Disposable {
+	private readonly panels = new Map<string, AppPanel>();
+	private readonly subscription: vscode.Disposable;
+
+	constructor(private readonly deps: AppViewsDeps) {
+		const listener = deps.manager.onDidInvoke((record) => {
+			const { target, outcome } = record;
+			if (!OPENING_ORIGINS.has(record.origin) || target.kind !== 'tool' || outcome.kind !== 'result') return;
+			// The call's result document opens after this event: wait for it (briefly), so the app lands beside it.
+			void resultShown().then(() => this.open(target.server, target.name, target.arguments, outcome.result as CallToolResult));
+		});
+		this.subscription = new vscode.Disposable(() => listener.dispose());
+	}
+
+	/** The open app panels (for tests and automation). */
+	all(): readonly AppPanel[] {
+		return [...this.panels.values()];
+	}
+
+	/** The panel of `server`'s `tool`, if open. */
+	get(server: string, tool: string): AppPanel | undefined {
+		return this.panels.get(JSON.stringify([server, tool]));
+	}
+
+	/**
+	 * Opens (or refreshes) the app of a tool call's result. Resolves undefined when the tool has no app, apps are off,
+	 * or the server does not list the tool now; a resource that cannot be read or is not an app is shown in the panel
+	 * and the server's log.
+	 */
+	async open(server: string, toolName: string, args: Record<string, unknown>, result: CallToolResult): Promise<AppPanel | undefined> {
+		if (!appsEnabled()) return undefined;
+		const tool = this.deps.manager.get(server)?.tools.find((named) => named.tool.name === toolName)?.tool;
+		const uri = tool ? appResourceUri(tool) : undefined;
+		if (!tool || uri === undefined) return undefined;
+		const key = JSON.stringify([server, toolName]);
+		let view = this.panels.get(key);
+		if (!view) {
+			const panel = vscode.window.createWebviewPanel('mcpSwitchboard.app', `App: ${tool.title ?? tool.name}`, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [] });
+			view = new AppPanel(key, panel, {
+				host: (run, target) => this.bridgeHost(run, target),
+				logger: (name) => this.deps.logs.logger(name),
+				hostInfo: this.deps.hostInfo,
+				baseContext: () => ({ locale: vscode.env.language, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, userAgent: `${vscode.env.appName} ${vscode.version}; ${this.deps.hostInfo.name} ${this.deps.hostInfo.version}` }),
+			});
+			const created = view;
+			this.panels.set(key, created);
+			created.onDidClose(() => {
+				if (this.panels.get(key) === created) this.panels.delete(key);
+			});
+		} else {
+			view.panel.reveal(undefined, true);
+		}
+		try {
+			const app = appContent(uri, await this.deps.manager.readResource(server, uri));
+			await view.show({ server, tool, arguments: args, result, app });
+		} catch (error) {
+			const message = `could not show the app of ${toolName} (${uri}): ${error instanceof Error ? error.message : String(error)}`;
+			this.deps.logs.channel(server).error(message);
+			view.showProblem(`MCP server '${server}' ${message}`);
+		}
+		return view;
+	}
+
+	/** The bridge's host for one run: the app's server only, the person's rules. */
+	private bridgeHost(run: AppRun, panel: AppPanel): AppBridgeHost {
+		const { manager, logs, consent } = this.deps;
+		const server = run.server;
+		return {
+			tool: (name) => manager.get(server)?.tools.find((named) => named.tool.name === name)?.tool,
+			refusal: (tool: Tool) => {
+				const state = manager.get(server)?.state.kind;
+				if (state !== 'running') return `MCP server '${server}' is not running`;
+				if (!this.deps.isEnabled({ server, tool })) return `The tool '${tool.name}' is switched off in the MCP view, so the app may not call it`;
+				return undefined;
+			},
+			callTool: async (tool, args, signal) => {
+				if (!(await consent.confirm(server, tool, args, 'palette'))) throw new McpError(APP_REQUEST_DENIED, `The call of '${tool.name}' was declined`);
+				return manager.callTool(server, tool.name, args, { origin: 'app', signal });
+			},
+			readResource: (uri, signal) => manager.readResource(server, uri, { signal }),
+			openLink: async (url) => {
+				const open = { label: '$(link-external) Open in the browser', detail: url };
+				const choice = await vscode.window.showQuickPick([open, { label: 'Do not open' }], { title: `The app of ${run.tool.name} (${server}) wants to open a link`, placeHolder: url, ignoreFocusOut: true });
+				if (choice !== open) {
+					logs.channel(server).info(`app ${run.app.uri}: the person did not open ${url}`);
+					return false;
+				}
+				return openExternalUrl(url);
+			},
+			log: (level, text) => logs.channel(server)[LOG_LEVELS[level]](`app ${run.app.uri}: ${text}`),
+			sizeChanged: (size) => panel.resize(size),
+			requestTeardown: () => {
+				logs.channel(server).info(`app ${run.app.uri}: asked to be closed`);
+				void panel.activeBridge?.teardown('the app asked to close').then(() => panel.close());
+			},
+		};
+	}
+
+	dispose(): void {
+		this.subscription.dispose();
+		for (const view of this.panels.values()) view.close();
+		this.panels.clear();
+	}
+}

@@ -1,0 +1,216 @@
+// MCP Apps in a real VS Code, with the published example server @modelcontextprotocol/server-basic-vanillajs: its
+// get-time tool names a ui:// app; running the tool opens that app in a sandboxed webview beside the result (read
+// inside its nested iframe through the page driver), the app's own button calls the tool through the Manager, its
+// CSP blocks a connection it did not declare, and it gets VS Code's theme. Bad input from inside the app (garbage,
+// a flood, a call of a switched-off tool, leaving its page) gets clear errors and disturbs nothing. The Call History
+// reopens the app with the recorded result; the protocol view opens from the server's log.
+import * as assert from 'node:assert/strict';
+import * as http from 'node:http';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { SwitchboardApi } from '../../../src/extension';
+import type { CallToolResult } from '../../../src/protocol/schema';
+import { needDriver, repoRoot, serverWithTool } from './elicitationSupport';
+import { answerQuickPickAt, driver, extensionApi, screenshot, test, waitFor } from './harness';
+
+const SERVER = 'basic';
+const TOOL = 'get-time';
+
+/** The user settings' servers before this suite added the example (put back by the last test). */
+let original: { servers: Record<string, unknown> | undefined } | undefined;
+
+/** Adds the example server to the user settings (no trust question); the last test removes it again. */
+async function ready(): Promise<SwitchboardApi> {
+	const extension = await extensionApi<SwitchboardApi>();
+	const config = vscode.workspace.getConfiguration('mcpSwitchboard');
+	const servers = config.inspect<Record<string, unknown>>('servers')?.globalValue ?? {};
+	original ??= { servers: config.inspect<Record<string, unknown>>('servers')?.globalValue };
+	if (!servers[SERVER]) {
+		const script = path.join(repoRoot(), 'node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js');
+		await config.update('servers', { ...servers, [SERVER]: { type: 'stdio', command: 'node', args: [script, '--stdio'] } }, vscode.ConfigurationTarget.Global);
+	}
+	await serverWithTool(SERVER, TOOL, 60_000);
+	return extension;
+}
+
+/** Evaluates `script` inside the app's frame (the srcdoc iframe in the panel's webview); the one value it gave. */
+async function inApp<T>(script: string): Promise<T | undefined> {
+	const values = (await driver({ action: 'frameEvaluate', frame: 'about:srcdoc', script }, 20_000)) as T[];
+	return values[0];
+}
+
+/** Evaluates `script` in the panel's own page (the one with the caption), not the app. */
+async function inPanel<T>(script: string): Promise<T | undefined> {
+	const values = (await driver({ action: 'frameEvaluate', script: `(() => { if (!document.getElementById('caption') || !document.getElementById('stage')) return undefined; return (${script}); })()` })) as T[];
+	return values[0];
+}
+
+/** A JSON-RPC request posted from inside the app, as the app would; resolves with the host's answer. */
+function appRequest(method: string, params: unknown): string {
+	return `new Promise((resolve) => {
+		const id = 'e2e-' + Math.random();
+		addEventListener('message', function listen(event) { if (event.data && event.data.id === id) { removeEventListener('message', listen); resolve(event.data); } });
+		parent.postMessage({ jsonrpc: '2.0', id, method: ${JSON.stringify(method)}, params: ${JSON.stringify(params)} }, '*');
+		setTimeout(() => resolve({ timeout: true }), 10000);
+	})`;
+}
+
+/** A loopback server that counts the requests it gets (and would answer any origin). */
+async function listener(): Promise<{ url: string; hits: string[]; close(): void }> {
+	const hits: string[] = [];
+	const server = http.createServer((request, response) => {
+		hits.push(request.url ?? '');
+		response.writeHead(200, { 'content-type': 'text/html', 'access-control-allow-origin': '*' });
+		response.end('<p>elsewhere</p>');
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const address = server.address() as { port: number };
+	return { url: `http://127.0.0.1:${address.port}`, hits, close: () => server.close() };
+}
+
+function timeOf(result: CallToolResult | undefined): unknown {
+	return (result?.structuredContent as { time?: unknown } | undefined)?.time;
+}
+
+async function openApp(extension: SwitchboardApi): Promise<CallToolResult> {
+	await vscode.commands.executeCommand('mcpSwitchboard.callTool', { server: SERVER, tool: TOOL, arguments: {} });
+	const entry = await waitFor(() => extension.history.all().find((e) => e.target.kind === 'tool' && e.target.name === TOOL && e.origin === 'palette'), { message: 'the palette call in the history' });
+	assert.equal(entry.outcome.kind, 'result');
+	await waitFor(() => extension.apps.get(SERVER, TOOL)?.activeBridge?.isReady, { timeoutMs: 30_000, message: 'the app to finish ui/initialize in its panel' });
+	return (entry.outcome as { result: CallToolResult }).result;
+}
+
+test('running a tool with an MCP App renders the app in a sandboxed webview; its button calls the tool; its CSP holds', async () => {
+	needDriver();
+	const extension = await ready();
+	const result = await openApp(extension);
+	const time = timeOf(result);
+	assert.match(String(time), /^\d{4}-\d\d-\d\dT/);
+	// The app shows the tool's result, which it got as ui/notifications/tool-result.
+	await waitFor(async () => (await inApp<string>(`document.getElementById('server-time')?.textContent`)) === time, { message: `the app showing the result's time ${String(time)}` });
+	const view = extension.apps.get(SERVER, TOOL);
+	assert.equal(view?.activeBridge?.appInfo?.name, 'Get Time App');
+	// VS Code's theme reached the app as the spec's style variables (applied by the app to its own document).
+	const colours = await inPanel<{ editor: string }>(`({ editor: getComputedStyle(document.documentElement).getPropertyValue('--vscode-editor-background').trim() })`);
+	assert.ok(colours?.editor, 'the panel page has VS Code\'s colours');
+	await waitFor(async () => (await inApp<string>(`getComputedStyle(document.documentElement).getPropertyValue('--color-background-primary').trim()`)) === colours.editor, { message: 'the app using the editor background as --color-background-primary' });
+
+	// The app's own button: tools/call from the app, through the Manager (it lands in the history with origin "app").
+	const before = extension.history.all().length;
+	await inApp(`(document.getElementById('get-time-btn').click(), true)`);
+	const appCall = await waitFor(() => extension.history.all().slice(0, extension.history.all().length - before).find((e) => e.origin === 'app'), { message: 'the app\'s tools/call in the history' });
+	const newTime = timeOf(appCall.outcome.kind === 'result' ? (appCall.outcome.result as CallToolResult) : undefined);
+	assert.ok(newTime !== undefined && newTime !== time, 'a new time came back');
+	await waitFor(async () => (await inApp<string>(`document.getElementById('server-time')?.textContent`)) === newTime, { message: 'the app showing the new time' });
+
+	// The sandbox: no same-origin access to the panel, and no connection the resource did not declare.
+	assert.equal(await inApp<string>(`(() => { try { return String(parent.document.title); } catch (e) { return 'blocked: ' + e.name; } })()`), 'blocked: SecurityError');
+	const loopback = await listener();
+	try {
+		const outcome = await inApp<string>(`fetch(${JSON.stringify(`${loopback.url}/leak`)}).then(() => 'connected', (e) => 'refused: ' + e.message)`);
+		assert.match(String(outcome), /^refused/);
+		assert.deepEqual(loopback.hits, [], 'nothing reached the undeclared origin');
+	} finally {
+		loopback.close();
+	}
+	await screenshot('mcp-app');
+}, { timeoutMs: 120_000 });
+
+test('an app that posts garbage, floods, calls a switched-off tool or leaves its page gets clear errors; nothing else is disturbed', async () => {
+	needDriver();
+	const extension = await ready();
+	if (!extension.apps.get(SERVER, TOOL)?.activeBridge?.isReady) await openApp(extension);
+	const config = vscode.workspace.getConfiguration('mcpSwitchboard');
+	// Garbage: not JSON-RPC at all, a request of another version; the last is answered InvalidRequest.
+	const invalid = await inApp<{ error?: { code: number } }>(`(() => { for (const g of ['hello', 42, null, { method: 7 }]) parent.postMessage(g, '*'); return ${appRequest('tools/call', { name: TOOL })}.then((ok) => ok); })()`);
+	assert.ok(invalid && !('timeout' in invalid), 'the bridge still answers after garbage');
+	const unknown = await inApp<{ error?: { code: number; message: string } }>(appRequest('ui/download-file', { contents: [] }));
+	assert.equal(unknown?.error?.code, -32601, 'a method this host does not offer is MethodNotFound');
+	const message = await inApp<{ error?: { code: number; message: string } }>(appRequest('ui/message', { role: 'user', content: [{ type: 'text', text: 'hi' }] }));
+	assert.match(message?.error?.message ?? '', /^Message sending denied/);
+
+	// A switched-off tool: refused with a message that says so, and the server never sees the call.
+	await config.update('tools.disabled', { [SERVER]: [TOOL] }, vscode.ConfigurationTarget.Global);
+	try {
+		await waitFor(() => !extension.enablement.isEnabled({ server: SERVER, tool: { name: TOOL } }), { message: 'get-time switched off' });
+		const calls = extension.history.all().length;
+		const refused = await inApp<{ error?: { code: number; message: string } }>(appRequest('tools/call', { name: TOOL, arguments: {} }));
+		assert.equal(refused?.error?.code, -32000);
+		assert.match(refused?.error?.message ?? '', /switched off in the MCP view/);
+		assert.equal(extension.history.all().length, calls, 'no call reached the Manager');
+	} finally {
+		await config.update('tools.disabled', undefined, vscode.ConfigurationTarget.Global);
+	}
+
+	// A flood: 3,000 messages at once. Most are dropped (and logged); a second later the app is heard again.
+	await inApp(`(() => { for (let i = 0; i < 3000; i++) parent.postMessage({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'debug', data: 'flood ' + i } }, '*'); return true; })()`);
+	const bridge = extension.apps.get(SERVER, TOOL)?.activeBridge;
+	// The page forwards at most 300 a second; the bridge takes a burst of 200 of those and drops the rest.
+	// Wait for the count to reach the bar rather than reading its first non-zero value: the forwarded messages reach
+	// the extension host over some milliseconds, and a CI run once read 15 while the rest were still arriving.
+	const dropped = await waitFor(() => {
+		const count = bridge?.channel.dropped.rate ?? 0;
+		return count >= 50 ? count : undefined;
+	}, { timeoutMs: 15_000, message: 'the bridge dropping at least 50 of the flood' });
+	assert.ok(dropped >= 50, `dropped ${dropped}`);
+	await new Promise((resolve) => setTimeout(resolve, 2500));
+	await waitFor(() => extension.enablement.isEnabled({ server: SERVER, tool: { name: TOOL } }), { message: 'get-time switched on again' });
+	const after = await inApp<{ result?: CallToolResult }>(appRequest('tools/call', { name: TOOL, arguments: {} }));
+	assert.ok(timeOf(after?.result), `the app is answered after the flood: ${JSON.stringify(after)}`);
+
+	// Leaving its page: the navigation is blocked by frame-src, the panel says so and closes the app; nothing loads.
+	const loopback = await listener();
+	try {
+		await inApp(`(location.href = ${JSON.stringify(`${loopback.url}/away`)}, true)`).catch(() => undefined);
+		const status = await waitFor(async () => {
+			const text = await inPanel<string>(`document.getElementById('status').textContent`);
+			return text?.includes('tried to leave its page') ? text : undefined;
+		}, { message: 'the panel saying the app tried to leave' });
+		assert.match(status, /it was closed/);
+		await waitFor(() => extension.apps.get(SERVER, TOOL)?.activeBridge === undefined, { message: 'the bridge closed' });
+		assert.deepEqual(loopback.hits, [], 'the other page was never requested');
+	} finally {
+		loopback.close();
+	}
+	// The rest of the extension is undisturbed: the server runs and answers a palette call.
+	assert.equal(extension.manager.get(SERVER)?.state.kind, 'running');
+	const again = await extension.manager.callTool(SERVER, TOOL, {});
+	assert.ok(timeOf(again));
+	await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}, { timeoutMs: 150_000 });
+
+test('Open in the Call History shows the app again with the recorded result (nothing runs again)', async () => {
+	needDriver();
+	const extension = await ready();
+	await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+	await waitFor(() => extension.apps.get(SERVER, TOOL) === undefined, { message: 'the app panel closed' });
+	const entry = extension.history.all().find((e) => e.target.kind === 'tool' && e.target.name === TOOL && e.origin === 'palette' && e.outcome.kind === 'result');
+	assert.ok(entry, 'a palette call of get-time in the history');
+	const recorded = timeOf((entry.outcome as { result: CallToolResult }).result);
+	const count = extension.history.all().length;
+	await vscode.commands.executeCommand('mcpSwitchboard.history.open', entry);
+	await waitFor(() => extension.apps.get(SERVER, TOOL)?.activeBridge?.isReady, { timeoutMs: 30_000, message: 'the app opened from the history' });
+	await waitFor(async () => (await inApp<string>(`document.getElementById('server-time')?.textContent`)) === recorded, { message: `the app showing the recorded time ${String(recorded)}` });
+	assert.equal(extension.history.all().length, count, 'opening ran nothing');
+	await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}, { timeoutMs: 90_000 });
+
+test('Show Protocol opens from the server\'s log (the Output view\'s title), offering that server first', async () => {
+	needDriver();
+	const extension = await ready();
+	await vscode.commands.executeCommand('mcpSwitchboard.showServerLog', SERVER);
+	const selector = '.part.panel .title-actions .action-label[aria-label^="Show Protocol"]';
+	await waitFor(async () => ((await driver({ action: 'texts', selector })) as string[]).length > 0, { message: 'Show Protocol in the Output view\'s title' });
+	await driver({ action: 'click', selector });
+	await answerQuickPickAt(0);
+	try {
+		const panel = await waitFor(() => extension.protocol.get(SERVER), { message: `the protocol view of ${SERVER}` });
+		assert.equal(panel.server, SERVER);
+	} finally {
+		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+		await vscode.commands.executeCommand('workbench.action.closePanel');
+		// The next suites count servers: the example goes again (the settings file alone is put back only after the run).
+		await vscode.workspace.getConfiguration('mcpSwitchboard').update('servers', original?.servers, vscode.ConfigurationTarget.Global);
+		await waitFor(() => extension.manager.get(SERVER) === undefined, { timeoutMs: 15_000, message: `'${SERVER}' removed again` });
+	}
+}, { timeoutMs: 60_000 });
