@@ -125,7 +125,7 @@ test('an app that posts garbage, floods, calls a switched-off tool or leaves its
 	// Garbage: not JSON-RPC at all, a request of another version; the last is answered InvalidRequest.
 	const invalid = await inApp<{ error?: { code: number } }>(`(() => { for (const g of ['hello', 42, null, { method: 7 }]) parent.postMessage(g, '*'); return ${appRequest('tools/call', { name: TOOL })}.then((ok) => ok); })()`);
 	assert.ok(invalid && !('timeout' in invalid), 'the bridge still answers after garbage');
-	const unknown = await inApp<{ error?: { code: number; message: string } }>(appRequest('ui/download-file', { contents: [] }));
+	const unknown = await inApp<{ error?: { code: number; message: string } }>(appRequest('ui/no-such-method', {}));
 	assert.equal(unknown?.error?.code, -32601, 'a method this host does not offer is MethodNotFound');
 	const message = await inApp<{ error?: { code: number; message: string } }>(appRequest('ui/message', { role: 'user', content: [{ type: 'text', text: 'hi' }] }));
 	assert.match(message?.error?.message ?? '', /^Message sending denied/);
@@ -201,12 +201,12 @@ function appTab(): vscode.Tab | undefined {
 	return vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('mcpSwitchboard.app'));
 }
 
-/** Waits until the quick input (here VS Code's own save dialog) is shown, with its current value. */
-async function quickInputShown(what: string): Promise<string> {
+/** Waits until the quick input (here VS Code's own save dialog) is shown with a value ending in `suffix`; its value. */
+async function quickInputShown(suffix: string): Promise<string> {
 	return waitFor(async () => {
-		const values = (await driver({ action: 'evaluate', script: `(() => { const w = document.querySelector('.quick-input-widget'); if (!w || w.style.display === 'none') return undefined; return w.querySelector('.quick-input-box input')?.value ?? ''; })()` })) as string | undefined;
-		return typeof values === 'string' ? values : undefined;
-	}, { timeoutMs: 30_000, message: what });
+		const value = (await driver({ action: 'evaluate', script: `(() => { const w = document.querySelector('.quick-input-widget'); if (!w || w.style.display === 'none') return undefined; return w.querySelector('.quick-input-box input')?.value ?? ''; })()` })) as string | undefined;
+		return typeof value === 'string' && value.endsWith(suffix) ? value : undefined;
+	}, { timeoutMs: 30_000, message: `VS Code's save dialog suggesting a path ending in ${suffix}` });
 }
 
 test('closing the app\'s tab like a person ends its bridge (nothing more runs); the next call opens a fresh app', async () => {
@@ -297,8 +297,9 @@ test('ui/download-file saves through VS Code\'s save dialog; a cancel, bad conte
 	const contents = [{ type: 'resource', resource: { uri: 'file:///exports/report.json', mimeType: 'application/json', text: '{"from":"the app"}' } }];
 	// The request stays open while the person answers the dialog: started in the app, read later.
 	await inApp(`(window.__download = ${appRequest('ui/download-file', { contents }, 120_000)}, true)`);
-	const suggested = await quickInputShown('VS Code\'s save dialog');
-	assert.match(suggested, /report\.json$/, 'the dialog suggests the app\'s file name');
+	// The dialog suggests the app's file name in the workspace folder.
+	const suggested = await quickInputShown('/report.json');
+	assert.ok(suggested.startsWith(folder), suggested);
 	await answerInputBox(target);
 	const saved = await waitFor(async () => {
 		const answer = await inApp<{ result?: unknown; error?: unknown; timeout?: boolean }>(`Promise.race([window.__download, new Promise((r) => setTimeout(() => r(undefined), 200))])`);
@@ -309,7 +310,7 @@ test('ui/download-file saves through VS Code\'s save dialog; a cancel, bad conte
 
 	// Cancelled: the app hears "denied", nothing is written.
 	await inApp(`(window.__download = ${appRequest('ui/download-file', { contents: [{ type: 'resource', resource: { uri: 'file:///other.txt', text: 'no' } }] }, 120_000)}, true)`);
-	await quickInputShown('the save dialog again');
+	await quickInputShown('/other.txt');
 	await pressKey('Escape');
 	const cancelled = await waitFor(async () => inApp<{ error?: { code: number; message: string } }>(`Promise.race([window.__download, new Promise((r) => setTimeout(() => r(undefined), 200))])`), { timeoutMs: 30_000, message: 'the answer to the cancelled download' });
 	assert.deepEqual(cancelled.error && [cancelled.error.code, cancelled.error.message], [-32000, 'Download denied by user']);
