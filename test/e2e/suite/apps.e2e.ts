@@ -12,7 +12,7 @@ import type { SwitchboardApi } from '../../../src/extension';
 import type { CallToolResult } from '../../../src/protocol/schema';
 import { needDriver, repoRoot, serverWithTool } from './elicitationSupport';
 import * as fs from 'node:fs';
-import { answerInputBox, answerQuickPickAt, driver, extensionApi, pressKey, screenshot, test, waitFor } from './harness';
+import { answerInputBox, answerQuickPickAt, driver, extensionApi, pressKey, quickInputRows, screenshot, test, waitFor } from './harness';
 
 const SERVER = 'basic';
 const TOOL = 'get-time';
@@ -340,6 +340,8 @@ test('Show Protocol opens from the server\'s log (the Output view\'s title), off
 	const selector = '.part.panel .title-actions .action-label[aria-label^="Show Protocol"]';
 	await waitFor(async () => ((await driver({ action: 'texts', selector })) as string[]).length > 0, { message: 'Show Protocol in the Output view\'s title' });
 	await driver({ action: 'click', selector });
+	// The server picker opens after the click: wait for it (with this server first) before answering it.
+	await waitFor(async () => (await quickInputRows())[0]?.label === SERVER, { timeoutMs: 30_000, message: `the server picker offering '${SERVER}' first` });
 	await answerQuickPickAt(0);
 	try {
 		const panel = await waitFor(() => extension.protocol.get(SERVER), { message: `the protocol view of ${SERVER}` });
