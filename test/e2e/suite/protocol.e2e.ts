@@ -14,6 +14,8 @@ interface ViewState {
 	rows: string[][];
 	details: string;
 	detailsOpen: boolean;
+	/** Time and kind cells whose text does not fit their column (shown cut with an ellipsis). */
+	clipped: string[];
 }
 
 /** What the protocol view's page shows: the counter, the visible rows (cells as text), the details pane. */
@@ -22,7 +24,8 @@ async function viewState(): Promise<ViewState | undefined> {
 		action: 'frameEvaluate',
 		script: `(() => { const list = document.getElementById('list'); const count = document.getElementById('count'); if (!list || !count) return undefined;
 			return { count: count.textContent, rows: [...list.querySelectorAll('.row')].sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top)).map((r) => [...r.children].map((c) => c.textContent)),
-				details: document.getElementById('json').textContent, detailsOpen: document.getElementById('details').classList.contains('open') }; })()`,
+				details: document.getElementById('json').textContent, detailsOpen: document.getElementById('details').classList.contains('open'),
+				clipped: [...list.querySelectorAll('.row')].flatMap((r) => [r.children[0], r.children[2]]).filter((c) => c && c.scrollWidth > c.clientWidth).map((c) => c.textContent) }; })()`,
 	})) as ViewState[];
 	return values[0];
 }
@@ -54,6 +57,14 @@ test('the protocol view lists a tool call live, paired with latency; filter, det
 		assert.match(response[6] ?? '', /^\d+ ms$|^\d+\.\d+ s$/, 'the response shows its latency');
 		assert.match(state.count, /\d+ messages/);
 
+		// A notification (progress of a long-running call) fits its columns: "notification" is the longest kind.
+		await vscode.commands.executeCommand('mcpSwitchboard.callTool', { server: SERVER, tool: 'trigger-long-running-operation', arguments: { duration: 1, steps: 2 } });
+		const withNotification = await waitFor(async () => {
+			const s = await viewState();
+			return s && s.rows.some((r) => r[2] === 'notification') ? s : undefined;
+		}, { message: 'a notification row in the view' });
+		assert.deepEqual(withNotification.clipped, [], 'no time or kind cell is cut off');
+
 		// Filter by text, then open the (only) response with the keyboard and copy it.
 		await inView(`const f = document.getElementById('filter'); f.value = 'seen on the wire'; f.dispatchEvent(new Event('input'))`);
 		await waitFor(async () => /^2 of \d+ messages$/.test((await viewState())?.count ?? ''), { message: 'the filter to leave the request and its response' });
@@ -75,4 +86,32 @@ test('the protocol view lists a tool call live, paired with latency; filter, det
 	}
 	const client = extension.manager.get(SERVER)?.state;
 	assert.equal(client?.kind === 'running' ? client.client.messageTap : 'not running', undefined, 'nothing is tapped once the view is closed');
+}, { timeoutMs: 90_000 });
+
+test('"Show Protocol" on a server\'s error notification, pressed like a person, opens that server\'s protocol view', async () => {
+	needDriver();
+	const extension = await extensionApi<SwitchboardApi>();
+	const config = vscode.workspace.getConfiguration('mcpSwitchboard');
+	const previous = config.inspect<Record<string, unknown>>('servers')?.globalValue;
+	const name = 'protocol-broken-e2e';
+	await config.update('servers', { ...(previous ?? {}), [name]: { command: 'mcp-switchboard-no-such-command-e2e', args: [] } }, vscode.ConfigurationTarget.Global);
+	try {
+		await waitFor(() => extension.manager.get(name)?.state.kind === 'error', { timeoutMs: 30_000, message: `'${name}' in error` });
+		assert.equal(extension.protocol.get(name), undefined, 'no protocol view before the button');
+		// Toasts are hidden in this test mode; the notification center holds the same notification with its buttons.
+		await vscode.commands.executeCommand('notifications.showList');
+		const item = `.notifications-center .notification-list-item:has-text("MCP server '${name}'")`;
+		const button = `${item} .monaco-button:has-text("Show Protocol")`;
+		await waitFor(async () => ((await driver({ action: 'texts', selector: button })) as string[]).length === 1, { timeoutMs: 30_000, message: `the notification of '${name}' with its Show Protocol button` });
+		await driver({ action: 'click', selector: button });
+		const view = await waitFor(() => extension.protocol.get(name), { timeoutMs: 30_000, message: `the protocol view of '${name}'` });
+		assert.equal(view.server, name);
+		// The person sees the view's page (its message counter), in the editor area.
+		await waitFor(async () => (await viewState())?.count !== undefined, { timeoutMs: 30_000, message: 'the protocol view page' });
+	} finally {
+		await vscode.commands.executeCommand('notifications.hideList');
+		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+		await config.update('servers', previous, vscode.ConfigurationTarget.Global);
+	}
+	await waitFor(() => extension.manager.get(name) === undefined, { timeoutMs: 15_000, message: `'${name}' removed again` });
 }, { timeoutMs: 90_000 });
