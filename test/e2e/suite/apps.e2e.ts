@@ -150,12 +150,8 @@ test('an app that posts garbage, floods, calls a switched-off tool or leaves its
 	const bridge = extension.apps.get(SERVER, TOOL)?.activeBridge;
 	const droppedNow = () => bridge?.channel.dropped.rate ?? 0;
 	await inApp(`(() => { const flood = () => { for (let i = 0; i < 200; i++) parent.postMessage({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'debug', data: 'flood ' + i } }, '*'); }; flood(); globalThis.e2eFlood = setInterval(flood, 200); return true; })()`);
-	let dropped = 0;
-	try {
-		dropped = await waitFor(() => (droppedNow() >= 50 ? droppedNow() : undefined), { timeoutMs: 30_000, message: () => `the bridge dropping at least 50 of the flood (dropped ${droppedNow()})` });
-	} finally {
-		await inApp(`(clearInterval(globalThis.e2eFlood), true)`);
-	}
+	const dropped = await waitFor(() => (droppedNow() >= 50 ? droppedNow() : undefined), { timeoutMs: 30_000, message: () => `the bridge dropping at least 50 of the flood (dropped ${droppedNow()})` })
+		.finally(() => inApp(`(clearInterval(globalThis.e2eFlood), true)`));
 	assert.ok(dropped >= 50, `dropped ${dropped}`);
 	// The flood is over once nothing more is dropped for a second (what was forwarded has arrived); the bridge's
 	// allowance refills at 100 a second meanwhile.
