@@ -367,6 +367,10 @@ export class McpClient {
 				canList: () => this.serverCapabilities?.tasks?.list !== undefined,
 				dialect: () => (this.era === 'modern' ? 'extension' : 'legacy'),
 				answerInput: (requests, signal, where) => answerInputRequests(requests, this.handlers, signal, where),
+				// Status of live extension tasks is pushed on subscriptions/listen when the server agrees (polled regardless).
+				watch: (taskIds) => {
+					if (this.era === 'modern' && !this.isClosed && (taskIds.length > 0 || this.listenStream)) this.listener().watchTasks(taskIds);
+				},
 			},
 			{ clock: options.taskClock, maxInputRounds: options.maxTaskInputRounds },
 		);
