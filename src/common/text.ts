@@ -18,3 +18,12 @@ export function base64Size(base64: string): string {
 	const bytes = Math.floor((base64.length * 3) / 4) - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0);
 	return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
+
+/**
+ * A multi-line message as one line of at most `max` characters, for a notification (VS Code shows only its first
+ * line): "exited with code 3. Last stderr lines:" keeps the stderr lines that follow it instead of ending there.
+ */
+export function oneLine(message: string, max = 300): string {
+	const line = message.split('\n').map((part) => part.trim()).filter((part) => part.length > 0).join(' ');
+	return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}

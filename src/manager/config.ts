@@ -52,6 +52,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function describe(value: unknown): string {
+	// A missing field: `typeof` + JSON.stringify would say "undefined undefined".
+	if (value === undefined) return 'nothing';
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'an array';
 	return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`;

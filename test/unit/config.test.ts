@@ -42,6 +42,7 @@ test('one bad entry never stops the others, and every problem names the server a
 		{
 			good: { command: 'node', args: ['s.js'] },
 			noCommand: { args: ['x'] },
+			stdioNoCommand: { type: 'stdio', args: ['x'] },
 			badType: { type: 'websocket', url: 'ws://x' },
 			badUrl: { url: 'ftp://example.com' },
 			badArgs: { command: 'node', args: 'server.js' },
@@ -57,6 +58,7 @@ test('one bad entry never stops the others, and every problem names the server a
 	);
 	const find = (server: string) => problems.filter((p) => p.includes(`'${server}'`));
 	assert.match(find('noCommand')[0]!, /needs "command".*or "url"/);
+	assert.match(find('stdioNoCommand')[0]!, /field "command" must be a non-empty string \(got nothing\)/);
 	assert.match(find('badType')[0]!, /field "type" must be "stdio", "http" or "sse".*websocket/);
 	assert.match(find('badUrl')[0]!, /field "url" must be an http/);
 	assert.match(find('badArgs')[0]!, /field "args" must be an array/);
@@ -64,6 +66,7 @@ test('one bad entry never stops the others, and every problem names the server a
 	assert.ok(find('typo').some((p) => p.includes('unknown field "comand"')));
 	assert.match(find('badTimeout')[0]!, /field "timeoutMs"/);
 	for (const problem of problems) assert.match(problem, /Workspace settings/);
+	for (const problem of problems) assert.doesNotMatch(problem, /undefined/, 'a missing field reads as "nothing"');
 	assert.equal(servers[0]!.workspaceDefined, true);
 });
 

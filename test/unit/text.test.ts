@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { base64Size, textOf } from '../../src/common/text';
+import { base64Size, oneLine, textOf } from '../../src/common/text';
 
 test('textOf shows what a server sent in a field, never "[object Object]"', () => {
 	assert.equal(textOf('image/png'), 'image/png');
@@ -20,4 +20,12 @@ test('base64Size says how much data a base64 string holds, padding counted', () 
 	assert.equal(base64Size(Buffer.from('ab').toString('base64')), '2 B');
 	assert.equal(base64Size(Buffer.alloc(2048).toString('base64')), '2.0 KB');
 	assert.equal(base64Size(Buffer.alloc(3 * 1024 * 1024).toString('base64')), '3.0 MB');
+});
+
+test('oneLine keeps the lines after a heading such as "Last stderr lines:" (a notification shows only one line)', () => {
+	assert.equal(oneLine('Server "broken" exited with code 3. Last stderr lines:\nboom: cannot start\n  at main.js:1\n'), 'Server "broken" exited with code 3. Last stderr lines: boom: cannot start at main.js:1');
+	assert.equal(oneLine('plain'), 'plain');
+	const long = oneLine('x'.repeat(400));
+	assert.equal(long.length, 300);
+	assert.ok(long.endsWith('…'));
 });

@@ -24,7 +24,7 @@ export function protocolViewHtml(server: string, nonce: string, cspSource: strin
 	#list { flex: 1; overflow-y: auto; position: relative; font-family: var(--vscode-editor-font-family); font-size: var(--vscode-editor-font-size); }
 	#list:focus { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; }
 	#spacer { position: relative; }
-	.row { position: absolute; left: 0; right: 0; height: 22px; line-height: 22px; display: grid; grid-template-columns: 104px 24px 92px minmax(120px, 1fr) 80px 80px 80px; gap: 6px; padding: 0 8px; white-space: nowrap; overflow: hidden; cursor: default; }
+	.row { position: absolute; left: 0; right: 0; height: 22px; line-height: 22px; display: grid; grid-template-columns: 13ch 24px 13ch minmax(120px, 1fr) 80px 80px 80px; gap: 6px; padding: 0 8px; white-space: nowrap; overflow: hidden; cursor: default; }
 	.row:hover { background: var(--vscode-list-hoverBackground); }
 	.row.selected { background: var(--vscode-list-activeSelectionBackground); color: var(--vscode-list-activeSelectionForeground); }
 	.row .dir.out { color: var(--vscode-charts-blue); }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { oneLine } from '../../common/text';
 import type { Manager } from '../../manager/manager';
 import { needsSignIn } from '../auth/oauth';
 import type { ServerLogs } from './logging';
@@ -34,8 +35,7 @@ export function notifyServerErrors(manager: Manager, logs: ServerLogs): vscode.D
 		// sign-in has its own notification, with Sign In Again (auth/signInFailures.ts).
 		if (needsSignIn(state.message) || state.signIn) return;
 		announced.add(server);
-		const first = state.message.split('\n', 1)[0] ?? state.message;
-		showServerError(logs, server, first.length > 300 ? `${first.slice(0, 299)}…` : first, true);
+		showServerError(logs, server, oneLine(state.message), true);
 	});
 	return new vscode.Disposable(() => subscription.dispose());
 }

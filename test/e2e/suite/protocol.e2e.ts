@@ -14,6 +14,8 @@ interface ViewState {
 	rows: string[][];
 	details: string;
 	detailsOpen: boolean;
+	/** Time and kind cells whose text does not fit their column (shown cut with an ellipsis). */
+	clipped: string[];
 }
 
 /** What the protocol view's page shows: the counter, the visible rows (cells as text), the details pane. */
@@ -22,7 +24,8 @@ async function viewState(): Promise<ViewState | undefined> {
 		action: 'frameEvaluate',
 		script: `(() => { const list = document.getElementById('list'); const count = document.getElementById('count'); if (!list || !count) return undefined;
 			return { count: count.textContent, rows: [...list.querySelectorAll('.row')].sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top)).map((r) => [...r.children].map((c) => c.textContent)),
-				details: document.getElementById('json').textContent, detailsOpen: document.getElementById('details').classList.contains('open') }; })()`,
+				details: document.getElementById('json').textContent, detailsOpen: document.getElementById('details').classList.contains('open'),
+				clipped: [...list.querySelectorAll('.row')].flatMap((r) => [r.children[0], r.children[2]]).filter((c) => c && c.scrollWidth > c.clientWidth).map((c) => c.textContent) }; })()`,
 	})) as ViewState[];
 	return values[0];
 }
@@ -53,6 +56,14 @@ test('the protocol view lists a tool call live, paired with latency; filter, det
 		assert.equal(request[4], response[4], 'the same id');
 		assert.match(response[6] ?? '', /^\d+ ms$|^\d+\.\d+ s$/, 'the response shows its latency');
 		assert.match(state.count, /\d+ messages/);
+
+		// A notification (progress of a long-running call) fits its columns: "notification" is the longest kind.
+		await vscode.commands.executeCommand('mcpSwitchboard.callTool', { server: SERVER, tool: 'trigger-long-running-operation', arguments: { duration: 1, steps: 2 } });
+		const withNotification = await waitFor(async () => {
+			const s = await viewState();
+			return s && s.rows.some((r) => r[2] === 'notification') ? s : undefined;
+		}, { message: 'a notification row in the view' });
+		assert.deepEqual(withNotification.clipped, [], 'no time or kind cell is cut off');
 
 		// Filter by text, then open the (only) response with the keyboard and copy it.
 		await inView(`const f = document.getElementById('filter'); f.value = 'seen on the wire'; f.dispatchEvent(new Event('input'))`);
