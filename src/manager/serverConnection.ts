@@ -546,6 +546,17 @@ export class ServerConnection implements ServerView {
 			}),
 		);
 		store.add(client.onDidLog((message) => this.writeLog(message)));
+		store.add(
+			client.onDidChangeDiscovery(() => {
+				// server/discover, run again after its ttlMs, says something new: the row shows it, and the lists follow the
+				// capabilities (one may have appeared or gone).
+				if (generation !== this.generation || this.client !== client) return;
+				this.setState({ kind: 'running', client });
+				const caps = client.serverCapabilities ?? {};
+				client.listenForChanges({ tools: caps.tools !== undefined, prompts: caps.prompts !== undefined, resources: caps.resources !== undefined });
+				for (const kind of ['tools', 'resources', 'resourceTemplates', 'prompts'] as const) this.markDirty(kind, generation);
+			}),
+		);
 		this.setState({ kind: 'running', client });
 
 		const level = this.deps.host.loggingLevel?.(this.name);
