@@ -20,6 +20,7 @@ import { DEPRECATION_NOTES, type DeprecatedFeature } from './deprecations';
 import type { Host } from './host';
 import type { Limiter } from './limiter';
 import type { ConfigSource, NamedTool, ResolvedServer, ServerConfig, ServerState, ServerView, SignInFailure } from './types';
+import { plural } from '../common/text';
 
 /** What a connector gets: everything needed to open one connection to one server. */
 export interface ConnectRequest {
@@ -704,7 +705,8 @@ export class ServerConnection implements ServerView {
 			this.setState({
 				kind: 'error',
 				crashLoop: true,
-				message: `Server '${this.name}' stopped ${decision.crashes} times within ${Math.round(decision.windowMs / 60_000)} minutes, so it is not restarted again. Last error: ${message}`,
+				// One allowed attempt (the command line's policy) stopped: the crash itself is the whole story.
+				message: decision.crashes <= 1 ? message : `Server '${this.name}' stopped ${plural(decision.crashes, 'time')} within ${plural(Math.max(1, Math.round(decision.windowMs / 60_000)), 'minute')}, so it is not restarted again. Last error: ${message}`,
 			});
 			return;
 		}

@@ -546,3 +546,16 @@ test('deprecated features in use (https://modelcontextprotocol.io/specification/
 	assert.deepEqual(manager.get('modern')?.deprecatedFeatures, [], 'counted per connection');
 	await manager.dispose();
 });
+
+test('a crash under a one-attempt policy (the command line) reports the crash itself, not "stopped 1 times"', async () => {
+	const clock = new FakeClock();
+	const connector = new FakeConnector();
+	const manager = new Manager(testHost({}), { connect: connector.connect, clock, restartPolicy: { maxCrashes: 0 } });
+	await manager.reconcile([stdioServer('once')]);
+	connector.last('once').crash(`Server 'once' exited with code 3`);
+	const state = manager.get('once')!.state;
+	assert.equal(state.kind, 'error');
+	assert.equal(state.kind === 'error' ? state.message : '', `Server 'once' exited with code 3`);
+	await manager.dispose();
+});
+

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Manager, NamedTool, ServerState, ServerView } from '../../manager/manager';
+import { plural } from '../../common/text';
 import { DEPRECATION_NOTES, deprecationSummary } from '../../manager/deprecations';
 import type { Prompt, Resource, ResourceTemplate } from '../../protocol/schema';
 import { fence } from '../tools/resultDocument';
@@ -64,10 +65,6 @@ const DEPRECATED_CAPABILITIES = new Set(['logging']);
 /** "2026-07-28 (no handshake, no session)" or "2025-11-25 (initialize handshake)". */
 export function protocolLabel(client: { protocolVersion: string; era: 'modern' | 'legacy' }): string {
 	return `${client.protocolVersion} (${client.era === 'modern' ? 'no handshake, no session' : 'initialize handshake'})`;
-}
-
-function plural(count: number, word: string): string {
-	return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
 /** The server row's description: "12 tools · stdio" when running, else the state and transport. */
@@ -511,7 +508,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 				const md = new vscode.MarkdownString('', true);
 				md.appendMarkdown(`**${escapeMd(resource.title ?? resource.name)}**\n\n\`${resource.uri}\``);
 				if (resource.mimeType) md.appendMarkdown(`  \n${escapeMd(resource.mimeType)}`);
-				if (resource.size !== undefined) md.appendMarkdown(`  \n${resource.size} bytes`);
+				if (resource.size !== undefined) md.appendMarkdown(`  \n${plural(resource.size, 'byte')}`);
 				if (resource.description) md.appendMarkdown('\n\n').appendText(resource.description);
 				item.tooltip = md;
 				break;
