@@ -361,6 +361,7 @@ export class ServerConnection implements ServerView {
 			if (!allowed) {
 				this.setState({
 					kind: 'needsTrust',
+					refused: askTrust,
 					reason: askTrust
 						? `Server '${server.name}' is defined by the workspace (${server.source.label}) and was not allowed to run. Start it again to be asked again, or run "MCP Switchboard: Reset Server Trust Decisions".`
 						: `Server '${server.name}' is defined by the workspace (${server.source.label}) and needs your permission to run: Start it to see what it runs and decide.`,

@@ -56,7 +56,8 @@ export interface ResolvedServer {
 export type ServerState =
 	| { kind: 'stopped' }
 	| { kind: 'disabled' }
-	| { kind: 'needsTrust'; reason: string }
+	/** `refused`: the person was asked and said no (else nobody asked yet). */
+	| { kind: 'needsTrust'; reason: string; refused?: boolean }
 	| { kind: 'starting'; attempt: number }
 	| { kind: 'running'; client: McpClient }
 	| { kind: 'error'; message: string; retryAt?: number; crashLoop?: boolean; signIn?: SignInFailure };
