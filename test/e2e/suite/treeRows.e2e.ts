@@ -148,3 +148,40 @@ test(
 	},
 	{ timeoutMs: 90_000 },
 );
+
+test(
+	'a resource opened from the tree gets a tab titled with its name and server, not the last segment of its URI',
+	async () => {
+		const a = await extensionApi<SwitchboardApi>();
+		const server = 'everything';
+		if (a.manager.get(server)?.state.kind === 'needsTrust') await vscode.commands.executeCommand('mcpSwitchboard.startServer', server);
+		const resource = await waitFor(() => a.manager.get(server)?.resources.find((r) => r.mimeType?.startsWith('text/')), {
+			timeoutMs: 60_000,
+			message: `'${server}' running with a text resource (state: ${a.manager.get(server)?.state.kind ?? 'absent'})`,
+		});
+		const title = resource.title ?? resource.name;
+		const node: TreeNode = { kind: 'resource', server, resource };
+		// The row's own command, as a click runs it.
+		const command = a.tree.getTreeItem(node).command;
+		assert.equal(command?.command, 'mcpSwitchboard.readResource');
+		const uri = await vscode.commands.executeCommand<vscode.Uri | undefined>(command.command, ...((command.arguments ?? []) as unknown[]));
+		assert.ok(uri);
+		try {
+			const tab = await waitFor(() => vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString()), {
+				timeoutMs: 20_000,
+				message: 'the resource\'s tab',
+			});
+			assert.equal(tab.label, `${title} · ${server}`);
+			if (hasDriver()) {
+				const tabs = `[...document.querySelectorAll('.tabs-container .tab')].map((t) => t.getAttribute('aria-label') ?? t.textContent ?? '')`;
+				await waitFor(async () => ((await driver({ action: 'evaluate', script: tabs })) as string[]).some((t) => t.includes(`${title} · ${server}`)), {
+					timeoutMs: 20_000,
+					message: `a tab reading "${title} · ${server}" on screen`,
+				});
+			}
+		} finally {
+			await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+		}
+	},
+	{ timeoutMs: 90_000 },
+);
