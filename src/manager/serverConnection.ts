@@ -689,7 +689,9 @@ export class ServerConnection implements ServerView {
 
 	/** A start failed or a running server died: decide between a delayed restart, an error, or a crash-loop stop. */
 	private handleFailure(error: unknown, ranForMs: number): void {
-		const message = messageOf(error);
+		// "connection refused" alone hides that the URL's port came from an unset environment variable.
+		const notes = this.server.notes ?? [];
+		const message = notes.length > 0 ? `${messageOf(error)}\n${notes.join('\n')}` : messageOf(error);
 		this.logger.error(message);
 		if (!isRetryable(error, this.server.config)) {
 			const signIn = signInFailure(error);
