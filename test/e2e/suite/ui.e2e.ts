@@ -60,11 +60,11 @@ async function quickInputShowing(text: string): Promise<void> {
 		async () =>
 			(await driver({
 				action: 'evaluate',
-				script: `(() => { const w = document.querySelector('.quick-input-widget'); if (!w || w.style.display === 'none') return false;
+				script: `[...document.querySelectorAll('.quick-input-widget')].some((w) => { if (w.style.display === 'none' || w.offsetParent === null) return false;
 					const t = (w.querySelector('.quick-input-title')?.textContent ?? '') + ' ' + (w.querySelector('.quick-input-box input')?.getAttribute('placeholder') ?? '') + ' ' + (w.querySelector('.quick-input-message')?.textContent ?? '');
-					return t.includes(${JSON.stringify(text)}); })()`,
+					return t.includes(${JSON.stringify(text)}); })`,
 			})) === true,
-		{ timeoutMs: 10_000, message: `a quick input showing "${text}"` },
+		{ timeoutMs: 15_000, message: `a quick input showing "${text}"` },
 	);
 }
 
