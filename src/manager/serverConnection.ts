@@ -47,6 +47,8 @@ export interface ConnectRequest {
 	 * when done, which restarts the full timeout.
 	 */
 	holdTimeout(): () => void;
+	/** How the server's OAuth client is registered, each time that is learned (see OAuthProviderOptions.onClientRegistration). */
+	noteClientRegistration?(kind: 'preregistered' | 'cimd' | 'dcr' | undefined): void;
 }
 
 /** Opens a connection: spawns or dials the server and runs the MCP handshake. Rejects with an McpError. */
@@ -162,6 +164,8 @@ export class ServerConnection implements ServerView {
 	private disposed = false;
 	/** Deprecated features the server used on this connection (roots, sampling, logging), in the order first seen. */
 	private readonly usedDeprecated = new Set<DeprecatedFeature>();
+	/** The OAuth client of this server was registered through Dynamic Client Registration (kept across connections). */
+	private signedInThroughDcr = false;
 
 	private toolList: readonly NamedTool[] = [];
 	private resourceList: readonly Resource[] = [];
@@ -207,6 +211,7 @@ export class ServerConnection implements ServerView {
 		const features: DeprecatedFeature[] = [];
 		if (this.server.config.type === 'sse' || this.runningClient?.transportKind === 'sse') features.push('HTTP+SSE transport');
 		for (const feature of this.usedDeprecated) features.push(feature);
+		if (this.signedInThroughDcr) features.push('Dynamic Client Registration');
 		return features;
 	}
 
@@ -450,7 +455,18 @@ export class ServerConnection implements ServerView {
 			abort.signal.addEventListener('abort', onAbort, { once: true });
 			const handlers = this.handlers();
 			this.deps
-				.connector({ name: this.name, config, handlers, logger: this.logger, timeoutMs, signal: abort.signal, holdTimeout, interactive, inheritEnvironment: this.deps.inheritEnvironment() })
+				.connector({
+					name: this.name,
+					config,
+					handlers,
+					logger: this.logger,
+					timeoutMs,
+					signal: abort.signal,
+					holdTimeout,
+					interactive,
+					inheritEnvironment: this.deps.inheritEnvironment(),
+					noteClientRegistration: (kind) => (this.signedInThroughDcr = kind === 'dcr'),
+				})
 				.then(
 					(client) => {
 						abort.signal.removeEventListener('abort', onAbort);
@@ -532,6 +548,17 @@ export class ServerConnection implements ServerView {
 			}),
 		);
 		store.add(client.onDidLog((message) => this.writeLog(message)));
+		store.add(
+			client.onDidChangeDiscovery(() => {
+				// server/discover, run again after its ttlMs, says something new: the row shows it, and the lists follow the
+				// capabilities (one may have appeared or gone).
+				if (generation !== this.generation || this.client !== client) return;
+				this.setState({ kind: 'running', client });
+				const caps = client.serverCapabilities ?? {};
+				client.listenForChanges({ tools: caps.tools !== undefined, prompts: caps.prompts !== undefined, resources: caps.resources !== undefined });
+				for (const kind of ['tools', 'resources', 'resourceTemplates', 'prompts'] as const) this.markDirty(kind, generation);
+			}),
+		);
 		this.setState({ kind: 'running', client });
 
 		const level = this.deps.host.loggingLevel?.(this.name);

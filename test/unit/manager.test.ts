@@ -454,6 +454,29 @@ test('2026-07-28 ttlMs on tools/list: the list is re-fetched after its ttl when 
 	await manager.dispose();
 });
 
+test('2026-07-28 server/discover answered differently after its ttlMs (McpClient.onDidChangeDiscovery): the row re-renders, the client listens for the lists of the new capabilities, and the lists are fetched again', async () => {
+	const { manager, connector, clock } = setup();
+	connector.prepare = (client) => {
+		client.era = 'modern';
+	};
+	await manager.reconcile([stdioServer('d')]);
+	await flush();
+	const client = connector.last('d');
+	assert.equal(client.listToolsCalls, 1);
+	const states: string[] = [];
+	manager.onDidChangeState(({ server, state }) => states.push(`${server}:${state.kind}`));
+	client.serverCapabilities = { ...client.serverCapabilities, prompts: { listChanged: true } };
+	client.instructions = 'New instructions.';
+	client.discoveryEmitter.fire();
+	await clock.advance(200);
+	assert.deepEqual(client.listening.at(-1), { tools: true, prompts: true, resources: true }, 'prompts are now listened for');
+	assert.equal(client.listToolsCalls, 2, 'the lists were fetched again');
+	assert.deepEqual(states, ['d:running'], 'the row re-renders (same state, new capabilities and instructions)');
+	const state = manager.get('d')?.state;
+	assert.ok(state?.kind === 'running' && state.client.instructions === 'New instructions.');
+	await manager.dispose();
+});
+
 test('2026-07-28 ttlMs 0: re-fetched when asked, at most every 2 s; an unchanged list fires no event; an older server is never re-listed by time', async () => {
 	const { manager, connector, clock } = setup();
 	connector.prepare = (client) => {

@@ -105,14 +105,14 @@ test(
 			assert.ok(enablement.isEnabled(echoNamed), 'on in the review profile');
 			await waitFor(() => gatewayEcho(), { timeoutMs: 20_000, message: 'VS Code to get echo back with the profile' });
 			await enablement.switchTo(undefined);
-			await waitFor(() => !enablement.isEnabled(echoNamed), { timeoutMs: 5_000, message: 'the workspace list (echo off) to be active again' });
+			await waitFor(() => !enablement.isEnabled(echoNamed), { timeoutMs: 15_000, message: 'the workspace list (echo off) to be active again' });
 			await enablement.switchTo('review');
-			await waitFor(() => enablement.isEnabled(echoNamed), { timeoutMs: 5_000, message: 'the review profile (echo on)' });
+			await waitFor(() => enablement.isEnabled(echoNamed), { timeoutMs: 15_000, message: 'the review profile (echo on)' });
 		} finally {
 			const config = vscode.workspace.getConfiguration();
 			for (const key of ['mcpSwitchboard.tools.disabled', 'mcpSwitchboard.tools.profiles', 'mcpSwitchboard.tools.activeProfile']) await config.update(key, undefined, vscode.ConfigurationTarget.Workspace);
 		}
-		await waitFor(() => enablement.isEnabled(echoNamed), { timeoutMs: 5_000, message: 'every tool on again' });
+		await waitFor(() => enablement.isEnabled(echoNamed), { timeoutMs: 15_000, message: 'every tool on again' });
 	},
 	{ timeoutMs: 90_000 },
 );

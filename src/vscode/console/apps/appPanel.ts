@@ -66,6 +66,8 @@ export class AppPanel implements vscode.Disposable {
 	private bridge: AppBridge | undefined;
 	/** The panel's display mode (kept across runs of the tool in this panel). */
 	private mode: AppDisplayMode = 'inline';
+	/** True while this panel's editor group is maximised by a fullscreen request. */
+	private maximized = false;
 	private current: AppRun | undefined;
 	private page: PageContext | undefined;
 	private pageReady = false;
@@ -153,8 +155,14 @@ export class AppPanel implements vscode.Disposable {
 	 */
 	async setDisplayMode(mode: AppDisplayMode): Promise<AppDisplayMode> {
 		if (this.disposed || !PANEL_DISPLAY_MODES.includes(mode) || mode === this.mode) return this.mode;
-		this.panel.reveal(undefined, false);
-		await vscode.commands.executeCommand('workbench.action.toggleMaximizeEditorGroup');
+		// With one editor group the panel already fills the editor area (VS Code maximises nothing then): only a group
+		// this panel maximised is restored, so going back never maximises something else.
+		const toggle = mode === 'fullscreen' ? vscode.window.tabGroups.all.length > 1 : this.maximized;
+		if (toggle) {
+			this.panel.reveal(undefined, false);
+			await vscode.commands.executeCommand('workbench.action.toggleMaximizeEditorGroup');
+		}
+		this.maximized = mode === 'fullscreen' && toggle;
 		this.mode = mode;
 		return mode;
 	}
