@@ -20,6 +20,7 @@ import { DEPRECATION_NOTES, type DeprecatedFeature } from './deprecations';
 import type { Host } from './host';
 import type { Limiter } from './limiter';
 import type { ConfigSource, NamedTool, ResolvedServer, ServerConfig, ServerState, ServerView, SignInFailure } from './types';
+import { plural } from '../common/text';
 
 /** What a connector gets: everything needed to open one connection to one server. */
 export interface ConnectRequest {
@@ -365,6 +366,7 @@ export class ServerConnection implements ServerView {
 			if (!allowed) {
 				this.setState({
 					kind: 'needsTrust',
+					refused: askTrust,
 					reason: askTrust
 						? `Server '${server.name}' is defined by the workspace (${server.source.label}) and was not allowed to run. Start it again to be asked again, or run "MCP Switchboard: Reset Server Trust Decisions".`
 						: `Server '${server.name}' is defined by the workspace (${server.source.label}) and needs your permission to run: Start it to see what it runs and decide.`,
@@ -714,7 +716,9 @@ export class ServerConnection implements ServerView {
 
 	/** A start failed or a running server died: decide between a delayed restart, an error, or a crash-loop stop. */
 	private handleFailure(error: unknown, ranForMs: number): void {
-		const message = messageOf(error);
+		// "connection refused" alone hides that the URL's port came from an unset environment variable.
+		const notes = this.server.notes ?? [];
+		const message = notes.length > 0 ? `${messageOf(error)}\n${notes.join('\n')}` : messageOf(error);
 		this.logger.error(message);
 		if (!isRetryable(error, this.server.config)) {
 			const signIn = signInFailure(error);
@@ -731,7 +735,8 @@ export class ServerConnection implements ServerView {
 			this.setState({
 				kind: 'error',
 				crashLoop: true,
-				message: `Server '${this.name}' stopped ${decision.crashes} times within ${Math.round(decision.windowMs / 60_000)} minutes, so it is not restarted again. Last error: ${message}`,
+				// One allowed attempt (the command line's policy) stopped: the crash itself is the whole story.
+				message: decision.crashes <= 1 ? message : `Server '${this.name}' stopped ${plural(decision.crashes, 'time')} within ${plural(Math.max(1, Math.round(decision.windowMs / 60_000)), 'minute')}, so it is not restarted again. Last error: ${message}`,
 			});
 			return;
 		}

@@ -569,3 +569,29 @@ test('deprecated features in use (https://modelcontextprotocol.io/specification/
 	assert.deepEqual(manager.get('modern')?.deprecatedFeatures, [], 'counted per connection');
 	await manager.dispose();
 });
+
+test('a crash under a one-attempt policy (the command line) reports the crash itself, not "stopped 1 times"', async () => {
+	const clock = new FakeClock();
+	const connector = new FakeConnector();
+	const manager = new Manager(testHost({}), { connect: connector.connect, clock, restartPolicy: { maxCrashes: 0 } });
+	await manager.reconcile([stdioServer('once')]);
+	connector.last('once').crash(`Server 'once' exited with code 3`);
+	const state = manager.get('once')!.state;
+	assert.equal(state.kind, 'error');
+	assert.equal(state.kind === 'error' ? state.message : '', `Server 'once' exited with code 3`);
+	await manager.dispose();
+});
+
+
+test('a failed start carries what resolving noted: an unset ${env:X} in the url is named next to "connection refused"', async () => {
+	const clock = new FakeClock();
+	const connector = new FakeConnector();
+	const manager = new Manager(testHost({}), { connect: connector.connect, clock, restartPolicy: { maxCrashes: 0 } });
+	const note = `Server 'demo': field "url": environment variable MCP_SWITCHBOARD_DEMO_HTTP_PORT is not set (used as an empty value, as in VS Code)`;
+	await manager.reconcile([{ ...stdioServer('demo'), notes: [note] }]);
+	connector.last('demo').crash(`Server 'demo': connection refused`);
+	const state = manager.get('demo')!.state;
+	assert.equal(state.kind === 'error' ? state.message : '', `Server 'demo': connection refused\n${note}`);
+	await manager.dispose();
+});
+
