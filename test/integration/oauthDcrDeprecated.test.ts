@@ -5,12 +5,11 @@
 // client is pre-registered. Through the product's path: the Manager, its OAuth connector and our authorization server.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MemoryLogger } from '../../src/common/logger';
-import type { Host } from '../../src/manager/host';
-import { Manager, type ResolvedServer } from '../../src/manager/manager';
+import type { ResolvedServer } from '../../src/manager/manager';
 import { MemoryTokenStore } from '../../src/protocol/auth/memoryTokenStore';
 import type { OAuthHostHooks } from '../../src/protocol/auth/types';
 import { fakeBrowser, startAuthFixture } from '../fixtures/authServer';
+import { managerWithOAuth } from '../fixtures/oauthManager';
 
 test('Manager: a server signed in through Dynamic Client Registration is marked deprecated (also after a restart with stored tokens); a pre-registered client is not', async (t) => {
 	const dcr = await startAuthFixture();
@@ -18,13 +17,7 @@ test('Manager: a server signed in through Dynamic Client Registration is marked 
 	t.after(() => Promise.all([dcr.close(), pre.close()]));
 	const browser = fakeBrowser();
 	const hooks: OAuthHostHooks = { store: new MemoryTokenStore(), openAuthorizationUrl: browser.open };
-	const logs = new Map<string, MemoryLogger>();
-	const host: Host = {
-		logger: (name) => logs.get(name) ?? (logs.set(name, new MemoryLogger('trace')), logs.get(name)!),
-		oauth: () => hooks,
-	};
-	const manager = new Manager(host);
-	t.after(() => manager.dispose());
+	const { manager, logs } = managerWithOAuth(t, hooks);
 	const server = (name: string, url: string, oauth?: { clientId: string }): ResolvedServer => ({ name, config: { type: 'http', url, ...(oauth ? { oauth } : {}) }, source: { kind: 'user', label: 'User settings' }, workspaceDefined: false });
 	await manager.reconcile([server('dcr', dcr.mcpUrl), server('pre', pre.mcpUrl, { clientId: 'pre-registered-1' })]);
 	const running = async () => {
