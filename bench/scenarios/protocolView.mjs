@@ -33,8 +33,8 @@ async function connect(tapped, ProtocolLog) {
 	if (tapped) {
 		// As ProtocolPanel does: record on the tap, and take each processed batch as the columns it posts.
 		log = new ProtocolLog();
-		client.messageTap = (direction, message, text) => log.record(direction, message, text);
-		log.onDidAdd((batch) => log.columns(batch.first, batch.end));
+		client.messageTap = (direction, message, text, bytes, start, end) => log.record(direction, message, text, bytes, start, end);
+		log.onDidAdd((batch) => process.env.NOCOL ? log.columns(Math.max(batch.first, batch.end - 60), batch.end) : log.columns(batch.first, batch.end));
 	}
 	return {
 		callTool: (tool, args) => client.callTool(tool, args),

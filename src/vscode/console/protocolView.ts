@@ -50,7 +50,7 @@ export class ProtocolPanel implements vscode.Disposable {
 		panel.webview.options = { enableScripts: true, localResourceRoots: [] };
 		panel.webview.html = protocolViewHtml(server, nonce, panel.webview.cspSource);
 		this.disposables.push(
-			manager.watchMessages(server, (direction, message, text) => this.log.record(direction, message, text)),
+			manager.watchMessages(server, (direction, message, text, bytes, start, end) => this.log.record(direction, message, text, bytes, start, end)),
 			this.log.onDidAdd((batch) => this.post(batch)),
 			panel.webview.onDidReceiveMessage((message: FromWebview) => void this.receive(message)),
 			vscode.workspace.onDidChangeConfiguration((e) => {
