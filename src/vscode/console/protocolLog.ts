@@ -9,9 +9,9 @@
  * text's bytes into a byte ring (the bytes the transport read, or the text we sent, encoded; nothing is serialised
  * again) and writes the envelope into typed arrays (see messageRing.ts): nothing per message on the heap. Pairing
  * runs for a whole batch at once, `batchMs` later (or as soon as anything reads the log), through a typed-array
- * table of open requests (openRequests.ts), and `onDidAdd` reports the batch's seqs; the view takes them as columns
- * (one array per field, not an object per message: see RowColumns); redaction and pretty-printing wait until a
- * message is shown or searched.
+ * table of open requests (openRequests.ts), and `onDidAdd` reports the batch's seqs; the view then builds only the
+ * rows its webview shows, as columns (one array per field, not an object per message: see RowColumns, columnsOf);
+ * redaction and pretty-printing wait until a message is shown or searched.
  */
 import { Emitter, type Event } from '../../common/event';
 import { traceJsonText } from '../../protocol/connection';
@@ -71,12 +71,13 @@ export interface SeqRange {
 }
 
 /**
- * Rows as columns: row i is message `first + i`. `flags`: bit 0 received, bits 1–3 the kind (an index into
+ * Rows as columns: row i is message `seqs[i]` (when given; else `first + i`). `flags`: bit 0 received, bits 1–3 the kind (an index into
  * PROTOCOL_KINDS); `methods`: an index into `names`, or -1; `ids`, `latencies`: null for none; `pairs`: 0 for none.
  * Plain arrays, so the message survives any serialisation between the extension host and the webview.
  */
 export interface RowColumns {
 	first: number;
+	seqs?: number[];
 	times: number[];
 	flags: number[];
 	sizes: number[];
@@ -289,20 +290,30 @@ export class ProtocolLog {
 		this.added.fire({ first: from, end: to });
 	}
 
-	/**
-	 * The rows of the messages kept in [first, end) (default: all), as columns: what the view posts to its webview,
-	 * which makes its row objects there (off the extension host, where the MCP clients run).
-	 */
+	/** The rows of the messages kept in [first, end) (default: all), as columns (tests, and a whole range at once). */
 	columns(first = 0, end = Infinity): RowColumns {
 		this.flush();
+		first = Math.max(first, this.ring.first);
+		end = Math.min(end, this.ring.next);
+		const seqs: number[] = [];
+		for (let seq = first; seq < end; seq++) seqs.push(seq);
+		return { ...this.columnsOf(seqs), first };
+	}
+
+	/**
+	 * The rows of these messages, as columns: what the view posts to its webview for the rows it shows (it asks for
+	 * them; the webview makes its row objects there, off the extension host where the MCP clients run). Seqs no
+	 * longer kept are left out; `seqs` says which rows came.
+	 */
+	columnsOf(seqs: readonly number[]): RowColumns {
+		this.flush();
 		const ring = this.ring;
-		first = Math.max(first, ring.first);
-		end = Math.min(end, ring.next);
-		const n = Math.max(0, end - first);
-		const columns: RowColumns = { first, times: new Array<number>(n), flags: new Array<number>(n), sizes: new Array<number>(n), methods: new Array<number>(n), names: [], ids: new Array<string | number | null>(n), pairs: new Array<number>(n), latencies: new Array<number | null>(n) };
+		const kept = seqs.filter((seq) => ring.has(seq));
+		const n = kept.length;
+		const columns: RowColumns = { first: kept[0] ?? ring.first, seqs: kept, times: new Array<number>(n), flags: new Array<number>(n), sizes: new Array<number>(n), methods: new Array<number>(n), names: [], ids: new Array<string | number | null>(n), pairs: new Array<number>(n), latencies: new Array<number | null>(n) };
 		const names = new Map<number, number>();
 		for (let i = 0; i < n; i++) {
-			const slot = ring.slot(first + i);
+			const slot = ring.slot(kept[i]!);
 			columns.times[i] = ring.times[slot]!;
 			columns.flags[i] = ring.flags[slot]! & (Flag.In | Flag.KindMask);
 			columns.sizes[i] = ring.sizes[slot]!;
@@ -324,6 +335,12 @@ export class ProtocolLog {
 			columns.latencies[i] = Number.isNaN(latency) ? null : latency;
 		}
 		return columns;
+	}
+
+	/** The seqs kept: [first, end). */
+	range(): SeqRange {
+		this.flush();
+		return { first: this.ring.first, end: this.ring.next };
 	}
 
 	private pair(seq: number): void {
