@@ -16,7 +16,7 @@ export const name = 'protocolView';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const require = createRequire(import.meta.url);
 const SEQUENTIAL_CALLS = 1500;
-const PARALLEL_CALLS = 10_000;
+const PARALLEL_CALLS = 40_000;
 const IN_FLIGHT = 64;
 const MESSAGES = 100_000;
 
