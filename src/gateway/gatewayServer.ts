@@ -50,6 +50,9 @@ const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** Coalesces bursts of changes (a server starting fires state and list events back to back) into one notification. */
 const LIST_CHANGED_DELAY_MS = 50;
 
+/** The extra answer headers of every request but initialize: none (shared, never written to). */
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
 interface Session {
 	transport: SessionTransport;
 	connection: JsonRpcConnection;
@@ -158,7 +161,7 @@ export async function startGateway(catalog: GatewayCatalog, options: GatewayOpti
 			// it becomes one only when progress does go first (SessionTransport), else the answer is plain JSON.
 			const wantsProgress = (message.params?._meta as { progressToken?: unknown } | undefined)?.progressToken !== undefined;
 			const sse = wantsProgress && accept.includes('text/event-stream');
-			session.transport.deliverRequest(message, res, sse, isInit ? { 'mcp-session-id': session.transport.sessionId } : {});
+			session.transport.deliverRequest(message, res, sse, isInit ? { 'mcp-session-id': session.transport.sessionId } : NO_HEADERS);
 			return;
 		}
 		if (isNotification(message) || isResponse(message)) {

@@ -31,10 +31,14 @@ function originAllowed(origin: string, port: number): boolean {
 	return (url.protocol === 'http:' || url.protocol === 'https:') && LOOPBACK_HOSTS.has(url.hostname) && url.port === String(port);
 }
 
+/** The last expected secret's bytes: one gateway per window, so one token; not encoded again on every request. */
+let expectedBytes: { secret: string; bytes: Buffer } | undefined;
+
 /** True when both strings are equal, in time that does not depend on where they differ. */
 function sameSecret(given: string, expected: string): boolean {
+	if (expectedBytes?.secret !== expected) expectedBytes = { secret: expected, bytes: Buffer.from(expected) };
 	const a = Buffer.from(given);
-	const b = Buffer.from(expected);
+	const b = expectedBytes.bytes;
 	return a.length === b.length && timingSafeEqual(a, b);
 }
 

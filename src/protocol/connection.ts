@@ -132,9 +132,53 @@ class PendingRequest {
 	}
 }
 
+/**
+ * The abort of an incoming request's signal. Outgoing requests sent with that signal (the gateway forwards every call
+ * with its caller's) are linked here and aborted directly, instead of each adding an 'abort' listener to the signal:
+ * adding and removing one costs microseconds per request on Node 20 (measured ~4 µs, ~15 µs of a gateway call in
+ * place), and the connection that made the signal is the only one that can abort it.
+ */
+class IncomingAbort {
+	readonly controller = new AbortController();
+	/** Watches of requests forwarded with this signal, possibly on other connections. */
+	private watches: SignalWatch[] | undefined;
+
+	constructor() {
+		linkedAborts.set(this.controller.signal, this);
+	}
+
+	get signal(): AbortSignal {
+		return this.controller.signal;
+	}
+
+	link(watch: SignalWatch): void {
+		(this.watches ??= []).push(watch);
+	}
+
+	unlink(watch: SignalWatch): void {
+		const index = this.watches?.indexOf(watch) ?? -1;
+		if (index !== -1) this.watches!.splice(index, 1);
+	}
+
+	/** Aborts the signal (its listeners first, as before), then every linked request. */
+	abort(reason: unknown): void {
+		this.controller.abort(reason);
+		const watches = this.watches;
+		this.watches = undefined;
+		if (watches) {
+			for (const watch of watches) {
+				watch.handleEvent();
+			}
+		}
+	}
+}
+
+/** The signals of incoming requests, to their IncomingAbort (any connection's: a gateway forwards to another one). */
+const linkedAborts = new WeakMap<AbortSignal, IncomingAbort>();
+
 /** One request from the server that a handler is working on. */
 interface IncomingRequest {
-	readonly controller: AbortController;
+	readonly abort: IncomingAbort;
 	/** Our requests that were in flight when it arrived: their answers may wait on ours, so their clocks stop. */
 	readonly paused: readonly PendingRequest[];
 }
@@ -142,6 +186,8 @@ interface IncomingRequest {
 /** The single abort listener a connection keeps on one caller signal, shared by every request using it. */
 class SignalWatch {
 	readonly requests = new Set<PendingRequest>();
+	/** Set when the signal is an incoming request's: that request's abort calls this watch, no listener is added. */
+	link: IncomingAbort | undefined;
 
 	constructor(
 		private readonly connection: JsonRpcConnection,
@@ -259,7 +305,9 @@ export class JsonRpcConnection {
 		if (onProgress) {
 			// The token is the request id: unique per connection and routed with one map lookup.
 			const meta = params?._meta;
-			params = { ...params, _meta: { ...(typeof meta === 'object' && meta !== null ? meta : undefined), progressToken: id } };
+			// Object.assign, not spreads: on Node 20 `{ ...a, b }` takes V8's slow path (measured ~5 µs vs ~0.2 µs), and
+			// VS Code's agent asks for progress on every call, so every call through the gateway comes here.
+			params = Object.assign({}, params, { _meta: Object.assign({}, typeof meta === 'object' && meta !== null ? meta : undefined, { progressToken: id }) });
 		}
 		const message: JsonRpcRequest = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
 		const now = this.clock.now();
@@ -330,7 +378,13 @@ export class JsonRpcConnection {
 		if (!watch) {
 			watch = new SignalWatch(this, signal);
 			this.signalWatches.set(signal, watch);
-			signal.addEventListener('abort', watch);
+			const link = linkedAborts.get(signal);
+			if (link) {
+				watch.link = link;
+				link.link(watch);
+			} else {
+				signal.addEventListener('abort', watch);
+			}
 		}
 		watch.requests.add(entry);
 	}
@@ -344,7 +398,11 @@ export class JsonRpcConnection {
 			if (watch) {
 				watch.requests.delete(entry);
 				if (watch.requests.size === 0) {
-					signal.removeEventListener('abort', watch);
+					if (watch.link) {
+						watch.link.unlink(watch);
+					} else {
+						signal.removeEventListener('abort', watch);
+					}
 					this.signalWatches.delete(signal);
 				}
 			}
@@ -586,11 +644,11 @@ export class JsonRpcConnection {
 			}
 			case 'notifications/cancelled': {
 				const requestId = params?.requestId;
-				const controller = typeof requestId === 'string' || typeof requestId === 'number' ? this.incoming.get(requestId)?.controller : undefined;
-				if (controller) {
+				const incoming = typeof requestId === 'string' || typeof requestId === 'number' ? this.incoming.get(requestId) : undefined;
+				if (incoming) {
 					const reason = typeof params?.reason === 'string' ? params.reason : undefined;
 					this.logger.debug(`${this.name}: the server cancelled its request ${JSON.stringify(requestId)}${reason ? `: ${reason}` : ''}`);
-					controller.abort(McpError.cancelled(String(requestId), reason ?? 'cancelled by the server'));
+					incoming.abort.abort(McpError.cancelled(String(requestId), reason ?? 'cancelled by the server'));
 				}
 				break;
 			}
@@ -624,19 +682,19 @@ export class JsonRpcConnection {
 			}
 			return;
 		}
-		const controller = new AbortController();
-		const placeholder: IncomingRequest = { controller, paused: [] };
+		const abort = new IncomingAbort();
+		const placeholder: IncomingRequest = { abort, paused: [] };
 		this.incoming.set(id, placeholder);
 		let result: unknown;
 		try {
-			result = handler(message.params, controller.signal, message);
+			result = handler(message.params, abort.signal, message);
 		} catch (error) {
 			this.finishIncoming(message, placeholder, false, error);
 			return;
 		}
 		if (result instanceof Promise) {
 			// Only an answer that takes time pauses anything (a synchronous one is sent right away).
-			const incoming: IncomingRequest = { controller, paused: this.pauseInFlight() };
+			const incoming: IncomingRequest = { abort, paused: this.pauseInFlight() };
 			this.incoming.set(id, incoming);
 			result.then(
 				(value) => this.finishIncoming(message, incoming, true, value),
@@ -649,13 +707,13 @@ export class JsonRpcConnection {
 
 	private finishIncoming(message: JsonRpcRequest, incoming: IncomingRequest, ok: boolean, value: unknown): void {
 		const id = message.id;
-		const controller = incoming.controller;
+		const signal = incoming.abort.signal;
 		if (this.incoming.get(id) === incoming) {
 			this.incoming.delete(id);
 			this.resume(incoming.paused);
 		}
 		this.remember(id);
-		if (controller.signal.aborted || this.closeError) {
+		if (signal.aborted || this.closeError) {
 			// Spec: after a cancellation the receiver "SHOULD NOT send a response for the cancelled request".
 			this.logger.debug(`${this.name}: not answering cancelled request ${JSON.stringify(id)} (${message.method})`);
 			return;
@@ -719,7 +777,7 @@ export class JsonRpcConnection {
 			entry.reject(error);
 		}
 		for (const incoming of this.incoming.values()) {
-			incoming.controller.abort(error);
+			incoming.abort.abort(error);
 		}
 		this.incoming.clear();
 		for (const subscription of this.subscriptions) {

@@ -290,6 +290,38 @@ test('an incoming notifications/cancelled aborts the handler and its answer is n
 	assert.equal(server.transport.peer.sent.filter((m) => 'id' in m && m.id === 'req-1').length, 0);
 });
 
+test('a request forwarded with an incoming request\'s signal is cancelled downstream when the caller cancels or goes away, without an abort listener', async () => {
+	// A gateway: `front` answers a caller (`server` here) by forwarding to `back`'s peer with the handler's signal.
+	const { server, connection: front } = await setup();
+	const behind = await setup();
+	behind.server.on('slow', () => NO_REPLY);
+	const signals: AbortSignal[] = [];
+	const forwarded: Promise<unknown>[] = [];
+	front.setRequestHandler('tools/call', (_params, signal) => {
+		signals.push(signal);
+		const call = behind.connection.request('slow', {}, { signal });
+		forwarded.push(call.catch((error: unknown) => error));
+		return call;
+	});
+	void server.request('tools/call', {}, 'a').catch(() => undefined);
+	await flush();
+	assert.equal(getEventListeners(signals[0]!, 'abort').length, 0, 'no abort listener is added for the forward');
+	server.notify('notifications/cancelled', { requestId: 'a', reason: 'the user pressed stop' });
+	await flush();
+	const first = (await forwarded[0]) as McpError;
+	assert.equal(first.code, ErrorCode.RequestCancelled);
+	const firstId = behind.server.requests('slow')[0]!.id as number;
+	assert.match(String((cancelledFor(behind.server, firstId) as unknown as { params: { reason: string } }).params.reason), /the user pressed stop/);
+	// The caller's connection closing cancels what it asked for too.
+	void server.request('tools/call', {}, 'b').catch(() => undefined);
+	await flush();
+	await front.close();
+	await flush();
+	assert.equal(((await forwarded[1]) as McpError).code, ErrorCode.RequestCancelled);
+	assert.ok(cancelledFor(behind.server, behind.server.requests('slow')[1]!.id as number), 'the server behind was told');
+	assert.equal(behind.connection.pendingCount, 0);
+});
+
 test('ping is answered without a handler, and ping can be sent', async () => {
 	const { server, connection } = await setup();
 	const answer = await server.request('ping');
