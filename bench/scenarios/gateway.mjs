@@ -1,8 +1,9 @@
 // The gateway VS Code's agent talks to, against the same call straight to the server: our client over stdio to the
 // raw bench server ("floor" column: the direct call) vs our client over Streamable HTTP to the gateway, which
 // forwards through the Manager's stdio connection to the same kind of server ("ours" column). Sequential p50 and
-// 64 in flight. Also @mcp's tool selection: ranking 5,000 tools for one request, with the index built for the
-// request (cold: a new tool list) and with it cached (the Manager's tool list unchanged since the last request).
+// 64 in flight. Also @mcp's tool selection among 5,000 tools (src/manager/toolRanking.ts): the request's part with
+// the servers' indexes built (they are built when each server's list arrives), that build for never-seen tools, and
+// the cold total (a request that arrives before any index: it builds and selects).
 //
 // Any gateway adds one HTTP round trip to the direct call, so the rows decompose the cost: a bare in-process
 // node:http round trip (keep-alive, no MCP), "direct + that hop" (the floor any gateway has: the sum of both
@@ -36,7 +37,7 @@ async function bundle() {
 				"export { startGateway } from './src/gateway/gatewayServer';",
 				"export { ManagerCatalog } from './src/gateway/catalog';",
 				"export { Manager } from './src/manager/manager';",
-				"export { selectTools } from './src/vscode/chat/toolRanking';",
+				"export { selectTools, ToolIndexer } from './src/manager/toolRanking';",
 			].join('\n'),
 			resolveDir: root,
 			loader: 'ts',
@@ -127,41 +128,59 @@ function syntheticTools(variant = 0) {
 	return tools;
 }
 
-function selection(selectTools) {
+/** The tools of `list` by server, as the servers' lists arrive. */
+function byServer(list) {
+	const servers = new Map();
+	for (const tool of list) {
+		if (!servers.has(tool.server)) servers.set(tool.server, []);
+		servers.get(tool.server).push(tool);
+	}
+	return servers;
+}
+
+function selection({ selectTools, ToolIndexer }) {
+	// As @mcp asks: the enabled tools (a new array per request), a definition budget from the model's input tokens.
+	const request = {
+		query: [
+			{ text: 'Find the open pull request for the deploy branch and post a comment with the build log', weight: 1 },
+			{ text: 'we looked at the failing test in the repository earlier', weight: 0.5 },
+		],
+		maxDefinitionChars: 128_000,
+	};
+	const check = (result) => {
+		if (result.tools.length !== 128) throw new Error(`selected ${result.tools.length} tools, expected 128`);
+	};
+	const samples = { built: [], build: [], cold: [] };
 	const tools = syntheticTools();
-	const query = [
-		{ text: 'Find the open pull request for the deploy branch and post a comment with the build log', weight: 1 },
-		{ text: 'we looked at the failing test in the repository earlier', weight: 0.5 },
-	];
-	const time = (make) => {
-		const samples = [];
-		for (let i = 0; i < SELECTION_RUNS; i++) {
-			const list = make(i);
-			const start = performance.now();
-			const result = selectTools(list, { query });
-			samples.push(performance.now() - start);
-			if (result.tools.length !== 128) throw new Error(`selected ${result.tools.length} tools, expected 128`);
-		}
-		return median(samples);
-	};
-	selectTools(tools, { query });
-	// Cold: tools never seen, with texts never seen (a new variant each run: new names and descriptions), so every
-	// tool's words are read inside the measurement (the first request); restarted: new tool objects with the same
-	// texts (every server restarted); after a list change: a new list of the same tool objects (one server's list
-	// changed); warm: the same list (nothing changed since the last request).
-	variants += SELECTION_RUNS;
-	const base = variants;
-	return {
-		cold: time((i) => syntheticTools(base + i)),
-		restarted: time(() => tools.map((t) => ({ ...t, tool: { ...t.tool } }))),
-		changed: time(() => [...tools]),
-		warm: time(() => tools),
-	};
+	const indexer = new ToolIndexer();
+	for (const [server, list] of byServer(tools)) indexer.update(server, list);
+	check(selectTools([...tools], request, indexer));
+	for (let i = 0; i < SELECTION_RUNS; i++) {
+		// The request's path: every server's index built, a new array of the enabled tools.
+		const enabled = [...tools];
+		let start = performance.now();
+		check(selectTools(enabled, request, indexer));
+		samples.built.push(performance.now() - start);
+		// The build: tools and texts never seen (a new variant each run: new names, descriptions, words), 50 servers'
+		// lists of 100 tools each arriving.
+		const fresh = byServer(syntheticTools(++variants));
+		const builder = new ToolIndexer();
+		start = performance.now();
+		for (const [server, list] of fresh) builder.update(server, list);
+		samples.build.push(performance.now() - start);
+		// Cold total: a request among never-seen tools before any index was built (it reads every tool, then selects).
+		const never = syntheticTools(++variants);
+		start = performance.now();
+		check(selectTools(never, request, new ToolIndexer()));
+		samples.cold.push(performance.now() - start);
+	}
+	return { built: median(samples.built), build: median(samples.build), cold: median(samples.cold) };
 }
 let variants = 0;
 
 export async function run({ rounds }) {
-	const { startGateway, ManagerCatalog, Manager, selectTools } = await bundle();
+	const ranking = await bundle();
+	const { startGateway, ManagerCatalog, Manager } = ranking;
 	const core = require('../../dist/core.js');
 	const logger = { traceEnabled: false, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 	const manager = new Manager({ logger: () => logger, roots: () => [] });
@@ -188,7 +207,7 @@ export async function run({ rounds }) {
 		const hopFloorP50 = median(seq.floor.map((r, i) => r.p50 + seq.loopback[i].p50));
 		const hopFloorRate = median(par.floor.map((r, i) => 1 / (1 / r.rate + 1 / par.loopback[i].rate)));
 		const selections = [];
-		for (let round = 0; round < rounds; round++) selections.push(selection(selectTools));
+		for (let round = 0; round < rounds; round++) selections.push(selection(ranking));
 		const row = (metric, unit, floor, ours, extra = {}) => ({ scenario: 'gateway', metric, unit, floor, ours, sdk: '-', ...extra });
 		return [
 			row('tools/call echo p50: direct stdio (floor) vs through the gateway (ours)', 'µs', p50('floor'), p50('ours'), { target: '<= 1.3x' }),
@@ -202,10 +221,9 @@ export async function run({ rounds }) {
 			row(`  ${IN_FLIGHT} in flight: direct + bare HTTP round trip (the floor of any gateway) vs the gateway`, 'calls/s', hopFloorRate, rate('ours'), { lowerIsBetter: false }),
 			row(`  ${IN_FLIGHT} in flight: direct + bare HTTP round trip vs the gateway called by a raw node:http client`, 'calls/s', hopFloorRate, rate('raw'), { lowerIsBetter: false }),
 			row(`  CPU of this process per call, ${IN_FLIGHT} in flight: direct vs gateway`, 'µs', median(par.floor.map((r) => r.cpu)), median(par.ours.map((r) => r.cpu))),
-			{ scenario: 'selection', metric: `rank ${SELECTION_TOOLS} tools for a request, index cached`, unit: 'ms', floor: '-', ours: median(selections.map((s) => s.warm)), sdk: '-', target: '< 20 ms' },
-			{ scenario: 'selection', metric: `rank ${SELECTION_TOOLS} tools for a request, index rebuilt after a list change`, unit: 'ms', floor: '-', ours: median(selections.map((s) => s.changed)), sdk: '-', target: '< 20 ms' },
-			{ scenario: 'selection', metric: `rank ${SELECTION_TOOLS} tools for a request, every server restarted (new objects, same texts)`, unit: 'ms', floor: '-', ours: median(selections.map((s) => s.restarted)), sdk: '-', target: '< 20 ms' },
-			{ scenario: 'selection', metric: `rank ${SELECTION_TOOLS} tools for a request, cold (tools and texts never seen: every word read)`, unit: 'ms', floor: '-', ours: median(selections.map((s) => s.cold)), sdk: '-', target: '< 20 ms' },
+			{ scenario: 'selection', metric: `select among ${SELECTION_TOOLS} tools for a request, the servers' indexes already built`, unit: 'ms', floor: '-', ours: median(selections.map((s) => s.built)), sdk: '-', target: '< 20 ms' },
+			{ scenario: 'selection', metric: `  index build for ${SELECTION_TOOLS} never-seen tools (50 servers' lists arriving; off the request's path)`, unit: 'ms', floor: '-', ours: median(selections.map((s) => s.build)), sdk: '-' },
+			{ scenario: 'selection', metric: `  cold total: a request among ${SELECTION_TOOLS} never-seen tools before any index (build + select)`, unit: 'ms', floor: '-', ours: median(selections.map((s) => s.cold)), sdk: '-', target: '< 20 ms' },
 		];
 	} finally {
 		raw.close();
