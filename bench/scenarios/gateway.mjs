@@ -1,16 +1,14 @@
 // The gateway VS Code's agent talks to, against the same call straight to the server: our client over stdio to the
 // raw bench server ("floor" column: the direct call) vs our client over Streamable HTTP to the gateway, which
 // forwards through the Manager's stdio connection to the same kind of server ("ours" column). Sequential p50 and
-// 64 in flight. Also @mcp's tool selection among 5,000 tools (src/manager/toolRanking.ts): the request's part with
-// the servers' indexes built (they are built when each server's list arrives), that build for never-seen tools, and
-// the cold total (a request that arrives before any index: it builds and selects).
+// 64 in flight. (@mcp's tool selection among 5,000 tools is the `selection` scenario.)
 //
 // Any gateway adds one HTTP round trip to the direct call, so the rows decompose the cost: a bare in-process
 // node:http round trip (keep-alive, no MCP), "direct + that hop" (the floor any gateway has: the sum of both
 // latencies; for throughput, the sum of both costs per call), the gateway called by a raw node:http client (its own
 // cost without our MCP client's), and a call with a progress token, as VS Code's agent sends.
 //
-// The gateway, Manager and ranking are bundled from src/ for this run with esbuild (they are not in dist/core.js).
+// The gateway and Manager are bundled from src/ for this run with esbuild (they are not in dist/core.js).
 import * as http from 'node:http';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -24,8 +22,6 @@ const SEQUENTIAL_CALLS = 2000;
 const WARMUP_CALLS = 300;
 const PARALLEL_CALLS = 5000;
 const IN_FLIGHT = 64;
-const SELECTION_TOOLS = 5000;
-const SELECTION_RUNS = 30;
 const require = createRequire(import.meta.url);
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -37,7 +33,6 @@ async function bundle() {
 				"export { startGateway } from './src/gateway/gatewayServer';",
 				"export { ManagerCatalog } from './src/gateway/catalog';",
 				"export { Manager } from './src/manager/manager';",
-				"export { selectTools, ToolIndexer } from './src/manager/toolRanking';",
 			].join('\n'),
 			resolveDir: root,
 			loader: 'ts',
@@ -112,75 +107,8 @@ async function rawGatewayClient(gateway) {
 
 const sequential = (client) => sequentialCalls(client, { calls: SEQUENTIAL_CALLS, warmup: WARMUP_CALLS });
 
-/** 5,000 tools with descriptions drawn from a vocabulary, like many servers' tools side by side; `variant` changes every text. */
-function syntheticTools(variant = 0) {
-	const words = 'file read write list search issue pull request branch commit repository deploy build test log metric alert query table row column database user team project ticket comment label image render page browser click screenshot weather forecast city calendar event meeting email message send channel slack note document folder upload download archive compress secret token cluster pod service container'.split(' ');
-	let seed = 42 + variant;
-	const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-	const pick = () => words[Math.floor(random() * words.length)];
-	const tools = [];
-	for (let i = 0; i < SELECTION_TOOLS; i++) {
-		const server = `server${i % 50}`;
-		const toolName = `${pick()}_${pick()}_${i}${variant ? `_v${variant}` : ''}`;
-		const description = Array.from({ length: 12 }, pick).join(' ');
-		tools.push({ server, qualifiedName: `mcp__${server}__${toolName}`, tool: { name: toolName, description, inputSchema: { type: 'object', properties: { q: { type: 'string' } } } } });
-	}
-	return tools;
-}
-
-/** The tools of `list` by server, as the servers' lists arrive. */
-function byServer(list) {
-	const servers = new Map();
-	for (const tool of list) {
-		if (!servers.has(tool.server)) servers.set(tool.server, []);
-		servers.get(tool.server).push(tool);
-	}
-	return servers;
-}
-
-function selection({ selectTools, ToolIndexer }) {
-	// As @mcp asks: the enabled tools (a new array per request), a definition budget from the model's input tokens.
-	const request = {
-		query: [
-			{ text: 'Find the open pull request for the deploy branch and post a comment with the build log', weight: 1 },
-			{ text: 'we looked at the failing test in the repository earlier', weight: 0.5 },
-		],
-		maxDefinitionChars: 128_000,
-	};
-	const check = (result) => {
-		if (result.tools.length !== 128) throw new Error(`selected ${result.tools.length} tools, expected 128`);
-	};
-	const samples = { built: [], build: [], cold: [] };
-	const tools = syntheticTools();
-	const indexer = new ToolIndexer();
-	for (const [server, list] of byServer(tools)) indexer.update(server, list);
-	check(selectTools([...tools], request, indexer));
-	for (let i = 0; i < SELECTION_RUNS; i++) {
-		// The request's path: every server's index built, a new array of the enabled tools.
-		const enabled = [...tools];
-		let start = performance.now();
-		check(selectTools(enabled, request, indexer));
-		samples.built.push(performance.now() - start);
-		// The build: tools and texts never seen (a new variant each run: new names, descriptions, words), 50 servers'
-		// lists of 100 tools each arriving.
-		const fresh = byServer(syntheticTools(++variants));
-		const builder = new ToolIndexer();
-		start = performance.now();
-		for (const [server, list] of fresh) builder.update(server, list);
-		samples.build.push(performance.now() - start);
-		// Cold total: a request among never-seen tools before any index was built (it reads every tool, then selects).
-		const never = syntheticTools(++variants);
-		start = performance.now();
-		check(selectTools(never, request, new ToolIndexer()));
-		samples.cold.push(performance.now() - start);
-	}
-	return { built: median(samples.built), build: median(samples.build), cold: median(samples.cold) };
-}
-let variants = 0;
-
 export async function run({ rounds }) {
-	const ranking = await bundle();
-	const { startGateway, ManagerCatalog, Manager } = ranking;
+	const { startGateway, ManagerCatalog, Manager } = await bundle();
 	const core = require('../../dist/core.js');
 	const logger = { traceEnabled: false, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 	const manager = new Manager({ logger: () => logger, roots: () => [] });
@@ -206,8 +134,6 @@ export async function run({ rounds }) {
 		// throughput the time per call adds: 1 / (1/direct + 1/hop)).
 		const hopFloorP50 = median(seq.floor.map((r, i) => r.p50 + seq.loopback[i].p50));
 		const hopFloorRate = median(par.floor.map((r, i) => 1 / (1 / r.rate + 1 / par.loopback[i].rate)));
-		const selections = [];
-		for (let round = 0; round < rounds; round++) selections.push(selection(ranking));
 		const row = (metric, unit, floor, ours, extra = {}) => ({ scenario: 'gateway', metric, unit, floor, ours, sdk: '-', ...extra });
 		return [
 			row('tools/call echo p50: direct stdio (floor) vs through the gateway (ours)', 'µs', p50('floor'), p50('ours'), { target: '<= 1.3x' }),
@@ -221,9 +147,6 @@ export async function run({ rounds }) {
 			row(`  ${IN_FLIGHT} in flight: direct + bare HTTP round trip (the floor of any gateway) vs the gateway`, 'calls/s', hopFloorRate, rate('ours'), { lowerIsBetter: false }),
 			row(`  ${IN_FLIGHT} in flight: direct + bare HTTP round trip vs the gateway called by a raw node:http client`, 'calls/s', hopFloorRate, rate('raw'), { lowerIsBetter: false }),
 			row(`  CPU of this process per call, ${IN_FLIGHT} in flight: direct vs gateway`, 'µs', median(par.floor.map((r) => r.cpu)), median(par.ours.map((r) => r.cpu))),
-			{ scenario: 'selection', metric: `select among ${SELECTION_TOOLS} tools for a request, the servers' indexes already built`, unit: 'ms', floor: '-', ours: median(selections.map((s) => s.built)), sdk: '-', target: '< 20 ms' },
-			{ scenario: 'selection', metric: `  index build for ${SELECTION_TOOLS} never-seen tools (50 servers' lists arriving; off the request's path)`, unit: 'ms', floor: '-', ours: median(selections.map((s) => s.build)), sdk: '-' },
-			{ scenario: 'selection', metric: `  cold total: a request among ${SELECTION_TOOLS} never-seen tools before any index (build + select)`, unit: 'ms', floor: '-', ours: median(selections.map((s) => s.cold)), sdk: '-', target: '< 20 ms' },
 		];
 	} finally {
 		raw.close();
