@@ -72,7 +72,8 @@ const table = rows.map((row) => [
 	format(row.sdk),
 	ratio(row, row.ours),
 	ratio(row, row.sdk),
-	...(plain ? [ratio(row, row.ours, row.plainFloor), ratio(row, row.sdk, row.plainFloor)] : []),
+	// Only rows that have a second reference get its ratios (ratio() would fall back to the floor for undefined).
+	...(plain ? (row.plainFloor === undefined ? ['-', '-'] : [ratio(row, row.ours, row.plainFloor), ratio(row, row.sdk, row.plainFloor)]) : []),
 	row.target ?? '',
 	row.load === undefined ? '' : row.load.toFixed(1),
 ]);

@@ -100,6 +100,8 @@ function fakeConnector(toolCount) {
 		onDidChangeResources: never,
 		onDidUpdateResource: never,
 		onDidLog: never,
+		onDidChangeDiscovery: never,
+		listenForChanges() {},
 		listTools: async () => tools,
 		close: async () => {},
 	});

@@ -122,6 +122,12 @@ async function invoke(session: CliSession, invocation: Invocation, out: Output):
 	}
 }
 
+/**
+ * Why a server may list fewer tools here than in VS Code: some (server-everything) offer their sampling and elicitation
+ * tools only to a client that declares those capabilities at initialize, and this command line cannot answer them.
+ */
+export const FEWER_TOOLS_NOTE = 'Note: this command line cannot answer sampling or elicitation requests, so it does not offer them; servers that list some tools only to clients that do (VS Code does) show fewer tools here.';
+
 async function list(session: CliSession, names: readonly string[], out: Output): Promise<number> {
 	const entries = session.select(names).filter((entry) => names.length > 0 || !entry.config.disabled);
 	const { views, unresolved } = await session.start(entries);
@@ -161,6 +167,7 @@ async function list(session: CliSession, names: readonly string[], out: Output):
 		lines.push('');
 	}
 	if (entries.length === 0) lines.push(session.configuredText());
+	if (json.some((server) => (server as { state: string }).state === 'running')) lines.push(FEWER_TOOLS_NOTE);
 	out.result(lines.join('\n').trimEnd(), { servers: json });
 	return failed ? EXIT.failed : EXIT.ok;
 }

@@ -89,5 +89,6 @@ export async function resolveWorkspaceEntry(entry: ServerEntry, folder: string, 
 	const resolved = await resolveEntry(entry, { context, defaultCwd: folder, readFile: (file) => readFile(file, 'utf8') });
 	problems.push(...resolved.problems);
 	if (!resolved.config) return undefined;
-	return { name: entry.name, config: resolved.config, source: entry.source, workspaceDefined: entry.workspaceDefined };
+	const notes = resolved.problems.filter((p) => p.includes(`'${entry.name}'`));
+	return { name: entry.name, config: resolved.config, source: entry.source, workspaceDefined: entry.workspaceDefined, ...(notes.length > 0 ? { notes } : {}) };
 }

@@ -27,3 +27,11 @@ export function oneLine(message: string, max = 300): string {
 	const line = message.split('\n').map((part) => part.trim()).filter((part) => part.length > 0).join(' ');
 	return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
+
+/**
+ * "1 tool", "2 tools", "0 tools": a count with its noun in the right number. `many` is the plural when it is not the
+ * noun plus "s" ("1 entry", "3 entries").
+ */
+export function plural(count: number, one: string, many = `${one}s`): string {
+	return `${count} ${count === 1 ? one : many}`;
+}

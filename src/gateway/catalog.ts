@@ -92,16 +92,17 @@ export class ManagerCatalog implements GatewayCatalog, Disposable {
 	}
 
 	callTool(server: string, tool: string, args: Record<string, unknown>, options: RequestOptions): Promise<CallToolResult> {
-		// origin 'gateway': calls VS Code's agent makes appear in the Call History with the others.
-		return this.manager.callTool(server, tool, args, { ...options, origin: 'gateway' });
+		// origin 'gateway': calls VS Code's agent makes appear in the Call History with the others. Object.assign, not
+		// `{ ...options, origin }`: a spread followed by more properties is V8's slow path on Node 20 (every call).
+		return this.manager.callTool(server, tool, args, Object.assign({}, options, { origin: 'gateway' as const }));
 	}
 
 	getPrompt(server: string, prompt: string, args: Record<string, string> | undefined, options: RequestOptions): Promise<GetPromptResult> {
-		return this.manager.getPrompt(server, prompt, args ?? {}, { ...options, origin: 'gateway' });
+		return this.manager.getPrompt(server, prompt, args ?? {}, Object.assign({}, options, { origin: 'gateway' as const }));
 	}
 
 	readResource(server: string, uri: string, options: RequestOptions): Promise<ReadResourceResult> {
-		return this.manager.readResource(server, uri, { ...options, origin: 'gateway' });
+		return this.manager.readResource(server, uri, Object.assign({}, options, { origin: 'gateway' as const }));
 	}
 
 	dispose(): void {

@@ -58,7 +58,7 @@ interface Session {
 /** Writes a JSON-RPC error as an HTTP response. */
 function sendError(res: http.ServerResponse, status: number, code: number, message: string, id: RequestId | null = null, headers: Record<string, string> = {}): void {
 	const body = JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } });
-	res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+	res.writeHead(status, Object.assign({}, headers, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }));
 	res.end(body);
 }
 

@@ -72,7 +72,14 @@ export function oauthFor(host: Host): (request: ConnectRequest) => HttpAuthProvi
 		if (Object.keys(request.config.headers ?? {}).some((name) => name.toLowerCase() === 'authorization')) return undefined;
 		const hooks = host.oauth?.(request.name, { interactive: request.interactive });
 		if (!hooks) return undefined;
-		const provider = new OAuthProvider({ serverUrl: request.config.url, config: request.config.oauth ?? {}, hooks, logger: request.logger, name: request.name });
+		const provider = new OAuthProvider({
+			serverUrl: request.config.url,
+			config: request.config.oauth ?? {},
+			hooks,
+			logger: request.logger,
+			name: request.name,
+			onClientRegistration: (kind) => request.noteClientRegistration?.(kind),
+		});
 		return {
 			headers: (signal, target) => provider.headers(signal, target),
 			currentHeaders: (target) => provider.currentHeaders(target),

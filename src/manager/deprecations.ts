@@ -6,7 +6,7 @@
  */
 
 /** A deprecated feature a server was seen to use. */
-export type DeprecatedFeature = 'HTTP+SSE transport' | 'roots' | 'sampling' | 'logging';
+export type DeprecatedFeature = 'HTTP+SSE transport' | 'roots' | 'sampling' | 'logging' | 'Dynamic Client Registration';
 
 /** Why each is deprecated and what replaces it, as the registry of deprecated features says. */
 export const DEPRECATION_NOTES: Readonly<Record<DeprecatedFeature, string>> = {
@@ -14,6 +14,8 @@ export const DEPRECATION_NOTES: Readonly<Record<DeprecatedFeature, string>> = {
 	roots: 'deprecated in MCP 2026-07-28 (SEP-2577); servers should take directories or files through tool parameters, resource URIs or configuration',
 	sampling: 'deprecated in MCP 2026-07-28 (SEP-2577); servers should call LLM provider APIs directly',
 	logging: 'deprecated in MCP 2026-07-28 (SEP-2577); servers should log to stderr (stdio) or use OpenTelemetry',
+	'Dynamic Client Registration':
+		'this sign-in registered its client through Dynamic Client Registration, deprecated in MCP 2026-07-28 (PR #2858); the authorization server should support Client ID Metadata Documents (then set "oauth.clientMetadataUrl")',
 };
 
 /** "uses deprecated HTTP+SSE transport, sampling", or '' when none. */

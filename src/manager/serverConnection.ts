@@ -20,6 +20,7 @@ import { DEPRECATION_NOTES, type DeprecatedFeature } from './deprecations';
 import type { Host } from './host';
 import type { Limiter } from './limiter';
 import type { ConfigSource, NamedTool, ResolvedServer, ServerConfig, ServerState, ServerView, SignInFailure } from './types';
+import { plural } from '../common/text';
 
 /** What a connector gets: everything needed to open one connection to one server. */
 export interface ConnectRequest {
@@ -46,6 +47,8 @@ export interface ConnectRequest {
 	 * when done, which restarts the full timeout.
 	 */
 	holdTimeout(): () => void;
+	/** How the server's OAuth client is registered, each time that is learned (see OAuthProviderOptions.onClientRegistration). */
+	noteClientRegistration?(kind: 'preregistered' | 'cimd' | 'dcr' | undefined): void;
 }
 
 /** Opens a connection: spawns or dials the server and runs the MCP handshake. Rejects with an McpError. */
@@ -161,6 +164,8 @@ export class ServerConnection implements ServerView {
 	private disposed = false;
 	/** Deprecated features the server used on this connection (roots, sampling, logging), in the order first seen. */
 	private readonly usedDeprecated = new Set<DeprecatedFeature>();
+	/** The OAuth client of this server was registered through Dynamic Client Registration (kept across connections). */
+	private signedInThroughDcr = false;
 
 	private toolList: readonly NamedTool[] = [];
 	private resourceList: readonly Resource[] = [];
@@ -206,6 +211,7 @@ export class ServerConnection implements ServerView {
 		const features: DeprecatedFeature[] = [];
 		if (this.server.config.type === 'sse' || this.runningClient?.transportKind === 'sse') features.push('HTTP+SSE transport');
 		for (const feature of this.usedDeprecated) features.push(feature);
+		if (this.signedInThroughDcr) features.push('Dynamic Client Registration');
 		return features;
 	}
 
@@ -360,6 +366,7 @@ export class ServerConnection implements ServerView {
 			if (!allowed) {
 				this.setState({
 					kind: 'needsTrust',
+					refused: askTrust,
 					reason: askTrust
 						? `Server '${server.name}' is defined by the workspace (${server.source.label}) and was not allowed to run. Start it again to be asked again, or run "MCP Switchboard: Reset Server Trust Decisions".`
 						: `Server '${server.name}' is defined by the workspace (${server.source.label}) and needs your permission to run: Start it to see what it runs and decide.`,
@@ -448,7 +455,18 @@ export class ServerConnection implements ServerView {
 			abort.signal.addEventListener('abort', onAbort, { once: true });
 			const handlers = this.handlers();
 			this.deps
-				.connector({ name: this.name, config, handlers, logger: this.logger, timeoutMs, signal: abort.signal, holdTimeout, interactive, inheritEnvironment: this.deps.inheritEnvironment() })
+				.connector({
+					name: this.name,
+					config,
+					handlers,
+					logger: this.logger,
+					timeoutMs,
+					signal: abort.signal,
+					holdTimeout,
+					interactive,
+					inheritEnvironment: this.deps.inheritEnvironment(),
+					noteClientRegistration: (kind) => (this.signedInThroughDcr = kind === 'dcr'),
+				})
 				.then(
 					(client) => {
 						abort.signal.removeEventListener('abort', onAbort);
@@ -530,6 +548,17 @@ export class ServerConnection implements ServerView {
 			}),
 		);
 		store.add(client.onDidLog((message) => this.writeLog(message)));
+		store.add(
+			client.onDidChangeDiscovery(() => {
+				// server/discover, run again after its ttlMs, says something new: the row shows it, and the lists follow the
+				// capabilities (one may have appeared or gone).
+				if (generation !== this.generation || this.client !== client) return;
+				this.setState({ kind: 'running', client });
+				const caps = client.serverCapabilities ?? {};
+				client.listenForChanges({ tools: caps.tools !== undefined, prompts: caps.prompts !== undefined, resources: caps.resources !== undefined });
+				for (const kind of ['tools', 'resources', 'resourceTemplates', 'prompts'] as const) this.markDirty(kind, generation);
+			}),
+		);
 		this.setState({ kind: 'running', client });
 
 		const level = this.deps.host.loggingLevel?.(this.name);
@@ -687,7 +716,9 @@ export class ServerConnection implements ServerView {
 
 	/** A start failed or a running server died: decide between a delayed restart, an error, or a crash-loop stop. */
 	private handleFailure(error: unknown, ranForMs: number): void {
-		const message = messageOf(error);
+		// "connection refused" alone hides that the URL's port came from an unset environment variable.
+		const notes = this.server.notes ?? [];
+		const message = notes.length > 0 ? `${messageOf(error)}\n${notes.join('\n')}` : messageOf(error);
 		this.logger.error(message);
 		if (!isRetryable(error, this.server.config)) {
 			const signIn = signInFailure(error);
@@ -704,7 +735,8 @@ export class ServerConnection implements ServerView {
 			this.setState({
 				kind: 'error',
 				crashLoop: true,
-				message: `Server '${this.name}' stopped ${decision.crashes} times within ${Math.round(decision.windowMs / 60_000)} minutes, so it is not restarted again. Last error: ${message}`,
+				// One allowed attempt (the command line's policy) stopped: the crash itself is the whole story.
+				message: decision.crashes <= 1 ? message : `Server '${this.name}' stopped ${plural(decision.crashes, 'time')} within ${plural(Math.max(1, Math.round(decision.windowMs / 60_000)), 'minute')}, so it is not restarted again. Last error: ${message}`,
 			});
 			return;
 		}

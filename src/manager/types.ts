@@ -51,12 +51,18 @@ export interface ResolvedServer {
 	 * an Error whose message names the server and the field when a value is missing or an input was cancelled.
 	 */
 	resolve?(): Promise<ServerConfig>;
+	/**
+	 * What resolving found that did not keep the server from starting, each naming the server (an unset `${env:X}`
+	 * left empty, as VS Code leaves it). Added to the error when a start fails, since it is often why.
+	 */
+	notes?: string[];
 }
 
 export type ServerState =
 	| { kind: 'stopped' }
 	| { kind: 'disabled' }
-	| { kind: 'needsTrust'; reason: string }
+	/** `refused`: the person was asked and said no (else nobody asked yet). */
+	| { kind: 'needsTrust'; reason: string; refused?: boolean }
 	| { kind: 'starting'; attempt: number }
 	| { kind: 'running'; client: McpClient }
 	| { kind: 'error'; message: string; retryAt?: number; crashLoop?: boolean; signIn?: SignInFailure };

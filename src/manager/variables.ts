@@ -71,7 +71,9 @@ async function resolveOne(name: string, context: VariableContext, where: string,
 				return undefined;
 			}
 			const found = context.env[arg];
-			if (found === undefined) problems.push(`${where}: environment variable ${arg} is not set; an empty string was used`);
+			// VS Code resolves an unset variable to an empty string, as a shell does (its configurationResolver, issue
+			// #46436): so do we, and say so, naming the variable and where it is used.
+			if (found === undefined) problems.push(`${where}: environment variable ${arg} is not set (used as an empty value, as in VS Code)`);
 			return found ?? '';
 		}
 		case 'input': {

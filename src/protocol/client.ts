@@ -66,6 +66,13 @@ import type { Transport, TransportKind } from './transports/transport';
 export type { MessageTap, RequestOptions } from './connection';
 export type { CacheHints } from './modern/caching';
 
+/**
+ * A `server/discover` with a ttlMs of 0 (or less than this) is run again at most this often (ms): it carries
+ * capabilities and instructions, which change rarely, and a ttlMs of 0 (the Python SDK's default) must not add a
+ * discovery to every request ("The client MAY re-fetch every time", not must).
+ */
+export const MIN_DISCOVER_AGE_MS = 10_000;
+
 /** Options of the list methods. */
 export interface ListOptions extends RequestOptions {
 	/**
@@ -289,12 +296,18 @@ export class McpClient {
 	private readonly logEmitter = new Emitter<LoggingMessage>();
 	private readonly progressEmitter = new Emitter<Progress>();
 	private readonly elicitationCompleteEmitter = new Emitter<{ elicitationId: string }>();
+	private readonly discoveryEmitter = new Emitter<void>();
 
 	/** Fires once when the connection closes, with the reason (a ConnectionClosed McpError). Check `isClosed` first when subscribing late. */
 	readonly onDidClose: Event<Error> = this.closeEmitter.event;
 	readonly onDidChangeTools: Event<void> = this.toolsEmitter.event;
 	readonly onDidChangePrompts: Event<void> = this.promptsEmitter.event;
 	readonly onDidChangeResources: Event<void> = this.resourcesEmitter.event;
+	/**
+	 * Modern: `server/discover` was run again after its `ttlMs` and the server's capabilities, instructions or identity
+	 * changed (see refreshDiscoveryIfStale).
+	 */
+	readonly onDidChangeDiscovery: Event<void> = this.discoveryEmitter.event;
 	readonly onDidUpdateResource: Event<{ uri: string }> = this.resourceUpdatedEmitter.event;
 	readonly onDidLog: Event<LoggingMessage> = this.logEmitter.event;
 	readonly onDidProgress: Event<Progress> = this.progressEmitter.event;
@@ -341,6 +354,9 @@ export class McpClient {
 	private readonly inputResults = new WeakSet<object>();
 	/** Modern era: the `subscriptions/listen` stream, made on first use. */
 	private listenStream: ListenStream | undefined;
+	/** Modern era: when `server/discover` stops being fresh (clock ms; Infinity without a ttlMs), see refreshDiscoveryIfStale. */
+	private discoveryStaleAt = Infinity;
+	private rediscovering = false;
 
 	private constructor(
 		private readonly transport: Transport,
@@ -367,6 +383,10 @@ export class McpClient {
 				canList: () => this.serverCapabilities?.tasks?.list !== undefined,
 				dialect: () => (this.era === 'modern' ? 'extension' : 'legacy'),
 				answerInput: (requests, signal, where) => answerInputRequests(requests, this.handlers, signal, where),
+				// Status of live extension tasks is pushed on subscriptions/listen when the server agrees (polled regardless).
+				watch: (taskIds) => {
+					if (this.era === 'modern' && !this.isClosed && (taskIds.length > 0 || this.listenStream)) this.listener().watchTasks(taskIds);
+				},
 			},
 			{ clock: options.taskClock, maxInputRounds: options.maxTaskInputRounds },
 		);
@@ -378,7 +398,7 @@ export class McpClient {
 			this.tasks.close(error);
 			this.receiver?.dispose();
 			this.closeEmitter.fire(error);
-			for (const emitter of [this.closeEmitter, this.toolsEmitter, this.promptsEmitter, this.resourcesEmitter, this.resourceUpdatedEmitter, this.logEmitter, this.progressEmitter, this.elicitationCompleteEmitter]) {
+			for (const emitter of [this.closeEmitter, this.discoveryEmitter, this.toolsEmitter, this.promptsEmitter, this.resourcesEmitter, this.resourceUpdatedEmitter, this.logEmitter, this.progressEmitter, this.elicitationCompleteEmitter]) {
 				(emitter as Emitter<unknown>).dispose();
 			}
 		});
@@ -896,6 +916,7 @@ export class McpClient {
 		self.serverInfo = serverInfoOf(raw) ?? { name: this.name, version: '' };
 		self.instructions = result.instructions;
 		self.discoverCacheHints = cacheHintsOf(raw);
+		this.discoveryStaleAt = this.discoveryFreshUntil();
 		this.useVersion(version);
 		this.logger.info(`${this.name}: connected to ${this.serverInfo.name} ${this.serverInfo.version} (protocol ${version}, per-request metadata, no handshake)`);
 		return { era: 'modern' };
@@ -988,6 +1009,64 @@ export class McpClient {
 	// ---- requests in both eras ----
 
 	/**
+	 * Modern: runs `server/discover` again, in the background, when its answer is past its `ttlMs` and a request needs
+	 * the server ("Once the TTL expires, the response is stale and the client SHOULD re-fetch on next access";
+	 * "Clients SHOULD NOT treat TTL as a polling interval", https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching).
+	 * The request goes on with what is known ("Clients MAY serve stale responses"); new capabilities, instructions or
+	 * server identity fire onDidChangeDiscovery. A ttlMs of 0 re-runs it at most every MIN_DISCOVER_AGE_MS; none, never.
+	 */
+	refreshDiscoveryIfStale(): void {
+		if (this.rediscovering || this.era !== 'modern' || this.isClosed || this.clock.now() < this.discoveryStaleAt) return;
+		this.rediscovering = true;
+		this.logger.debug(`${this.name}: server/discover is older than its ttlMs; discovering again`);
+		this.connection
+			.request('server/discover', withRequestMeta(undefined, this.requestMeta ?? {}))
+			.then((raw) => this.adoptRediscover(this.ensureComplete('server/discover', raw)))
+			.catch((error: unknown) => {
+				if (this.isClosed) return;
+				// What is known stays in use; asked again after the same delay instead of on every request.
+				this.discoveryStaleAt = this.clock.now() + Math.max(this.discoverCacheHints.ttlMs ?? 0, MIN_DISCOVER_AGE_MS);
+				this.logger.warn(`${this.name}: server/discover (run again after its ttlMs) failed: ${error instanceof Error ? error.message : String(error)}; keeping what the server said before`);
+			})
+			.finally(() => (this.rediscovering = false));
+	}
+
+	private get clock(): Clock {
+		return this.options.clock ?? systemClock;
+	}
+
+	private discoveryFreshUntil(): number {
+		const ttl = this.discoverCacheHints.ttlMs;
+		return ttl === undefined ? Infinity : this.clock.now() + Math.max(ttl, MIN_DISCOVER_AGE_MS);
+	}
+
+	/** A later `server/discover` answer: capabilities, instructions, identity and hints replaced; the version kept if still listed. */
+	private adoptRediscover(raw: Record<string, unknown>): void {
+		const result = this.parse('DiscoverResultSchema', raw, 'server/discover');
+		const self = this as Mutable<McpClient>;
+		const before = JSON.stringify([this.serverCapabilities, this.instructions, this.serverInfo]);
+		if (!result.supportedVersions.includes(this.protocolVersion)) {
+			const common = pickCommonVersion(result.supportedVersions, this.modernAllowed);
+			if (common === undefined) {
+				this.logger.warn(`${this.name}: server/discover now lists ${result.supportedVersions.join(', ') || '(none)'}, none of which this client speaks; restart the server to negotiate again`);
+			} else {
+				this.logger.info(`${this.name}: server/discover now lists ${result.supportedVersions.join(', ')}; using ${common}`);
+				this.useVersion(common);
+			}
+		}
+		self.supportedVersions = result.supportedVersions;
+		self.serverCapabilities = result.capabilities;
+		self.serverInfo = serverInfoOf(raw) ?? this.serverInfo;
+		self.instructions = result.instructions;
+		self.discoverCacheHints = cacheHintsOf(raw);
+		this.discoveryStaleAt = this.discoveryFreshUntil();
+		if (JSON.stringify([this.serverCapabilities, this.instructions, this.serverInfo]) !== before) {
+			this.logger.info(`${this.name}: server/discover answered differently after its ttlMs (capabilities, instructions or identity changed)`);
+			this.discoveryEmitter.fire();
+		}
+	}
+
+	/**
 	 * One request. Modern era: with the request metadata in `_meta`; an UnsupportedProtocolVersion answer is retried
 	 * once with a version both sides speak ("The client SHOULD select a mutually supported version from the supported
 	 * list and retry the request"), and a reply stream that broke before its answer is re-issued once with a new id
@@ -1000,6 +1079,7 @@ export class McpClient {
 	}
 
 	private async sendModern(method: string, params: Record<string, unknown> | undefined, options: RequestOptions | undefined): Promise<Record<string, unknown>> {
+		if (this.discoveryStaleAt !== Infinity) this.refreshDiscoveryIfStale();
 		for (let attempt = 0; ; attempt++) {
 			const version = this.protocolVersion;
 			try {

@@ -99,23 +99,27 @@ export class ServerConfiguration implements vscode.Disposable {
 				continue;
 			}
 			if (entry.workspaceDefined) {
-				servers.push({
+				const server: ResolvedServer = {
 					...base,
 					config: entry.config,
 					trustText: describeAsWritten(entry.config, entry.envFile),
 					resolve: async () => {
 						const resolved = await this.resolveEntry(entry, folder, inputs, this.inputs);
 						for (const problem of resolved.problems) this.log.warn(problem);
+						// Kept for the error of a start that fails (an unset ${env:X} in its url), as the command line does.
+						server.notes = resolved.problems.filter((p) => p.includes(`'${entry.name}'`));
 						if (!resolved.config) throw new Error(resolved.problems.filter((p) => p.includes(`'${entry.name}'`)).join('; ') || `Server '${entry.name}': its configuration could not be resolved`);
 						return resolved.config;
 					},
-				});
+				};
+				servers.push(server);
 				continue;
 			}
 			try {
 				const resolved = await this.resolveEntry(entry, folder, userInputs, this.userInputs);
 				problems.push(...resolved.problems);
-				if (resolved.config) servers.push({ ...base, config: resolved.config });
+				const notes = resolved.problems.filter((p) => p.includes(`'${entry.name}'`));
+				if (resolved.config) servers.push({ ...base, config: resolved.config, ...(notes.length > 0 ? { notes } : {}) });
 				else this.log.warn(`Server '${entry.name}' was not started: its configuration could not be resolved`);
 			} catch (error) {
 				problems.push(`Server '${entry.name}': ${error instanceof Error ? error.message : String(error)}`);

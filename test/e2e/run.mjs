@@ -26,6 +26,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { ensureVsCode } from '../../scripts/vscode-server.mjs';
 import { packageVsix } from '../../scripts/package.mjs';
 import {
@@ -45,6 +46,12 @@ const vsix = process.env.MCP_SWITCHBOARD_E2E_VSIX;
  */
 const VSIX_ALSO = ['activation.e2e.js', 'ui.e2e.js'];
 const timeoutMs = Number(process.env.MCP_SWITCHBOARD_E2E_TIMEOUT_MS ?? 20 * 60_000);
+/**
+ * How long a page action (fill, click) may wait for its element to be visible, enabled and stable. CI runs on two
+ * shared cores with load averages of 20+, where the workbench can take seconds to lay out a quick input; 5 s failed
+ * there. The harness's `driver()` waits longer than this for the answer (harness.ts DRIVER_ANSWER_MS).
+ */
+const PAGE_ACTION_MS = 15_000;
 // Several people may run e2e in one tree at once: MCP_SWITCHBOARD_E2E_RESULTS_DIR keeps a run's files apart.
 const results = process.env.MCP_SWITCHBOARD_E2E_RESULTS_DIR ?? join(repoRoot, 'test-results');
 const started = Date.now();
@@ -170,6 +177,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 
 /** What the suite's harness asks of the page (see harness.ts `driver()`): one request file, one answer file. */
 async function serveDriver(page) {
+	const visible = (selector) => page.locator(selector).filter({ visible: true });
 	const handle = async (request) => {
 		switch (request.action) {
 			case 'screenshot': {
@@ -179,8 +187,11 @@ async function serveDriver(page) {
 			}
 			case 'press': return void await page.keyboard.press(request.key);
 			case 'type': return void await page.keyboard.type(request.text, { delay: 10 });
-			case 'fill': return void await page.locator(request.selector).first().fill(request.text, { timeout: 5000 });
-			case 'click': return void await page.locator(request.selector).nth(request.nth ?? 0).click({ timeout: 5000 });
+			// Only visible matches: the workbench keeps closed widgets in the DOM (a closed quick input stays, display: none),
+			// and `.first()` of every match could be such a hidden one, which Playwright would then wait on until its
+			// timeout. The action's own waits (visible, enabled, editable, stable, receives events) stay Playwright's.
+			case 'fill': return void await visible(request.selector).first().fill(request.text, { timeout: PAGE_ACTION_MS });
+			case 'click': return void await visible(request.selector).nth(request.nth ?? 0).click({ timeout: PAGE_ACTION_MS });
 			case 'texts': return await page.locator(request.selector).allInnerTexts();
 			case 'evaluate': return await page.evaluate(request.script);
 			// Webviews live in nested iframes: evaluate in every frame whose URL contains `frame` and return the values
@@ -211,18 +222,41 @@ async function serveDriver(page) {
 		for (const name of readdirSync(driverDir).filter((n) => n.endsWith('.request.json')).sort()) {
 			const base = join(driverDir, name.slice(0, -'.request.json'.length));
 			let answer;
+			let request;
 			try {
-				const request = JSON.parse(readFileSync(`${base}.request.json`, 'utf8'));
+				request = JSON.parse(readFileSync(`${base}.request.json`, 'utf8'));
 				rmSync(`${base}.request.json`);
 				answer = { ok: true, value: await handle(request) };
 			} catch (error) {
-				answer = { ok: false, error: String(error?.message ?? error).split('\n')[0] };
+				answer = { ok: false, error: await driverError(page, request, error).catch(() => String(error?.message ?? error)) };
 			}
 			writeFileSync(`${base}.tmp-answer`, JSON.stringify(answer));
 			renameSync(`${base}.tmp-answer`, `${base}.answer.json`);
 		}
 		await new Promise((r) => setTimeout(r, 50));
 	}
+}
+
+/**
+ * A failed page action as the CI log should show it: Playwright's message with its call log (what it waited for and
+ * what it found, e.g. "element is not visible", "<div …> intercepts pointer events"), then what the selector matches
+ * now (each match: visible or hidden, disabled, read-only, where, its start tag). Bounded, so one failure cannot
+ * flood the log.
+ */
+async function driverError(page, request, error) {
+	const message = stripVTControlCharacters(String(error?.message ?? error)).trim();
+	if (!request?.selector) return message.slice(0, 3000);
+	const matches = await page.locator(request.selector).evaluateAll((elements) => elements.slice(0, 6).map((element) => {
+		const rect = element.getBoundingClientRect();
+		const style = element.ownerDocument.defaultView.getComputedStyle(element);
+		const shown = rect.width > 0 && rect.height > 0 && style.visibility !== 'hidden';
+		const disabled = element.disabled === true || element.getAttribute('aria-disabled') === 'true';
+		const readOnly = element.readOnly === true;
+		const tag = element.outerHTML.slice(0, element.outerHTML.indexOf('>') + 1).slice(0, 200);
+		return `${shown ? 'visible' : 'hidden'}${disabled ? ', disabled' : ''}${readOnly ? ', read-only' : ''} at ${Math.round(rect.x)},${Math.round(rect.y)} ${Math.round(rect.width)}x${Math.round(rect.height)}: ${tag}`;
+	}).concat(elements.length > 6 ? [`… and ${elements.length - 6} more`] : [])).catch((e) => [`(could not list the matches: ${String(e?.message ?? e).split('\n')[0]})`]);
+	const found = `now matching ${JSON.stringify(request.selector)}: ${matches.length === 0 ? 'nothing' : `\n  ${matches.join('\n  ')}`}`;
+	return `${message.slice(0, 2500)}\n${found}`;
 }
 
 /**

@@ -46,8 +46,9 @@ test('server-basic-vanillajs: the tool names its app, the Manager reads it, and 
 				log: () => undefined,
 				sizeChanged: () => undefined,
 				requestTeardown: () => undefined,
+				setDisplayMode: async (mode) => mode,
 			},
-			{ server: 'basic', uri, tool, arguments: {}, hostInfo: { name: 'test', version: '1' }, hostContext: { theme: 'light' }, csp: {}, post: (m) => void sent.push(m), logger },
+			{ server: 'basic', uri, tool, arguments: {}, hostInfo: { name: 'test', version: '1' }, hostContext: { theme: 'light' }, csp: {}, displayModes: ['inline'], post: (m) => void sent.push(m), logger },
 		);
 		bridge.toolResult(result);
 		bridge.receive({ jsonrpc: '2.0', id: 1, method: 'ui/initialize', params: { protocolVersion: '2026-01-26', appInfo: { name: 'probe', version: '0' }, appCapabilities: {} } });

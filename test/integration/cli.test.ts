@@ -64,6 +64,22 @@ test('list starts the servers of .vscode/mcp.json and prints their tools, resour
 	assert.match(result.stdout, /^ {4}args-prompt — /m);
 });
 
+test('list says why a server may show fewer tools than in VS Code: the sampling and elicitation tools it offers only to clients that can answer them', async () => {
+	const dir = workspace({ '.vscode/mcp.json': { servers: { everything: everythingServer } } });
+	const result = await run(['list'], dir);
+	assert.equal(result.code, 0, result.stderr);
+	assert.doesNotMatch(result.stdout, /^ {4}trigger-sampling-request /m, 'server-everything lists its sampling tool only to a client that offers sampling');
+	assert.match(result.stdout, /^Note: this command line cannot answer sampling or elicitation requests, .* show fewer tools here\.$/m);
+});
+
+test('an unset ${env:X} in a url is named in the error, not only "connection refused"', async () => {
+	const dir = workspace({ '.vscode/mcp.json': { servers: { demo: { type: 'http', url: 'http://127.0.0.1:${env:MCP_SWITCHBOARD_TEST_UNSET_PORT}/mcp' } } } });
+	assert.equal(process.env.MCP_SWITCHBOARD_TEST_UNSET_PORT, undefined);
+	const result = await run(['call', 'demo', 'echo'], dir);
+	assert.notEqual(result.code, 0);
+	assert.match(result.stderr, /Server 'demo': field "url": environment variable MCP_SWITCHBOARD_TEST_UNSET_PORT is not set \(used as an empty value, as in VS Code\)/, result.stderr);
+});
+
 test('list --json is one JSON document with each server, its protocol version and lists', async () => {
 	const dir = workspace({ '.mcp.json': { mcpServers: { everything: everythingServer } } });
 	const result = await run(['list', '--json'], dir);

@@ -188,3 +188,34 @@ for (const where of ['stdio', 'http'] as const) {
 		}
 	});
 }
+
+// Caching (https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching): server/discover is a
+// cacheable result; "Once the TTL expires, the response is stale and the client SHOULD re-fetch on next access", and
+// "Clients SHOULD NOT treat TTL as a polling interval that triggers automatic background refetches".
+test('stdio: server/discover is run again on the first request after its ttlMs (not by a timer, not while fresh); new instructions reach the client and onDidChangeDiscovery fires', async () => {
+	let offset = 0;
+	// The real clock, moved forward on demand: only while no request is in flight, so no deadline is affected.
+	const clock = { now: () => Date.now() + offset, setTimeout: (callback: () => void, ms: number) => setTimeout(callback, ms), clearTimeout: (handle: unknown) => clearTimeout(handle as ReturnType<typeof setTimeout>) };
+	const { client, logger } = await open('stdio', { clock });
+	const discovers = async () => (await serverLog(client)).requests.filter((request) => request.method === 'server/discover').length;
+	let changes = 0;
+	client.onDidChangeDiscovery(() => changes++);
+	assert.equal(client.discoverCacheHints.ttlMs, 60_000);
+	assert.equal(client.instructions, 'A 2026-07-28 fixture.');
+	await client.callTool('set_discover', { ttlMs: 60_000, instructions: 'Changed instructions.' });
+	await client.callTool('echo', { text: 'fresh' });
+	assert.equal(await discovers(), 1, 'fresh for 60 s: not asked again');
+	offset += 61_000;
+	await new Promise((resolve) => setTimeout(resolve, 200));
+	assert.equal(await discovers(), 2, 'stale: the next request discovered again (the log call itself was that request)');
+	await until(() => client.instructions === 'Changed instructions.', 'the new instructions');
+	assert.equal(changes, 1, 'onDidChangeDiscovery fired once');
+	await client.callTool('echo', { text: 'fresh again' });
+	assert.equal(await discovers(), 2, 'fresh again for its new ttlMs');
+	assert.equal(logger.find('server/discover answered differently after its ttlMs').length, 1);
+	offset += 61_000;
+	await client.callTool('echo', { text: 'stale, same answer' });
+	await until(() => logger.find('server/discover is older than its ttlMs').length === 2, 'a third discovery');
+	await serverLog(client);
+	assert.equal(changes, 1, 'the same answer fires nothing');
+});

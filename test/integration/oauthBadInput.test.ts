@@ -6,8 +6,7 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryLogger } from '../../src/common/logger';
-import type { Host } from '../../src/manager/host';
-import { Manager, type ResolvedServer } from '../../src/manager/manager';
+import type { ResolvedServer } from '../../src/manager/manager';
 import { McpClient } from '../../src/protocol/client';
 import { ErrorCode } from '../../src/protocol/jsonrpc';
 import { McpError } from '../../src/protocol/mcpError';
@@ -18,6 +17,7 @@ import { OAuthProvider } from '../../src/protocol/auth/oauthProvider';
 import type { OAuthClientConfig, OAuthHostHooks } from '../../src/protocol/auth/types';
 import { fakeBrowser, startAuthFixture, type AuthFixture, type AuthFixtureOptions } from '../fixtures/authServer';
 import { headlessBrowser } from '../fixtures/headlessBrowser';
+import { managerWithOAuth } from '../fixtures/oauthManager';
 import { startOidcFixture } from '../fixtures/oidcServer';
 
 const NAME = 'bad-as';
@@ -178,13 +178,7 @@ test('Manager: a server whose sign-in fails waits in an error that names the ste
 	t.after(() => Promise.all([bad.close(), good.close()]));
 	const store = new MemoryTokenStore();
 	const hooks: OAuthHostHooks = { store, openAuthorizationUrl: fakeBrowser().open };
-	const logs = new Map<string, MemoryLogger>();
-	const host: Host = {
-		logger: (name) => logs.get(name) ?? (logs.set(name, new MemoryLogger('trace')), logs.get(name)!),
-		oauth: () => hooks,
-	};
-	const manager = new Manager(host);
-	t.after(() => manager.dispose());
+	const { manager, logs } = managerWithOAuth(t, hooks);
 	const server = (name: string, url: string): ResolvedServer => ({ name, config: { type: 'http', url }, source: { kind: 'user', label: 'User settings' }, workspaceDefined: false });
 	await manager.reconcile([server('bad', bad.mcpUrl), server('good', good.mcpUrl)]);
 	const deadline = Date.now() + 15_000;

@@ -25,18 +25,27 @@ interface WireEntry {
 	inputResponses?: Record<string, { action: string; content?: Record<string, unknown> }>;
 }
 
-async function fixture(options: ClientOptions = {}) {
+async function fixture(options: ClientOptions = {}, flags: string[] = []) {
 	const logger = new MemoryLogger('debug');
-	const transport = new StdioTransport({ command: process.execPath, args: [taskServer, '--modern'], name: 'tasks26', logger });
+	const transport = new StdioTransport({ command: process.execPath, args: [taskServer, '--modern', ...flags], name: 'tasks26', logger });
 	const client = await McpClient.connect(transport, { name: 'tasks26', logger, ...options });
 	clients.push(client);
 	await client.listTools();
 	return { client, logger };
 }
 
-async function stats(client: McpClient): Promise<{ tasks: Stats; wire: WireEntry[] }> {
-	const { wire, ...tasks } = JSON.parse(text(await client.callTool('stats', {}))) as Stats & { wire: WireEntry[] };
-	return { tasks, wire };
+interface ListenEntry {
+	asked: string[];
+	granted: string[];
+}
+
+async function stats(client: McpClient): Promise<{ tasks: Stats; wire: WireEntry[]; listens: ListenEntry[]; openListens: number }> {
+	const { wire, listens, openListens, ...tasks } = JSON.parse(text(await client.callTool('stats', {}))) as Stats & { wire: WireEntry[]; listens: ListenEntry[]; openListens: number };
+	return { tasks, wire, listens, openListens };
+}
+
+function logText(logger: MemoryLogger): string {
+	return logger.entries.map((entry) => entry.message).join('\n');
 }
 
 after(async () => {
@@ -170,5 +179,64 @@ describe('the 2026-07-28 tasks extension against the modern task fixture', { tim
 	test('bad input: a completed task whose result has the wrong shape is a ProtocolViolation naming the server and tasks/get', async () => {
 		const { client } = await fixture();
 		await assert.rejects(client.callTool('badResult', {}), mcpError(ErrorCode.ProtocolViolation, /tasks26 answered tasks\/get with an invalid result/));
+	});
+});
+
+// SEP-2663 "Task Status Notifications" (https://modelcontextprotocol.io/seps/2663-tasks-extension): "To begin listening
+// for task status notifications, clients send a subscriptions/listen request to the server including a list of task
+// IDs the client is interested in"; "Each notification carries a complete DetailedTask for the current status,
+// identical to what tasks/get would have returned at that moment"; "Clients MAY continue polling tasks/get in addition
+// to subscribing to task status notifications".
+describe('task status through subscriptions/listen (notifications/tasks)', { timeout: 60_000 }, () => {
+	test('the live task ids go into subscriptions/listen; with a pollIntervalMs of 60 s the task completes on its notifications without one tasks/get, each status as it changes', async () => {
+		const { client, logger } = await fixture();
+		const statuses: string[] = [];
+		let taskId = '';
+		const result = await client.callTool('work', { ms: 600, steps: 3, pollInterval: 60_000 }, {
+			onTaskCreated: (handle) => (taskId = handle.taskId),
+			onTaskStatus: (task) => statuses.push(`${task.status}:${task.statusMessage ?? ''}`),
+		});
+		assert.equal(text(result), 'worked 600 ms');
+		const { tasks, listens, openListens } = await stats(client);
+		assert.equal(tasks[taskId]?.gets, 0, 'no tasks/get: the status and the result came pushed (the next poll was 60 s away)');
+		assert.ok(listens.some((listen) => listen.asked.includes(taskId) && listen.granted.includes(taskId)), `a listen asked for the task and was granted it: ${JSON.stringify(listens)}`);
+		assert.ok(statuses.includes('working:Step 2 of 3') && statuses.includes('working:Step 3 of 3'), `every step reached the caller (the Tasks row): ${statuses.join(', ')}`);
+		assert.equal(statuses.at(-1)?.split(':')[0], 'completed');
+		assert.equal(openListens, 0, 'no task left and no list wanted: the listen was cancelled');
+		assert.match(logText(logger), /listening for changes \(1 task\) on subscriptions\/listen/);
+	});
+
+	test('several tasks at once: one listen carries every live id, and each completes on its own notification', async () => {
+		const { client } = await fixture();
+		const ids: string[] = [];
+		const results = await Promise.all([300, 500, 700].map((ms) => client.callTool('work', { ms, steps: 1, pollInterval: 60_000 }, { onTaskCreated: (handle) => ids.push(handle.taskId) })));
+		assert.deepEqual(results.map(text), ['worked 300 ms', 'worked 500 ms', 'worked 700 ms']);
+		const { tasks, listens } = await stats(client);
+		for (const id of ids) assert.equal(tasks[id]?.gets, 0, `task ${id} was never polled`);
+		assert.ok(listens.some((listen) => ids.every((id) => listen.granted.includes(id))), `one listen had all three: ${JSON.stringify(listens)}`);
+	});
+
+	test('a listen the server ends is opened again with the live tasks, and their notifications still arrive', async () => {
+		const { client, logger } = await fixture({ listen: { retryDelayMs: 50 } });
+		let taskId = '';
+		const result = await client.callTool('work', { ms: 800, steps: 2, pollInterval: 60_000, dropListen: true }, { onTaskCreated: (handle) => (taskId = handle.taskId) });
+		assert.equal(text(result), 'worked 800 ms');
+		const { tasks, listens } = await stats(client);
+		assert.ok(listens.filter((listen) => listen.granted.includes(taskId)).length >= 2, `listened again for the task: ${JSON.stringify(listens)}`);
+		assert.equal(tasks[taskId]?.gets, 0, 'the result came on the second listen, not by polling');
+		assert.match(logText(logger), /the server ended the subscriptions\/listen stream; listening again later/);
+	});
+
+	test('a server that acknowledges without the task ids (or has no subscriptions/listen): status comes from tasks/get at the server\'s pollIntervalMs', async () => {
+		for (const flag of ['--no-task-notifications', '--no-listen']) {
+			const { client, logger } = await fixture({}, [flag]);
+			let taskId = '';
+			const result = await client.callTool('work', { ms: 900, steps: 3, pollInterval: 150 }, { onTaskCreated: (handle) => (taskId = handle.taskId) });
+			assert.equal(text(result), 'worked 900 ms', flag);
+			const entry = (await stats(client)).tasks[taskId];
+			assert.ok(entry && entry.gets >= 2, `${flag}: polled (${JSON.stringify(entry)})`);
+			for (const interval of entry.intervals) assert.ok(interval >= 120, `${flag}: interval ${interval} ms honours pollIntervalMs 150`);
+			assert.match(logText(logger), flag === '--no-listen' ? /does not support subscriptions\/listen .*task status comes only from polling/ : /the server does not send status of task .+ \(polled with tasks\/get instead\)/, flag);
+		}
 	});
 });

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { MemoryLogger } from '../../src/common/logger';
-import { AppBridge, APP_REQUEST_DENIED, type AppBridgeHost } from '../../src/manager/apps/appBridge';
+import { AppBridge, APP_REQUEST_DENIED, type AppBridgeHost, type AppDisplayMode } from '../../src/manager/apps/appBridge';
+import { downloadFileName } from '../../src/manager/apps/appDownload';
 import { appContentSecurityPolicy } from '../../src/manager/apps/appCsp';
 import { appContent, appResourceUri, callableByApp, visibleToModel } from '../../src/manager/apps/appMeta';
 import type { JsonRpcMessage } from '../../src/protocol/jsonrpc';
@@ -28,7 +29,7 @@ interface Harness {
 	answer(id: number | string): Promise<Record<string, unknown>>;
 }
 
-function harness(overrides: Partial<AppBridgeHost> = {}, tools: Tool[] = [TOOL]): Harness {
+function harness(overrides: Partial<AppBridgeHost> = {}, tools: Tool[] = [TOOL], displayModes: AppDisplayMode[] = ['inline']): Harness {
 	const sent: JsonRpcMessage[] = [];
 	const calls: string[] = [];
 	const links: string[] = [];
@@ -52,6 +53,7 @@ function harness(overrides: Partial<AppBridgeHost> = {}, tools: Tool[] = [TOOL])
 		log: (level, text) => logs.push(`${level}: ${text}`),
 		sizeChanged: (size) => sizes.push(size),
 		requestTeardown: () => (h.teardownRequests! += 1),
+		setDisplayMode: async (mode) => mode,
 		...overrides,
 	};
 	const bridge = new AppBridge(host, {
@@ -62,6 +64,7 @@ function harness(overrides: Partial<AppBridgeHost> = {}, tools: Tool[] = [TOOL])
 		hostInfo: { name: 'mcp-switchboard', version: '0.1.0' },
 		hostContext: { theme: 'dark', displayMode: 'inline', locale: 'en' },
 		csp: {},
+		displayModes,
 		post: (message) => void sent.push(message),
 		logger,
 		clock: { now: () => now.value, setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (t) => clearTimeout(t as NodeJS.Timeout) },
@@ -231,6 +234,111 @@ test('teardown asks the app and waits for its answer before closing', async () =
 	h.bridge.receive({ jsonrpc: '2.0', id: request.id, result: {} });
 	await done;
 	assert.equal(h.bridge.isReady, false);
+	assert.equal(h.bridge.teardownOutcome, 'answered');
+});
+
+test('display modes: the host offers what it really does; fullscreen switches and is told to the app; pip, unknown modes and modes the app did not declare change nothing', async () => {
+	const switched: AppDisplayMode[] = [];
+	const h = harness({ setDisplayMode: async (mode) => (switched.push(mode), mode) }, [TOOL], ['inline', 'fullscreen']);
+	await h.post({ jsonrpc: '2.0', id: 'early', method: 'ui/request-display-mode', params: { mode: 'fullscreen' } });
+	assert.equal(((await h.answer('early')).error as { code: number }).code, -32600, 'not before ui/initialize');
+	await h.post(INIT);
+	const context = ((await h.answer(1)).result as { hostContext: Record<string, unknown> }).hostContext;
+	assert.deepEqual([context.displayMode, context.availableDisplayModes], ['inline', ['inline', 'fullscreen']]);
+	await h.post({ jsonrpc: '2.0', method: 'ui/notifications/initialized' });
+	await h.post({ jsonrpc: '2.0', id: 2, method: 'ui/request-display-mode', params: { mode: 'fullscreen' } });
+	assert.deepEqual((await h.answer(2)).result, { mode: 'fullscreen' });
+	assert.deepEqual(h.sent.filter((m) => 'method' in m && m.method === 'ui/notifications/host-context-changed').map((m) => (m as { params: unknown }).params), [{ displayMode: 'fullscreen' }]);
+	// "If the requested mode is not available, Host SHOULD return the current display mode."
+	await h.post({ jsonrpc: '2.0', id: 3, method: 'ui/request-display-mode', params: { mode: 'pip' } });
+	assert.deepEqual((await h.answer(3)).result, { mode: 'fullscreen' });
+	await h.post({ jsonrpc: '2.0', id: 4, method: 'ui/request-display-mode', params: { mode: 'banana' } });
+	await h.post({ jsonrpc: '2.0', id: 5, method: 'ui/request-display-mode', params: {} });
+	assert.equal(((await h.answer(4)).error as { code: number }).code, -32602);
+	assert.match(((await h.answer(5)).error as { message: string }).message, /needs `mode`: one of inline, fullscreen, pip/);
+	await h.post({ jsonrpc: '2.0', id: 6, method: 'ui/request-display-mode', params: { mode: 'inline' } });
+	assert.deepEqual((await h.answer(6)).result, { mode: 'inline' });
+	assert.deepEqual(switched, ['fullscreen', 'inline'], 'only real changes reached the host');
+	assert.equal(h.bridge.displayMode, 'inline');
+	// An app that declared only inline is never switched to fullscreen.
+	const inlineOnly = harness({ setDisplayMode: async (mode) => (switched.push(mode), mode) }, [TOOL], ['inline', 'fullscreen']);
+	await inlineOnly.post({ ...INIT, params: { ...INIT.params, appCapabilities: { availableDisplayModes: ['inline'] } } });
+	await inlineOnly.post({ jsonrpc: '2.0', method: 'ui/notifications/initialized' });
+	await inlineOnly.post({ jsonrpc: '2.0', id: 7, method: 'ui/request-display-mode', params: { mode: 'fullscreen' } });
+	assert.deepEqual((await inlineOnly.answer(7)).result, { mode: 'inline' });
+	assert.deepEqual(switched, ['fullscreen', 'inline']);
+});
+
+test('ui/download-file: embedded text and blobs and links of the app\'s server are saved by the person; bad content, web links and cancels are clear errors', async () => {
+	const saved: { fileName: string; mimeType?: string; text: string }[] = [];
+	let agree = true;
+	const reads: string[] = [];
+	const h = harness({
+		saveFile: async (file) => {
+			if (!agree) return false;
+			saved.push({ fileName: file.fileName, mimeType: file.mimeType, text: Buffer.from(file.bytes).toString('utf8') });
+			return true;
+		},
+		readResource: async (uri) => (reads.push(uri), { contents: [{ uri, mimeType: 'text/csv', text: 'a,b\n1,2' }] }),
+	});
+	await h.post(INIT);
+	const capabilities = ((await h.answer(1)).result as { hostCapabilities: Record<string, unknown> }).hostCapabilities;
+	assert.deepEqual(capabilities.downloadFile, {}, 'advertised only when the host can save');
+	await h.post({ jsonrpc: '2.0', method: 'ui/notifications/initialized' });
+	const download = async (id: number, contents: unknown) => {
+		await h.post({ jsonrpc: '2.0', id, method: 'ui/download-file', params: { contents } });
+		return h.answer(id);
+	};
+	assert.deepEqual((await download(10, [{ type: 'resource', resource: { uri: 'file:///exports/report.json', mimeType: 'application/json', text: '{"a":1}' } }])).result, {});
+	assert.deepEqual((await download(11, [{ type: 'resource', resource: { uri: 'file:///a/..%2F..%2Fetc%2Fpasswd', blob: Buffer.from('secret?').toString('base64') } }, { type: 'resource_link', uri: 'ui://get-time/data.csv', name: 'Q4 data.csv' }])).result, {});
+	assert.deepEqual(saved, [
+		{ fileName: 'report.json', mimeType: 'application/json', text: '{"a":1}' },
+		{ fileName: '_.._etc_passwd', mimeType: undefined, text: 'secret?' },
+		{ fileName: 'Q4 data.csv', mimeType: 'text/csv', text: 'a,b\n1,2' },
+	]);
+	assert.deepEqual(reads, ['ui://get-time/data.csv'], 'the link was read from the app\'s own server');
+	const error = async (id: number, contents: unknown) => (await download(id, contents)).error as { code: number; message: string };
+	assert.deepEqual(await error(20, []), { code: -32602, message: 'Invalid content: ui/download-file needs `contents`, a non-empty array of embedded resources or resource links' });
+	assert.match((await error(21, [{ type: 'image', data: 'AAAA', mimeType: 'image/png' }])).message, /contents\[0\] is of type "image"; only embedded resources/);
+	assert.match((await error(22, [{ type: 'resource', resource: { uri: 'file:///x.txt' } }])).message, /contents\[0\]\.resource needs `text` or `blob`/);
+	assert.match((await error(23, [{ type: 'resource', resource: { uri: 'file:///x.bin', blob: 'not base64!' } }])).message, /blob is not base64/);
+	assert.match((await error(24, [{ type: 'resource', resource: { uri: 'no uri at all', text: 'x' } }])).message, /resource\.uri must be a URI/);
+	assert.deepEqual(await error(25, [{ type: 'resource_link', uri: 'https://tracker.example/x.pdf', name: 'x.pdf' }]), { code: APP_REQUEST_DENIED, message: "Policy violation: contents[0] links to https:// content; this host saves only embedded content and resources of the app's own server" });
+	assert.match((await error(26, Array.from({ length: 11 }, () => ({ type: 'resource', resource: { uri: 'file:///a', text: '' } })))).message, /at most 10 files/);
+	assert.equal(saved.length, 3, 'nothing invalid reached the save dialog');
+	agree = false;
+	assert.deepEqual(await error(27, [{ type: 'resource', resource: { uri: 'file:///b.txt', text: 'b' } }]), { code: APP_REQUEST_DENIED, message: 'Download denied by user' });
+	assert.ok(h.logger.entries.some((e) => e.level === 'warn' && e.message.includes('refused ui/download-file: Invalid content')));
+});
+
+test('file names come from the last URI segment, sanitized', () => {
+	assert.equal(downloadFileName('file:///exports/chart.svg'), 'chart.svg');
+	assert.equal(downloadFileName('file:///..'), 'download');
+	assert.equal(downloadFileName('file:///', 'application/pdf'), 'download.pdf');
+	assert.equal(downloadFileName('file:///CON.txt', 'text/plain'), 'download.txt');
+	assert.equal(downloadFileName('file:///a%00b%5Cc%3A.txt'), 'a_b_c_.txt');
+	assert.equal(downloadFileName(`file:///${'x'.repeat(300)}.json`).length, 120);
+	assert.ok(downloadFileName(`file:///${'x'.repeat(300)}.json`).endsWith('.json'));
+});
+
+test('closing the bridge cancels the app\'s requests in flight and answers nothing more; teardown records whether the app answered', async () => {
+	let aborted = false;
+	const h = harness({
+		callTool: (_tool, _args, signal) => new Promise((_resolve, reject) => signal.addEventListener('abort', () => ((aborted = true), reject(new Error('aborted'))))),
+	});
+	await initialized(h);
+	await h.post({ jsonrpc: '2.0', id: 30, method: 'tools/call', params: { name: 'get-time' } });
+	const closing = h.bridge.teardown('closed by the test', 50);
+	h.now.value += 10_000; // the harness's clock: past the teardown's 50 ms
+	await closing;
+	assert.equal(h.bridge.teardownOutcome, 'unanswered', 'nobody answered the teardown');
+	assert.equal(aborted, true, 'the call in flight was cancelled');
+	assert.equal(h.bridge.isClosed, true);
+	assert.equal(h.sent.some((m) => 'id' in m && m.id === 30), false, 'the cancelled call is not answered');
+	const before = h.sent.length;
+	await h.post({ jsonrpc: '2.0', id: 31, method: 'tools/call', params: { name: 'get-time' } });
+	h.bridge.setHostContext({ theme: 'light' });
+	assert.equal(h.sent.length, before, 'nothing answered or sent after closing');
 });
 
 test('tool metadata: the ui:// resource (also the deprecated flat key), visibility defaults, and the app content of a read', () => {

@@ -454,6 +454,29 @@ test('2026-07-28 ttlMs on tools/list: the list is re-fetched after its ttl when 
 	await manager.dispose();
 });
 
+test('2026-07-28 server/discover answered differently after its ttlMs (McpClient.onDidChangeDiscovery): the row re-renders, the client listens for the lists of the new capabilities, and the lists are fetched again', async () => {
+	const { manager, connector, clock } = setup();
+	connector.prepare = (client) => {
+		client.era = 'modern';
+	};
+	await manager.reconcile([stdioServer('d')]);
+	await flush();
+	const client = connector.last('d');
+	assert.equal(client.listToolsCalls, 1);
+	const states: string[] = [];
+	manager.onDidChangeState(({ server, state }) => states.push(`${server}:${state.kind}`));
+	client.serverCapabilities = { ...client.serverCapabilities, prompts: { listChanged: true } };
+	client.instructions = 'New instructions.';
+	client.discoveryEmitter.fire();
+	await clock.advance(200);
+	assert.deepEqual(client.listening.at(-1), { tools: true, prompts: true, resources: true }, 'prompts are now listened for');
+	assert.equal(client.listToolsCalls, 2, 'the lists were fetched again');
+	assert.deepEqual(states, ['d:running'], 'the row re-renders (same state, new capabilities and instructions)');
+	const state = manager.get('d')?.state;
+	assert.ok(state?.kind === 'running' && state.client.instructions === 'New instructions.');
+	await manager.dispose();
+});
+
 test('2026-07-28 ttlMs 0: re-fetched when asked, at most every 2 s; an unchanged list fires no event; an older server is never re-listed by time', async () => {
 	const { manager, connector, clock } = setup();
 	connector.prepare = (client) => {
@@ -546,3 +569,29 @@ test('deprecated features in use (https://modelcontextprotocol.io/specification/
 	assert.deepEqual(manager.get('modern')?.deprecatedFeatures, [], 'counted per connection');
 	await manager.dispose();
 });
+
+test('a crash under a one-attempt policy (the command line) reports the crash itself, not "stopped 1 times"', async () => {
+	const clock = new FakeClock();
+	const connector = new FakeConnector();
+	const manager = new Manager(testHost({}), { connect: connector.connect, clock, restartPolicy: { maxCrashes: 0 } });
+	await manager.reconcile([stdioServer('once')]);
+	connector.last('once').crash(`Server 'once' exited with code 3`);
+	const state = manager.get('once')!.state;
+	assert.equal(state.kind, 'error');
+	assert.equal(state.kind === 'error' ? state.message : '', `Server 'once' exited with code 3`);
+	await manager.dispose();
+});
+
+
+test('a failed start carries what resolving noted: an unset ${env:X} in the url is named next to "connection refused"', async () => {
+	const clock = new FakeClock();
+	const connector = new FakeConnector();
+	const manager = new Manager(testHost({}), { connect: connector.connect, clock, restartPolicy: { maxCrashes: 0 } });
+	const note = `Server 'demo': field "url": environment variable MCP_SWITCHBOARD_DEMO_HTTP_PORT is not set (used as an empty value, as in VS Code)`;
+	await manager.reconcile([{ ...stdioServer('demo'), notes: [note] }]);
+	connector.last('demo').crash(`Server 'demo': connection refused`);
+	const state = manager.get('demo')!.state;
+	assert.equal(state.kind === 'error' ? state.message : '', `Server 'demo': connection refused\n${note}`);
+	await manager.dispose();
+});
+

@@ -61,7 +61,7 @@ export class FakeClient {
 	era: 'legacy' | 'modern' = 'legacy';
 	/** What the Manager asked to be notified of (McpClient.listenForChanges). */
 	listening: Array<{ tools?: boolean; prompts?: boolean; resources?: boolean }> = [];
-	readonly instructions = undefined;
+	instructions: string | undefined = undefined;
 	readonly transportKind = 'stdio' as const;
 	readonly closeEmitter = new Emitter<Error>();
 	readonly toolsEmitter = new Emitter<void>();
@@ -69,6 +69,8 @@ export class FakeClient {
 	readonly resourcesEmitter = new Emitter<void>();
 	readonly updateEmitter = new Emitter<{ uri: string }>();
 	readonly logEmitter = new Emitter<LoggingMessage>();
+	readonly discoveryEmitter = new Emitter<void>();
+	readonly onDidChangeDiscovery = this.discoveryEmitter.event;
 	readonly onDidClose = this.closeEmitter.event;
 	readonly onDidChangeTools = this.toolsEmitter.event;
 	readonly onDidChangePrompts = this.promptsEmitter.event;

@@ -59,3 +59,22 @@ test('filter by method or text, case-insensitive, and errors only', () => {
 	assert.deepEqual(methods(log.filter('', true)), ['error:resources/read']);
 	assert.equal(log.filter('').length, 4);
 });
+
+test('string ids pair, capacity changes keep the newest with their pairing, and columns carry every row field', () => {
+	const c = clock();
+	const log = new ProtocolLog(10, 1e9, c.now);
+	for (let i = 0; i < 12; i++) log.add('out', { jsonrpc: '2.0', method: 'notifications/message', params: { i } });
+	const request = log.add('in', { jsonrpc: '2.0', id: 'abc', method: 'elicitation/create' });
+	c.advance(5);
+	const answer = log.add('out', { jsonrpc: '2.0', id: 'abc', result: {} });
+	assert.deepEqual([answer.kind, answer.id, answer.method, answer.pair, answer.latencyMs, request.pair], ['response', 'abc', 'elicitation/create', request.seq, 5, answer.seq]);
+	log.setCapacity(3);
+	assert.equal(log.size, 3);
+	assert.equal(log.get(request.seq)?.pair, answer.seq);
+	const columns = log.columns();
+	assert.equal(columns.first, answer.seq - 2);
+	assert.deepEqual(columns.ids.slice(1), ['abc', 'abc']);
+	assert.deepEqual(columns.methods.slice(1).map((m) => columns.names[m]), ['elicitation/create', 'elicitation/create']);
+	assert.deepEqual(columns.latencies.slice(1), [null, 5]);
+	assert.deepEqual(columns.flags.slice(1).map((f) => [f & 1, f >> 1]), [[1, 1], [0, 3]]);
+});

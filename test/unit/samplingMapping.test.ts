@@ -246,5 +246,5 @@ test('the "Show request" document shows everything that will be sent', () => {
 
 test('the log line names the model, the answer and the stop reason', () => {
 	const line = summarizeExchange(everything, toCreateMessageResult([{ kind: 'text', text: 'hi' }], 'fake-echo'));
-	assert.equal(line, 'sampling: 1 message(s), 0 tool(s), max 100 tokens → fake-echo: 2 chars of text, stopReason endTurn');
+	assert.equal(line, 'sampling: 1 message, 0 tools, max 100 tokens → fake-echo: 2 chars of text, stopReason endTurn');
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { base64Size, oneLine, textOf } from '../../src/common/text';
+import { base64Size, oneLine, plural, textOf } from '../../src/common/text';
 
 test('textOf shows what a server sent in a field, never "[object Object]"', () => {
 	assert.equal(textOf('image/png'), 'image/png');
@@ -28,4 +28,12 @@ test('oneLine keeps the lines after a heading such as "Last stderr lines:" (a no
 	const long = oneLine('x'.repeat(400));
 	assert.equal(long.length, 300);
 	assert.ok(long.endsWith('…'));
+});
+
+test('plural puts the noun in the right number: "1 time", "2 times", "0 tools", "1 entry", "3 entries"', () => {
+	assert.equal(plural(1, 'time'), '1 time');
+	assert.equal(plural(2, 'time'), '2 times');
+	assert.equal(plural(0, 'tool'), '0 tools');
+	assert.equal(plural(1, 'entry', 'entries'), '1 entry');
+	assert.equal(plural(3, 'entry', 'entries'), '3 entries');
 });

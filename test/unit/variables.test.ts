@@ -34,7 +34,9 @@ test('an unknown variable is a problem, not a silent empty string', async () => 
 test('an unset environment variable resolves empty but is reported', async () => {
 	const result = await resolveString('x${env:NOPE}y', context, 'f');
 	assert.equal(result.value, 'xy');
-	assert.match(result.problems[0]!, /NOPE is not set/);
+	assert.equal(result.problems[0], 'f: environment variable NOPE is not set (used as an empty value, as in VS Code)');
+	const url = await resolveConfig('demo', { type: 'http', url: 'http://localhost:${env:MCP_SWITCHBOARD_DEMO_HTTP_PORT}/mcp' }, context);
+	assert.deepEqual(url.problems, [`Server 'demo': field "url": environment variable MCP_SWITCHBOARD_DEMO_HTTP_PORT is not set (used as an empty value, as in VS Code)`]);
 });
 
 test('inputs are asked through the supplied asker, once per id per config', async () => {

@@ -15,10 +15,22 @@ import { McpError } from '../../protocol/mcpError';
 import type { CallToolResult, LoggingLevel, ReadResourceResult, Tool } from '../../protocol/schema';
 import { LOGGING_LEVELS } from '../../protocol/schema';
 import { AppChannel } from './appChannel';
+import { parseDownloadRequest, type DownloadItem } from './appDownload';
 import { APPS_PROTOCOL_VERSION, callableByApp, type AppCspDeclaration } from './appMeta';
 
 /** The spec's "implementation-defined" error code for a denied or failed UI request. */
 export const APP_REQUEST_DENIED = -32000;
+
+/** How a view is shown (spec: `McpUiDisplayMode`). */
+export type AppDisplayMode = 'inline' | 'fullscreen' | 'pip';
+const DISPLAY_MODES: readonly AppDisplayMode[] = ['inline', 'fullscreen', 'pip'];
+
+/** A file ready to save (an embedded resource, or a link of the app's server already read). */
+export interface AppFile {
+	fileName: string;
+	mimeType?: string;
+	bytes: Uint8Array;
+}
 
 /** What the bridge needs from the host (VS Code at the edge, fakes in tests). */
 export interface AppBridgeHost {
@@ -38,6 +50,10 @@ export interface AppBridgeHost {
 	sizeChanged(size: { width?: number; height?: number }): void;
 	/** The app asked to be closed (`ui/notifications/request-teardown`). */
 	requestTeardown(): void;
+	/** Shows the app in `mode` (one of the options' `displayModes`); resolves the mode in effect afterwards. */
+	setDisplayMode(mode: AppDisplayMode): Promise<AppDisplayMode>;
+	/** Asks the person where to save `file` and saves it; resolves false when they cancelled. Absent: no downloads. */
+	saveFile?(file: AppFile): Promise<boolean>;
 }
 
 export interface AppBridgeOptions {
@@ -52,6 +68,8 @@ export interface AppBridgeOptions {
 	hostInfo: { name: string; version: string };
 	/** Theme, styles, locale, display mode… (spec: `HostContext`); changes go through setHostContext. */
 	hostContext: Record<string, unknown>;
+	/** The display modes this host really offers (`availableDisplayModes`); the context's `displayMode` is the current one. */
+	displayModes: readonly AppDisplayMode[];
 	/** The origins the app's policy allows (reported in `hostCapabilities.sandbox.csp`). */
 	csp: AppCspDeclaration;
 	/** Sends a message into the app's frame. */
@@ -91,6 +109,12 @@ export class AppBridge {
 	readonly onDidInitialize: Event<{ appInfo: unknown }> = this.initialized.event;
 	/** The app's name and version from `ui/initialize`. */
 	appInfo: { name?: string; version?: string } | undefined;
+	/** The display modes the app declared (`appCapabilities.availableDisplayModes`); undefined when it declared none. */
+	appDisplayModes: readonly AppDisplayMode[] | undefined;
+	/** How the last `ui/resource-teardown` went: answered by the app, or not (error, timeout, never initialized). */
+	teardownOutcome: 'answered' | 'unanswered' | undefined;
+	/** One display-mode change at a time: a second request waits for the first. */
+	private modeChange: Promise<unknown> = Promise.resolve();
 
 	constructor(
 		private readonly host: AppBridgeHost,
@@ -111,8 +135,8 @@ export class AppBridge {
 		this.connection.setRequestHandler('ui/update-model-context', () => {
 			throw denied('Context update denied: this app runs in MCP Switchboard\'s console, where no model reads a conversation');
 		});
-		// "If the requested mode is not available, Host SHOULD return the current display mode."
-		this.connection.setRequestHandler('ui/request-display-mode', () => ({ mode: 'inline' }));
+		this.connection.setRequestHandler('ui/request-display-mode', (params) => this.requestDisplayMode(params));
+		if (host.saveFile) this.connection.setRequestHandler('ui/download-file', (params, signal) => this.downloadFile(params, signal));
 		this.connection.setNotificationHandler('notifications/message', (params) => this.log(params));
 		this.connection.setNotificationHandler('ui/notifications/size-changed', (params) => {
 			const width = pixels(params?.width);
@@ -157,10 +181,28 @@ export class AppBridge {
 	 * (default 2000), then closes the channel. "Host SHOULD wait for a response before tearing down the resource."
 	 */
 	async teardown(reason: string, timeoutMs = 2000): Promise<void> {
+		this.teardownOutcome = 'unanswered';
 		if (this.phase === 'ready') {
-			await this.connection.request('ui/resource-teardown', { reason }, { timeoutMs }).catch((error: unknown) => this.options.logger.debug(`app ${this.options.uri}: teardown: ${String(error)}`));
+			await this.connection.request('ui/resource-teardown', { reason }, { timeoutMs }).then(
+				() => {
+					this.teardownOutcome = 'answered';
+					this.options.logger.info(`app ${this.options.uri}: answered ui/resource-teardown (${reason})`);
+				},
+				(error: unknown) => this.options.logger.info(`app ${this.options.uri}: no answer to ui/resource-teardown (${reason}): ${error instanceof Error ? error.message : String(error)}`),
+			);
 		}
 		await this.dispose();
+	}
+
+	/** True once the bridge is closed: nothing reaches the app any more, and nothing it sends is handled. */
+	get isClosed(): boolean {
+		return this.phase === 'closed';
+	}
+
+	/** The display mode the app is shown in now. */
+	get displayMode(): AppDisplayMode {
+		const mode = this.context.displayMode;
+		return DISPLAY_MODES.includes(mode as AppDisplayMode) ? (mode as AppDisplayMode) : 'inline';
 	}
 
 	/** Closes the channel; requests of the app in flight are aborted and answered no more. */
@@ -184,6 +226,8 @@ export class AppBridge {
 	private initialize(params: Record<string, unknown> | undefined): Record<string, unknown> {
 		if (this.phase !== 'waiting') throw new McpError(ErrorCode.InvalidRequest, 'ui/initialize was already answered');
 		const appInfo = object(params?.appInfo);
+		const declared = object(params?.appCapabilities)?.availableDisplayModes;
+		this.appDisplayModes = Array.isArray(declared) ? declared.filter((mode): mode is AppDisplayMode => DISPLAY_MODES.includes(mode as AppDisplayMode)) : undefined;
 		this.appInfo = appInfo ? { ...(typeof appInfo.name === 'string' ? { name: appInfo.name } : {}), ...(typeof appInfo.version === 'string' ? { version: appInfo.version } : {}) } : undefined;
 		this.phase = 'initializing';
 		this.options.logger.info(`app ${this.options.uri}: ${this.appInfo?.name ?? 'an app'} ${this.appInfo?.version ?? ''} connected (Apps protocol ${typeof params?.protocolVersion === 'string' ? params.protocolVersion : 'unknown'})`);
@@ -195,10 +239,11 @@ export class AppBridge {
 				serverTools: {},
 				serverResources: {},
 				logging: {},
+				...(this.host.saveFile ? { downloadFile: {} } : {}),
 				// Nothing of `permissions` is granted: a VS Code webview cannot pass camera, microphone or geolocation on.
 				sandbox: { permissions: {}, csp: this.options.csp },
 			},
-			hostContext: { ...this.context, toolInfo: { tool: this.options.tool } },
+			hostContext: { ...this.context, availableDisplayModes: [...this.options.displayModes], toolInfo: { tool: this.options.tool } },
 		};
 	}
 
@@ -263,6 +308,68 @@ export class AppBridge {
 		}
 		if (!(await this.host.openLink(url.href))) throw denied('Link opening denied by user');
 		return {};
+	}
+
+	/**
+	 * `ui/request-display-mode`. "Host MUST NOT switch the View to a display mode that does not appear in its
+	 * `appCapabilities.availableDisplayModes`, if set"; "If the requested mode is not available, Host SHOULD return the
+	 * current display mode"; "Host MUST return the resulting mode". A mode the spec does not know is InvalidParams.
+	 */
+	private async requestDisplayMode(params: Record<string, unknown> | undefined): Promise<{ mode: AppDisplayMode }> {
+		this.requireHandshake('ui/request-display-mode');
+		const mode = params?.mode;
+		if (!DISPLAY_MODES.includes(mode as AppDisplayMode)) throw McpError.invalidParams(`ui/request-display-mode needs \`mode\`: one of ${DISPLAY_MODES.join(', ')} (got ${JSON.stringify(mode)?.slice(0, 60)})`);
+		const wanted = mode as AppDisplayMode;
+		const change = this.modeChange.then(async () => {
+			const current = this.displayMode;
+			if (wanted === current || this.phase === 'closed') return current;
+			const why = !this.options.displayModes.includes(wanted)
+				? `this host offers ${this.options.displayModes.join(' and ')}`
+				: this.appDisplayModes && !this.appDisplayModes.includes(wanted)
+					? 'the app did not declare it in appCapabilities.availableDisplayModes'
+					: undefined;
+			if (why !== undefined) {
+				this.options.logger.info(`app ${this.options.uri}: asked for display mode ${wanted}, not switched (${why}); stays ${current}`);
+				return current;
+			}
+			const now = await this.host.setDisplayMode(wanted);
+			if (now !== current) this.setHostContext({ displayMode: now });
+			return now;
+		});
+		this.modeChange = change.catch(() => undefined);
+		return { mode: await change };
+	}
+
+	/** `ui/download-file`: each item checked (appDownload.ts), links read from the app's server, then saved by the person. */
+	private async downloadFile(params: Record<string, unknown> | undefined, signal: AbortSignal): Promise<Record<string, unknown>> {
+		this.requireHandshake('ui/download-file');
+		let items: DownloadItem[];
+		try {
+			items = parseDownloadRequest(params);
+		} catch (error) {
+			this.options.logger.warn(`app ${this.options.uri}: refused ui/download-file: ${error instanceof Error ? error.message : String(error)}`);
+			throw error;
+		}
+		let saved = 0;
+		for (const item of items) {
+			const file = item.kind === 'embedded' ? item : await this.linkedFile(item, signal);
+			if (signal.aborted || this.phase === 'closed') throw denied('Download cancelled: the app was closed');
+			if (!(await this.host.saveFile!(file))) {
+				this.options.logger.info(`app ${this.options.uri}: the person did not save ${file.fileName}`);
+				throw denied(`Download denied by user${items.length > 1 ? ` (${saved} of ${items.length} saved)` : ''}`);
+			}
+			saved++;
+			this.options.logger.info(`app ${this.options.uri}: saved ${file.fileName} (${file.bytes.byteLength} bytes)`);
+		}
+		return {};
+	}
+
+	private async linkedFile(item: Extract<DownloadItem, { kind: 'link' }>, signal: AbortSignal): Promise<AppFile> {
+		const read = await this.host.readResource(item.uri, signal);
+		const content = read.contents[0] as { text?: unknown; blob?: unknown; mimeType?: unknown } | undefined;
+		const bytes = typeof content?.text === 'string' ? new TextEncoder().encode(content.text) : typeof content?.blob === 'string' ? new Uint8Array(Buffer.from(content.blob, 'base64')) : undefined;
+		if (!bytes) throw denied(`Invalid content: ${item.uri} has no text or blob to save`);
+		return { fileName: item.fileName, mimeType: item.mimeType ?? (typeof content?.mimeType === 'string' ? content.mimeType : undefined), bytes };
 	}
 
 	private log(params: Record<string, unknown> | undefined): void {

@@ -45,6 +45,12 @@ export interface OAuthProviderOptions {
 	authorizationTimeoutMs?: number;
 	/** `client_name` sent in Dynamic Client Registration. Default 'MCP Switchboard'. */
 	clientName?: string;
+	/**
+	 * Told how this client is registered with the authorization server each time that is known: when stored tokens are
+	 * read (undefined when there are none), after a sign-in, after Sign Out (undefined). Lets the host show that a
+	 * server is reached through Dynamic Client Registration, which MCP 2026-07-28 deprecates.
+	 */
+	onClientRegistration?: (kind: StoredClient['kind'] | undefined) => void;
 }
 
 /** What the flow learned about the server, kept in the TokenStore so a refresh after a restart needs no discovery. */
@@ -222,6 +228,7 @@ export class OAuthProvider implements HttpAuthProvider {
 		this.session = undefined;
 		this.tokens = undefined;
 		this.prover = undefined;
+		this.options.onClientRegistration?.(undefined);
 	}
 
 	/** True when a token is stored (it may be expired). */
@@ -382,6 +389,7 @@ export class OAuthProvider implements HttpAuthProvider {
 			result = await clientCredentialsGrant(context);
 		}
 		this.session = { issuer: as.issuer, resource, metadata: as, clientKind: 'preregistered', clientId: client.clientId };
+		this.options.onClientRegistration?.('preregistered');
 		this.refreshedAfter401 = undefined;
 		await this.saveTokens(result, scopes, undefined, dpop);
 		await this.options.hooks.store.set(this.prefix, JSON.stringify(this.session));
@@ -475,6 +483,7 @@ export class OAuthProvider implements HttpAuthProvider {
 				throw new OAuthStepError(`token request to ${as.token_endpoint}`, describeOAuthError(error), { cause: error });
 			}
 			this.session = { issuer: as.issuer, resource, metadata: as, clientKind: client.kind, clientId: client.clientId };
+			this.options.onClientRegistration?.(client.kind);
 			this.refreshedAfter401 = undefined;
 			await this.saveTokens(result, scopes, undefined, dpop);
 			await this.options.hooks.store.set(this.prefix, JSON.stringify(this.session));
@@ -748,6 +757,7 @@ export class OAuthProvider implements HttpAuthProvider {
 				const tokens = await this.readJson<StoredTokens>(this.tokensKey(session.issuer));
 				this.tokens = tokens && typeof tokens.accessToken === 'string' ? tokens : undefined;
 			}
+			this.options.onClientRegistration?.(this.session?.clientKind);
 		})().catch((error: unknown) => {
 			this.loaded = undefined;
 			throw new McpError(ErrorCode.Unauthorized, `OAuth for ${this.name}: reading the stored tokens failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,6 +1,6 @@
 /**
  * `subscriptions/listen` (2026-07-28): one long-lived request per server that carries the change notifications this
- * client opted in to (list changes, updates of subscribed resources). It replaces the GET stream and
+ * client opted in to (list changes, updates of subscribed resources, status of live tasks of the tasks extension). It replaces the GET stream and
  * `resources/subscribe` of the earlier revisions. Over stdio the request stays pending and the notifications arrive
  * on the shared channel, tagged with the request's id; over Streamable HTTP it is a POST whose SSE answer stays open.
  * Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions
@@ -22,6 +22,12 @@ export interface ListenFilter {
 	promptsListChanged?: boolean;
 	resourcesListChanged?: boolean;
 	resourceSubscriptions?: string[];
+	/**
+	 * Tasks extension: the live tasks whose `notifications/tasks` are wanted ("clients send a subscriptions/listen
+	 * request to the server including a list of task IDs the client is interested in", SEP-2663 "Task Status
+	 * Notifications": https://modelcontextprotocol.io/seps/2663-tasks-extension).
+	 */
+	taskIds?: string[];
 }
 
 /** Which cached lists want change notifications. */
@@ -86,6 +92,8 @@ function describeFilter(filter: ListenFilter): string {
 	if (filter.resourcesListChanged) parts.push('resources');
 	const uris = filter.resourceSubscriptions?.length ?? 0;
 	if (uris > 0) parts.push(`${uris} resource${uris === 1 ? '' : 's'}`);
+	const tasks = filter.taskIds?.length ?? 0;
+	if (tasks > 0) parts.push(`${tasks} task${tasks === 1 ? '' : 's'}`);
 	return parts.join(', ');
 }
 
@@ -93,6 +101,7 @@ function describeFilter(filter: ListenFilter): string {
 export class ListenStream {
 	private lists: ListenLists = {};
 	private readonly uris = new Set<string>();
+	private taskIds: string[] = [];
 	private current: Attempt | undefined;
 	/** Attempts not yet ended, by id: notifications of these are delivered, of any other id dropped. */
 	private readonly live = new Map<RequestId, Attempt>();
@@ -104,6 +113,8 @@ export class ListenStream {
 	/** The server answered -32601: it has no subscriptions/listen, so nothing is asked again. */
 	private unsupported = false;
 	private closed = false;
+	/** The filter (without tasks) last logged at info level. */
+	private loggedKey: string | undefined;
 
 	constructor(private readonly deps: ListenStreamDeps) {}
 
@@ -130,6 +141,18 @@ export class ListenStream {
 		const promise = new Promise<void>((resolve, reject) => this.waiters.push({ uri, resolve, reject }));
 		this.schedule();
 		return promise;
+	}
+
+	/**
+	 * Sets the tasks whose status notifications are wanted (the live tasks of the tasks extension); the stream is
+	 * re-opened with them when the set changed. Nothing waits for the acknowledgment: the tasks are polled anyway, and
+	 * a server that leaves them out of its acknowledgment only means status keeps coming from `tasks/get`.
+	 */
+	watchTasks(taskIds: readonly string[]): void {
+		const sorted = [...new Set(taskIds)].sort();
+		if (sorted.length === this.taskIds.length && sorted.every((id, i) => id === this.taskIds[i])) return;
+		this.taskIds = sorted;
+		this.schedule();
 	}
 
 	/** Removes a resource from the filter (the stream is re-opened without it). */
@@ -164,7 +187,18 @@ export class ListenStream {
 		const grantedUris = new Set(Array.isArray(granted.resourceSubscriptions) ? granted.resourceSubscriptions.filter((u): u is string => typeof u === 'string') : []);
 		const refused = (attempt.filter.resourceSubscriptions ?? []).filter((uri) => !grantedUris.has(uri));
 		if (refused.length > 0) missing.push(`updates of ${refused.join(', ')}`);
-		this.deps.logger.info(`${this.deps.name}: listening for changes (${describeFilter(attempt.filter)}) on subscriptions/listen${missing.length > 0 ? `; the server does not send ${missing.join(', ')}` : ''}`);
+		// "the server includes the list of task IDs it has agreed to send task status notifications for, if any"
+		const grantedTasks = new Set(Array.isArray(granted.taskIds) ? granted.taskIds.filter((t): t is string => typeof t === 'string') : []);
+		const unnotified = (attempt.filter.taskIds ?? []).filter((id) => !grantedTasks.has(id));
+		if (unnotified.length > 0) missing.push(`status of task${unnotified.length === 1 ? '' : 's'} ${unnotified.join(', ')} (polled with tasks/get instead)`);
+		// Tasks come and go with every long tool call: a listen that only follows a new set of tasks is a debug line.
+		const { taskIds: _tasks, ...lasting } = attempt.filter;
+		const lastingKey = JSON.stringify(lasting);
+		const quiet = lastingKey === this.loggedKey && unnotified.length === 0;
+		this.loggedKey = lastingKey;
+		const line = `${this.deps.name}: listening for changes (${describeFilter(attempt.filter)}) on subscriptions/listen${missing.length > 0 ? `; the server does not send ${missing.join(', ')}` : ''}`;
+		if (quiet) this.deps.logger.debug(line);
+		else this.deps.logger.info(line);
 		for (const waiter of this.takeWaiters((uri) => attempt.filter.resourceSubscriptions?.includes(uri) === true)) {
 			if (grantedUris.has(waiter.uri)) {
 				waiter.resolve();
@@ -198,6 +232,7 @@ export class ListenStream {
 		if (this.lists.prompts) filter.promptsListChanged = true;
 		if (this.lists.resources) filter.resourcesListChanged = true;
 		if (this.uris.size > 0) filter.resourceSubscriptions = [...this.uris].sort();
+		if (this.taskIds.length > 0) filter.taskIds = [...this.taskIds];
 		return filter;
 	}
 
@@ -259,7 +294,7 @@ export class ListenStream {
 					if (attempt.cancelled || this.closed || this.deps.isClosed()) return this.forget(attempt);
 					if (error instanceof McpError && error.code === ErrorCode.MethodNotFound) {
 						this.unsupported = true;
-						this.deps.logger.warn(`${this.deps.name} does not support subscriptions/listen (${error.message}): lists change in the view only when refreshed`);
+						this.deps.logger.warn(`${this.deps.name} does not support subscriptions/listen (${error.message}): lists change in the view only when refreshed, and task status comes only from polling`);
 						this.forget(attempt);
 						this.rejectAll(error);
 						return;

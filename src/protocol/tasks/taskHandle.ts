@@ -22,6 +22,7 @@ import { inlineOf, type TaskInputRequests } from './extensionTask';
 import { isTerminal, type Task, type TaskStatus } from './task';
 import type { Logger } from '../../common/logger';
 import type { Pollable, TaskPoller } from './taskPoller';
+import { plural } from '../../common/text';
 
 /**
  * What a handle needs of the requestor that made it (TaskRequestor implements it). Declared here so that the
@@ -317,7 +318,7 @@ export class TaskHandle<R> implements Pollable {
 		}
 		this.pollFailures++;
 		if (this.pollFailures >= MAX_POLL_FAILURES) {
-			this.fail(new McpError(code ?? ErrorCode.InternalError, `Task ${this.taskId} (${this.label}) on ${this.server}: tasks/get failed ${this.pollFailures} times in a row, last: ${message}`, { taskId: this.taskId }));
+			this.fail(new McpError(code ?? ErrorCode.InternalError, `Task ${this.taskId} (${this.label}) on ${this.server}: tasks/get failed ${plural(this.pollFailures, 'time')} in a row, last: ${message}`, { taskId: this.taskId }));
 			return;
 		}
 		this.requestor.logger.warn(`${this.server}: tasks/get of task ${this.taskId} failed (${message}); trying again`);

@@ -36,6 +36,11 @@ export interface TaskWire {
 	dialect(): 'legacy' | 'extension';
 	/** Extension: answers a task's input requests with the client's handlers (as for input_required results). */
 	answerInput(requests: TaskInputRequests, signal: AbortSignal, where: string): Promise<Record<string, unknown>>;
+	/**
+	 * Extension: the ids of the tasks followed now, each time that set changes, so the session can ask for their
+	 * `notifications/tasks` on `subscriptions/listen`. Polling goes on regardless (the fallback when nothing is pushed).
+	 */
+	watch?(taskIds: readonly string[]): void;
 }
 
 export interface TaskRequestorOptions {
@@ -313,6 +318,7 @@ export class TaskRequestor implements TaskHandleOwner {
 	forget(handle: TaskHandle<unknown>): void {
 		if (this.live.get(handle.taskId) === handle) {
 			this.live.delete(handle.taskId);
+			this.watchLive();
 		}
 		const token = this.tokens.get(handle);
 		if (token !== undefined) {
@@ -324,6 +330,11 @@ export class TaskRequestor implements TaskHandleOwner {
 
 	private readonly tokens = new Map<TaskHandle<unknown>, string>();
 
+	/** Extension: tells the session which tasks to ask status notifications for (see TaskWire.watch). */
+	private watchLive(): void {
+		if (this.inline && !this.closedWith) this.wire.watch?.([...this.live.keys()]);
+	}
+
 	private follow<R>(
 		task: Task,
 		options: { method: string; label: string; parseResult: ResultParser<R>; onStatus?: (task: Task) => void; startedAt: number; requestedTtl: number; progressToken?: string },
@@ -334,6 +345,7 @@ export class TaskRequestor implements TaskHandleOwner {
 		const deadline = options.startedAt + (ttlMs ?? options.requestedTtl);
 		const handle = new TaskHandle<R>(this, task, { method: options.method, label: options.label, parseResult: options.parseResult, onStatus: options.onStatus, deadline, ttlMs });
 		this.live.set(task.taskId, handle as TaskHandle<unknown>);
+		this.watchLive();
 		if (options.progressToken !== undefined) {
 			this.tokens.set(handle as TaskHandle<unknown>, options.progressToken);
 		}

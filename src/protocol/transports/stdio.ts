@@ -96,9 +96,9 @@ export class StdioTransport implements Transport {
 	private stderrPartial = '';
 	/** True while stdin's buffer is full; sends queue until 'drain'. */
 	private blocked = false;
-	/** Set by the first write of a tick, until that tick ends (see batchWrite). */
+	/** Set by the first write of a turn of the event loop, until that turn's check phase (see batchWrite). */
 	private wroteThisTick = false;
-	/** True while stdin is corked until the end of the tick (see batchWrite). */
+	/** True while stdin is corked until the turn's check phase (see batchWrite). */
 	private corked = false;
 	private readonly queue: QueuedWrite[] = [];
 	private writeError: McpError | undefined;
@@ -427,17 +427,19 @@ export class StdioTransport implements Transport {
 	}
 
 	/**
-	 * Messages sent in one tick (a burst of calls, or answers to a burst of server requests) leave in one writev
-	 * system call instead of one write each: under load that is most of the transport's own CPU per message.
-	 * The first message of a tick goes out at once, uncorked: a lone request (the sequential case) then pays neither
-	 * the tick's delay nor the writable's buffering, which together were a tenth of a round trip. From the second
-	 * message of the same tick on, stdin is corked until the tick ends. `write()` still reports back-pressure as
-	 * usual, and `end()` flushes a corked stream.
+	 * Messages sent in one turn of the event loop (a burst of calls, answers to a burst of server requests, or calls
+	 * that arrive on many sockets at once, as the gateway's do: each HTTP request is its own tick) leave in one
+	 * writev system call instead of one write each: under load that is most of the transport's own CPU per message.
+	 * The first message of a turn goes out at once, uncorked: a lone request (the sequential case) then pays neither
+	 * a delay nor the writable's buffering, which together were a tenth of a round trip. From the second message of
+	 * the same turn on, stdin is corked until the turn's check phase (setImmediate), which runs as soon as the
+	 * callbacks of that turn are done. `write()` still reports back-pressure as usual, and `end()` flushes a corked
+	 * stream.
 	 */
 	private batchWrite(stdin: NonNullable<ChildProcess['stdin']>): void {
 		if (!this.wroteThisTick) {
 			this.wroteThisTick = true;
-			process.nextTick(this.endTick, stdin);
+			setImmediate(this.endTick, stdin);
 		} else if (!this.corked) {
 			this.corked = true;
 			stdin.cork();

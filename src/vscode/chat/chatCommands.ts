@@ -13,6 +13,7 @@ import type { CallOutcome } from '../tools/commands';
 import { resourceParts, toolResultText } from './chatMapping';
 import { modelPart } from './chatReferences';
 import { resourceUri } from '../resources/resourceDocuments';
+import { plural } from '../../common/text';
 
 /** What a command handler decided: the request is answered, or the model answers these messages (with the tools). */
 export type CommandOutcome = { done: vscode.ChatResult } | { messages: vscode.LanguageModelChatMessage[] };
@@ -120,7 +121,7 @@ export async function runExactCommand(manager: Manager, request: vscode.ChatRequ
 				}
 				for (const server of servers) {
 					const running = server.state.kind === 'running';
-					stream.markdown(`**${server.name}**: ${describeState(server.state)}${running ? ` · ${server.tools.length} tools, ${server.prompts.length} prompts, ${server.resources.length} resources` : ''}\n\n`);
+					stream.markdown(`**${server.name}**: ${describeState(server.state)}${running ? ` · ${plural(server.tools.length, 'tool')}, ${plural(server.prompts.length, 'prompt')}, ${plural(server.resources.length, 'resource')}` : ''}\n\n`);
 					stream.button(running ? { command: Commands.restartServer, title: `Restart ${server.name}`, arguments: [server.name] } : { command: Commands.startServer, title: `Start ${server.name}`, arguments: [server.name] });
 				}
 				return { done: {} };
@@ -158,7 +159,7 @@ export async function runExactCommand(manager: Manager, request: vscode.ChatRequ
 					args[key!] = value.join('=').replace(/^"(.*)"$/, '$1');
 				}
 				const result = await manager.client(split.server).getPrompt(split.name, args);
-				stream.progress(`${split.server} › ${split.name}: ${result.messages.length} messages`);
+				stream.progress(`${split.server} › ${split.name}: ${plural(result.messages.length, 'message')}`);
 				return { messages: promptMessages(result) };
 			}
 			case 'read': {

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { Manager } from '../../manager/manager';
 import { parseResourceUri } from '../resources/resourceDocuments';
 import { MAX_MODEL_IMAGE_BYTES, MAX_RESULT_CHARS, MODEL_IMAGE_TYPES, resourceParts, type ModelPart } from './chatMapping';
+import { plural } from '../../common/text';
 
 /** A part as the language model API's: text, or an image as a data part. */
 export function modelPart(part: ModelPart): vscode.LanguageModelTextPart | vscode.LanguageModelDataPart {
@@ -38,7 +39,7 @@ async function uriParts(manager: Manager, uri: vscode.Uri, signal: AbortSignal):
 	if (stat.type & vscode.FileType.Directory) {
 		const entries = await vscode.workspace.fs.readDirectory(uri);
 		const listed = entries.slice(0, 200).map(([entry, type]) => (type & vscode.FileType.Directory ? `${entry}/` : entry));
-		return [{ kind: 'text', text: `[attached folder ${name}: ${entries.length} entries]\n${listed.join('\n')}${entries.length > listed.length ? '\n…' : ''}` }];
+		return [{ kind: 'text', text: `[attached folder ${name}: ${plural(entries.length, 'entry', 'entries')}]\n${listed.join('\n')}${entries.length > listed.length ? '\n…' : ''}` }];
 	}
 	const extension = /\.[^./\\]+$/.exec(uri.path)?.[0]?.toLowerCase() ?? '';
 	const imageType = IMAGE_TYPES[extension];

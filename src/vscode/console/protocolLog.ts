@@ -1,16 +1,20 @@
 /**
  * The protocol view's model: the JSON-RPC messages of one server as they crossed the wire, with direction, time,
  * size, kind, method and id, each response paired with its request and its latency. Bounded: at most `capacity`
- * messages and `maxChars` characters of text are kept (the oldest go first); each message's text is redacted and
- * cut as the log's trace is (traceJsonText). No `vscode` import, so it is unit-tested and benchmarked in plain Node.
+ * messages and `maxChars` characters of text are kept (the oldest go first); a message's text is redacted and cut
+ * as the log's trace is (traceJsonText) when it is shown or searched. No `vscode` import, so it is unit-tested and
+ * benchmarked in plain Node.
  *
- * Cheap while the server is busy: `record()`, which the connection's tap calls for every message, only notes the
- * message, its wire text (the transport's own string: nothing is serialised again) and the time. Redaction, the cut,
- * pairing and the size bound run for a whole batch at once, `batchMs` later (or as soon as anything reads the log),
- * and `onDidAdd` reports the batch. Pretty-printing waits until a message is opened (see protocolView.ts).
+ * Cheap while the server is busy: `record()`, which the connection's tap calls for every message, keeps the wire
+ * text (the transport's own string: nothing is serialised or copied) and writes the envelope into typed arrays
+ * (see messageRing.ts): no object per message. Pairing runs for a whole batch at once, `batchMs` later (or as soon
+ * as anything reads the log), and `onDidAdd` reports the batch's seqs; the view takes them as columns (one array
+ * per field, not an object per message: see RowColumns); redaction and pretty-printing wait until a
+ * message is shown or searched.
  */
 import { Emitter, type Event } from '../../common/event';
 import { traceJsonText } from '../../protocol/connection';
+import { Flag, flagsOf, KindCode, kindOf, MessageRing } from './messageRing';
 
 export type ProtocolKind = 'request' | 'notification' | 'response' | 'error' | 'invalid';
 
@@ -23,7 +27,7 @@ export interface ProtocolEntry {
 	kind: ProtocolKind;
 	method?: string;
 	id?: string | number;
-	/** The redacted JSON (cut at 64 KiB), as it crossed the wire when the transport had the text. */
+	/** The redacted JSON (cut at 64 KiB), as it crossed the wire when the transport had the text; read on demand. */
 	readonly text: string;
 	/** Characters of the whole JSON. */
 	size: number;
@@ -46,12 +50,6 @@ export interface ProtocolRow {
 	pair?: number;
 }
 
-/** An entry as a row of the view's list. */
-export function rowOf(entry: ProtocolEntry): ProtocolRow {
-	const { seq, time, direction, kind, method, id, size, latencyMs, pair } = entry;
-	return { seq, time, direction, kind, size, ...(method !== undefined ? { method } : {}), ...(id !== undefined ? { id } : {}), ...(latencyMs !== undefined ? { latencyMs } : {}), ...(pair !== undefined ? { pair } : {}) };
-}
-
 export const DEFAULT_CAPACITY = 5000;
 /** How long recorded messages wait to be processed together (the view shows them at the same pace). */
 export const DEFAULT_BATCH_MS = 100;
@@ -59,89 +57,121 @@ export const DEFAULT_BATCH_MS = 100;
 export const DEFAULT_MAX_CHARS = 64 * 1024 * 1024;
 /** Requests still waiting for their answer that are remembered for pairing; a server that never answers cannot grow it. */
 const MAX_OPEN_REQUESTS = 10_000;
-/** Texts longer than this are redacted and cut when processed; shorter ones when first read. The trace's cut (64 KiB). */
+/** Texts longer than this are redacted and cut when recorded, so what is kept stays small; shorter ones when shown. */
 const LONG_TEXT = 64 * 1024;
+/** The kinds by their code in a row's flags (RowColumns). */
+export const PROTOCOL_KINDS: readonly ProtocolKind[] = ['invalid', 'request', 'notification', 'response', 'error'];
+/** Methods are kept as indexes into a table of the names seen; past this many names, per message (see Flag.ExtraMethod). */
+const EXTRA_METHOD = 0xffff;
 
-/** An entry as kept: its text is redacted on first read (most are never read), and cached. */
-class LoggedMessage implements ProtocolEntry {
-	method?: string;
-	id?: string | number;
-	pair?: number;
-	latencyMs?: number;
-	/** Characters held for this entry (counted against the log's maxChars). */
-	readonly chars: number;
-
-	constructor(
-		readonly seq: number,
-		readonly time: number,
-		readonly direction: 'in' | 'out',
-		readonly kind: ProtocolKind,
-		/** The wire text (short, not yet redacted), or the already redacted and cut text of a long message. */
-		private body: string,
-		private redacted: boolean,
-		readonly size: number,
-	) {
-		this.chars = body.length;
-	}
-
-	get text(): string {
-		if (!this.redacted) {
-			this.body = traceJsonText(this.body).text;
-			this.redacted = true;
-		}
-		return this.body;
-	}
+/** Consecutive seqs: [first, end). */
+export interface SeqRange {
+	first: number;
+	end: number;
 }
 
 /**
- * The messages recorded and not yet processed, column by column: no object per message on the hot path, and the
- * message objects themselves are not held (so they die young, as without the tap), only their envelope.
+ * Rows as columns: row i is message `first + i`. `flags`: bit 0 received, bits 1–3 the kind (an index into
+ * PROTOCOL_KINDS); `methods`: an index into `names`, or -1; `ids`, `latencies`: null for none; `pairs`: 0 for none.
+ * Plain arrays, so the message survives any serialisation between the extension host and the webview.
  */
-class Recorded {
-	directions: Array<'in' | 'out'> = [];
-	kinds: ProtocolKind[] = [];
-	methods: Array<string | undefined> = [];
-	ids: Array<string | number | undefined> = [];
-	texts: string[] = [];
-	times: number[] = [];
-	chars = 0;
+export interface RowColumns {
+	first: number;
+	times: number[];
+	flags: number[];
+	sizes: number[];
+	methods: number[];
+	names: string[];
+	ids: Array<string | number | null>;
+	pairs: number[];
+	latencies: Array<number | null>;
+}
 
-	get length(): number {
-		return this.texts.length;
+/**
+ * An entry read from the log. What can change later (its pairing, once the answer comes) and its text are read from
+ * the log when asked for; once the message was dropped, the pairing as it was when last read.
+ */
+class LoggedMessage implements ProtocolEntry {
+	constructor(
+		private readonly log: ProtocolLog,
+		private row: ProtocolRow,
+	) {}
+
+	private get current(): ProtocolRow {
+		const row = this.log.rowOf(this.row.seq);
+		if (row) this.row = row;
+		return this.row;
+	}
+
+	get seq(): number {
+		return this.row.seq;
+	}
+	get time(): number {
+		return this.row.time;
+	}
+	get direction(): 'in' | 'out' {
+		return this.row.direction;
+	}
+	get kind(): ProtocolKind {
+		return this.row.kind;
+	}
+	get size(): number {
+		return this.row.size;
+	}
+	get id(): string | number | undefined {
+		return this.row.id;
+	}
+	get method(): string | undefined {
+		return this.current.method;
+	}
+	get pair(): number | undefined {
+		return this.current.pair;
+	}
+	get latencyMs(): number | undefined {
+		return this.current.latencyMs;
+	}
+	get text(): string {
+		return this.log.textOf(this.row.seq) ?? 'This message is no longer kept (the view keeps the newest ones).';
 	}
 }
 
 export class ProtocolLog {
-	private items: LoggedMessage[] = [];
-	/** Index in `items` of the first live entry (dropped ones are spliced out in batches). */
-	private start = 0;
-	private chars = 0;
-	private seq = 0;
-	/** Requests waiting for their answer, by id: the ones we sent and the ones the server sent. */
-	private readonly openOut = new Map<unknown, LoggedMessage>();
-	private readonly openIn = new Map<unknown, LoggedMessage>();
-	private recorded = new Recorded();
+	private readonly ring: MessageRing;
+	/** Every seq up to this one has been paired and reported. */
+	private processed = 0;
+	/** Requests waiting for their answer, id to seq: the ones we sent and the ones the server sent. */
+	private readonly openOut = new Map<string | number, number>();
+	private readonly openIn = new Map<string | number, number>();
+	private readonly methodNames: string[] = [''];
+	private readonly methodCodes = new Map<string, number>();
 	private timer: NodeJS.Timeout | undefined;
-	private readonly added = new Emitter<readonly ProtocolEntry[]>();
-	/** Fires with each batch of entries added, oldest first. */
-	readonly onDidAdd: Event<readonly ProtocolEntry[]> = this.added.event;
+	private readonly added = new Emitter<SeqRange>();
+	/** Fires with each batch processed: the seqs it added (read them with `columns`). */
+	readonly onDidAdd: Event<SeqRange> = this.added.event;
 
 	constructor(
-		private capacity = DEFAULT_CAPACITY,
-		private readonly maxChars = DEFAULT_MAX_CHARS,
+		capacity = DEFAULT_CAPACITY,
+		maxChars = DEFAULT_MAX_CHARS,
 		private readonly now: () => number = Date.now,
 		private readonly batchMs = DEFAULT_BATCH_MS,
-	) {}
+	) {
+		this.ring = new MessageRing(capacity, maxChars);
+	}
 
 	get size(): number {
 		this.flush();
-		return this.items.length - this.start;
+		return this.ring.count;
+	}
+
+	/** The seq of the newest message recorded (0: none yet). */
+	get lastSeq(): number {
+		return this.ring.next - 1;
 	}
 
 	/**
-	 * Notes one message as it crosses the wire (the hot path: no serialising, no redaction, no pairing here).
-	 * `text` is its JSON as sent or received when the caller has it; otherwise the message is serialised now, so a
-	 * later change to the object cannot change what the view shows.
+	 * Notes one message as it crosses the wire (the hot path: no serialising, no redaction, no pairing, no object
+	 * kept). `text` is its JSON as sent or received when the caller has it; otherwise the message is serialised now,
+	 * so a later change to the object cannot change what the view shows.
 	 */
 	record(direction: 'in' | 'out', message: unknown, text?: string): void {
 		if (text === undefined) {
@@ -151,36 +181,83 @@ export class ProtocolLog {
 				text = String(message);
 			}
 		}
-		const recorded = this.recorded;
-		recorded.directions.push(direction);
-		let kind: ProtocolKind = 'invalid';
+		let kind = KindCode.Invalid;
 		let method: string | undefined;
-		let id: string | number | undefined;
+		let id: unknown;
 		if (typeof message === 'object' && message !== null && !Array.isArray(message)) {
 			const envelope = message as Record<string, unknown>;
-			if (typeof envelope.id === 'string' || typeof envelope.id === 'number') id = envelope.id;
+			id = envelope.id;
+			const hasId = typeof id === 'string' || typeof id === 'number';
 			if (typeof envelope.method === 'string') {
 				method = envelope.method;
-				kind = id !== undefined ? 'request' : 'notification';
-			} else if (id !== undefined && 'error' in envelope) {
-				kind = 'error';
-			} else if (id !== undefined && 'result' in envelope) {
-				kind = 'response';
+				kind = hasId ? KindCode.Request : KindCode.Notification;
+			} else if (hasId && 'error' in envelope) {
+				kind = KindCode.Error;
+			} else if (hasId && 'result' in envelope) {
+				kind = KindCode.Response;
 			}
 		}
-		recorded.kinds.push(kind);
-		recorded.methods.push(method);
-		recorded.ids.push(id);
-		recorded.texts.push(text);
-		recorded.times.push(this.now());
-		recorded.chars += text.length;
-		if (recorded.chars > this.maxChars || recorded.length > this.capacity) {
-			// Nobody read the log for a while and the batch alone is over the bounds: process it now.
-			this.flush();
-		} else if (this.timer === undefined) {
+		const size = text.length;
+		const ring = this.ring;
+		// Nobody read the log for a while and the batch alone fills it: process it before its oldest go.
+		if (ring.next - 1 - this.processed >= ring.capacity) this.flush();
+		let flags = flagsOf(direction === 'in', kind);
+		if (size > LONG_TEXT) {
+			// Redacted and cut now, so what is kept stays small.
+			text = traceJsonText(text).text;
+			flags |= Flag.Redacted;
+		}
+		const seq = ring.push(text, flags);
+		const slot = ring.slot(seq);
+		ring.times[slot] = this.time();
+		ring.sizes[slot] = size;
+		ring.methods[slot] = method === undefined ? 0 : this.methodCode(method, slot);
+		if (typeof id === 'number') {
+			ring.ids[slot] = id;
+		} else {
+			ring.ids[slot] = NaN;
+			if (typeof id === 'string') {
+				ring.flags[slot] = ring.flags[slot]! | Flag.StringId;
+				ring.stringIds[slot] = id;
+			}
+		}
+		ring.pairs[slot] = 0;
+		ring.latencies[slot] = NaN;
+		if (this.timer === undefined) {
 			this.timer = setTimeout(this.onTimer, this.batchMs);
 			this.timer.unref?.();
 		}
+	}
+
+	/**
+	 * The time of the message being recorded: read once and kept until the current task's microtasks ran or the next
+	 * flush, as Date.now() costs ~90 ns and a burst of messages (one chunk of a busy server's output, the requests
+	 * its answers let through) crosses the wire within the same millisecond or two.
+	 */
+	private time(): number {
+		if (this.stamp === undefined) {
+			this.stamp = this.now();
+			queueMicrotask(this.expireStamp);
+		}
+		return this.stamp;
+	}
+
+	private stamp: number | undefined;
+	private readonly expireStamp = (): void => {
+		this.stamp = undefined;
+	};
+
+	private methodCode(method: string, slot: number): number {
+		const code = this.methodCodes.get(method);
+		if (code !== undefined) return code;
+		if (this.methodNames.length < EXTRA_METHOD) {
+			this.methodCodes.set(method, this.methodNames.length);
+			this.methodNames.push(method);
+			return this.methodNames.length - 1;
+		}
+		this.ring.flags[slot] = this.ring.flags[slot]! | Flag.ExtraMethod;
+		this.ring.extraMethods[slot] = method;
+		return EXTRA_METHOD;
 	}
 
 	private readonly onTimer = (): void => {
@@ -192,116 +269,179 @@ export class ProtocolLog {
 	add(direction: 'in' | 'out', message: unknown, text?: string): ProtocolEntry {
 		this.record(direction, message, text);
 		this.flush();
-		return this.items[this.items.length - 1]!;
+		return this.get(this.lastSeq)!;
 	}
 
-	/** Processes what was recorded: the cut of long messages, pairing, the bounds; then one onDidAdd for the batch. */
+	/** Processes what was recorded: pairing; then one onDidAdd with the batch's seqs. */
 	flush(): void {
 		if (this.timer !== undefined) {
 			clearTimeout(this.timer);
 			this.timer = undefined;
 		}
-		const batch = this.recorded;
-		if (batch.length === 0) return;
-		this.recorded = new Recorded();
-		const entries: LoggedMessage[] = new Array<LoggedMessage>(batch.length);
-		for (let i = 0; i < batch.length; i++) {
-			entries[i] = this.entryOf(batch.directions[i]!, batch.kinds[i]!, batch.methods[i], batch.ids[i], batch.texts[i]!, batch.times[i]!);
-		}
-		this.trim();
-		this.added.fire(entries);
+		this.stamp = undefined;
+		const ring = this.ring;
+		const from = Math.max(this.processed + 1, ring.first);
+		const to = ring.next;
+		if (from >= to) return;
+		this.processed = to - 1;
+		for (let seq = from; seq < to; seq++) this.pair(seq);
+		this.added.fire({ first: from, end: to });
 	}
 
-	private entryOf(direction: 'in' | 'out', kind: ProtocolKind, method: string | undefined, id: string | number | undefined, wire: string, time: number): LoggedMessage {
-		// A long message is redacted and cut now, so what is kept stays small; a short one on first read.
-		const long = wire.length > LONG_TEXT;
-		const entry = new LoggedMessage(++this.seq, time, direction, kind, long ? traceJsonText(wire).text : wire, long, wire.length);
-		if (method !== undefined) entry.method = method;
-		if (id !== undefined) entry.id = id;
-		if (kind === 'request') {
-			const open = direction === 'out' ? this.openOut : this.openIn;
-			if (open.size >= MAX_OPEN_REQUESTS) open.delete(open.keys().next().value);
-			open.set(id, entry);
-		} else if ((kind === 'response' || kind === 'error') && id !== undefined) {
+	/**
+	 * The rows of the messages kept in [first, end) (default: all), as columns: what the view posts to its webview,
+	 * which makes its row objects there (off the extension host, where the MCP clients run).
+	 */
+	columns(first = 0, end = Infinity): RowColumns {
+		this.flush();
+		const ring = this.ring;
+		first = Math.max(first, ring.first);
+		end = Math.min(end, ring.next);
+		const n = Math.max(0, end - first);
+		const columns: RowColumns = { first, times: new Array<number>(n), flags: new Array<number>(n), sizes: new Array<number>(n), methods: new Array<number>(n), names: [], ids: new Array<string | number | null>(n), pairs: new Array<number>(n), latencies: new Array<number | null>(n) };
+		const names = new Map<number, number>();
+		for (let i = 0; i < n; i++) {
+			const slot = ring.slot(first + i);
+			columns.times[i] = ring.times[slot]!;
+			columns.flags[i] = ring.flags[slot]! & (Flag.In | Flag.KindMask);
+			columns.sizes[i] = ring.sizes[slot]!;
+			const code = ring.methods[slot]!;
+			let method = -1;
+			if (code !== 0) {
+				const known = code === EXTRA_METHOD ? undefined : names.get(code);
+				if (known !== undefined) {
+					method = known;
+				} else {
+					method = columns.names.push(this.methodAt(slot)!) - 1;
+					if (code !== EXTRA_METHOD) names.set(code, method);
+				}
+			}
+			columns.methods[i] = method;
+			columns.ids[i] = this.idAt(slot) ?? null;
+			columns.pairs[i] = ring.pairs[slot]!;
+			const latency = ring.latencies[slot]!;
+			columns.latencies[i] = Number.isNaN(latency) ? null : latency;
+		}
+		return columns;
+	}
+
+	private pair(seq: number): void {
+		const ring = this.ring;
+		const slot = ring.slot(seq);
+		const flags = ring.flags[slot]!;
+		const kind = kindOf(flags);
+		if (kind === KindCode.Request) {
+			const open = flags & Flag.In ? this.openIn : this.openOut;
+			if (open.size >= MAX_OPEN_REQUESTS) open.delete(open.keys().next().value!);
+			open.set(this.idAt(slot)!, seq);
+		} else if (kind === KindCode.Response || kind === KindCode.Error) {
 			// A response travels the other way from its request.
-			const open = direction === 'in' ? this.openOut : this.openIn;
+			const open = flags & Flag.In ? this.openOut : this.openIn;
+			const id = this.idAt(slot)!;
 			const request = open.get(id);
-			if (request) {
-				open.delete(id);
-				request.pair = entry.seq;
-				entry.pair = request.seq;
-				entry.method = request.method!;
-				entry.latencyMs = entry.time - request.time;
+			if (request === undefined) return;
+			open.delete(id);
+			if (!ring.has(request)) return;
+			const requestSlot = ring.slot(request);
+			ring.pairs[requestSlot] = seq;
+			ring.pairs[slot] = request;
+			ring.latencies[slot] = ring.times[slot]! - ring.times[requestSlot]!;
+			ring.methods[slot] = ring.methods[requestSlot]!;
+			if (ring.methods[slot] === EXTRA_METHOD) {
+				ring.flags[slot] = ring.flags[slot]! | Flag.ExtraMethod;
+				ring.extraMethods[slot] = ring.extraMethods[requestSlot];
 			}
 		}
-		this.items.push(entry);
-		this.chars += entry.chars;
-		return entry;
+	}
+
+	private idAt(slot: number): string | number | undefined {
+		const ring = this.ring;
+		if (ring.flags[slot]! & Flag.StringId) return ring.stringIds[slot];
+		const id = ring.ids[slot]!;
+		return Number.isNaN(id) ? undefined : id;
+	}
+
+	private methodAt(slot: number): string | undefined {
+		const code = this.ring.methods[slot]!;
+		return code === 0 ? undefined : code === EXTRA_METHOD ? this.ring.extraMethods[slot] : this.methodNames[code];
+	}
+
+	/** The row of a message kept (its seq must be live). */
+	private rowAt(seq: number): ProtocolRow {
+		const ring = this.ring;
+		const slot = ring.slot(seq);
+		const flags = ring.flags[slot]!;
+		const row: ProtocolRow = { seq, time: ring.times[slot]!, direction: flags & Flag.In ? 'in' : 'out', kind: PROTOCOL_KINDS[kindOf(flags)]!, size: ring.sizes[slot]! };
+		const method = this.methodAt(slot);
+		if (method !== undefined) row.method = method;
+		const id = this.idAt(slot);
+		if (id !== undefined) row.id = id;
+		const latency = ring.latencies[slot]!;
+		if (!Number.isNaN(latency)) row.latencyMs = latency;
+		const pair = ring.pairs[slot]!;
+		if (pair !== 0) row.pair = pair;
+		return row;
 	}
 
 	/** The entries kept, oldest first. */
 	entries(): readonly ProtocolEntry[] {
 		this.flush();
-		return this.start === 0 ? this.items : this.items.slice(this.start);
+		const entries: ProtocolEntry[] = [];
+		for (let seq = this.ring.first; seq < this.ring.next; seq++) entries.push(this.get(seq)!);
+		return entries;
 	}
 
 	get(seq: number): ProtocolEntry | undefined {
+		const row = this.rowOf(seq);
+		return row && new LoggedMessage(this, row);
+	}
+
+	/** The row of a message kept; undefined once it was dropped. */
+	rowOf(seq: number): ProtocolRow | undefined {
 		this.flush();
-		// Seqs increase along the array: binary search.
-		let lo = this.start;
-		let hi = this.items.length - 1;
-		while (lo <= hi) {
-			const mid = (lo + hi) >> 1;
-			const entry = this.items[mid]!;
-			if (entry.seq === seq) return entry;
-			if (entry.seq < seq) lo = mid + 1;
-			else hi = mid - 1;
-		}
-		return undefined;
+		return this.ring.has(seq) ? this.rowAt(seq) : undefined;
+	}
+
+	/** The text of a message kept, redacted and cut as the log's trace; undefined once it was dropped. */
+	textOf(seq: number): string | undefined {
+		if (!this.ring.has(seq)) return undefined;
+		const text = this.ring.text(seq);
+		return this.ring.flags[this.ring.slot(seq)]! & Flag.Redacted ? text : traceJsonText(text).text;
 	}
 
 	/**
-	 * The seqs of entries matching `query` (case-insensitive, in the method or anywhere in the JSON text), oldest
-	 * first. `errorsOnly` keeps error responses and invalid messages. With `afterSeq`, only entries newer than it
-	 * (the view filters each new batch alone instead of every message again).
+	 * The seqs of entries matching `query` (case-insensitive, in the method or anywhere in the JSON text as shown,
+	 * redacted), oldest first. `errorsOnly` keeps error responses and invalid messages. With `afterSeq`, only entries
+	 * newer than it (the view filters each new batch alone instead of every message again).
 	 */
 	filter(query: string, errorsOnly = false, afterSeq = 0): number[] {
 		this.flush();
 		const needle = query.trim();
 		// One case-insensitive pattern, instead of lower-casing every message's text on every keystroke.
 		const pattern = needle ? new RegExp(needle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i') : undefined;
+		const ring = this.ring;
 		const out: number[] = [];
-		for (let i = this.firstAfter(afterSeq); i < this.items.length; i++) {
-			const entry = this.items[i]!;
-			if (errorsOnly && entry.kind !== 'error' && entry.kind !== 'invalid') continue;
-			if (pattern && !(entry.method !== undefined && pattern.test(entry.method)) && !pattern.test(entry.text)) continue;
-			out.push(entry.seq);
+		for (let seq = Math.max(ring.first, Math.floor(afterSeq) + 1); seq < ring.next; seq++) {
+			const slot = ring.slot(seq);
+			const kind = kindOf(ring.flags[slot]!);
+			if (errorsOnly && kind !== KindCode.Error && kind !== KindCode.Invalid) continue;
+			if (pattern) {
+				const method = this.methodAt(slot);
+				if (!(method !== undefined && pattern.test(method)) && !pattern.test(this.textOf(seq)!)) continue;
+			}
+			out.push(seq);
 		}
 		return out;
 	}
 
-	/** Index in `items` of the first live entry whose seq is greater than `seq`. */
-	private firstAfter(seq: number): number {
-		let lo = this.start;
-		let hi = this.items.length;
-		while (lo < hi) {
-			const mid = (lo + hi) >> 1;
-			if (this.items[mid]!.seq <= seq) lo = mid + 1;
-			else hi = mid;
-		}
-		return lo;
-	}
-
 	setCapacity(capacity: number): void {
-		this.capacity = Math.max(1, Math.floor(capacity));
-		this.trim();
+		this.flush();
+		this.ring.resize(capacity);
 	}
 
 	clear(): void {
 		this.flush();
-		this.items = [];
-		this.start = 0;
-		this.chars = 0;
+		this.ring.clear();
 		this.openOut.clear();
 		this.openIn.clear();
 	}
@@ -309,19 +449,7 @@ export class ProtocolLog {
 	dispose(): void {
 		if (this.timer !== undefined) clearTimeout(this.timer);
 		this.timer = undefined;
-		this.recorded = new Recorded();
+		this.processed = this.lastSeq;
 		this.added.dispose();
-	}
-
-	private trim(): void {
-		while (this.items.length - this.start > this.capacity || (this.chars > this.maxChars && this.items.length - this.start > 1)) {
-			this.chars -= this.items[this.start]!.chars;
-			this.start++;
-		}
-		// Splice the dropped head out now and then, not on every message.
-		if (this.start > 1024 && this.start > this.items.length / 2) {
-			this.items = this.items.slice(this.start);
-			this.start = 0;
-		}
 	}
 }

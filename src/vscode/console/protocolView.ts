@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Manager } from '../../manager/manager';
-import { DEFAULT_CAPACITY, ProtocolLog, rowOf as row, type ProtocolEntry, type ProtocolRow } from './protocolLog';
+import { DEFAULT_CAPACITY, ProtocolLog, type ProtocolEntry, type SeqRange } from './protocolLog';
 import { protocolViewHtml } from './protocolViewHtml';
 
 export const SHOW_PROTOCOL = 'mcpSwitchboard.showProtocol';
@@ -51,7 +51,7 @@ export class ProtocolPanel implements vscode.Disposable {
 		panel.webview.html = protocolViewHtml(server, nonce, panel.webview.cspSource);
 		this.disposables.push(
 			manager.watchMessages(server, (direction, message, text) => this.log.record(direction, message, text)),
-			this.log.onDidAdd((entries) => this.post(entries)),
+			this.log.onDidAdd((batch) => this.post(batch)),
 			panel.webview.onDidReceiveMessage((message: FromWebview) => void this.receive(message)),
 			vscode.workspace.onDidChangeConfiguration((e) => {
 				if (e.affectsConfiguration('mcpSwitchboard.protocolView.maxMessages')) this.log.setCapacity(capacity());
@@ -63,24 +63,16 @@ export class ProtocolPanel implements vscode.Disposable {
 		);
 	}
 
-	/** One batch of the log's new entries to the webview, with the requests they answered (now paired) again. */
-	private post(entries: readonly ProtocolEntry[]): void {
-		if (this.disposed || entries.length === 0) return;
-		const rows: ProtocolRow[] = [];
-		for (const entry of entries) {
-			rows.push(row(entry));
-			if (entry.pair !== undefined && entry.kind !== 'request') {
-				const request = this.log.get(entry.pair);
-				if (request) rows.push(row(request));
-			}
-		}
-		void this.panel.webview.postMessage({ type: 'rows', rows, size: this.log.size });
+	/** One batch of the log's new messages to the webview, as columns (the webview makes the rows). */
+	private post(batch: SeqRange): void {
+		if (this.disposed) return;
+		void this.panel.webview.postMessage({ type: 'rows', columns: this.log.columns(batch.first, batch.end), size: this.log.size });
 	}
 
 	private async receive(message: FromWebview): Promise<void> {
 		switch (message.type) {
 			case 'ready':
-				await this.panel.webview.postMessage({ type: 'reset', rows: this.log.entries().map(row) });
+				await this.panel.webview.postMessage({ type: 'reset', columns: this.log.columns() });
 				return;
 			case 'filter':
 				{

@@ -119,6 +119,25 @@ export function protocolViewHtml(server: string, nonce: string, cspSource: strin
 		rows.set(r.seq, r);
 	}
 
+	// The extension sends rows as columns (protocolLog.ts RowColumns); the row objects are made here. A response
+	// marks its request as answered.
+	const KINDS = ['invalid', 'request', 'notification', 'response', 'error'];
+	function upsertColumns(c) {
+		for (let i = 0; i < c.times.length; i++) {
+			const flags = c.flags[i];
+			const r = { seq: c.first + i, time: c.times[i], direction: flags & 1 ? 'in' : 'out', kind: KINDS[(flags >> 1) & 7], size: c.sizes[i] };
+			if (c.methods[i] >= 0) r.method = c.names[c.methods[i]];
+			if (c.ids[i] !== null && c.ids[i] !== undefined) r.id = c.ids[i];
+			if (typeof c.latencies[i] === 'number' && c.latencies[i] === c.latencies[i]) r.latencyMs = c.latencies[i];
+			if (c.pairs[i]) {
+				r.pair = c.pairs[i];
+				const request = r.kind === 'response' || r.kind === 'error' ? rows.get(r.pair) : undefined;
+				if (request) request.pair = r.seq;
+			}
+			upsert(r);
+		}
+	}
+
 	function select(seq, open) {
 		selected = seq;
 		const index = shown.indexOf(seq);
@@ -141,10 +160,10 @@ export function protocolViewHtml(server: string, nonce: string, cspSource: strin
 
 	window.addEventListener('message', (event) => {
 		const message = event.data;
-		if (message.type === 'reset') { rows.clear(); order = []; for (const r of message.rows) upsert(r); applyFilter(); render(); if (follow.checked) list.scrollTop = list.scrollHeight; }
+		if (message.type === 'reset') { rows.clear(); order = []; upsertColumns(message.columns); applyFilter(); render(); if (follow.checked) list.scrollTop = list.scrollHeight; }
 		else if (message.type === 'rows') {
 			const newestBefore = order.length > 0 ? order[order.length - 1] : 0;
-			for (const r of message.rows) upsert(r);
+			upsertColumns(message.columns);
 			// The extension keeps the newest messages only: drop what it no longer has.
 			if (order.length > message.size + 1000) {
 				const drop = order.length - message.size;

@@ -10,6 +10,8 @@
  * minItems, maxItems), each with an optional `default`.
  */
 
+import { plural } from '../../common/text';
+
 /** A value the client may send back in `content`. */
 export type FormValue = string | number | boolean | string[];
 
@@ -248,10 +250,10 @@ export function validateText(field: FormField, text: string): string | undefined
 	if (field.kind === 'string') {
 		const length = [...text].length;
 		if (field.minLength !== undefined && length < field.minLength) {
-			return `At least ${field.minLength} characters (now ${length})`;
+			return `At least ${plural(field.minLength, 'character')} (now ${length})`;
 		}
 		if (field.maxLength !== undefined && length > field.maxLength) {
-			return `At most ${field.maxLength} characters (now ${length})`;
+			return `At most ${plural(field.maxLength, 'character')} (now ${length})`;
 		}
 		return field.format ? formatProblem(field.format, text.trim()) : undefined;
 	}
@@ -351,8 +353,8 @@ export function fieldHint(field: FormField): string {
 		case 'string': {
 			parts.push(field.format ?? 'text');
 			if (field.minLength !== undefined && field.maxLength !== undefined) parts.push(`${field.minLength}–${field.maxLength} characters`);
-			else if (field.minLength !== undefined) parts.push(`at least ${field.minLength} characters`);
-			else if (field.maxLength !== undefined) parts.push(`at most ${field.maxLength} characters`);
+			else if (field.minLength !== undefined) parts.push(`at least ${plural(field.minLength, 'character')}`);
+			else if (field.maxLength !== undefined) parts.push(`at most ${plural(field.maxLength, 'character')}`);
 			break;
 		}
 		case 'number':

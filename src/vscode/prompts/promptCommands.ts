@@ -165,7 +165,8 @@ export async function readTemplate(deps: PromptDeps, server: string, template: R
 	const variables = templateVariables(template.uriTemplate).map((name) => ({ name, required: true }));
 	const answers = await askArguments(deps.manager, server, `Read ${template.title ?? template.name}`, { type: 'ref/resource', uri: template.uriTemplate }, variables);
 	if (!answers) return undefined;
-	return deps.resources.open(server, expandUriTemplate(template.uriTemplate, answers));
+	// Its tab: the template's name and the values given ("Dynamic Text Resource 5 · everything").
+	return deps.resources.open(server, expandUriTemplate(template.uriTemplate, answers), undefined, [template.title ?? template.name, ...Object.values(answers)].join(' '));
 }
 
 /** What the palette's prompt and resource commands act on. */

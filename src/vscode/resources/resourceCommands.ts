@@ -38,7 +38,7 @@ async function readResource(deps: DocumentCommandDeps, target: Target): Promise<
 	if (!chosen) return undefined;
 	if (chosen.template) return readTemplate(promptDepsOf(deps), chosen.server, chosen.template);
 	const uri = chosen.uri ?? chosen.resource?.uri;
-	return uri !== undefined ? deps.resources.open(chosen.server, uri) : undefined;
+	return uri !== undefined ? deps.resources.open(chosen.server, uri, undefined, chosen.resource?.title ?? chosen.resource?.name) : undefined;
 }
 
 async function subscribe(deps: DocumentCommandDeps, target: Target): Promise<void> {

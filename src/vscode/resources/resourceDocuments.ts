@@ -48,11 +48,20 @@ export function languageForMime(mimeType: string | undefined): string | undefine
 	return languages[base] ?? (base.endsWith('+json') ? 'json' : base.endsWith('+xml') ? 'xml' : undefined);
 }
 
-/** The document URI that shows resource `uri` of `server`. The path ends in the resource's last segment, for the tab title. */
-export function resourceUri(server: string, uri: string, _mimeType?: string): vscode.Uri {
-	const last = uri.replace(/[?#].*$/, '').split('/').filter(Boolean).pop() ?? 'resource';
-	const name = decodeSafe(last).replace(/[\\/:*?"<>|]+/g, '-') || 'resource';
+/**
+ * The document URI that shows resource `uri` of `server`. Its path ends in what the tab shows: the resource's title or
+ * name and its server ("Resource 5 · everything"), else the URI's last segment ("5 · everything"), where VS Code
+ * would otherwise title the tab with the last segment alone. The server and URI travel in the query.
+ */
+export function resourceUri(server: string, uri: string, title?: string): vscode.Uri {
+	const last = decodeSafe(uri.replace(/[?#].*$/, '').split('/').filter(Boolean).pop() ?? '');
+	const name = `${title?.trim() || last || 'resource'} · ${server}`.replace(/[\\/:*?"<>|\n]+/g, '-');
 	return vscode.Uri.from({ scheme: RESOURCE_SCHEME, path: `/${server.replace(/[\\/]+/g, '-')}/${name}`, query: new URLSearchParams({ server, uri }).toString() });
+}
+
+/** The key of a resource of a server, whatever title its document has. */
+function resourceKey(server: string, uri: string): string {
+	return `${server}\u0000${uri}`;
 }
 
 function decodeSafe(text: string): string {
@@ -100,8 +109,10 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
 	private readonly changed = new vscode.EventEmitter<vscode.Uri>();
 	readonly onDidChange = this.changed.event;
 	private readonly disposables: vscode.Disposable[] = [];
-	/** Subscribed `switchboard-resource:` documents by their URI string. */
+	/** Subscribed `switchboard-resource:` documents by {@link resourceKey}. */
 	private readonly subscriptions = new Map<string, { server: string; uri: string; document: vscode.Uri }>();
+	/** Titles resources not in their server's list were opened with (template expansions), by {@link resourceKey}. */
+	private readonly titles = new Map<string, string>();
 	/** A read done by `open()`, handed to the first provide call so the resource is not read twice. */
 	private readonly primed = new Map<string, ReadResourceResult>();
 	/** Documents showing "not running" text instead of the resource, by URI string: read again when the server runs. */
@@ -130,14 +141,14 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
 	/** A server (re)started: renew its subscriptions, then refresh its subscribed and stale documents. */
 	private async serverRunning(server: string): Promise<void> {
 		const refresh = new Map<string, vscode.Uri>();
-		for (const [key, entry] of this.subscriptions) {
+		for (const entry of this.subscriptions.values()) {
 			if (entry.server !== server) continue;
 			try {
 				await this.manager.client(server).subscribe(entry.uri);
 			} catch (error) {
 				this.onError(server, `Could not subscribe to ${entry.uri} again after the restart: ${error instanceof Error ? error.message : String(error)}`);
 			}
-			refresh.set(key, entry.document);
+			refresh.set(entry.document.toString(), entry.document);
 		}
 		for (const [key, entry] of this.stale) {
 			if (entry.server === server) refresh.set(key, entry.document);
@@ -216,7 +227,8 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
 	 * Reads `uri` and shows it: text in a read-only editor (language from the MIME type), a single blob as a file
 	 * (opened with VS Code's default viewer, e.g. the image preview). Errors go to `onError` and resolve undefined.
 	 */
-	async open(server: string, uri: string, signal?: AbortSignal): Promise<vscode.Uri | undefined> {
+	async open(server: string, uri: string, signal?: AbortSignal, title?: string): Promise<vscode.Uri | undefined> {
+		if (title) this.titles.set(resourceKey(server, uri), title);
 		let result: ReadResourceResult;
 		try {
 			result = await this.manager.readResource(server, uri, signal ? { signal, origin: 'palette' } : { origin: 'palette' });
@@ -234,7 +246,7 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
 			}
 			return first;
 		}
-		const documentUri = resourceUri(server, uri);
+		const documentUri = this.documentUri(server, uri);
 		const key = documentUri.toString();
 		this.primed.set(key, result);
 		const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
@@ -260,20 +272,19 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
 			return;
 		}
 		await client.subscribe(uri);
-		const documentUri = resourceUri(server, uri);
-		this.subscriptions.set(documentUri.toString(), { server, uri, document: documentUri });
+		const documentUri = this.documentUri(server, uri);
+		this.subscriptions.set(resourceKey(server, uri), { server, uri, document: documentUri });
 		await this.open(server, uri);
 	}
 
 	/** True while `uri` of `server` is subscribed. */
 	isSubscribed(server: string, uri: string): boolean {
-		return this.subscriptions.has(resourceUri(server, uri).toString());
+		return this.subscriptions.has(resourceKey(server, uri));
 	}
 
 	/** Unsubscribes (`resources/unsubscribe`); a server that is gone is simply forgotten. */
 	async unsubscribe(server: string, uri: string): Promise<void> {
-		const key = resourceUri(server, uri).toString();
-		if (!this.subscriptions.delete(key)) return;
+		if (!this.subscriptions.delete(resourceKey(server, uri))) return;
 		try {
 			await this.manager.client(server).unsubscribe(uri);
 		} catch {
@@ -283,8 +294,18 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
 
 	private closed(uri: vscode.Uri): void {
 		this.stale.delete(uri.toString());
-		const entry = this.subscriptions.get(uri.toString());
-		if (entry) void this.unsubscribe(entry.server, entry.uri);
+		const target = parseResourceUri(uri);
+		const entry = target && this.subscriptions.get(resourceKey(target.server, target.uri));
+		if (entry && entry.document.toString() === uri.toString()) void this.unsubscribe(entry.server, entry.uri);
+	}
+
+	/**
+	 * The document of `uri`, titled with the name or title the server lists it under (tab: "Resource 5 · everything"),
+	 * else the one it was opened with (a template's name and values), so one resource keeps one tab.
+	 */
+	documentUri(server: string, uri: string): vscode.Uri {
+		const listed = this.manager.get(server)?.resources.find((resource) => resource.uri === uri);
+		return resourceUri(server, uri, listed?.title ?? listed?.name ?? this.titles.get(resourceKey(server, uri)));
 	}
 
 	dispose(): void {
@@ -292,6 +313,7 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
 		this.changed.dispose();
 		this.subscriptions.clear();
 		this.primed.clear();
+		this.titles.clear();
 		this.stale.clear();
 	}
 }

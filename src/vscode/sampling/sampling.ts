@@ -3,7 +3,7 @@ import { samplingConsentKey, type ServerIdentity } from './consentKey';
 import { ErrorCode } from '../../protocol/jsonrpc';
 import { McpError } from '../../protocol/mcpError';
 import type { CreateMessageRequest, CreateMessageResult } from '../../protocol/schema';
-import { textOf } from '../../common/text';
+import { plural, textOf } from '../../common/text';
 import { reshowItems, ServerInputQueue, type Turn } from '../serverInput/inputQueue';
 import { chooseModel, describeRequest, summarizeExchange, toCreateMessageResult, toNeutralRequest, type NeutralMessage, type ResponsePart } from './samplingMapping';
 
@@ -166,7 +166,7 @@ export class SamplingBroker implements vscode.Disposable {
 	 */
 	async sample(server: string, params: CreateMessageRequest, signal: AbortSignal): Promise<CreateMessageResult> {
 		const log = this.log(server);
-		log.info(`Sampling request: ${params.messages.length} message(s), max ${params.maxTokens} tokens${params.tools?.length ? `, ${params.tools.length} tool(s)` : ''}`);
+		log.info(`Sampling request: ${plural(params.messages.length, 'message')}, max ${plural(params.maxTokens, 'token')}${params.tools?.length ? `, ${plural(params.tools.length, 'tool')}` : ''}`);
 		if (log.logLevel <= vscode.LogLevel.Trace) {
 			log.trace(`Sampling request in full: ${JSON.stringify(params)}`);
 		}
@@ -333,7 +333,7 @@ export class SamplingBroker implements vscode.Disposable {
 		const first = params.messages.find((m) => m.role === 'user');
 		const text = first ? firstText(first.content) : '';
 		const preview = text.length > 80 ? `${text.slice(0, 79)}…` : text;
-		pick.placeholder = `${params.messages.length} message(s), up to ${params.maxTokens} tokens${params.tools?.length ? `, ${params.tools.length} tool(s)` : ''}${preview ? `: "${preview}"` : ''}`;
+		pick.placeholder = `${plural(params.messages.length, 'message')}, up to ${plural(params.maxTokens, 'token')}${params.tools?.length ? `, ${plural(params.tools.length, 'tool')}` : ''}${preview ? `: "${preview}"` : ''}`;
 		// Deny first: Enter on a prompt that popped up unasked must not spend the user's model quota.
 		pick.items = [
 			{ id: 'deny', label: '$(close) Deny', description: `${server} gets an error` },

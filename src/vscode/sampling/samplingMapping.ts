@@ -10,7 +10,7 @@
  * - the result has `role`, `content`, `model` and `stopReason` (`endTurn`, `stopSequence`, `maxTokens`, `toolUse`).
  */
 import type { ContentBlock, CreateMessageRequest, CreateMessageResult } from '../../protocol/schema';
-import { textOf } from '../../common/text';
+import { plural, textOf } from '../../common/text';
 
 /** One piece of a message, in the shapes the VS Code language model API has (text, image data, tool call, tool result). */
 export type NeutralPart =
@@ -303,5 +303,5 @@ export function summarizeExchange(params: CreateMessageRequest, result: CreateMe
 	const out = blocks(result.content)
 		.map((b) => ((b as Record<string, unknown>).type === 'text' ? `${textOf((b as Record<string, unknown>).text).length} chars of text` : String(b.type)))
 		.join(', ');
-	return `sampling: ${params.messages.length} message(s), ${params.tools?.length ?? 0} tool(s), max ${params.maxTokens} tokens → ${result.model}: ${out}, stopReason ${result.stopReason ?? '?'}`;
+	return `sampling: ${plural(params.messages.length, 'message')}, ${plural(params.tools?.length ?? 0, 'tool')}, max ${plural(params.maxTokens, 'token')} → ${result.model}: ${out}, stopReason ${result.stopReason ?? '?'}`;
 }

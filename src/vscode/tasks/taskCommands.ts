@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { BlobFiles } from '../resources/blobFiles';
 import { renderToolResult, type ResultDocuments } from '../tools/resultDocument';
 import { isFinished, type TaskList } from './taskList';
-import { elapsedText } from './taskTree';
+import { taskDescription } from './taskText';
 
 /** Command ids, as contributed in package.json (category "MCP"). */
 export const TaskCommands = {
@@ -74,7 +74,7 @@ export function registerTaskCommands(deps: TaskCommandDeps): vscode.Disposable {
 			const chosen = await vscode.window.showQuickPick(
 				all.map((entry) => ({
 					label: `${isFinished(entry) ? '$(check)' : '$(loading~spin)'} ${entry.tool}`,
-					description: `${entry.server} · ${entry.status}${entry.statusMessage ? ` · ${entry.statusMessage}` : ''} · ${elapsedText((entry.finishedAt ?? Date.now()) - entry.startedAt)}`,
+					description: `${entry.server} · ${taskDescription(entry)}`,
 					detail: entry.error,
 					entry,
 				})),

@@ -2,7 +2,10 @@ import * as vscode from 'vscode';
 import type { Manager } from '../../manager/manager';
 import type { ToolTask } from '../../protocol/client';
 import type { CallToolResult, Progress } from '../../protocol/schema';
-import { isTerminal, type Task, type TaskStatus } from '../../protocol/tasks/task';
+import type { Task, TaskStatus } from '../../protocol/tasks/task';
+import { isFinished } from './taskText';
+
+export { isFinished };
 
 /** The workspaceState key of the task list (ids and servers; results stay on the server until they expire). */
 export const TASKS_STATE_KEY = 'mcpSwitchboard.tasks';
@@ -238,10 +241,6 @@ function keyOf(server: string, taskId: string): string {
 	return `${server}\u0000${taskId}`;
 }
 
-/** Terminal, or known to be unreachable. */
-export function isFinished(entry: TaskEntry): boolean {
-	return (entry.status !== 'unknown' && isTerminal(entry.status)) || entry.finishedAt !== undefined;
-}
 
 function expiryOf(task: Task, fallbackStart: number): number | undefined {
 	if (task.ttl === null) return undefined;

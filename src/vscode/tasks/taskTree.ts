@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Tool } from '../../protocol/schema';
 import { isFinished, type TaskEntry } from './taskList';
+import { statusWords, taskDescription } from './taskText';
 
 /** Context values of task rows: the menus (package.json) offer Cancel on live ones, Open Result and Remove on finished ones. */
 export const TASK_CONTEXT = { live: 'mcpTask.live', finished: 'mcpTask.finished', group: 'mcpTasks' } as const;
@@ -11,15 +12,6 @@ export function taskBadge(tool: Tool): string | undefined {
 	return support === 'required' ? 'runs as a task' : support === 'optional' ? 'can run as a task' : undefined;
 }
 
-/** "12 s", "3 min 5 s", "2 h 1 min". */
-export function elapsedText(ms: number): string {
-	const seconds = Math.max(0, Math.floor(ms / 1000));
-	if (seconds < 60) return `${seconds} s`;
-	const minutes = Math.floor(seconds / 60);
-	if (minutes < 60) return `${minutes} min ${seconds % 60} s`;
-	return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
-}
-
 const statusIcons: Record<TaskEntry['status'], vscode.ThemeIcon> = {
 	working: new vscode.ThemeIcon('loading~spin'),
 	input_required: new vscode.ThemeIcon('question', new vscode.ThemeColor('problemsWarningIcon.foreground')),
@@ -27,15 +19,6 @@ const statusIcons: Record<TaskEntry['status'], vscode.ThemeIcon> = {
 	failed: new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground')),
 	cancelled: new vscode.ThemeIcon('circle-slash'),
 	unknown: new vscode.ThemeIcon('history'),
-};
-
-const statusWords: Record<TaskEntry['status'], string> = {
-	working: 'working',
-	input_required: 'needs input',
-	completed: 'completed',
-	failed: 'failed',
-	cancelled: 'cancelled',
-	unknown: 'from an earlier window',
 };
 
 /** The "Tasks" row under a server: how many, how many still running. */
@@ -54,10 +37,7 @@ export function taskItem(entry: TaskEntry, now = Date.now()): vscode.TreeItem {
 	const item = new vscode.TreeItem(entry.tool, vscode.TreeItemCollapsibleState.None);
 	item.id = `server/${entry.server}/tasks/${entry.taskId}`;
 	const finished = isFinished(entry);
-	const elapsed = elapsedText((entry.finishedAt ?? now) - entry.startedAt);
-	const progress = entry.progress && !finished ? (entry.progress.total ? `${Math.round((entry.progress.progress / entry.progress.total) * 100)}%` : String(entry.progress.progress)) : undefined;
-	const status = entry.error !== undefined && entry.status !== 'failed' && entry.status !== 'cancelled' ? 'error' : statusWords[entry.status];
-	item.description = [status, entry.statusMessage ?? (entry.error !== undefined ? firstLine(entry.error) : undefined), progress, elapsed].filter(Boolean).join(' · ');
+	item.description = taskDescription(entry, now);
 	item.iconPath = entry.error !== undefined && entry.status !== 'cancelled' ? statusIcons.failed : statusIcons[entry.status];
 	item.contextValue = finished ? TASK_CONTEXT.finished : TASK_CONTEXT.live;
 	const node = { kind: 'task', server: entry.server, taskId: entry.taskId };
@@ -70,9 +50,4 @@ export function taskItem(entry: TaskEntry, now = Date.now()): vscode.TreeItem {
 	md.appendMarkdown('\n\nArguments:\n\n').appendCodeblock(JSON.stringify(entry.arguments, null, 2), 'json');
 	item.tooltip = md;
 	return item;
-}
-
-function firstLine(text: string): string {
-	const line = text.split('\n', 1)[0] ?? text;
-	return line.length > 120 ? `${line.slice(0, 119)}…` : line;
 }

@@ -71,7 +71,7 @@ async function renderBlocks(blocks: readonly Json[], server: string, blobs: Blob
 				lines.push(`- Resource link **${name}**: \`${uri}\`${mimeType ? ` (${mimeType})` : ''}`);
 				if (typeof block.description === 'string') lines.push(`  ${block.description}`);
 				lines.push('');
-				links.push({ text: uri, target: resourceUri(server, uri, mimeType) });
+				links.push({ text: uri, target: resourceUri(server, uri, name === uri ? undefined : name) });
 				break;
 			}
 			case 'resource': {

@@ -9,6 +9,8 @@
  * Anything else (nested objects, other arrays, unions) becomes a JSON field the person writes as JSON.
  */
 
+import { plural } from '../../common/text';
+
 /** How a field is asked for. */
 export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'multiEnum' | 'json';
 
@@ -259,10 +261,10 @@ function checkNumber(field: FieldSpec, value: number): string | undefined {
 function checkString(field: FieldSpec, value: string): string | undefined {
 	const length = [...value].length;
 	if (field.minLength !== undefined && length < field.minLength) {
-		return `Must be at least ${field.minLength} characters`;
+		return `Must be at least ${plural(field.minLength, 'character')}`;
 	}
 	if (field.maxLength !== undefined && length > field.maxLength) {
-		return `Must be at most ${field.maxLength} characters`;
+		return `Must be at most ${plural(field.maxLength, 'character')}`;
 	}
 	if (field.pattern !== undefined) {
 		let regex: RegExp | undefined;

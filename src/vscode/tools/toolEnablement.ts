@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { Manager } from '../../manager/manager';
 import type { NamedTool } from '../../manager/types';
 import type { TreeNode } from '../tree/serversTree';
+import { plural } from '../../common/text';
 
 /** The settings (package.json). */
 export const EnablementSettings = {
@@ -153,7 +154,7 @@ export function registerEnablementUi(enablement: ToolEnablement): vscode.Disposa
 				label: name,
 				profile: name,
 				description: name === active ? 'active' : undefined,
-				detail: `${Object.values(disabled).reduce((sum, tools) => sum + tools.length, 0)} tools switched off`,
+				detail: `${plural(Object.values(disabled).reduce((sum, tools) => sum + tools.length, 0), 'tool')} switched off`,
 			})),
 			{ label: '', kind: vscode.QuickPickItemKind.Separator },
 			{ label: '$(save) Save the current list as a profile…', save: true },

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import type { Manager, NamedTool, ServerState, ServerView } from '../../manager/manager';
+import { plural } from '../../common/text';
+import { errorSummary } from '../../manager/errorSummary';
 import { DEPRECATION_NOTES, deprecationSummary } from '../../manager/deprecations';
 import type { Prompt, Resource, ResourceTemplate } from '../../protocol/schema';
 import { fence } from '../tools/resultDocument';
@@ -18,7 +20,7 @@ export type TreeNode =
 	| { kind: 'resource'; server: string; resource: Resource }
 	| { kind: 'template'; server: string; template: ResourceTemplate }
 	| { kind: 'prompt'; server: string; prompt: Prompt }
-	| { kind: 'message'; server: string; message: string; error: boolean }
+	| { kind: 'message'; server: string; message: string; error: boolean; trust?: 'ask' | 'refused' }
 	| { kind: 'tasks'; server: string }
 	| { kind: 'task'; server: string; taskId: string };
 
@@ -64,10 +66,6 @@ const DEPRECATED_CAPABILITIES = new Set(['logging']);
 /** "2026-07-28 (no handshake, no session)" or "2025-11-25 (initialize handshake)". */
 export function protocolLabel(client: { protocolVersion: string; era: 'modern' | 'legacy' }): string {
 	return `${client.protocolVersion} (${client.era === 'modern' ? 'no handshake, no session' : 'initialize handshake'})`;
-}
-
-function plural(count: number, word: string): string {
-	return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
 /** The server row's description: "12 tools · stdio" when running, else the state and transport. */
@@ -170,6 +168,29 @@ export function serverTooltip(view: ServerView): vscode.MarkdownString {
 		md.appendMarkdown(view.state.kind === 'error' ? '\n\n**Error**\n\n' : '\n\n**Last error**\n\n');
 		md.appendText(error);
 	}
+	return md;
+}
+
+/**
+ * The row under a workspace server that waits for trust: short ("Needs trust", "Not allowed to run"), the way forward
+ * as its description, the whole explanation as its tooltip; a click or its inline ▷ is the user's Start, which asks.
+ */
+export function trustRow(server: string, reason: string, trust: 'ask' | 'refused'): vscode.TreeItem {
+	const item = new vscode.TreeItem(trust === 'ask' ? 'Needs trust' : 'Not allowed to run', vscode.TreeItemCollapsibleState.None);
+	item.id = `server/${server}/message`;
+	item.description = trust === 'ask' ? 'Start to review what it runs' : 'Start to be asked again';
+	item.iconPath = new vscode.ThemeIcon('shield', new vscode.ThemeColor('problemsWarningIcon.foreground'));
+	item.tooltip = reason;
+	item.contextValue = 'mcpMessage.needsTrust';
+	item.command = { command: 'mcpSwitchboard.startServer', title: 'Start (asks whether to allow it)', arguments: [server] };
+	return item;
+}
+
+/** An error row's tooltip: the whole message as the server left it (stderr lines included), and where to look next. */
+export function errorTooltip(message: string): vscode.MarkdownString {
+	const md = new vscode.MarkdownString('', true);
+	md.appendCodeblock(message, 'text');
+	md.appendMarkdown('\n\nClick to open the server\'s log.');
 	return md;
 }
 
@@ -333,7 +354,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 					case 'error':
 						return message(view.state.message, true);
 					case 'needsTrust':
-						return message(view.state.reason);
+						return [{ kind: 'message', server: view.name, message: view.state.reason, error: false, trust: view.state.refused ? 'refused' : 'ask' }, ...this.tasksRow(view.name)];
 					case 'starting':
 						return message('Starting…');
 					case 'stopped':
@@ -482,10 +503,13 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 				return entry ? taskItem(entry) : new vscode.TreeItem(element.taskId);
 			}
 			case 'message': {
-				const item = new vscode.TreeItem(firstLine(element.message, 200), vscode.TreeItemCollapsibleState.None);
+				if (element.trust) return trustRow(element.server, element.message, element.trust);
+				// An error row says why in one line (a crash: the reason from its stderr, not "Last stderr lines:"); the
+				// whole message is its tooltip, and a click or its inline button opens the server's log.
+				const item = new vscode.TreeItem(element.error ? errorSummary(element.message) : firstLine(element.message, 200), vscode.TreeItemCollapsibleState.None);
 				item.id = `server/${element.server}/message`;
 				item.iconPath = new vscode.ThemeIcon(element.error ? 'warning' : 'info', element.error ? new vscode.ThemeColor('problemsErrorIcon.foreground') : undefined);
-				item.tooltip = element.message;
+				item.tooltip = element.error ? errorTooltip(element.message) : element.message;
 				item.contextValue = element.error ? 'mcpMessage.error' : 'mcpMessage';
 				item.command = element.error ? { command: 'mcpSwitchboard.showServerLog', title: 'Show Server Log', arguments: [this.serverNode(element.server)] } : undefined;
 				return item;
@@ -511,7 +535,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 				const md = new vscode.MarkdownString('', true);
 				md.appendMarkdown(`**${escapeMd(resource.title ?? resource.name)}**\n\n\`${resource.uri}\``);
 				if (resource.mimeType) md.appendMarkdown(`  \n${escapeMd(resource.mimeType)}`);
-				if (resource.size !== undefined) md.appendMarkdown(`  \n${resource.size} bytes`);
+				if (resource.size !== undefined) md.appendMarkdown(`  \n${plural(resource.size, 'byte')}`);
 				if (resource.description) md.appendMarkdown('\n\n').appendText(resource.description);
 				item.tooltip = md;
 				break;

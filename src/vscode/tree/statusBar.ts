@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Manager } from '../../manager/manager';
+import { plural } from '../../common/text';
 
 /** The status bar text for a set of states: "MCP 3/4" (running / configured), with an error count when any. */
 export function statusText(states: readonly { kind: string }[]): { text: string; errors: number } {
@@ -46,7 +47,7 @@ export class ServersStatusBar implements vscode.Disposable {
 		this.item.backgroundColor = errors > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
 		const lines = views.map((v) => `${v.name}: ${v.state.kind}${v.state.kind === 'error' ? ` (${v.state.message.split('\n', 1)[0]})` : ''}`);
 		this.item.tooltip = `MCP servers\n${lines.join('\n')}\n\nClick for actions`;
-		this.item.accessibilityInformation = { label: `MCP: ${views.filter((v) => v.state.kind === 'running').length} of ${views.length} servers running${errors > 0 ? `, ${errors} in error` : ''}` };
+		this.item.accessibilityInformation = { label: `MCP: ${views.filter((v) => v.state.kind === 'running').length} of ${plural(views.length, 'server')} running${errors > 0 ? `, ${errors} in error` : ''}` };
 		this.item.show();
 	}
 

@@ -257,7 +257,7 @@ test(
 			const question = await waitFor(async () => {
 				const shown = await quickInput();
 				return shown?.text.includes('may delete or overwrite data') && shown.rows.length === 4 ? shown : undefined;
-			}, { timeoutMs: 5_000, message: 'the consent pick with its four choices' });
+			}, { timeoutMs: 15_000, message: 'the consent pick with its four choices' });
 			assert.deepEqual(question.rows, ['Deny', 'Allow once', 'Allow for this session', 'Always allow this tool in this workspace']);
 			await answerQuickPick(answer);
 			return run;
@@ -272,7 +272,7 @@ test(
 			void vscode.commands.executeCommand(ConsentCommands.review);
 			await waitForQuickInput('pick one to forget it');
 			await answerQuickPick(`${name} › wipe`);
-			await waitFor(() => consent.entries().length === 0, { timeoutMs: 5_000, message: 'the permission to be forgotten' });
+			await waitFor(() => consent.entries().length === 0, { timeoutMs: 15_000, message: 'the permission to be forgotten' });
 
 			assert.deepEqual((await answered('Always allow this tool in this workspace')).calls, [{ server: name, tool: 'wipe', ok: true }]);
 			assert.deepEqual(consent.entries(), [{ server: name, tool: 'wipe', scope: 'always' }]);

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../../src/extension';
 import type { CallOutcome } from '../../../src/vscode/tools/commands';
 import type { TreeNode } from '../../../src/vscode/tree/serversTree';
-import { resourceUri } from '../../../src/vscode/resources/resourceDocuments';
+import { parseResourceUri, resourceUri } from '../../../src/vscode/resources/resourceDocuments';
 import { answerQuickPick, driver, EXTENSION_ID, extensionApi, quickInputClose, sleep, test, waitFor } from './harness';
 import { needDriver, repoRoot, resultText, serverWithTool, waitForQuickInput, USER_PACED } from './elicitationSupport';
 
@@ -212,7 +212,7 @@ test(
 			assert.ok(notes);
 			await vscode.commands.executeCommand('mcpSwitchboard.subscribeResource', notes);
 			assert.deepEqual(await followed(a), ['test://docs/notes']);
-			const document = await waitFor(() => vscode.workspace.textDocuments.find((d) => d.uri.toString() === resourceUri(LISTS, 'test://docs/notes').toString()), { message: 'the subscribed document open' });
+			const document = await waitFor(() => vscode.workspace.textDocuments.find((d) => parseResourceUri(d.uri)?.server === LISTS && parseResourceUri(d.uri)?.uri === 'test://docs/notes'), { message: 'the subscribed document open' });
 
 			await a.manager.restart(LISTS);
 			await serverWithTool(LISTS, 'subscriptions');

@@ -105,14 +105,14 @@ test(
 			assert.ok(enablement.isEnabled(echoNamed), 'on in the review profile');
 			await waitFor(() => gatewayEcho(), { timeoutMs: 20_000, message: 'VS Code to get echo back with the profile' });
 			await enablement.switchTo(undefined);
-			await waitFor(() => !enablement.isEnabled(echoNamed), { timeoutMs: 5_000, message: 'the workspace list (echo off) to be active again' });
+			await waitFor(() => !enablement.isEnabled(echoNamed), { timeoutMs: 15_000, message: 'the workspace list (echo off) to be active again' });
 			await enablement.switchTo('review');
-			await waitFor(() => enablement.isEnabled(echoNamed), { timeoutMs: 5_000, message: 'the review profile (echo on)' });
+			await waitFor(() => enablement.isEnabled(echoNamed), { timeoutMs: 15_000, message: 'the review profile (echo on)' });
 		} finally {
 			const config = vscode.workspace.getConfiguration();
 			for (const key of ['mcpSwitchboard.tools.disabled', 'mcpSwitchboard.tools.profiles', 'mcpSwitchboard.tools.activeProfile']) await config.update(key, undefined, vscode.ConfigurationTarget.Workspace);
 		}
-		await waitFor(() => enablement.isEnabled(echoNamed), { timeoutMs: 5_000, message: 'every tool on again' });
+		await waitFor(() => enablement.isEnabled(echoNamed), { timeoutMs: 15_000, message: 'every tool on again' });
 	},
 	{ timeoutMs: 90_000 },
 );
@@ -135,32 +135,81 @@ test(
 		const rowLabel = typeof label === 'string' ? label : label?.label;
 		assert.ok(rowLabel, 'the echo row has a label');
 		// The row is found by its label as drawn; its checkbox gets a marker so Playwright can click it like a person.
+		// The marker stays on the element until the tree draws the row anew, which makes a new element (unmarked): a
+		// new token then says the checkbox moved or was replaced since the last look.
 		const marked = '[data-e2e-target="echo-checkbox"]';
-		const markCheckbox = `(() => {
-			for (const old of document.querySelectorAll('${marked}')) old.removeAttribute('data-e2e-target');
+		const lookAtCheckbox = `(() => {
 			const row = [...document.querySelectorAll('.pane-body .monaco-list-row')].find((r) => (r.querySelector('.label-name')?.textContent ?? '').trim() === ${JSON.stringify(rowLabel)});
 			const box = row?.querySelector('.custom-view-tree-node-item-checkbox');
 			if (!box) return row ? 'row without checkbox: ' + row.innerHTML.slice(0, 300) : 'no row';
-			box.setAttribute('data-e2e-target', 'echo-checkbox');
-			return 'ok';
+			if (!box.hasAttribute('data-e2e-target')) {
+				for (const old of document.querySelectorAll('${marked}')) old.removeAttribute('data-e2e-target');
+				box.setAttribute('data-e2e-target', 'echo-checkbox');
+				box.setAttribute('data-e2e-token', String((globalThis.__e2eTokens = (globalThis.__e2eTokens ?? 0) + 1)));
+			}
+			const r = box.getBoundingClientRect();
+			return { token: box.getAttribute('data-e2e-token'), box: [r.x, r.y, r.width, r.height].map(Math.round).join(','), checked: box.getAttribute('aria-checked') === 'true' };
 		})()`;
-		const clickCheckbox = async () => {
+		type Look = { token: string; box: string; checked: boolean };
+		const look = async (): Promise<Look | string> => (await driver({ action: 'evaluate', script: lookAtCheckbox })) as Look | string;
+		// Checkbox events the extension host received for the echo row: proof that a click landed, whatever the
+		// settings write that follows takes on a loaded machine.
+		let echoEvents = 0;
+		const watching = treeView.onDidChangeCheckboxState((event) => {
+			if (event.items.some(([node]) => node.kind === 'tool' && node.server === 'everything' && node.tool.tool.name === 'echo')) echoEvents++;
+		});
+		/**
+		 * Waits until the echo row's checkbox is on screen and at rest (the same element in the same place over three
+		 * looks, showing what the extension holds), as a person waits for a list to stop moving before clicking in it:
+		 * a click on a row the tree redraws between mouse down and mouse up is no click.
+		 */
+		const atRest = async (): Promise<Look> => {
 			await vscode.commands.executeCommand('workbench.view.extension.mcpSwitchboard');
 			let seen = '';
-			await waitFor(
+			let previous: Look | undefined;
+			let steady = 0;
+			return waitFor(
 				async () => {
-					await treeView.reveal(echoNode, { expand: true, select: false, focus: false }).then(undefined, (error: Error) => (seen = `reveal: ${error.message}`));
-					const found = (await driver({ action: 'evaluate', script: markCheckbox })) as string;
-					if (found !== 'ok') seen = found;
-					return found === 'ok';
+					const now = await look();
+					if (typeof now === 'string') {
+						// Not on screen (yet): bring it there. Only then, since a reveal may draw the row anew.
+						seen = now;
+						steady = 0;
+						await treeView.reveal(echoNode, { expand: true, select: false, focus: false }).then(undefined, (error: Error) => (seen = `${now}; reveal: ${error.message}`));
+						return undefined;
+					}
+					const same = previous !== undefined && previous.token === now.token && previous.box === now.box;
+					previous = now;
+					steady = same && now.checked === enablement.isEnabled(echo) ? steady + 1 : 0;
+					seen = `checkbox ${JSON.stringify(now)}, the extension has echo ${enablement.isEnabled(echo) ? 'on' : 'off'}`;
+					return steady >= 2 ? now : undefined;
 				},
-				{ timeoutMs: 15_000, intervalMs: 300, message: `the echo row's checkbox on screen (${seen})` },
+				{ timeoutMs: 30_000, intervalMs: 300, message: () => `the echo row's checkbox on screen and at rest (${seen})` },
 			);
+		};
+		/**
+		 * Clicks the checkbox's centre to switch echo `on` (true) or off, as a person would, and waits for the
+		 * extension to have it so. A click that did not take (no checkbox event reached the extension, the extension and
+		 * the checkbox still show the old state) is tried once more on the checkbox found anew; one that did take is
+		 * only waited for, so the tool is never switched twice.
+		 */
+		const clickCheckbox = async (on: boolean, what: string): Promise<void> => {
+			const before = echoEvents;
+			await atRest();
 			await driver({ action: 'click', selector: marked });
+			const took = () => enablement.isEnabled(echo) === on;
+			const tookOrLanded = await waitFor(() => took() || echoEvents > before, { timeoutMs: 5_000, message: '' }).then(() => true, () => false);
+			if (!tookOrLanded) {
+				const now = await atRest();
+				if (!took() && echoEvents === before && now.checked !== on) {
+					console.log(`e2e: the click on echo's checkbox did not reach the extension (checkbox ${JSON.stringify(now)}); clicking it again`);
+					await driver({ action: 'click', selector: marked });
+				}
+			}
+			await waitFor(took, { timeoutMs: 20_000, message: `${what} (checkbox events for echo: ${echoEvents - before})` });
 		};
 		try {
-			await clickCheckbox();
-			await waitFor(() => !enablement.isEnabled(echo), { timeoutMs: 10_000, message: 'the click to switch echo off' });
+			await clickCheckbox(false, 'the click to switch echo off');
 			await screenshot('tool-checkbox-off');
 			assert.deepEqual(vscode.workspace.getConfiguration().inspect('mcpSwitchboard.tools.disabled')?.workspaceValue, { everything: ['echo'] }, 'saved in the workspace settings');
 			// The gateway's tools/list, as an MCP client reads it, no longer has echo.
@@ -172,12 +221,12 @@ test(
 			const offered = await mcpOfferedTools(api);
 			assert.ok(!offered.includes('mcp__everything__echo') && offered.includes('mcp__everything__get-tiny-image'), offered.join(', '));
 
-			await clickCheckbox();
-			await waitFor(() => enablement.isEnabled(echo), { timeoutMs: 10_000, message: 'the second click to switch echo on' });
+			await clickCheckbox(true, 'the second click to switch echo on');
 			assert.ok((await gatewayToolNames(api)).includes('mcp__everything__echo'));
 			assert.ok((await mcpOfferedTools(api)).includes('mcp__everything__echo'));
 			await waitFor(() => gatewayEcho(), { timeoutMs: 20_000, message: 'VS Code\'s agent to get echo back' });
 		} finally {
+			watching.dispose();
 			await vscode.workspace.getConfiguration().update('mcpSwitchboard.tools.disabled', undefined, vscode.ConfigurationTarget.Workspace);
 		}
 	},

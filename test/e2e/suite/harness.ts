@@ -73,8 +73,11 @@ export interface WaitOptions {
 	timeoutMs?: number;
 	/** Polling interval. Default 100 ms. */
 	intervalMs?: number;
-	/** Says what was awaited, for the error. Default: the predicate's source. */
-	message?: string;
+	/**
+	 * Says what was awaited, for the error. Default: the predicate's source. A function is called when the wait
+	 * times out, so the message can tell what the last look saw.
+	 */
+	message?: string | (() => string);
 }
 
 /**
@@ -96,7 +99,7 @@ export async function waitFor<T>(predicate: () => T | Promise<T>, options: WaitO
 			lastError = error;
 		}
 		if (Date.now() >= deadline) {
-			const what = options.message ?? predicate.toString().slice(0, 200);
+			const what = (typeof options.message === 'function' ? options.message() : options.message) ?? predicate.toString().slice(0, 200);
 			const last = lastError instanceof Error ? `; last error: ${lastError.message}` : lastError !== undefined ? `; last error: ${textOf(lastError)}` : '';
 			throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${last}`);
 		}
@@ -143,18 +146,26 @@ export async function answerInputBox(text: string): Promise<void> {
 
 /**
  * Answers an open quick pick by choosing the row labelled `label`: filters by typing it, waits for the row, moves
- * to it and accepts. Needs the page driver (use `answerQuickPickAt` without one).
- * @throws Error when no row with that label appears within 5 s.
+ * the focus to it and accepts once the page shows it focused (the list re-renders as the filter applies, so a
+ * count of key presses computed from one look could land on another row). Needs the page driver (use
+ * `answerQuickPickAt` without one).
+ * @throws Error when no row with that label appears, or the focus does not reach it, within 15 s.
  */
 export async function answerQuickPick(label: string): Promise<void> {
 	await driver({ action: 'fill', selector: QUICK_INPUT_BOX, text: label });
-	const rows = await waitFor(async () => {
-		const found = await quickInputRows();
-		return found.some((row) => row.label === label) && found;
-	}, { timeoutMs: 5_000, message: `a quick pick row labelled "${label}"` });
-	const index = rows.findIndex((row) => row.label === label);
-	const focused = Math.max(0, rows.findIndex((row) => row.focused));
-	if (index > focused) await quickPickNext(index - focused);
+	let seen: QuickInputRow[] = [];
+	await waitFor(async () => {
+		seen = await quickInputRows();
+		const target = seen.find((row) => row.label === label);
+		if (!target) return false;
+		const focused = seen.find((row) => row.focused);
+		if (focused?.index === target.index) return true;
+		// One move per look; the next look sees where the focus went.
+		if (!focused) await vscode.commands.executeCommand('quickInput.first');
+		else if (focused.index < target.index) await quickPickNext(target.index - focused.index);
+		else for (let i = target.index; i < focused.index; i++) await vscode.commands.executeCommand('workbench.action.quickOpenSelectPrevious');
+		return false;
+	}, { timeoutMs: QUICK_INPUT_WAIT_MS, message: () => `a focused quick pick row labelled "${label}" (rows seen: ${JSON.stringify(seen.map((row) => `${row.focused ? '>' : ''}${row.label}`))})` });
 	await quickInputAccept();
 }
 
@@ -167,8 +178,16 @@ export async function answerQuickPickAt(index: number): Promise<void> {
 
 const QUICK_INPUT_BOX = '.quick-input-widget .quick-input-box input';
 
+/**
+ * How long the quick input helpers wait for the page to show what they expect. The workbench can take seconds to lay
+ * out a quick input on a loaded CI machine (two shared cores, load averages of 20+); a missing row still fails.
+ */
+const QUICK_INPUT_WAIT_MS = 15_000;
+
 /** A visible quick input row as a person sees it. */
 export interface QuickInputRow {
+	/** The row's position in the whole (filtered) list: `data-index`, which counts rows scrolled out of view too. */
+	index: number;
 	label: string;
 	description: string;
 	detail: string;
@@ -183,6 +202,7 @@ export async function quickInputRows(): Promise<QuickInputRow[]> {
 			.filter((row) => row.closest('.quick-input-widget').style.display !== 'none')
 			.sort((a, b) => Number(a.getAttribute('data-index')) - Number(b.getAttribute('data-index')))
 			.map((row) => ({
+				index: Number(row.getAttribute('data-index')),
 				label: (row.querySelector('.label-name')?.textContent ?? '').trim(),
 				description: (row.querySelector('.label-description')?.textContent ?? '').trim(),
 				detail: (row.querySelector('.quick-input-list-label-meta, .monaco-icon-label-container + *')?.textContent ?? '').trim(),
@@ -204,7 +224,9 @@ export type DriverRequest =
 	| { action: 'texts'; selector: string }
 	| { action: 'evaluate'; script: string }
 	/** Evaluates `script` in every frame whose URL contains `frame` (webviews are nested iframes); returns the defined values. */
-	| { action: 'frameEvaluate'; script: string; frame?: string };
+	| { action: 'frameEvaluate'; script: string; frame?: string }
+	/** The browser tabs the workbench opened: their URL and text; `close` closes them afterwards. */
+	| { action: 'pages'; close?: boolean };
 
 /** True when a page driver answers requests (the code-server runner; not `@vscode/test-electron`). */
 export function hasDriver(): boolean {
@@ -214,11 +236,19 @@ export function hasDriver(): boolean {
 let nextRequest = 0;
 
 /**
- * Asks run.mjs to act on the page and returns its answer: `texts` gives the `innerText` of every match,
- * `evaluate` the value of a JavaScript expression, `screenshot` the PNG's path; the others `undefined`.
- * @throws Error when there is no driver, the driver reports an error, or no answer came within `timeoutMs` (default 15 s).
+ * How long `driver()` waits for an answer by default: longer than run.mjs gives a page action (PAGE_ACTION_MS,
+ * 15 s), so a page action that fails is reported with Playwright's own explanation, not as a missing answer.
  */
-export async function driver(request: DriverRequest, timeoutMs = 15_000): Promise<unknown> {
+export const DRIVER_ANSWER_MS = 40_000;
+
+/**
+ * Asks run.mjs to act on the page and returns its answer: `texts` gives the `innerText` of every match,
+ * `evaluate` the value of a JavaScript expression, `screenshot` the PNG's path; the others `undefined`. `fill` and
+ * `click` act on visible matches only, and wait up to 15 s for one that is visible, enabled and stable.
+ * @throws Error when there is no driver, the driver reports an error (with Playwright's call log and what the
+ * selector matched), or no answer came within `timeoutMs` (default {@link DRIVER_ANSWER_MS}).
+ */
+export async function driver(request: DriverRequest, timeoutMs = DRIVER_ANSWER_MS): Promise<unknown> {
 	const dir = process.env.MCP_SWITCHBOARD_E2E_DRIVER;
 	if (!dir) throw new Error(`No page driver in this runner (needed for "${request.action}")`);
 	const id = `${process.pid}-${++nextRequest}`;
@@ -252,5 +282,5 @@ export async function pageTexts(selector: string): Promise<string[]> {
  */
 export async function screenshot(name: string): Promise<string | undefined> {
 	if (!hasDriver()) return undefined;
-	return (await driver({ action: 'screenshot', name }, 30_000)) as string;
+	return (await driver({ action: 'screenshot', name })) as string;
 }

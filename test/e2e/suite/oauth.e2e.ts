@@ -70,7 +70,7 @@ test(
 				const found = tabs.find((tab) => tab.url.startsWith(redirectUri) && /Authorization complete/.test(tab.text));
 				if (!found) throw new Error(`tabs: ${JSON.stringify(tabs.map((t) => [t.url.split('?')[0], t.text.slice(0, 40)]))}`);
 				return found;
-			}, { timeoutMs: 5_000, message: `a browser tab at the redirect URI ${redirectUri} showing that sign-in is complete` });
+			}, { timeoutMs: 20_000, message: `a browser tab at the redirect URI ${redirectUri} showing that sign-in is complete` });
 			await browserTabs(true);
 			assert.ok(new URL(landed.url).searchParams.get('code'), 'the tab carried the authorization code back');
 			console.log(`e2e: OAuth redirect URI from asExternalUri: ${redirectUri}`);
@@ -87,7 +87,7 @@ test(
 			const rows = await waitFor(async () => {
 				const found = await quickInputRows();
 				return found.length > 0 && found;
-			}, { timeoutMs: 5_000, message: 'the Sign Out picker' });
+			}, { timeoutMs: 15_000, message: 'the Sign Out picker' });
 			assert.deepEqual(rows.map((r) => r.label), [NAME], 'the picker lists the signed-in server (its tokens are in SecretStorage)');
 			await quickInputClose();
 			assert.equal(await picking, undefined, 'closing the picker signs out of nothing');
@@ -114,7 +114,7 @@ test(
 			const second = await whoami(manager);
 			assert.notEqual(second.split(' ')[0], first.split(' ')[0], 'the new token belongs to the new client');
 			assert.equal(bearerTokens(fixture).length, 2, 'a new token after signing in again');
-			await waitFor(async () => (await browserTabs()).some((tab) => /Authorization complete/.test(tab.text)), { timeoutMs: 5_000, message: 'the second sign-in to go through a browser tab too' });
+			await waitFor(async () => (await browserTabs()).some((tab) => /Authorization complete/.test(tab.text)), { timeoutMs: 20_000, message: 'the second sign-in to go through a browser tab too' });
 			await browserTabs(true);
 		} finally {
 			await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
@@ -177,7 +177,7 @@ test(
 			await driver({ action: 'evaluate', script: `void window.open(${JSON.stringify(link)}, '_blank')` });
 			await starting;
 			await running(manager, 20_000, `'${NAME}' to run after signing in with the copied link`);
-			await waitFor(async () => (await browserTabs()).some((tab) => /Authorization complete/.test(tab.text)), { timeoutMs: 5_000, message: "the pasted link's tab to show that sign-in is complete" });
+			await waitFor(async () => (await browserTabs()).some((tab) => /Authorization complete/.test(tab.text)), { timeoutMs: 20_000, message: "the pasted link's tab to show that sign-in is complete" });
 			await browserTabs(true);
 			answer = 'open';
 

@@ -68,7 +68,7 @@ test(
 			assert.deepEqual(fixture.interactions, ['login alice', 'consent']);
 			assert.equal(fixture.registrations.length, 1, 'registered through the provider\'s registration endpoint');
 			assert.deepEqual(fixture.grants, ['authorization_code']);
-			await waitFor(async () => (await browserTabs()).some((tab) => /Authorization complete/.test(tab.text)), { timeoutMs: 5_000, message: 'the tab to land on the redirect page' });
+			await waitFor(async () => (await browserTabs()).some((tab) => /Authorization complete/.test(tab.text)), { timeoutMs: 20_000, message: 'the tab to land on the redirect page' });
 			await browserTabs(true);
 
 			// The server's tools appear, in the Manager and as rows under the server in the Servers view.

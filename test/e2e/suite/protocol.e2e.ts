@@ -87,3 +87,31 @@ test('the protocol view lists a tool call live, paired with latency; filter, det
 	const client = extension.manager.get(SERVER)?.state;
 	assert.equal(client?.kind === 'running' ? client.client.messageTap : 'not running', undefined, 'nothing is tapped once the view is closed');
 }, { timeoutMs: 90_000 });
+
+test('"Show Protocol" on a server\'s error notification, pressed like a person, opens that server\'s protocol view', async () => {
+	needDriver();
+	const extension = await extensionApi<SwitchboardApi>();
+	const config = vscode.workspace.getConfiguration('mcpSwitchboard');
+	const previous = config.inspect<Record<string, unknown>>('servers')?.globalValue;
+	const name = 'protocol-broken-e2e';
+	await config.update('servers', { ...(previous ?? {}), [name]: { command: 'mcp-switchboard-no-such-command-e2e', args: [] } }, vscode.ConfigurationTarget.Global);
+	try {
+		await waitFor(() => extension.manager.get(name)?.state.kind === 'error', { timeoutMs: 30_000, message: `'${name}' in error` });
+		assert.equal(extension.protocol.get(name), undefined, 'no protocol view before the button');
+		// Toasts are hidden in this test mode; the notification center holds the same notification with its buttons.
+		await vscode.commands.executeCommand('notifications.showList');
+		const item = `.notifications-center .notification-list-item:has-text("MCP server '${name}'")`;
+		const button = `${item} .monaco-button:has-text("Show Protocol")`;
+		await waitFor(async () => ((await driver({ action: 'texts', selector: button })) as string[]).length === 1, { timeoutMs: 30_000, message: `the notification of '${name}' with its Show Protocol button` });
+		await driver({ action: 'click', selector: button });
+		const view = await waitFor(() => extension.protocol.get(name), { timeoutMs: 30_000, message: `the protocol view of '${name}'` });
+		assert.equal(view.server, name);
+		// The person sees the view's page (its message counter), in the editor area.
+		await waitFor(async () => (await viewState())?.count !== undefined, { timeoutMs: 30_000, message: 'the protocol view page' });
+	} finally {
+		await vscode.commands.executeCommand('notifications.hideList');
+		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+		await config.update('servers', previous, vscode.ConfigurationTarget.Global);
+	}
+	await waitFor(() => extension.manager.get(name) === undefined, { timeoutMs: 15_000, message: `'${name}' removed again` });
+}, { timeoutMs: 90_000 });

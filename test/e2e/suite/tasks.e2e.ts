@@ -90,7 +90,8 @@ taskTest(
 		await waitFor(() => /^completed/.test(String(rowOf(api, SERVER, outcome.taskId!)?.description)), { timeoutMs: 5000, message: 'the row to say completed' });
 		assert.equal(row.contextValue, 'mcpTask.finished');
 		assert.equal(row.command?.command, 'mcpSwitchboard.openTaskResult', 'a click opens the result');
-		assert.match(String(rowOf(api, SERVER, outcome.taskId)?.description), /\d+ s$/, 'with the elapsed time');
+		// Done, it says so and how long it took, not the last "working" message the server sent ("Synthesizing findings...").
+		assert.match(String(rowOf(api, SERVER, outcome.taskId)?.description), /^completed in \d+ s$/, 'completed, with the elapsed time');
 		const reopened = await vscode.commands.executeCommand<vscode.Uri | undefined>('mcpSwitchboard.openTaskResult', { server: SERVER, taskId: outcome.taskId });
 		assert.ok(reopened);
 		assert.match((await vscode.workspace.openTextDocument(reopened)).getText(), /Research Report: tides/);

@@ -137,14 +137,15 @@ test(
 		const picking = Promise.resolve(vscode.commands.executeCommand<string[]>('mcpSwitchboard.importServers'));
 		try {
 			await waitForQuickInput('Import MCP servers from');
-			const rows = await quickInputRows();
-			assert.ok(rows.some((r) => r.label.includes('Browse')), JSON.stringify(rows));
+			// The pick's rows are drawn after its title: wait for them (the Browse row is always there) before reading.
+			let rows = await quickInputRows();
+			await waitFor(async () => (rows = await quickInputRows()).some((r) => r.label.includes('Browse')), { timeoutMs: 15_000, message: () => `the Browse row (rows: ${JSON.stringify(rows)})` });
 			assert.ok(!rows.some((r) => r.label.startsWith('Cursor (') && r.label !== 'Cursor (user)'), `no workspace file offered: ${JSON.stringify(rows.map((r) => r.label))}`);
 		} finally {
 			await quickInputClose();
 		}
 		assert.deepEqual(await picking, []);
-		await waitFor(async () => (await quickInput()) === undefined, { timeoutMs: 5000, message: 'the pick to close' });
+		await waitFor(async () => (await quickInput()) === undefined, { timeoutMs: 15_000, message: 'the pick to close' });
 
 		const named = await vscode.commands.executeCommand<string[]>('mcpSwitchboard.importServers', vscode.Uri.file(file));
 		assert.deepEqual(named, [], 'nothing imported from the workspace');

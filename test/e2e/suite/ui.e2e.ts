@@ -60,11 +60,11 @@ async function quickInputShowing(text: string): Promise<void> {
 		async () =>
 			(await driver({
 				action: 'evaluate',
-				script: `(() => { const w = document.querySelector('.quick-input-widget'); if (!w || w.style.display === 'none') return false;
+				script: `[...document.querySelectorAll('.quick-input-widget')].some((w) => { if (w.style.display === 'none' || w.offsetParent === null) return false;
 					const t = (w.querySelector('.quick-input-title')?.textContent ?? '') + ' ' + (w.querySelector('.quick-input-box input')?.getAttribute('placeholder') ?? '') + ' ' + (w.querySelector('.quick-input-message')?.textContent ?? '');
-					return t.includes(${JSON.stringify(text)}); })()`,
+					return t.includes(${JSON.stringify(text)}); })`,
 			})) === true,
-		{ timeoutMs: 10_000, message: `a quick input showing "${text}"` },
+		{ timeoutMs: 15_000, message: `a quick input showing "${text}"` },
 	);
 }
 
@@ -159,7 +159,7 @@ test('a long-running tool reports progress in a notification and can be cancelle
 			await waitFor(async () => {
 				const texts = (await driver({ action: 'texts', selector: '.notifications-center .notification-list-item' })) as string[];
 				return texts.some((t) => /everything: Trigger Long Running Operation Tool: \d+\/60/.test(t) && t.includes('Cancel'));
-			}, { timeoutMs: 5_000, message: 'the progress notification with its count and Cancel button' });
+			}, { timeoutMs: 15_000, message: 'the progress notification with its count and Cancel button' });
 			// Press its Cancel button, as a person does.
 			await driver({ action: 'click', selector: '.notifications-center .notification-list-item:has-text("Trigger Long Running Operation Tool") .monaco-button:has-text("Cancel")' });
 		} finally {
@@ -252,7 +252,8 @@ test('the server log channel holds lifecycle events and, at Trace level, the JSO
 	const setting = vscode.commands.executeCommand('workbench.action.setLogLevel');
 	await quickInputShowing('');
 	await answerQuickPick(`MCP: ${SERVER}`);
-	await sleep(300);
+	// The level pick follows the channel pick; its placeholder names the channel ("MCP: everything: Select log level").
+	await quickInputShowing(`MCP: ${SERVER}`);
 	await answerQuickPick('Trace');
 	await setting;
 	const marker = `trace marker ${Date.now()}`;
@@ -285,7 +286,7 @@ test('a server whose command does not exist shows in error with a helpful messag
 		const [messageNode] = a.tree.getChildren(node);
 		assert.equal(messageNode?.kind, 'message');
 		assert.match(label(a.tree.getTreeItem(messageNode)), /mcp-switchboard-no-such-command/);
-		await waitFor(() => a.statusText().includes('$(warning)'), { timeoutMs: 5_000, message: 'the status bar warning' });
+		await waitFor(() => a.statusText().includes('$(warning)'), { timeoutMs: 15_000, message: 'the status bar warning' });
 		if (hasDriver()) {
 			// One error notification naming the server (toasts are hidden in this test mode; the notification center keeps it).
 			await vscode.commands.executeCommand('notifications.showList');
@@ -293,7 +294,7 @@ test('a server whose command does not exist shows in error with a helpful messag
 				const messages = await waitFor(async () => {
 					const texts = (await driver({ action: 'texts', selector: '.notifications-center .notification-list-item' })) as string[];
 					return texts.some((t) => t.includes(`MCP server '${name}'`)) ? texts : undefined;
-				}, { timeoutMs: 5_000, message: `an error notification naming '${name}'` });
+				}, { timeoutMs: 15_000, message: `an error notification naming '${name}'` });
 				const ours = messages.filter((t) => t.includes(`MCP server '${name}'`));
 				assert.equal(ours.length, 1, 'one notification, not one per retry');
 				assert.match(ours[0] ?? '', /Show Output/);
@@ -397,7 +398,7 @@ test('Add Server: a command line and a name write the setting, and the server st
 		assert.equal(saved?.[name]?.command, view.config.command);
 		await waitFor(() => a.manager.get(name)?.state.kind === 'running', { timeoutMs: 30_000, message: `'${name}' running` });
 		await waitFor(() => a.statusText().endsWith(`MCP ${a.manager.servers().filter((v) => v.state.kind === 'running').length}/${a.manager.servers().length}`) && a.statusText().includes('MCP 2/'), {
-			timeoutMs: 5_000,
+			timeoutMs: 15_000,
 			message: `the status bar to count the new server (it says "${a.statusText()}")`,
 		});
 	} finally {
@@ -610,7 +611,7 @@ test('Stop and Start Server change the tree and the status bar', async () => {
 	const children = a.tree.getChildren(node);
 	assert.equal(children.length, 1);
 	assert.match(label(a.tree.getTreeItem(children[0] as TreeNode)), /^Stopped\. Start it/);
-	await waitFor(() => /MCP 0\//.test(a.statusText()), { timeoutMs: 5_000, message: `the status bar to count 0 running (it says "${a.statusText()}")` });
+	await waitFor(() => /MCP 0\//.test(a.statusText()), { timeoutMs: 15_000, message: `the status bar to count 0 running (it says "${a.statusText()}")` });
 	// Convention 11: with nothing running, Call Tool stays available and says why it cannot act.
 	const outcome = await vscode.commands.executeCommand('mcpSwitchboard.callTool');
 	assert.equal(outcome, undefined);
@@ -649,7 +650,7 @@ test('prompt arguments offer the server completions, the second narrowed by the 
 		await waitFor(async () => {
 			const labels = (await quickInputRows()).map((row) => row.label);
 			return ['Engineering', 'Sales', 'Marketing', 'Support'].every((d) => labels.includes(d));
-		}, { timeoutMs: 5_000, message: 'the four departments suggested' });
+		}, { timeoutMs: 15_000, message: 'the four departments suggested' });
 	}
 	await answerQuickPick('Sales');
 	await quickInputShowing('name');
@@ -657,7 +658,7 @@ test('prompt arguments offer the server completions, the second narrowed by the 
 		await waitFor(async () => {
 			const labels = (await quickInputRows()).map((row) => row.label);
 			return ['David', 'Eve', 'Frank'].every((n) => labels.includes(n)) && !labels.includes('Alice');
-		}, { timeoutMs: 5_000, message: "the Sales team suggested (completion context carries the department)" });
+		}, { timeoutMs: 15_000, message: "the Sales team suggested (completion context carries the department)" });
 	}
 	await answerQuickPick('Eve');
 	await call;

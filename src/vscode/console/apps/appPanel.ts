@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { Logger } from '../../../common/logger';
-import { AppBridge, type AppBridgeHost } from '../../../manager/apps/appBridge';
+import { AppBridge, type AppBridgeHost, type AppDisplayMode, type AppFile } from '../../../manager/apps/appBridge';
 import { appContentSecurityPolicy } from '../../../manager/apps/appCsp';
 import type { AppContent } from '../../../manager/apps/appMeta';
 import type { CallToolResult, Tool } from '../../../protocol/schema';
@@ -55,8 +55,19 @@ function hostContextOf(page: PageContext | undefined): Record<string, unknown> {
 	};
 }
 
+/**
+ * The display modes a panel really offers: `inline` (an editor tab beside the result) and `fullscreen` (that tab's
+ * editor group maximised, the others hidden, VS Code's "Toggle Maximize Editor Group"). Not `pip`: VS Code has no
+ * floating overlay for a webview (a separate window is a desktop-only feature and not "over" anything).
+ */
+export const PANEL_DISPLAY_MODES: readonly AppDisplayMode[] = ['inline', 'fullscreen'];
+
 export class AppPanel implements vscode.Disposable {
 	private bridge: AppBridge | undefined;
+	/** The panel's display mode (kept across runs of the tool in this panel). */
+	private mode: AppDisplayMode = 'inline';
+	/** True while this panel's editor group is maximised by a fullscreen request. */
+	private maximized = false;
 	private current: AppRun | undefined;
 	private page: PageContext | undefined;
 	private pageReady = false;
@@ -82,6 +93,9 @@ export class AppPanel implements vscode.Disposable {
 	get activeBridge(): AppBridge | undefined {
 		return this.bridge;
 	}
+
+	/** The bridge of the app shown last, also after the panel closed (tests check that it ended). */
+	lastBridge: AppBridge | undefined;
 
 	/** The run shown now. */
 	get run(): AppRun | undefined {
@@ -111,11 +125,13 @@ export class AppPanel implements vscode.Disposable {
 			tool: run.tool,
 			arguments: run.arguments,
 			hostInfo: this.deps.hostInfo,
-			hostContext: { ...this.deps.baseContext(), displayMode: 'inline', availableDisplayModes: ['inline'], platform: vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop' },
+			hostContext: { ...this.deps.baseContext(), displayMode: this.mode, platform: vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop' },
+			displayModes: PANEL_DISPLAY_MODES,
 			csp: csp.approved,
 			post: (message) => this.panel.webview.postMessage({ type: 'app', message }),
 			logger,
 		});
+		this.lastBridge = this.bridge;
 		this.bridge.toolResult(run.result);
 		this.panel.title = `App: ${run.tool.title ?? run.tool.name}`;
 		this.panel.webview.html = appPanelHtml(csp.policy, `${run.tool.title ?? run.tool.name} · ${run.server} · ${run.app.uri} (sandboxed MCP App)`);
@@ -126,6 +142,45 @@ export class AppPanel implements vscode.Disposable {
 		void this.bridge?.dispose();
 		this.bridge = undefined;
 		void this.panel.webview.postMessage({ type: 'status', text, error: true });
+	}
+
+	/** The panel's display mode now. */
+	get displayMode(): AppDisplayMode {
+		return this.mode;
+	}
+
+	/**
+	 * Shows the panel in `mode`: fullscreen maximises its editor group (the panel is made active first, since VS Code
+	 * maximises the active group), inline restores the layout. Resolves the mode in effect.
+	 */
+	async setDisplayMode(mode: AppDisplayMode): Promise<AppDisplayMode> {
+		if (this.disposed || !PANEL_DISPLAY_MODES.includes(mode) || mode === this.mode) return this.mode;
+		// With one editor group the panel already fills the editor area (VS Code maximises nothing then): only a group
+		// this panel maximised is restored, so going back never maximises something else.
+		const toggle = mode === 'fullscreen' ? vscode.window.tabGroups.all.length > 1 : this.maximized;
+		if (toggle) {
+			this.panel.reveal(undefined, false);
+			await vscode.commands.executeCommand('workbench.action.toggleMaximizeEditorGroup');
+		}
+		this.maximized = mode === 'fullscreen' && toggle;
+		this.mode = mode;
+		return mode;
+	}
+
+	/**
+	 * Saves a file the app offers: VS Code's save dialog (the confirmation the spec asks for) suggests the app's name for
+	 * it in the first workspace folder; cancelling resolves false.
+	 */
+	async saveFile(file: AppFile, title: string): Promise<boolean> {
+		const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+		const target = await vscode.window.showSaveDialog({
+			title,
+			saveLabel: 'Save',
+			...(folder ? { defaultUri: vscode.Uri.joinPath(folder, file.fileName) } : {}),
+		});
+		if (!target) return false;
+		await vscode.workspace.fs.writeFile(target, file.bytes);
+		return true;
 	}
 
 	/** Grows or shrinks the app's frame to the height it reported. */
@@ -162,17 +217,32 @@ export class AppPanel implements vscode.Disposable {
 		}
 	}
 
-	/** Closes the panel (the app asked to be torn down, or the extension ends). */
+	/** Closes the panel at once (the extension ends). */
 	close(): void {
+		this.panel.dispose();
+	}
+
+	/**
+	 * Closes the panel the way the spec wants: `ui/resource-teardown` to the app, its answer awaited (at most 2 s), then
+	 * the panel goes (Close MCP App, the app's own request-teardown).
+	 */
+	async closeGracefully(reason: string): Promise<void> {
+		await this.bridge?.teardown(reason);
 		this.panel.dispose();
 	}
 
 	dispose(): void {
 		if (this.disposed) return;
 		this.disposed = true;
-		// The panel is gone already: VS Code gives no moment to ask the app first, so the bridge just ends.
-		void this.bridge?.dispose();
+		const bridge = this.bridge;
 		this.bridge = undefined;
+		if (bridge && !bridge.isClosed && this.current) {
+			// The person closed the tab: VS Code removes a webview before it tells the extension (WebviewPanel has only
+			// onDidDispose, no "will close"), so the app is gone and cannot be sent ui/resource-teardown any more. What is
+			// left is ended here: its requests in flight are cancelled and nothing more is sent or handled.
+			this.deps.logger(this.current.server).info(`app ${this.current.app.uri}: its tab was closed, so it got no ui/resource-teardown (VS Code removes a webview before telling the extension; the title bar's Close MCP App sends it first); its requests in flight were cancelled`);
+		}
+		void bridge?.dispose();
 		for (const disposable of this.disposables) disposable.dispose();
 		this.closed.fire();
 		this.closed.dispose();

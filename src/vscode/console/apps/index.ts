@@ -74,7 +74,8 @@ export class AppViews implements vscode.Disposable {
 			// The call's result document opens after this event: wait for it (briefly), so the app lands beside it.
 			void resultShown().then(() => this.open(target.server, target.name, target.arguments, outcome.result as CallToolResult));
 		});
-		this.subscription = new vscode.Disposable(() => listener.dispose());
+		const close = vscode.commands.registerCommand('mcpSwitchboard.apps.close', () => this.closeApp());
+		this.subscription = vscode.Disposable.from(listener, close);
 	}
 
 	/** The open app panels (for tests and automation). */
@@ -156,9 +157,22 @@ export class AppViews implements vscode.Disposable {
 			sizeChanged: (size) => panel.resize(size),
 			requestTeardown: () => {
 				logs.channel(server).info(`app ${run.app.uri}: asked to be closed`);
-				void panel.activeBridge?.teardown('the app asked to close').then(() => panel.close());
+				void panel.closeGracefully('the app asked to close');
 			},
+			setDisplayMode: (mode) => panel.setDisplayMode(mode),
+			saveFile: (file) => panel.saveFile(file, `Save ${file.fileName} from the app of ${run.tool.title ?? run.tool.name} (${server})`),
 		};
+	}
+
+	/**
+	 * Closes an app panel as the spec wants (`ui/resource-teardown` first, its answer awaited): `panel`, else the
+	 * active app panel. Closing the tab itself cannot do that: VS Code removes the webview before telling the extension.
+	 */
+	async closeApp(panel?: AppPanel): Promise<boolean> {
+		const target = panel ?? this.all().find((view) => view.panel.active);
+		if (!target) return false;
+		await target.closeGracefully('the person closed the app');
+		return true;
 	}
 
 	dispose(): void {
