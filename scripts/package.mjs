@@ -40,8 +40,8 @@ export async function packageVsix(options = {}) {
 	run(process.execPath, ['esbuild.mjs', '--production']);
 	try {
 		// The bundle in dist/ already holds the run-time dependencies, so vsce packs no node_modules
-		// (--no-dependencies); .vscodeignore is an allowlist. The README's screenshot is packed (docs/) and its link
-		// left relative (--no-rewrite-relative-links): VS Code shows it from the installed folder, and there is no
+		// (--no-dependencies); .vscodeignore is an allowlist. The README's screenshots are packed (docs/) and their links
+		// left relative (--no-rewrite-relative-links): VS Code shows them from the installed folder, and there is no
 		// public repository URL to rewrite it to.
 		run(node, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', out]);
 	} finally {

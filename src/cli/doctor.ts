@@ -5,6 +5,7 @@
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import * as path from 'node:path';
+import { plural } from '../common/text';
 import type { ServerEntry } from '../manager/config';
 import type { CliSession } from './session';
 
@@ -91,7 +92,7 @@ export async function diagnose(session: CliSession, names: readonly string[]): P
 			const view = views.get(entry.name)!;
 			await session.listsReady(view);
 			const tools = view.tools.length;
-			const info = `${client.serverInfo.name} ${client.serverInfo.version}, protocol ${client.protocolVersion}, ${tools} tool${tools === 1 ? '' : 's'}`;
+			const info = `${client.serverInfo.name} ${client.serverInfo.version}, protocol ${client.protocolVersion}, ${plural(tools, 'tool')}`;
 			results.set(entry.name, { name: entry.name, ok: true, summary: `running: ${info}` });
 		} else {
 			const message = state?.kind === 'error' ? state.message : `did not start (${state?.kind ?? 'unknown'})`;
@@ -111,6 +112,6 @@ export async function diagnose(session: CliSession, names: readonly string[]): P
 	for (const problem of session.workspace.problems) lines.push(`! ${problem}`);
 	if (entries.length === 0) lines.push(session.configuredText());
 	const failed = ordered.filter((d) => !d.ok).length;
-	lines.push('', failed === 0 ? `${ordered.length} server${ordered.length === 1 ? '' : 's'} OK` : `${failed} of ${ordered.length} server${ordered.length === 1 ? '' : 's'} with problems`);
+	lines.push('', failed === 0 ? `${plural(ordered.length, 'server')} OK` : `${failed} of ${plural(ordered.length, 'server')} with problems`);
 	return { ok: failed === 0 && entries.length > 0, text: lines.join('\n'), json: { servers: ordered, problems: session.workspace.problems } };
 }

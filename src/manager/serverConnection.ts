@@ -97,6 +97,9 @@ export interface ServerConnectionDeps {
 /** The lists a server connection caches. */
 export type ListKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
 
+/** Every list a server's cache holds, in the order they are fetched. */
+const ALL_LISTS: readonly ListKind[] = ['tools', 'resources', 'resourceTemplates', 'prompts'];
+
 /**
  * The hash that decides whether a reconcile restarts a server: the config plus its trust scope, and the trust text
  * when there is one (it also covers fields outside the config, such as `envFile`).
@@ -104,6 +107,16 @@ export type ListKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
 export function serverHash(server: ResolvedServer): string {
 	const trust = server.trustText === undefined ? '' : createHash('sha256').update(server.trustText).digest('hex').slice(0, 8);
 	return `${configHash(server.config)}${server.workspaceDefined ? 'w' : 'u'}${trust}`;
+}
+
+/**
+ * A 2026-07-28 server sends list changes only on a subscriptions/listen stream that asks for them: ask for each list
+ * cached here that the server's capabilities offer (the client keeps the stream open and listens again after a drop
+ * until it closes; older servers send list changes unasked and this does nothing).
+ */
+function listenForCachedLists(client: McpClient): void {
+	const caps = client.serverCapabilities ?? {};
+	client.listenForChanges({ tools: caps.tools !== undefined, prompts: caps.prompts !== undefined, resources: caps.resources !== undefined });
 }
 
 const mcpLevelToLog: Record<LoggingMessage['level'], 'debug' | 'info' | 'warn' | 'error'> = {
@@ -318,7 +331,7 @@ export class ServerConnection implements ServerView {
 	/** Re-fetches every list of the running server. */
 	async refresh(): Promise<void> {
 		const client = this.runningClient;
-		if (client) await this.fetchLists(client, this.generation, new Set<ListKind>(['tools', 'resources', 'resourceTemplates', 'prompts']));
+		if (client) await this.fetchLists(client, this.generation, new Set(ALL_LISTS));
 	}
 
 	async dispose(): Promise<void> {
@@ -554,9 +567,8 @@ export class ServerConnection implements ServerView {
 				// capabilities (one may have appeared or gone).
 				if (generation !== this.generation || this.client !== client) return;
 				this.setState({ kind: 'running', client });
-				const caps = client.serverCapabilities ?? {};
-				client.listenForChanges({ tools: caps.tools !== undefined, prompts: caps.prompts !== undefined, resources: caps.resources !== undefined });
-				for (const kind of ['tools', 'resources', 'resourceTemplates', 'prompts'] as const) this.markDirty(kind, generation);
+				listenForCachedLists(client);
+				for (const kind of ALL_LISTS) this.markDirty(kind, generation);
 			}),
 		);
 		this.setState({ kind: 'running', client });
@@ -565,14 +577,11 @@ export class ServerConnection implements ServerView {
 		if (level && client.serverCapabilities?.logging) {
 			client.setLoggingLevel(level).catch((error: unknown) => this.logger.warn(`logging/setLevel ${level} failed: ${messageOf(error)}`));
 		}
-		void this.fetchLists(client, generation, new Set<ListKind>(['tools', 'resources', 'resourceTemplates', 'prompts']));
-		// A 2026-07-28 server sends list changes only on a subscriptions/listen stream that asks for them: ask for each
-		// list cached here (the client keeps the stream open and listens again after a drop until it closes).
-		const caps = client.serverCapabilities ?? {};
-		client.listenForChanges({ tools: caps.tools !== undefined, prompts: caps.prompts !== undefined, resources: caps.resources !== undefined });
+		void this.fetchLists(client, generation, new Set(ALL_LISTS));
+		listenForCachedLists(client);
 		if (this.server.config.type !== 'stdio' && client.era !== 'modern') {
 			const timer = this.deps.clock.setTimeout(() => {
-				if (generation === this.generation && this.client === client) void this.fetchLists(client, generation, new Set<ListKind>(['tools', 'prompts', 'resources', 'resourceTemplates']));
+				if (generation === this.generation && this.client === client) void this.fetchLists(client, generation, new Set(ALL_LISTS));
 			}, REMOTE_RELIST_DELAY_MS);
 			store.add(timer);
 		}

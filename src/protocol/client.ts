@@ -984,24 +984,22 @@ export class McpClient {
 		if (handlers.elicitation) {
 			capabilities.elicitation = handlers.elicitationUrl ? { form: {}, url: {} } : { form: {} };
 		}
+		// The host's extensions (MCP Apps) are added to the ones the client itself implements, never in their place: the
+		// host's entry once replaced the tasks entry, and a server that requires tasks refused every call.
+		const extensions: Record<string, object> = {};
 		if (modern) {
 			// "The client includes io.modelcontextprotocol/tasks in its per-request capabilities": callTool follows any
 			// task the server returns. https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md
-			const extensions = capabilities.extensions;
-			capabilities.extensions = { ...(isRecord(extensions) ? extensions : undefined), [TASKS_EXTENSION]: {} };
+			extensions[TASKS_EXTENSION] = {};
 		}
+		if (handlers.extensions) Object.assign(extensions, handlers.extensions);
+		if (Object.keys(extensions).length > 0) capabilities.extensions = extensions;
 		if (this.receiver && !modern) {
 			// https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#client-capabilities
 			const requests: Record<string, object> = {};
 			if (handlers.sampling) requests.sampling = { createMessage: {} };
 			if (handlers.elicitation) requests.elicitation = { create: {} };
 			capabilities.tasks = { list: {}, cancel: {}, requests };
-		}
-		if (handlers.extensions && Object.keys(handlers.extensions).length > 0) {
-			// Added to the ones the client itself implements (the tasks extension above), never in their place: the
-			// host's MCP Apps entry once replaced the tasks entry, and a server that requires tasks refused every call.
-			const own = capabilities.extensions;
-			capabilities.extensions = { ...(isRecord(own) ? own : undefined), ...handlers.extensions };
 		}
 		return capabilities;
 	}

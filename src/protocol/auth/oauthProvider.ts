@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { nullLogger, type Logger } from '../../common/logger';
+import { plural } from '../../common/text';
 import { ErrorCode } from '../jsonrpc';
 import { McpError } from '../mcpError';
 import type { AuthRequest, AuthResponse, HttpAuthProvider } from '../transports/transport';
@@ -293,7 +294,7 @@ export class OAuthProvider implements HttpAuthProvider {
 		if (tries >= this.maxStepUps) {
 			throw new OAuthStepError(
 				'step-up authorization',
-				`the server still answers 403 insufficient_scope for scope "${challenge.scope}" after ${tries} re-authorization${tries === 1 ? '' : 's'} with "${key}"`,
+				`the server still answers 403 insufficient_scope for scope "${challenge.scope}" after ${plural(tries, 're-authorization')} with "${key}"`,
 			);
 		}
 		this.stepUps.set(key, tries + 1);

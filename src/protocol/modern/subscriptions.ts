@@ -11,6 +11,7 @@
  * server) is opened again after a backoff.
  */
 import type { Logger } from '../../common/logger';
+import { plural } from '../../common/text';
 import type { Clock, RequestOptions } from '../connection';
 import { ErrorCode, type RequestId } from '../jsonrpc';
 import { McpError } from '../mcpError';
@@ -91,9 +92,9 @@ function describeFilter(filter: ListenFilter): string {
 	if (filter.promptsListChanged) parts.push('prompts');
 	if (filter.resourcesListChanged) parts.push('resources');
 	const uris = filter.resourceSubscriptions?.length ?? 0;
-	if (uris > 0) parts.push(`${uris} resource${uris === 1 ? '' : 's'}`);
+	if (uris > 0) parts.push(plural(uris, 'resource'));
 	const tasks = filter.taskIds?.length ?? 0;
-	if (tasks > 0) parts.push(`${tasks} task${tasks === 1 ? '' : 's'}`);
+	if (tasks > 0) parts.push(plural(tasks, 'task'));
 	return parts.join(', ');
 }
 

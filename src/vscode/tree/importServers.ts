@@ -6,6 +6,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { plural } from '../../common/text';
 import { importMcpServers } from '../../manager/config';
 import type { Manager } from '../../manager/manager';
 import { inputSecretKey, USER_INPUT_SCOPE } from '../inputs';
@@ -105,7 +106,7 @@ export async function importServers(secrets: vscode.SecretStorage, file?: vscode
 		const entry = servers[name]!;
 		const replaces = existing[name] ? `replaces the existing '${name}'` : undefined;
 		const secretCount = extractSecrets(name, entry).secrets.length;
-		const description = [replaces, secretCount > 0 ? `${secretCount} secret${secretCount === 1 ? '' : 's'} to secret storage` : undefined].filter(Boolean).join(' · ') || undefined;
+		const description = [replaces, secretCount > 0 ? `${plural(secretCount, 'secret')} to secret storage` : undefined].filter(Boolean).join(' · ') || undefined;
 		return { label: name, description, detail: describeImport(entry).join(' · '), picked: !existing[name] };
 	});
 	const chosen = await vscode.window.showQuickPick(items, {
@@ -150,7 +151,7 @@ export function registerConfigCommands(context: vscode.ExtensionContext, config:
 		vscode.commands.registerCommand(ConfigCommands.resetTrust, async () => {
 			const count = await config.resetTrust();
 			void vscode.window.showInformationMessage(
-				count === 0 ? 'MCP: there were no server trust decisions to reset.' : `MCP: forgot ${count} server trust decision${count === 1 ? '' : 's'}; workspace servers will ask again when you start them.`,
+				count === 0 ? 'MCP: there were no server trust decisions to reset.' : `MCP: forgot ${plural(count, 'server trust decision')}; workspace servers will ask again when you start them.`,
 			);
 		}),
 		vscode.commands.registerCommand(ConfigCommands.clearInputs, async () => {

@@ -413,7 +413,8 @@ test(
 	async () => {
 		await serverWithTool(SERVER, 'echo');
 		const { text, progress } = await runCommand('prompt', 'everything.args-prompt city=Lisbon');
-		assert.ok(progress.some((p) => /everything › args-prompt: \d+ messages/.test(p)), progress.join(' | '));
+		// args-prompt answers one user message: the count reads "1 message", in the right number.
+		assert.ok(progress.some((p) => /everything › args-prompt: 1 message$/.test(p)), progress.join(' | '));
 		const echo = JSON.parse(text.slice(text.indexOf('echo: {') + 'echo: '.length)) as { messages: { role: string; text: string }[] };
 		assert.ok(echo.messages.some((m) => m.role === 'user' && /Lisbon/.test(m.text)), 'the prompt\'s message (with the argument) reached the model');
 	},

@@ -54,8 +54,17 @@ test(
 			await reveal(a, tool);
 			const row = `.pane-body .monaco-list-row[aria-label*="count"]`;
 			await waitFor(async () => ((await driver({ action: 'texts', selector: row })) as string[]).length > 0, { message: 'the count row on screen' });
-			await driver({ action: 'click', selector: row });
-			await waitFor(() => a.treeView.selection.some((n) => n.kind === 'tool' && n.tool.tool.name === 'count'), { message: 'the clicked row selected' });
+			// A click that lands while the view repaints the rows it just revealed can miss; clicking the row again only
+			// selects it again (never runs it: that is what this test checks), so each look clicks until it is selected.
+			// Looks are a second apart, so two clicks are never read as a double-click.
+			const selected = () => a.treeView.selection.some((n) => n.kind === 'tool' && n.tool.tool.name === 'count');
+			await waitFor(
+				async () => {
+					if (!selected()) await driver({ action: 'click', selector: row });
+					return selected();
+				},
+				{ timeoutMs: 30_000, intervalMs: 1_000, message: 'the clicked row selected' },
+			);
 			await sleep(1500);
 			// The row's ▶ (and the palette) still run it: this is the first call the server sees.
 			const outcome = await vscode.commands.executeCommand<CallOutcome>('mcpSwitchboard.callTool', tool);
