@@ -329,8 +329,8 @@ export class Manager {
 		if (!client) return;
 		const listeners = this.messageWatchers.get(server);
 		client.messageTap = listeners
-			? (direction, message, text) => {
-					for (const listener of listeners) listener(direction, message, text);
+			? (direction, message, text, bytes, start, end) => {
+					for (const listener of listeners) listener(direction, message, text, bytes, start, end);
 				}
 			: undefined;
 	}

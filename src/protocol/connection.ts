@@ -57,9 +57,10 @@ export type RequestHandler = (params: Record<string, unknown> | undefined, signa
 
 /**
  * Sees one message on the wire: `out` sent by us, `in` received (possibly malformed: not yet validated). `text` is
- * its JSON as it crossed the wire when the transport has it (stdio both ways), so a tap need not serialise it again.
+ * its JSON as it crossed the wire when the transport has it (stdio both ways), so a tap need not serialise it again;
+ * `bytes[start..end)`, when given, the same text as the UTF-8 bytes read (valid only during the call).
  */
-export type MessageTap = (direction: 'in' | 'out', message: unknown, text?: string) => void;
+export type MessageTap = (direction: 'in' | 'out', message: unknown, text?: string, bytes?: Uint8Array, start?: number, end?: number) => void;
 
 /** Receives one incoming notification. A throw is logged and otherwise ignored. */
 export type NotificationHandler = (params: Record<string, unknown> | undefined, notification: JsonRpcNotification) => void;
@@ -453,9 +454,9 @@ export class JsonRpcConnection {
 	 */
 	messageTap: MessageTap | undefined;
 
-	private tap(direction: 'in' | 'out', message: unknown, text: string | undefined): void {
+	private tap(direction: 'in' | 'out', message: unknown, text: string | undefined, bytes?: Uint8Array, start?: number, end?: number): void {
 		try {
-			this.messageTap?.(direction, message, text);
+			this.messageTap?.(direction, message, text, bytes, start, end);
 		} catch (error) {
 			this.logger.warn(`${this.name}: the message tap failed: ${String(error)}`);
 		}
@@ -489,7 +490,10 @@ export class JsonRpcConnection {
 		if (this.closeError) {
 			return;
 		}
-		if (this.messageTap) this.tap('in', message, this.transport.messageText);
+		if (this.messageTap) {
+			const transport = this.transport;
+			this.tap('in', message, transport.messageText, transport.messageBytes, transport.messageStart, transport.messageEnd);
+		}
 		if (this.logger.traceEnabled) {
 			this.logger.trace(`${this.name} ← ${traceString(message)}`);
 		}

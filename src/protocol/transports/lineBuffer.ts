@@ -10,8 +10,11 @@ const CR = 0x0d;
 const PREVIEW_CHARS = 200;
 
 export interface LineBufferOptions {
-	/** Receives each line, decoded as UTF-8, without its `\n` and one trailing `\r`. Empty lines are not delivered. */
-	onLine: (line: string) => void;
+	/**
+	 * Receives each line, decoded as UTF-8, without its `\n` and one trailing `\r`, and where its bytes are:
+	 * `bytes[start..end)`, valid only during the call (the chunk is not copied). Empty lines are not delivered.
+	 */
+	onLine: (line: string, bytes: Uint8Array, start: number, end: number) => void;
 	/**
 	 * Called when a line grows past `maxMessageBytes`. The line is dropped and reading resumes after its newline,
 	 * so one oversized message does not end the connection. Default: nothing (the caller logs).
@@ -117,14 +120,17 @@ export class LineBuffer {
 			end -= 1;
 		}
 		if (end > start) {
-			this.options.onLine(buffer.toString('utf8', start, end));
+			this.options.onLine(buffer.toString('utf8', start, end), buffer, start, end);
 		}
 	}
 }
 
 export interface JsonLineReaderOptions {
-	/** Receives each parsed JSON value and its line; the elements of a JSON array one by one, without a line. */
-	onMessage: (value: unknown, line: string | undefined) => void;
+	/**
+	 * Receives each parsed JSON value, its line and the line's bytes (`bytes[start..end)`, valid only during the
+	 * call); the elements of a JSON array one by one, without a line or bytes.
+	 */
+	onMessage: (value: unknown, line: string | undefined, bytes?: Uint8Array, start?: number, end?: number) => void;
 	/** Where skipped lines and oversized messages are reported. Default: nowhere. */
 	logger?: Logger;
 	/** Names the peer in log lines. Default 'server'. */
@@ -144,7 +150,7 @@ export function createJsonLineReader(options: JsonLineReaderOptions): LineBuffer
 	const { onMessage } = options;
 	return new LineBuffer({
 		maxMessageBytes: options.maxMessageBytes,
-		onLine: (line) => {
+		onLine: (line, bytes, start, end) => {
 			let value: unknown;
 			try {
 				value = JSON.parse(line);
@@ -160,7 +166,7 @@ export function createJsonLineReader(options: JsonLineReaderOptions): LineBuffer
 					onMessage(element, undefined);
 				}
 			} else {
-				onMessage(value, line);
+				onMessage(value, line, bytes, start, end);
 			}
 		},
 		onOversize: (bytes, max) => {

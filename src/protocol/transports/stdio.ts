@@ -74,8 +74,11 @@ export class StdioTransport implements Transport {
 	/** Fires once: the process exited, crashed, or close() was called. */
 	readonly onClose = this.closeEmitter.event;
 
-	/** The line of the message onMessage is delivering (see Transport.messageText). */
+	/** The line of the message onMessage is delivering (see Transport.messageText), and its bytes. */
 	messageText: string | undefined;
+	messageBytes: Uint8Array | undefined;
+	messageStart = 0;
+	messageEnd = 0;
 	private readonly logger: Logger;
 	private readonly name: string;
 	private child: ChildProcess | undefined;
@@ -172,10 +175,14 @@ export class StdioTransport implements Transport {
 			child.once('exit', (code, signal) => this.onExit(code, signal));
 
 			this.reader = createJsonLineReader({
-				onMessage: (value, line) => {
+				onMessage: (value, line, bytes, start, end) => {
 					this.messageText = line;
+					this.messageBytes = bytes;
+					this.messageStart = start ?? 0;
+					this.messageEnd = end ?? 0;
 					this.messageEmitter.fire(value);
 					this.messageText = undefined;
+					this.messageBytes = undefined;
 				},
 				logger: this.logger,
 				name: this.name,

@@ -34,6 +34,13 @@ export interface Transport {
 	 * for the elements of a batch). Undefined at any other time. Lets the protocol view keep the text it was sent.
 	 */
 	readonly messageText?: string | undefined;
+	/**
+	 * With messageText: the same text as the UTF-8 bytes read, `messageBytes[messageStart..messageEnd)` (stdio), so
+	 * the protocol view can copy the bytes instead of encoding the text again. Valid only during that delivery.
+	 */
+	readonly messageBytes?: Uint8Array | undefined;
+	readonly messageStart?: number;
+	readonly messageEnd?: number;
 	close(): Promise<void>;
 	/**
 	 * HTTP transports send `MCP-Protocol-Version` on every request once set (undefined: none, as before a handshake).

@@ -1,14 +1,14 @@
 /**
- * The protocol view's storage: the newest messages of one server, bounded by count and by characters of text, with
- * no object per message. Each message's wire text is kept as the string the transport read or wrote (never copied
- * or serialised again) in a fixed array of slots, and its envelope (time, direction, kind, method, id, pairing) in
- * typed arrays; message `seq` lives in slot `seq % capacity`.
+ * The protocol view's storage: the newest messages of one server, bounded by count and by bytes of text, with no
+ * object per message. Each message's wire text is kept as its UTF-8 bytes in one byte ring (a Buffer outside the
+ * JavaScript heap: the bytes the transport read are copied there, a text we sent is encoded there), and its envelope
+ * (time, direction, kind, method, id, pairing) in typed arrays; message `seq` lives in slot `seq % capacity`.
  *
- * Why: the tap records every message while a view is open, at up to ~100,000 messages a second. An entry object
- * per message, growing arrays of columns and the items list, all of them surviving young-generation GCs and then
- * promoted, were most of the tap's cost (64 calls in flight: 1.2–1.6x slower with the view open). Here the only
- * thing that outlives a message is its text, and the typed arrays are allocated once. (Copying the text into a byte
- * buffer instead was measured too: ~350 ns a message for the copy, more than keeping the string costs the GC.)
+ * Why: the tap records every message while a view is open, at up to ~100,000 messages a second. Whatever outlives
+ * a message on the heap survives young-generation GCs and is then promoted: first an entry object per message, then
+ * (measured at 64 calls in flight) even just the text strings kept in a ring of 5,000 slots, which made each
+ * scavenge ~8x longer (3.5 ms instead of 0.5 ms, ~1 MiB promoted each) and cost ~3 µs a call. Copying ~100 bytes into
+ * the ring costs ~0.2 µs a message; decoding happens only when a message is shown or searched.
  */
 
 /** Kinds as stored (bits 1–3 of a slot's flags). */
@@ -44,14 +44,25 @@ export function kindOf(flags: number): KindCode {
 	return (flags & Flag.KindMask) >> 1;
 }
 
+/** The byte ring's first size; it doubles as needed up to the ring's most bytes. */
+const FIRST_BYTES = 64 * 1024;
+
+/**
+ * Node's own UTF-8 writer behind `Buffer#write` (present in Node 18–24), called directly: the public method's
+ * argument checks cost ~25% more per short text. `Buffer#write` where it is missing.
+ */
+type Utf8Write = (this: Buffer, text: string, offset: number) => number;
+const bufferMethods = Buffer.prototype as unknown as { utf8Write?: Utf8Write; write: Utf8Write };
+const utf8Write: Utf8Write = typeof bufferMethods.utf8Write === 'function' ? bufferMethods.utf8Write : bufferMethods.write;
+
 export class MessageRing {
 	/** Seq of the oldest message kept (equal to `next` when empty). Seqs start at 1 and are never reused. */
 	first = 1;
 	/** The seq the next message gets. */
 	next = 1;
 	capacity: number;
-	/** Characters of text kept in all. */
-	chars = 0;
+	/** Bytes of text kept in all. */
+	bytes = 0;
 	times!: Float64Array;
 	/** Characters of the whole JSON as it crossed the wire (the stored text may be cut). */
 	sizes!: Float64Array;
@@ -67,15 +78,22 @@ export class MessageRing {
 	/** Rare values per slot that are not numbers; read only when a flag says so. */
 	stringIds!: Array<string | undefined>;
 	extraMethods!: Array<string | undefined>;
-	private texts!: Array<string | undefined>;
+	/** Where each message's text starts in `data`, and its length in bytes. */
+	private offsets!: Float64Array;
+	private lengths!: Uint32Array;
+	/** The byte ring: texts in seq order, wrapping to the start when the end has no room. */
+	private data: Buffer = Buffer.allocUnsafeSlow(0);
+	/** Where the next text goes in `data`. */
+	private head = 0;
 
 	constructor(
 		capacity: number,
-		/** The most characters of text kept (the newest message is kept whatever its size). */
-		readonly maxChars: number,
+		/** The most bytes of text kept (the newest message is kept whatever its size). */
+		readonly maxBytes: number,
 	) {
 		this.capacity = Math.max(1, Math.floor(capacity));
 		this.allocate(this.capacity);
+		this.data = Buffer.allocUnsafeSlow(Math.max(1, Math.min(FIRST_BYTES, this.maxBytes)));
 	}
 
 	get count(): number {
@@ -91,23 +109,32 @@ export class MessageRing {
 	}
 
 	/**
-	 * Appends one text with its flags and returns its seq (the caller fills the rest of its slot). Drops the oldest
-	 * messages as needed to stay within the count and the characters.
+	 * Appends one text, encoded as UTF-8, with its flags and returns its seq (the caller fills the rest of its slot).
+	 * Drops the oldest messages as needed to stay within the count and the bytes.
 	 */
 	push(text: string, flags: number): number {
-		if (this.next - this.first >= this.capacity) this.dropOldest();
-		const seq = this.next++;
+		// UTF-8 takes at most 3 bytes per UTF-16 unit: room for that, then the exact length written.
+		const seq = this.open(text.length * 3, flags);
 		const slot = seq % this.capacity;
-		this.texts[slot] = text;
-		this.flags[slot] = flags;
-		this.chars += text.length;
-		while (this.chars > this.maxChars && this.first < seq) this.dropOldest();
+		const length = utf8Write.call(this.data, text, this.head);
+		this.close(slot, length);
+		return seq;
+	}
+
+	/** As push, for a text the caller has as UTF-8 bytes (`bytes[start..end)`): they are copied, not decoded. */
+	pushBytes(bytes: Uint8Array, start: number, end: number, flags: number): number {
+		const seq = this.open(end - start, flags);
+		// A plain view (Buffer#subarray makes a Buffer, which costs more).
+		this.data.set(new Uint8Array(bytes.buffer, bytes.byteOffset + start, end - start), this.head);
+		this.close(seq % this.capacity, end - start);
 		return seq;
 	}
 
 	/** The stored text of a message kept (the wire text, or its redacted cut: see Flag.Redacted). */
 	text(seq: number): string {
-		return this.texts[seq % this.capacity]!;
+		const slot = seq % this.capacity;
+		const offset = this.offsets[slot]!;
+		return this.data.toString('utf8', offset, offset + this.lengths[slot]!);
 	}
 
 	/** Keeps the newest `capacity` messages with everything known of them. */
@@ -115,7 +142,7 @@ export class MessageRing {
 		capacity = Math.max(1, Math.floor(capacity));
 		if (capacity === this.capacity) return;
 		while (this.count > capacity) this.dropOldest();
-		const { times, sizes, flags, methods, ids, pairs, latencies, stringIds, extraMethods, texts } = this;
+		const { times, sizes, flags, methods, ids, pairs, latencies, stringIds, extraMethods, offsets, lengths } = this;
 		const oldCapacity = this.capacity;
 		this.capacity = capacity;
 		this.allocate(capacity);
@@ -131,7 +158,8 @@ export class MessageRing {
 			this.latencies[to] = latencies[from]!;
 			this.stringIds[to] = stringIds[from];
 			this.extraMethods[to] = extraMethods[from];
-			this.texts[to] = texts[from];
+			this.offsets[to] = offsets[from]!;
+			this.lengths[to] = lengths[from]!;
 		}
 	}
 
@@ -139,11 +167,86 @@ export class MessageRing {
 		while (this.first < this.next) this.dropOldest();
 	}
 
-	/** Forgets the oldest message (its text and rare values, so they can be collected). */
+	/**
+	 * Makes room for the next message's text of at most `need` bytes at `head`, dropping the oldest messages (or
+	 * growing the ring) as needed, and takes its seq.
+	 */
+	private open(need: number, flags: number): number {
+		if (this.next - this.first >= this.capacity) this.dropOldest();
+		for (;;) {
+			if (this.first === this.next) {
+				this.head = 0;
+				if (need > this.data.length) this.grow(need);
+				break;
+			}
+			// The oldest text starts at `tail`; texts run from there to `head`, wrapping past the end when tail > head.
+			const tail = this.offsets[this.first % this.capacity]!;
+			if (tail < this.head) {
+				if (this.head + need <= this.data.length) break;
+				// Strictly before the oldest, so head === tail means an empty ring only.
+				if (need < tail) {
+					this.head = 0;
+					break;
+				}
+			} else if (this.head + need < tail) {
+				break;
+			} else if (this.bytes === 0) {
+				// Only empty texts are kept: nothing to keep clear of.
+				this.head = 0;
+				if (need <= this.data.length) break;
+			}
+			if (this.data.length < this.maxBytes) this.grow(need);
+			else this.dropOldest();
+		}
+		const seq = this.next++;
+		this.flags[seq % this.capacity] = flags;
+		return seq;
+	}
+
+	private close(slot: number, length: number): void {
+		this.offsets[slot] = this.head;
+		this.lengths[slot] = length;
+		this.head += length;
+		this.bytes += length;
+		// The newest message is kept whatever its size.
+		while (this.bytes > this.maxBytes && this.first < this.next - 1) this.dropOldest();
+	}
+
+	/**
+	 * A larger byte ring with the texts kept copied to its start, in order: the run from the oldest text to the end
+	 * of the texts before the wrap, then the run from the ring's start to `head` (two copies, not one per message).
+	 */
+	private grow(need: number): void {
+		const size = Math.max(Math.min(this.maxBytes, this.data.length * 2), need + this.bytes + 1);
+		const data = Buffer.allocUnsafeSlow(size);
+		let head = 0;
+		if (this.first < this.next) {
+			const { offsets, lengths, capacity } = this;
+			const tail = offsets[this.first % capacity]!;
+			// Where the texts from `tail` on end (the end of the last one before the wrap, or `head`).
+			let runEnd = tail;
+			for (let seq = this.first; seq < this.next; seq++) {
+				const slot = seq % capacity;
+				if (offsets[slot]! < tail) break;
+				runEnd = offsets[slot]! + lengths[slot]!;
+			}
+			this.data.copy(data, 0, tail, runEnd);
+			const wrapped = runEnd - tail;
+			if (tail >= this.head && this.bytes > 0) this.data.copy(data, wrapped, 0, this.head);
+			for (let seq = this.first; seq < this.next; seq++) {
+				const slot = seq % capacity;
+				offsets[slot] = offsets[slot]! >= tail ? offsets[slot]! - tail : offsets[slot]! + wrapped;
+			}
+			head = tail >= this.head && this.bytes > 0 ? wrapped + this.head : wrapped;
+		}
+		this.data = data;
+		this.head = head;
+	}
+
+	/** Forgets the oldest message (its rare values, so they can be collected; its bytes are reused). */
 	private dropOldest(): void {
 		const slot = this.first++ % this.capacity;
-		this.chars -= this.texts[slot]!.length;
-		this.texts[slot] = undefined;
+		this.bytes -= this.lengths[slot]!;
 		const flags = this.flags[slot]!;
 		if (flags & Flag.StringId) this.stringIds[slot] = undefined;
 		if (flags & Flag.ExtraMethod) this.extraMethods[slot] = undefined;
@@ -157,9 +260,10 @@ export class MessageRing {
 		this.ids = new Float64Array(capacity);
 		this.pairs = new Float64Array(capacity);
 		this.latencies = new Float64Array(capacity);
+		this.offsets = new Float64Array(capacity);
+		this.lengths = new Uint32Array(capacity);
 		// Filled, so each array is one packed backing store from the start.
 		this.stringIds = new Array<string | undefined>(capacity).fill(undefined);
 		this.extraMethods = new Array<string | undefined>(capacity).fill(undefined);
-		this.texts = new Array<string | undefined>(capacity).fill(undefined);
 	}
 }

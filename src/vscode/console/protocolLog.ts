@@ -1,20 +1,22 @@
 /**
  * The protocol view's model: the JSON-RPC messages of one server as they crossed the wire, with direction, time,
  * size, kind, method and id, each response paired with its request and its latency. Bounded: at most `capacity`
- * messages and `maxChars` characters of text are kept (the oldest go first); a message's text is redacted and cut
+ * messages and `maxBytes` bytes of text (UTF-8) are kept (the oldest go first); a message's text is redacted and cut
  * as the log's trace is (traceJsonText) when it is shown or searched. No `vscode` import, so it is unit-tested and
  * benchmarked in plain Node.
  *
- * Cheap while the server is busy: `record()`, which the connection's tap calls for every message, keeps the wire
- * text (the transport's own string: nothing is serialised or copied) and writes the envelope into typed arrays
- * (see messageRing.ts): no object per message. Pairing runs for a whole batch at once, `batchMs` later (or as soon
- * as anything reads the log), and `onDidAdd` reports the batch's seqs; the view takes them as columns (one array
- * per field, not an object per message: see RowColumns); redaction and pretty-printing wait until a
- * message is shown or searched.
+ * Cheap while the server is busy: `record()`, which the connection's tap calls for every message, copies the wire
+ * text's bytes into a byte ring (the bytes the transport read, or the text we sent, encoded; nothing is serialised
+ * again) and writes the envelope into typed arrays (see messageRing.ts): nothing per message on the heap. Pairing
+ * runs for a whole batch at once, `batchMs` later (or as soon as anything reads the log), through a typed-array
+ * table of open requests (openRequests.ts), and `onDidAdd` reports the batch's seqs; the view then builds only the
+ * rows its webview shows, as columns (one array per field, not an object per message: see RowColumns, columnsOf);
+ * redaction and pretty-printing wait until a message is shown or searched.
  */
 import { Emitter, type Event } from '../../common/event';
 import { traceJsonText } from '../../protocol/connection';
 import { Flag, flagsOf, KindCode, kindOf, MessageRing } from './messageRing';
+import { OpenRequests } from './openRequests';
 
 export type ProtocolKind = 'request' | 'notification' | 'response' | 'error' | 'invalid';
 
@@ -53,10 +55,8 @@ export interface ProtocolRow {
 export const DEFAULT_CAPACITY = 5000;
 /** How long recorded messages wait to be processed together (the view shows them at the same pace). */
 export const DEFAULT_BATCH_MS = 100;
-/** Text kept in all, whatever the count: 64 MiB of characters. */
-export const DEFAULT_MAX_CHARS = 64 * 1024 * 1024;
-/** Requests still waiting for their answer that are remembered for pairing; a server that never answers cannot grow it. */
-const MAX_OPEN_REQUESTS = 10_000;
+/** Text kept in all, whatever the count: 64 MiB of UTF-8. */
+export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 /** Texts longer than this are redacted and cut when recorded, so what is kept stays small; shorter ones when shown. */
 const LONG_TEXT = 64 * 1024;
 /** The kinds by their code in a row's flags (RowColumns). */
@@ -71,12 +71,13 @@ export interface SeqRange {
 }
 
 /**
- * Rows as columns: row i is message `first + i`. `flags`: bit 0 received, bits 1–3 the kind (an index into
+ * Rows as columns: row i is message `seqs[i]` (when given; else `first + i`). `flags`: bit 0 received, bits 1–3 the kind (an index into
  * PROTOCOL_KINDS); `methods`: an index into `names`, or -1; `ids`, `latencies`: null for none; `pairs`: 0 for none.
  * Plain arrays, so the message survives any serialisation between the extension host and the webview.
  */
 export interface RowColumns {
 	first: number;
+	seqs?: number[];
 	times: number[];
 	flags: number[];
 	sizes: number[];
@@ -140,8 +141,8 @@ export class ProtocolLog {
 	/** Every seq up to this one has been paired and reported. */
 	private processed = 0;
 	/** Requests waiting for their answer, id to seq: the ones we sent and the ones the server sent. */
-	private readonly openOut = new Map<string | number, number>();
-	private readonly openIn = new Map<string | number, number>();
+	private readonly openOut = new OpenRequests();
+	private readonly openIn = new OpenRequests();
 	private readonly methodNames: string[] = [''];
 	private readonly methodCodes = new Map<string, number>();
 	private timer: NodeJS.Timeout | undefined;
@@ -151,11 +152,11 @@ export class ProtocolLog {
 
 	constructor(
 		capacity = DEFAULT_CAPACITY,
-		maxChars = DEFAULT_MAX_CHARS,
+		maxBytes = DEFAULT_MAX_BYTES,
 		private readonly now: () => number = Date.now,
 		private readonly batchMs = DEFAULT_BATCH_MS,
 	) {
-		this.ring = new MessageRing(capacity, maxChars);
+		this.ring = new MessageRing(capacity, maxBytes);
 	}
 
 	get size(): number {
@@ -169,11 +170,12 @@ export class ProtocolLog {
 	}
 
 	/**
-	 * Notes one message as it crosses the wire (the hot path: no serialising, no redaction, no pairing, no object
-	 * kept). `text` is its JSON as sent or received when the caller has it; otherwise the message is serialised now,
-	 * so a later change to the object cannot change what the view shows.
+	 * Notes one message as it crosses the wire (the hot path: no serialising, no redaction, no pairing, nothing kept
+	 * on the heap). `text` is its JSON as sent or received when the caller has it; otherwise the message is serialised
+	 * now, so a later change to the object cannot change what the view shows. `bytes[start..end)`, when given, are
+	 * the same text as UTF-8 as the transport read it: those are copied instead of encoding the text again.
 	 */
-	record(direction: 'in' | 'out', message: unknown, text?: string): void {
+	record(direction: 'in' | 'out', message: unknown, text?: string, bytes?: Uint8Array, start = 0, end = 0): void {
 		if (text === undefined) {
 			try {
 				text = JSON.stringify(message) ?? String(message);
@@ -207,7 +209,7 @@ export class ProtocolLog {
 			text = traceJsonText(text).text;
 			flags |= Flag.Redacted;
 		}
-		const seq = ring.push(text, flags);
+		const seq = bytes !== undefined && !(flags & Flag.Redacted) ? ring.pushBytes(bytes, start, end, flags) : ring.push(text, flags);
 		const slot = ring.slot(seq);
 		ring.times[slot] = this.time();
 		ring.sizes[slot] = size;
@@ -288,20 +290,30 @@ export class ProtocolLog {
 		this.added.fire({ first: from, end: to });
 	}
 
-	/**
-	 * The rows of the messages kept in [first, end) (default: all), as columns: what the view posts to its webview,
-	 * which makes its row objects there (off the extension host, where the MCP clients run).
-	 */
+	/** The rows of the messages kept in [first, end) (default: all), as columns (tests, and a whole range at once). */
 	columns(first = 0, end = Infinity): RowColumns {
 		this.flush();
+		first = Math.max(first, this.ring.first);
+		end = Math.min(end, this.ring.next);
+		const seqs: number[] = [];
+		for (let seq = first; seq < end; seq++) seqs.push(seq);
+		return { ...this.columnsOf(seqs), first };
+	}
+
+	/**
+	 * The rows of these messages, as columns: what the view posts to its webview for the rows it shows (it asks for
+	 * them; the webview makes its row objects there, off the extension host where the MCP clients run). Seqs no
+	 * longer kept are left out; `seqs` says which rows came.
+	 */
+	columnsOf(seqs: readonly number[]): RowColumns {
+		this.flush();
 		const ring = this.ring;
-		first = Math.max(first, ring.first);
-		end = Math.min(end, ring.next);
-		const n = Math.max(0, end - first);
-		const columns: RowColumns = { first, times: new Array<number>(n), flags: new Array<number>(n), sizes: new Array<number>(n), methods: new Array<number>(n), names: [], ids: new Array<string | number | null>(n), pairs: new Array<number>(n), latencies: new Array<number | null>(n) };
+		const kept = seqs.filter((seq) => ring.has(seq));
+		const n = kept.length;
+		const columns: RowColumns = { first: kept[0] ?? ring.first, seqs: kept, times: new Array<number>(n), flags: new Array<number>(n), sizes: new Array<number>(n), methods: new Array<number>(n), names: [], ids: new Array<string | number | null>(n), pairs: new Array<number>(n), latencies: new Array<number | null>(n) };
 		const names = new Map<number, number>();
 		for (let i = 0; i < n; i++) {
-			const slot = ring.slot(first + i);
+			const slot = ring.slot(kept[i]!);
 			columns.times[i] = ring.times[slot]!;
 			columns.flags[i] = ring.flags[slot]! & (Flag.In | Flag.KindMask);
 			columns.sizes[i] = ring.sizes[slot]!;
@@ -325,23 +337,24 @@ export class ProtocolLog {
 		return columns;
 	}
 
+	/** The seqs kept: [first, end). */
+	range(): SeqRange {
+		this.flush();
+		return { first: this.ring.first, end: this.ring.next };
+	}
+
 	private pair(seq: number): void {
 		const ring = this.ring;
 		const slot = ring.slot(seq);
 		const flags = ring.flags[slot]!;
 		const kind = kindOf(flags);
 		if (kind === KindCode.Request) {
-			const open = flags & Flag.In ? this.openIn : this.openOut;
-			if (open.size >= MAX_OPEN_REQUESTS) open.delete(open.keys().next().value!);
-			open.set(this.idAt(slot)!, seq);
+			(flags & Flag.In ? this.openIn : this.openOut).set(this.idAt(slot)!, seq);
 		} else if (kind === KindCode.Response || kind === KindCode.Error) {
 			// A response travels the other way from its request.
 			const open = flags & Flag.In ? this.openOut : this.openIn;
-			const id = this.idAt(slot)!;
-			const request = open.get(id);
-			if (request === undefined) return;
-			open.delete(id);
-			if (!ring.has(request)) return;
+			const request = open.take(this.idAt(slot)!);
+			if (request === undefined || !ring.has(request)) return;
 			const requestSlot = ring.slot(request);
 			ring.pairs[requestSlot] = seq;
 			ring.pairs[slot] = request;

@@ -3,13 +3,15 @@
  * method, id, size, each response paired with its request and latency — with a filter (method or text, errors
  * only), a details pane with the pretty JSON and Copy, and keyboard navigation. Messages come from the Manager's
  * tap (nothing is tapped while no view is open) into a bounded ProtocolLog; the text is redacted as the log's trace.
- * The log processes what it recorded in batches (every 100 ms, see ProtocolLog) and the webview gets each batch's
- * rows in one message; it asks for a message's JSON, pretty-printed here, only when the message is opened.
+ * The log processes what it recorded in batches (every 100 ms, see ProtocolLog); each batch tells the webview which
+ * seqs are kept, and the webview asks for the rows it shows (a few dozen, whatever the traffic: a busy server's
+ * thousands of rows a batch are never built or sent unless someone scrolls to them) and for a message's JSON,
+ * pretty-printed here, only when the message is opened.
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Manager } from '../../manager/manager';
-import { DEFAULT_CAPACITY, ProtocolLog, type ProtocolEntry, type SeqRange } from './protocolLog';
+import { DEFAULT_CAPACITY, ProtocolLog, type ProtocolEntry } from './protocolLog';
 import { protocolViewHtml } from './protocolViewHtml';
 
 export const SHOW_PROTOCOL = 'mcpSwitchboard.showProtocol';
@@ -28,8 +30,12 @@ function capacity(): number {
 	return typeof value === 'number' && value >= 100 ? value : DEFAULT_CAPACITY;
 }
 
+/** The most rows the webview may ask for at once (it shows a few dozen). */
+const MAX_ROWS_ASKED = 1000;
+
 type FromWebview =
 	| { type: 'ready' }
+	| { type: 'rows'; seqs: number[] }
 	| { type: 'filter'; query: string; errorsOnly: boolean; token: number; after?: number }
 	| { type: 'details'; seq: number }
 	| { type: 'copy'; seq: number };
@@ -50,8 +56,8 @@ export class ProtocolPanel implements vscode.Disposable {
 		panel.webview.options = { enableScripts: true, localResourceRoots: [] };
 		panel.webview.html = protocolViewHtml(server, nonce, panel.webview.cspSource);
 		this.disposables.push(
-			manager.watchMessages(server, (direction, message, text) => this.log.record(direction, message, text)),
-			this.log.onDidAdd((batch) => this.post(batch)),
+			manager.watchMessages(server, (direction, message, text, bytes, start, end) => this.log.record(direction, message, text, bytes, start, end)),
+			this.log.onDidAdd(() => this.post()),
 			panel.webview.onDidReceiveMessage((message: FromWebview) => void this.receive(message)),
 			vscode.workspace.onDidChangeConfiguration((e) => {
 				if (e.affectsConfiguration('mcpSwitchboard.protocolView.maxMessages')) this.log.setCapacity(capacity());
@@ -63,17 +69,26 @@ export class ProtocolPanel implements vscode.Disposable {
 		);
 	}
 
-	/** One batch of the log's new messages to the webview, as columns (the webview makes the rows). */
-	private post(batch: SeqRange): void {
+	/** After a batch: the seqs now kept (the webview then asks for the rows it shows). */
+	private post(): void {
 		if (this.disposed) return;
-		void this.panel.webview.postMessage({ type: 'rows', columns: this.log.columns(batch.first, batch.end), size: this.log.size });
+		const { first, end } = this.log.range();
+		void this.panel.webview.postMessage({ type: 'batch', first, end });
 	}
 
 	private async receive(message: FromWebview): Promise<void> {
 		switch (message.type) {
 			case 'ready':
-				await this.panel.webview.postMessage({ type: 'reset', columns: this.log.columns() });
+				{
+					const { first, end } = this.log.range();
+					await this.panel.webview.postMessage({ type: 'reset', first, end });
+				}
 				return;
+			case 'rows': {
+				const seqs = Array.isArray(message.seqs) ? message.seqs.filter((seq): seq is number => typeof seq === 'number').slice(0, MAX_ROWS_ASKED) : [];
+				await this.panel.webview.postMessage({ type: 'rows', columns: this.log.columnsOf(seqs) });
+				return;
+			}
 			case 'filter':
 				{
 					// `after`: the webview filters a new batch alone and appends what matches.

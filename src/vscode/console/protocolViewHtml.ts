@@ -1,7 +1,8 @@
 /**
  * The protocol view's page: a strict Content-Security-Policy (no network, scripts and styles only with this page's
- * nonce), VS Code's theme colours, a virtualised list (only the rows in view are in the DOM, so 100,000 messages
- * scroll as 100 do; while a filter is set, each new batch is filtered alone and appended), a filter box,
+ * nonce), VS Code's theme colours, a virtualised list (only the rows in view are in the DOM, and only those are
+ * asked of the extension, so 100,000 messages scroll as 100 do; while a filter is set, each new batch is filtered
+ * alone and appended), a filter box,
  * "Errors only", "Follow", and a details pane. Keyboard: ↑/↓ (Page Up/Down, Home/End) move, Enter opens the
  * details, C copies, / focuses the filter, Escape closes the details.
  * Server text is only ever set as textContent, never as HTML.
@@ -60,12 +61,16 @@ export function protocolViewHtml(server: string, nonce: string, cspSource: strin
 (() => {
 	const vscode = acquireVsCodeApi();
 	const ROW = 22;
-	const rows = new Map();      // seq -> row
-	let order = [];              // all seqs, oldest first
-	let shown = [];              // seqs after the filter
+	// Rows are fetched on demand: the extension says which seqs it keeps ([first, end)) after each batch, and this
+	// page asks for the rows it shows. \`rows\` caches those (seq -> row), not every message.
+	const rows = new Map();
+	let first = 1;
+	let end = 1;
+	let shown = [];              // while filtering: the matching seqs, oldest first (else every seq in [first, end))
 	let filtering = false;
 	let token = 0;
 	let selected;
+	let asking;                  // the seqs asked for and not yet answered (one question at a time)
 	const list = document.getElementById('list');
 	const spacer = document.getElementById('spacer');
 	const filter = document.getElementById('filter');
@@ -84,39 +89,62 @@ export function protocolViewHtml(server: string, nonce: string, cspSource: strin
 
 	function cell(text, cls) { const s = document.createElement('span'); s.textContent = text; if (cls) s.className = cls; return s; }
 
+	const shownCount = () => filtering ? shown.length : end - first;
+	const shownAt = (i) => filtering ? shown[i] : first + i;
+	const indexOfSeq = (seq) => filtering ? shown.indexOf(seq) : seq >= first && seq < end ? seq - first : -1;
+
+	function ask(seqs) {
+		// The answer draws again and asks for whatever is still missing then.
+		if (asking) return;
+		asking = seqs;
+		vscode.postMessage({ type: 'rows', seqs });
+	}
+
 	function render() {
-		empty.style.display = order.length === 0 ? 'block' : 'none';
-		spacer.style.height = (shown.length * ROW) + 'px';
-		const first = Math.max(0, Math.floor(list.scrollTop / ROW) - 5);
-		const last = Math.min(shown.length, first + Math.ceil(list.clientHeight / ROW) + 10);
+		empty.style.display = end === first ? 'block' : 'none';
+		const n = shownCount();
+		spacer.style.height = (n * ROW) + 'px';
+		const top = Math.max(0, Math.floor(list.scrollTop / ROW) - 5);
+		const last = Math.min(n, top + Math.ceil(list.clientHeight / ROW) + 10);
 		const fragment = document.createDocumentFragment();
-		for (let i = first; i < last; i++) {
-			const r = rows.get(shown[i]);
-			if (!r) continue;
+		const missing = [];
+		for (let i = top; i < last; i++) {
+			const seq = shownAt(i);
+			const r = rows.get(seq);
 			const el = document.createElement('div');
-			el.className = 'row ' + r.kind + (r.seq === selected ? ' selected' : '');
 			el.style.top = (i * ROW) + 'px';
-			el.dataset.seq = r.seq;
+			el.dataset.seq = seq;
 			el.setAttribute('role', 'option');
-			el.setAttribute('aria-selected', String(r.seq === selected));
+			el.setAttribute('aria-selected', String(seq === selected));
+			if (!r) {
+				// Asked for; drawn as soon as it comes.
+				missing.push(seq);
+				el.className = 'row pending' + (seq === selected ? ' selected' : '');
+				fragment.append(el);
+				continue;
+			}
+			el.className = 'row ' + r.kind + (r.seq === selected ? ' selected' : '');
 			el.append(cell(time(r.time), 'time'), cell(r.direction === 'out' ? '→' : '←', 'dir ' + r.direction), cell(r.kind, 'kind'), cell(label(r), 'method'), cell(r.id === undefined ? '' : '#' + r.id, 'num id'), cell(size(r.size), 'num size'), cell(latency(r), 'num latency'));
 			el.title = (r.direction === 'out' ? 'Sent' : 'Received') + ' ' + r.kind + (r.method ? ' ' + r.method : '') + (r.pair !== undefined ? (r.kind === 'request' ? ' (answered)' : ' (answers a request)') : '');
 			fragment.append(el);
 		}
 		spacer.replaceChildren(fragment);
-		count.textContent = (filtering ? shown.length + ' of ' : '') + order.length + ' messages';
+		count.textContent = (filtering ? shown.length + ' of ' : '') + (end - first) + ' messages';
+		if (missing.length > 0) ask(missing);
+	}
+
+	/** After the list's length changed: keep the newest row in view while following, then draw. */
+	function show() {
+		spacer.style.height = (shownCount() * ROW) + 'px';
+		if (follow.checked) list.scrollTop = list.scrollHeight;
+		render();
 	}
 
 	function applyFilter() {
 		const query = filter.value.trim();
 		filtering = query !== '' || errors.checked;
-		if (!filtering) { shown = order.slice(); render(); return; }
+		if (!filtering) { shown = []; render(); return; }
 		vscode.postMessage({ type: 'filter', query, errorsOnly: errors.checked, token: ++token });
-	}
-
-	function upsert(r) {
-		if (!rows.has(r.seq)) order.push(r.seq);
-		rows.set(r.seq, r);
 	}
 
 	// The extension sends rows as columns (protocolLog.ts RowColumns); the row objects are made here. A response
@@ -125,7 +153,7 @@ export function protocolViewHtml(server: string, nonce: string, cspSource: strin
 	function upsertColumns(c) {
 		for (let i = 0; i < c.times.length; i++) {
 			const flags = c.flags[i];
-			const r = { seq: c.first + i, time: c.times[i], direction: flags & 1 ? 'in' : 'out', kind: KINDS[(flags >> 1) & 7], size: c.sizes[i] };
+			const r = { seq: c.seqs ? c.seqs[i] : c.first + i, time: c.times[i], direction: flags & 1 ? 'in' : 'out', kind: KINDS[(flags >> 1) & 7], size: c.sizes[i] };
 			if (c.methods[i] >= 0) r.method = c.names[c.methods[i]];
 			if (c.ids[i] !== null && c.ids[i] !== undefined) r.id = c.ids[i];
 			if (typeof c.latencies[i] === 'number' && c.latencies[i] === c.latencies[i]) r.latencyMs = c.latencies[i];
@@ -134,13 +162,13 @@ export function protocolViewHtml(server: string, nonce: string, cspSource: strin
 				const request = r.kind === 'response' || r.kind === 'error' ? rows.get(r.pair) : undefined;
 				if (request) request.pair = r.seq;
 			}
-			upsert(r);
+			rows.set(r.seq, r);
 		}
 	}
 
 	function select(seq, open) {
 		selected = seq;
-		const index = shown.indexOf(seq);
+		const index = indexOfSeq(seq);
 		if (index >= 0) {
 			if (index * ROW < list.scrollTop) list.scrollTop = index * ROW;
 			else if ((index + 1) * ROW > list.scrollTop + list.clientHeight) list.scrollTop = (index + 1) * ROW - list.clientHeight;
@@ -149,39 +177,48 @@ export function protocolViewHtml(server: string, nonce: string, cspSource: strin
 		if (open || details.classList.contains('open')) openDetails(seq);
 	}
 
-	function openDetails(seq) {
+	function titleOf(seq) {
 		const r = rows.get(seq);
-		if (!r) return;
+		if (!r) return 'Message ' + seq;
+		return (r.direction === 'out' ? 'Sent ' : 'Received ') + r.kind + (r.method ? ' ' + r.method : '') + (r.id !== undefined ? ' #' + r.id : '') + (r.latencyMs !== undefined ? ' after ' + latency(r) : '');
+	}
+
+	function openDetails(seq) {
 		details.classList.add('open');
-		detailsTitle.textContent = (r.direction === 'out' ? 'Sent ' : 'Received ') + r.kind + (r.method ? ' ' + r.method : '') + (r.id !== undefined ? ' #' + r.id : '') + (r.latencyMs !== undefined ? ' after ' + latency(r) : '');
+		detailsTitle.textContent = titleOf(seq);
 		json.textContent = '…';
 		vscode.postMessage({ type: 'details', seq });
 	}
 
 	window.addEventListener('message', (event) => {
 		const message = event.data;
-		if (message.type === 'reset') { rows.clear(); order = []; upsertColumns(message.columns); applyFilter(); render(); if (follow.checked) list.scrollTop = list.scrollHeight; }
-		else if (message.type === 'rows') {
-			const newestBefore = order.length > 0 ? order[order.length - 1] : 0;
-			upsertColumns(message.columns);
-			// The extension keeps the newest messages only: drop what it no longer has.
-			if (order.length > message.size + 1000) {
-				const drop = order.length - message.size;
-				for (const seq of order.slice(0, drop)) rows.delete(seq);
-				order = order.slice(drop);
-				if (filtering) shown = shown.filter((seq) => rows.has(seq));
-			}
+		if (message.type === 'reset') { rows.clear(); first = message.first; end = message.end; applyFilter(); show(); }
+		else if (message.type === 'batch') {
+			const newestBefore = end - 1;
+			first = message.first;
+			end = message.end;
+			// Forget what the extension no longer keeps, and requests not yet answered (their answer may be in this batch).
+			for (const [seq, r] of rows) if (seq < first || (r.kind === 'request' && r.pair === undefined) || r.gone) rows.delete(seq);
+			if (rows.size > 5000) rows.clear();
 			// While filtering, only the new batch is filtered (in the extension), not every message again.
-			if (filtering) vscode.postMessage({ type: 'filter', query: filter.value.trim(), errorsOnly: errors.checked, token, after: newestBefore });
-			else shown = order.slice();
+			if (filtering) {
+				if (shown.length > 0 && shown[0] < first) shown = shown.filter((seq) => seq >= first);
+				vscode.postMessage({ type: 'filter', query: filter.value.trim(), errorsOnly: errors.checked, token, after: newestBefore });
+			}
+			show();
+		}
+		else if (message.type === 'rows') {
+			upsertColumns(message.columns);
+			// A row asked for that did not come is no longer kept.
+			for (const seq of asking ?? []) if (!rows.has(seq)) rows.set(seq, { seq, time: 0, direction: 'in', kind: 'invalid', method: '(no longer kept)', size: 0, gone: true });
+			asking = undefined;
+			if (details.classList.contains('open') && selected !== undefined) detailsTitle.textContent = titleOf(selected);
 			render();
-			if (follow.checked) list.scrollTop = list.scrollHeight;
 		}
 		else if (message.type === 'filtered' && message.token === token) {
 			if (message.after === undefined) shown = message.seqs;
-			else { const newest = shown.length > 0 ? shown[shown.length - 1] : 0; for (const seq of message.seqs) if (seq > newest && rows.has(seq)) shown.push(seq); }
-			render();
-			if (follow.checked && message.after !== undefined) list.scrollTop = list.scrollHeight;
+			else { const newest = shown.length > 0 ? shown[shown.length - 1] : 0; for (const seq of message.seqs) if (seq > newest && seq >= first) shown.push(seq); }
+			if (message.after !== undefined) show(); else render();
 		}
 		else if (message.type === 'details') { if (message.seq === selected) json.textContent = message.text; }
 	});
@@ -190,12 +227,13 @@ export function protocolViewHtml(server: string, nonce: string, cspSource: strin
 	window.addEventListener('resize', () => render());
 	list.addEventListener('click', (event) => { const el = event.target.closest('.row'); if (el) { select(Number(el.dataset.seq), true); list.focus(); } });
 	list.addEventListener('keydown', (event) => {
-		const index = selected === undefined ? -1 : shown.indexOf(selected);
+		const index = selected === undefined ? -1 : indexOfSeq(selected);
+		const n = shownCount();
 		const page = Math.max(1, Math.floor(list.clientHeight / ROW) - 1);
 		const move = { ArrowDown: 1, ArrowUp: -1, PageDown: page, PageUp: -page }[event.key];
-		if (move !== undefined && shown.length > 0) { follow.checked = false; select(shown[Math.max(0, Math.min(shown.length - 1, (index < 0 ? 0 : index + move)))], false); event.preventDefault(); }
-		else if (event.key === 'Home' && shown.length) { select(shown[0], false); event.preventDefault(); }
-		else if (event.key === 'End' && shown.length) { select(shown[shown.length - 1], false); event.preventDefault(); }
+		if (move !== undefined && n > 0) { follow.checked = false; select(shownAt(Math.max(0, Math.min(n - 1, (index < 0 ? 0 : index + move)))), false); event.preventDefault(); }
+		else if (event.key === 'Home' && n) { follow.checked = false; select(shownAt(0), false); event.preventDefault(); }
+		else if (event.key === 'End' && n) { select(shownAt(n - 1), false); event.preventDefault(); }
 		else if (event.key === 'Enter' && selected !== undefined) { openDetails(selected); event.preventDefault(); }
 		else if ((event.key === 'c' || event.key === 'C') && selected !== undefined) { vscode.postMessage({ type: 'copy', seq: selected }); event.preventDefault(); }
 		else if (event.key === 'Escape') { details.classList.remove('open'); event.preventDefault(); }

@@ -88,6 +88,43 @@ test('the protocol view lists a tool call live, paired with latency; filter, det
 	assert.equal(client?.kind === 'running' ? client.client.messageTap : 'not running', undefined, 'nothing is tapped once the view is closed');
 }, { timeoutMs: 90_000 });
 
+test('a busy server: the view keeps up, and rows scrolled back to (asked of the extension as they come into view) show in full', async () => {
+	needDriver();
+	const extension = await extensionApi<SwitchboardApi>();
+	await serverWithTool(SERVER, 'echo');
+	const panel = await vscode.commands.executeCommand<{ log: { size: number } } | undefined>('mcpSwitchboard.showProtocol', SERVER);
+	assert.ok(panel, 'the view opened');
+	try {
+		await waitFor(async () => (await viewState())?.count !== undefined, { timeoutMs: 30_000, message: 'the protocol view page' });
+		// 300 calls, 16 at a time: 600 messages or more, far more rows than the view shows.
+		const calls = Array.from({ length: 300 }, (_, i) => i);
+		for (let i = 0; i < calls.length; i += 16) {
+			await Promise.all(calls.slice(i, i + 16).map((n) => extension.manager.callTool(SERVER, 'echo', { message: `busy ${n}` })));
+		}
+		const total = panel.log.size;
+		assert.ok(total >= 600, `${total} messages kept`);
+		// Following: the newest rows are in view, the last answer with its latency.
+		const newest = await waitFor(async () => {
+			const s = await viewState();
+			return s && Number(/^(\d+) messages$/.exec(s.count)?.[1]) >= total && s.rows.length > 0 && s.rows.every((r) => r.length === 7) && s.rows.some((r) => r[2] === 'response' && /busy|tools\/call/.test(r[3] ?? '') && /^\d+ ms$|^\d+\.\d+ s$/.test(r[6] ?? '')) ? s : undefined;
+		}, { timeoutMs: 30_000, message: 'the newest rows in view, an answer with its latency among them' });
+		assert.ok(newest.rows.length >= 10, `${newest.rows.length} rows drawn`);
+		// Back to the oldest (Home stops following): those rows were never sent to the page; they come when asked for,
+		// complete, the answers paired with their requests.
+		await inView(`const l = document.getElementById('list'); l.focus(); l.dispatchEvent(new KeyboardEvent('keydown', { key: 'Home', bubbles: true }))`);
+		const oldest = await waitFor(async () => {
+			const s = await viewState();
+			return s && s.rows.length >= 10 && s.rows.every((r) => r.length === 7) && s.rows.some((r) => r[1] === '→' && r[2] === 'request' && r[3] === 'tools/call') && s.rows.some((r) => r[2] === 'response' && r[3] === 'tools/call' && /^\d+ ms$|^\d+\.\d+ s$/.test(r[6] ?? '')) ? s : undefined;
+		}, { timeoutMs: 30_000, message: 'the oldest rows drawn in full, with a tools/call answer and its latency' });
+		const firstSeen = await driver({ action: 'frameEvaluate', script: `(() => { const l = document.getElementById('list'); return l ? { top: l.scrollTop, follow: document.getElementById('follow').checked } : undefined; })()` }) as Array<{ top: number; follow: boolean }>;
+		assert.deepEqual(firstSeen[0], { top: 0, follow: false }, 'scrolled to the oldest, no longer following');
+		assert.notDeepEqual(oldest.rows[0], newest.rows[0], 'other rows than the newest');
+		await screenshot('protocol-view-oldest');
+	} finally {
+		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+	}
+}, { timeoutMs: 120_000 });
+
 test('"Show Protocol" on a server\'s error notification, pressed like a person, opens that server\'s protocol view', async () => {
 	needDriver();
 	const extension = await extensionApi<SwitchboardApi>();
