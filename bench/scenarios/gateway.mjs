@@ -8,11 +8,9 @@
 // - "sdk": the official SDK's Client with its StreamableHTTPClientTransport (fetch), as a reference.
 // Sequential p50 and 64 in flight. The rows below decompose the cost: the bare hop alone, the gateway called by a raw
 // node:http client (its own cost without any MCP client's), a call with a progress token as VS Code's agent sends,
-// and this process's CPU per call. Also @mcp's tool selection: ranking 5,000 tools for one request, with the index
-// built for the request (cold: a new tool list) and with it cached (the Manager's tool list unchanged since the last
-// request).
+// and this process's CPU per call. (@mcp's tool selection among 5,000 tools is the `selection` scenario.)
 //
-// The gateway, Manager and ranking are bundled from src/ for this run with esbuild (they are not in dist/core.js).
+// The gateway and Manager are bundled from src/ for this run with esbuild (they are not in dist/core.js).
 import * as http from 'node:http';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -26,8 +24,6 @@ const SEQUENTIAL_CALLS = 2000;
 const WARMUP_CALLS = 300;
 const PARALLEL_CALLS = 5000;
 const IN_FLIGHT = 64;
-const SELECTION_TOOLS = 5000;
-const SELECTION_RUNS = 30;
 const require = createRequire(import.meta.url);
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -39,7 +35,6 @@ async function bundle() {
 				"export { startGateway } from './src/gateway/gatewayServer';",
 				"export { ManagerCatalog } from './src/gateway/catalog';",
 				"export { Manager } from './src/manager/manager';",
-				"export { selectTools } from './src/vscode/chat/toolRanking';",
 			].join('\n'),
 			resolveDir: root,
 			loader: 'ts',
@@ -123,57 +118,8 @@ async function sdkGatewayClient(gateway) {
 
 const sequential = (client) => sequentialCalls(client, { calls: SEQUENTIAL_CALLS, warmup: WARMUP_CALLS });
 
-/** 5,000 tools with descriptions drawn from a vocabulary, like many servers' tools side by side; `variant` changes every text. */
-function syntheticTools(variant = 0) {
-	const words = 'file read write list search issue pull request branch commit repository deploy build test log metric alert query table row column database user team project ticket comment label image render page browser click screenshot weather forecast city calendar event meeting email message send channel slack note document folder upload download archive compress secret token cluster pod service container'.split(' ');
-	let seed = 42 + variant;
-	const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-	const pick = () => words[Math.floor(random() * words.length)];
-	const tools = [];
-	for (let i = 0; i < SELECTION_TOOLS; i++) {
-		const server = `server${i % 50}`;
-		const toolName = `${pick()}_${pick()}_${i}${variant ? `_v${variant}` : ''}`;
-		const description = Array.from({ length: 12 }, pick).join(' ');
-		tools.push({ server, qualifiedName: `mcp__${server}__${toolName}`, tool: { name: toolName, description, inputSchema: { type: 'object', properties: { q: { type: 'string' } } } } });
-	}
-	return tools;
-}
-
-function selection(selectTools) {
-	const tools = syntheticTools();
-	const query = [
-		{ text: 'Find the open pull request for the deploy branch and post a comment with the build log', weight: 1 },
-		{ text: 'we looked at the failing test in the repository earlier', weight: 0.5 },
-	];
-	const time = (make) => {
-		const samples = [];
-		for (let i = 0; i < SELECTION_RUNS; i++) {
-			const list = make(i);
-			const start = performance.now();
-			const result = selectTools(list, { query });
-			samples.push(performance.now() - start);
-			if (result.tools.length !== 128) throw new Error(`selected ${result.tools.length} tools, expected 128`);
-		}
-		return median(samples);
-	};
-	selectTools(tools, { query });
-	// Cold: tools never seen, with texts never seen (a new variant each run: new names and descriptions), so every
-	// tool's words are read inside the measurement (the first request); restarted: new tool objects with the same
-	// texts (every server restarted); after a list change: a new list of the same tool objects (one server's list
-	// changed); warm: the same list (nothing changed since the last request).
-	variants += SELECTION_RUNS;
-	const base = variants;
-	return {
-		cold: time((i) => syntheticTools(base + i)),
-		restarted: time(() => tools.map((t) => ({ ...t, tool: { ...t.tool } }))),
-		changed: time(() => [...tools]),
-		warm: time(() => tools),
-	};
-}
-let variants = 0;
-
 export async function run({ rounds }) {
-	const { startGateway, ManagerCatalog, Manager, selectTools } = await bundle();
+	const { startGateway, ManagerCatalog, Manager } = await bundle();
 	const core = require('../../dist/core.js');
 	const logger = { traceEnabled: false, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 	const manager = new Manager({ logger: () => logger, roots: () => [] });
@@ -207,8 +153,6 @@ export async function run({ rounds }) {
 		// throughput the time per call adds: 1 / (1/direct + 1/hop)).
 		const hopFloorP50 = median(seq.floor.map((r, i) => r.p50 + seq.loopback[i].p50));
 		const hopFloorRate = median(par.floor.map((r, i) => 1 / (1 / r.rate + 1 / par.loopback[i].rate)));
-		const selections = [];
-		for (let round = 0; round < rounds; round++) selections.push(selection(selectTools));
 		const row = (metric, unit, floor, ours, extra = {}) => ({ scenario: 'gateway', metric, unit, floor, ours, sdk: '-', ...extra });
 		const cpu = (results, which) => median(results[which].map((r) => r.cpu));
 		return [
@@ -230,10 +174,6 @@ export async function run({ rounds }) {
 			row(`  ${IN_FLIGHT} in flight: direct vs bare in-process node:http round trips (no MCP)`, 'calls/s', rate('floor'), rate('loopback'), { lowerIsBetter: false }),
 			row(`  ${IN_FLIGHT} in flight: direct + bare HTTP round trip vs the gateway called by a raw node:http client`, 'calls/s', hopFloorRate, rate('raw'), { lowerIsBetter: false }),
 			row(`  CPU of this process per call, ${IN_FLIGHT} in flight: bare hop vs gateway (sdk: its client)`, 'µs', cpu(par, 'loopback'), cpu(par, 'ours'), { sdk: cpu(par, 'sdk') }),
-			{ scenario: 'selection', metric: `rank ${SELECTION_TOOLS} tools for a request, index cached`, unit: 'ms', floor: '-', ours: median(selections.map((s) => s.warm)), sdk: '-', target: '< 20 ms' },
-			{ scenario: 'selection', metric: `rank ${SELECTION_TOOLS} tools for a request, index rebuilt after a list change`, unit: 'ms', floor: '-', ours: median(selections.map((s) => s.changed)), sdk: '-', target: '< 20 ms' },
-			{ scenario: 'selection', metric: `rank ${SELECTION_TOOLS} tools for a request, every server restarted (new objects, same texts)`, unit: 'ms', floor: '-', ours: median(selections.map((s) => s.restarted)), sdk: '-', target: '< 20 ms' },
-			{ scenario: 'selection', metric: `rank ${SELECTION_TOOLS} tools for a request, cold (tools and texts never seen: every word read)`, unit: 'ms', floor: '-', ours: median(selections.map((s) => s.cold)), sdk: '-', target: '< 20 ms' },
 		];
 	} finally {
 		process.removeAllListeners('warning');

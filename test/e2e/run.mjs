@@ -191,7 +191,7 @@ async function serveDriver(page) {
 			// and `.first()` of every match could be such a hidden one, which Playwright would then wait on until its
 			// timeout. The action's own waits (visible, enabled, editable, stable, receives events) stay Playwright's.
 			case 'fill': return void await visible(request.selector).first().fill(request.text, { timeout: PAGE_ACTION_MS });
-			case 'click': return void await visible(request.selector).nth(request.nth ?? 0).click({ timeout: PAGE_ACTION_MS });
+			case 'click': return void await visible(request.selector).nth(request.nth ?? 0).click({ timeout: PAGE_ACTION_MS, button: request.button ?? 'left' });
 			case 'texts': return await page.locator(request.selector).allInnerTexts();
 			case 'evaluate': return await page.evaluate(request.script);
 			// Webviews live in nested iframes: evaluate in every frame whose URL contains `frame` and return the values

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { NamedTool } from '../../src/manager/types';
-import { MAX_MODEL_TOOLS, selectTools, tokenize, ToolIndex } from '../../src/vscode/chat/toolRanking';
+import { indexServerTools, MAX_MODEL_TOOLS, selectTools, tokenize, ToolIndex, ToolIndexer } from '../../src/manager/toolRanking';
 
 function named(server: string, name: string, description?: string, title?: string): NamedTool {
 	return { server, qualifiedName: `mcp__${server}__${name}`, tool: { name, description, title, inputSchema: { type: 'object' } } };
@@ -116,4 +116,72 @@ test('the scores are plain BM25 over names (x3), titles (x2), servers and descri
 	assert.deepEqual([...ToolIndex.for(copies).score(query)], [...fresh]);
 	assert.ok(fresh[tools.length - 1]! > 0, 'non-ASCII words are matched');
 	assert.equal(ToolIndex.for(tools).score([{ text: 'zzzunknownword', weight: 1 }]).every((s) => s === 0), true);
+});
+
+test('a tool is found by a word that is only in its description', () => {
+	const tools = catalog();
+	tools.push(named('ops', 'run_job', 'Restarts the Kubernetes deployment and waits for its pods to be ready'));
+	const selection = selectTools(tools, { query: [{ text: 'restart the kubernetes deployment', weight: 1 }], maxTools: 3 });
+	assert.ok(selection.tools.some((t) => t.qualifiedName === 'mcp__ops__run_job'), selection.tools.map((t) => t.qualifiedName).join(', '));
+	const scores = ToolIndex.for(tools).score([{ text: 'kubernetes', weight: 1 }]);
+	assert.deepEqual([...scores.keys()].filter((i) => scores[i]! > 0), [tools.length - 1], 'only that tool has the word');
+});
+
+/** The tools of `tools` grouped by server, as each server's list arrives. */
+function byServer(tools: readonly NamedTool[]): Map<string, NamedTool[]> {
+	const servers = new Map<string, NamedTool[]>();
+	for (const tool of tools) servers.set(tool.server, [...(servers.get(tool.server) ?? []), tool]);
+	return servers;
+}
+
+test('indexes built per server when lists arrive give the same BM25 scores, for all tools and for the enabled few', () => {
+	const tools = catalog();
+	const indexer = new ToolIndexer();
+	for (const [server, list] of byServer(tools)) indexer.update(server, list);
+	const query = [{ text: 'read the weather file for the pull request', weight: 1 }, { text: 'records', weight: 0.5 }];
+	const all = new ToolIndex(tools, indexer).score(query);
+	referenceScores(tools, query).forEach((score, i) => assert.ok(Math.abs(all[i]! - score) < 1e-9, `tool ${i}: ${all[i]} vs ${score}`));
+	// Some tools disabled: document frequencies and lengths are those of the enabled tools only.
+	const enabled = tools.filter((_, i) => i % 3 !== 0);
+	const some = new ToolIndex(enabled, indexer).score(query);
+	referenceScores(enabled, query).forEach((score, i) => assert.ok(Math.abs(some[i]! - score) < 1e-9, `enabled tool ${i}: ${some[i]} vs ${score}`));
+	// A tool no server index holds (its server's new list not indexed yet) is read on the spot, scored alike.
+	const late = named('late', 'fetch_weather', 'Weather of a city');
+	const mixed = [...enabled, late];
+	const mixedScores = new ToolIndex(mixed, indexer).score(query);
+	referenceScores(mixed, query).forEach((score, i) => assert.ok(Math.abs(mixedScores[i]! - score) < 1e-9, `mixed tool ${i}`));
+});
+
+test('a server\'s index is rebuilt only when that server\'s list changes (indexServerTools, off the request path)', async () => {
+	const lists = new Map<string, NamedTool[]>([
+		['weather', [named('weather', 'get_forecast', 'The weather forecast for a city')]],
+		['files', [named('files', 'read-file', 'Reads a file from disk')]],
+	]);
+	const listeners: ((event: { server: string }) => void)[] = [];
+	const source = {
+		onDidChangeLists: (listener: (event: { server: string }) => void) => (listeners.push(listener), { dispose: () => undefined }),
+		onDidChangeServers: () => ({ dispose: () => undefined }),
+		servers: () => [...lists].map(([name, tools]) => ({ name, tools })),
+		get: (name: string) => (lists.has(name) ? { tools: lists.get(name)! } : undefined),
+	};
+	const indexer = new ToolIndexer();
+	const indexing = indexServerTools(source, indexer);
+	try {
+		const weather = lists.get('weather')![0]!;
+		const file = lists.get('files')![0]!;
+		assert.equal(indexer.find(weather), undefined, 'nothing is read while the list event is handled');
+		await new Promise((resolve) => setTimeout(resolve, 5));
+		const weatherTerms = indexer.find(weather);
+		const filesTerms = indexer.find(file);
+		assert.ok(weatherTerms && filesTerms, 'both servers indexed after the event');
+		const renamed = named('files', 'write-file', 'Writes a file to disk');
+		lists.set('files', [renamed]);
+		for (const listener of listeners) listener({ server: 'files' });
+		await new Promise((resolve) => setTimeout(resolve, 5));
+		assert.equal(indexer.find(weather), weatherTerms, 'the unchanged server keeps its index');
+		assert.ok(indexer.find(renamed), 'the changed server\'s new list is indexed');
+		assert.equal(indexer.find(file), undefined, 'its old tools are gone');
+	} finally {
+		indexing.dispose();
+	}
 });

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { TaskList } from '../tasks/taskList';
 import { describeState, type Manager, type NamedTool } from '../../manager/manager';
-import { MAX_MODEL_TOOLS, selectTools, ToolIndex, type Selection } from './toolRanking';
+import { indexServerTools, MAX_MODEL_TOOLS, selectTools, type Selection } from '../../manager/toolRanking';
 import { EXACT_COMMANDS, runExactCommand } from './chatCommands';
 import { attachedParts, modelPart } from './chatReferences';
 import { toAbortSignal } from '../cancellation';
@@ -11,9 +11,6 @@ import { ToolConsent } from '../tools/consent';
 
 /** The participant's id (package.json `contributes.chatParticipants`). */
 export const CHAT_PARTICIPANT_ID = 'mcpSwitchboard.mcp';
-
-/** How long after the last tool list change the new tools' words are read (a burst of starts reads once). */
-const WARM_DELAY_MS = 500;
 
 /** The command that opens the chat with `@mcp /read <uri>` for a resource of the Servers view. */
 export const ASK_ABOUT_RESOURCE = 'mcpSwitchboard.askAboutResource';
@@ -46,7 +43,7 @@ function selectionQuery(request: vscode.ChatRequest, history: vscode.ChatContext
 }
 
 /**
- * The tools for this request: all when they fit, else the best matches (toolRanking.ts) within the model's limits —
+ * The tools for this request: all when they fit, else the best matches (manager/toolRanking.ts) within the model's limits —
  * `mcpSwitchboard.chat.maxTools` (at most 128) and a quarter of its input tokens (about 4 characters a token) for the
  * definitions — with `mcpSwitchboard.chat.pinnedTools` always included.
  */
@@ -236,23 +233,13 @@ export function registerChatParticipant(context: vscode.ExtensionContext, manage
 			return calls.length === 0 ? [] : [{ prompt: 'List the available tools', command: 'tools', label: 'List the MCP tools' }];
 		},
 	};
-	// Read the words of new tools soon after a server lists them, so the first @mcp request after a start does not
-	// (ranking a cold list of thousands of tools is what costs; later lists reuse each tool's words).
-	let warming: ReturnType<typeof setTimeout> | undefined;
-	const warm = manager.onDidChangeLists(() => {
-		if (warming) clearTimeout(warming);
-		warming = setTimeout(() => {
-			warming = undefined;
-			const enabled = manager.allTools().filter(options.isEnabled ?? (() => true));
-			if (enabled.length > MAX_MODEL_TOOLS) ToolIndex.for(enabled);
-		}, WARM_DELAY_MS);
-	});
-	const stopWarming = new vscode.Disposable(() => warming && clearTimeout(warming));
+	// Each server's tools are indexed for ranking when its list arrives, so a request only combines the indexes.
+	const indexing = indexServerTools(manager);
 	// From a resource row of the Servers view (or the palette): the chat opens with `@mcp /read <uri> ` typed, for the
 	// question to follow; without a row, `/read` alone offers the resources to pick from.
 	const ask = vscode.commands.registerCommand(ASK_ABOUT_RESOURCE, (element?: { kind?: string; resource?: { uri?: unknown } }) => {
 		const uri = element?.kind === 'resource' && typeof element.resource?.uri === 'string' ? element.resource.uri : undefined;
 		return vscode.commands.executeCommand('workbench.action.chat.open', { query: `@mcp /read ${uri ? `${uri} ` : ''}`, isPartialQuery: uri !== undefined });
 	});
-	return vscode.Disposable.from(participant, ask, warm, stopWarming);
+	return vscode.Disposable.from(participant, ask, indexing);
 }

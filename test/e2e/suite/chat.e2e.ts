@@ -11,7 +11,7 @@ import type { SwitchboardApi } from '../../../src/extension';
 import { ConsentCommands } from '../../../src/vscode/tools/consent';
 import { resourceUri } from '../../../src/vscode/resources/resourceDocuments';
 import { api, needDriver, quickInput, serverWithTool, waitForQuickInput } from './elicitationSupport';
-import { answerInputBox, answerQuickPick, extensionApi, pageTexts, screenshot, test, waitFor } from './harness';
+import { answerInputBox, answerQuickPick, driver, extensionApi, pageTexts, pressKey, screenshot, test, waitFor } from './harness';
 
 const SERVER = 'everything';
 /** A 1×1 PNG (70 bytes). */
@@ -511,6 +511,143 @@ test(
 	},
 	{ timeoutMs: 60_000 },
 );
+
+/**
+ * Marks the first visible element matching `selector` whose text is `text` (trimmed) with `data-e2e-target="<mark>"`,
+ * for the driver's real click; returns 'ok' or what it saw.
+ */
+function markScript(selector: string, text: string, mark: string): string {
+	return `(() => {
+		for (const old of document.querySelectorAll('[data-e2e-target="${mark}"]')) old.removeAttribute('data-e2e-target');
+		const all = [...document.querySelectorAll(${JSON.stringify(selector)})];
+		const found = all.find((e) => e.offsetParent !== null && (e.textContent ?? '').trim() === ${JSON.stringify(text)});
+		if (!found) return 'none of ' + all.length + ': ' + all.map((e) => (e.textContent ?? '').trim()).slice(0, 12).join(' | ');
+		found.setAttribute('data-e2e-target', '${mark}');
+		return 'ok';
+	})()`;
+}
+
+/** Waits until `selector` with `text` is on screen, then clicks it with a real mouse click (`button` right: a right-click). */
+async function clickText(selector: string, text: string, mark: string, prepare?: () => PromiseLike<unknown>, button: 'left' | 'right' = 'left'): Promise<void> {
+	let seen = '';
+	await waitFor(
+		async () => {
+			await prepare?.();
+			seen = (await driver({ action: 'evaluate', script: markScript(selector, text, mark) })) as string;
+			return seen === 'ok';
+		},
+		{ timeoutMs: 30_000, intervalMs: 300, message: `"${text}" on screen (${seen})` },
+	);
+	await driver({ action: 'click', selector: `[data-e2e-target="${mark}"]`, button });
+}
+
+test(
+	'Ask @mcp About Resource from a resource row\'s context menu: the chat opens with /read and the resource, the question typed after it, and the model receives the resource\'s text',
+	async () => {
+		needDriver();
+		const { manager, tree, treeView } = await extensionApi<SwitchboardApi>();
+		await serverWithTool(SERVER, 'echo');
+		await fakeModel();
+		const node = tree.getChildren(tree.groupNode(SERVER, 'resources')).find((n) => n.kind === 'resource' && n.resource.mimeType?.startsWith('text/'));
+		assert.ok(node && node.kind === 'resource', 'the Servers view shows a text resource of everything');
+		const read = await manager.readResource(SERVER, node.resource.uri);
+		const first = read.contents[0];
+		const resourceText = first && 'text' in first ? String(first.text) : '';
+		assert.ok(resourceText.length > 0, 'the resource has text');
+		const item = tree.getTreeItem(node).label;
+		const rowLabel = typeof item === 'string' ? item : item?.label;
+		assert.ok(rowLabel, 'the resource row has a label');
+		await vscode.commands.executeCommand('workbench.action.chat.newChat').then(undefined, () => undefined);
+		// What a person does: right-click the row, pick the entry. (A left click opens the resource in an editor and moves
+		// the focus there, so Shift+F10 would open the editor's menu instead of the row's.)
+		await vscode.commands.executeCommand('workbench.view.extension.mcpSwitchboard');
+		const revealRow = () => treeView.reveal(node, { expand: true, select: false, focus: false }).then(undefined, () => undefined);
+		const menuItems = '.context-view .monaco-menu .action-label';
+		let menu = '';
+		await waitFor(
+			async () => {
+				menu = (await pageTexts(menuItems)).join(' | ');
+				if (menu.includes('Ask @mcp About Resource')) return true;
+				// No menu yet, or another one (a right-click that landed while the row was redrawn): close it, right-click again.
+				if (menu) await pressKey('Escape');
+				await clickText('.pane-body .monaco-list-row .label-name', rowLabel, 'resource-row', revealRow, 'right');
+				return false;
+			},
+			{ timeoutMs: 45_000, intervalMs: 1_000, message: () => `the resource row's context menu (last menu seen: ${menu || 'none'})` },
+		);
+		await screenshot('resource-context-menu');
+		await driver({ action: 'click', selector: `${menuItems}:text-is("Ask @mcp About Resource")` });
+		// The chat input holds "@mcp /read <uri> " with the cursor after it: the person types the question and sends it.
+		await waitFor(
+			async () => {
+				// The narrow chat input wraps the URI over lines (and the editor writes spaces as U+00A0): compare without spacing.
+				const typed = (await pageTexts('.interactive-input-part .monaco-editor .view-lines')).join('').replace(/\s/g, '');
+				return typed.includes(node.resource.uri) && typed.includes('@mcp/read');
+			},
+			{ timeoutMs: 30_000, message: 'the chat input with /read and the resource\'s URI' },
+		);
+		await driver({ action: 'type', text: 'what is in it?' });
+		await pressKey('Enter');
+		const response = await waitFor(
+			async () => {
+				const last = (await chatResponses()).at(-1) ?? '';
+				return last.includes('what is in it?') && last;
+			},
+			{ timeoutMs: 60_000, intervalMs: 250, message: 'the answer to the question about the resource' },
+		);
+		await screenshot('ask-about-resource');
+		// The Fake Echo model answers with the messages it received: the resource's text, read through the server.
+		// Three of its lines of plain prose (the echo shows the messages as JSON, so line ends are escaped there, and the chat
+		// renders the answer as Markdown, so lines with Markdown marks would not read as written).
+		const lines = resourceText.split(/\r?\n/).map((line) => line.trim()).filter((line) => line.length > 20 && /^[A-Za-z][A-Za-z0-9 .,;:'()-]+$/.test(line)).slice(0, 3);
+		assert.ok(lines.length > 0, 'the resource has lines to look for');
+		for (const line of lines) assert.ok(response.includes(JSON.stringify(line).slice(1, -1)), `"${line}" of the resource reached the model: ${response.slice(0, 600)}`);
+		assert.ok(response.includes(node.resource.uri));
+	},
+	{ timeoutMs: 120_000 },
+);
+
+test(
+	'a file and a selection attached in the chat panel reach the model with the @mcp request',
+	async () => {
+		needDriver();
+		await serverWithTool(SERVER, 'echo');
+		await fakeModel();
+		const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+		assert.ok(folder, 'the e2e workspace is open');
+		const notes = vscode.Uri.joinPath(folder, 'attached-notes.md');
+		const lines = ['# Attached notes', 'The launch code word is PELICAN-42.', 'A third line nobody selected.'];
+		await vscode.workspace.fs.writeFile(notes, new TextEncoder().encode(lines.join('\n')));
+		try {
+			// As the workbench's own "Add File to Chat" does: the chat opens with the file and a selection attached, the
+			// request typed; VS Code turns the attachments into the request's references.
+			await vscode.commands.executeCommand('workbench.action.chat.newChat').then(undefined, () => undefined);
+			await vscode.commands.executeCommand('workbench.action.chat.open', {
+				query: '@mcp what do the attached notes say?',
+				// The selection is the workbench's own range type (1-based lines and columns): "A file" of hello.txt's first line.
+				attachFiles: [notes, { uri: hello(folder), range: { startLineNumber: 1, startColumn: 1, endLineNumber: 1, endColumn: 7 } }],
+			});
+			const response = await waitFor(
+				async () => {
+					const last = (await chatResponses()).at(-1) ?? '';
+					return last.includes('what do the attached notes say?') && last;
+				},
+				{ timeoutMs: 60_000, intervalMs: 250, message: 'the answer with the attachments' },
+			);
+			await screenshot('chat-attached-references');
+			assert.ok(response.includes('[attached file attached-notes.md'), `the file went to the model: ${response.slice(0, 800)}`);
+			assert.ok(response.includes('The launch code word is PELICAN-42.'), 'with its content');
+			assert.ok(/\[attached selection of hello\.txt, line 1 \(plaintext\)\]\\nA file(?! for the tests)/.test(response), `the selection, with only its text: ${response.slice(0, 800)}`);
+		} finally {
+			await vscode.workspace.fs.delete(notes).then(undefined, () => undefined);
+		}
+	},
+	{ timeoutMs: 90_000 },
+);
+
+function hello(folder: vscode.Uri): vscode.Uri {
+	return vscode.Uri.joinPath(folder, 'hello.txt');
+}
 
 test(
 	'with no server running the handler says so, offers Show Servers, and still forwards the prompt to the model without tools',

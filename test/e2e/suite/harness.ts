@@ -220,7 +220,8 @@ export type DriverRequest =
 	| { action: 'press'; key: string }
 	| { action: 'type'; text: string }
 	| { action: 'fill'; selector: string; text: string }
-	| { action: 'click'; selector: string; nth?: number }
+	/** A real mouse click; `button: 'right'` opens the context menu as a person's right-click does. */
+	| { action: 'click'; selector: string; nth?: number; button?: 'left' | 'right' }
 	| { action: 'texts'; selector: string }
 	| { action: 'evaluate'; script: string }
 	/** Evaluates `script` in every frame whose URL contains `frame` (webviews are nested iframes); returns the defined values. */
