@@ -161,7 +161,11 @@ export async function run({ rounds }) {
 				sdk: p50('sdk'),
 				target: '<= 1.3x floor',
 			}),
-			row('  p50: direct stdio vs one bare in-process node:http round trip (no MCP)', 'µs', p50('floor'), p50('loopback')),
+			// The issue's literal target, "<= 1.3x a direct stdio call", is below this row's own ratio on this machine: one
+			// bare loopback HTTP round trip, which any gateway needs, already costs more than 0.3x of a direct call.
+			row("  p50: direct stdio vs one bare in-process node:http round trip (no MCP): the issue's '<= 1.3x direct' is below this hop alone", 'µs', p50('floor'), p50('loopback'), {
+				target: 'any gateway >= 1 + this',
+			}),
 			row('  p50: direct + bare HTTP round trip vs the gateway called by a raw node:http client', 'µs', hopFloorP50, p50('raw')),
 			row('  p50: direct stdio vs the gateway with a progress token (as VS Code calls)', 'µs', p50('floor'), p50('withProgress')),
 			row('  CPU of this process per sequential call (less moved by load than latency): direct vs gateway (sdk: its client)', 'µs', cpu(seq, 'floor'), cpu(seq, 'ours'), { sdk: cpu(seq, 'sdk') }),
@@ -171,7 +175,7 @@ export async function run({ rounds }) {
 				lowerIsBetter: false,
 				target: '<= 1.3x floor',
 			}),
-			row(`  ${IN_FLIGHT} in flight: direct vs bare in-process node:http round trips (no MCP)`, 'calls/s', rate('floor'), rate('loopback'), { lowerIsBetter: false }),
+			row(`  ${IN_FLIGHT} in flight: direct vs bare in-process node:http round trips (no MCP): the hop alone is this many times slower than direct`, 'calls/s', rate('floor'), rate('loopback'), { lowerIsBetter: false }),
 			row(`  ${IN_FLIGHT} in flight: direct + bare HTTP round trip vs the gateway called by a raw node:http client`, 'calls/s', hopFloorRate, rate('raw'), { lowerIsBetter: false }),
 			row(`  CPU of this process per call, ${IN_FLIGHT} in flight: bare hop vs gateway (sdk: its client)`, 'µs', cpu(par, 'loopback'), cpu(par, 'ours'), { sdk: cpu(par, 'sdk') }),
 		];

@@ -113,8 +113,8 @@ export async function startGateway(catalog: GatewayCatalog, options: GatewayOpti
 		return session;
 	};
 
-	const handlePost = async (req: http.IncomingMessage, res: http.ServerResponse, sessionId: string | undefined): Promise<void> => {
-		const body = await readBody(req, maxBodyBytes);
+	/** Answers one POST whose body was read (`body` undefined: larger than allowed). */
+	const handlePost = (req: http.IncomingMessage, res: http.ServerResponse, sessionId: string | undefined, body: Buffer | undefined): void => {
 		if (body === undefined) {
 			sendError(res, 413, ErrorCode.InvalidRequest, `Request body larger than ${maxBodyBytes} bytes`);
 			return;
@@ -198,10 +198,15 @@ export async function startGateway(catalog: GatewayCatalog, options: GatewayOpti
 		const sessionId = typeof sessionHeader === 'string' ? sessionHeader : undefined;
 		switch (req.method) {
 			case 'POST':
-				handlePost(req, res, sessionId).catch((error: unknown) => {
-					logger.warn(`gateway: a POST failed: ${String(error)}`);
-					if (!res.headersSent) sendError(res, 400, ErrorCode.InvalidRequest, `Bad request: ${error instanceof Error ? error.message : String(error)}`);
-					else res.end();
+				readBody(req, maxBodyBytes, (readError, body) => {
+					try {
+						if (readError) throw readError;
+						handlePost(req, res, sessionId, body);
+					} catch (error) {
+						logger.warn(`gateway: a POST failed: ${String(error)}`);
+						if (!res.headersSent) sendError(res, 400, ErrorCode.InvalidRequest, `Bad request: ${error instanceof Error ? error.message : String(error)}`);
+						else res.end();
+					}
 				});
 				return;
 			case 'GET': {
