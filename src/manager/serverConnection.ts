@@ -617,8 +617,11 @@ export class ServerConnection implements ServerView {
 		const caps = client.serverCapabilities ?? {};
 		const hints: Partial<Record<ListKind, CacheHints>> = {};
 		const get = async <T>(kind: ListKind, enabled: unknown, list: (options: ListOptions) => Promise<T[]>): Promise<{ items: T[]; number: number } | undefined> => {
-			if (!kinds.has(kind) || !enabled) return undefined;
+			if (!kinds.has(kind)) return undefined;
 			const number = ++this.listSequence[kind].started;
+			// A capability the server no longer advertises (server/discover answered without it) empties its list: keeping
+			// the old one would offer tools the server has withdrawn.
+			if (!enabled) return { items: [], number };
 			try {
 				return { items: await list({ onCacheHints: (h) => (hints[kind] = h) }), number };
 			} catch (error) {

@@ -477,6 +477,30 @@ test('2026-07-28 server/discover answered differently after its ttlMs (McpClient
 	await manager.dispose();
 });
 
+test('2026-07-28 server/discover answered again without a capability: that list empties (the server withdrew it), the others stay', async () => {
+	const { manager, connector, clock } = setup();
+	connector.prepare = (client) => {
+		client.era = 'modern';
+	};
+	await manager.reconcile([stdioServer('d')]);
+	await flush();
+	const client = connector.last('d');
+	assert.equal(manager.get('d')?.tools.length, 1);
+	assert.equal(manager.get('d')?.resources.length, 1);
+	let events = 0;
+	manager.onDidChangeLists(() => events++);
+	const { tools: _withdrawn, ...rest } = client.serverCapabilities;
+	client.serverCapabilities = rest;
+	client.discoveryEmitter.fire();
+	await clock.advance(200);
+	assert.equal(manager.get('d')?.tools.length, 0, 'no tools capability any more: no tools offered');
+	assert.equal(manager.allTools().length, 0);
+	assert.equal(client.listToolsCalls, 1, 'nothing asked of a capability the server does not have');
+	assert.equal(manager.get('d')?.resources.length, 1, 'resources are still advertised and still listed');
+	assert.equal(events, 1);
+	await manager.dispose();
+});
+
 test('2026-07-28 ttlMs 0: re-fetched when asked, at most every 2 s; an unchanged list fires no event; an older server is never re-listed by time', async () => {
 	const { manager, connector, clock } = setup();
 	connector.prepare = (client) => {
