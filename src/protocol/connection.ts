@@ -802,7 +802,7 @@ const SECRET_KEY = /authorization|cookie|password|secret|token|api[-_]?key/i;
  * Any text SECRET_KEY could match, anywhere in serialised JSON (keys or values): a superset, so a message that
  * skips the replacer can have no key to redact.
  */
-const SECRET_KEY_IN_JSON = new RegExp(SECRET_KEY.source, 'i');
+export const SECRET_KEY_IN_JSON = new RegExp(SECRET_KEY.source, 'i');
 
 function redact(key: string, value: unknown): unknown {
 	return key !== 'progressToken' && key !== 'cursor' && SECRET_KEY.test(key) && value !== undefined ? '[redacted]' : value;

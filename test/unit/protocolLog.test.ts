@@ -78,3 +78,61 @@ test('string ids pair, capacity changes keep the newest with their pairing, and 
 	assert.deepEqual(columns.latencies.slice(1), [null, 5]);
 	assert.deepEqual(columns.flags.slice(1).map((f) => [f & 1, f >> 1]), [[1, 1], [0, 3]]);
 });
+
+test('the text filter finds exactly what searching each shown text finds: across wraps of the byte ring, secrets, multi-byte text, and never across two messages', () => {
+	const reference = (log: ProtocolLog, query: string, afterSeq = 0) => {
+		const pattern = new RegExp(query.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
+		return log.entries().filter((e) => e.seq > afterSeq && ((e.method !== undefined && pattern.test(e.method)) || pattern.test(e.text))).map((e) => e.seq);
+	};
+	let seed = 11;
+	const next = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+	// Small, so the ring wraps and drops many times.
+	const log = new ProtocolLog(300, 20_000);
+	const words = ['Echo', 'échO', 'ÉCHO', 'token', 'api_key', 'sk-42', 'hello wörld', '€uro', '😀', 'a\\/b', 'Authorization'];
+	const queries = ['echo', 'ÉCHO', 'sk-42', 'redacted', '[redacted]', 'token', 'hello', 'wörld', '😀', 'a/b', 'a\\/b', '"}{"', '}{', '"id":7', 'not shown', 'API_KEY'];
+	for (let i = 0; i < 3000; i++) {
+		const word = words[Math.floor(next() * words.length)]!;
+		const kind = next();
+		// Texts as they come over the wire (some escaped, some with a secret key, some not JSON at all).
+		let text: string;
+		let message: unknown;
+		if (kind < 0.3) {
+			message = { jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: word, arguments: next() < 0.3 ? { [word]: 'sk-42' } : { text: word } } };
+			text = JSON.stringify(message);
+		} else if (kind < 0.6) {
+			text = `{"jsonrpc":"2.0","id":${i - 1},"result":{"content":[{"type":"text","text":"${word}"}]}}`;
+			message = JSON.parse(text);
+		} else if (kind < 0.9) {
+			text = `{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"${word} ${i}"}}`;
+			message = JSON.parse(text);
+		} else {
+			text = `{"token": "sk-42" ${word}`;
+			message = text;
+		}
+		if (next() < 0.5) {
+			const bytes = Buffer.from(`x\n${text}\n`);
+			log.record(next() < 0.5 ? 'in' : 'out', message, text, bytes, 2, bytes.length - 1);
+		} else {
+			log.record(next() < 0.5 ? 'in' : 'out', message, text);
+		}
+		if (i % 97 === 0) {
+			for (const query of queries) {
+				assert.deepEqual(log.filter(query), reference(log, query), `'${query}' after ${i}`);
+				const after = log.lastSeq - 20;
+				assert.deepEqual(log.filter(query, false, after), reference(log, query, after), `'${query}' newer than ${after}`);
+			}
+		}
+	}
+	assert.ok(log.filter('sk-42').length > 0 && log.filter('redacted').length > 0, 'the queries match some messages');
+});
+
+test('a secret is never found by its value, and a match across two adjacent texts is no match', () => {
+	const log = new ProtocolLog();
+	log.record('out', undefined, '{"jsonrpc":"2.0","id":1,"method":"x","params":{"apiKey":"sk-secret-1"}}');
+	log.record('in', undefined, '{"jsonrpc":"2.0","method":"y","params":{"a":"end"}}');
+	log.record('in', undefined, '{"jsonrpc":"2.0","method":"y","params":{"b":"start"}}');
+	assert.deepEqual(log.filter('sk-secret'), []);
+	assert.deepEqual(log.filter('[REDACTED]'), [1]);
+	assert.deepEqual(log.filter('}}{'), []);
+	assert.deepEqual(log.filter('"END"'), [2]);
+});
