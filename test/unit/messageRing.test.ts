@@ -25,10 +25,25 @@ test(`the byte ring gives back every kept text exactly, across wraps, growth, dr
 		const length = Math.floor(next() * (next() < 0.05 ? large : 120));
 		// Whole code points only: a lone surrogate has no UTF-8 (the wire never carries one; JSON.stringify escapes it).
 		const text = `${i}:` + [...'aé€😀b'.repeat(length / 5 + 1)].slice(0, length).join('');
-		if (next() < 0.5) {
+		const way = next();
+		if (way < 0.3) {
 			const chunk = Buffer.from(`xx\n${text}\nyy`);
 			const start = 3;
 			sent.set(ring.pushBytes(chunk, start, chunk.length - 3, 0), text);
+		} else if (way < 0.5) {
+			// Several messages of one read, as stdio hands them over (line ends between, a partial line after), pushed
+			// from the same bytes; sometimes a text we send comes between them, or the read is over.
+			const texts = [text, ...Array.from({ length: Math.floor(next() * 6) }, (_, k) => `${i}.${k}:` + 'ü€x'.repeat(Math.floor(next() * 30)))];
+			const chunk = Buffer.from(`${texts.join(next() < 0.5 ? '\n' : '\r\n')}\n{"partial`);
+			let start = 0;
+			for (const part of texts) {
+				const end = start + Buffer.byteLength(part);
+				sent.set(ring.pushBytes(chunk, start, end, 0), part);
+				if (next() < 0.1) sent.set(ring.push(`${i} sent`, 0), `${i} sent`);
+				if (next() < 0.05) ring.forgetChunk();
+				start = end + (chunk[end] === 0x0d ? 2 : 1);
+			}
+			ring.forgetChunk();
 		} else {
 			sent.set(ring.push(text, 0), text);
 		}

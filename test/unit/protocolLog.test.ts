@@ -89,7 +89,7 @@ test('the text filter finds exactly what searching each shown text finds: across
 	// Small, so the ring wraps and drops many times.
 	const log = new ProtocolLog(300, 20_000);
 	const words = ['Echo', 'échO', 'ÉCHO', 'token', 'api_key', 'sk-42', 'hello wörld', '€uro', '😀', 'a\\/b', 'Authorization'];
-	const queries = ['echo', 'ÉCHO', 'sk-42', 'redacted', '[redacted]', 'token', 'hello', 'wörld', '😀', 'a/b', 'a\\/b', '"}{"', '}{', '"id":7', 'not shown', 'API_KEY'];
+	const queries = ['"}}', '}}{', '"}}\r\n{', 'echo', 'ÉCHO', 'sk-42', 'redacted', '[redacted]', 'token', 'hello', 'wörld', '😀', 'a/b', 'a\\/b', '"}{"', '}{', '"id":7', 'not shown', 'API_KEY'];
 	for (let i = 0; i < 3000; i++) {
 		const word = words[Math.floor(next() * words.length)]!;
 		const kind = next();
@@ -109,9 +109,17 @@ test('the text filter finds exactly what searching each shown text finds: across
 			text = `{"token": "sk-42" ${word}`;
 			message = text;
 		}
-		if (next() < 0.5) {
+		const way = next();
+		if (way < 0.3) {
 			const bytes = Buffer.from(`x\n${text}\n`);
 			log.record(next() < 0.5 ? 'in' : 'out', message, text, bytes, 2, bytes.length - 1);
+		} else if (way < 0.5) {
+			// Two messages of one read, a line end apart (the search must not find a match across that either).
+			const second = `{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"${words[Math.floor(next() * words.length)]}"}}`;
+			const bytes = Buffer.from(`${text}\r\n${second}\n{"par`);
+			const end = Buffer.byteLength(text);
+			log.record('in', message, text, bytes, 0, end);
+			log.record('in', JSON.parse(second), second, bytes, end + 2, end + 2 + Buffer.byteLength(second));
 		} else {
 			log.record(next() < 0.5 ? 'in' : 'out', message, text);
 		}

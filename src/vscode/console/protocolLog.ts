@@ -254,6 +254,8 @@ export class ProtocolLog {
 	private stamp: number | undefined;
 	private readonly expireStamp = (): void => {
 		this.stamp = undefined;
+		// The transport's bytes are its own again (see MessageRing.pushBytes).
+		this.ring.forgetChunk();
 	};
 
 	private methodCode(method: string, slot: number): number {
@@ -289,6 +291,7 @@ export class ProtocolLog {
 		}
 		this.stamp = undefined;
 		const ring = this.ring;
+		ring.forgetChunk();
 		const from = Math.max(this.processed + 1, ring.first);
 		const to = ring.next;
 		if (from >= to) return;
