@@ -46,6 +46,8 @@ export function kindOf(flags: number): KindCode {
 
 /** The byte ring's first size; it doubles as needed up to the ring's most bytes. */
 const FIRST_BYTES = 64 * 1024;
+/** What a typical message takes (a tool call, its answer: ~100–200 bytes): the first size is room for `capacity` of them. */
+const BYTES_PER_MESSAGE = 128;
 /**
  * Bytes of adjacent texts markMatches reads as one string: few calls, and under V8's large-object size (~128 KiB),
  * so each string dies young instead of in the old generation.
@@ -112,7 +114,7 @@ export class MessageRing {
 		this.capacity = Math.max(1, Math.floor(capacity));
 		this.readAhead = Math.min(READ_AHEAD, Math.floor(maxBytes / 8));
 		this.allocate(this.capacity);
-		this.data = Buffer.allocUnsafeSlow(Math.max(1, Math.min(FIRST_BYTES, this.maxBytes)));
+		this.data = Buffer.allocUnsafeSlow(Math.max(1, Math.min(Math.max(FIRST_BYTES, this.capacity * BYTES_PER_MESSAGE), this.maxBytes)));
 	}
 
 	get count(): number {
