@@ -8,7 +8,8 @@ export const USAGE = `Usage: mcp-switchboard [options] <command>
 
 Commands (servers come from .vscode/settings.json "mcpSwitchboard.servers", .vscode/mcp.json and .mcp.json):
   servers                          what each configured server would run; starts nothing
-  list [server ...]                start servers and list their tools, resources, templates and prompts
+  list [server ...]                start servers and list their tools (marking those the workspace
+                                   switches off for chat models), resources, templates and prompts
   call <server> <tool> [--args JSON | --args-file FILE]
                                    call a tool and print its result
   read <server> <uri>              read a resource

@@ -90,6 +90,10 @@ async function startOne(session: CliSession, name: string): Promise<{ client: Mc
 }
 
 async function invoke(session: CliSession, invocation: Invocation, out: Output): Promise<number> {
+	if (invocation.kind === 'tool' && session.toolDisabled(invocation.server, invocation.tool)) {
+		// The command line is the developer's own tool: it runs what is asked, and says the editor's chat models do not get it.
+		out.error(`note: the workspace switches '${invocation.tool}' of server '${invocation.server}' off for chat models (${session.disabledToolsSource()}); running it as asked.`);
+	}
 	const started = await startOne(session, invocation.server);
 	if ('error' in started) {
 		out.error(started.error);
@@ -149,18 +153,21 @@ async function list(session: CliSession, names: readonly string[], out: Output):
 		await session.listsReady(view);
 		const tools = view.tools.map((t) => t.tool);
 		const { resources, resourceTemplates, prompts } = view;
-		json.push({ name: entry.name, state: 'running', protocolVersion: client.protocolVersion, serverInfo: client.serverInfo, tools, resources, resourceTemplates, prompts });
+		const disabledTools = session.workspace.disabledTools[entry.name] ?? [];
+		json.push({ name: entry.name, state: 'running', protocolVersion: client.protocolVersion, serverInfo: client.serverInfo, tools, disabledTools, resources, resourceTemplates, prompts });
 		lines.push(`${entry.name}  ${client.serverInfo.name} ${client.serverInfo.version}, protocol ${client.protocolVersion}`);
-		const section = (title: string, items: readonly { name?: string; uri?: string; uriTemplate?: string; description?: string }[]) => {
+		const section = (title: string, items: readonly { name?: string; uri?: string; uriTemplate?: string; description?: string; off?: boolean }[], note = '') => {
 			if (items.length === 0) return;
-			lines.push(`  ${title} (${items.length})`);
+			lines.push(`  ${title} (${items.length}${note})`);
 			for (const item of items) {
 				const label = item.name ?? item.uri ?? item.uriTemplate ?? '';
 				const first = item.description?.split('\n')[0];
-				lines.push(`    ${label}${first ? ` — ${first}` : ''}`);
+				lines.push(`    ${label}${item.off ? ' (switched off)' : ''}${first ? ` — ${first}` : ''}`);
 			}
 		};
-		section('tools', tools);
+		const toolRows = tools.map((tool) => ({ name: tool.name, description: tool.description, off: session.toolDisabled(entry.name, tool.name) }));
+		const off = toolRows.filter((row) => row.off).length;
+		section('tools', toolRows, off > 0 ? `, ${off} switched off for chat models by ${session.disabledToolsSource()}` : '');
 		section('resources', resources.map((r) => ({ name: r.uri, description: r.name })));
 		section('resource templates', resourceTemplates.map((t) => ({ name: t.uriTemplate, description: t.name })));
 		section('prompts', prompts);
@@ -168,6 +175,6 @@ async function list(session: CliSession, names: readonly string[], out: Output):
 	}
 	if (entries.length === 0) lines.push(session.configuredText());
 	if (json.some((server) => (server as { state: string }).state === 'running')) lines.push(FEWER_TOOLS_NOTE);
-	out.result(lines.join('\n').trimEnd(), { servers: json });
+	out.result(lines.join('\n').trimEnd(), { toolProfile: session.workspace.toolProfile ?? null, servers: json });
 	return failed ? EXIT.failed : EXIT.ok;
 }

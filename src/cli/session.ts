@@ -106,6 +106,17 @@ export class CliSession {
 		});
 	}
 
+	/** True when the workspace switches `tool` of `server` off for chat models (the extension's checkboxes and tool profiles). */
+	toolDisabled(server: string, tool: string): boolean {
+		return this.workspace.disabledTools[server]?.includes(tool) === true;
+	}
+
+	/** Where the switched-off tools come from, for messages: the active tool profile, or the workspace's own list. */
+	disabledToolsSource(): string {
+		const profile = this.workspace.toolProfile;
+		return profile !== undefined ? `tool profile "${profile}" in .vscode/settings.json` : '"mcpSwitchboard.tools.disabled" in .vscode/settings.json';
+	}
+
 	/** The running Manager (after `start`). */
 	get running(): Manager {
 		if (!this.manager) throw new Error('no server was started');

@@ -4,6 +4,8 @@
  * and `.mcp.json` (the `mcpServers` file other MCP hosts keep at a project's root). The same name in an earlier
  * file wins (settings, then mcp.json, then .mcp.json), as in the editor. Variables are resolved with the folder as
  * `${workspaceFolder}`; `${input:id}` values come from `inputValue` (flags, environment or a terminal prompt).
+ * The tools the workspace switches off for chat models (settings.json, manager/toolEnablement.ts) are read too, so
+ * `list` and `call` can say so.
  */
 import { readFile } from 'node:fs/promises';
 import * as os from 'node:os';
@@ -11,6 +13,7 @@ import * as path from 'node:path';
 import { mergeServers, parse, parseMcpJson, type InputDefinition, type ServerEntry } from '../manager/config';
 import { parseJsonc } from '../manager/jsonc';
 import { resolveEntry } from '../manager/resolveEntry';
+import { activeDisabledTools, EnablementSettings, type DisabledTools } from '../manager/toolEnablement';
 import type { ResolvedServer } from '../manager/types';
 import type { VariableContext } from '../manager/variables';
 
@@ -22,6 +25,9 @@ export interface WorkspaceServers {
 	problems: string[];
 	/** The files that were found and read. */
 	files: string[];
+	/** The tools `.vscode/settings.json` switches off for chat models, and the tool profile that list comes from. */
+	disabledTools: DisabledTools;
+	toolProfile: string | undefined;
 }
 
 /** Asks for the value of an input; undefined when it has none (the server is then not started). */
@@ -42,6 +48,7 @@ export async function readWorkspaceServers(folder: string): Promise<WorkspaceSer
 	const files: string[] = [];
 	const layers: ServerEntry[][] = [];
 	const inputs = new Map<string, InputDefinition>();
+	let enablement: ReturnType<typeof activeDisabledTools> = { profile: undefined, disabled: {} };
 
 	const settingsFile = path.join(folder, '.vscode', 'settings.json');
 	const settingsText = await readText(settingsFile);
@@ -52,9 +59,11 @@ export async function readWorkspaceServers(folder: string): Promise<WorkspaceSer
 		if (parsed.error !== undefined) problems.push(`${label}: not valid JSON: ${parsed.error}`);
 		const settings = parsed.value;
 		if (typeof settings === 'object' && settings !== null) {
-			const result = parse((settings as Record<string, unknown>)['mcpSwitchboard.servers'], { kind: 'workspace', label, path: settingsFile });
+			const values = settings as Record<string, unknown>;
+			const result = parse(values['mcpSwitchboard.servers'], { kind: 'workspace', label, path: settingsFile });
 			problems.push(...result.problems);
 			layers.push(result.servers);
+			enablement = activeDisabledTools({ disabled: values[EnablementSettings.disabled], profiles: values[EnablementSettings.profiles], activeProfile: values[EnablementSettings.activeProfile] });
 		}
 	}
 	for (const [relative, kind] of [['.vscode/mcp.json', 'mcpJson'], ['.mcp.json', 'mcpJson']] as const) {
@@ -69,7 +78,7 @@ export async function readWorkspaceServers(folder: string): Promise<WorkspaceSer
 	}
 	const merged = mergeServers(layers);
 	problems.push(...merged.problems);
-	return { entries: merged.servers, inputs, problems, files };
+	return { entries: merged.servers, inputs, problems, files, disabledTools: enablement.disabled, toolProfile: enablement.profile };
 }
 
 /**

@@ -275,3 +275,50 @@ test('a later run remembers the server\'s protocol era (no server/discover probe
 	assert.equal(plain.code, 0, plain.stderr);
 	assert.equal(plain.stdout, first.stdout);
 });
+
+test('list marks the tools the workspace switches off for chat models, in text and --json; an active tool profile wins over the plain list', async () => {
+	const servers = { everything: everythingServer };
+	const plain = workspace({ '.vscode/settings.json': { 'mcpSwitchboard.servers': servers, 'mcpSwitchboard.tools.disabled': { everything: ['get-env'] } } });
+	const text = await run(['list'], plain);
+	assert.equal(text.code, 0, text.stderr);
+	assert.match(text.stdout, /^ {2}tools \(\d+, 1 switched off for chat models by "mcpSwitchboard\.tools\.disabled" in \.vscode\/settings\.json\)$/m);
+	assert.match(text.stdout, /^ {4}get-env \(switched off\) — Returns all environment variables/m);
+	assert.match(text.stdout, /^ {4}echo — Echoes back the input string$/m, 'a tool not in the list is not marked');
+	const json = await run(['list', '--json'], plain);
+	assert.equal(json.code, 0, json.stderr);
+	const parsed = JSON.parse(json.stdout) as { toolProfile: string | null; servers: { disabledTools: string[]; tools: { name: string }[] }[] };
+	assert.equal(parsed.toolProfile, null);
+	assert.deepEqual(parsed.servers[0]!.disabledTools, ['get-env']);
+	assert.ok(parsed.servers[0]!.tools.some((tool) => tool.name === 'get-env'), 'a switched-off tool is still listed');
+
+	// While a saved profile is active, its list is the one that counts (as in the editor); an unknown profile name falls back to the plain list.
+	const profiles = { review: { everything: ['echo'] } };
+	const withProfile = workspace({ '.vscode/settings.json': { 'mcpSwitchboard.servers': servers, 'mcpSwitchboard.tools.disabled': { everything: ['get-env'] }, 'mcpSwitchboard.tools.profiles': profiles, 'mcpSwitchboard.tools.activeProfile': 'review' } });
+	const profileText = await run(['list'], withProfile);
+	assert.equal(profileText.code, 0, profileText.stderr);
+	assert.match(profileText.stdout, /^ {2}tools \(\d+, 1 switched off for chat models by tool profile "review" in \.vscode\/settings\.json\)$/m);
+	assert.match(profileText.stdout, /^ {4}echo \(switched off\) — /m);
+	assert.match(profileText.stdout, /^ {4}get-env — /m);
+	const profileJson = JSON.parse((await run(['list', '--json'], withProfile)).stdout) as typeof parsed;
+	assert.equal(profileJson.toolProfile, 'review');
+	assert.deepEqual(profileJson.servers[0]!.disabledTools, ['echo']);
+	const unknownProfile = workspace({ '.vscode/settings.json': { 'mcpSwitchboard.servers': servers, 'mcpSwitchboard.tools.disabled': { everything: ['get-env'] }, 'mcpSwitchboard.tools.profiles': profiles, 'mcpSwitchboard.tools.activeProfile': 'gone' } });
+	const fallback = JSON.parse((await run(['list', '--json'], unknownProfile)).stdout) as typeof parsed;
+	assert.equal(fallback.toolProfile, null);
+	assert.deepEqual(fallback.servers[0]!.disabledTools, ['get-env']);
+});
+
+test('call runs a tool the workspace switches off (the command line is the developer\'s) and says so on stderr; --json stdout stays one document', async () => {
+	const dir = workspace({ '.vscode/settings.json': { 'mcpSwitchboard.servers': { everything: everythingServer }, 'mcpSwitchboard.tools.disabled': { everything: ['echo'] } } });
+	const off = await run(['call', 'everything', 'echo', '--args', '{"message":"still runs"}'], dir);
+	assert.equal(off.code, 0, off.stderr);
+	assert.equal(off.stdout.trim(), 'Echo: still runs');
+	assert.match(off.stderr, /^note: the workspace switches 'echo' of server 'everything' off for chat models \("mcpSwitchboard\.tools\.disabled" in \.vscode\/settings\.json\); running it as asked\.$/m);
+	const json = await run(['--json', 'call', 'everything', 'echo', '--args', '{"message":"json"}'], dir);
+	assert.equal(json.code, 0, json.stderr);
+	assert.match((JSON.parse(json.stdout) as { content: { text: string }[] }).content[0]!.text, /json/);
+	assert.match(json.stderr, /switches 'echo' of server 'everything' off for chat models/);
+	const on = await run(['call', 'everything', 'get-sum', '--args', '{"a":1,"b":2}'], dir);
+	assert.equal(on.code, 0, on.stderr);
+	assert.doesNotMatch(on.stderr, /switches/, 'no note for a tool that is on');
+});

@@ -10,28 +10,10 @@ import type { Manager } from '../../manager/manager';
 import type { NamedTool } from '../../manager/types';
 import type { TreeNode } from '../tree/serversTree';
 import { plural } from '../../common/text';
-
-/** The settings (package.json). */
-export const EnablementSettings = {
-	disabled: 'mcpSwitchboard.tools.disabled',
-	profiles: 'mcpSwitchboard.tools.profiles',
-	activeProfile: 'mcpSwitchboard.tools.activeProfile',
-} as const;
-
-/** Server name → names of its tools that are switched off. */
-export type DisabledTools = Record<string, string[]>;
+import { activeDisabledTools, activeToolProfile, EnablementSettings, parseToolProfiles, type DisabledTools } from '../../manager/toolEnablement';
 
 /** The command ids (package.json). */
 export const EnablementCommands = { switchProfile: 'mcpSwitchboard.switchToolProfile' } as const;
-
-function cleanList(value: unknown): DisabledTools {
-	const result: DisabledTools = {};
-	if (typeof value !== 'object' || value === null || Array.isArray(value)) return result;
-	for (const [server, tools] of Object.entries(value as Record<string, unknown>)) {
-		if (Array.isArray(tools)) result[server] = tools.filter((tool): tool is string => typeof tool === 'string');
-	}
-	return result;
-}
 
 /** Per-tool enablement and named profiles, read from and written to the settings. */
 export class ToolEnablement implements vscode.Disposable {
@@ -56,22 +38,18 @@ export class ToolEnablement implements vscode.Disposable {
 
 	/** The active profile's name, or undefined for the workspace's own list. */
 	activeProfile(): string | undefined {
-		const name = vscode.workspace.getConfiguration().get<string>(EnablementSettings.activeProfile, '');
-		return name && Object.hasOwn(this.profiles(), name) ? name : undefined;
+		return activeToolProfile(vscode.workspace.getConfiguration().get<unknown>(EnablementSettings.activeProfile), this.profiles());
 	}
 
 	/** Every saved profile. */
 	profiles(): Record<string, DisabledTools> {
-		const raw = vscode.workspace.getConfiguration().get<unknown>(EnablementSettings.profiles, {});
-		const profiles: Record<string, DisabledTools> = {};
-		if (typeof raw === 'object' && raw !== null) for (const [name, value] of Object.entries(raw as Record<string, unknown>)) profiles[name] = cleanList(value);
-		return profiles;
+		return parseToolProfiles(vscode.workspace.getConfiguration().get<unknown>(EnablementSettings.profiles));
 	}
 
 	/** The switched-off tools of the active list. */
 	disabled(): DisabledTools {
-		const active = this.activeProfile();
-		return active ? (this.profiles()[active] ?? {}) : cleanList(vscode.workspace.getConfiguration().get<unknown>(EnablementSettings.disabled, {}));
+		const config = vscode.workspace.getConfiguration();
+		return activeDisabledTools({ disabled: config.get<unknown>(EnablementSettings.disabled), profiles: config.get<unknown>(EnablementSettings.profiles), activeProfile: config.get<unknown>(EnablementSettings.activeProfile) }).disabled;
 	}
 
 	/** Switches tools on or off in the active list (the active profile, or the workspace's own list). */
