@@ -44,6 +44,15 @@ test(`the byte ring gives back every kept text exactly, across wraps, growth, dr
 				start = end + (chunk[end] === 0x0d ? 2 : 1);
 			}
 			ring.forgetChunk();
+		} else if (way < 0.65) {
+			// A burst of texts we send, stored at once: all ASCII (one length each), or not; now and then more than the
+			// ring holds (only the newest stay).
+			const count = next() < 0.05 ? capacity + 5 : 1 + Math.floor(next() * 8);
+			const ascii = next() < 0.7;
+			const texts = Array.from({ length: count }, (_, k) => (count > capacity ? `${i}#${k}` : `${i}#${k}:` + (ascii ? 'ab"c' : 'aé€😀').repeat(Math.floor(next() * 30))));
+			const first = ring.pushAll(texts, texts.map(() => 0));
+			texts.forEach((part, k) => sent.set(first + k, part));
+			assert.equal(ring.next, first + count);
 		} else {
 			sent.set(ring.push(text, 0), text);
 		}

@@ -144,3 +144,49 @@ test('a secret is never found by its value, and a match across two adjacent text
 	assert.deepEqual(log.filter('}}{'), []);
 	assert.deepEqual(log.filter('"END"'), [2]);
 });
+
+test('a burst of messages we send is stored together yet keeps wire order, times, texts (multi-byte too) and pairing; more than the log holds keeps the newest', async () => {
+	const c = clock();
+	const log = new ProtocolLog(40, 1e9, c.now, 60_000);
+	const request = (id: number, text: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text } } });
+	// As stdio does under load: a read's answers come in, then the requests they let through go out, in one task.
+	for (let id = 1; id <= 3; id++) log.record('out', request(id, `first ${id}`), JSON.stringify(request(id, `first ${id}`)));
+	await Promise.resolve();
+	c.advance(5);
+	const texts: string[] = [];
+	// One read of three answers, handed over as bytes (as stdio does).
+	const answers = [1, 2, 3].map((id) => JSON.stringify({ jsonrpc: '2.0', id, result: { content: [] } }));
+	const read = Buffer.from(`${answers.join('\n')}\n`);
+	for (let id = 1, start = 0; id <= 3; id++) {
+		const answer = answers[id - 1]!;
+		log.record('in', JSON.parse(answer), answer, read, start, start + answer.length);
+		start += answer.length + 1;
+		const text = JSON.stringify(request(id + 10, id === 2 ? 'naïve € 😀' : `next ${id}`));
+		texts.push(text);
+		log.record('out', request(id + 10, ''), text);
+	}
+	const burst = [];
+	for (let id = 20; id < 25; id++) {
+		const text = JSON.stringify(request(id, `burst ${id} ü`));
+		texts.push(text);
+		burst.push(id);
+		log.record('out', request(id, ''), text);
+	}
+	// Read before the burst's task ended: it is there, in order.
+	const entries = log.entries();
+	assert.deepEqual(
+		entries.map((e) => `${e.direction} ${e.kind} ${e.id}`),
+		['out request 1', 'out request 2', 'out request 3', 'in response 1', 'out request 11', 'in response 2', 'out request 12', 'in response 3', 'out request 13', ...burst.map((id) => `out request ${id}`)],
+	);
+	assert.deepEqual(entries.filter((e) => e.direction === 'out' && Number(e.id) > 10).map((e) => e.text), texts);
+	assert.deepEqual(entries.filter((e) => e.kind === 'response').map((e) => [e.pair, e.latencyMs, e.method]), [[1, 5, 'tools/call'], [2, 5, 'tools/call'], [3, 5, 'tools/call']]);
+	assert.deepEqual(log.filter('naïve € 😀').map((seq) => log.get(seq)!.id), [12]);
+	// A burst longer than the log: only the newest stay, each with its own text.
+	for (let id = 100; id < 150; id++) log.record('out', request(id, ''), JSON.stringify(request(id, `many ${id}`)));
+	await Promise.resolve();
+	const kept = log.entries();
+	assert.equal(kept.length, 40);
+	assert.deepEqual(kept.map((e) => e.id), Array.from({ length: 40 }, (_, i) => 110 + i));
+	assert.ok(kept.every((e) => e.text.includes(`many ${String(e.id)}`)));
+	log.dispose();
+});

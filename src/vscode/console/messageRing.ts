@@ -144,6 +144,37 @@ export class MessageRing {
 	}
 
 	/**
+	 * As push for each of the first `count` of `texts` in order (with `flags[i]`), encoded in one call (each text's byte length is its length when
+	 * all are ASCII, the usual case for JSON-RPC; else it is measured); returns the first one's seq. Why: encoding a short text costs ~0.15 µs, most of it the call into Node's writer, so a
+	 * burst of messages we send (the requests a read's answers let through) is encoded at once.
+	 */
+	pushAll(texts: readonly string[], flags: readonly number[], count = texts.length): number {
+		const firstSeq = this.next;
+		if (count === 1) {
+			this.push(texts[0]!, flags[0]!);
+			return firstSeq;
+		}
+		this.chunk = undefined;
+		const joined = count === texts.length ? texts.join('') : texts.slice(0, count).join('');
+		// Room for all of them at `head`, as for one text (open takes the first seq).
+		let seq = this.open(joined.length * 3, flags[0]!);
+		const written = utf8Write.call(this.data, joined, this.head);
+		// Only ASCII takes as many bytes as UTF-16 units; otherwise each text's own byte length.
+		const ascii = written === joined.length;
+		for (let i = 0; i < count; i++) {
+			if (i > 0) {
+				if (this.next - this.first >= this.capacity) this.dropOldest();
+				seq = this.next++;
+				this.flags[seq % this.capacity] = flags[i]!;
+				this.scans[seq % this.capacity] = 0;
+			}
+			const text = texts[i]!;
+			this.close(seq % this.capacity, ascii ? text.length : Buffer.byteLength(text));
+		}
+		return firstSeq;
+	}
+
+	/**
 	 * As push, for a text the caller has as UTF-8 bytes (`bytes[start..end)`): they are copied, not decoded. With the
 	 * text, the rest of `bytes` (up to READ_AHEAD bytes) is copied too: a read from a busy server holds many messages,
 	 * and those after this one, pushed next from the same `bytes`, are then already in place (one copy a read, not

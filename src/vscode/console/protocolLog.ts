@@ -164,6 +164,7 @@ export class ProtocolLog {
 		private readonly batchMs = DEFAULT_BATCH_MS,
 	) {
 		this.ring = new MessageRing(capacity, maxBytes);
+		this.pendingMaxChars = Math.max(1, Math.min(16 * 1024, Math.floor(maxBytes / 24)));
 	}
 
 	get size(): number {
@@ -173,6 +174,7 @@ export class ProtocolLog {
 
 	/** The seq of the newest message recorded (0: none yet). */
 	get lastSeq(): number {
+		this.storePending();
 		return this.ring.next - 1;
 	}
 
@@ -207,18 +209,85 @@ export class ProtocolLog {
 			}
 		}
 		const size = text.length;
-		const ring = this.ring;
-		// Nobody read the log for a while and the batch alone fills it: process it before its oldest go.
-		if (ring.next - 1 - this.processed >= ring.capacity) this.flush();
 		let flags = flagsOf(direction === 'in', kind);
+		if (bytes === undefined && size <= LONG_TEXT) {
+			// A text without its bytes (one we send; one received over HTTP): encoded with the others of its burst (see
+			// MessageRing.pushAll), before anything else is stored or read.
+			if (this.pendingChars + size > this.pendingMaxChars) this.storePending();
+			const i = this.pendingCount++;
+			this.pendingTexts[i] = text;
+			this.pendingFlags[i] = flags;
+			this.pendingMethods[i] = method;
+			this.pendingIds[i] = id;
+			this.pendingTimes[i] = this.time();
+			this.pendingChars += size;
+			if (i === 0) queueMicrotask(this.storePendingSoon);
+			this.startTimer();
+			return;
+		}
+		this.storePending();
 		if (size > LONG_TEXT) {
 			// Redacted and cut now, so what is kept stays small.
 			text = traceJsonText(text).text;
 			flags |= Flag.Redacted;
 		}
+		this.makeRoom(1);
+		const ring = this.ring;
 		const seq = bytes !== undefined && !(flags & Flag.Redacted) ? ring.pushBytes(bytes, start, end, flags) : ring.push(text, flags);
+		this.fill(seq, this.time(), size, method, id);
+		this.startTimer();
+	}
+
+	/** Texts recorded but not stored yet, and what record learnt of them: the burst being sent (see record). */
+	private readonly pendingTexts: string[] = [];
+	private readonly pendingFlags: number[] = [];
+	private readonly pendingMethods: Array<string | undefined> = [];
+	private readonly pendingIds: unknown[] = [];
+	private readonly pendingTimes: number[] = [];
+	private pendingChars = 0;
+	/** How many of the pending arrays' entries are pending (the arrays keep their length, so a burst allocates nothing). */
+	private pendingCount = 0;
+	private storing = false;
+	/** Characters of pending texts stored at once: a small part of the ring's bytes (encoding reserves 3 bytes a character). */
+	private readonly pendingMaxChars: number;
+
+	private readonly storePendingSoon = (): void => this.storePending();
+
+	/** Stores the pending texts (in the order recorded, so seqs follow the wire). */
+	private storePending(): void {
+		const n = this.pendingCount;
+		// Not again from a listener of the batch makeRoom processes.
+		if (n === 0 || this.storing) return;
+		this.storing = true;
+		try {
+			this.makeRoom(n);
+		} finally {
+			this.storing = false;
+		}
+		const ring = this.ring;
+		const first = ring.pushAll(this.pendingTexts, this.pendingFlags, n);
+		for (let i = 0; i < n; i++) {
+			// A burst longer than the ring keeps only its newest.
+			if (ring.has(first + i)) this.fill(first + i, this.pendingTimes[i]!, this.pendingTexts[i]!.length, this.pendingMethods[i], this.pendingIds[i]);
+		}
+		// Let go of, so nothing of them outlives the burst (see messageRing.ts on what surviving costs).
+		this.pendingTexts.fill('', 0, n);
+		this.pendingMethods.fill(undefined, 0, n);
+		this.pendingIds.fill(undefined, 0, n);
+		this.pendingCount = 0;
+		this.pendingChars = 0;
+	}
+
+	/** Nobody read the log for a while and the batch (with `adding` more) fills it: process it before its oldest go. */
+	private makeRoom(adding: number): void {
+		if (this.ring.next - 1 + adding - this.processed >= this.ring.capacity) this.process();
+	}
+
+	/** The envelope of a message just stored. */
+	private fill(seq: number, time: number, size: number, method: string | undefined, id: unknown): void {
+		const ring = this.ring;
 		const slot = ring.slot(seq);
-		ring.times[slot] = this.time();
+		ring.times[slot] = time;
 		ring.sizes[slot] = size;
 		ring.methods[slot] = method === undefined ? 0 : this.methodCode(method, slot);
 		if (typeof id === 'number') {
@@ -232,6 +301,9 @@ export class ProtocolLog {
 		}
 		ring.pairs[slot] = 0;
 		ring.latencies[slot] = NaN;
+	}
+
+	private startTimer(): void {
 		if (this.timer === undefined) {
 			this.timer = setTimeout(this.onTimer, this.batchMs);
 			this.timer.unref?.();
@@ -285,6 +357,12 @@ export class ProtocolLog {
 
 	/** Processes what was recorded: pairing; then one onDidAdd with the batch's seqs. */
 	flush(): void {
+		this.storePending();
+		this.process();
+	}
+
+	/** Pairs what was stored and not processed yet; then one onDidAdd with its seqs. */
+	private process(): void {
 		if (this.timer !== undefined) {
 			clearTimeout(this.timer);
 			this.timer = undefined;
