@@ -15,14 +15,16 @@ import Module from 'node:module';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
 import { userCacheDir } from './cacheDir';
+import type { RunHooks } from './session';
 
 const file = path.join(__dirname, 'cli-main.js');
 const source = readFileSync(file, 'utf8');
 const require_ = Module.createRequire(file);
 const mod = { exports: {} as unknown };
+const hooks: RunHooks = {};
 
 if (process.env.MCP_SWITCHBOARD_NO_CODE_CACHE) {
-	require_(file);
+	mod.exports = require_(file);
 } else {
 	const dir = userCacheDir();
 	const key = createHash('sha256').update(source).update(process.version).update(process.arch).digest('base64url').slice(0, 16);
@@ -35,11 +37,20 @@ if (process.env.MCP_SWITCHBOARD_NO_CODE_CACHE) {
 	}
 	const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
 	if (cachedData === undefined || script.cachedDataRejected === true) {
-		process.once('exit', () => writeCache(script, dir, cacheFile));
+		let written = false;
+		const write = () => {
+			if (!written) writeCache(script, dir, cacheFile);
+			written = true;
+		};
+		// While the first server boots the process waits anyway: the cache is written then, holding the code that ran
+		// before the spawn (the part of a later run nothing else overlaps). A command that starts no server writes it on exit.
+		hooks.serverSpawned = write;
+		process.once('exit', write);
 	}
 	const wrapper = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => void;
 	wrapper.call(mod.exports, mod.exports, require_, mod, file, path.dirname(file));
 }
+(mod.exports as typeof import('./main')).run(process.argv.slice(2), hooks);
 
 /** Writes the compiled code (aside, then renamed: two runs at once never leave half a file) and drops older caches. */
 function writeCache(script: vm.Script, dir: string, cacheFile: string): void {

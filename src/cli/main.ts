@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { parseCommandLine, USAGE } from './args';
 import { EXIT, runCommand, type Output } from './commands';
-import { CliSession, UsageError } from './session';
+import { CliSession, UsageError, type RunHooks } from './session';
 
-async function main(argv: readonly string[]): Promise<number> {
+async function main(argv: readonly string[], hooks: RunHooks): Promise<number> {
 	const parsed = parseCommandLine(argv, process.cwd(), (file) => readFileSync(file, 'utf8'));
 	if (!parsed.ok) {
 		process.stderr.write(`mcp-switchboard: ${parsed.error}\n\n${USAGE}\n`);
@@ -23,7 +23,7 @@ async function main(argv: readonly string[]): Promise<number> {
 		result: (text, json) => process.stdout.write(options.json ? `${JSON.stringify(json, null, 2)}\n` : text ? `${text}\n` : ''),
 		error: (text) => process.stderr.write(`${text}\n`),
 	};
-	const session = await CliSession.open(options);
+	const session = await CliSession.open(options, hooks);
 	// Ctrl+C or a CI job's cancel: stop every server (and its process group) before leaving.
 	const stop = () => {
 		void session.close().finally(() => process.exit(130));
@@ -43,14 +43,17 @@ async function main(argv: readonly string[]): Promise<number> {
 	}
 }
 
-main(process.argv.slice(2)).then(
-	(code) => {
-		process.exitCode = code;
-		// Every server was closed; if a stray handle (a keep-alive socket) still holds the loop, leave anyway.
-		setTimeout(() => process.exit(code), 1000).unref();
-	},
-	(error: unknown) => {
-		process.stderr.write(`mcp-switchboard: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-		process.exitCode = EXIT.failed;
-	},
-);
+/** Runs one command line (bin.ts calls this once it loaded the module) and sets the process's exit code. */
+export function run(argv: readonly string[], hooks: RunHooks = {}): void {
+	main(argv, hooks).then(
+		(code) => {
+			process.exitCode = code;
+			// Every server was closed; if a stray handle (a keep-alive socket) still holds the loop, leave anyway.
+			setTimeout(() => process.exit(code), 1000).unref();
+		},
+		(error: unknown) => {
+			process.stderr.write(`mcp-switchboard: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+			process.exitCode = EXIT.failed;
+		},
+	);
+}

@@ -19,6 +19,15 @@ import { readWorkspaceServers, resolveWorkspaceEntry, type WorkspaceServers } fr
 /** How long a server may take to exit after its stdin ends when the command is done (then SIGTERM). */
 const CLOSE_GRACE_MS = 300;
 
+/** What the launcher (bin.ts) asks of a run. */
+export interface RunHooks {
+	/**
+	 * Called once, on the turn after the first server process was spawned: the run then waits for the server to boot
+	 * (~100 ms for a Node server), idle time the launcher uses to write V8's code cache.
+	 */
+	serverSpawned?: () => void;
+}
+
 /** A problem the user must fix before anything can run (exit code 2). */
 export class UsageError extends Error {}
 
@@ -32,11 +41,12 @@ export class CliSession {
 		readonly options: CliOptions,
 		readonly folder: string,
 		readonly workspace: WorkspaceServers,
+		private readonly hooks: RunHooks,
 	) {}
 
-	static async open(options: CliOptions): Promise<CliSession> {
+	static async open(options: CliOptions, hooks: RunHooks = {}): Promise<CliSession> {
 		const folder = path.resolve(options.workspace);
-		return new CliSession(options, folder, await readWorkspaceServers(folder));
+		return new CliSession(options, folder, await readWorkspaceServers(folder), hooks);
 	}
 
 	/** The entries named (all when `names` is empty); an unknown name is a UsageError listing what is configured. */
@@ -141,7 +151,18 @@ export class CliSession {
 		// server that ignores the end of stdin is signalled after CLOSE_GRACE_MS instead of the editor's 2 s: a
 		// person (or a CI job) is waiting for the command to return.
 		// Each server's protocol era is remembered between runs (eraCache.ts): a second run skips the server/discover probe.
-		const manager = new Manager(host, { restartPolicy: { maxCrashes: 0 }, connect: createDefaultConnector(undefined, { closeGraceMs: CLOSE_GRACE_MS }, new FileEraCache()) });
+		const connect = createDefaultConnector(undefined, { closeGraceMs: CLOSE_GRACE_MS }, new FileEraCache());
+		let serverSpawned = this.hooks.serverSpawned;
+		const manager = new Manager(host, {
+			restartPolicy: { maxCrashes: 0 },
+			connect: (request) => {
+				// A stdio server is spawned within this call; its first answer is a process start away.
+				const connecting = connect(request);
+				if (serverSpawned) setImmediate(serverSpawned);
+				serverSpawned = undefined;
+				return connecting;
+			},
+		});
 		manager.onDidChangeLists(({ server }) => {
 			this.listed.add(server);
 			for (const resolve of this.listWaiters.get(server) ?? []) resolve();

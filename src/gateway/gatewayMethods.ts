@@ -68,7 +68,7 @@ export function registerGatewayMethods(connection: JsonRpcConnection, catalog: G
 		return { tools: exposed.tools };
 	});
 
-	connection.setRequestHandler('tools/call', (params, signal) => {
+	connection.setRequestHandler('tools/call', (params, context) => {
 		const name = stringParam(params, 'name', 'tools/call');
 		const args = objectParam(params, 'arguments', 'tools/call') ?? {};
 		const named = catalog.findTool(name);
@@ -81,18 +81,19 @@ export function registerGatewayMethods(connection: JsonRpcConnection, catalog: G
 						const { progress: value, total, message } = progress;
 						connection.notify('notifications/progress', { progressToken: token, progress: value, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) }).catch(() => undefined);
 					};
-		return catalog.callTool(named.server, named.tool.name, args, { signal, onProgress });
+		// cancelWith, not a signal: the caller's cancellation reaches the server's request with no AbortSignal made.
+		return catalog.callTool(named.server, named.tool.name, args, { cancelWith: context, onProgress });
 	});
 
 	connection.setRequestHandler('prompts/list', () => ({ prompts: catalog.prompts().map((named) => ({ ...named.prompt, name: named.qualifiedName, title: named.prompt.title ?? named.prompt.name })) }));
 
-	connection.setRequestHandler('prompts/get', (params, signal) => {
+	connection.setRequestHandler('prompts/get', (params, context) => {
 		const name = stringParam(params, 'name', 'prompts/get');
 		const args = objectParam(params, 'arguments', 'prompts/get');
 		if (args && Object.values(args).some((value) => typeof value !== 'string')) throw McpError.invalidParams('prompts/get: every argument value must be a string');
 		const named = catalog.prompts().find((prompt) => prompt.qualifiedName === name);
 		if (!named) throw McpError.invalidParams(`Unknown prompt: ${name} (it is not a prompt of a running server in MCP Switchboard)`);
-		return catalog.getPrompt(named.server, named.prompt.name, args as Record<string, string> | undefined, { signal });
+		return catalog.getPrompt(named.server, named.prompt.name, args as Record<string, string> | undefined, { cancelWith: context });
 	});
 
 	connection.setRequestHandler('resources/list', () => {
@@ -103,18 +104,18 @@ export function registerGatewayMethods(connection: JsonRpcConnection, catalog: G
 
 	connection.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: catalog.resourceTemplates().map(({ template }) => template) }));
 
-	connection.setRequestHandler('resources/read', async (params, signal) => {
+	connection.setRequestHandler('resources/read', async (params, context) => {
 		const uri = stringParam(params, 'uri', 'resources/read');
 		const listed = catalog.resources().find(({ resource }) => resource.uri === uri);
-		if (listed) return catalog.readResource(listed.server, uri, { signal });
+		if (listed) return catalog.readResource(listed.server, uri, { cancelWith: context });
 		// Not listed: it may come from a template (or a tool's resource link). Ask the servers that have templates, in order.
 		const servers = [...new Set(catalog.resourceTemplates().map(({ server }) => server))];
 		let last: unknown;
 		for (const server of servers) {
 			try {
-				return await catalog.readResource(server, uri, { signal });
+				return await catalog.readResource(server, uri, { cancelWith: context });
 			} catch (error) {
-				if (signal.aborted) throw error;
+				if (context.aborted) throw error;
 				last = error;
 			}
 		}

@@ -174,6 +174,13 @@ export async function startGateway(catalog: GatewayCatalog, options: GatewayOpti
 		sendError(res, 400, ErrorCode.InvalidRequest, 'Invalid request: not a JSON-RPC 2.0 request, notification or response');
 	};
 
+	/** A POST whose body could not be read, or whose handling threw: logged, and answered 400 if nothing was sent yet. */
+	const postFailed = (res: http.ServerResponse, error: unknown): void => {
+		logger.warn(`gateway: a POST failed: ${String(error)}`);
+		if (!res.headersSent) sendError(res, 400, ErrorCode.InvalidRequest, `Bad request: ${error instanceof Error ? error.message : String(error)}`);
+		else res.end();
+	};
+
 	const server = http.createServer((req, res) => {
 		const refusal = checkRequest(req, port, token);
 		if (refusal) {
@@ -199,13 +206,14 @@ export async function startGateway(catalog: GatewayCatalog, options: GatewayOpti
 		switch (req.method) {
 			case 'POST':
 				readBody(req, maxBodyBytes, (readError, body) => {
+					if (readError) {
+						postFailed(res, readError);
+						return;
+					}
 					try {
-						if (readError) throw readError;
 						handlePost(req, res, sessionId, body);
 					} catch (error) {
-						logger.warn(`gateway: a POST failed: ${String(error)}`);
-						if (!res.headersSent) sendError(res, 400, ErrorCode.InvalidRequest, `Bad request: ${error instanceof Error ? error.message : String(error)}`);
-						else res.end();
+						postFailed(res, error);
 					}
 				});
 				return;

@@ -298,7 +298,7 @@ export class Manager {
 			report({ kind: 'result', result, isError: (result as CallToolResult).isError === true });
 			return result;
 		} catch (error) {
-			report({ kind: 'error', message: error instanceof Error ? error.message : String(error), cancelled: options?.signal?.aborted === true });
+			report({ kind: 'error', message: error instanceof Error ? error.message : String(error), cancelled: options?.signal?.aborted === true || options?.cancelWith?.aborted === true });
 			throw error;
 		}
 	}

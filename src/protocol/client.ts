@@ -497,7 +497,7 @@ export class McpClient {
 			label: name,
 			parseResult: (result) => this.checkToolResult(name, result, 'tasks/get'),
 			onStatus: options?.onTaskStatus,
-			signal: options?.signal,
+			signal: options?.signal ?? options?.cancelWith?.signal,
 		});
 		this.logger.debug(`${this.name}: tool "${name}" runs as task ${handle.taskId} (${handle.status}, pollIntervalMs ${handle.task.pollInterval ?? 'not given'})`);
 		options?.onTaskCreated?.(handle);
@@ -530,7 +530,7 @@ export class McpClient {
 		const ttl = typeof options.task === 'object' ? options.task.ttl : undefined;
 		const handle = await this.tasks.create('tools/call', { name, arguments: args ?? {} }, {
 			ttl,
-			signal: options.signal,
+			signal: options.signal ?? options.cancelWith?.signal,
 			timeoutMs: options.timeoutMs,
 			onProgress: options.onProgress,
 			onStatus: options.onTaskStatus,
@@ -1160,7 +1160,7 @@ export class McpClient {
 			const input = parseInputRequired(raw, where);
 			const keys = input.inputRequests ? Object.keys(input.inputRequests) : [];
 			this.logger.debug(`${where}: the server asks for ${keys.length > 0 ? keys.join(', ') : 'nothing (retry with its requestState)'}`);
-			signal ??= new AbortController().signal;
+			signal ??= options?.cancelWith?.signal ?? new AbortController().signal;
 			const responses = input.inputRequests ? await answerInputRequests(input.inputRequests, this.handlers, signal, where) : undefined;
 			// Only the original params, never anything from another request ("MUST NOT be used for any other request").
 			request = { ...params };
@@ -1389,14 +1389,14 @@ export class McpClient {
 			}
 		};
 		if (roots) {
-			connection.setRequestHandler('roots/list', async (_params, signal) => {
+			connection.setRequestHandler('roots/list', async (_params, context) => {
 				modernRefusal('roots/list');
-				return this.checkedRoots(await roots(signal));
+				return this.checkedRoots(await roots(context.signal));
 			});
 		}
 		const receiver = this.receiver;
 		if (sampling) {
-			connection.setRequestHandler('sampling/createMessage', async (params, signal) => {
+			connection.setRequestHandler('sampling/createMessage', async (params, context) => {
 				modernRefusal('sampling/createMessage');
 				const parsed = schemas().CreateMessageRequestSchema.safeParse(params);
 				if (!parsed.success) {
@@ -1405,11 +1405,11 @@ export class McpClient {
 				if (receiver && isRecord(params?.task)) {
 					return receiver.create('sampling/createMessage', params.task, (taskSignal) => sampling(parsed.data, taskSignal));
 				}
-				return answerRelated(params, await sampling(parsed.data, signal));
+				return answerRelated(params, await sampling(parsed.data, context.signal));
 			});
 		}
 		if (elicitation) {
-			connection.setRequestHandler('elicitation/create', async (params, signal) => {
+			connection.setRequestHandler('elicitation/create', async (params, context) => {
 				modernRefusal('elicitation/create');
 				const parsed = schemas().ElicitRequestSchema.safeParse(params);
 				if (!parsed.success) {
@@ -1421,7 +1421,7 @@ export class McpClient {
 				if (receiver && isRecord(params?.task)) {
 					return receiver.create('elicitation/create', params.task, (taskSignal) => elicitation(parsed.data, taskSignal));
 				}
-				return answerRelated(params, await elicitation(parsed.data, signal));
+				return answerRelated(params, await elicitation(parsed.data, context.signal));
 			});
 		}
 		if (receiver) {

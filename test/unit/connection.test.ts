@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import { MemoryLogger } from '../../src/common/logger';
-import { JsonRpcConnection, type ConnectionOptions } from '../../src/protocol/connection';
+import { JsonRpcConnection, type ConnectionOptions, type RequestContext } from '../../src/protocol/connection';
 import { ErrorCode, type JsonRpcMessage } from '../../src/protocol/jsonrpc';
 import { McpError } from '../../src/protocol/mcpError';
 import { FakeServer, ManualClock, NO_REPLY } from '../fixtures/fakeServer';
@@ -272,8 +272,8 @@ test('an incoming notifications/cancelled aborts the handler and its answer is n
 	const { server, connection } = await setup();
 	let handlerSignal: AbortSignal | undefined;
 	let release!: () => void;
-	connection.setRequestHandler('sampling/createMessage', (_params, signal) => {
-		handlerSignal = signal;
+	connection.setRequestHandler('sampling/createMessage', (_params, context) => {
+		handlerSignal = context.signal;
 		return new Promise((resolve) => (release = () => resolve({ late: true })));
 	});
 	const answer = server.request('sampling/createMessage', {}, 'req-1');
@@ -290,24 +290,28 @@ test('an incoming notifications/cancelled aborts the handler and its answer is n
 	assert.equal(server.transport.peer.sent.filter((m) => 'id' in m && m.id === 'req-1').length, 0);
 });
 
-test('a request forwarded with an incoming request\'s signal is cancelled downstream when the caller cancels or goes away, without an abort listener', async () => {
-	// A gateway: `front` answers a caller (`server` here) by forwarding to `back`'s peer with the handler's signal.
+test('a request forwarded with cancelWith an incoming request is cancelled downstream when the caller cancels or goes away, without an AbortSignal', async () => {
+	// A gateway: `front` answers a caller (`server` here) by forwarding to `back`'s peer with the handler's context.
 	const { server, connection: front } = await setup();
 	const behind = await setup();
 	behind.server.on('slow', () => NO_REPLY);
-	const signals: AbortSignal[] = [];
+	const contexts: RequestContext[] = [];
 	const forwarded: Promise<unknown>[] = [];
-	front.setRequestHandler('tools/call', (_params, signal) => {
-		signals.push(signal);
-		const call = behind.connection.request('slow', {}, { signal });
+	front.setRequestHandler('tools/call', (_params, context) => {
+		contexts.push(context);
+		const call = behind.connection.request('slow', {}, { cancelWith: context });
 		forwarded.push(call.catch((error: unknown) => error));
 		return call;
 	});
 	void server.request('tools/call', {}, 'a').catch(() => undefined);
 	await flush();
-	assert.equal(getEventListeners(signals[0]!, 'abort').length, 0, 'no abort listener is added for the forward');
+	assert.equal(contexts[0]!.aborted, false);
 	server.notify('notifications/cancelled', { requestId: 'a', reason: 'the user pressed stop' });
 	await flush();
+	assert.equal(contexts[0]!.aborted, true);
+	// A signal read only after the cancellation is born aborted, with the reason.
+	assert.equal(contexts[0]!.signal.aborted, true);
+	assert.match(String((contexts[0]!.signal.reason as Error).message), /the user pressed stop/);
 	const first = (await forwarded[0]) as McpError;
 	assert.equal(first.code, ErrorCode.RequestCancelled);
 	const firstId = behind.server.requests('slow')[0]!.id as number;
@@ -406,8 +410,8 @@ test('close rejects every pending request with ConnectionClosed naming the serve
 	const { pair, server, connection } = await setup({ name: 'everything' });
 	server.on('slow', () => NO_REPLY);
 	let handlerSignal: AbortSignal | undefined;
-	connection.setRequestHandler('elicitation/create', (_p, signal) => {
-		handlerSignal = signal;
+	connection.setRequestHandler('elicitation/create', (_p, context) => {
+		handlerSignal = context.signal;
 		return new Promise(() => {});
 	});
 	void server.request('elicitation/create', {});

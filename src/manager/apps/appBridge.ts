@@ -126,8 +126,8 @@ export class AppBridge {
 		this.connection = new JsonRpcConnection(this.channel, { name, logger: options.logger, clock: options.clock, timeoutMs: 10_000 });
 		this.connection.setRequestHandler('ui/initialize', (params) => this.initialize(params));
 		this.connection.setNotificationHandler('ui/notifications/initialized', () => this.ready());
-		this.connection.setRequestHandler('tools/call', (params, signal) => this.callTool(params, signal));
-		this.connection.setRequestHandler('resources/read', (params, signal) => this.readResource(params, signal));
+		this.connection.setRequestHandler('tools/call', (params, context) => this.callTool(params, context.signal));
+		this.connection.setRequestHandler('resources/read', (params, context) => this.readResource(params, context.signal));
 		this.connection.setRequestHandler('ui/open-link', (params) => this.openLink(params));
 		this.connection.setRequestHandler('ui/message', () => {
 			throw denied('Message sending denied: this app runs in MCP Switchboard\'s console, outside any chat conversation, so there is none to add it to');
@@ -136,7 +136,7 @@ export class AppBridge {
 			throw denied('Context update denied: this app runs in MCP Switchboard\'s console, where no model reads a conversation');
 		});
 		this.connection.setRequestHandler('ui/request-display-mode', (params) => this.requestDisplayMode(params));
-		if (host.saveFile) this.connection.setRequestHandler('ui/download-file', (params, signal) => this.downloadFile(params, signal));
+		if (host.saveFile) this.connection.setRequestHandler('ui/download-file', (params, context) => this.downloadFile(params, context.signal));
 		this.connection.setNotificationHandler('notifications/message', (params) => this.log(params));
 		this.connection.setNotificationHandler('ui/notifications/size-changed', (params) => {
 			const width = pixels(params?.width);
