@@ -233,6 +233,29 @@ test(
 	{ timeoutMs: 120_000 },
 );
 
+// Last in this file, so later suites run without VS Code's MCP client attached: with it, every list change of any
+// server (ui.e2e's 5,000 tools) makes VS Code fetch and register the whole list again in its own extension host and
+// window, load that belongs to this suite and slowed the next suites' steps on a slow CI machine.
+test(
+	'turning the gateway off ends VS Code\'s session on it; on again, it listens afresh with no session until VS Code starts it',
+	async () => {
+		const api = await extensionApi<SwitchboardApi>();
+		const config = vscode.workspace.getConfiguration();
+		const before = await waitFor(() => api.gateway.current(), { timeoutMs: 20_000, message: 'the gateway running' });
+		try {
+			await config.update(GATEWAY_ENABLED_SETTING, false, vscode.ConfigurationTarget.Global);
+			await waitFor(async () => (await api.gateway.current()) === undefined, { timeoutMs: 10_000, message: 'the gateway to stop' });
+			assert.equal(before.sessionCount, 0, 'every session ended with the gateway');
+			await waitFor(() => gatewayEcho() === undefined, { timeoutMs: 20_000, message: 'VS Code to drop the gateway\'s tools' });
+		} finally {
+			await config.update(GATEWAY_ENABLED_SETTING, undefined, vscode.ConfigurationTarget.Global);
+		}
+		const after = await waitFor(() => api.gateway.current(), { timeoutMs: 20_000, message: 'the gateway to start again' });
+		assert.notEqual(after, before, 'a new listener');
+	},
+	{ timeoutMs: 60_000 },
+);
+
 /** The gateway's tools/list as an MCP client gets it: initialize, then tools/list over HTTP with the window's token. */
 async function gatewayToolNames(api: SwitchboardApi): Promise<string[]> {
 	const gateway = await api.gateway.current();

@@ -480,7 +480,12 @@ test('the tree stays usable with 5,000 tools and follows tools/list_changed', as
 		await config.update('servers', previous, vscode.ConfigurationTarget.Global);
 		fs.rmSync(path.dirname(script), { recursive: true, force: true });
 	}
-	await waitFor(() => a.manager.get(name) === undefined, { timeoutMs: 10_000, message: `'${name}' removed` });
+	// On a timeout, say where the removal stopped: the setting as this extension host reads it, the server's state.
+	const seen = () => Object.keys(vscode.workspace.getConfiguration('mcpSwitchboard').inspect<Record<string, unknown>>('servers')?.globalValue ?? {});
+	await waitFor(() => a.manager.get(name) === undefined, {
+		timeoutMs: 10_000,
+		message: () => `'${name}' removed (user setting as read here: [${seen().join(', ')}]; '${name}' is ${a.manager.get(name)?.state.kind ?? 'gone'})`,
+	});
 	// The test's own budget covers its waits (30 + 25 + 10 + 10 + 10 s): with the default 30 s, a slow CI machine ran out
 	// of time (CI: 30 s timeout while another heavy test took 27 s instead of 4 s), not any wait of its own.
 }, { timeoutMs: 90_000 });
