@@ -2,7 +2,6 @@
  * The Manager's default way to open a connection: build the transport for the config, then run the MCP handshake.
  * Abandoning the attempt (timeout, stop) closes the transport, which kills a stdio child or drops the socket.
  */
-import { OAuthProvider } from '../protocol/auth/oauthProvider';
 import type { HttpAuthProvider } from '../protocol/transports/transport';
 import { createTransport, type CreateTransportOptions } from '../protocol/transports/createTransport';
 import { McpClient, type ProtocolEra } from '../protocol/client';
@@ -72,6 +71,10 @@ export function oauthFor(host: Host): (request: ConnectRequest) => HttpAuthProvi
 		if (Object.keys(request.config.headers ?? {}).some((name) => name.toLowerCase() === 'authorization')) return undefined;
 		const hooks = host.oauth?.(request.name, { interactive: request.interactive });
 		if (!hooks) return undefined;
+		// Required here, not imported: a command line or Manager with only local servers never loads the OAuth client
+		// (nor node:http, node:https and node:fs/promises with it), which is a few ms of every command-line start.
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const { OAuthProvider } = require('../protocol/auth/oauthProvider') as typeof import('../protocol/auth/oauthProvider');
 		const provider = new OAuthProvider({
 			serverUrl: request.config.url,
 			config: request.config.oauth ?? {},

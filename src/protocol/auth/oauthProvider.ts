@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { promises as fsPromises } from 'node:fs';
 import { nullLogger, type Logger } from '../../common/logger';
 import { plural } from '../../common/text';
 import { ErrorCode } from '../jsonrpc';
@@ -816,7 +816,7 @@ export class OAuthProvider implements HttpAuthProvider {
 		let pem = config.privateKey;
 		if (!pem && config.privateKeyFile && client.tokenEndpointAuthMethod === 'private_key_jwt') {
 			try {
-				pem = await readFile(config.privateKeyFile, 'utf8');
+				pem = await fsPromises.readFile(config.privateKeyFile, 'utf8');
 			} catch (error) {
 				throw new OAuthStepError('client authentication', `the private key file ${config.privateKeyFile} could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
 			}

@@ -1,8 +1,6 @@
 import type { Logger } from '../../common/logger';
 import type { HttpTransportOptions } from './httpTransportBase';
-import { LegacySseTransport } from './legacySse';
 import { StdioTransport } from './stdio';
-import { StreamableHttpTransport } from './streamableHttp';
 import type { HttpAuthProvider, Transport } from './transport';
 
 /** A server started as a child process that speaks newline-delimited JSON-RPC on stdin/stdout. */
@@ -64,7 +62,16 @@ export function createTransport(config: TransportConfig, options: CreateTranspor
 				auth: options.auth,
 				maxMessageBytes: options.maxMessageBytes,
 			};
-			return config.type === 'http' ? new StreamableHttpTransport({ ...remote, fallbackToSse: true }) : new LegacySseTransport(remote);
+			// Required on first use, not imported: a process with only local servers (a command-line run) never loads
+			// the HTTP transports and node:http/https, a few ms of its start-up.
+			if (config.type === 'http') {
+				// eslint-disable-next-line @typescript-eslint/no-require-imports
+				const { StreamableHttpTransport } = require('./streamableHttp') as typeof import('./streamableHttp');
+				return new StreamableHttpTransport({ ...remote, fallbackToSse: true });
+			}
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			const { LegacySseTransport } = require('./legacySse') as typeof import('./legacySse');
+			return new LegacySseTransport(remote);
 		}
 		default: {
 			const never: never = config;
