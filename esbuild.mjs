@@ -43,7 +43,9 @@ const builds = [
 	// compile on a run without V8's code cache (the first run, or a new Node); stack traces map back with cli-main.js.map
 	// (`node --enable-source-maps`).
 	{ ...common, entryPoints: { 'cli-main': 'src/cli/main.ts' }, outdir: 'dist', external: ['zod'], minify: true },
-	{ ...common, entryPoints: { cli: 'src/cli/bin.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+	// The launcher holds what runs before the servers start (arguments, configuration files, the spawn; earlyStart.ts):
+	// it is compiled on every run without a code cache, so it is minified too.
+	{ ...common, entryPoints: { cli: 'src/cli/bin.ts' }, outdir: 'dist', external: ['zod'], minify: true, banner: { js: '#!/usr/bin/env node' } },
 	// Unit and integration tests: plain Node, no vscode either.
 	{
 		...common,

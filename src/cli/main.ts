@@ -6,9 +6,18 @@
 import { readFileSync } from 'node:fs';
 import { parseCommandLine, USAGE } from './args';
 import { EXIT, runCommand, type Output } from './commands';
-import { CliSession, UsageError, type RunHooks } from './session';
+import { CliSession, discardEarlyStarts, UsageError, type RunHooks } from './session';
 
 async function main(argv: readonly string[], hooks: RunHooks): Promise<number> {
+	try {
+		return await runMain(argv, hooks);
+	} finally {
+		// Whatever ended the run (a usage error, a failure before any server started), no early start outlives it.
+		await discardEarlyStarts(hooks);
+	}
+}
+
+async function runMain(argv: readonly string[], hooks: RunHooks): Promise<number> {
 	const parsed = parseCommandLine(argv, process.cwd(), (file) => readFileSync(file, 'utf8'));
 	if (!parsed.ok) {
 		process.stderr.write(`mcp-switchboard: ${parsed.error}\n\n${USAGE}\n`);

@@ -11,6 +11,7 @@ import { createDefaultConnector } from '../manager/defaultConnector';
 import { Manager } from '../manager/manager';
 import type { ServerEntry } from '../manager/config';
 import type { ResolvedServer, ServerView } from '../manager/types';
+import type { EarlyStart } from '../protocol/transports/stdioSpawn';
 import type { CliOptions } from './args';
 import { FileEraCache } from './eraCache';
 import { inputSource } from './inputs';
@@ -26,6 +27,11 @@ export interface RunHooks {
 	 * (~100 ms for a Node server), idle time the launcher uses to write V8's code cache.
 	 */
 	serverSpawned?: () => void;
+	/**
+	 * Local servers the launcher started before loading the rest of the command line (earlyStart.ts), by name: a
+	 * server's transport takes its process over when the configuration read here gives the same process.
+	 */
+	early?: ReadonlyMap<string, EarlyStart>;
 }
 
 /** A problem the user must fix before anything can run (exit code 2). */
@@ -133,9 +139,11 @@ export class CliSession {
 		return this.manager;
 	}
 
+	/** Stops every server, and any early start no server took over (see discardEarlyStarts). */
 	async close(): Promise<void> {
 		await this.manager?.dispose();
 		this.manager = undefined;
+		await discardEarlyStarts(this.hooks);
 	}
 
 	private managerFor(): Manager {
@@ -151,13 +159,15 @@ export class CliSession {
 		// server that ignores the end of stdin is signalled after CLOSE_GRACE_MS instead of the editor's 2 s: a
 		// person (or a CI job) is waiting for the command to return.
 		// Each server's protocol era is remembered between runs (eraCache.ts): a second run skips the server/discover probe.
-		const connect = createDefaultConnector(undefined, { closeGraceMs: CLOSE_GRACE_MS }, new FileEraCache());
+		const eras = new FileEraCache();
+		const connect = createDefaultConnector(undefined, { closeGraceMs: CLOSE_GRACE_MS }, eras);
 		let serverSpawned = this.hooks.serverSpawned;
 		const manager = new Manager(host, {
 			restartPolicy: { maxCrashes: 0 },
 			connect: (request) => {
-				// A stdio server is spawned within this call; its first answer is a process start away.
-				const connecting = connect(request);
+				const early = this.hooks.early?.get(request.name);
+				// A stdio server is spawned (or an early start taken over) within this call; its first answer is a process start away.
+				const connecting = early ? createDefaultConnector(undefined, { closeGraceMs: CLOSE_GRACE_MS, early }, eras)(request) : connect(request);
 				if (serverSpawned) setImmediate(serverSpawned);
 				serverSpawned = undefined;
 				return connecting;
@@ -177,4 +187,13 @@ export class CliSession {
 		this.manager = manager;
 		return manager;
 	}
+}
+
+/**
+ * Stops the early starts no transport took over (a server the command did not start after all, or whose
+ * configuration resolved differently here): they were never asked anything. Safe to call more than once.
+ */
+export async function discardEarlyStarts(hooks: RunHooks): Promise<void> {
+	const unclaimed = [...(hooks.early?.values() ?? [])].filter((early) => !early.isClaimed);
+	await Promise.all(unclaimed.map((early) => early.discard(CLOSE_GRACE_MS)));
 }

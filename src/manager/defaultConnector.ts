@@ -22,7 +22,7 @@ export interface EraMemory {
  */
 export function createDefaultConnector(
 	auth?: (request: ConnectRequest) => HttpAuthProvider | undefined,
-	transportOptions: Pick<CreateTransportOptions, 'closeGraceMs'> = {},
+	transportOptions: Pick<CreateTransportOptions, 'closeGraceMs' | 'early'> = {},
 	// "Clients SHOULD cache the result for the lifetime of the server process (stdio) or origin (HTTP), and MAY persist
 	// it across restarts of the same server configuration, re-probing if the cached assumption later fails."
 	// https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning

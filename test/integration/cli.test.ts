@@ -322,3 +322,17 @@ test('call runs a tool the workspace switches off (the command line is the devel
 	assert.equal(on.code, 0, on.stderr);
 	assert.doesNotMatch(on.stderr, /switches/, 'no note for a tool that is on');
 });
+
+test('each server is started once: the process the launcher starts before loading the command line is the one the command talks to', async () => {
+	for (const early of [true, false]) {
+		const pidFile = join(scratch, `early-${early}.txt`);
+		const dir = workspace({ '.vscode/mcp.json': { servers: { fixture: { command: process.execPath, args: [fixture, '--pid-file', pidFile] } } } });
+		const result = await run(['call', 'fixture', 'pid', '--json'], dir, early ? {} : { MCP_SWITCHBOARD_NO_EARLY_START: '1' });
+		assert.equal(result.code, 0, result.stderr);
+		const started = readFileSync(pidFile, 'utf8').trim().split('\n');
+		assert.equal(started.length, 1, `one process started (early start ${early ? 'on' : 'off'}): ${started.join(', ')}`);
+		const answered = JSON.stringify(JSON.parse(result.stdout));
+		assert.ok(answered.includes(started[0]!), `the tool answered from process ${started[0]}: ${answered}`);
+		assert.throws(() => process.kill(Number(started[0]), 0), /ESRCH/, 'and it is gone when the command returns');
+	}
+});

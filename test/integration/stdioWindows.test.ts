@@ -2,7 +2,7 @@
 // any OS; spawning on Windows itself cannot be tested here.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { windowsCommandLine } from '../../src/protocol/transports/stdio';
+import { windowsCommandLine } from '../../src/protocol/transports/stdioSpawn';
 
 const files = new Set(['C:\\Program Files\\nodejs\\npx.cmd', 'C:\\Program Files\\nodejs\\node.exe', 'C:\\tools\\server.exe', 'C:\\work\\bin\\run.bat', 'C:\\work\\npx.cmd']);
 // Windows file names ignore case; the PATHEXT spelling (.CMD) is what the lookup produces.

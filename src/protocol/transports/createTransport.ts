@@ -1,5 +1,6 @@
 import type { Logger } from '../../common/logger';
 import type { HttpTransportOptions } from './httpTransportBase';
+import type { EarlyStart } from './stdioSpawn';
 import { StdioTransport } from './stdio';
 import type { HttpAuthProvider, Transport } from './transport';
 
@@ -42,6 +43,8 @@ export interface CreateTransportOptions {
 	 * program needs (see childEnvironment.ts), plus the configured ones.
 	 */
 	inheritEnvironment?: boolean;
+	/** stdio: a process already started for this server, taken over when it is the same process (see EarlyStart). */
+	early?: EarlyStart;
 }
 
 /**
@@ -51,7 +54,7 @@ export interface CreateTransportOptions {
 export function createTransport(config: TransportConfig, options: CreateTransportOptions = {}): Transport {
 	switch (config.type) {
 		case 'stdio':
-			return new StdioTransport({ ...config, logger: options.logger, name: options.name, maxMessageBytes: options.maxMessageBytes, closeGraceMs: options.closeGraceMs, inheritEnvironment: options.inheritEnvironment });
+			return new StdioTransport({ ...config, logger: options.logger, name: options.name, maxMessageBytes: options.maxMessageBytes, closeGraceMs: options.closeGraceMs, inheritEnvironment: options.inheritEnvironment, early: options.early });
 		case 'http':
 		case 'sse': {
 			const remote: HttpTransportOptions = {

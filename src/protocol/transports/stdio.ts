@@ -1,14 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { win32 } from 'node:path';
 import { deferred, delay } from '../../common/async';
 import { Emitter } from '../../common/event';
 import type { Logger } from '../../common/logger';
 import { nullLogger } from '../../common/logger';
 import { ErrorCode, type JsonRpcMessage } from '../jsonrpc';
 import { McpError } from '../mcpError';
-import { childEnvironment } from './childEnvironment';
 import { createJsonLineReader, type LineBuffer } from './lineBuffer';
+import { planSpawn, spawnPlanned, type EarlyStart } from './stdioSpawn';
 import type { Transport } from './transport';
 
 export interface StdioTransportOptions {
@@ -37,6 +36,11 @@ export interface StdioTransportOptions {
 	 * command-line run that is about to exit uses less, since a person is waiting for the prompt.
 	 */
 	closeGraceMs?: number;
+	/**
+	 * A process started for this server before the transport (the command line starts its servers first): taken over
+	 * instead of spawning when it runs exactly what this transport would (EarlyStart.claim), else ignored.
+	 */
+	early?: EarlyStart;
 }
 
 /** How long close() waits after ending stdin before SIGTERM, and after SIGTERM before SIGKILL. */
@@ -133,46 +137,62 @@ export class StdioTransport implements Transport {
 		if (this.closeRequested) {
 			return Promise.reject(this.closeReason ?? McpError.connectionClosed(`Connection to "${this.name}" closed by the client`));
 		}
-		const env: NodeJS.ProcessEnv = childEnvironment(process.env, this.options.env, this.options.inheritEnvironment ?? true);
-		const cwd = this.options.cwd;
-		const { file, args, verbatim } = commandLine(this.options.command, this.options.args ?? [], env, cwd);
+		const plan = planSpawn(this.options);
+		const env = plan.env;
+		const early = this.options.early?.claim(plan);
 		return new Promise<void>((resolve, reject) => {
-			let child: ChildProcess;
-			try {
-				child = spawn(file, args, {
-					cwd,
-					env,
-					stdio: ['pipe', 'pipe', 'pipe'],
-					shell: false,
-					// Own process group on POSIX, so the whole tree can be signalled. On Windows `detached` would open a console.
-					detached: !isWindows,
-					windowsHide: true,
-					windowsVerbatimArguments: verbatim,
-				});
-			} catch (error) {
-				// Synchronous failures: invalid arguments, or EINVAL from Windows for batch files.
+			const failed = (error: unknown) => {
 				const failure = this.spawnError(error, env);
 				reject(failure);
 				this.finish(McpError.connectionClosed(failure.message, { cause: 'spawn' }));
-				return;
+			};
+			let child: ChildProcess;
+			if (early) {
+				if (!early.child || (early.spawnError !== undefined && !early.spawned)) {
+					failed(early.spawnError);
+					return;
+				}
+				child = early.child;
+			} else {
+				try {
+					child = spawnPlanned(plan);
+				} catch (error) {
+					// Synchronous failures: invalid arguments, or EINVAL from Windows for batch files.
+					failed(error);
+					return;
+				}
 			}
 			this.child = child;
 			let spawned = false;
-			child.once('spawn', () => {
+			const onSpawned = () => {
 				spawned = true;
-				this.logger.debug(`${this.name}: started process ${child.pid} (${this.options.command} ${(this.options.args ?? []).join(' ')})`);
+				this.logger.debug(`${this.name}: ${early ? 'took over' : 'started'} process ${child.pid} (${this.options.command} ${(this.options.args ?? []).join(' ')})`);
 				resolve();
-			});
+			};
+			if (early?.spawned) onSpawned();
+			else child.once('spawn', onSpawned);
 			child.on('error', (error) => {
 				if (!spawned) {
-					const failure = this.spawnError(error, env);
-					reject(failure);
-					this.finish(McpError.connectionClosed(failure.message, { cause: 'spawn' }));
+					failed(error);
 				} else {
 					this.logger.warn(`${this.name}: process error: ${error.message}`);
 				}
 			});
-			child.once('exit', (code, signal) => this.onExit(code, signal));
+			// An early start may have exited before this transport took it over. What it wrote still waits in its pipes:
+			// its exit is told once stderr is read to the end (for the message's last lines), or after the usual wait
+			// for a pipe a grandchild keeps open.
+			const exitedEarly = early?.exit;
+			if (exitedEarly) {
+				let told = false;
+				const tell = () => {
+					if (!told) this.onExit(exitedEarly.code, exitedEarly.signal);
+					told = true;
+				};
+				setTimeout(tell, DRAIN_AFTER_EXIT_MS);
+				child.stderr?.once('close', tell);
+			} else {
+				child.once('exit', (code, signal) => this.onExit(code, signal));
+			}
 
 			this.reader = createJsonLineReader({
 				onMessage: (value, line, bytes, start, end) => {
@@ -615,91 +635,3 @@ function groupAlive(pgid: number): boolean {
 	}
 }
 
-/** What to hand to `spawn`. */
-export interface SpawnCommand {
-	file: string;
-	args: string[];
-	/** Pass the arguments to Windows as they are (they were quoted for cmd.exe already). */
-	verbatim: boolean;
-}
-
-function commandLine(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string | undefined): SpawnCommand {
-	if (!isWindows) {
-		// spawn searches the PATH of `env` itself.
-		return { file: command, args, verbatim: false };
-	}
-	return windowsCommandLine(command, args, env, cwd ?? process.cwd());
-}
-
-/**
- * What to spawn on Windows (exported for tests, which run it on any OS). A bare name is looked up on PATH with
- * PATHEXT, because `npx`, `uvx` and friends are often `.cmd` shims. Node refuses to run a `.cmd` or `.bat` without
- * a shell (CVE-2024-27980), so those run through `cmd.exe /d /s /c "…"`, each argument quoted for the program's
- * own parser (backslashes before a quote doubled, the quote escaped) and cmd's special characters escaped with `^`
- * twice: once for the cmd.exe that runs the line, once more for the shim's `%*`, which cmd expands and parses again.
- */
-export function windowsCommandLine(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string, isFile: (path: string) => boolean = isRegularFile): SpawnCommand {
-	const resolved = resolveWindowsCommand(command, env, cwd, isFile) ?? command;
-	const ext = win32.extname(resolved).toLowerCase();
-	if (ext !== '.cmd' && ext !== '.bat') {
-		return { file: resolved, args, verbatim: false };
-	}
-	const line = [escapeForCmd(win32.normalize(resolved)), ...args.map((arg) => escapeForCmd(quoteArgument(arg), 2))].join(' ');
-	const shell = Object.entries(env).find(([key]) => key.toUpperCase() === 'COMSPEC')?.[1] ?? 'cmd.exe';
-	return { file: shell, args: ['/d', '/s', '/c', `"${line}"`], verbatim: true };
-}
-
-/** A Windows program-argument quote: wrap in quotes; backslashes that end up before a quote are doubled. */
-function quoteArgument(arg: string): string {
-	let quoted = '"';
-	let backslashes = 0;
-	for (const char of arg) {
-		if (char === '\\') {
-			backslashes += 1;
-			continue;
-		}
-		if (char === '"') {
-			quoted += '\\'.repeat(backslashes * 2 + 1) + '"';
-		} else {
-			quoted += '\\'.repeat(backslashes) + char;
-		}
-		backslashes = 0;
-	}
-	return quoted + '\\'.repeat(backslashes * 2) + '"';
-}
-
-/** Escapes cmd.exe's special characters (quotes included) with `^`, `times` times over. */
-function escapeForCmd(text: string, times = 1): string {
-	let escaped = text;
-	for (let i = 0; i < times; i++) {
-		escaped = escaped.replace(/[()[\]%!^"`<>&|;, *?]/g, '^$&');
-	}
-	return escaped;
-}
-
-function isRegularFile(path: string): boolean {
-	try {
-		return statSync(path).isFile();
-	} catch {
-		return false;
-	}
-}
-
-function resolveWindowsCommand(command: string, env: NodeJS.ProcessEnv, cwd: string, isFile: (path: string) => boolean): string | undefined {
-	const extensions = (Object.entries(env).find(([key]) => key.toUpperCase() === 'PATHEXT')?.[1] ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean);
-	// A name with an extension is tried as it is first; then (or only, without one) with each PATHEXT extension.
-	const candidates = (base: string) => (win32.extname(base) ? [base, ...extensions.map((e) => base + e)] : extensions.map((e) => base + e));
-	const hasDirectory = /[\\/]/.test(command);
-	const path = Object.entries(env).find(([key]) => key.toUpperCase() === 'PATH')?.[1] ?? '';
-	// Unlike cmd.exe, a bare name is not looked up in the working directory: a workspace must not be able to shadow `npx`.
-	const directories = hasDirectory ? [undefined] : path.split(';').filter(Boolean);
-	for (const directory of directories) {
-		const base = directory === undefined ? win32.resolve(cwd, command) : win32.join(directory, command);
-		for (const candidate of candidates(base)) {
-			if (isFile(candidate)) {
-				return candidate;
-			}
-		}
-	}
-	return undefined;
-}
