@@ -51,9 +51,16 @@ test(
 		await withListsServer(async (a) => {
 			const tool = a.tree.getChildren(a.tree.groupNode(LISTS, 'tools')).find((n) => n.kind === 'tool' && n.tool.tool.name === 'count');
 			assert.ok(tool);
-			await reveal(a, tool);
 			const row = `.pane-body .monaco-list-row[aria-label*="count"]`;
-			await waitFor(async () => ((await driver({ action: 'texts', selector: row })) as string[]).length > 0, { message: 'the count row on screen' });
+			// Each attempt reveals again, as below: a reveal that lands while the view repaints can leave the list where
+			// it was (a full e2e run at load ~4 waited 10 s for this row after one reveal).
+			await waitFor(
+				async () => {
+					await reveal(a, tool);
+					return ((await driver({ action: 'texts', selector: row })) as string[]).length > 0;
+				},
+				{ timeoutMs: 30_000, intervalMs: 500, message: 'the count row on screen' },
+			);
 			// A click that lands while the view repaints the rows it just revealed can miss; clicking the row again only
 			// selects it again (never runs it: that is what this test checks), so each look clicks until it is selected.
 			// Looks are a second apart, so two clicks are never read as a double-click.
