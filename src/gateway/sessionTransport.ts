@@ -14,6 +14,7 @@ import type { ServerResponse } from 'node:http';
 import { Emitter } from '../common/event';
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from '../protocol/jsonrpc';
 import { McpError } from '../protocol/mcpError';
+import { SlotTable } from '../protocol/transports/httpSlots';
 import type { Transport } from '../protocol/transports/transport';
 
 /** One request waiting for its answer on an HTTP response. */
@@ -26,6 +27,9 @@ interface Reply {
 	 */
 	sse: boolean;
 	headers: Readonly<Record<string, string>>;
+	id: RequestId;
+	/** Where the session keeps it (SessionTransport.replies). */
+	slot: number;
 	progressToken: string | number | undefined;
 	answered: boolean;
 }
@@ -37,8 +41,14 @@ export class SessionTransport implements Transport {
 	private readonly closeEmitter = new Emitter<McpError>();
 	readonly onMessage = this.messageEmitter.event;
 	readonly onClose = this.closeEmitter.event;
-	private readonly replies = new Map<RequestId, Reply>();
-	private readonly progressRoutes = new Map<string | number, Reply>();
+	/**
+	 * Requests waiting for their answer, in slots; the maps give each one's slot by request id and by progress token.
+	 * Not maps of the replies themselves: a long-lived map rebuilt as entries come and go kept every reply it had held
+	 * (and its HTTP response) alive through scavenges until a full GC (see SlotTable).
+	 */
+	private readonly replies = new SlotTable<Reply>();
+	private readonly replySlots = new Map<RequestId, number>();
+	private readonly progressSlots = new Map<string | number, number>();
 	private listening: ServerResponse | undefined;
 	private closed = false;
 
@@ -46,7 +56,7 @@ export class SessionTransport implements Transport {
 
 	/** True while a request with this id waits for its answer (a client must not reuse it meanwhile). */
 	isPending(id: RequestId): boolean {
-		return this.replies.has(id);
+		return this.replySlots.has(id);
 	}
 
 	/**
@@ -56,11 +66,12 @@ export class SessionTransport implements Transport {
 	deliverRequest(message: JsonRpcRequest, res: ServerResponse, sse: boolean, headers: Readonly<Record<string, string>> = {}): void {
 		const meta = message.params?._meta as { progressToken?: unknown } | undefined;
 		const token = typeof meta?.progressToken === 'string' || typeof meta?.progressToken === 'number' ? meta.progressToken : undefined;
-		const reply: Reply = { res, sse, headers, progressToken: token, answered: false };
-		this.replies.set(message.id, reply);
-		if (token !== undefined) this.progressRoutes.set(token, reply);
+		const reply: Reply = { res, sse, headers, id: message.id, slot: 0, progressToken: token, answered: false };
+		reply.slot = this.replies.add(reply);
+		this.replySlots.set(message.id, reply.slot);
+		if (token !== undefined) this.progressSlots.set(token, reply.slot);
 		res.on('close', () => {
-			if (reply.answered || this.replies.get(message.id) !== reply) return;
+			if (reply.answered || this.replies.get(reply.slot) !== reply) return;
 			this.forget(message.id, reply);
 			// The client went away before the answer: treat it as its cancellation (see the file comment).
 			this.messageEmitter.fire({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: message.id, reason: 'the client closed the HTTP request' } });
@@ -89,7 +100,8 @@ export class SessionTransport implements Transport {
 	send(message: JsonRpcMessage): Promise<void> {
 		if (this.closed) return Promise.reject(McpError.connectionClosed(`gateway session ${this.sessionId} is closed`));
 		if ('id' in message && !('method' in message)) {
-			const reply = message.id === null ? undefined : this.replies.get(message.id);
+			const slot = message.id === null ? undefined : this.replySlots.get(message.id);
+			const reply = slot === undefined ? undefined : this.replies.get(slot);
 			if (reply) {
 				this.forget(message.id!, reply);
 				reply.answered = true;
@@ -99,7 +111,8 @@ export class SessionTransport implements Transport {
 		}
 		if ('method' in message && message.method === 'notifications/progress') {
 			const token = message.params?.progressToken;
-			const reply = typeof token === 'string' || typeof token === 'number' ? this.progressRoutes.get(token) : undefined;
+			const slot = typeof token === 'string' || typeof token === 'number' ? this.progressSlots.get(token) : undefined;
+			const reply = slot === undefined ? undefined : this.replies.get(slot);
 			if (reply?.sse) writeEvent(reply, message);
 			return Promise.resolve();
 		}
@@ -112,10 +125,12 @@ export class SessionTransport implements Transport {
 	async close(): Promise<void> {
 		if (this.closed) return;
 		this.closed = true;
-		for (const [id, reply] of [...this.replies]) {
-			this.forget(id, reply);
+		const pending: Reply[] = [];
+		this.replies.forEach((reply) => pending.push(reply));
+		for (const reply of pending) {
+			this.forget(reply.id, reply);
 			reply.answered = true;
-			if (!reply.res.headersSent) writeFinal(reply, { jsonrpc: '2.0', id, error: McpError.connectionClosed('The gateway session ended').toJson() });
+			if (!reply.res.headersSent) writeFinal(reply, { jsonrpc: '2.0', id: reply.id, error: McpError.connectionClosed('The gateway session ended').toJson() });
 			else reply.res.end();
 		}
 		this.listening?.end();
@@ -126,8 +141,9 @@ export class SessionTransport implements Transport {
 	}
 
 	private forget(id: RequestId, reply: Reply): void {
-		this.replies.delete(id);
-		if (reply.progressToken !== undefined && this.progressRoutes.get(reply.progressToken) === reply) this.progressRoutes.delete(reply.progressToken);
+		if (!this.replies.remove(reply.slot, reply)) return;
+		if (this.replySlots.get(id) === reply.slot) this.replySlots.delete(id);
+		if (reply.progressToken !== undefined && this.progressSlots.get(reply.progressToken) === reply.slot) this.progressSlots.delete(reply.progressToken);
 	}
 }
 

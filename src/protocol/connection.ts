@@ -27,6 +27,7 @@ import {
 } from './jsonrpc';
 import { McpError } from './mcpError';
 import type { Progress } from './schema';
+import { SlotTable } from './transports/httpSlots';
 import type { Transport } from './transports/transport';
 
 /** Options for one outgoing request. */
@@ -111,6 +112,9 @@ export interface ConnectionOptions {
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_PAUSE_MS = 10 * 60_000;
 
+/** What an incoming request answered at once pauses: nothing (shared, never written to). */
+const NOTHING_PAUSED: readonly PendingRequest[] = Object.freeze([]);
+
 /** One outgoing request in flight. An object, not closures: the same shape for every request. */
 class PendingRequest {
 	/** When it times out (clock ms); Infinity without a timeout. */
@@ -119,6 +123,8 @@ class PendingRequest {
 	pauses = 0;
 	/** While paused: the latest the pause may hold this request's deadline back (clock ms). */
 	pauseUntil = Infinity;
+	/** Where the connection keeps it (JsonRpcConnection.pending). */
+	slot = 0;
 
 	constructor(
 		readonly id: number,
@@ -211,7 +217,9 @@ export class RequestContext {
 interface IncomingRequest {
 	readonly context: RequestContext;
 	/** Our requests that were in flight when it arrived: their answers may wait on ours, so their clocks stop. */
-	readonly paused: readonly PendingRequest[];
+	paused: readonly PendingRequest[];
+	/** Where the connection keeps it (JsonRpcConnection.incoming). */
+	slot: number;
 }
 
 /** The single abort listener a connection keeps on one caller signal, shared by every request using it. */
@@ -244,9 +252,16 @@ export class JsonRpcConnection {
 	private readonly answeredIdMemory: number;
 
 	private nextId = 1;
-	private readonly pending = new Map<number, PendingRequest>();
+	/**
+	 * Requests in flight both ways, in slots; the maps give each one's slot by id. Not maps of the requests: a long-lived
+	 * map rebuilt as entries come and go kept every request it had held alive through scavenges until a full GC (see
+	 * SlotTable), a promotion per message on a busy connection.
+	 */
+	private readonly pending = new SlotTable<PendingRequest>();
+	private readonly pendingSlots = new Map<number, number>();
 	private readonly signalWatches = new Map<AbortSignal, SignalWatch>();
-	private readonly incoming = new Map<RequestId, IncomingRequest>();
+	private readonly incoming = new SlotTable<IncomingRequest>();
+	private readonly incomingSlots = new Map<RequestId, number>();
 	private readonly answered = new Set<RequestId>();
 	private readonly requestHandlers = new Map<string, RequestHandler>();
 	private readonly notificationHandlers = new Map<string, NotificationHandler>();
@@ -355,7 +370,8 @@ export class JsonRpcConnection {
 			reject = rej;
 		});
 		const entry = new PendingRequest(id, method, resolve, reject, now, timeoutMs, maxDeadline, resetOnProgress, onProgress, signal, cancelWith);
-		this.pending.set(id, entry);
+		entry.slot = this.pending.add(entry);
+		this.pendingSlots.set(id, entry.slot);
 		if (signal) {
 			this.watchSignal(entry, signal);
 		}
@@ -366,7 +382,7 @@ export class JsonRpcConnection {
 			this.armTimer(entry.deadline);
 		}
 		this.write(message).then(undefined, (error: unknown) => {
-			if (this.pending.get(id) === entry) {
+			if (this.pendingEntry(id) === entry) {
 				this.settle(entry);
 				entry.reject(error instanceof McpError ? error : new McpError(ErrorCode.ConnectionClosed, `${this.name}: could not send ${method}: ${String(error)}`));
 			}
@@ -397,7 +413,7 @@ export class JsonRpcConnection {
 
 	/** @internal Called by a SignalWatch when the caller's signal aborts, or by the RequestContext it was sent with. */
 	abortRequest(entry: PendingRequest): void {
-		if (this.pending.get(entry.id) !== entry) {
+		if (this.pendingEntry(entry.id) !== entry) {
 			return;
 		}
 		this.settle(entry);
@@ -408,6 +424,16 @@ export class JsonRpcConnection {
 	}
 
 	// ---- outgoing bookkeeping ----
+
+	private pendingEntry(id: number): PendingRequest | undefined {
+		const slot = this.pendingSlots.get(id);
+		return slot === undefined ? undefined : this.pending.get(slot);
+	}
+
+	private incomingRequest(id: RequestId): IncomingRequest | undefined {
+		const slot = this.incomingSlots.get(id);
+		return slot === undefined ? undefined : this.incoming.get(slot);
+	}
 
 	private watchSignal(entry: PendingRequest, signal: AbortSignal): void {
 		let watch = this.signalWatches.get(signal);
@@ -421,7 +447,9 @@ export class JsonRpcConnection {
 
 	/** Removes a request from every structure that refers to it. */
 	private settle(entry: PendingRequest): void {
-		this.pending.delete(entry.id);
+		if (this.pending.remove(entry.slot, entry)) {
+			this.pendingSlots.delete(entry.id);
+		}
 		entry.cancelWith?.unlink(entry);
 		const signal = entry.signal;
 		if (signal) {
@@ -463,15 +491,15 @@ export class JsonRpcConnection {
 	private pauseInFlight(): PendingRequest[] {
 		const paused: PendingRequest[] = [];
 		const now = this.clock.now();
-		for (const entry of this.pending.values()) {
+		this.pending.forEach((entry) => {
 			if (entry.deadline === Infinity) {
-				continue;
+				return;
 			}
 			if (entry.pauses++ === 0) {
 				entry.pauseUntil = Math.min(now + this.maxPauseMs, entry.maxDeadline);
 			}
 			paused.push(entry);
-		}
+		});
 		return paused;
 	}
 
@@ -492,7 +520,7 @@ export class JsonRpcConnection {
 		this.timerAt = Infinity;
 		const now = this.clock.now();
 		let next = Infinity;
-		for (const entry of this.pending.values()) {
+		this.pending.forEach((entry) => {
 			if (entry.deadline <= now && entry.pauses > 0 && now < entry.pauseUntil) {
 				// Paused (see pauseInFlight): held back one timeout period at a time, never past the pause cap.
 				entry.deadline = Math.min(now + entry.timeoutMs, entry.pauseUntil);
@@ -514,7 +542,7 @@ export class JsonRpcConnection {
 			} else if (entry.deadline < next) {
 				next = entry.deadline;
 			}
-		}
+		});
 		if (next !== Infinity) {
 			this.armTimer(next);
 		}
@@ -594,7 +622,7 @@ export class JsonRpcConnection {
 				} else {
 					this.logger.warn(`${this.name}: ignored an invalid request: ${preview(message)}`);
 					const id = record.id;
-					if ((typeof id === 'string' || typeof id === 'number') && !this.incoming.has(id) && !this.answered.has(id)) {
+					if ((typeof id === 'string' || typeof id === 'number') && !this.incomingSlots.has(id) && !this.answered.has(id)) {
 						this.answered.add(id);
 						this.respondError(id, new McpError(ErrorCode.InvalidRequest, 'Invalid request'));
 					}
@@ -615,7 +643,7 @@ export class JsonRpcConnection {
 				this.handleResponse(record.id, undefined, McpError.fromResponse(record.error));
 			}
 		} else {
-			const entry = typeof record.id === 'number' ? this.pending.get(record.id) : undefined;
+			const entry = typeof record.id === 'number' ? this.pendingEntry(record.id) : undefined;
 			if (entry) {
 				// A broken answer to a request we sent: fail it now, with what came, rather than letting the caller wait
 				// for a timeout that blames the server's silence (and sending it a cancel for a request it answered).
@@ -632,7 +660,7 @@ export class JsonRpcConnection {
 	}
 
 	private handleResponse(id: RequestId, result: Record<string, unknown> | undefined, error: McpError | undefined): void {
-		const entry = typeof id === 'number' ? this.pending.get(id) : undefined;
+		const entry = typeof id === 'number' ? this.pendingEntry(id) : undefined;
 		if (!entry) {
 			// Late answers to timed-out or cancelled requests land here, as do replays from a resumed HTTP stream.
 			this.logger.debug(`${this.name}: ignored a response with unknown id ${JSON.stringify(id)}`);
@@ -651,7 +679,7 @@ export class JsonRpcConnection {
 		switch (message.method) {
 			case 'notifications/progress': {
 				const token = params?.progressToken;
-				const entry = typeof token === 'number' ? this.pending.get(token) : undefined;
+				const entry = typeof token === 'number' ? this.pendingEntry(token) : undefined;
 				if (entry?.onProgress && typeof params?.progress === 'number') {
 					if (entry.resetOnProgress && entry.timeoutMs !== Infinity) {
 						const deadline = Math.min(this.clock.now() + entry.timeoutMs, entry.maxDeadline);
@@ -671,7 +699,7 @@ export class JsonRpcConnection {
 			}
 			case 'notifications/cancelled': {
 				const requestId = params?.requestId;
-				const incoming = typeof requestId === 'string' || typeof requestId === 'number' ? this.incoming.get(requestId) : undefined;
+				const incoming = typeof requestId === 'string' || typeof requestId === 'number' ? this.incomingRequest(requestId) : undefined;
 				if (incoming) {
 					const reason = typeof params?.reason === 'string' ? params.reason : undefined;
 					this.logger.debug(`${this.name}: the server cancelled its request ${JSON.stringify(requestId)}${reason ? `: ${reason}` : ''}`);
@@ -694,7 +722,7 @@ export class JsonRpcConnection {
 
 	private handleRequest(message: JsonRpcRequest): void {
 		const id = message.id;
-		if (this.incoming.has(id) || this.answered.has(id)) {
+		if (this.incomingSlots.has(id) || this.answered.has(id)) {
 			// Spec: the request id "MUST NOT have been previously used by the requestor within the same session".
 			this.logger.warn(`${this.name}: ignored a repeated request id ${JSON.stringify(id)} (${message.method})`);
 			return;
@@ -710,33 +738,35 @@ export class JsonRpcConnection {
 			return;
 		}
 		const context = new RequestContext();
-		const placeholder: IncomingRequest = { context, paused: [] };
-		this.incoming.set(id, placeholder);
+		const incoming: IncomingRequest = { context, paused: NOTHING_PAUSED, slot: 0 };
+		incoming.slot = this.incoming.add(incoming);
+		this.incomingSlots.set(id, incoming.slot);
 		let result: unknown;
 		try {
 			result = handler(message.params, context, message);
 		} catch (error) {
-			this.finishIncoming(message, placeholder, false, error);
+			this.finishIncoming(message, incoming, false, error);
 			return;
 		}
 		if (result instanceof Promise) {
 			// Only an answer that takes time pauses anything (a synchronous one is sent right away).
-			const incoming: IncomingRequest = { context, paused: this.pauseInFlight() };
-			this.incoming.set(id, incoming);
+			incoming.paused = this.pauseInFlight();
 			result.then(
 				(value) => this.finishIncoming(message, incoming, true, value),
 				(error) => this.finishIncoming(message, incoming, false, error),
 			);
 		} else {
-			this.finishIncoming(message, placeholder, true, result);
+			this.finishIncoming(message, incoming, true, result);
 		}
 	}
 
 	private finishIncoming(message: JsonRpcRequest, incoming: IncomingRequest, ok: boolean, value: unknown): void {
 		const id = message.id;
 		const context = incoming.context;
-		if (this.incoming.get(id) === incoming) {
-			this.incoming.delete(id);
+		if (this.incoming.remove(incoming.slot, incoming)) {
+			if (this.incomingSlots.get(id) === incoming.slot) {
+				this.incomingSlots.delete(id);
+			}
 			this.resume(incoming.paused);
 		}
 		this.remember(id);
@@ -798,15 +828,16 @@ export class JsonRpcConnection {
 			this.timer = undefined;
 			this.timerAt = Infinity;
 		}
-		const entries = [...this.pending.values()];
+		const entries = this.pending.clear();
+		this.pendingSlots.clear();
 		for (const entry of entries) {
 			this.settle(entry);
 			entry.reject(error);
 		}
-		for (const incoming of this.incoming.values()) {
+		this.incomingSlots.clear();
+		for (const incoming of this.incoming.clear()) {
 			incoming.context.abort(error);
 		}
-		this.incoming.clear();
 		for (const subscription of this.subscriptions) {
 			subscription.dispose();
 		}
