@@ -1,11 +1,11 @@
 // server-everything over stdio: the shared suite, plus what only stdio has (a process that must not outlive close()).
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { MemoryLogger } from '../../src/common/logger';
 import { McpClient } from '../../src/protocol/client';
 import { StdioTransport } from '../../src/protocol/transports/stdio';
 import { defineEverythingSuite, everythingMain } from './everythingSuite';
+import { processAlive } from '../fixtures/processAlive';
 
 const transports: StdioTransport[] = [];
 
@@ -14,22 +14,6 @@ defineEverythingSuite('stdio', (options) => {
 	transports.push(transport);
 	return McpClient.connect(transport, options);
 });
-
-/** True while `pid` runs; zombies count as gone (they have exited and only wait to be collected). */
-function processAlive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-	} catch {
-		return false;
-	}
-	try {
-		const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-		const state = stat[stat.lastIndexOf(')') + 2];
-		return state !== 'Z' && state !== 'X';
-	} catch {
-		return process.platform !== 'linux';
-	}
-}
 
 describe('server-everything over stdio: the process', () => {
 	test('the suite\'s server process is gone after the client closed', () => {

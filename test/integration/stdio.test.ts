@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -9,6 +9,7 @@ import { ErrorCode } from '../../src/protocol/jsonrpc';
 import { JsonRpcConnection } from '../../src/protocol/connection';
 import type { McpError } from '../../src/protocol/mcpError';
 import { StdioTransport } from '../../src/protocol/transports/stdio';
+import { processAlive } from '../fixtures/processAlive';
 
 // Tests run from the repository root (test/run.mjs changes into it).
 const lineServer = join(process.cwd(), 'test/fixtures/servers/lineServer.js');
@@ -53,25 +54,6 @@ async function startServer(flags: string[] = [], extra: { maxMessageBytes?: numb
 		return messages;
 	};
 	return { transport, logger, messages, request, received, closed, get closeReason() { return closeReason; }, get closeCount() { return closeCount; } };
-}
-
-/** True while `pid` runs. Zombies count as gone: they have exited and only wait to be collected. */
-function processAlive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-	} catch {
-		return false;
-	}
-	if (process.platform === 'linux') {
-		try {
-			const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-			const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-			return state !== 'Z' && state !== 'X';
-		} catch {
-			return false;
-		}
-	}
-	return true;
 }
 
 const tempDir = mkdtempSync(join(tmpdir(), 'stdio-test-'));

@@ -2,13 +2,13 @@
 // itself): the transport takes the process over only when it would have spawned the same thing, and then behaves as
 // if it had spawned it, whatever happened to the process in between (it wrote to stderr, crashed, never started).
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { MemoryLogger } from '../../src/common/logger';
 import type { McpError } from '../../src/protocol/mcpError';
 import { StdioTransport, type StdioTransportOptions } from '../../src/protocol/transports/stdio';
 import { EarlyStart, planSpawn } from '../../src/protocol/transports/stdioSpawn';
+import { processAlive } from '../fixtures/processAlive';
 
 const lineServer = join(process.cwd(), 'test/fixtures/servers/lineServer.js');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -18,22 +18,6 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 	while (!condition()) {
 		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
 		await sleep(5);
-	}
-}
-
-function alive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-	} catch {
-		return false;
-	}
-	if (process.platform !== 'linux') return true;
-	try {
-		const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-		const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-		return state !== 'Z' && state !== 'X';
-	} catch {
-		return false;
 	}
 }
 
@@ -63,7 +47,7 @@ describe('EarlyStart: a server process started before its transport', () => {
 		await until(() => transport.recentStderr.some((line) => line === `lineServer: started pid ${transport.pid}`), 'the stderr line written before the take-over');
 		await transport.close();
 		assert.match((await closed).message, /closed by the client/);
-		assert.equal(alive(early.child!.pid!), false);
+		assert.equal(processAlive(early.child!.pid!), false);
 		assert.equal(early.claim(planSpawn(options)), undefined, 'a start is taken over once');
 	});
 
@@ -76,9 +60,9 @@ describe('EarlyStart: a server process started before its transport', () => {
 		assert.equal(early.isClaimed, false);
 		await transport.close();
 		const pid = early.child!.pid!;
-		assert.ok(alive(pid));
+		assert.ok(processAlive(pid));
 		await early.discard(100);
-		assert.equal(alive(pid), false, 'discarded: SIGTERM ignored, then SIGKILL');
+		assert.equal(processAlive(pid), false, 'discarded: SIGTERM ignored, then SIGKILL');
 	});
 
 	test('an early start that crashed before the take-over: the transport reports its exit code and stderr, as if it had started it', async () => {
