@@ -14,7 +14,7 @@ import type { ServerResponse } from 'node:http';
 import { Emitter } from '../common/event';
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from '../protocol/jsonrpc';
 import { McpError } from '../protocol/mcpError';
-import { SlotTable } from '../protocol/transports/httpSlots';
+import { SlotTable } from '../common/slotTable';
 import type { Transport } from '../protocol/transports/transport';
 
 /** One request waiting for its answer on an HTTP response. */

@@ -27,7 +27,7 @@ import {
 } from './jsonrpc';
 import { McpError } from './mcpError';
 import type { Progress } from './schema';
-import { SlotTable } from './transports/httpSlots';
+import { SlotTable } from '../common/slotTable';
 import type { Transport } from './transports/transport';
 
 /** Options for one outgoing request. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { SlotTable } from '../../src/protocol/transports/httpSlots';
+import { SlotTable } from '../../src/common/slotTable';
 
 test('SlotTable: slots are reused, a removal needs the object that is there, clear() returns what was held', () => {
 	const table = new SlotTable<{ name: string }>();

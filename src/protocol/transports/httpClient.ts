@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Logger } from '../../common/logger';
 import { ErrorCode } from '../jsonrpc';
 import { McpError } from '../mcpError';
-import { SlotTable } from './httpSlots';
+import { SlotTable } from '../../common/slotTable';
 import { safeUrl } from './safeUrl';
 import type { HttpAuthProvider } from './transport';
 
