@@ -2,7 +2,7 @@
 // the same 20 processes (spawn all at once, initialize, no limits), and the SDK's Client connecting 20 in parallel.
 // Target: ours <= 1.2x the floor. (The floor here is this file's rawStart, not lib/clients.mjs's floor client, which
 // leaves children in the parent's session; see rawStart.) Extra rows measure the Manager under different stdio start limits, which is how
-// the default (DEFAULT_MAX_CONCURRENT_STARTS in src/manager/manager.ts) was chosen.
+// the default (DEFAULT_MAX_CONCURRENT_STARTS in src/manager/startLimits.ts) was chosen.
 // dist/core.js does not export the Manager, so this scenario bundles src/manager/manager.ts itself (esbuild).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';

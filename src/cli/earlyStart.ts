@@ -9,6 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { DEFAULT_MAX_CONCURRENT_STARTS } from '../manager/startLimits';
 import { EarlyStart, planSpawn } from '../protocol/transports/stdioSpawn';
 import { parseCommandLine } from './args';
 import { inputSource } from './inputs';
@@ -30,6 +31,8 @@ export async function startServersEarly(argv: readonly string[], cwd: string): P
 		const workspace = await readWorkspaceServers(folder);
 		const entries = names.length === 0 ? workspace.entries.filter((entry) => !entry.config.disabled) : workspace.entries.filter((entry) => names.includes(entry.name));
 		for (const entry of entries) {
+			// No more at once than the run's Manager starts (its first ones, in the same order): the rest wait for a slot there.
+			if (started.size === DEFAULT_MAX_CONCURRENT_STARTS.stdio) break;
 			if (entry.config.type !== 'stdio') continue;
 			const problems: string[] = [];
 			const input = inputSource({ flags: options.inputs, env: process.env, interactive: false, problems });

@@ -336,3 +336,17 @@ test('each server is started once: the process the launcher starts before loadin
 		assert.throws(() => process.kill(Number(started[0]), 0), /ESRCH/, 'and it is gone when the command returns');
 	}
 });
+
+test('the launcher starts no more servers early than the Manager starts at once; the rest start in the run, each once', async () => {
+	const pidFile = join(scratch, 'many-pids.txt');
+	const servers = Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`s${String(i).padStart(2, '0')}`, { command: process.execPath, args: [fixture, '--pid-file', pidFile, '--tools', '1'] }]));
+	const dir = workspace({ '.vscode/mcp.json': { servers } });
+	const result = await run(['list', '--verbose'], dir);
+	assert.equal(result.code, 0, result.stderr);
+	const tookOver = result.stderr.match(/: took over process \d+/g) ?? [];
+	const startedInRun = result.stderr.match(/: started process \d+/g) ?? [];
+	// DEFAULT_MAX_CONCURRENT_STARTS.stdio (src/manager/startLimits.ts) is 16.
+	assert.equal(tookOver.length, 16, result.stderr);
+	assert.equal(startedInRun.length, 1, result.stderr);
+	assert.equal(readFileSync(pidFile, 'utf8').trim().split('\n').length, 17, 'each server process started once');
+});
