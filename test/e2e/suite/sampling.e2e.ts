@@ -59,8 +59,22 @@ async function sample(prompt: string, maxTokens = 1000): Promise<{ call: Promise
 	return { call: manager.callTool(SERVER, TOOL, { prompt, maxTokens }, USER_PACED) };
 }
 
+/**
+ * A fresh start for a test: no remembered consent, and no request an earlier test left waiting (by design a request
+ * put aside holds back new prompts until it is answered, so one failed test would otherwise fail every later one).
+ */
 async function resetConsent(): Promise<void> {
 	await vscode.commands.executeCommand('mcpSwitchboard.resetSamplingConsent');
+	const { inputQueue } = await extensionApi<SwitchboardApi>();
+	for (const request of inputQueue.waiting()) inputQueue.dismiss(request.id);
+}
+
+/**
+ * Waits until no quick input is on screen: the next prompt has the same title as the one just answered, and a look
+ * while the answered one is still closing would take it for the new one.
+ */
+async function noQuickInput(): Promise<void> {
+	await waitFor(async () => !(await quickInput()), { timeoutMs: 15_000, message: 'the answered prompt to close' });
 }
 
 test(
@@ -104,6 +118,7 @@ test(
 		assert.match(resultText(result), /declined/);
 
 		// The safe choice is the default: Enter on the prompt as it opens denies.
+		await noQuickInput();
 		({ call } = await sample('enter'));
 		const fresh = await waitForQuickInput(CONSENT);
 		assert.equal(fresh.rows[0], 'Deny', `the first row is Deny (rows: ${fresh.rows.join(' | ')})`);
@@ -113,6 +128,7 @@ test(
 		assert.match(resultText(result), /declined/);
 
 		// Escape puts it aside: no answer reaches the server, the status bar says who waits, and Show brings it back.
+		await noQuickInput();
 		({ call } = await sample('escape'));
 		await waitForQuickInput(CONSENT);
 		await quickInputClose();
@@ -180,7 +196,7 @@ test(
 		await waitForQuickInput(CONSENT);
 		await answerQuickPick('Always allow');
 		samplingResult(await call);
-		await waitFor(async () => !(await quickInput()), { message: 'the consent prompt to close' });
+		await noQuickInput();
 		({ call } = await sample('always two'));
 		await noPromptFor(500);
 		samplingResult(await call);
@@ -202,7 +218,7 @@ test(
 		await waitForQuickInput(CONSENT);
 		await answerQuickPick('Always allow');
 		samplingResult(await call);
-		await waitFor(async () => !(await quickInput()), { message: 'the consent prompt to close' });
+		await noQuickInput();
 
 		const config = vscode.workspace.getConfiguration('mcpSwitchboard');
 		const original = config.inspect<Record<string, Record<string, unknown>>>('servers')?.workspaceValue;

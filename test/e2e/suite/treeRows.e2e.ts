@@ -32,7 +32,11 @@ function tooltipText(item: vscode.TreeItem): string {
 	return typeof item.tooltip === 'string' ? item.tooltip : (item.tooltip?.value ?? '');
 }
 
-/** Reveals `node` in the Servers view (retried: reveal fails until the view has rendered). */
+/**
+ * Reveals `node` in the Servers view (retried: reveal fails until the view has rendered). Waits that look for the row
+ * call it on each look: a reveal that lands while the view repaints can leave the list where it was (a CI run at load
+ * waited 20 s after a single reveal).
+ */
 async function reveal(a: SwitchboardApi, node: TreeNode): Promise<void> {
 	await vscode.commands.executeCommand('workbench.view.extension.mcpSwitchboard');
 	await waitFor(
@@ -79,11 +83,13 @@ test(
 			assert.equal(item.contextValue, 'mcpMessage.error');
 			if (!hasDriver()) return;
 			// In the workbench: the row shows the reason and carries the inline Show Server Log, which opens the log.
-			await reveal(a, row);
-			const shown = await waitFor(async () => (await driver({ action: 'evaluate', script: rowScript("Cannot find module 'mcp-switchboard-missing-module'", 'Show Server Log', false) })) as { text: string; action: boolean } | null, {
-				timeoutMs: 20_000,
-				message: 'the error row on screen',
-			});
+			const shown = await waitFor(
+				async () => {
+					await reveal(a, row);
+					return (await driver({ action: 'evaluate', script: rowScript("Cannot find module 'mcp-switchboard-missing-module'", 'Show Server Log', false) })) as { text: string; action: boolean } | null;
+				},
+				{ timeoutMs: 20_000, intervalMs: 500, message: 'the error row on screen' },
+			);
 			assert.ok(shown.action, `the row offers Show Server Log inline (row: ${shown.text})`);
 			await driver({ action: 'evaluate', script: rowScript("Cannot find module 'mcp-switchboard-missing-module'", 'Show Server Log', true) });
 			// The Output view's channel picker shows the channel it displays.
@@ -127,8 +133,13 @@ test(
 			assert.equal(item.contextValue, 'mcpMessage.needsTrust');
 			assert.deepEqual(asked, [], 'nothing asked by itself');
 			if (hasDriver()) {
-				await reveal(a, node);
-				const shown = await waitFor(async () => (await driver({ action: 'evaluate', script: rowScript('Needs trust', 'Start Server', false) })) as { text: string; action: boolean } | null, { timeoutMs: 20_000, message: 'the Needs trust row on screen' });
+				const shown = await waitFor(
+					async () => {
+						await reveal(a, node);
+						return (await driver({ action: 'evaluate', script: rowScript('Needs trust', 'Start Server', false) })) as { text: string; action: boolean } | null;
+					},
+					{ timeoutMs: 20_000, intervalMs: 500, message: 'the Needs trust row on screen' },
+				);
 				assert.match(shown.text, /Needs trust\s*Start to review what it runs/);
 				assert.ok(shown.action, `the row offers Start inline (row: ${shown.text})`);
 				// The inline Start is the user asking: the question comes, and refused, the row says so.
