@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_MAX_CONCURRENT_STARTS } from '../manager/startLimits';
-import { EarlyStart, planSpawn } from '../protocol/transports/stdioSpawn';
+import { EarlyStart } from '../protocol/transports/stdioSpawn';
 import { parseCommandLine } from './args';
 import { inputSource } from './inputs';
 import { readWorkspaceServers, resolveWorkspaceEntry } from './workspaceConfig';
@@ -38,7 +38,7 @@ export async function startServersEarly(argv: readonly string[], cwd: string): P
 			const input = inputSource({ flags: options.inputs, env: process.env, interactive: false, problems });
 			const server = await resolveWorkspaceEntry(entry, folder, workspace.inputs, input, problems);
 			// The run's Manager passes inheritEnvironment: true (its default), which is planSpawn's default too.
-			if (server?.config.type === 'stdio') started.set(entry.name, new EarlyStart(planSpawn(server.config)));
+			if (server?.config.type === 'stdio') started.set(entry.name, new EarlyStart(server.config));
 		}
 	} catch {
 		// A bug here must not cost the run: it reads the configuration again and reports what it finds.

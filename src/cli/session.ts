@@ -11,6 +11,7 @@ import { createDefaultConnector } from '../manager/defaultConnector';
 import { Manager } from '../manager/manager';
 import type { ServerEntry } from '../manager/config';
 import type { ResolvedServer, ServerView } from '../manager/types';
+import { discardEarlyStart } from '../protocol/transports/stdio';
 import type { EarlyStart } from '../protocol/transports/stdioSpawn';
 import type { CliOptions } from './args';
 import { FileEraCache } from './eraCache';
@@ -195,5 +196,5 @@ export class CliSession {
  */
 export async function discardEarlyStarts(hooks: RunHooks): Promise<void> {
 	const unclaimed = [...(hooks.early?.values() ?? [])].filter((early) => !early.isClaimed);
-	await Promise.all(unclaimed.map((early) => early.discard(CLOSE_GRACE_MS)));
+	await Promise.all(unclaimed.map((early) => discardEarlyStart(early, CLOSE_GRACE_MS)));
 }

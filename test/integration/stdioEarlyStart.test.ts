@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { MemoryLogger } from '../../src/common/logger';
 import type { McpError } from '../../src/protocol/mcpError';
-import { StdioTransport, type StdioTransportOptions } from '../../src/protocol/transports/stdio';
+import { discardEarlyStart, StdioTransport, type StdioTransportOptions } from '../../src/protocol/transports/stdio';
 import { EarlyStart, planSpawn } from '../../src/protocol/transports/stdioSpawn';
 import { processAlive } from '../fixtures/processAlive';
 
@@ -33,7 +33,7 @@ function transportFor(options: Omit<StdioTransportOptions, 'logger'>, early?: Ea
 describe('EarlyStart: a server process started before its transport', () => {
 	test('the transport takes over the same command: one process, what it wrote to stderr meanwhile is kept, messages flow', async () => {
 		const options = { command: process.execPath, args: [lineServer] };
-		const early = new EarlyStart(planSpawn(options));
+		const early = new EarlyStart(options);
 		// The server writes "started pid N" to stderr at once; nobody reads its pipes until the take-over.
 		await until(() => early.spawned, 'the early process to run');
 		await sleep(300);
@@ -51,8 +51,8 @@ describe('EarlyStart: a server process started before its transport', () => {
 		assert.equal(early.claim(planSpawn(options)), undefined, 'a start is taken over once');
 	});
 
-	test('a different command is not taken over: the transport spawns its own, and discard() stops the early one even when it ignores the end of stdin and SIGTERM', async () => {
-		const early = new EarlyStart(planSpawn({ command: process.execPath, args: [lineServer, '--linger', '--ignore-sigterm'] }));
+	test('a different command is not taken over: the transport spawns its own, and discardEarlyStart() stops the early one even when it ignores the end of stdin and SIGTERM', async () => {
+		const early = new EarlyStart({ command: process.execPath, args: [lineServer, '--linger', '--ignore-sigterm'] });
 		await until(() => early.spawned, 'the early process to run');
 		const { transport } = transportFor({ command: process.execPath, args: [lineServer] }, early);
 		await transport.start();
@@ -61,14 +61,14 @@ describe('EarlyStart: a server process started before its transport', () => {
 		await transport.close();
 		const pid = early.child!.pid!;
 		assert.ok(processAlive(pid));
-		await early.discard(100);
+		await discardEarlyStart(early, 100);
 		assert.equal(processAlive(pid), false, 'discarded: SIGTERM ignored, then SIGKILL');
 	});
 
 	test('an early start that crashed before the take-over: the transport reports its exit code and stderr, as if it had started it', async () => {
 		const script = "process.stderr.write('fatal: no settings.toml\\n'); process.exit(3)";
 		const options = { command: process.execPath, args: ['-e', script] };
-		const early = new EarlyStart(planSpawn(options));
+		const early = new EarlyStart(options);
 		await until(() => early.exit !== undefined, 'the early process to exit');
 		const { transport, closed } = transportFor(options, early);
 		await transport.start();
@@ -83,7 +83,7 @@ describe('EarlyStart: a server process started before its transport', () => {
 
 	test('an early start whose command does not exist fails the transport\'s start with the usual message', async () => {
 		const options = { command: 'mcp-switchboard-no-such-command', args: [] };
-		const early = new EarlyStart(planSpawn(options));
+		const early = new EarlyStart(options);
 		await until(() => early.spawnError !== undefined, 'the spawn error');
 		const { transport } = transportFor(options, early);
 		await assert.rejects(transport.start(), (error: McpError) => /command "mcp-switchboard-no-such-command" was not found \(ENOENT\)/.test(error.message));

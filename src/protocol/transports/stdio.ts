@@ -185,10 +185,11 @@ export class StdioTransport implements Transport {
 			if (exitedEarly) {
 				let told = false;
 				const tell = () => {
+					clearTimeout(timer);
 					if (!told) this.onExit(exitedEarly.code, exitedEarly.signal);
 					told = true;
 				};
-				setTimeout(tell, DRAIN_AFTER_EXIT_MS);
+				const timer = setTimeout(tell, DRAIN_AFTER_EXIT_MS);
 				child.stderr?.once('close', tell);
 			} else {
 				child.once('exit', (code, signal) => this.onExit(code, signal));
@@ -565,6 +566,19 @@ export class StdioTransport implements Transport {
 		}
 		return new McpError(ErrorCode.TransportFailed, message, { command, cwd, path, errno: err.code }, { cause: error });
 	}
+}
+
+/**
+ * Stops an early start no transport took over, the way a transport closes its server: it takes the process over (the
+ * same command gives the same plan: the environment does not change within a run), ends stdin, then signals its
+ * process group (its tree on Windows) and reaps what is left of the group. Nothing when it was taken over already.
+ */
+export async function discardEarlyStart(early: EarlyStart, closeGraceMs: number): Promise<void> {
+	if (early.isClaimed) return;
+	const { command, args, env, cwd, inheritEnvironment } = early.command;
+	const transport = new StdioTransport({ command, args, env, cwd, inheritEnvironment, closeGraceMs, early });
+	await transport.start().catch(() => undefined);
+	await transport.close();
 }
 
 function describeExit(code: number | null, signal: NodeJS.Signals | null): string {

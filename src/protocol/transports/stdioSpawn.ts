@@ -61,7 +61,7 @@ function planKey(plan: SpawnPlan): string {
 /**
  * A server process started before the transport that will talk to it, with what happened to it meanwhile (spawned,
  * failed to spawn, exited), so the transport can take it over as if it had spawned it: its stdout and stderr wait,
- * unread, in their pipes. A start nobody claims must be discarded.
+ * unread, in their pipes. A start nobody claims must be discarded (discardEarlyStart in stdio.ts).
  */
 export class EarlyStart {
 	readonly child: ChildProcess | undefined;
@@ -72,7 +72,9 @@ export class EarlyStart {
 	private claimed = false;
 	private readonly key: string;
 
-	constructor(plan: SpawnPlan) {
+	/** Spawns `command` now (see planSpawn); a transport for the same command takes it over. */
+	constructor(readonly command: StdioCommand) {
+		const plan = planSpawn(command);
 		this.key = planKey(plan);
 		let child: ChildProcess | undefined;
 		try {
@@ -108,35 +110,6 @@ export class EarlyStart {
 
 	get isClaimed(): boolean {
 		return this.claimed;
-	}
-
-	/**
-	 * Ends a start no transport claimed, as StdioTransport closes a server: stdin ends (the server has not been
-	 * asked anything), then its process group gets SIGTERM after `graceMs`, then SIGKILL after as long again.
-	 */
-	async discard(graceMs: number): Promise<void> {
-		this.claimed = true;
-		this.release();
-		const child = this.child;
-		if (!child || this.exit || this.spawnError !== undefined) return;
-		const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-		const waitExit = (ms: number) => Promise.race([exited.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref())]);
-		child.stdin?.end();
-		child.stdout?.resume();
-		child.stderr?.resume();
-		for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
-			if (await waitExit(graceMs)) return;
-			if (!isWindows && child.pid !== undefined) {
-				try {
-					process.kill(-child.pid, signal);
-				} catch {
-					child.kill(signal);
-				}
-			} else {
-				child.kill(signal);
-			}
-		}
-		await waitExit(graceMs);
 	}
 }
 
