@@ -82,12 +82,7 @@ export class HttpClient {
 	 */
 	request(req: HttpRequest, signal?: AbortSignal): Promise<IncomingMessage> {
 		if (!this.options.auth) {
-			// Object.assign, not `{ ...a, ...b }`: on Node 20 a spread followed by more properties takes V8's slow path,
-			// several µs per request (measured: ~6 µs for these headers, ~0.2 µs with Object.assign).
-			const headers: Record<string, string> = Object.assign({}, this.staticHeaders, req.headers);
-			if (req.body) {
-				headers['content-length'] = String(req.body.length);
-			}
+			const headers = this.headersFor(req);
 			this.traceRequest(req, headers);
 			return this.send(req, headers, true);
 		}
@@ -214,20 +209,29 @@ export class HttpClient {
 	}
 
 	private async requestWithAuth(req: HttpRequest, signal: AbortSignal | undefined): Promise<IncomingMessage> {
-		// Object.assign, not `{ ...a, ...b }`: on Node 20 a spread followed by more properties takes V8's slow path,
-		// several µs per request (measured: ~6 µs for these headers, ~0.2 µs with Object.assign).
-		const headers: Record<string, string> = Object.assign({}, this.staticHeaders, req.headers);
+		let authHeaders: Record<string, string> | undefined;
 		if (this.options.auth) {
 			// Lower-cased, so a provider's 'Authorization' replaces a configured 'authorization' instead of adding a second.
-			const authHeaders = lowerCaseNames(await this.options.auth.headers(signal, { method: req.method, url: req.url }));
-			Object.assign(headers, authHeaders);
+			authHeaders = lowerCaseNames(await this.options.auth.headers(signal, { method: req.method, url: req.url }));
 			this.lastAuthHeaders = authHeaders;
 		}
+		const headers = this.headersFor(req, authHeaders);
+		this.traceRequest(req, headers);
+		return this.send(req, headers, false);
+	}
+
+	/**
+	 * The headers of one request: the static ones, the request's own over them, then the provider's credentials, and
+	 * the body's length. Object.assign, not `{ ...a, ...b }`: on Node 20 a spread followed by more properties takes
+	 * V8's slow path, several µs per request (measured: ~6 µs for these headers, ~0.2 µs with Object.assign).
+	 */
+	private headersFor(req: HttpRequest, authHeaders?: Record<string, string>): Record<string, string> {
+		const headers: Record<string, string> = Object.assign({}, this.staticHeaders, req.headers);
+		if (authHeaders) Object.assign(headers, authHeaders);
 		if (req.body) {
 			headers['content-length'] = String(req.body.length);
 		}
-		this.traceRequest(req, headers);
-		return this.send(req, headers, false);
+		return headers;
 	}
 
 	private traceRequest(req: HttpRequest, headers: Record<string, string>): void {

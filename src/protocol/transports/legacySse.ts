@@ -97,7 +97,7 @@ export class LegacySseTransport extends HttpTransportBase implements Transport {
 	}
 
 	/** POSTs one message to the endpoint; rejects with an McpError naming the status and the first bytes of a refusal. */
-	async send(message: JsonRpcMessage): Promise<void> {
+	async send(message: JsonRpcMessage, text?: string): Promise<void> {
 		this.throwIfClosed();
 		if (!this.endpoint) {
 			throw new McpError(ErrorCode.TransportFailed, `${this.name}: send() before start() finished`);
@@ -105,7 +105,7 @@ export class LegacySseTransport extends HttpTransportBase implements Transport {
 		const method = 'method' in message ? message.method : 'response';
 		let res: IncomingMessage;
 		try {
-			res = await this.http.request({ method: 'POST', url: this.endpoint, headers: this.postHeaders, body: Buffer.from(JSON.stringify(message)) }, this.lifetime.signal);
+			res = await this.http.request({ method: 'POST', url: this.endpoint, headers: this.postHeaders, body: Buffer.from(text ?? JSON.stringify(message)) }, this.lifetime.signal);
 		} catch (error) {
 			this.throwIfClosed();
 			throw error;

@@ -125,12 +125,12 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 		this.requestHeaders = provider;
 	}
 
-	async send(message: JsonRpcMessage): Promise<void> {
+	async send(message: JsonRpcMessage, text?: string): Promise<void> {
 		if (this.fallbackStarting) {
 			await this.fallbackStarting;
 		}
 		if (this.fallback) {
-			return this.fallback.send(message);
+			return this.fallback.send(message, text);
 		}
 		this.throwIfClosed();
 		const method = 'method' in message ? message.method : 'response';
@@ -147,7 +147,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 		// The POST inline, not through a helper: one async layer less on every call.
 		let res: IncomingMessage;
 		try {
-			res = await this.http.request({ method: 'POST', url: this.url, headers: modern ? this.modernHeaders(message) : this.postHeaders, body: Buffer.from(JSON.stringify(message)), tag: requestId }, this.lifetime.signal);
+			res = await this.http.request({ method: 'POST', url: this.url, headers: modern ? this.modernHeaders(message) : this.postHeaders, body: Buffer.from(text ?? JSON.stringify(message)), tag: requestId }, this.lifetime.signal);
 		} catch (error) {
 			this.throwIfClosed();
 			this.closeIfRefused(error);
