@@ -72,7 +72,7 @@ export class SessionTransport implements Transport {
 		if (token !== undefined) this.progressSlots.set(token, reply.slot);
 		res.on('close', () => {
 			if (reply.answered || this.replies.get(reply.slot) !== reply) return;
-			this.forget(message.id, reply);
+			this.forget(reply);
 			// The client went away before the answer: treat it as its cancellation (see the file comment).
 			this.messageEmitter.fire({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: message.id, reason: 'the client closed the HTTP request' } });
 		});
@@ -103,7 +103,7 @@ export class SessionTransport implements Transport {
 			const slot = message.id === null ? undefined : this.replySlots.get(message.id);
 			const reply = slot === undefined ? undefined : this.replies.get(slot);
 			if (reply) {
-				this.forget(message.id!, reply);
+				this.forget(reply);
 				reply.answered = true;
 				writeFinal(reply, message);
 			}
@@ -128,7 +128,7 @@ export class SessionTransport implements Transport {
 		const pending: Reply[] = [];
 		this.replies.forEach((reply) => pending.push(reply));
 		for (const reply of pending) {
-			this.forget(reply.id, reply);
+			this.forget(reply);
 			reply.answered = true;
 			if (!reply.res.headersSent) writeFinal(reply, { jsonrpc: '2.0', id: reply.id, error: McpError.connectionClosed('The gateway session ended').toJson() });
 			else reply.res.end();
@@ -140,9 +140,9 @@ export class SessionTransport implements Transport {
 		this.messageEmitter.dispose();
 	}
 
-	private forget(id: RequestId, reply: Reply): void {
+	private forget(reply: Reply): void {
 		if (!this.replies.remove(reply.slot, reply)) return;
-		if (this.replySlots.get(id) === reply.slot) this.replySlots.delete(id);
+		if (this.replySlots.get(reply.id) === reply.slot) this.replySlots.delete(reply.id);
 		if (reply.progressToken !== undefined && this.progressSlots.get(reply.progressToken) === reply.slot) this.progressSlots.delete(reply.progressToken);
 	}
 }

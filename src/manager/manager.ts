@@ -50,7 +50,6 @@ export interface ManagerOptions {
 	inheritEnvironment?: boolean;
 }
 
-
 export { DEFAULT_MAX_CONCURRENT_STARTS };
 
 export class Manager {
