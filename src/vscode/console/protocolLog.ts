@@ -224,8 +224,8 @@ export class ProtocolLog {
 			this.pendingMethods[i] = method;
 			this.pendingIds[i] = id;
 			this.pendingTimes[i] = this.time();
+			// time() above queued the task's end, which stores these.
 			this.pendingChars += size;
-			if (!this.endOfTaskQueued) this.queueEndOfTask();
 			this.startTimer();
 			return;
 		}
