@@ -103,11 +103,15 @@ async function minimalGateway(direct) {
 		req.on('data', (chunk) => chunks.push(chunk));
 		req.on('end', () => {
 			const call = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-			direct.callTool(call.params.name, call.params.arguments).then((result) => {
-				const body = JSON.stringify({ jsonrpc: '2.0', id: call.id, result });
-				res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
-				res.end(body);
-			});
+			direct.callTool(call.params.name, call.params.arguments).then(
+				(result) => {
+					const body = JSON.stringify({ jsonrpc: '2.0', id: call.id, result });
+					res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+					res.end(body);
+				},
+				// A failed call fails the bench's request (the client rejects on any status but 200), not hangs it.
+				(error) => res.writeHead(500).end(String(error)),
+			);
 		});
 	});
 	const client = rawHttpClient(url, { 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
