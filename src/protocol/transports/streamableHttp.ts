@@ -166,7 +166,8 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 			const reply = `HTTP ${status} (${headerValue(res, 'content-type') ?? 'no content type'}): ${await peekBody(res)}`;
 			return this.fallBack(message, reply);
 		}
-		if (sentSessionId !== undefined) {
+		// Only a 404 or a 400 can say the session is gone: no await on the way of every other answer.
+		if (sentSessionId !== undefined && (status === 404 || status === 400)) {
 			const check = await this.sessionGone(res);
 			if (check.gone) {
 				throw this.sessionExpired(sentSessionId, method, status);
