@@ -147,7 +147,7 @@ class LoggedMessage implements ProtocolEntry {
 
 export class ProtocolLog {
 	private readonly ring: MessageRing;
-	/** Every seq up to this one has been paired and reported. */
+	/** Every seq up to this one has been reported (onDidAdd). */
 	private processed = 0;
 	/** Requests waiting for their answer, id to seq: the ones we sent and the ones the server sent. */
 	private readonly openOut = new OpenRequests();
@@ -156,7 +156,11 @@ export class ProtocolLog {
 	private readonly methodCodes = new Map<string, number>();
 	private timer: NodeJS.Timeout | undefined;
 	private readonly added = new Emitter<SeqRange>();
-	/** Fires with each batch processed: the seqs it added (read them with `columns`). */
+	/**
+	 * Fires with each batch processed: the seqs it added that are still kept (read them with `columns`). At most once
+	 * per `batchMs` while messages arrive (or when the log is read): a server that sends more than the log keeps in
+	 * that time has its oldest messages dropped unreported, as the view would have dropped them from its list.
+	 */
 	readonly onDidAdd: Event<SeqRange> = this.added.event;
 
 	constructor(
@@ -236,7 +240,6 @@ export class ProtocolLog {
 			text = traceJsonText(text).text;
 			flags |= Flag.Redacted;
 		}
-		this.makeRoom(1);
 		const ring = this.ring;
 		const seq = bytes !== undefined && !(flags & Flag.Redacted) ? ring.pushBytes(bytes, start, end, flags) : ring.push(text, flags);
 		this.fill(seq, this.time(), size, method, id);
@@ -252,21 +255,13 @@ export class ProtocolLog {
 	private pendingChars = 0;
 	/** How many of the pending arrays' entries are pending (the arrays keep their length, so a burst allocates nothing). */
 	private pendingCount = 0;
-	private storing = false;
 	/** Characters of pending texts stored at once: a small part of the ring's bytes (encoding reserves 3 bytes a character). */
 	private readonly pendingMaxChars: number;
 
 	/** Stores the pending texts (in the order recorded, so seqs follow the wire). */
 	private storePending(): void {
 		const n = this.pendingCount;
-		// Not again from a listener of the batch makeRoom processes.
-		if (n === 0 || this.storing) return;
-		this.storing = true;
-		try {
-			this.makeRoom(n);
-		} finally {
-			this.storing = false;
-		}
+		if (n === 0) return;
 		const ring = this.ring;
 		const first = ring.pushAll(this.pendingTexts, this.pendingFlags, n);
 		for (let i = 0; i < n; i++) {
@@ -279,11 +274,6 @@ export class ProtocolLog {
 		this.pendingIds.fill(undefined, 0, n);
 		this.pendingCount = 0;
 		this.pendingChars = 0;
-	}
-
-	/** Nobody read the log for a while and the batch (with `adding` more) fills it: process it before its oldest go. */
-	private makeRoom(adding: number): void {
-		if (this.ring.next - 1 + adding - this.processed >= this.ring.capacity) this.process();
 	}
 
 	/** The envelope of a message just stored. */
