@@ -459,7 +459,7 @@ export class ProtocolLog {
 	/**
 	 * Pairs a message as it is stored (fill): a request goes into the table of open requests, a response finds its
 	 * request there. Done for a whole batch later, this was most of the batch's work: at 64 calls in flight, where
-	 * the log's 5,000 messages fill in ~15 ms and each fill is a batch, 0.24 ms at once (0.05 ms without it), while
+	 * the log's 5,000 messages filled in ~15 ms and each fill was a batch, 0.24 ms at once (0.05 ms without it), while
 	 * the client read nothing and the server waited for it; spread over the messages, it overlaps with the server's
 	 * work. `flags` and `id` as fill just stored them (the id of a request or a response is a string or a number).
 	 */
