@@ -12,6 +12,10 @@
 //     plainFloor?: number,                               // a second reference, shown with its own ratio (stdio: the
 //                                                        // floor spawned plainly, where `floor` spawns as we do)
 //     lowerIsBetter?: boolean,                           // default true; false for throughput (calls/s)
+//     ratio?: number,                                    // the ours/floor column, when not the ratio of the two
+//                                                        // medians: e.g. the median of per-round ratios, for rounds
+//                                                        // where floor and ours ran back to back (already "times
+//                                                        // worse", as the column is)
 //     target?: string,                                   // shown as is, e.g. '<= 1.1x'
 //   }
 // Ratios are printed as "times worse than the floor" whichever way the unit goes: ours/floor for times and sizes,
@@ -70,7 +74,7 @@ const table = rows.map((row) => [
 	...(plain ? [format(row.plainFloor)] : []),
 	format(row.ours),
 	format(row.sdk),
-	ratio(row, row.ours),
+	typeof row.ratio === 'number' ? `${row.ratio.toFixed(2)}x` : ratio(row, row.ours),
 	ratio(row, row.sdk),
 	// Only rows that have a second reference get its ratios (ratio() would fall back to the floor for undefined).
 	...(plain ? (row.plainFloor === undefined ? ['-', '-'] : [ratio(row, row.ours, row.plainFloor), ratio(row, row.sdk, row.plainFloor)]) : []),
