@@ -1,8 +1,8 @@
-// The protocol view's cost: our stdio client with the view's tap on (every message recorded in a ProtocolLog, which
-// pairs each batch 100 ms later; per batch, what an open view does on the extension host: the batch message and the
-// rows its webview then asks for, serialised as webview.postMessage serialises them) against the same client, same
-// server process, with the tap off (the floor column here), in interleaved rounds; sequential p50 and 64 in flight;
-// target <= 1.05x. At 64 in flight, the ratio shown is the median of per-round ratios (each round with the tap on
+// The protocol view's cost: our stdio client with the view's tap on (every message recorded and paired in a
+// ProtocolLog, which reports a batch 100 ms later; per batch, what an open view does on the extension host: the batch
+// message and the rows its webview then asks for, serialised as webview.postMessage serialises them) against the same
+// client, same server process, with the tap off (the floor column here), in interleaved rounds; sequential p50 and 64
+// in flight; target <= 1.05x. At 64 in flight, the ratio shown is the median of per-round ratios (each round with the tap on
 // against the round with it off next to it, 8x the rounds of the other rows), with the client's CPU per call as a
 // second row: see runParallel. Then the view's model at scale: recording 100,000 messages, processing them, and filtering
 // them by text, all at once and then one new batch alone (absolute ms; the webview draws only the rows in view, so
