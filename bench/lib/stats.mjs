@@ -50,9 +50,9 @@ export async function parallel(client, calls, inFlight) {
 }
 
 /**
- * `warmup` unmeasured calls of `tool`, then `calls` calls one at a time: the median and 99th-percentile latency (µs)
- * and this process's CPU per call (µs). The scenarios that measure sequential latency use this, so their rows mean
- * the same.
+ * `warmup` unmeasured calls of `tool`, then `calls` calls one at a time: the median and 99th-percentile latency (µs),
+ * every call's latency (µs, in order) and this process's CPU per call (µs). The scenarios that measure sequential
+ * latency use this, so their rows mean the same.
  */
 export async function sequential(client, { calls, warmup, tool = 'echo' }) {
 	for (let i = 0; i < warmup; i++) await client.callTool(tool, { text: `w${i}` });
@@ -64,5 +64,5 @@ export async function sequential(client, { calls, warmup, tool = 'echo' }) {
 		latencies[i] = (performance.now() - start) * 1000;
 	}
 	const used = process.cpuUsage(cpu);
-	return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), cpu: (used.user + used.system) / calls };
+	return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), latencies, cpu: (used.user + used.system) / calls };
 }

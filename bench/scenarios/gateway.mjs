@@ -23,7 +23,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { connectClient, SERVER } from '../lib/clients.mjs';
-import { parallel as parallelCalls, percentile } from '../lib/stats.mjs';
+import { parallel as parallelCalls, percentile, sequential as sequentialCalls } from '../lib/stats.mjs';
 
 export const name = 'gateway';
 
@@ -191,22 +191,12 @@ async function takeTurns(names, turns, block) {
 async function sequentialTurns(connections, turns) {
 	const names = Object.keys(connections);
 	for (const name of names) for (let i = 0; i < WARMUP_CALLS; i++) await connections[name].callTool('echo', { text: `w${i}` });
-	const blocks = await takeTurns(names, turns, async (name) => {
-		const client = connections[name];
-		const latencies = new Array(SEQUENTIAL_BLOCK);
-		const cpu = process.cpuUsage();
-		for (let i = 0; i < SEQUENTIAL_BLOCK; i++) {
-			const start = performance.now();
-			await client.callTool('echo', { text: `hello ${i}` });
-			latencies[i] = (performance.now() - start) * 1000;
-		}
-		const used = process.cpuUsage(cpu);
-		return { latencies, cpu: used.user + used.system };
-	});
+	const blocks = await takeTurns(names, turns, (name) => sequentialCalls(connections[name], { calls: SEQUENTIAL_BLOCK, warmup: 0 }));
 	return Object.fromEntries(
 		names.map((name) => {
 			const all = blocks[name].flatMap((b) => b.latencies);
-			return [name, { p50: percentile(all, 50), cpu: blocks[name].reduce((sum, b) => sum + b.cpu, 0) / all.length }];
+			// Blocks of one size: the mean of their CPU per call is the CPU per call of all.
+			return [name, { p50: percentile(all, 50), cpu: blocks[name].reduce((sum, b) => sum + b.cpu, 0) / blocks[name].length }];
 		}),
 	);
 }

@@ -2,7 +2,7 @@
 // 10,000 calls with 64 in flight (calls/s). Also the client process's CPU time per call (user + system), which
 // holds steadier than latency on a shared machine: latency there is mostly the scheduler waking two processes.
 import { CLIENTS, connectClient } from '../lib/clients.mjs';
-import { interleave, median, parallel as parallelCalls, percentile } from '../lib/stats.mjs';
+import { interleave, median, parallel as parallelCalls, sequential as sequentialCalls } from '../lib/stats.mjs';
 
 export const name = 'stdio';
 
@@ -11,18 +11,7 @@ const WARMUP_CALLS = 300;
 const PARALLEL_CALLS = 10_000;
 const IN_FLIGHT = 64;
 
-async function sequential(client) {
-	for (let i = 0; i < WARMUP_CALLS; i++) await client.callTool('echo', { text: `w${i}` });
-	const latencies = new Array(SEQUENTIAL_CALLS);
-	const cpu = process.cpuUsage();
-	for (let i = 0; i < SEQUENTIAL_CALLS; i++) {
-		const start = performance.now();
-		await client.callTool('echo', { text: `hello ${i}` });
-		latencies[i] = (performance.now() - start) * 1000;
-	}
-	const used = process.cpuUsage(cpu);
-	return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), cpu: (used.user + used.system) / SEQUENTIAL_CALLS };
-}
+const sequential = (client) => sequentialCalls(client, { calls: SEQUENTIAL_CALLS, warmup: WARMUP_CALLS });
 
 export async function run({ rounds }) {
 	const connections = {};
