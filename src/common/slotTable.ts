@@ -28,9 +28,9 @@ export class SlotTable<T> {
 		return slot;
 	}
 
-	/** The object in `slot`, or undefined when the slot is free. */
-	get(slot: number): T | undefined {
-		return this.items[slot];
+	/** The object in `slot`, or undefined when the slot is free or there is no slot (a key map's miss, passed on as it came). */
+	get(slot: number | undefined): T | undefined {
+		return slot === undefined ? undefined : this.items[slot];
 	}
 
 	/** Removes `item` from `slot`; false (and nothing changes) when the slot holds something else, e.g. after `clear()`. */

@@ -100,8 +100,7 @@ export class SessionTransport implements Transport {
 	send(message: JsonRpcMessage): Promise<void> {
 		if (this.closed) return Promise.reject(McpError.connectionClosed(`gateway session ${this.sessionId} is closed`));
 		if ('id' in message && !('method' in message)) {
-			const slot = message.id === null ? undefined : this.replySlots.get(message.id);
-			const reply = slot === undefined ? undefined : this.replies.get(slot);
+			const reply = this.replies.get(message.id === null ? undefined : this.replySlots.get(message.id));
 			if (reply) {
 				this.forget(reply);
 				reply.answered = true;
@@ -111,8 +110,7 @@ export class SessionTransport implements Transport {
 		}
 		if ('method' in message && message.method === 'notifications/progress') {
 			const token = message.params?.progressToken;
-			const slot = typeof token === 'string' || typeof token === 'number' ? this.progressSlots.get(token) : undefined;
-			const reply = slot === undefined ? undefined : this.replies.get(slot);
+			const reply = this.replies.get(typeof token === 'string' || typeof token === 'number' ? this.progressSlots.get(token) : undefined);
 			if (reply?.sse) writeEvent(reply, message);
 			return Promise.resolve();
 		}

@@ -426,13 +426,11 @@ export class JsonRpcConnection {
 	// ---- outgoing bookkeeping ----
 
 	private pendingEntry(id: number): PendingRequest | undefined {
-		const slot = this.pendingSlots.get(id);
-		return slot === undefined ? undefined : this.pending.get(slot);
+		return this.pending.get(this.pendingSlots.get(id));
 	}
 
 	private incomingRequest(id: RequestId): IncomingRequest | undefined {
-		const slot = this.incomingSlots.get(id);
-		return slot === undefined ? undefined : this.incoming.get(slot);
+		return this.incoming.get(this.incomingSlots.get(id));
 	}
 
 	private watchSignal(entry: PendingRequest, signal: AbortSignal): void {

@@ -12,6 +12,7 @@ test('SlotTable: slots are reused, a removal needs the object that is there, cle
 	assert.notEqual(slotA, slotB);
 	assert.equal(table.size, 2);
 	assert.equal(table.get(slotA), a);
+	assert.equal(table.get(undefined), undefined, 'no slot (a key map\'s miss): nothing');
 
 	assert.equal(table.remove(slotA, b), false, 'another object in that slot: nothing changes');
 	assert.equal(table.get(slotA), a);

@@ -166,8 +166,7 @@ export class HttpClient {
 
 	/** Aborts the request sent with `tag`, whether it waits for headers or streams its body. False when there is none. */
 	abort(tag: unknown): boolean {
-		const slot = this.tagged.get(tag);
-		const request = slot === undefined ? undefined : this.active.get(slot);
+		const request = this.active.get(this.tagged.get(tag));
 		if (!request) {
 			return false;
 		}
