@@ -7,7 +7,7 @@ import { nullLogger } from '../../common/logger';
 import { ErrorCode, type JsonRpcMessage } from '../jsonrpc';
 import { McpError } from '../mcpError';
 import { createJsonLineReader, type LineBuffer } from './lineBuffer';
-import { planSpawn, spawnPlanned, type EarlyStart } from './stdioSpawn';
+import { planSpawn, spawnPlanned, windowsEnv, type EarlyStart } from './stdioSpawn';
 import type { Transport } from './transport';
 
 export interface StdioTransportOptions {
@@ -598,11 +598,7 @@ function isDirectory(path: string): boolean {
 
 /** PATH from an environment; Windows spells it in any case. */
 function pathOf(env: NodeJS.ProcessEnv): string | undefined {
-	if (!isWindows) {
-		return env.PATH;
-	}
-	const key = Object.keys(env).find((k) => k.toUpperCase() === 'PATH');
-	return key === undefined ? undefined : env[key];
+	return isWindows ? windowsEnv(env, 'PATH') : env.PATH;
 }
 
 function signalGroup(pgid: number, signal: NodeJS.Signals): void {

@@ -121,7 +121,7 @@ export interface SpawnCommand {
 	verbatim: boolean;
 }
 
-export function commandLine(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string | undefined): SpawnCommand {
+function commandLine(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string | undefined): SpawnCommand {
 	if (!isWindows) {
 		// spawn searches the PATH of `env` itself.
 		return { file: command, args, verbatim: false };
@@ -143,7 +143,7 @@ export function windowsCommandLine(command: string, args: string[], env: NodeJS.
 		return { file: resolved, args, verbatim: false };
 	}
 	const line = [escapeForCmd(win32.normalize(resolved)), ...args.map((arg) => escapeForCmd(quoteArgument(arg), 2))].join(' ');
-	const shell = Object.entries(env).find(([key]) => key.toUpperCase() === 'COMSPEC')?.[1] ?? 'cmd.exe';
+	const shell = windowsEnv(env, 'COMSPEC') ?? 'cmd.exe';
 	return { file: shell, args: ['/d', '/s', '/c', `"${line}"`], verbatim: true };
 }
 
@@ -175,6 +175,11 @@ function escapeForCmd(text: string, times = 1): string {
 	return escaped;
 }
 
+/** A variable of a Windows environment, whose names are spelled in any case (`Path`, `PATH`). */
+export function windowsEnv(env: NodeJS.ProcessEnv, name: string): string | undefined {
+	return Object.entries(env).find(([key]) => key.toUpperCase() === name)?.[1];
+}
+
 function isRegularFile(path: string): boolean {
 	try {
 		return statSync(path).isFile();
@@ -184,11 +189,11 @@ function isRegularFile(path: string): boolean {
 }
 
 function resolveWindowsCommand(command: string, env: NodeJS.ProcessEnv, cwd: string, isFile: (path: string) => boolean): string | undefined {
-	const extensions = (Object.entries(env).find(([key]) => key.toUpperCase() === 'PATHEXT')?.[1] ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean);
+	const extensions = (windowsEnv(env, 'PATHEXT') ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean);
 	// A name with an extension is tried as it is first; then (or only, without one) with each PATHEXT extension.
 	const candidates = (base: string) => (win32.extname(base) ? [base, ...extensions.map((e) => base + e)] : extensions.map((e) => base + e));
 	const hasDirectory = /[\\/]/.test(command);
-	const path = Object.entries(env).find(([key]) => key.toUpperCase() === 'PATH')?.[1] ?? '';
+	const path = windowsEnv(env, 'PATH') ?? '';
 	// Unlike cmd.exe, a bare name is not looked up in the working directory: a workspace must not be able to shadow `npx`.
 	const directories = hasDirectory ? [undefined] : path.split(';').filter(Boolean);
 	for (const directory of directories) {
