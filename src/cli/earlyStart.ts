@@ -30,12 +30,13 @@ export async function startServersEarly(argv: readonly string[], cwd: string): P
 		const folder = path.resolve(options.workspace);
 		const workspace = await readWorkspaceServers(folder);
 		const entries = names.length === 0 ? workspace.entries.filter((entry) => !entry.config.disabled) : workspace.entries.filter((entry) => names.includes(entry.name));
+		// What goes wrong here is not reported: the run reads the configuration again and reports it.
+		const problems: string[] = [];
+		const input = inputSource({ flags: options.inputs, env: process.env, interactive: false, problems });
 		for (const entry of entries) {
 			// No more at once than the run's Manager starts (its first ones, in the same order): the rest wait for a slot there.
 			if (started.size === DEFAULT_MAX_CONCURRENT_STARTS.stdio) break;
 			if (entry.config.type !== 'stdio') continue;
-			const problems: string[] = [];
-			const input = inputSource({ flags: options.inputs, env: process.env, interactive: false, problems });
 			const server = await resolveWorkspaceEntry(entry, folder, workspace.inputs, input, problems);
 			// The run's Manager passes inheritEnvironment: true (its default), which is planSpawn's default too.
 			if (server?.config.type === 'stdio') started.set(entry.name, new EarlyStart(server.config));
