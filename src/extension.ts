@@ -35,6 +35,7 @@ import type { CallHistory } from './vscode/console/callHistory';
 import type { ProtocolViews } from './vscode/console/protocolView';
 import { advertisedExtensions, type AppViews } from './vscode/console/apps';
 import { registerConsole } from './vscode/console';
+import { errorMessage } from './common/errors';
 
 /** The id of the Servers view (package.json `contributes.views`). */
 export const SERVERS_VIEW = 'mcpSwitchboard.servers';
@@ -186,7 +187,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 					await manager.reconcile(servers);
 				} catch (error) {
 					logs.main.error(error instanceof Error ? error : String(error));
-					void vscode.window.showErrorMessage(`MCP: applying the server configuration failed: ${error instanceof Error ? error.message : String(error)}`, 'Show Output').then((choice) => {
+					void vscode.window.showErrorMessage(`MCP: applying the server configuration failed: ${errorMessage(error)}`, 'Show Output').then((choice) => {
 						if (choice === 'Show Output') logs.show();
 					});
 				}
@@ -219,7 +220,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			apps: devConsole.apps,
 		};
 	} catch (error) {
-		const message = error instanceof Error ? error.message : String(error);
+		const message = errorMessage(error);
 		logs.main.error(error instanceof Error ? error : message);
 		void vscode.window.showErrorMessage(`MCP Switchboard failed to start: ${message}`, 'Show Output').then((choice) => {
 			if (choice === 'Show Output') logs.show();

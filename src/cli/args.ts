@@ -3,6 +3,7 @@
  * process; a usage problem is returned as text, and main.ts turns it into exit code 2.
  */
 import { parseArgs } from 'node:util';
+import { errorMessage } from '../common/errors';
 
 export const USAGE = `Usage: mcp-switchboard [options] <command>
 
@@ -56,7 +57,7 @@ function jsonObject(text: string, what: string): Record<string, unknown> | strin
 	try {
 		value = JSON.parse(text);
 	} catch (error) {
-		return `${what} is not valid JSON (${error instanceof Error ? error.message : String(error)})`;
+		return `${what} is not valid JSON (${errorMessage(error)})`;
 	}
 	if (typeof value !== 'object' || value === null || Array.isArray(value)) return `${what} must be a JSON object, e.g. '{"message":"hi"}'`;
 	return value as Record<string, unknown>;
@@ -83,7 +84,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string, readFile:
 			},
 		});
 	} catch (error) {
-		return { ok: false, error: error instanceof Error ? error.message : String(error) };
+		return { ok: false, error: errorMessage(error) };
 	}
 	const { values, positionals } = parsed;
 	const inputs = new Map<string, string>();
@@ -107,7 +108,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string, readFile:
 		try {
 			text = values.args ?? readFile(values['args-file']!);
 		} catch (error) {
-			return { ok: false, error: `cannot read --args-file: ${error instanceof Error ? error.message : String(error)}` };
+			return { ok: false, error: `cannot read --args-file: ${errorMessage(error)}` };
 		}
 		const object = jsonObject(text, values.args !== undefined ? '--args' : '--args-file');
 		if (typeof object === 'string') return { ok: false, error: object };

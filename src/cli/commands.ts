@@ -11,6 +11,7 @@ import type { Command } from './args';
 import { diagnose } from './doctor';
 import { renderPrompt, renderResource, renderToolResult } from './render';
 import { CliSession, UsageError } from './session';
+import { errorMessage } from '../common/errors';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
@@ -21,9 +22,6 @@ export interface Output {
 	error(text: string): void;
 }
 
-function messageOf(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
-}
 
 /** "stdio: npx -y pkg" or "http: https://…", from the configuration as written (variables unresolved). */
 function launchText(view: { config: ServerView['config'] }): string {
@@ -54,7 +52,7 @@ export async function runCommand(command: Exclude<Command, { name: 'help' }>, se
 			try {
 				text = readFileSync(file, 'utf8');
 			} catch (error) {
-				throw new UsageError(`cannot read ${command.file}: ${messageOf(error)}`);
+				throw new UsageError(`cannot read ${command.file}: ${errorMessage(error)}`);
 			}
 			const parsed = parseInvocation(text, path.basename(file));
 			if (!parsed.invocation) throw new UsageError(parsed.problems.join('\n'));
@@ -121,7 +119,7 @@ async function invoke(session: CliSession, invocation: Invocation, out: Output):
 			}
 		}
 	} catch (error) {
-		out.error(`Server '${invocation.server}': ${messageOf(error)}`);
+		out.error(`Server '${invocation.server}': ${errorMessage(error)}`);
 		return EXIT.failed;
 	}
 }

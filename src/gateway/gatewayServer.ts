@@ -19,6 +19,7 @@ import type { GatewayCatalog } from './catalog';
 import { registerGatewayMethods } from './gatewayMethods';
 import { checkRequest, readBody } from './httpChecks';
 import { SessionTransport } from './sessionTransport';
+import { errorMessage } from '../common/errors';
 
 export interface GatewayOptions {
 	/** The bearer token clients must send. Default: 32 random bytes, base64url (a new one per gateway). */
@@ -123,7 +124,7 @@ export async function startGateway(catalog: GatewayCatalog, options: GatewayOpti
 		try {
 			message = JSON.parse(body.toString('utf8'));
 		} catch (error) {
-			sendError(res, 400, ErrorCode.ParseError, `Parse error: the body is not JSON (${error instanceof Error ? error.message : String(error)})`);
+			sendError(res, 400, ErrorCode.ParseError, `Parse error: the body is not JSON (${errorMessage(error)})`);
 			return;
 		}
 		if (Array.isArray(message)) {
@@ -177,7 +178,7 @@ export async function startGateway(catalog: GatewayCatalog, options: GatewayOpti
 	/** A POST whose body could not be read, or whose handling threw: logged, and answered 400 if nothing was sent yet. */
 	const postFailed = (res: http.ServerResponse, error: unknown): void => {
 		logger.warn(`gateway: a POST failed: ${String(error)}`);
-		if (!res.headersSent) sendError(res, 400, ErrorCode.InvalidRequest, `Bad request: ${error instanceof Error ? error.message : String(error)}`);
+		if (!res.headersSent) sendError(res, 400, ErrorCode.InvalidRequest, `Bad request: ${errorMessage(error)}`);
 		else res.end();
 	};
 

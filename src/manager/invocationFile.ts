@@ -1,3 +1,4 @@
+import { errorMessage } from '../common/errors';
 /**
  * Saved invocations: a `*.mcpcall.json` file names one server and one thing to do on it — call a tool, get a
  * prompt or read a resource — so a call can be kept in a repository, run again from the command line
@@ -33,7 +34,7 @@ export function parseInvocation(text: string, label: string): { invocation?: Inv
 	try {
 		raw = JSON.parse(text);
 	} catch (error) {
-		return { problems: [`${label}: not valid JSON (${error instanceof Error ? error.message : String(error)})`] };
+		return { problems: [`${label}: not valid JSON (${errorMessage(error)})`] };
 	}
 	if (!isRecord(raw)) return { problems: [`${label}: expected an object with "server" and one of "tool", "prompt" or "resource"`] };
 	const problems: string[] = [];

@@ -22,6 +22,7 @@ import { ToolNameRegistry } from './toolNames';
 
 export type { ConfigSource, NamedTool, ResolvedServer, ServerConfig, ServerState, ServerView, SignInFailure } from './types';
 import type { NamedTool, ServerState, ServerView, ResolvedServer } from './types';
+import { errorMessage } from '../common/errors';
 
 export interface ManagerOptions {
 	/**
@@ -293,7 +294,7 @@ export class Manager {
 			report({ kind: 'result', result, isError: (result as CallToolResult).isError === true });
 			return result;
 		} catch (error) {
-			report({ kind: 'error', message: error instanceof Error ? error.message : String(error), cancelled: options?.signal?.aborted === true || options?.cancelWith?.aborted === true });
+			report({ kind: 'error', message: errorMessage(error), cancelled: options?.signal?.aborted === true || options?.cancelWith?.aborted === true });
 			throw error;
 		}
 	}

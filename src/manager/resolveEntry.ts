@@ -8,6 +8,7 @@ import type { ServerEntry } from './config';
 import { parseDotenv } from './config';
 import type { ServerConfig } from './types';
 import { resolveConfig, resolveString, type VariableContext } from './variables';
+import { errorMessage } from '../common/errors';
 
 export interface ResolveEntryOptions {
 	/** Variables, inputs and the folder `${workspaceFolder}` means. */
@@ -43,7 +44,7 @@ export async function resolveEntry(entry: ServerEntry, options: ResolveEntryOpti
 	try {
 		text = await options.readFile(absolute);
 	} catch (error) {
-		problems.push(`${where}: cannot read ${absolute} (${error instanceof Error ? error.message : String(error)})`);
+		problems.push(`${where}: cannot read ${absolute} (${errorMessage(error)})`);
 		return { config: undefined, problems };
 	}
 	const parsed = parseDotenv(text, absolute);

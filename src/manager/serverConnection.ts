@@ -21,6 +21,7 @@ import type { Host } from './host';
 import type { Limiter } from './limiter';
 import type { ConfigSource, NamedTool, ResolvedServer, ServerConfig, ServerState, ServerView, SignInFailure } from './types';
 import { plural } from '../common/text';
+import { errorMessage } from '../common/errors';
 
 /** What a connector gets: everything needed to open one connection to one server. */
 export interface ConnectRequest {
@@ -130,9 +131,6 @@ const mcpLevelToLog: Record<LoggingMessage['level'], 'debug' | 'info' | 'warn' |
 	emergency: 'error',
 };
 
-function messageOf(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
-}
 
 export class ServerConnection implements ServerView {
 	private readonly stateEmitter = new Emitter<ServerState>();
@@ -373,7 +371,7 @@ export class ServerConnection implements ServerView {
 			try {
 				allowed = await this.deps.host.confirmTrust(server.name, server.trustText ?? describeAsWritten(config), { ask: askTrust });
 			} catch (error) {
-				this.logger.warn(`Trust check failed: ${messageOf(error)}`);
+				this.logger.warn(`Trust check failed: ${errorMessage(error)}`);
 			}
 			if (generation !== this.generation) return;
 			if (!allowed) {
@@ -397,8 +395,8 @@ export class ServerConnection implements ServerView {
 			} catch (error) {
 				if (generation !== this.generation) return;
 				// Not a crash: a cancelled input or a missing value fails the same way on every retry, so no backoff.
-				this.logger.error(messageOf(error));
-				this.setState({ kind: 'error', message: messageOf(error) });
+				this.logger.error(errorMessage(error));
+				this.setState({ kind: 'error', message: errorMessage(error) });
 				return;
 			}
 			if (generation !== this.generation) return;
@@ -575,7 +573,7 @@ export class ServerConnection implements ServerView {
 
 		const level = this.deps.host.loggingLevel?.(this.name);
 		if (level && client.serverCapabilities?.logging) {
-			client.setLoggingLevel(level).catch((error: unknown) => this.logger.warn(`logging/setLevel ${level} failed: ${messageOf(error)}`));
+			client.setLoggingLevel(level).catch((error: unknown) => this.logger.warn(`logging/setLevel ${level} failed: ${errorMessage(error)}`));
 		}
 		void this.fetchLists(client, generation, new Set(ALL_LISTS));
 		listenForCachedLists(client);
@@ -626,7 +624,7 @@ export class ServerConnection implements ServerView {
 				return { items: await list({ onCacheHints: (h) => (hints[kind] = h) }), number };
 			} catch (error) {
 				if (generation === this.generation) {
-					this.logger.warn(`Listing ${kind} failed: ${messageOf(error)}`);
+					this.logger.warn(`Listing ${kind} failed: ${errorMessage(error)}`);
 					if (forFreshness) this.freshUntil[kind] = this.deps.clock.now() + FAILED_REFETCH_DELAY_MS;
 				}
 				return undefined;
@@ -717,12 +715,12 @@ export class ServerConnection implements ServerView {
 				void this.launch(1);
 				return;
 			}
-			this.logger.warn(`Session expired again: ${messageOf(error)}`);
-			this.applyDecision(decision, messageOf(error));
+			this.logger.warn(`Session expired again: ${errorMessage(error)}`);
+			this.applyDecision(decision, errorMessage(error));
 			return;
 		}
 		// A session that expires right after it began is a broken server: a crash from the start.
-		this.logger.warn(`Connection closed: ${messageOf(error)}`);
+		this.logger.warn(`Connection closed: ${errorMessage(error)}`);
 		this.handleFailure(error, ranForMs);
 	}
 
@@ -730,7 +728,7 @@ export class ServerConnection implements ServerView {
 	private handleFailure(error: unknown, ranForMs: number): void {
 		// "connection refused" alone hides that the URL's port came from an unset environment variable.
 		const notes = this.server.notes ?? [];
-		const message = notes.length > 0 ? `${messageOf(error)}\n${notes.join('\n')}` : messageOf(error);
+		const message = notes.length > 0 ? `${errorMessage(error)}\n${notes.join('\n')}` : errorMessage(error);
 		this.logger.error(message);
 		if (!isRetryable(error, this.server.config)) {
 			const signIn = signInFailure(error);

@@ -62,6 +62,7 @@ import type { TaskHandle } from './tasks/taskHandle';
 import { TaskReceiver } from './tasks/taskReceiver';
 import { TaskRequestor } from './tasks/taskRequestor';
 import type { Transport, TransportKind } from './transports/transport';
+import { errorMessage } from '../common/errors';
 
 export type { MessageTap, RequestOptions } from './connection';
 export type { CacheHints } from './modern/caching';
@@ -1024,7 +1025,7 @@ export class McpClient {
 				if (this.isClosed) return;
 				// What is known stays in use; asked again after the same delay instead of on every request.
 				this.discoveryStaleAt = this.clock.now() + Math.max(this.discoverCacheHints.ttlMs ?? 0, MIN_DISCOVER_AGE_MS);
-				this.logger.warn(`${this.name}: server/discover (run again after its ttlMs) failed: ${error instanceof Error ? error.message : String(error)}; keeping what the server said before`);
+				this.logger.warn(`${this.name}: server/discover (run again after its ttlMs) failed: ${errorMessage(error)}; keeping what the server said before`);
 			})
 			.finally(() => (this.rediscovering = false));
 	}

@@ -29,6 +29,7 @@ import { McpError } from './mcpError';
 import type { Progress } from './schema';
 import { SlotTable } from '../common/slotTable';
 import type { Transport } from './transports/transport';
+import { errorMessage } from '../common/errors';
 
 /** Options for one outgoing request. */
 export interface RequestOptions {
@@ -781,7 +782,7 @@ export class JsonRpcConnection {
 			this.logger.error(
 				`${this.name}: the handler of ${message.method} failed: ${value instanceof Error ? (value.stack ?? value.message) : String(value)}`,
 			);
-			const text = value instanceof Error ? value.message : String(value);
+			const text = errorMessage(value);
 			this.respondError(id, McpError.internal(`Internal error: ${text}`));
 		}
 	}

@@ -7,6 +7,7 @@
  * results against this schema." https://modelcontextprotocol.io/specification/2025-11-25/server/tools#output-schema
  */
 import { fromJSONSchema } from 'zod';
+import { errorMessage } from '../common/errors';
 
 /** The outcome of one check: ok, or a message that names the path of the first problem. */
 export type OutputCheck = { ok: true } | { ok: false; message: string; issues: unknown[] };
@@ -27,7 +28,7 @@ export function compileOutputValidator(schema: Record<string, unknown>, onUnsupp
 	try {
 		zodSchema = fromJSONSchema(schema);
 	} catch (error) {
-		onUnsupported?.(error instanceof Error ? error.message : String(error));
+		onUnsupported?.(errorMessage(error));
 		return () => ({ ok: true });
 	}
 	return (value) => {

@@ -20,10 +20,6 @@ export interface CommandBase {
 	openSettings(): Thenable<unknown>;
 }
 
-/** A thrown value as one line of text. */
-export function errorText(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
-}
 
 /** The server a command was given: a name, or a tree node / object with `server`. */
 export function serverOf(target: Target): string | undefined {

@@ -17,6 +17,7 @@ import { resolveEntry } from '../manager/resolveEntry';
 import type { VariableContext } from '../manager/variables';
 import { InputValues, USER_INPUT_SCOPE } from './inputs';
 import { TrustDecisions } from './trust/trust';
+import { errorMessage } from '../common/errors';
 
 const SECTION = 'mcpSwitchboard';
 const SERVERS = 'servers';
@@ -122,7 +123,7 @@ export class ServerConfiguration implements vscode.Disposable {
 				if (resolved.config) servers.push({ ...base, config: resolved.config, ...(notes.length > 0 ? { notes } : {}) });
 				else this.log.warn(`Server '${entry.name}' was not started: its configuration could not be resolved`);
 			} catch (error) {
-				problems.push(`Server '${entry.name}': ${error instanceof Error ? error.message : String(error)}`);
+				problems.push(`Server '${entry.name}': ${errorMessage(error)}`);
 			}
 		}
 		return { servers, problems };

@@ -17,6 +17,7 @@ import { LOGGING_LEVELS } from '../../protocol/schema';
 import { AppChannel } from './appChannel';
 import { parseDownloadRequest, type DownloadItem } from './appDownload';
 import { APPS_PROTOCOL_VERSION, callableByApp, type AppCspDeclaration } from './appMeta';
+import { errorMessage } from '../../common/errors';
 
 /** The spec's "implementation-defined" error code for a denied or failed UI request. */
 export const APP_REQUEST_DENIED = -32000;
@@ -188,7 +189,7 @@ export class AppBridge {
 					this.teardownOutcome = 'answered';
 					this.options.logger.info(`app ${this.options.uri}: answered ui/resource-teardown (${reason})`);
 				},
-				(error: unknown) => this.options.logger.info(`app ${this.options.uri}: no answer to ui/resource-teardown (${reason}): ${error instanceof Error ? error.message : String(error)}`),
+				(error: unknown) => this.options.logger.info(`app ${this.options.uri}: no answer to ui/resource-teardown (${reason}): ${errorMessage(error)}`),
 			);
 		}
 		await this.dispose();
@@ -347,7 +348,7 @@ export class AppBridge {
 		try {
 			items = parseDownloadRequest(params);
 		} catch (error) {
-			this.options.logger.warn(`app ${this.options.uri}: refused ui/download-file: ${error instanceof Error ? error.message : String(error)}`);
+			this.options.logger.warn(`app ${this.options.uri}: refused ui/download-file: ${errorMessage(error)}`);
 			throw error;
 		}
 		let saved = 0;

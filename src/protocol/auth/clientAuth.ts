@@ -3,6 +3,7 @@ import { createPrivateKey, webcrypto, type KeyObject } from 'node:crypto';
 import { OAuthStepError } from './discovery';
 import { oauth, type OAuthLib } from './oauthLib';
 import type { StoredClient } from './types';
+import { errorMessage } from '../../common/errors';
 
 /**
  * The oauth4webapi ClientAuth for a client identity; `privateKey` (PKCS#8 PEM, from the configuration) signs the
@@ -52,7 +53,7 @@ async function signingKey(pem: string, alg: string | undefined): Promise<webcryp
 	try {
 		key = createPrivateKey(pem);
 	} catch (error) {
-		throw new OAuthStepError('client authentication', `the private key could not be read (${error instanceof Error ? error.message : String(error)})`);
+		throw new OAuthStepError('client authentication', `the private key could not be read (${errorMessage(error)})`);
 	}
 	const der = key.export({ format: 'der', type: 'pkcs8' });
 	const type = key.asymmetricKeyType;

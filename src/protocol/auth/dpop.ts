@@ -16,6 +16,7 @@ import { webcrypto } from 'node:crypto';
 import { OAuthStepError, type AuthorizationServerMetadata, type ProtectedResourceMetadata } from './discovery';
 import { oauth, type OAuthLib } from './oauthLib';
 import type { AuthChallenge } from './wwwAuthenticate';
+import { errorMessage } from '../../common/errors';
 
 /** The proof algorithm this client signs with: ES256 (ECDSA on P-256 with SHA-256). */
 export const DPOP_ALGORITHM = 'ES256';
@@ -71,7 +72,7 @@ export class DPoPProver {
 				publicKey: await webcrypto.subtle.importKey('jwk', { kty, crv, x, y }, algorithm, true, ['verify']),
 			};
 		} catch (error) {
-			throw new OAuthStepError('DPoP key', `the stored key pair cannot be used (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+			throw new OAuthStepError('DPoP key', `the stored key pair cannot be used (${errorMessage(error)})`, { cause: error });
 		}
 		const library = oauth();
 		const resourceRequests = library.DPoP({}, pair, {

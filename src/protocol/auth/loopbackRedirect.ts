@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpError } from '../mcpError';
 import { ErrorCode } from '../jsonrpc';
+import { errorMessage } from '../../common/errors';
 
 /** A listener on 127.0.0.1 that receives one OAuth redirect. */
 export interface LoopbackRedirect {
@@ -66,7 +67,7 @@ export async function startLoopbackRedirect(options: LoopbackRedirectOptions = {
 		}
 		throw error;
 	}).catch((error: unknown) => {
-		throw new McpError(ErrorCode.Unauthorized, `OAuth: could not listen on 127.0.0.1 for the redirect: ${error instanceof Error ? error.message : String(error)}`);
+		throw new McpError(ErrorCode.Unauthorized, `OAuth: could not listen on 127.0.0.1 for the redirect: ${errorMessage(error)}`);
 	});
 	let closed: Promise<void> | undefined;
 	const close = () => {

@@ -25,6 +25,7 @@ import { registerClient } from './registration';
 import { startLoopbackRedirect, type LoopbackRedirect } from './loopbackRedirect';
 import type { OAuthClientConfig, OAuthHostHooks, StoredClient, StoredTokens } from './types';
 import { parseWwwAuthenticate, type AuthChallenge } from './wwwAuthenticate';
+import { errorMessage } from '../../common/errors';
 
 export interface OAuthProviderOptions {
 	/** The MCP server's URL (the Streamable HTTP or SSE endpoint). */
@@ -610,7 +611,7 @@ export class OAuthProvider implements HttpAuthProvider {
 			if (signal?.aborted) {
 				throw error;
 			}
-			throw new OAuthStepError('authorization in the browser', error instanceof Error ? error.message : String(error), { cause: error });
+			throw new OAuthStepError('authorization in the browser', errorMessage(error), { cause: error });
 		} finally {
 			clearTimeout(timer);
 			signal?.removeEventListener('abort', onOuterAbort);
@@ -761,7 +762,7 @@ export class OAuthProvider implements HttpAuthProvider {
 			this.options.onClientRegistration?.(this.session?.clientKind);
 		})().catch((error: unknown) => {
 			this.loaded = undefined;
-			throw new McpError(ErrorCode.Unauthorized, `OAuth for ${this.name}: reading the stored tokens failed: ${error instanceof Error ? error.message : String(error)}`);
+			throw new McpError(ErrorCode.Unauthorized, `OAuth for ${this.name}: reading the stored tokens failed: ${errorMessage(error)}`);
 		});
 		return this.loaded;
 	}
@@ -836,7 +837,7 @@ export class OAuthProvider implements HttpAuthProvider {
 		if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) {
 			return error;
 		}
-		const message = `OAuth for ${this.name}: ${error instanceof Error ? error.message : String(error)}`;
+		const message = `OAuth for ${this.name}: ${errorMessage(error)}`;
 		this.logger.error(message);
 		return new McpError(ErrorCode.Unauthorized, message, undefined, { cause: error });
 	}

@@ -16,6 +16,7 @@ import type { Clock, RequestOptions } from '../connection';
 import { ErrorCode, type RequestId } from '../jsonrpc';
 import { McpError } from '../mcpError';
 import { MetaKey } from './requestMeta';
+import { errorMessage } from '../../common/errors';
 
 /** What a `subscriptions/listen` asks for (the spec's notification filter); omitted fields are not wanted. */
 export interface ListenFilter {
@@ -300,7 +301,7 @@ export class ListenStream {
 						this.rejectAll(error);
 						return;
 					}
-					this.deps.logger.warn(`${this.deps.name}: subscriptions/listen ended: ${error instanceof Error ? error.message : String(error)}`);
+					this.deps.logger.warn(`${this.deps.name}: subscriptions/listen ended: ${errorMessage(error)}`);
 					this.ended(attempt, error);
 				},
 			);

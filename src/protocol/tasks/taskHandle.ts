@@ -23,6 +23,7 @@ import { isTerminal, type Task, type TaskStatus } from './task';
 import type { Logger } from '../../common/logger';
 import type { Pollable, TaskPoller } from './taskPoller';
 import { plural } from '../../common/text';
+import { errorMessage } from '../../common/errors';
 
 /**
  * What a handle needs of the requestor that made it (TaskRequestor implements it). Declared here so that the
@@ -177,7 +178,7 @@ export class TaskHandle<R> implements Pollable {
 				this.current = { ...this.current, status: 'cancelled', statusMessage: reason, lastUpdatedAt: new Date().toISOString() };
 			}
 		} catch (cause) {
-			this.requestor.logger.warn(`${this.server}: tasks/cancel of task ${this.taskId} failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+			this.requestor.logger.warn(`${this.server}: tasks/cancel of task ${this.taskId} failed: ${errorMessage(cause)}`);
 		}
 		this.settle({ error });
 	}
@@ -302,7 +303,7 @@ export class TaskHandle<R> implements Pollable {
 			return;
 		}
 		const code = error instanceof McpError ? error.code : undefined;
-		const message = error instanceof Error ? error.message : String(error);
+		const message = errorMessage(error);
 		if (code === ErrorCode.ConnectionClosed) {
 			this.fail(error as McpError);
 			return;
@@ -407,7 +408,7 @@ export class TaskHandle<R> implements Pollable {
 		this.requestor.logger.debug(`${where}: the server asks for ${Object.keys(fresh).join(', ')}`);
 		this.requestor.answerInput(fresh, this.signal, where).then(
 			(responses) => (this.settled ? undefined : this.requestor.sendUpdate(this.taskId, responses).catch((error: unknown) => {
-				throw new McpError(error instanceof McpError ? error.code : ErrorCode.InternalError, `${where}: tasks/update failed: ${error instanceof Error ? error.message : String(error)}`, { taskId: this.taskId });
+				throw new McpError(error instanceof McpError ? error.code : ErrorCode.InternalError, `${where}: tasks/update failed: ${errorMessage(error)}`, { taskId: this.taskId });
 			})),
 		).then(
 			() => undefined,
@@ -420,7 +421,7 @@ export class TaskHandle<R> implements Pollable {
 
 	/** Ends the handle with `error` and asks the server to cancel the task (best effort; cancellation is cooperative). */
 	private giveUp(error: McpError): void {
-		this.requestor.sendCancel(this.taskId).catch((cause: unknown) => this.requestor.logger.warn(`${this.server}: tasks/cancel of task ${this.taskId} failed: ${cause instanceof Error ? cause.message : String(cause)}`));
+		this.requestor.sendCancel(this.taskId).catch((cause: unknown) => this.requestor.logger.warn(`${this.server}: tasks/cancel of task ${this.taskId} failed: ${errorMessage(cause)}`));
 		this.fail(error);
 	}
 

@@ -10,6 +10,7 @@ import type { Logger } from '../../common/logger';
 import { ErrorCode } from '../jsonrpc';
 import { McpError } from '../mcpError';
 import { isTerminal, withRelatedTask, type Task, type TaskStatus } from './task';
+import { errorMessage } from '../../common/errors';
 
 /** What the receiver needs from the session. */
 export interface TaskReceiverWire {
@@ -82,7 +83,7 @@ export class TaskReceiver {
 						return { result: result as Record<string, unknown> };
 					},
 					(error: unknown) => {
-						const mcp = error instanceof McpError ? error : McpError.internal(error instanceof Error ? error.message : String(error));
+						const mcp = error instanceof McpError ? error : McpError.internal(errorMessage(error));
 						this.transition(entry, 'failed', mcp.message);
 						return { error: mcp };
 					},

@@ -7,6 +7,7 @@ import { McpError } from '../mcpError';
 import { SlotTable } from '../../common/slotTable';
 import { safeUrl } from './safeUrl';
 import type { HttpAuthProvider } from './transport';
+import { errorMessage } from '../../common/errors';
 
 /** The default cap on one message (a JSON body or one SSE event), in bytes: large results pass, runaway streams do not. */
 export const defaultMaxMessageBytes = 256 * 1024 * 1024;
@@ -436,10 +437,6 @@ export async function describeReply(res: IncomingMessage): Promise<string> {
 	return `HTTP ${res.statusCode ?? 0} (${type}): ${await peekBody(res)}`;
 }
 
-/** The message of an Error, or the value as a string. */
-export function errorMessage(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * The JSON-RPC messages in one JSON text: an array (a batch from an older server) gives its elements.

@@ -4,7 +4,8 @@ import { ErrorCode, isFailure, isRequest, isResponse, type JsonRpcMessage, type 
 import { McpError } from '../mcpError';
 import { standardHeaders } from '../modern/httpHeaders';
 import { isModernVersion } from '../protocolConstants';
-import { describeBytes, describeReply, drain, peekBody, errorMessage, headerValue, mediaType, parseMessages, readBody } from './httpClient';
+import { describeBytes, describeReply, drain, peekBody, headerValue, mediaType, parseMessages, readBody } from './httpClient';
+import { errorMessage } from '../../common/errors';
 import { HttpTransportBase, type HttpTransportOptions } from './httpTransportBase';
 import { LegacySseTransport } from './legacySse';
 import { safeUrl } from './safeUrl';

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { Manager, ServerView } from '../../manager/manager';
 import type { TokenStore } from '../../protocol/auth/types';
 import { forgetOAuth, hasStoredOAuthTokens } from './oauth';
+import { errorMessage } from '../../common/errors';
 
 /** The command id (package.json `contributes.commands`). */
 export const SIGN_OUT_COMMAND = 'mcpSwitchboard.signOut';
@@ -47,7 +48,7 @@ export async function signOutOfServer(manager: Manager, store: TokenStore, targe
 			return undefined;
 		}
 	} catch (error) {
-		void vscode.window.showErrorMessage(`MCP: signing out of '${name}' failed: ${error instanceof Error ? error.message : String(error)}`);
+		void vscode.window.showErrorMessage(`MCP: signing out of '${name}' failed: ${errorMessage(error)}`);
 		return undefined;
 	}
 	// The open connection holds its token in memory: a restart makes the server authorize again. Not awaited: the

@@ -14,6 +14,7 @@ import { resourceParts, toolResultText } from './chatMapping';
 import { modelPart } from './chatReferences';
 import { resourceUri } from '../resources/resourceDocuments';
 import { plural } from '../../common/text';
+import { errorMessage } from '../../common/errors';
 
 /** What a command handler decided: the request is answered, or the model answers these messages (with the tools). */
 export type CommandOutcome = { done: vscode.ChatResult } | { messages: vscode.LanguageModelChatMessage[] };
@@ -137,7 +138,7 @@ export async function runExactCommand(manager: Manager, request: vscode.ChatRequ
 						if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return fail('The arguments must be a JSON object, e.g. `{"message": "hi"}`.');
 						args = parsed as Record<string, unknown>;
 					} catch (error) {
-						return fail(`The arguments are not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+						return fail(`The arguments are not valid JSON: ${errorMessage(error)}`);
 					}
 				}
 				stream.progress(`Calling ${split.server} › ${split.name}…`);
@@ -181,6 +182,6 @@ export async function runExactCommand(manager: Manager, request: vscode.ChatRequ
 		return fail('Unknown command.');
 	} catch (error) {
 		if (token.isCancellationRequested) return { done: {} };
-		return fail(`**Failed:** ${error instanceof Error ? error.message : String(error)}`);
+		return fail(`**Failed:** ${errorMessage(error)}`);
 	}
 }

@@ -3,6 +3,7 @@
 import type { NamedTool, ServerView } from '../../manager/manager';
 import type { CallToolResult, ContentBlock, ReadResourceResult } from '../../protocol/schema';
 import { base64Size, textOf } from '../../common/text';
+import { errorMessage } from '../../common/errors';
 
 /** The most tool-calling rounds one chat request may run before it stops and says so. */
 export const MAX_TOOL_ROUNDS = 10;
@@ -160,7 +161,7 @@ export function toolResultText(result: CallToolResult, maxChars = MAX_RESULT_CHA
 
 /** A failed call (thrown, not `isError`) as the error text the model receives, naming server and tool. */
 export function toolFailureText(server: string, tool: string, error: unknown): string {
-	const message = error instanceof Error ? error.message : String(error);
+	const message = errorMessage(error);
 	const first = message.split('\n', 1)[0] ?? message;
 	return `Tool error: ${server} › ${tool} failed: ${first.length > 500 ? `${first.slice(0, 499)}…` : first}`;
 }

@@ -8,6 +8,7 @@ import { toAbortSignal } from '../cancellation';
 import { MAX_TOOL_ROUNDS, progressLabel, toolDescription, toolFailureText, toolInputSchema, toolResultParts, toolsMarkdown } from './chatMapping';
 import { Commands } from '../commandIds';
 import { ToolConsent } from '../tools/consent';
+import { errorMessage } from '../../common/errors';
 
 /** The participant's id (package.json `contributes.chatParticipants`). */
 export const CHAT_PARTICIPANT_ID = 'mcpSwitchboard.mcp';
@@ -168,7 +169,7 @@ export async function handleChatRequest(
 		return { metadata };
 	} catch (error) {
 		if (token.isCancellationRequested) return { metadata };
-		const message = error instanceof Error ? error.message : String(error);
+		const message = errorMessage(error);
 		const model = `${request.model.name}`;
 		return { metadata, errorDetails: { message: `${model}: ${message.split('\n', 1)[0] ?? message}` } };
 	} finally {

@@ -9,6 +9,7 @@ import type { Manager } from '../../manager/manager';
 import { parseResourceUri } from '../resources/resourceDocuments';
 import { MAX_MODEL_IMAGE_BYTES, MAX_RESULT_CHARS, MODEL_IMAGE_TYPES, resourceParts, type ModelPart } from './chatMapping';
 import { plural } from '../../common/text';
+import { errorMessage } from '../../common/errors';
 
 /** A part as the language model API's: text, or an image as a data part. */
 export function modelPart(part: ModelPart): vscode.LanguageModelTextPart | vscode.LanguageModelDataPart {
@@ -70,7 +71,7 @@ async function referenceParts(manager: Manager, reference: vscode.ChatPromptRefe
 	} catch (error) {
 		if (signal.aborted) throw error;
 		const what = value instanceof vscode.Uri ? shownPath(value) : value instanceof vscode.Location ? shownPath(value.uri) : reference.id;
-		return [{ kind: 'text', text: `[attached ${what}: could not be read: ${error instanceof Error ? error.message : String(error)}]` }];
+		return [{ kind: 'text', text: `[attached ${what}: could not be read: ${errorMessage(error)}]` }];
 	}
 	return [{ kind: 'text', text: `[attached ${reference.id}${reference.modelDescription ? `: ${reference.modelDescription}` : ''}]` }];
 }

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { parseInvocation } from '../../manager/invocationFile';
 import { runInvocation } from './historyView';
+import { errorMessage } from '../../common/errors';
 
 export const RUN_INVOCATION_FILE = 'mcpSwitchboard.runInvocationFile';
 
@@ -34,7 +35,7 @@ export async function runInvocationFile(uri: vscode.Uri | undefined): Promise<un
 		const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
 		text = open ? open.getText() : new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
 	} catch (error) {
-		void vscode.window.showErrorMessage(`Cannot read ${label}: ${error instanceof Error ? error.message : String(error)}`);
+		void vscode.window.showErrorMessage(`Cannot read ${label}: ${errorMessage(error)}`);
 		return undefined;
 	}
 	const parsed = parseInvocation(text, label);

@@ -18,6 +18,7 @@ import {
 	type FormField,
 	type FormValue,
 } from './elicitationForm';
+import { errorMessage } from '../../common/errors';
 
 /**
  * One quick input the presenter is showing. Fired by {@link ElicitationPresenter.onDidShowInput} so the e2e suites
@@ -112,7 +113,7 @@ export class ElicitationPresenter implements vscode.Disposable {
 				{ dismissed: () => this.dismissed(server), aborted: () => CANCELLED },
 			);
 		} catch (error) {
-			this.log(server).error(`Elicitation failed: ${error instanceof Error ? error.message : String(error)}`);
+			this.log(server).error(`Elicitation failed: ${errorMessage(error)}`);
 			return CANCELLED;
 		}
 	}

@@ -10,6 +10,7 @@ import type { Manager } from '../../manager/manager';
 import { ManagerCatalog, type ToolFilter } from '../../gateway/catalog';
 import { startGateway, type Gateway } from '../../gateway/gatewayServer';
 import { channelLogger } from '../logs/logging';
+import { errorMessage } from '../../common/errors';
 
 /** The provider's id (package.json `contributes.mcpServerDefinitionProviders`). */
 export const GATEWAY_PROVIDER_ID = 'mcpSwitchboard.gateway';
@@ -59,7 +60,7 @@ export class GatewayProvider implements vscode.McpServerDefinitionProvider<vscod
 			const gateway = await this.start();
 			return [this.definition(gateway)];
 		} catch (error) {
-			this.channel.error(`The MCP gateway for VS Code's agent could not start: ${error instanceof Error ? error.message : String(error)}`);
+			this.channel.error(`The MCP gateway for VS Code's agent could not start: ${errorMessage(error)}`);
 			return [];
 		}
 	}

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Manager } from '../../manager/manager';
 import { LOGGING_LEVELS, type LoggingLevel } from '../../protocol/schema';
+import { errorMessage } from '../../common/errors';
 
 /** The value of `mcpSwitchboard.logLevel` that leaves each server at its own default (no `logging/setLevel`). */
 export const SERVER_DEFAULT = 'serverDefault';
@@ -43,7 +44,7 @@ export function watchLogLevelSetting(manager: Manager, log: (server: string) => 
 			}
 			state.client.setLoggingLevel(level).then(
 				() => log(view.name).info(`Log level set to ${level}`),
-				(error: unknown) => log(view.name).warn(`logging/setLevel ${level} failed: ${error instanceof Error ? error.message : String(error)}`),
+				(error: unknown) => log(view.name).warn(`logging/setLevel ${level} failed: ${errorMessage(error)}`),
 			);
 		}
 	});

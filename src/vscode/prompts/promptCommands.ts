@@ -8,6 +8,7 @@ import { renderPrompt, type ResultDocuments } from '../tools/resultDocument';
 import { SKIP } from '../tools/toolArgs';
 import { Commands } from '../commandIds';
 import { commandError, nothingConfigured, type CommandBase, type Target } from '../commandTarget';
+import { errorMessage } from '../../common/errors';
 
 /** How long typing pauses before `completion/complete` is asked. */
 const COMPLETION_DEBOUNCE_MS = 150;
@@ -155,7 +156,7 @@ export async function getPrompt(deps: PromptDeps, server: string, prompt: Prompt
 		const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `MCP: getting prompt ${prompt.name} from ${server}` }, () => deps.manager.getPrompt(server, prompt.name, answers, { origin: 'palette' }));
 		return await deps.results.show(server, `prompt ${prompt.name}`, await renderPrompt(server, prompt.name, answers, result, deps.blobs));
 	} catch (error) {
-		deps.showError(server, `Prompt ${prompt.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+		deps.showError(server, `Prompt ${prompt.name} failed: ${errorMessage(error)}`);
 		return undefined;
 	}
 }

@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
 import type { Resource, ResourceTemplate } from '../../protocol/schema';
 import { Commands } from '../commandIds';
-import { commandError, errorText, nothingConfigured, type Target } from '../commandTarget';
+import { commandError, nothingConfigured, type Target } from '../commandTarget';
 import { promptDepsOf, readTemplate, type DocumentCommandDeps } from '../prompts/promptCommands';
+import { errorMessage } from '../../common/errors';
 
 /** Registers Read Resource (resources and templates) and Subscribe. */
 export function registerResourceCommands(deps: DocumentCommandDeps): vscode.Disposable {
@@ -48,6 +49,6 @@ async function subscribe(deps: DocumentCommandDeps, target: Target): Promise<voi
 	try {
 		await deps.resources.subscribe(picked.server, picked.resource.uri);
 	} catch (error) {
-		commandError(deps, picked.server, `could not subscribe to ${picked.resource.uri}: ${errorText(error)}`);
+		commandError(deps, picked.server, `could not subscribe to ${picked.resource.uri}: ${errorMessage(error)}`);
 	}
 }

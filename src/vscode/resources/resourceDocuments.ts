@@ -3,6 +3,7 @@ import type { Manager } from '../../manager/manager';
 import type { ReadResourceResult } from '../../protocol/schema';
 import { toAbortSignal } from '../cancellation';
 import type { BlobFiles } from './blobFiles';
+import { errorMessage } from '../../common/errors';
 
 /**
  * The scheme of read-only resource documents: `switchboard-resource:/<server>/<name>?server=…&uri=…`.
@@ -146,7 +147,7 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
 			try {
 				await this.manager.client(server).subscribe(entry.uri);
 			} catch (error) {
-				this.onError(server, `Could not subscribe to ${entry.uri} again after the restart: ${error instanceof Error ? error.message : String(error)}`);
+				this.onError(server, `Could not subscribe to ${entry.uri} again after the restart: ${errorMessage(error)}`);
 			}
 			refresh.set(entry.document.toString(), entry.document);
 		}
@@ -215,7 +216,7 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
 		try {
 			return textOf(await this.manager.readResource(target.server, target.uri, { signal: bridge.signal }));
 		} catch (error) {
-			const message = error instanceof Error ? error.message : String(error);
+			const message = errorMessage(error);
 			this.onError(target.server, `Could not read ${target.uri}: ${message}`);
 			return `Could not read ${target.uri} from ${target.server}: ${message}`;
 		} finally {
@@ -233,7 +234,7 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
 		try {
 			result = await this.manager.readResource(server, uri, signal ? { signal, origin: 'palette' } : { origin: 'palette' });
 		} catch (error) {
-			this.onError(server, `Could not read ${uri}: ${error instanceof Error ? error.message : String(error)}`);
+			this.onError(server, `Could not read ${uri}: ${errorMessage(error)}`);
 			return undefined;
 		}
 		const blobs = result.contents.filter((c) => typeof c.blob === 'string');

@@ -6,6 +6,7 @@ import type { CreateMessageRequest, CreateMessageResult } from '../../protocol/s
 import { plural, textOf } from '../../common/text';
 import { reshowItems, ServerInputQueue, type Turn } from '../serverInput/inputQueue';
 import { chooseModel, describeRequest, summarizeExchange, toCreateMessageResult, toNeutralRequest, type NeutralMessage, type ResponsePart } from './samplingMapping';
+import { errorMessage } from '../../common/errors';
 
 /** The user's answer to a sampling request. `show` opens the full request and asks again. */
 export type ConsentChoice = 'once' | 'session' | 'always' | 'deny' | 'show';
@@ -229,7 +230,7 @@ export class SamplingBroker implements vscode.Disposable {
 			if (error instanceof McpError) {
 				throw error;
 			}
-			const message = error instanceof vscode.LanguageModelError ? `${error.message} (${error.code})` : error instanceof Error ? error.message : String(error);
+			const message = error instanceof vscode.LanguageModelError ? `${error.message} (${error.code})` : errorMessage(error);
 			log.error(`Sampling failed on ${modelLabel(model)}: ${message}`);
 			throw new McpError(ErrorCode.InternalError, `The language model failed: ${message}`);
 		} finally {

@@ -3,6 +3,7 @@ import type { BlobFiles } from '../resources/blobFiles';
 import { renderToolResult, type ResultDocuments } from '../tools/resultDocument';
 import { isFinished, type TaskList } from './taskList';
 import { taskDescription } from './taskText';
+import { errorMessage } from '../../common/errors';
 
 /** Command ids, as contributed in package.json (category "MCP"). */
 export const TaskCommands = {
@@ -44,7 +45,7 @@ export async function openTaskResult(deps: TaskCommandDeps, target: TaskTarget):
 		const editor = await deps.results.show(entry.server, `${entry.tool} (task)`, rendered);
 		return editor.document.uri;
 	} catch (error) {
-		deps.showError(entry.server, `the result of task ${entry.tool} is not available: ${error instanceof Error ? error.message : String(error)}`);
+		deps.showError(entry.server, `the result of task ${entry.tool} is not available: ${errorMessage(error)}`);
 		return undefined;
 	}
 }
@@ -58,7 +59,7 @@ export function registerTaskCommands(deps: TaskCommandDeps): vscode.Disposable {
 			try {
 				await tasks.cancel(target.server, target.taskId);
 			} catch (error) {
-				deps.showError(target.server, `cancelling the task failed: ${error instanceof Error ? error.message : String(error)}`);
+				deps.showError(target.server, `cancelling the task failed: ${errorMessage(error)}`);
 			}
 		}),
 		vscode.commands.registerCommand(TaskCommands.openTaskResult, (target: TaskTarget) => openTaskResult(deps, target)),

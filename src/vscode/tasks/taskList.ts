@@ -4,6 +4,7 @@ import type { ToolTask } from '../../protocol/client';
 import type { CallToolResult, Progress } from '../../protocol/schema';
 import type { Task, TaskStatus } from '../../protocol/tasks/task';
 import { isFinished } from './taskText';
+import { errorMessage } from '../../common/errors';
 
 export { isFinished };
 
@@ -175,7 +176,7 @@ export class TaskList implements vscode.Disposable {
 				// detach(): this window stopped following it (closing, or removed from the list); the server still has it.
 				if (this.disposed || !this.entries.has(key)) return;
 				entry.status = handle.status === 'working' || handle.status === 'input_required' ? 'failed' : handle.status;
-				entry.error = error instanceof Error ? error.message : String(error);
+				entry.error = errorMessage(error);
 				entry.finishedAt = Date.now();
 			},
 		).finally(() => {
@@ -204,7 +205,7 @@ export class TaskList implements vscode.Disposable {
 			if (this.entries.get(key) === entry) this.follow(entry, handle);
 			return handle;
 		} catch (error) {
-			entry.error = `MCP server '${entry.server}': ${error instanceof Error ? error.message : String(error)}`;
+			entry.error = `MCP server '${entry.server}': ${errorMessage(error)}`;
 			if (!isFinished(entry)) entry.status = 'unknown';
 			entry.finishedAt ??= Date.now();
 			this.save(entry.server);

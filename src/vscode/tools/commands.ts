@@ -5,7 +5,7 @@ import { McpError } from '../../protocol/mcpError';
 import type { CallToolResult, Progress } from '../../protocol/schema';
 import { toAbortSignal } from '../cancellation';
 import { Commands } from '../commandIds';
-import { commandError, errorText, nothingConfigured, type CommandBase, type Target } from '../commandTarget';
+import { commandError, nothingConfigured, type CommandBase, type Target } from '../commandTarget';
 import type { BlobFiles } from '../resources/blobFiles';
 import { renderToolResult, type ResultDocuments } from './resultDocument';
 import { formFromSchema } from './toolArgs';
@@ -13,6 +13,7 @@ import { askToolArguments } from './toolForm';
 import { chooseTaskMode } from '../tasks/taskCommands';
 import type { TaskList } from '../tasks/taskList';
 import type { ToolConsent } from './consent';
+import { errorMessage } from '../../common/errors';
 
 /** What the tool commands act on. */
 export interface ToolCommandDeps extends CommandBase {
@@ -234,7 +235,7 @@ export class ToolCommands implements vscode.Disposable {
 					if (bridge.signal.aborted || (error instanceof McpError && error.code === ErrorCode.RequestCancelled)) {
 						outcome.cancelled = true;
 					} else {
-						outcome.error = errorText(error);
+						outcome.error = errorMessage(error);
 					}
 				} finally {
 					bridge.dispose();
@@ -259,7 +260,7 @@ export class ToolCommands implements vscode.Disposable {
 			const editor = await this.deps.results.show(server, tool.name, markdown);
 			outcome.document = editor.document.uri;
 		} catch (error) {
-			this.error(server, `could not show the result of ${tool.name}: ${errorText(error)}`);
+			this.error(server, `could not show the result of ${tool.name}: ${errorMessage(error)}`);
 		}
 		return outcome;
 	}

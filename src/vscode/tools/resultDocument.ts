@@ -3,6 +3,7 @@ import type { CallToolResult, GetPromptResult } from '../../protocol/schema';
 import { base64Size } from '../../common/text';
 import { type BlobFiles } from '../resources/blobFiles';
 import { languageForMime, resourceUri } from '../resources/resourceDocuments';
+import { errorMessage } from '../../common/errors';
 
 /** The scheme of read-only result documents (tool results and prompt messages). */
 export const RESULT_SCHEME = 'switchboard-result';
@@ -48,7 +49,7 @@ async function renderBlocks(blocks: readonly Json[], server: string, blobs: Blob
 			lines.push(`[${label}] (click to open)`, '');
 			links.push({ text: `[${label}]`, target: file });
 		} catch (error) {
-			lines.push(`*${label}: could not be saved (${error instanceof Error ? error.message : String(error)})*`, '');
+			lines.push(`*${label}: could not be saved (${errorMessage(error)})*`, '');
 		}
 	};
 	for (const block of blocks) {

@@ -10,6 +10,7 @@
  */
 
 import { plural } from '../../common/text';
+import { errorMessage } from '../../common/errors';
 
 /** How a field is asked for. */
 export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'multiEnum' | 'json';
@@ -321,7 +322,7 @@ export function convertText(field: FieldSpec, text: string): Conversion {
 			try {
 				value = JSON.parse(text);
 			} catch (error) {
-				return { ok: false, error: `Not valid JSON: ${error instanceof Error ? error.message : String(error)}` };
+				return { ok: false, error: `Not valid JSON: ${errorMessage(error)}` };
 			}
 			const problem = checkJson(field, value);
 			return problem ? { ok: false, error: problem } : { ok: true, value };

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { errorMessage } from '../../common/errors';
 
 /** The setting that lists servers, keyed by name (parsed by src/manager/config.ts). */
 const SECTION = 'mcpSwitchboard';
@@ -123,7 +124,7 @@ export async function addServer(): Promise<string | undefined> {
 	try {
 		await config.update(KEY, { ...current, [name.trim()]: entry }, where.target);
 	} catch (error) {
-		void vscode.window.showErrorMessage(`Could not save MCP server '${name.trim()}': ${error instanceof Error ? error.message : String(error)}`);
+		void vscode.window.showErrorMessage(`Could not save MCP server '${name.trim()}': ${errorMessage(error)}`);
 		return undefined;
 	}
 	const restricted = !vscode.workspace.isTrusted && vscode.workspace.workspaceFolders?.length ? ' (workspace settings are not offered in Restricted Mode)' : '';

@@ -12,6 +12,7 @@ import type { Manager } from '../../manager/manager';
 import { inputSecretKey, USER_INPUT_SCOPE } from '../inputs';
 import type { ServerConfiguration } from '../settings';
 import { describeImport, extractSecrets } from './importSecrets';
+import { errorMessage } from '../../common/errors';
 
 export const ConfigCommands = {
 	importServers: 'mcpSwitchboard.importServers',
@@ -91,7 +92,7 @@ export async function importServers(secrets: vscode.SecretStorage, file?: vscode
 	try {
 		text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
 	} catch (error) {
-		void vscode.window.showErrorMessage(`MCP: cannot read ${uri.fsPath}: ${error instanceof Error ? error.message : String(error)}`);
+		void vscode.window.showErrorMessage(`MCP: cannot read ${uri.fsPath}: ${errorMessage(error)}`);
 		return [];
 	}
 	const { servers, problems } = importMcpServers(text, path.basename(uri.fsPath));

@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
 import type { ServerView } from '../../manager/manager';
 import { Commands } from '../commandIds';
-import { commandError, errorText, nothingConfigured, pickServer, serverOf, type CommandBase, type Target } from '../commandTarget';
+import { commandError, nothingConfigured, pickServer, serverOf, type CommandBase, type Target } from '../commandTarget';
 import { stateLabel } from './serversTree';
+import { errorMessage } from '../../common/errors';
 
 /**
  * Registers the server commands of the tree, the palette and the status bar: Start, Stop, Restart, Show Log, Refresh,
@@ -35,7 +36,7 @@ async function lifecycle(base: CommandBase, target: Target, action: 'start' | 's
 	try {
 		await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `MCP: ${action === 'stop' ? 'stopping' : action === 'start' ? 'starting' : 'restarting'} ${server}` }, () => base.manager[action](server));
 	} catch (error) {
-		commandError(base, server, `${action} failed: ${errorText(error)}`);
+		commandError(base, server, `${action} failed: ${errorMessage(error)}`);
 	}
 }
 
@@ -54,7 +55,7 @@ async function refresh(base: CommandBase, target: Target): Promise<void> {
 	await Promise.all(
 		servers.map((server) =>
 			base.manager.refresh(server).catch((error: unknown) => {
-				commandError(base, server, `refresh failed: ${errorText(error)}`);
+				commandError(base, server, `refresh failed: ${errorMessage(error)}`);
 			}),
 		),
 	);

@@ -20,6 +20,7 @@ import type { ToolConsent } from '../../tools/consent';
 import { RESULT_SCHEME } from '../../tools/resultDocument';
 import { HISTORY_SCHEME } from '../historyView';
 import { AppPanel, type AppRun } from './appPanel';
+import { errorMessage } from '../../../common/errors';
 
 /** Whether apps are rendered (and the extension advertised): `mcpSwitchboard.apps.enabled`, default true. */
 export function appsEnabled(): boolean {
@@ -120,7 +121,7 @@ export class AppViews implements vscode.Disposable {
 			const app = appContent(uri, await this.deps.manager.readResource(server, uri));
 			await view.show({ server, tool, arguments: args, result, app });
 		} catch (error) {
-			const message = `could not show the app of ${toolName} (${uri}): ${error instanceof Error ? error.message : String(error)}`;
+			const message = `could not show the app of ${toolName} (${uri}): ${errorMessage(error)}`;
 			this.deps.logs.channel(server).error(message);
 			view.showProblem(`MCP server '${server}' ${message}`);
 		}
