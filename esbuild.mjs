@@ -45,7 +45,14 @@ const builds = [
 	{ ...common, entryPoints: { 'cli-main': 'src/cli/main.ts' }, outdir: 'dist', external: ['zod'], minify: true },
 	// The launcher holds what runs before the servers start (arguments, configuration files, the spawn; earlyStart.ts):
 	// it is compiled on every run without a code cache, so it is minified too.
-	{ ...common, entryPoints: { cli: 'src/cli/bin.ts' }, outdir: 'dist', external: ['zod'], minify: true, banner: { js: '#!/usr/bin/env node' } },
+	{
+		...common,
+		entryPoints: { cli: 'src/cli/bin.ts' },
+		outdir: 'dist',
+		external: ['zod'],
+		minify: true,
+		banner: { js: '#!/usr/bin/env node' },
+	},
 	// Unit and integration tests: plain Node, no vscode either.
 	{
 		...common,
@@ -65,7 +72,9 @@ const builds = [
 		...common,
 		entryPoints: [
 			'test/e2e/suite/index.ts',
-			...readdirSync('test/e2e/suite').filter((f) => /\.(e2e|restricted|vsix)\.ts$/.test(f)).map((f) => join('test/e2e/suite', f)),
+			...readdirSync('test/e2e/suite')
+				.filter((f) => /\.(e2e|restricted|vsix)\.ts$/.test(f))
+				.map((f) => join('test/e2e/suite', f)),
 		],
 		outdir: 'out/e2e',
 		outbase: 'test/e2e',

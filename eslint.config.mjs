@@ -23,18 +23,33 @@ export default tseslint.config(
 		rules: {
 			// A promise nobody awaits or catches loses its rejection: an error the user never sees.
 			// node:test's test()/describe() return promises the runner itself awaits.
-			'@typescript-eslint/no-floating-promises': ['error', {
-				allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'describe', 'it', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] }],
-			}],
+			'@typescript-eslint/no-floating-promises': [
+				'error',
+				{
+					allowForKnownSafeCalls: [
+						{
+							from: 'package',
+							package: 'node:test',
+							name: ['test', 'describe', 'it', 'suite', 'before', 'after', 'beforeEach', 'afterEach'],
+						},
+					],
+				},
+			],
 			'@typescript-eslint/no-misused-promises': 'error',
 			// Rejecting with what was caught, or with an AbortSignal's reason (typed `any`), passes the original on unchanged.
-			'@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingAny: true, allowThrowingUnknown: true }],
+			'@typescript-eslint/prefer-promise-reject-errors': [
+				'error',
+				{ allowThrowingAny: true, allowThrowingUnknown: true },
+			],
 			// An `async` method that does not await still keeps a Promise-returning contract (interfaces, fakes).
 			'@typescript-eslint/require-await': 'off',
 			// `'endTurn' | string` documents the known values of an open set, on purpose.
 			'@typescript-eslint/no-redundant-type-constituents': 'off',
 			// `_name` marks a parameter kept for its position in a signature.
-			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+			'@typescript-eslint/no-unused-vars': [
+				'error',
+				{ argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+			],
 		},
 	},
 	{
@@ -51,9 +66,17 @@ export default tseslint.config(
 		files: ['**/*.ts', '**/*.mjs', '**/*.js'],
 		ignores: vscodeAllowed,
 		rules: {
-			'no-restricted-imports': ['error', {
-				paths: [{ name: 'vscode', message: 'Only src/vscode/** and src/extension.ts may import vscode (docs/architecture.md, "Layers").' }],
-			}],
+			'no-restricted-imports': [
+				'error',
+				{
+					paths: [
+						{
+							name: 'vscode',
+							message: 'Only src/vscode/** and src/extension.ts may import vscode (docs/architecture.md, "Layers").',
+						},
+					],
+				},
+			],
 		},
 	},
 	{
@@ -68,18 +91,49 @@ export default tseslint.config(
 		rules: {
 			// The layers point one way: common <- protocol <- manager <- gateway / cli / vscode, and the headless core,
 			// the gateway and the CLI never reach the VS Code edge.
-			'import-x/no-restricted-paths': ['error', {
-				basePath: import.meta.dirname,
-				zones: [
-					{ target: './src/common', from: ['./src/protocol', './src/manager', './src/vscode', './src/extension.ts'], message: 'src/common is shared by every layer and imports none of them.' },
-					{ target: './src/protocol', from: ['./src/manager', './src/gateway', './src/cli', './src/vscode', './src/extension.ts'], message: 'src/protocol imports nothing from the Manager or the VS Code edge.' },
-					{ target: './src/manager', from: ['./src/vscode', './src/extension.ts'], message: 'src/manager imports nothing from the VS Code edge.' },
-					{ target: './src/core.ts', from: ['./src/vscode', './src/extension.ts'], message: 'The headless API (dist/core.js) must not reach the VS Code edge.' },
-					{ target: './src/manager', from: ['./src/gateway', './src/cli'], message: 'src/manager is below the gateway and the CLI, which use it.' },
-					{ target: './src/gateway', from: ['./src/vscode', './src/extension.ts', './src/cli'], message: 'src/gateway runs in plain Node (the VS Code side is src/vscode/gateway).' },
-					{ target: './src/cli', from: ['./src/vscode', './src/extension.ts'], message: 'The CLI runs in plain Node, without VS Code.' },
-				],
-			}],
+			'import-x/no-restricted-paths': [
+				'error',
+				{
+					basePath: import.meta.dirname,
+					zones: [
+						{
+							target: './src/common',
+							from: ['./src/protocol', './src/manager', './src/vscode', './src/extension.ts'],
+							message: 'src/common is shared by every layer and imports none of them.',
+						},
+						{
+							target: './src/protocol',
+							from: ['./src/manager', './src/gateway', './src/cli', './src/vscode', './src/extension.ts'],
+							message: 'src/protocol imports nothing from the Manager or the VS Code edge.',
+						},
+						{
+							target: './src/manager',
+							from: ['./src/vscode', './src/extension.ts'],
+							message: 'src/manager imports nothing from the VS Code edge.',
+						},
+						{
+							target: './src/core.ts',
+							from: ['./src/vscode', './src/extension.ts'],
+							message: 'The headless API (dist/core.js) must not reach the VS Code edge.',
+						},
+						{
+							target: './src/manager',
+							from: ['./src/gateway', './src/cli'],
+							message: 'src/manager is below the gateway and the CLI, which use it.',
+						},
+						{
+							target: './src/gateway',
+							from: ['./src/vscode', './src/extension.ts', './src/cli'],
+							message: 'src/gateway runs in plain Node (the VS Code side is src/vscode/gateway).',
+						},
+						{
+							target: './src/cli',
+							from: ['./src/vscode', './src/extension.ts'],
+							message: 'The CLI runs in plain Node, without VS Code.',
+						},
+					],
+				},
+			],
 			// Import cycles make load order matter and layers blur; type-only imports count too (they still tie files).
 			'import-x/no-cycle': ['error', { ignoreExternal: true }],
 		},

@@ -65,7 +65,20 @@ for (const file of files) {
 
 // The second reference's columns only when a row has one.
 const plain = rows.some((row) => row.plainFloor !== undefined);
-const header = ['scenario', 'metric', 'unit', 'floor', ...(plain ? ['plain floor'] : []), 'ours', 'sdk', 'ours/floor', 'sdk/floor', ...(plain ? ['ours/plain', 'sdk/plain'] : []), 'target', 'load'];
+const header = [
+	'scenario',
+	'metric',
+	'unit',
+	'floor',
+	...(plain ? ['plain floor'] : []),
+	'ours',
+	'sdk',
+	'ours/floor',
+	'sdk/floor',
+	...(plain ? ['ours/plain', 'sdk/plain'] : []),
+	'target',
+	'load',
+];
 const table = rows.map((row) => [
 	row.scenario,
 	row.metric,
@@ -77,13 +90,21 @@ const table = rows.map((row) => [
 	typeof row.ratio === 'number' ? `${row.ratio.toFixed(2)}x` : ratio(row, row.ours),
 	ratio(row, row.sdk),
 	// Only rows that have a second reference get its ratios (ratio() would fall back to the floor for undefined).
-	...(plain ? (row.plainFloor === undefined ? ['-', '-'] : [ratio(row, row.ours, row.plainFloor), ratio(row, row.sdk, row.plainFloor)]) : []),
+	...(plain
+		? row.plainFloor === undefined
+			? ['-', '-']
+			: [ratio(row, row.ours, row.plainFloor), ratio(row, row.sdk, row.plainFloor)]
+		: []),
 	row.target ?? '',
 	row.load === undefined ? '' : row.load.toFixed(1),
 ]);
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => String(r[i]).length)));
 const line = (cells) => `| ${cells.map((c, i) => String(c).padEnd(widths[i])).join(' | ')} |`;
-console.log(`\nMedians of ${rounds} interleaved rounds; Node ${process.version}; ${new Date().toISOString()}; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} (1/5/15 min) at the end\n`);
+console.log(
+	`\nMedians of ${rounds} interleaved rounds; Node ${process.version}; ${new Date().toISOString()}; load average ${loadavg()
+		.map((x) => x.toFixed(1))
+		.join(' ')} (1/5/15 min) at the end\n`,
+);
 console.log(line(header));
 console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
 for (const r of table) console.log(line(r));
@@ -91,4 +112,7 @@ console.log(`\n(total ${((performance.now() - started) / 1000).toFixed(0)} s)`);
 
 const out = fileURLToPath(new URL('../.bench/', import.meta.url));
 mkdirSync(out, { recursive: true });
-writeFileSync(`${out}results.json`, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, loadavg: loadavg(), rounds, rows }, null, '\t')}\n`);
+writeFileSync(
+	`${out}results.json`,
+	`${JSON.stringify({ date: new Date().toISOString(), node: process.version, loadavg: loadavg(), rounds, rows }, null, '\t')}\n`,
+);

@@ -22,15 +22,23 @@ function walk(dir) {
 let found;
 try {
 	// -I skips binary files; exit status 1 means no match.
-	found = execFileSync('git', ['grep', '-n', '-I', '-E', '^(<<<<<<<|>>>>>>>) '], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split('\n');
+	found = execFileSync('git', ['grep', '-n', '-I', '-E', '^(<<<<<<<|>>>>>>>) '], {
+		cwd: root,
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'ignore'],
+	})
+		.trim()
+		.split('\n');
 } catch (error) {
 	if (error.status === 1) {
 		found = [];
 	} else {
-		found = walk(root).filter((file) => {
-			const bytes = readFileSync(file);
-			return !bytes.includes(0) && marker.test(bytes.toString('utf8'));
-		}).map((file) => relative(root, file));
+		found = walk(root)
+			.filter((file) => {
+				const bytes = readFileSync(file);
+				return !bytes.includes(0) && marker.test(bytes.toString('utf8'));
+			})
+			.map((file) => relative(root, file));
 	}
 }
 if (found.length > 0) {

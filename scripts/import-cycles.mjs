@@ -97,9 +97,15 @@ function circleIn(component) {
 
 if (components.length > 0) {
 	for (const component of components) {
-		console.error(`import cycle (type imports count): ${circleIn(component).map((f) => relative(root, f)).join(' → ')}`);
+		console.error(
+			`import cycle (type imports count): ${circleIn(component)
+				.map((f) => relative(root, f))
+				.join(' → ')}`,
+		);
 	}
-	console.error(`${components.length} import cycle(s) in src/: move the shared types or code into a file both sides import.`);
+	console.error(
+		`${components.length} import cycle(s) in src/: move the shared types or code into a file both sides import.`,
+	);
 	process.exit(1);
 }
 console.log(`import-cycles: no cycles among ${files.length} files in src/`);

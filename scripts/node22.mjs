@@ -35,7 +35,10 @@ export async function ensureNode22() {
 	// Without the outer npm's npm_* variables: under `npm run`, they would point this install at the project.
 	const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('npm_')));
 	const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-	const result = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', dir, NODE22_PACKAGE], { stdio: ['ignore', 'ignore', 'inherit'], env });
+	const result = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', dir, NODE22_PACKAGE], {
+		stdio: ['ignore', 'ignore', 'inherit'],
+		env,
+	});
 	if (result.status !== 0 || !existsSync(node)) {
 		throw new Error(`node22: npm install ${NODE22_PACKAGE} failed (exit ${result.status})`);
 	}

@@ -14,12 +14,23 @@ import { launchChromium, repoRoot, writeUserSettings } from './workbench.mjs';
 const scratch = mkdtempSync(join(tmpdir(), 'mcp-switchboard-oauth-ui-'));
 const results = join(repoRoot, 'test-results');
 mkdirSync(results, { recursive: true });
-await build({ entryPoints: [join(repoRoot, 'test/fixtures/authServer.ts')], bundle: true, platform: 'node', format: 'esm', outfile: join(scratch, 'authServer.mjs'), logLevel: 'warning' });
+await build({
+	entryPoints: [join(repoRoot, 'test/fixtures/authServer.ts')],
+	bundle: true,
+	platform: 'node',
+	format: 'esm',
+	outfile: join(scratch, 'authServer.mjs'),
+	logLevel: 'warning',
+});
 const { startAuthFixture } = await import(join(scratch, 'authServer.mjs'));
 const fixture = await startAuthFixture();
 const profileDir = join(scratch, 'profile');
-writeUserSettings(join(profileDir, 'user-data'), { 'mcpSwitchboard.servers': { 'oauth-demo': { type: 'http', url: fixture.mcpUrl } } });
-let demo, browser, status = 0;
+writeUserSettings(join(profileDir, 'user-data'), {
+	'mcpSwitchboard.servers': { 'oauth-demo': { type: 'http', url: fixture.mcpUrl } },
+});
+let demo,
+	browser,
+	status = 0;
 const t0 = Date.now();
 const log = (s) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s] ${s}`);
 try {
@@ -27,7 +38,10 @@ try {
 	browser = await launchChromium(demo.token);
 	const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
 	const tabs = [];
-	page.context().on('page', (p) => { tabs.push(p); p.on('load', () => log(`tab loaded ${p.url().split('?')[0]}`)); });
+	page.context().on('page', (p) => {
+		tabs.push(p);
+		p.on('load', () => log(`tab loaded ${p.url().split('?')[0]}`));
+	});
 	await page.goto(demo.url);
 	await page.locator('.part.activitybar .action-item a[aria-label^="MCP"]').first().click({ timeout: 60_000 });
 	const signIns = [];
@@ -36,8 +50,18 @@ try {
 		while (Date.now() < deadline) {
 			const dialog = page.locator('.monaco-dialog-box');
 			if (await dialog.isVisible().catch(() => false)) {
-				const title = (await dialog.locator('.dialog-message-text').innerText().catch(() => '')).trim();
-				const detail = (await dialog.locator('.dialog-message-detail').innerText().catch(() => '')).trim();
+				const title = (
+					await dialog
+						.locator('.dialog-message-text')
+						.innerText()
+						.catch(() => '')
+				).trim();
+				const detail = (
+					await dialog
+						.locator('.dialog-message-detail')
+						.innerText()
+						.catch(() => '')
+				).trim();
 				if (/sign in/.test(title)) {
 					signIns.push(title);
 					await page.screenshot({ path: `${results}/oauth-ui-signin-${signIns.length}.png` });
@@ -54,10 +78,30 @@ try {
 		}
 		return false;
 	};
-	const rowDescription = async () => (await page.locator('.part.sidebar .monaco-list-row[aria-level="1"]').evaluateAll((els) => els.map((el) => [el.querySelector('.label-name')?.textContent?.trim(), el.querySelector('.label-description')?.textContent?.trim()]))).find(([n]) => n === 'oauth-demo')?.[1] ?? '';
+	const rowDescription = async () =>
+		(
+			await page
+				.locator('.part.sidebar .monaco-list-row[aria-level="1"]')
+				.evaluateAll((els) =>
+					els.map((el) => [
+						el.querySelector('.label-name')?.textContent?.trim(),
+						el.querySelector('.label-description')?.textContent?.trim(),
+					]),
+				)
+		).find(([n]) => n === 'oauth-demo')?.[1] ?? '';
 	const ok1 = await answerDialogs(async () => /tool/.test(await rowDescription()));
-	log(`first sign-in: ${ok1}, row "${await rowDescription()}", sign-in dialogs ${signIns.length}, tabs ${tabs.length}, authorize ${fixture.authorizeRequests.length}`);
-	for (const t of tabs) log(`  tab ${t.url().split('?')[0]}: ${(await t.locator('body').innerText().catch(() => '')).slice(0, 60)}`);
+	log(
+		`first sign-in: ${ok1}, row "${await rowDescription()}", sign-in dialogs ${signIns.length}, tabs ${tabs.length}, authorize ${fixture.authorizeRequests.length}`,
+	);
+	for (const t of tabs)
+		log(
+			`  tab ${t.url().split('?')[0]}: ${(
+				await t
+					.locator('body')
+					.innerText()
+					.catch(() => '')
+			).slice(0, 60)}`,
+		);
 	await page.screenshot({ path: join(results, 'oauth-ui-signed-in.png') });
 	// Sign Out through the command palette, as a person would.
 	await page.keyboard.press('F1');
@@ -70,9 +114,18 @@ try {
 	await page.screenshot({ path: join(results, 'oauth-ui-signout-picker.png') });
 	await page.keyboard.press('Enter');
 	const ok2 = await answerDialogs(async () => signIns.length >= 2 && /tool/.test(await rowDescription()), 30_000);
-	log(`after sign-out: ${ok2}, sign-in dialogs ${signIns.length}, registrations ${fixture.registrations.length}, row "${await rowDescription()}"`);
+	log(
+		`after sign-out: ${ok2}, sign-in dialogs ${signIns.length}, registrations ${fixture.registrations.length}, row "${await rowDescription()}"`,
+	);
 	await page.screenshot({ path: join(results, 'oauth-ui-signed-in-again.png') });
-	const summary = { ok: ok1 && ok2 && rows.includes('oauth-demo') && signIns.length === 2, signInDialogs: signIns, signOutPickerRows: rows, authorizeRequests: fixture.authorizeRequests.length, registrations: fixture.registrations.length, tabs: tabs.map((t) => t.url().split('?')[0]) };
+	const summary = {
+		ok: ok1 && ok2 && rows.includes('oauth-demo') && signIns.length === 2,
+		signInDialogs: signIns,
+		signOutPickerRows: rows,
+		authorizeRequests: fixture.authorizeRequests.length,
+		registrations: fixture.registrations.length,
+		tabs: tabs.map((t) => t.url().split('?')[0]),
+	};
 	writeFileSync(join(results, 'oauth-ui-check.json'), JSON.stringify(summary, null, '\t'));
 	if (!summary.ok) status = 1;
 } catch (e) {

@@ -19,7 +19,8 @@ const vsce = join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce');
 
 function run(command, args, options = {}) {
 	const result = spawnSync(command, args, { cwd: repoRoot, stdio: 'inherit', ...options });
-	if (result.status !== 0) throw new Error(`package: ${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
+	if (result.status !== 0)
+		throw new Error(`package: ${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
 }
 
 /** Where `npm run package` writes the .vsix unless told otherwise. */
@@ -43,7 +44,15 @@ export async function packageVsix(options = {}) {
 		// (--no-dependencies); .vscodeignore is an allowlist. The README's screenshots are packed (docs/) and their links
 		// left relative (--no-rewrite-relative-links): VS Code shows them from the installed folder, and there is no
 		// public repository URL to rewrite it to.
-		run(node, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', out]);
+		run(node, [
+			vsce,
+			'package',
+			'--no-dependencies',
+			'--allow-missing-repository',
+			'--no-rewrite-relative-links',
+			'--out',
+			out,
+		]);
 	} finally {
 		run(process.execPath, ['esbuild.mjs']);
 	}

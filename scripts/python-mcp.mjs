@@ -7,21 +7,42 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const PYTHON_MCP_VERSION = '2.3.0';
-const venv = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'mcp-switchboard', `py-mcp-${PYTHON_MCP_VERSION}`);
+const venv = join(
+	process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'),
+	'mcp-switchboard',
+	`py-mcp-${PYTHON_MCP_VERSION}`,
+);
 
 /** The venv's python with `mcp` importable; installs it first when needed. Throws with pip's output when that fails. */
 export function pythonMcp() {
 	const python = join(venv, 'bin', 'python');
-	const check = () => existsSync(python) && spawnSync(python, ['-c', `import importlib.metadata as m, sys; sys.exit(m.version('mcp') != '${PYTHON_MCP_VERSION}')`]).status === 0;
+	const check = () =>
+		existsSync(python) &&
+		spawnSync(python, [
+			'-c',
+			`import importlib.metadata as m, sys; sys.exit(m.version('mcp') != '${PYTHON_MCP_VERSION}')`,
+		]).status === 0;
 	if (check()) return python;
 	const run = (command, args) => {
 		const result = spawnSync(command, args, { encoding: 'utf8' });
-		if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status}): ${result.stderr || result.stdout || result.error}`);
+		if (result.status !== 0)
+			throw new Error(
+				`${command} ${args.join(' ')} failed (${result.status}): ${result.stderr || result.stdout || result.error}`,
+			);
 	};
 	run('python3', ['-m', 'venv', venv]);
 	// Only the local mirror is reachable here: no retries against an index that cannot answer.
 	const local = existsSync('/opt/pypi/simple') ? ['--index-url', 'file:///opt/pypi/simple'] : [];
-	run(join(venv, 'bin', 'pip'), ['install', '--quiet', '--retries', '0', '--timeout', '15', ...local, `mcp==${PYTHON_MCP_VERSION}`]);
+	run(join(venv, 'bin', 'pip'), [
+		'install',
+		'--quiet',
+		'--retries',
+		'0',
+		'--timeout',
+		'15',
+		...local,
+		`mcp==${PYTHON_MCP_VERSION}`,
+	]);
 	if (!check()) throw new Error(`mcp ${PYTHON_MCP_VERSION} is not importable in ${venv} after pip install`);
 	return python;
 }

@@ -10,7 +10,17 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { cacheDir, ensureVsCode } from './vscode-server.mjs';
-import { freePort, killTagged, newRunToken, registerInstalledExtensions, repoRoot, startCodeServer, waitHealthy, writeUserSettings, extensionId } from './workbench.mjs';
+import {
+	freePort,
+	killTagged,
+	newRunToken,
+	registerInstalledExtensions,
+	repoRoot,
+	startCodeServer,
+	waitHealthy,
+	writeUserSettings,
+	extensionId,
+} from './workbench.mjs';
 
 const demoFolder = join(repoRoot, 'demo');
 const everything = join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
@@ -21,7 +31,10 @@ async function waitForPort(port, child, timeoutMs = 15_000) {
 	while (Date.now() < deadline) {
 		if (child.exitCode !== null) throw new Error(`the process for port ${port} exited with ${child.exitCode}`);
 		const open = await new Promise((resolve) => {
-			const socket = connect(port, '127.0.0.1', () => { socket.end(); resolve(true); });
+			const socket = connect(port, '127.0.0.1', () => {
+				socket.end();
+				resolve(true);
+			});
 			socket.on('error', () => resolve(false));
 		});
 		if (open) return;
@@ -32,7 +45,10 @@ async function waitForPort(port, child, timeoutMs = 15_000) {
 
 async function portIsFree(port) {
 	return new Promise((resolve) => {
-		const socket = connect(port, '127.0.0.1', () => { socket.end(); resolve(false); });
+		const socket = connect(port, '127.0.0.1', () => {
+			socket.end();
+			resolve(false);
+		});
 		socket.on('error', () => resolve(true));
 	});
 }
@@ -47,7 +63,8 @@ async function portIsFree(port) {
 export async function startDemo(options = {}) {
 	const log = options.log ?? console.log;
 	const folder = options.folder ?? demoFolder;
-	if (spawnSync(process.execPath, ['esbuild.mjs'], { cwd: repoRoot, stdio: 'inherit' }).status !== 0) throw new Error('the build failed');
+	if (spawnSync(process.execPath, ['esbuild.mjs'], { cwd: repoRoot, stdio: 'inherit' }).status !== 0)
+		throw new Error('the build failed');
 	ensureVsCode({ log });
 	const token = newRunToken();
 	const profileDir = options.profileDir ?? process.env.MCP_SWITCHBOARD_PROFILE ?? join(dirname(cacheDir()), 'profile');
@@ -74,7 +91,8 @@ export async function startDemo(options = {}) {
 		const port = wanted > 0 && (await portIsFree(wanted)) ? wanted : await freePort();
 		const extensionsDir = join(profileDir, 'extensions');
 		registerInstalledExtensions(extensionsDir, [repoRoot]);
-		if (!existsSync(join(profileDir, 'user-data', 'User', 'settings.json'))) writeUserSettings(join(profileDir, 'user-data'));
+		if (!existsSync(join(profileDir, 'user-data', 'User', 'settings.json')))
+			writeUserSettings(join(profileDir, 'user-data'));
 		server = startCodeServer({
 			port,
 			workspace: folder,
@@ -112,5 +130,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
 		console.error(`code-server exited (${code}); see ${demo.server.logFile}`);
 		void shutdown(1);
 	});
-	console.log(`\n  MCP Switchboard (${extensionId.id} ${extensionId.version}) in VS Code, with the demo workspace:\n\n    ${demo.url}\n\n  Open the MCP view in the activity bar. Ctrl+C stops everything.\n`);
+	console.log(
+		`\n  MCP Switchboard (${extensionId.id} ${extensionId.version}) in VS Code, with the demo workspace:\n\n    ${demo.url}\n\n  Open the MCP view in the activity bar. Ctrl+C stops everything.\n`,
+	);
 }

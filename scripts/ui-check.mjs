@@ -54,16 +54,21 @@ try {
 		expectedServers,
 		{ timeout },
 	);
-	const rows = await view.evaluateAll((els) => els.map((el) => ({
-		name: el.querySelector('.label-name')?.textContent?.trim() ?? '',
-		description: el.querySelector('.label-description')?.textContent?.trim() ?? '',
-	})));
+	const rows = await view.evaluateAll((els) =>
+		els.map((el) => ({
+			name: el.querySelector('.label-name')?.textContent?.trim() ?? '',
+			description: el.querySelector('.label-description')?.textContent?.trim() ?? '',
+		})),
+	);
 	console.log(`ui-check: ${rows.length} server rows after ${elapsed()}:`);
 	for (const row of rows) console.log(`  ${row.name}  ${row.description}`);
 
 	// Nothing asks by itself: opening the workspace raises no dialog. Workspace-defined servers show "needs trust".
 	await page.waitForTimeout(2000);
-	const dialogBeforeClick = await page.locator('.monaco-dialog-box').isVisible().catch(() => false);
+	const dialogBeforeClick = await page
+		.locator('.monaco-dialog-box')
+		.isVisible()
+		.catch(() => false);
 	if (dialogBeforeClick) throw new Error('a dialog opened at start-up, before anything was clicked');
 	// A person clicks each "needs trust" row (its Start), reads the trust prompt and answers "Allow", then sees the
 	// servers run.
@@ -74,17 +79,32 @@ try {
 	while (Date.now() < deadline) {
 		const dialog = page.locator('.monaco-dialog-box');
 		if (await dialog.isVisible().catch(() => false)) {
-			const title = (await dialog.locator('.dialog-message-text').innerText().catch(() => '')).trim();
-			const detail = (await dialog.locator('.dialog-message-detail').innerText().catch(() => '')).trim();
+			const title = (
+				await dialog
+					.locator('.dialog-message-text')
+					.innerText()
+					.catch(() => '')
+			).trim();
+			const detail = (
+				await dialog
+					.locator('.dialog-message-detail')
+					.innerText()
+					.catch(() => '')
+			).trim();
 			dialogs.push({ title, detail });
 			console.log(`ui-check: dialog "${title}" (${detail.split('\n')[0]}) -> Allow`);
 			await dialog.getByRole('button', { name: 'Allow', exact: true }).click({ timeout: 5000 });
 			continue;
 		}
-		const waiting = await view.evaluateAll((els) => els.map((el) => ({
-			name: el.querySelector('.label-name')?.textContent?.trim() ?? '',
-			description: el.querySelector('.label-description')?.textContent?.trim() ?? '',
-		})).filter((row) => /^needs trust/.test(row.description)).map((row) => row.name));
+		const waiting = await view.evaluateAll((els) =>
+			els
+				.map((el) => ({
+					name: el.querySelector('.label-name')?.textContent?.trim() ?? '',
+					description: el.querySelector('.label-description')?.textContent?.trim() ?? '',
+				}))
+				.filter((row) => /^needs trust/.test(row.description))
+				.map((row) => row.name),
+		);
 		const next = waiting.find((name) => !clicked.has(name));
 		if (next) {
 			clicked.add(next);
@@ -93,12 +113,16 @@ try {
 			await page.waitForTimeout(500);
 			continue;
 		}
-		descriptions = await view.evaluateAll((els) => els.map((el) => el.querySelector('.label-description')?.textContent?.trim() ?? ''));
+		descriptions = await view.evaluateAll((els) =>
+			els.map((el) => el.querySelector('.label-description')?.textContent?.trim() ?? ''),
+		);
 		if (descriptions.length >= expectedServers && descriptions.every(listsTools)) break;
 		await page.waitForTimeout(300);
 	}
 	const running = descriptions.filter(listsTools).length;
-	console.log(`ui-check: ${running} of ${descriptions.length} servers show tools after ${elapsed()}: ${descriptions.join(' | ')}`);
+	console.log(
+		`ui-check: ${running} of ${descriptions.length} servers show tools after ${elapsed()}: ${descriptions.join(' | ')}`,
+	);
 	// Expand the first server and its first group (Tools), as a person browsing would.
 	await view.first().click();
 	for (const key of ['ArrowRight', 'ArrowDown', 'ArrowRight']) {
@@ -108,8 +132,16 @@ try {
 	await page.waitForTimeout(700);
 	await page.screenshot({ path: shot });
 	if (extraOut) await page.screenshot({ path: extraOut });
-	writeFileSync(join(results, 'ui-check.json'), JSON.stringify({ ok: running >= expectedServers, seconds: (Date.now() - started) / 1000, rows, dialogs, descriptions }, null, '\t'));
-	if (running < expectedServers) throw new Error(`only ${running} of ${expectedServers} servers came up (see the screenshot)`);
+	writeFileSync(
+		join(results, 'ui-check.json'),
+		JSON.stringify(
+			{ ok: running >= expectedServers, seconds: (Date.now() - started) / 1000, rows, dialogs, descriptions },
+			null,
+			'\t',
+		),
+	);
+	if (running < expectedServers)
+		throw new Error(`only ${running} of ${expectedServers} servers came up (see the screenshot)`);
 	console.log(`ui-check: saved ${shot} after ${elapsed()}`);
 } catch (error) {
 	status = 1;

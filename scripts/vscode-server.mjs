@@ -55,7 +55,9 @@ export function ensureVsCode(options = {}) {
 	try {
 		if (isInstalled(p)) return p;
 		const started = Date.now();
-		log(`vscode-server: installing ${NODE_PACKAGE} and code-server@${CODE_SERVER_VERSION} into ${p.dir} (first time: a few minutes)`);
+		log(
+			`vscode-server: installing ${NODE_PACKAGE} and code-server@${CODE_SERVER_VERSION} into ${p.dir} (first time: a few minutes)`,
+		);
 		installDebianPackagesIfMissing(log);
 		rmSync(join(p.dir, 'node_modules'), { recursive: true, force: true });
 		rmSync(join(p.dir, 'node24'), { recursive: true, force: true });
@@ -74,7 +76,10 @@ export function ensureVsCode(options = {}) {
 			npm(['install', '--prefix', p.dir, `code-server@${CODE_SERVER_VERSION}`], { cwd: p.dir, env, node: p.node });
 		} catch (error) {
 			// The usual cause is the native kerberos module: it builds against libkrb5-dev.
-			throw new Error(`${error.message}. If a native module failed to build, install the Debian packages with \`bash scripts/apt-deps.sh\` (libkrb5-dev, g++, make, python3 are needed) and retry.`, { cause: error });
+			throw new Error(
+				`${error.message}. If a native module failed to build, install the Debian packages with \`bash scripts/apt-deps.sh\` (libkrb5-dev, g++, make, python3 are needed) and retry.`,
+				{ cause: error },
+			);
 		}
 		if (!existsSync(p.entry)) throw new Error(`vscode-server: code-server did not provide ${p.entry}`);
 		writeFileSync(p.marker, markerText);
@@ -94,7 +99,10 @@ function installDebianPackagesIfMissing(log) {
 	if (process.platform !== 'linux' || spawnSync('dpkg-query', ['--version'], { stdio: 'ignore' }).status !== 0) return;
 	const script = fileURLToPath(new URL('./apt-deps.sh', import.meta.url));
 	const result = spawnSync('bash', [script], { stdio: 'inherit' });
-	if (result.status !== 0) log(`vscode-server: ${script} failed (exit ${result.status ?? result.signal}); continuing, the native build may fail`);
+	if (result.status !== 0)
+		log(
+			`vscode-server: ${script} failed (exit ${result.status ?? result.signal}); continuing, the native build may fail`,
+		);
 }
 
 function isInstalled(p) {
@@ -114,10 +122,12 @@ function withoutNpmVariables(env) {
 function npm(args, { cwd, env = withoutNpmVariables(process.env), node }) {
 	const common = ['--no-audit', '--no-fund', '--no-save', '--loglevel=error', '--no-package-lock'];
 	const npmCli = node ? join(node, '..', '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js') : undefined;
-	const result = npmCli && existsSync(npmCli)
-		? spawnSync(node, [npmCli, ...args, ...common], { cwd, env, stdio: 'inherit' })
-		: spawnSync('npm', [...args, ...common], { cwd, env, stdio: 'inherit' });
-	if (result.status !== 0) throw new Error(`vscode-server: npm ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
+	const result =
+		npmCli && existsSync(npmCli)
+			? spawnSync(node, [npmCli, ...args, ...common], { cwd, env, stdio: 'inherit' })
+			: spawnSync('npm', [...args, ...common], { cwd, env, stdio: 'inherit' });
+	if (result.status !== 0)
+		throw new Error(`vscode-server: npm ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
 }
 
 /** A lock folder holding the owner's pid; a lock whose owner is gone (or older than 20 minutes) is taken over. */

@@ -20,7 +20,10 @@ export const extensionId = (() => {
 export function chromiumPath() {
 	const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean);
 	const found = candidates.find((p) => existsSync(p));
-	if (!found) throw new Error('No Chromium found: run `bash scripts/apt-deps.sh` (apt-get install chromium fonts-dejavu-core libkrb5-dev) or set CHROMIUM_PATH');
+	if (!found)
+		throw new Error(
+			'No Chromium found: run `bash scripts/apt-deps.sh` (apt-get install chromium fonts-dejavu-core libkrb5-dev) or set CHROMIUM_PATH',
+		);
 	return found;
 }
 
@@ -68,24 +71,31 @@ export function copyWorkspace(src, dest) {
 export function writeUserSettings(userDataDir, extra = {}) {
 	const dir = join(userDataDir, 'User');
 	mkdirSync(dir, { recursive: true });
-	writeFileSync(join(dir, 'settings.json'), JSON.stringify({
-		'workbench.startupEditor': 'none',
-		'workbench.tips.enabled': false,
-		'workbench.welcomePage.walkthroughs.openOnInstall': false,
-		'extensions.ignoreRecommendations': true,
-		'extensions.autoCheckUpdates': false,
-		'extensions.autoUpdate': false,
-		'update.mode': 'none',
-		'telemetry.telemetryLevel': 'off',
-		'security.workspace.trust.enabled': false,
-		'window.commandCenter': false,
-		'workbench.colorTheme': 'Default Dark Modern',
-		// The demo lives inside this repo: no "open the parent repository?" toast.
-		'git.openRepositoryInParentFolders': 'never',
-		// The chat panel stays closed until asked for, so the editor area has room.
-		'workbench.secondarySideBar.defaultVisibility': 'hidden',
-		...extra,
-	}, null, '\t'));
+	writeFileSync(
+		join(dir, 'settings.json'),
+		JSON.stringify(
+			{
+				'workbench.startupEditor': 'none',
+				'workbench.tips.enabled': false,
+				'workbench.welcomePage.walkthroughs.openOnInstall': false,
+				'extensions.ignoreRecommendations': true,
+				'extensions.autoCheckUpdates': false,
+				'extensions.autoUpdate': false,
+				'update.mode': 'none',
+				'telemetry.telemetryLevel': 'off',
+				'security.workspace.trust.enabled': false,
+				'window.commandCenter': false,
+				'workbench.colorTheme': 'Default Dark Modern',
+				// The demo lives inside this repo: no "open the parent repository?" toast.
+				'git.openRepositoryInParentFolders': 'never',
+				// The chat panel stays closed until asked for, so the editor area has room.
+				'workbench.secondarySideBar.defaultVisibility': 'hidden',
+				...extra,
+			},
+			null,
+			'\t',
+		),
+	);
 }
 
 /**
@@ -118,14 +128,28 @@ export function installVsix(vsix, o) {
 	const extensionsDir = join(o.scratch, 'extensions');
 	const xdg = join(o.scratch, 'xdg');
 	for (const dir of [extensionsDir, join(xdg, 'config'), join(xdg, 'data')]) mkdirSync(dir, { recursive: true });
-	const result = spawnSync(vs.node, [vs.entry, '--install-extension', vsix, '--extensions-dir', extensionsDir, '--user-data-dir', join(o.scratch, 'user-data')], {
-		cwd: o.scratch,
-		encoding: 'utf8',
-		env: { ...process.env, XDG_CONFIG_HOME: join(xdg, 'config'), XDG_DATA_HOME: join(xdg, 'data') },
-	});
+	const result = spawnSync(
+		vs.node,
+		[
+			vs.entry,
+			'--install-extension',
+			vsix,
+			'--extensions-dir',
+			extensionsDir,
+			'--user-data-dir',
+			join(o.scratch, 'user-data'),
+		],
+		{
+			cwd: o.scratch,
+			encoding: 'utf8',
+			env: { ...process.env, XDG_CONFIG_HOME: join(xdg, 'config'), XDG_DATA_HOME: join(xdg, 'data') },
+		},
+	);
 	const folder = join(extensionsDir, `${extensionId.id}-${extensionId.version}`);
 	if (result.status !== 0 || !existsSync(join(folder, 'package.json'))) {
-		throw new Error(`code-server --install-extension ${vsix} failed (exit ${result.status ?? result.signal}): ${`${result.stdout}${result.stderr}`.trim().split('\n').slice(-3).join(' ')}`);
+		throw new Error(
+			`code-server --install-extension ${vsix} failed (exit ${result.status ?? result.signal}): ${`${result.stdout}${result.stderr}`.trim().split('\n').slice(-3).join(' ')}`,
+		);
 	}
 	return folder;
 }
@@ -146,19 +170,23 @@ export function installVsix(vsix, o) {
  */
 export function startCodeServer(o) {
 	const vs = paths();
-	if (!existsSync(vs.entry)) throw new Error(`code-server is not installed in ${vs.dir}: run node scripts/vscode-server.mjs`);
+	if (!existsSync(vs.entry))
+		throw new Error(`code-server is not installed in ${vs.dir}: run node scripts/vscode-server.mjs`);
 	const userDataDir = join(o.scratch, 'user-data');
 	const extensionsDir = o.extensionsDir ?? join(o.scratch, 'extensions');
 	const xdg = join(o.scratch, 'xdg');
-	for (const dir of [userDataDir, extensionsDir, join(xdg, 'config'), join(xdg, 'data'), join(xdg, 'cache')]) mkdirSync(dir, { recursive: true });
+	for (const dir of [userDataDir, extensionsDir, join(xdg, 'config'), join(xdg, 'data'), join(xdg, 'cache')])
+		mkdirSync(dir, { recursive: true });
 	const config = join(o.scratch, 'config.yaml');
 	writeFileSync(config, 'auth: none\ncert: false\n');
 	const logFile = o.logFile ?? join(o.scratch, 'code-server.log');
 	const out = openSync(logFile, 'a');
 	const args = [
 		vs.entry,
-		'--auth', 'none',
-		'--bind-addr', `127.0.0.1:${o.port}`,
+		'--auth',
+		'none',
+		'--bind-addr',
+		`127.0.0.1:${o.port}`,
 		'--disable-telemetry',
 		'--disable-update-check',
 		// `workspaceTrust: true` keeps VS Code's workspace trust on (the untrusted run opens its folder in Restricted Mode).
@@ -166,9 +194,12 @@ export function startCodeServer(o) {
 		'--disable-getting-started-override',
 		'--ignore-last-opened',
 		...(o.smokeTestDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
-		'--user-data-dir', userDataDir,
-		'--extensions-dir', extensionsDir,
-		'--config', config,
+		'--user-data-dir',
+		userDataDir,
+		'--extensions-dir',
+		extensionsDir,
+		'--config',
+		config,
 		...(o.extraArgs ?? []),
 		o.workspace,
 	];
@@ -192,7 +223,8 @@ export function startCodeServer(o) {
 export async function waitHealthy(url, child, timeoutMs = 60_000) {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
-		if (child.exitCode !== null || child.signalCode !== null) throw new Error(`code-server exited (${child.exitCode ?? child.signalCode}) before it was ready`);
+		if (child.exitCode !== null || child.signalCode !== null)
+			throw new Error(`code-server exited (${child.exitCode ?? child.signalCode}) before it was ready`);
 		try {
 			const response = await fetch(new URL('healthz', url), { signal: AbortSignal.timeout(2000) });
 			if (response.ok) return;
@@ -212,8 +244,14 @@ export async function launchChromium(token, { headless = true } = {}) {
 		headless,
 		env: { ...process.env, [TOKEN_VAR]: token },
 		args: [
-			'--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-			'--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
+			'--no-sandbox',
+			'--disable-gpu',
+			'--disable-quic',
+			'--no-first-run',
+			'--disable-background-networking',
+			'--disable-component-update',
+			'--disable-sync',
+			'--disable-dev-shm-usage',
 		],
 	});
 }
@@ -242,10 +280,18 @@ export async function killTagged(token, { groupLeader, graceMs = 3000 } = {}) {
 	const signalAll = (signal) => {
 		const pids = taggedPids(token);
 		if (groupLeader) {
-			try { process.kill(-groupLeader, signal); } catch { /* group already gone */ }
+			try {
+				process.kill(-groupLeader, signal);
+			} catch {
+				/* group already gone */
+			}
 		}
 		for (const pid of pids) {
-			try { process.kill(pid, signal); } catch { /* already gone */ }
+			try {
+				process.kill(pid, signal);
+			} catch {
+				/* already gone */
+			}
 		}
 		return pids.length;
 	};
@@ -253,7 +299,11 @@ export async function killTagged(token, { groupLeader, graceMs = 3000 } = {}) {
 	const deadline = Date.now() + graceMs;
 	while (Date.now() < deadline && taggedPids(token).length > 0) await new Promise((r) => setTimeout(r, 100));
 	const left = taggedPids(token).map((pid) => {
-		try { return `${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').slice(-160)}`; } catch { return String(pid); }
+		try {
+			return `${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').slice(-160)}`;
+		} catch {
+			return String(pid);
+		}
 	});
 	signalAll('SIGKILL');
 	return left;

@@ -18,7 +18,14 @@ import type { Manager, ManagerOptions } from './manager/manager';
 import type { HeadlessOAuthHooksOptions, OAuthHostHooks, OAuthProvider, OAuthProviderOptions } from './protocol/auth';
 
 export { McpClient, DEFAULT_CLIENT_INFO } from './protocol/client';
-export type { CallToolOptions, ClientHandlers, ClientOptions, ProtocolEra, RequestOptions, ToolTask } from './protocol/client';
+export type {
+	CallToolOptions,
+	ClientHandlers,
+	ClientOptions,
+	ProtocolEra,
+	RequestOptions,
+	ToolTask,
+} from './protocol/client';
 export type { Task, TaskMetadata, TaskStatus } from './protocol/tasks/task';
 export { RELATED_TASK_META, isTerminal as isTerminalTaskStatus } from './protocol/tasks/task';
 export type { TaskHandle } from './protocol/tasks/taskHandle';
@@ -29,12 +36,38 @@ export type { TransportConfig, StdioTransportConfig, HttpTransportConfig } from 
 export type { Transport, TransportKind, HttpAuthProvider } from './protocol/transports/transport';
 export type { Logger, LogLevel } from './common/logger';
 export { consoleLogger, nullLogger, MemoryLogger } from './common/logger';
-export type { Manager, ManagerOptions, ServerConfig, ServerState, ServerView, ResolvedServer, NamedTool, ConfigSource } from './manager/manager';
+export type {
+	Manager,
+	ManagerOptions,
+	ServerConfig,
+	ServerState,
+	ServerView,
+	ResolvedServer,
+	NamedTool,
+	ConfigSource,
+} from './manager/manager';
 export type { Host } from './manager/host';
-export type { OAuthProvider, OAuthProviderOptions, HeadlessOAuthHooksOptions, OAuthClientConfig, OAuthHostHooks, TokenStore } from './protocol/auth';
+export type {
+	OAuthProvider,
+	OAuthProviderOptions,
+	HeadlessOAuthHooksOptions,
+	OAuthClientConfig,
+	OAuthHostHooks,
+	TokenStore,
+} from './protocol/auth';
 
 /** Options of `connect()`: the client's own (see ClientOptions) plus what building the transport needs. */
-export interface ConnectOptions extends Pick<ClientOptions, 'clientInfo' | 'timeoutMs' | 'connectTimeoutMs' | 'logger' | 'handlers' | 'protocolVersion' | 'probeTimeoutMs' | 'maxInputRounds'> {
+export interface ConnectOptions extends Pick<
+	ClientOptions,
+	| 'clientInfo'
+	| 'timeoutMs'
+	| 'connectTimeoutMs'
+	| 'logger'
+	| 'handlers'
+	| 'protocolVersion'
+	| 'probeTimeoutMs'
+	| 'maxInputRounds'
+> {
 	/** The name used in error messages and logs. Default: the command's base name, or the URL's host. */
 	name?: string;
 	/** Credentials per request for HTTP servers (e.g. an OAuth provider). Default: none (a 401 fails clearly). */
@@ -57,7 +90,12 @@ export function connect(server: TransportConfig, options: ConnectOptions = {}): 
 	const name = options.name ?? defaultName(server);
 	let transport: Transport;
 	try {
-		transport = createTransport(server, { logger: options.logger, name, auth: options.auth, inheritEnvironment: options.inheritEnvironment });
+		transport = createTransport(server, {
+			logger: options.logger,
+			name,
+			auth: options.auth,
+			inheritEnvironment: options.inheritEnvironment,
+		});
 	} catch (error) {
 		return Promise.reject(error);
 	}
@@ -80,8 +118,9 @@ export function connect(server: TransportConfig, options: ConnectOptions = {}): 
  * import of this module must not pay.
  */
 export function createTransport(config: TransportConfig, options: CreateTransportOptions = {}): Transport {
+	type CreateTransportModule = typeof import('./protocol/transports/createTransport');
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const module = require('./protocol/transports/createTransport') as typeof import('./protocol/transports/createTransport');
+	const module = require('./protocol/transports/createTransport') as CreateTransportModule;
 	return module.createTransport(config, options);
 }
 

@@ -9,7 +9,11 @@ import { notifyServerErrors, showServerError } from './vscode/logs/serverErrors'
 import { registerServerCommands } from './vscode/tree/serverCommands';
 import { registerResourceCommands } from './vscode/resources/resourceCommands';
 import { registerPromptCommands } from './vscode/prompts/promptCommands';
-import { ElicitationPresenter, handleUrlElicitationRequired, watchElicitationCompletions } from './vscode/elicitation/elicitation';
+import {
+	ElicitationPresenter,
+	handleUrlElicitationRequired,
+	watchElicitationCompletions,
+} from './vscode/elicitation/elicitation';
 import { VsCodeHost } from './vscode/host';
 import { registerConfigCommands } from './vscode/tree/importServers';
 import { ServerLogs } from './vscode/logs/logging';
@@ -99,13 +103,22 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		const sampling = new SamplingBroker(context, (server) => logs.channel(server), { queue: inputQueue });
 		const oauth = vsCodeOAuthHooks(context.secrets, (server) => logs.logger(server));
 		// MCP Apps (io.modelcontextprotocol/ui) is advertised while mcpSwitchboard.apps.enabled is on (console/apps).
-		const host = new VsCodeHost({ logs, elicitation, sampling, configuration, loggingLevel, oauth, extensions: advertisedExtensions });
+		const host = new VsCodeHost({
+			logs,
+			elicitation,
+			sampling,
+			configuration,
+			loggingLevel,
+			oauth,
+			extensions: advertisedExtensions,
+		});
 		context.subscriptions.push(configuration, elicitation, sampling, host, registerSamplingCommands(sampling));
 
 		const manager = new Manager(host, { inheritEnvironment: configuration.inheritEnvironment() });
 		context.subscriptions.push(
 			vscode.workspace.onDidChangeConfiguration((e) => {
-				if (e.affectsConfiguration('mcpSwitchboard.inheritEnvironment')) void manager.setInheritEnvironment(configuration.inheritEnvironment());
+				if (e.affectsConfiguration('mcpSwitchboard.inheritEnvironment'))
+					void manager.setInheritEnvironment(configuration.inheritEnvironment());
 			}),
 		);
 		// Sampling consent is remembered per server definition (where it is defined, its config) and model, not per name.
@@ -118,7 +131,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 
 		// Import servers, reset trust, clear inputs; also applies the start limits setting to the Manager.
 		registerConfigCommands(context, configuration, manager);
-		context.subscriptions.push(watchElicitationCompletions(manager, elicitation), watchLogLevelSetting(manager, (server) => logs.channel(server)));
+		context.subscriptions.push(
+			watchElicitationCompletions(manager, elicitation),
+			watchLogLevelSetting(manager, (server) => logs.channel(server)),
+		);
 
 		const tasks = new TaskList(manager, context.workspaceState);
 		context.subscriptions.push(tasks);
@@ -130,27 +146,44 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		// What a model may see and call: switched on, and not an app-only tool (MCP Apps: "Host MUST NOT include tools in
 		// the agent's tool list when their visibility does not include "model"").
 		const forModels = (named: NamedTool) => enablement.isEnabled(named) && visibleToModel(named.tool);
-		context.subscriptions.push(registerChatParticipant(context, manager, { consent, tasks, isEnabled: forModels }), registerConsentCommands(consent));
+		context.subscriptions.push(
+			registerChatParticipant(context, manager, { consent, tasks, isEnabled: forModels }),
+			registerConsentCommands(consent),
+		);
 		const version = String((context.extension.packageJSON as { version?: string }).version);
 		const gateway = registerGateway(manager, logs.main, version, forModels);
-		context.subscriptions.push(gateway.disposable, enablement.onDidChange(() => gateway.provider.catalog.refilter()));
+		context.subscriptions.push(
+			gateway.disposable,
+			enablement.onDidChange(() => gateway.provider.catalog.refilter()),
+		);
 
 		const tree = new ServersTreeProvider(manager, tasks, enablement);
 		// Checkboxes are managed here: a server's checkbox switches its tools through the settings, not VS Code's cascade.
-		const treeView = vscode.window.createTreeView(SERVERS_VIEW, { treeDataProvider: tree, showCollapseAll: true, manageCheckboxStateManually: true });
+		const treeView = vscode.window.createTreeView(SERVERS_VIEW, {
+			treeDataProvider: tree,
+			showCollapseAll: true,
+			manageCheckboxStateManually: true,
+		});
 		context.subscriptions.push(watchCheckboxes(treeView, manager, enablement));
 		context.subscriptions.push(tree, treeView);
 
 		// One folder per window; other windows' old folders are cleaned after the first save, never at activation.
 		const blobs = new BlobFiles(vscode.Uri.joinPath(context.globalStorageUri, 'blobs'));
 		const results = new ResultDocuments();
-		const resources = new ResourceDocuments(manager, blobs, (server, message) => showServerError(logs, server, message));
+		const resources = new ResourceDocuments(manager, blobs, (server, message) =>
+			showServerError(logs, server, message),
+		);
 		context.subscriptions.push(results, resources);
 
-		const openSettings = () => vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${context.extension.id}`);
+		const openSettings = () =>
+			vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${context.extension.id}`);
 		// Each feature registers its own commands; they share the Manager, the logs and the ways forward (commandTarget.ts).
 		const base = { manager, logs, addServer, openSettings };
-		context.subscriptions.push(registerServerCommands(base), registerResourceCommands({ ...base, results, resources, blobs }), registerPromptCommands({ ...base, results, resources, blobs }));
+		context.subscriptions.push(
+			registerServerCommands(base),
+			registerResourceCommands({ ...base, results, resources, blobs }),
+			registerPromptCommands({ ...base, results, resources, blobs }),
+		);
 		const commands = new ToolCommands({
 			...base,
 			results,
@@ -158,14 +191,33 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			userInput: () => inputQueue.userInput(),
 			consent,
 			// A -32042 "URL elicitation required" error: open the pages (with consent), then offer to retry the call.
-			retryAfterError: (server, tool, error) => handleUrlElicitationRequired(server, error, elicitation, `the call of ${tool}`),
+			retryAfterError: (server, tool, error) =>
+				handleUrlElicitationRequired(server, error, elicitation, `the call of ${tool}`),
 			tasks,
 		});
-		context.subscriptions.push(registerTaskCommands({ tasks, results, blobs, showError: (server, message) => showServerError(logs, server, message) }));
-		const devConsole = registerConsole(context, manager, { logs, consent, isEnabled: enablement.isEnabled, hostInfo: { name: 'MCP Switchboard', version } });
+		context.subscriptions.push(
+			registerTaskCommands({
+				tasks,
+				results,
+				blobs,
+				showError: (server, message) => showServerError(logs, server, message),
+			}),
+		);
+		const devConsole = registerConsole(context, manager, {
+			logs,
+			consent,
+			isEnabled: enablement.isEnabled,
+			hostInfo: { name: 'MCP Switchboard', version },
+		});
 		context.subscriptions.push(devConsole.disposable);
 		const statusBar = new ServersStatusBar(manager, Commands.showServers);
-		context.subscriptions.push(commands, statusBar, notifyServerErrors(manager, logs), notifySignInFailures(manager, logs), registerSignOutCommand(manager, new SecretStorageTokenStore(context.secrets)));
+		context.subscriptions.push(
+			commands,
+			statusBar,
+			notifyServerErrors(manager, logs),
+			notifySignInFailures(manager, logs),
+			registerSignOutCommand(manager, new SecretStorageTokenStore(context.secrets)),
+		);
 
 		// Apply configuration changes one at a time, in order; a change during an apply is applied after it.
 		let shownProblems = '';
@@ -178,18 +230,22 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 					const key = problems.join('\n');
 					if (problems.length > 0 && key !== shownProblems) {
 						const more = problems.length > 1 ? ` (and ${problems.length - 1} more in the output)` : '';
-						void vscode.window.showWarningMessage(`MCP configuration: ${problems[0]}${more}`, 'Open Settings', 'Show Output').then((choice) => {
-							if (choice === 'Open Settings') void openSettings();
-							if (choice === 'Show Output') logs.show();
-						});
+						void vscode.window
+							.showWarningMessage(`MCP configuration: ${problems[0]}${more}`, 'Open Settings', 'Show Output')
+							.then((choice) => {
+								if (choice === 'Open Settings') void openSettings();
+								if (choice === 'Show Output') logs.show();
+							});
 					}
 					shownProblems = key;
 					await manager.reconcile(servers);
 				} catch (error) {
 					logs.main.error(error instanceof Error ? error : String(error));
-					void vscode.window.showErrorMessage(`MCP: applying the server configuration failed: ${errorMessage(error)}`, 'Show Output').then((choice) => {
-						if (choice === 'Show Output') logs.show();
-					});
+					void vscode.window
+						.showErrorMessage(`MCP: applying the server configuration failed: ${errorMessage(error)}`, 'Show Output')
+						.then((choice) => {
+							if (choice === 'Show Output') logs.show();
+						});
 				}
 			});
 			return chain;
@@ -197,7 +253,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		context.subscriptions.push(configuration.onDidChange(() => void apply()));
 		void apply();
 
-		logs.main.info(`MCP Switchboard ${String((context.extension.packageJSON as { version?: string }).version)} activated`);
+		logs.main.info(
+			`MCP Switchboard ${String((context.extension.packageJSON as { version?: string }).version)} activated`,
+		);
 		return {
 			manager,
 			tree,

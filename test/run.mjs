@@ -48,7 +48,15 @@ if (testFiles.length > 0) {
 		...testFiles,
 	]);
 	const text = existsSync(tap) ? readFileSync(tap, 'utf8') : '';
-	const count = (name) => Number(/^# (\w+) (\d+)$/m.exec(text.split('\n').filter((l) => l.startsWith(`# ${name} `)).pop() ?? '')?.[2] ?? 0);
+	const count = (name) =>
+		Number(
+			/^# (\w+) (\d+)$/m.exec(
+				text
+					.split('\n')
+					.filter((l) => l.startsWith(`# ${name} `))
+					.pop() ?? '',
+			)?.[2] ?? 0,
+		);
 	passed += count('pass');
 	failed += count('fail') + count('cancelled');
 	if (!text) failed += 1;

@@ -24,7 +24,9 @@ export function listenForParent(server) {
  * `stop()` to end it.
  */
 export async function serveInChild(scriptUrl) {
-	const child = spawn(process.execPath, [fileURLToPath(scriptUrl), '--serve'], { stdio: ['ignore', 'pipe', 'inherit'] });
+	const child = spawn(process.execPath, [fileURLToPath(scriptUrl), '--serve'], {
+		stdio: ['ignore', 'pipe', 'inherit'],
+	});
 	const [chunk] = await once(child.stdout, 'data');
 	return { port: Number(String(chunk).trim()), stop: () => child.kill() };
 }

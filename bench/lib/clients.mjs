@@ -19,7 +19,12 @@ const require = createRequire(import.meta.url);
  * (`detached`, so close() can signal the process group; with the kernel's autogroup scheduling that alone changes
  * round-trip latency on a busy machine), all three pipes with stderr read by the client, a copy of the environment.
  */
-const SAME_OPTIONS = { stdio: ['pipe', 'pipe', 'pipe'], shell: false, detached: process.platform !== 'win32', windowsHide: true };
+const SAME_OPTIONS = {
+	stdio: ['pipe', 'pipe', 'pipe'],
+	shell: false,
+	detached: process.platform !== 'win32',
+	windowsHide: true,
+};
 
 async function connectFloor(serverArgs, { sameOptions = false } = {}) {
 	const child = sameOptions
@@ -50,7 +55,11 @@ async function connectFloor(serverArgs, { sameOptions = false } = {}) {
 			pending.set(id, { resolve, reject });
 			child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
 		});
-	await request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'floor', version: '1' } });
+	await request('initialize', {
+		protocolVersion: '2025-11-25',
+		capabilities: {},
+		clientInfo: { name: 'floor', version: '1' },
+	});
 	child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
 	return {
 		callTool: (name, args) => request('tools/call', { name, arguments: args }),
@@ -64,7 +73,10 @@ async function connectFloor(serverArgs, { sameOptions = false } = {}) {
 
 async function connectOurs(serverArgs) {
 	const core = require('../../dist/core.js');
-	const client = await core.connect({ type: 'stdio', command: process.execPath, args: [SERVER, ...serverArgs] }, { name: 'bench' });
+	const client = await core.connect(
+		{ type: 'stdio', command: process.execPath, args: [SERVER, ...serverArgs] },
+		{ name: 'bench' },
+	);
 	return {
 		callTool: (name, args) => client.callTool(name, args),
 		listTools: () => client.listTools(),
@@ -76,7 +88,9 @@ async function connectSdk(serverArgs) {
 	const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
 	const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
 	const client = new Client({ name: 'bench', version: '1.0.0' });
-	await client.connect(new StdioClientTransport({ command: process.execPath, args: [SERVER, ...serverArgs], stderr: 'inherit' }));
+	await client.connect(
+		new StdioClientTransport({ command: process.execPath, args: [SERVER, ...serverArgs], stderr: 'inherit' }),
+	);
 	return {
 		callTool: (name, args) => client.callTool({ name, arguments: args }),
 		listTools: async () => (await client.listTools()).tools,

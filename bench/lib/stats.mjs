@@ -64,5 +64,10 @@ export async function sequential(client, { calls, warmup, tool = 'echo' }) {
 		latencies[i] = (performance.now() - start) * 1000;
 	}
 	const used = process.cpuUsage(cpu);
-	return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), latencies, cpu: (used.user + used.system) / calls };
+	return {
+		p50: percentile(latencies, 50),
+		p99: percentile(latencies, 99),
+		latencies,
+		cpu: (used.user + used.system) / calls,
+	};
 }

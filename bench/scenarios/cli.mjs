@@ -42,7 +42,10 @@ function timed(file, args, cwd, env = process.env) {
 export async function run({ rounds }) {
 	const workspace = mkdtempSync(join(tmpdir(), 'bench-cli-'));
 	mkdirSync(join(workspace, '.vscode'));
-	writeFileSync(join(workspace, '.vscode', 'mcp.json'), JSON.stringify({ servers: { raw: { command: process.execPath, args: [SERVER, '--tools', '20'] } } }));
+	writeFileSync(
+		join(workspace, '.vscode', 'mcp.json'),
+		JSON.stringify({ servers: { raw: { command: process.execPath, args: [SERVER, '--tools', '20'] } } }),
+	);
 	const floorFile = join(workspace, 'bareStart.mjs');
 	writeFileSync(floorFile, bareStart);
 	const cli = join(root, 'dist', 'cli.js');
@@ -60,7 +63,15 @@ export async function run({ rounds }) {
 		return timed(cli, ['list', '--json'], workspace, env);
 	});
 	rmSync(workspace, { recursive: true, force: true });
-	const row = (metric, which) => ({ scenario: 'cli', metric, unit: 'ms', target: '<= 1.2x', floor: median(results.floor), ours: median(results[which]), sdk: 'no CLI' });
+	const row = (metric, which) => ({
+		scenario: 'cli',
+		metric,
+		unit: 'ms',
+		target: '<= 1.2x',
+		floor: median(results.floor),
+		ours: median(results[which]),
+		sdk: 'no CLI',
+	});
 	return [
 		row('`list` cold start, one stdio server, first run (probe)', 'cold'),
 		row('`list` cold start, one stdio server, era remembered', 'warm'),

@@ -31,7 +31,15 @@ function serve() {
 	const reply = (message) => {
 		const { id, method, params } = message;
 		if (method === 'initialize') {
-			return { jsonrpc: '2.0', id, result: { protocolVersion: params?.protocolVersion ?? '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'bench-http', version: '1.0.0' } } };
+			return {
+				jsonrpc: '2.0',
+				id,
+				result: {
+					protocolVersion: params?.protocolVersion ?? '2025-11-25',
+					capabilities: { tools: {} },
+					serverInfo: { name: 'bench-http', version: '1.0.0' },
+				},
+			};
 		}
 		if (method === 'tools/call') {
 			return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: String(params?.arguments?.text) }] } };
@@ -63,7 +71,9 @@ function serve() {
 			if (url.pathname === '/legacy/messages') {
 				res.writeHead(202).end();
 				if (message.id !== undefined && message.method !== undefined) {
-					legacyStreams.get(url.searchParams.get('sessionId'))?.write(`event: message\ndata: ${JSON.stringify(reply(message))}\n\n`);
+					legacyStreams
+						.get(url.searchParams.get('sessionId'))
+						?.write(`event: message\ndata: ${JSON.stringify(reply(message))}\n\n`);
 				}
 				return;
 			}
@@ -77,7 +87,11 @@ function serve() {
 				res.writeHead(200, { ...headers, 'content-type': 'text/event-stream' });
 				res.end(`event: message\ndata: ${body}\n\n`);
 			} else {
-				res.writeHead(200, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+				res.writeHead(200, {
+					...headers,
+					'content-type': 'application/json',
+					'content-length': Buffer.byteLength(body),
+				});
 				res.end(body);
 			}
 		});
@@ -97,11 +111,19 @@ async function startServer() {
 function floorPost(agent, url, headers, message) {
 	return new Promise((resolve, reject) => {
 		const body = JSON.stringify(message);
-		const req = http.request(url, { method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-			const chunks = [];
-			res.on('data', (c) => chunks.push(c));
-			res.on('end', () => resolve({ res, text: Buffer.concat(chunks).toString('utf8') }));
-		});
+		const req = http.request(
+			url,
+			{
+				method: 'POST',
+				agent,
+				headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+			},
+			(res) => {
+				const chunks = [];
+				res.on('data', (c) => chunks.push(c));
+				res.on('end', () => resolve({ res, text: Buffer.concat(chunks).toString('utf8') }));
+			},
+		);
 		req.on('error', reject);
 		req.end(body);
 	});
@@ -119,7 +141,11 @@ async function connectFloorStreamable(base, mode) {
 		const start = text.indexOf('data: ') + 6;
 		return { res, message: JSON.parse(text.slice(start, text.indexOf('\n', start))) };
 	};
-	const init = await request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'floor', version: '1' } });
+	const init = await request('initialize', {
+		protocolVersion: '2025-11-25',
+		capabilities: {},
+		clientInfo: { name: 'floor', version: '1' },
+	});
 	headers = { ...headers, 'mcp-session-id': init.res.headers['mcp-session-id'], 'mcp-protocol-version': '2025-11-25' };
 	await floorPost(agent, url, headers, { jsonrpc: '2.0', method: 'notifications/initialized' });
 	return {
@@ -132,7 +158,9 @@ async function connectFloorLegacy(base) {
 	const agent = new http.Agent({ keepAlive: true });
 	const pending = new Map();
 	let endpoint;
-	const stream = await new Promise((resolve, reject) => http.get(`${base}/legacy`, { headers: { accept: 'text/event-stream' } }, resolve).on('error', reject));
+	const stream = await new Promise((resolve, reject) =>
+		http.get(`${base}/legacy`, { headers: { accept: 'text/event-stream' } }, resolve).on('error', reject),
+	);
 	let buffer = '';
 	const gotEndpoint = new Promise((resolve) => {
 		stream.setEncoding('utf8');
@@ -161,7 +189,11 @@ async function connectFloorLegacy(base) {
 			pending.set(id, resolve);
 			floorPost(agent, endpoint, {}, { jsonrpc: '2.0', id, method, params }).catch(reject);
 		});
-	await request('initialize', { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'floor', version: '1' } });
+	await request('initialize', {
+		protocolVersion: '2024-11-05',
+		capabilities: {},
+		clientInfo: { name: 'floor', version: '1' },
+	});
 	await floorPost(agent, endpoint, {}, { jsonrpc: '2.0', method: 'notifications/initialized' });
 	return {
 		callTool: (name, args) => request('tools/call', { name, arguments: args }),
@@ -214,11 +246,27 @@ export async function run({ rounds }) {
 			try {
 				for (const which of CLIENTS) await parallelCalls(connections[which], 1000, IN_FLIGHT);
 				const seq = await interleave(rounds, CLIENTS, (which) => sequential(connections[which]));
-				const par = await interleave(rounds, CLIENTS, (which) => parallelCalls(connections[which], PARALLEL_CALLS, IN_FLIGHT));
-				const pick = (results, key) => Object.fromEntries(CLIENTS.map((c) => [c, median(results[c].map((r) => r[key]))]));
+				const par = await interleave(rounds, CLIENTS, (which) =>
+					parallelCalls(connections[which], PARALLEL_CALLS, IN_FLIGHT),
+				);
+				const pick = (results, key) =>
+					Object.fromEntries(CLIENTS.map((c) => [c, median(results[c].map((r) => r[key]))]));
 				rows.push(
-					{ scenario: label, metric: 'sequential tools/call echo p50', unit: 'µs', target: '<= 1.3x', ...pick(seq, 'p50') },
-					{ scenario: label, metric: `${PARALLEL_CALLS} calls, ${IN_FLIGHT} in flight`, unit: 'calls/s', lowerIsBetter: false, target: '<= 1.5x', ...pick(par, 'rate') },
+					{
+						scenario: label,
+						metric: 'sequential tools/call echo p50',
+						unit: 'µs',
+						target: '<= 1.3x',
+						...pick(seq, 'p50'),
+					},
+					{
+						scenario: label,
+						metric: `${PARALLEL_CALLS} calls, ${IN_FLIGHT} in flight`,
+						unit: 'calls/s',
+						lowerIsBetter: false,
+						target: '<= 1.5x',
+						...pick(par, 'rate'),
+					},
 					{ scenario: label, metric: `${IN_FLIGHT} in flight: client CPU per call`, unit: 'µs', ...pick(par, 'cpu') },
 				);
 			} finally {

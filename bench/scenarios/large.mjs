@@ -11,13 +11,18 @@ const CHILD = fileURLToPath(new URL('../lib/bigCallChild.mjs', import.meta.url))
 
 function measureInChild(which, mib) {
 	return new Promise((resolve) => {
-		execFile(process.execPath, [CHILD, which, String(mib)], { timeout: 60_000, maxBuffer: 1 << 20 }, (error, stdout) => {
-			try {
-				resolve(JSON.parse(stdout.trim().split('\n').pop()));
-			} catch {
-				resolve({ ok: false, error: error ? String(error.message).slice(0, 120) : 'no output' });
-			}
-		});
+		execFile(
+			process.execPath,
+			[CHILD, which, String(mib)],
+			{ timeout: 60_000, maxBuffer: 1 << 20 },
+			(error, stdout) => {
+				try {
+					resolve(JSON.parse(stdout.trim().split('\n').pop()));
+				} catch {
+					resolve({ ok: false, error: error ? String(error.message).slice(0, 120) : 'no output' });
+				}
+			},
+		);
 	});
 }
 
@@ -37,8 +42,20 @@ export async function run({ rounds }) {
 			return ok.length > 0 ? median(ok.map((r) => r[key])) : `fails (${results[which][0]?.error ?? '?'})`;
 		};
 		rows.push(
-			{ scenario: 'large', metric: `one tools/call returning ${mib} MiB, time`, unit: 'ms', target: '<= 1.5x', ...Object.fromEntries(CLIENTS.map((c) => [c, value(c, 'ms')])) },
-			{ scenario: 'large', metric: `one tools/call returning ${mib} MiB, peak RSS`, unit: 'MiB', target: '<= 2x', ...Object.fromEntries(CLIENTS.map((c) => [c, value(c, 'maxRssMiB')])) },
+			{
+				scenario: 'large',
+				metric: `one tools/call returning ${mib} MiB, time`,
+				unit: 'ms',
+				target: '<= 1.5x',
+				...Object.fromEntries(CLIENTS.map((c) => [c, value(c, 'ms')])),
+			},
+			{
+				scenario: 'large',
+				metric: `one tools/call returning ${mib} MiB, peak RSS`,
+				unit: 'MiB',
+				target: '<= 2x',
+				...Object.fromEntries(CLIENTS.map((c) => [c, value(c, 'maxRssMiB')])),
+			},
 		);
 	}
 	return rows;

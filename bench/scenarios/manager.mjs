@@ -49,12 +49,20 @@ const servers = Array.from({ length: COUNT }, (_, i) => ({
  * left in the parent's session), send initialize, wait for the answer, send initialized.
  */
 async function rawStart() {
-	const child = spawn(process.execPath, [SERVER, '--tools', '20'], { stdio: ['pipe', 'pipe', 'inherit'], detached: true });
+	const child = spawn(process.execPath, [SERVER, '--tools', '20'], {
+		stdio: ['pipe', 'pipe', 'inherit'],
+		detached: true,
+	});
 	const exited = once(child, 'exit');
 	await new Promise((resolve, reject) => {
 		child.on('error', reject);
-		child.stdout.on('data', lineReader(() => resolve()));
-		child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`);
+		child.stdout.on(
+			'data',
+			lineReader(() => resolve()),
+		);
+		child.stdin.write(
+			`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`,
+		);
 	});
 	child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
 	return { close: async () => (child.stdin.end(), await exited) };
@@ -80,13 +88,17 @@ async function startAll(which, Manager, limit) {
 	const elapsed = performance.now() - t;
 	const notRunning = manager.servers().filter((s) => s.state.kind !== 'running');
 	await manager.dispose();
-	if (notRunning.length > 0) throw new Error(`${notRunning.length} servers did not start: ${JSON.stringify(notRunning[0].state)}`);
+	if (notRunning.length > 0)
+		throw new Error(`${notRunning.length} servers did not start: ${JSON.stringify(notRunning[0].state)}`);
 	return elapsed;
 }
 
 /** A connection that answers at once with `tools` tools: measures the Manager's own work, not processes. */
 function fakeConnector(toolCount) {
-	const tools = Array.from({ length: toolCount }, (_, i) => ({ name: `tool_${i}.v${i % 7}`, inputSchema: { type: 'object' } }));
+	const tools = Array.from({ length: toolCount }, (_, i) => ({
+		name: `tool_${i}.v${i % 7}`,
+		inputSchema: { type: 'object' },
+	}));
 	const never = () => ({ dispose() {} });
 	return async ({ name }) => ({
 		name,
@@ -115,13 +127,17 @@ async function scale(Manager, servers) {
 		source: { kind: 'api', label: 'bench' },
 		workspaceDefined: false,
 	}));
-	const manager = new Manager({ logger: () => silent }, { connect: fakeConnector(100), maxConcurrentStarts: { stdio: servers } });
+	const manager = new Manager(
+		{ logger: () => silent },
+		{ connect: fakeConnector(100), maxConcurrentStarts: { stdio: servers } },
+	);
 	const t = performance.now();
 	await manager.reconcile(configs);
 	while (manager.allTools().length < servers * 100) await new Promise((r) => setImmediate(r));
 	const started = performance.now() - t;
 	const l = performance.now();
-	for (const tool of manager.allTools()) if (manager.findTool(tool.qualifiedName) !== tool) throw new Error('lookup failed');
+	for (const tool of manager.allTools())
+		if (manager.findTool(tool.qualifiedName) !== tool) throw new Error('lookup failed');
 	const lookup = performance.now() - l;
 	const r = performance.now();
 	await manager.reconcile(configs.map((c, i) => (i === 0 ? { ...c, config: { ...c.config, args: ['changed'] } } : c)));
@@ -150,16 +166,47 @@ export async function run({ rounds }) {
 		},
 	];
 	for (const limit of limits) {
-		rows.push({ scenario: 'manager', metric: `  same, stdio start limit ${limit}`, unit: 'ms', floor, ours: median(results[`limit${limit}`]), sdk: '-' });
+		rows.push({
+			scenario: 'manager',
+			metric: `  same, stdio start limit ${limit}`,
+			unit: 'ms',
+			floor,
+			ours: median(results[`limit${limit}`]),
+			sdk: '-',
+		});
 	}
 	// Scale: the Manager's own cost with instant fake connections. Linear means the 100-server figures are ~2x the 50.
 	for (const count of [50, 100]) {
 		const samples = [];
 		for (let i = 0; i < rounds; i++) samples.push(await scale(Manager, count));
 		const pick = (key) => median(samples.map((s) => s[key]));
-		rows.push({ scenario: 'manager', metric: `${count} servers / ${count * 100} tools: start until all tools named (fake connections)`, unit: 'ms', floor: '-', ours: pick('started'), sdk: '-', target: 'linear' });
-		rows.push({ scenario: 'manager', metric: `  same: findTool for every tool`, unit: 'ms', floor: '-', ours: pick('lookup'), sdk: '-', target: 'linear' });
-		rows.push({ scenario: 'manager', metric: `  same: reconcile with one server changed`, unit: 'ms', floor: '-', ours: pick('reconcile'), sdk: '-', target: 'linear' });
+		rows.push({
+			scenario: 'manager',
+			metric: `${count} servers / ${count * 100} tools: start until all tools named (fake connections)`,
+			unit: 'ms',
+			floor: '-',
+			ours: pick('started'),
+			sdk: '-',
+			target: 'linear',
+		});
+		rows.push({
+			scenario: 'manager',
+			metric: `  same: findTool for every tool`,
+			unit: 'ms',
+			floor: '-',
+			ours: pick('lookup'),
+			sdk: '-',
+			target: 'linear',
+		});
+		rows.push({
+			scenario: 'manager',
+			metric: `  same: reconcile with one server changed`,
+			unit: 'ms',
+			floor: '-',
+			ours: pick('reconcile'),
+			sdk: '-',
+			target: 'linear',
+		});
 	}
 	return rows;
 }

@@ -26,7 +26,18 @@ function serve() {
 	const serverMeta = { 'io.modelcontextprotocol/serverInfo': { name: 'bench-modern', version: '1.0.0' } };
 	const reply = ({ id, method, params }) => {
 		if (method === 'server/discover') {
-			return { jsonrpc: '2.0', id, result: { resultType: 'complete', supportedVersions: [VERSION], capabilities: { tools: {} }, ttlMs: 0, cacheScope: 'public', _meta: serverMeta } };
+			return {
+				jsonrpc: '2.0',
+				id,
+				result: {
+					resultType: 'complete',
+					supportedVersions: [VERSION],
+					capabilities: { tools: {} },
+					ttlMs: 0,
+					cacheScope: 'public',
+					_meta: serverMeta,
+				},
+			};
 		}
 		if (method === 'tools/call' && params?.name === 'ask' && params.inputResponses === undefined) {
 			return {
@@ -34,13 +45,30 @@ function serve() {
 				id,
 				result: {
 					resultType: 'input_required',
-					inputRequests: { q: { method: 'elicitation/create', params: { mode: 'form', message: 'OK?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } } } },
+					inputRequests: {
+						q: {
+							method: 'elicitation/create',
+							params: {
+								mode: 'form',
+								message: 'OK?',
+								requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+							},
+						},
+					},
 					requestState: 'state-1',
 				},
 			};
 		}
 		if (method === 'tools/call') {
-			return { jsonrpc: '2.0', id, result: { resultType: 'complete', content: [{ type: 'text', text: String(params?.arguments?.text) }], _meta: serverMeta } };
+			return {
+				jsonrpc: '2.0',
+				id,
+				result: {
+					resultType: 'complete',
+					content: [{ type: 'text', text: String(params?.arguments?.text) }],
+					_meta: serverMeta,
+				},
+			};
 		}
 		return { jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: ${method}` } };
 	};
@@ -54,8 +82,15 @@ function serve() {
 		req.on('end', () => {
 			const message = JSON.parse(Buffer.concat(chunks).toString('utf8'));
 			// What a modern server checks first: the version header against the body.
-			if (req.headers['mcp-protocol-version'] !== message.params?._meta?.['io.modelcontextprotocol/protocolVersion'] || req.headers['mcp-method'] !== message.method) {
-				const body = JSON.stringify({ jsonrpc: '2.0', id: message.id ?? null, error: { code: -32020, message: 'Header mismatch' } });
+			if (
+				req.headers['mcp-protocol-version'] !== message.params?._meta?.['io.modelcontextprotocol/protocolVersion'] ||
+				req.headers['mcp-method'] !== message.method
+			) {
+				const body = JSON.stringify({
+					jsonrpc: '2.0',
+					id: message.id ?? null,
+					error: { code: -32020, message: 'Header mismatch' },
+				});
 				res.writeHead(400, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
 				return;
 			}
@@ -88,7 +123,13 @@ async function connectFloor(url) {
 	const post = (method, params, name) =>
 		new Promise((resolve, reject) => {
 			const body = JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: meta } });
-			const headers = { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'mcp-protocol-version': VERSION, 'mcp-method': method };
+			const headers = {
+				accept: 'application/json, text/event-stream',
+				'content-type': 'application/json',
+				'content-length': Buffer.byteLength(body),
+				'mcp-protocol-version': VERSION,
+				'mcp-method': method,
+			};
 			if (name !== undefined) headers['mcp-name'] = name;
 			const req = http.request(url, { method: 'POST', agent, headers }, (res) => {
 				const chunks = [];
@@ -99,12 +140,18 @@ async function connectFloor(url) {
 			req.end(body);
 		});
 	await post('server/discover', {});
-	return { callTool: (toolName, args) => post('tools/call', { name: toolName, arguments: args }, toolName), close: async () => agent.destroy() };
+	return {
+		callTool: (toolName, args) => post('tools/call', { name: toolName, arguments: args }, toolName),
+		close: async () => agent.destroy(),
+	};
 }
 
 async function connectOurs(url) {
 	const core = require('../../dist/core.js');
-	const client = await core.connect({ type: 'http', url }, { name: 'bench', handlers: { elicitation: async () => ({ action: 'accept', content: { ok: true } }) } });
+	const client = await core.connect(
+		{ type: 'http', url },
+		{ name: 'bench', handlers: { elicitation: async () => ({ action: 'accept', content: { ok: true } }) } },
+	);
 	if (client.era !== 'modern') throw new Error(`expected 2026-07-28, got ${client.protocolVersion}`);
 	return { callTool: (toolName, args) => client.callTool(toolName, args), close: () => client.close() };
 }
@@ -122,19 +169,53 @@ export async function run({ rounds }) {
 		connections.ours = await connectOurs(server.url);
 		for (const which of CLIENTS) await parallelCalls(connections[which], 1000, IN_FLIGHT);
 		const seq = await interleave(rounds, CLIENTS, (which) => sequential(connections[which], 'echo'));
-		const par = await interleave(rounds, CLIENTS, (which) => parallelCalls(connections[which], PARALLEL_CALLS, IN_FLIGHT));
+		const par = await interleave(rounds, CLIENTS, (which) =>
+			parallelCalls(connections[which], PARALLEL_CALLS, IN_FLIGHT),
+		);
 		// One input_required round: the call, the (instant) elicitation answer, the retry. Against our own plain call.
-		const mrtr = await interleave(rounds, ['plain', 'mrtr'], (which) => sequential(connections.ours, which === 'mrtr' ? 'ask' : 'echo'));
-		const pick = (results, key, clients = CLIENTS) => Object.fromEntries(clients.map((c) => [c, median(results[c].map((r) => r[key]))]));
+		const mrtr = await interleave(rounds, ['plain', 'mrtr'], (which) =>
+			sequential(connections.ours, which === 'mrtr' ? 'ask' : 'echo'),
+		);
+		const pick = (results, key, clients = CLIENTS) =>
+			Object.fromEntries(clients.map((c) => [c, median(results[c].map((r) => r[key]))]));
 		const label = 'stateless HTTP (2026-07-28)';
 		const noSdk = 'n/a (speaks 2025-11-25)';
 		const m = pick(mrtr, 'p50', ['plain', 'mrtr']);
 		rows.push(
-			{ scenario: label, metric: 'sequential tools/call echo p50', unit: 'µs', target: '<= 1.3x', sdk: noSdk, ...pick(seq, 'p50') },
-			{ scenario: label, metric: `${PARALLEL_CALLS} calls, ${IN_FLIGHT} in flight`, unit: 'calls/s', lowerIsBetter: false, target: '<= 1.5x', sdk: noSdk, ...pick(par, 'rate') },
-			{ scenario: label, metric: `${IN_FLIGHT} in flight: client CPU per call`, unit: 'µs', sdk: noSdk, ...pick(par, 'cpu') },
+			{
+				scenario: label,
+				metric: 'sequential tools/call echo p50',
+				unit: 'µs',
+				target: '<= 1.3x',
+				sdk: noSdk,
+				...pick(seq, 'p50'),
+			},
+			{
+				scenario: label,
+				metric: `${PARALLEL_CALLS} calls, ${IN_FLIGHT} in flight`,
+				unit: 'calls/s',
+				lowerIsBetter: false,
+				target: '<= 1.5x',
+				sdk: noSdk,
+				...pick(par, 'rate'),
+			},
+			{
+				scenario: label,
+				metric: `${IN_FLIGHT} in flight: client CPU per call`,
+				unit: 'µs',
+				sdk: noSdk,
+				...pick(par, 'cpu'),
+			},
 			// floor column: our plain call in the same run; ours: the same call with one input_required round.
-			{ scenario: label, metric: 'one MRTR round trip p50 (floor = our plain call)', unit: 'µs', target: '<= 2.1x', sdk: noSdk, floor: m.plain, ours: m.mrtr },
+			{
+				scenario: label,
+				metric: 'one MRTR round trip p50 (floor = our plain call)',
+				unit: 'µs',
+				target: '<= 2.1x',
+				sdk: noSdk,
+				floor: m.plain,
+				ours: m.mrtr,
+			},
 		);
 	} finally {
 		for (const which of CLIENTS) await connections[which]?.close();

@@ -33,7 +33,15 @@ const MESSAGES = 100_000;
 async function loadProtocolLog() {
 	const outdir = `${root}.bench/`;
 	mkdirSync(outdir, { recursive: true });
-	await esbuild.build({ entryPoints: [`${root}src/vscode/console/protocolLog.ts`], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: `${outdir}protocolLog.cjs`, logLevel: 'warning' });
+	await esbuild.build({
+		entryPoints: [`${root}src/vscode/console/protocolLog.ts`],
+		bundle: true,
+		platform: 'node',
+		format: 'cjs',
+		target: 'node20',
+		outfile: `${outdir}protocolLog.cjs`,
+		logLevel: 'warning',
+	});
 	return require(`${outdir}protocolLog.cjs`);
 }
 
@@ -109,7 +117,9 @@ async function sequential(client) {
  */
 async function runParallel(client, rounds) {
 	const results = await interleave(rounds, ['floor', 'ours'], async (which) => {
-		const { result, flushMs, cpu } = await client.with(which === 'ours', () => parallel(client, PARALLEL_CALLS, IN_FLIGHT));
+		const { result, flushMs, cpu } = await client.with(which === 'ours', () =>
+			parallel(client, PARALLEL_CALLS, IN_FLIGHT),
+		);
 		// The round's time includes its last batch.
 		return { rate: PARALLEL_CALLS / (PARALLEL_CALLS / result.rate + flushMs / 1000), cpu: cpu / PARALLEL_CALLS };
 	});
@@ -129,7 +139,11 @@ export async function run({ rounds }) {
 	let par;
 	try {
 		for (const tapped of [false, true]) await client.with(tapped, () => parallel(client, 3000, IN_FLIGHT));
-		seq = await interleave(rounds, ['floor', 'ours'], async (which) => (await client.with(which === 'ours', () => sequential(client))).result);
+		seq = await interleave(
+			rounds,
+			['floor', 'ours'],
+			async (which) => (await client.with(which === 'ours', () => sequential(client))).result,
+		);
 		par = await runParallel(client, rounds * PARALLEL_ROUNDS_PER_ROUND);
 	} finally {
 		await client.close();
@@ -140,12 +154,18 @@ export async function run({ rounds }) {
 	const refilterTimes = [];
 	const batchFilterTimes = [];
 	// Wire texts as the transport hands them to the tap.
-	const request = (i) => `{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":{"name":"echo","arguments":{"text":"message ${i}"}}}`;
-	const response = (i) => `{"jsonrpc":"2.0","id":${i},"result":{"content":[{"type":"text","text":"Echo: message ${i}"}]}}`;
+	const request = (i) =>
+		`{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":{"name":"echo","arguments":{"text":"message ${i}"}}}`;
+	const response = (i) =>
+		`{"jsonrpc":"2.0","id":${i},"result":{"content":[{"type":"text","text":"Echo: message ${i}"}]}}`;
 	// The messages and their texts as the transport hands them to the tap (its own parse is not the view's cost).
 	const wire = [];
 	for (let i = 0; i < MESSAGES / 2; i++) {
-		for (const [direction, text] of [['out', request(i)], ['in', response(i)]]) wire.push({ direction, message: JSON.parse(text), text });
+		for (const [direction, text] of [
+			['out', request(i)],
+			['in', response(i)],
+		])
+			wire.push({ direction, message: JSON.parse(text), text });
 	}
 	for (let round = 0; round < rounds; round++) {
 		const log = new ProtocolLog(MESSAGES);
@@ -167,7 +187,8 @@ export async function run({ rounds }) {
 		if (again.length !== 2) throw new Error(`the second filter found ${again.length}`);
 		// A live batch while a filter is set: the view filters only the new entries.
 		const newest = log.lastSeq;
-		for (let i = 0; i < 50; i++) log.record('in', { jsonrpc: '2.0', method: 'notifications/message', params: { data: `late ${i}` } });
+		for (let i = 0; i < 50; i++)
+			log.record('in', { jsonrpc: '2.0', method: 'notifications/message', params: { data: `late ${i}` } });
 		start = performance.now();
 		const late = log.filter('late 42', false, newest);
 		batchFilterTimes.push(performance.now() - start);
@@ -175,14 +196,75 @@ export async function run({ rounds }) {
 		log.dispose();
 	}
 	return [
-		{ scenario: 'protocolView', metric: 'stdio sequential p50, protocol view tap on (floor: off)', unit: 'µs', target: '<= 1.05x', floor: median(seq.floor), ours: median(seq.ours), sdk: '-' },
+		{
+			scenario: 'protocolView',
+			metric: 'stdio sequential p50, protocol view tap on (floor: off)',
+			unit: 'µs',
+			target: '<= 1.05x',
+			floor: median(seq.floor),
+			ours: median(seq.ours),
+			sdk: '-',
+		},
 		// The ratio column: the median of per-round ratios (see runParallel), not the ratio of these two medians.
-		{ scenario: 'protocolView', metric: `stdio ${IN_FLIGHT} in flight, tap on (floor: off); median of ${par.floor.length} per-round ratios`, unit: 'calls/s', lowerIsBetter: false, target: '<= 1.05x', floor: median(par.floor.map((r) => r.rate)), ours: median(par.ours.map((r) => r.rate)), ratio: par.rateRatio, sdk: '-' },
-		{ scenario: 'protocolView', metric: `the same rounds: the client's CPU per call (the tap's own cost)`, unit: 'µs', floor: median(par.floor.map((r) => r.cpu)), ours: median(par.ours.map((r) => r.cpu)), ratio: par.cpuRatio, sdk: '-' },
-		{ scenario: 'protocolView', metric: `record ${MESSAGES.toLocaleString('en-US')} messages (the tap's part, pairing included)`, unit: 'ms', floor: '-', ours: median(recordTimes), sdk: '-' },
-		{ scenario: 'protocolView', metric: `process them in one batch (what the view posts)`, unit: 'ms', floor: '-', ours: median(processTimes), sdk: '-' },
-		{ scenario: 'protocolView', metric: `filter ${MESSAGES.toLocaleString('en-US')} messages by text`, unit: 'ms', floor: '-', ours: median(filterTimes), sdk: '-' },
-		{ scenario: 'protocolView', metric: `filter them again by another text (the next keystroke)`, unit: 'ms', floor: '-', ours: median(refilterTimes), sdk: '-' },
-		{ scenario: 'protocolView', metric: `then filter a new batch of 50 alone (while a filter is set)`, unit: 'ms', floor: '-', ours: median(batchFilterTimes), sdk: '-' },
+		{
+			scenario: 'protocolView',
+			metric: `stdio ${IN_FLIGHT} in flight, tap on (floor: off); median of ${par.floor.length} per-round ratios`,
+			unit: 'calls/s',
+			lowerIsBetter: false,
+			target: '<= 1.05x',
+			floor: median(par.floor.map((r) => r.rate)),
+			ours: median(par.ours.map((r) => r.rate)),
+			ratio: par.rateRatio,
+			sdk: '-',
+		},
+		{
+			scenario: 'protocolView',
+			metric: `the same rounds: the client's CPU per call (the tap's own cost)`,
+			unit: 'µs',
+			floor: median(par.floor.map((r) => r.cpu)),
+			ours: median(par.ours.map((r) => r.cpu)),
+			ratio: par.cpuRatio,
+			sdk: '-',
+		},
+		{
+			scenario: 'protocolView',
+			metric: `record ${MESSAGES.toLocaleString('en-US')} messages (the tap's part, pairing included)`,
+			unit: 'ms',
+			floor: '-',
+			ours: median(recordTimes),
+			sdk: '-',
+		},
+		{
+			scenario: 'protocolView',
+			metric: `process them in one batch (what the view posts)`,
+			unit: 'ms',
+			floor: '-',
+			ours: median(processTimes),
+			sdk: '-',
+		},
+		{
+			scenario: 'protocolView',
+			metric: `filter ${MESSAGES.toLocaleString('en-US')} messages by text`,
+			unit: 'ms',
+			floor: '-',
+			ours: median(filterTimes),
+			sdk: '-',
+		},
+		{
+			scenario: 'protocolView',
+			metric: `filter them again by another text (the next keystroke)`,
+			unit: 'ms',
+			floor: '-',
+			ours: median(refilterTimes),
+			sdk: '-',
+		},
+		{
+			scenario: 'protocolView',
+			metric: `then filter a new batch of 50 alone (while a filter is set)`,
+			unit: 'ms',
+			floor: '-',
+			ours: median(batchFilterTimes),
+			sdk: '-',
+		},
 	];
 }

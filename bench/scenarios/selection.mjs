@@ -16,22 +16,37 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 
 async function bundle() {
 	const outfile = `${root}.bench/selection-bundle.cjs`;
-	await esbuild.build({ entryPoints: [`${root}src/manager/toolRanking.ts`], bundle: true, platform: 'node', target: 'node20', format: 'cjs', outfile, logLevel: 'warning' });
+	await esbuild.build({
+		entryPoints: [`${root}src/manager/toolRanking.ts`],
+		bundle: true,
+		platform: 'node',
+		target: 'node20',
+		format: 'cjs',
+		outfile,
+		logLevel: 'warning',
+	});
 	return require(outfile);
 }
 
 /** 5,000 tools with descriptions drawn from a vocabulary, like many servers' tools side by side; `variant` changes every text. */
 function syntheticTools(variant = 0) {
-	const words = 'file read write list search issue pull request branch commit repository deploy build test log metric alert query table row column database user team project ticket comment label image render page browser click screenshot weather forecast city calendar event meeting email message send channel slack note document folder upload download archive compress secret token cluster pod service container'.split(' ');
+	const words =
+		'file read write list search issue pull request branch commit repository deploy build test log metric alert query table row column database user team project ticket comment label image render page browser click screenshot weather forecast city calendar event meeting email message send channel slack note document folder upload download archive compress secret token cluster pod service container'.split(
+			' ',
+		);
 	let seed = 42 + variant;
-	const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+	const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 	const pick = () => words[Math.floor(random() * words.length)];
 	const tools = [];
 	for (let i = 0; i < SELECTION_TOOLS; i++) {
 		const server = `server${i % 50}`;
 		const toolName = `${pick()}_${pick()}_${i}${variant ? `_v${variant}` : ''}`;
 		const description = Array.from({ length: 12 }, pick).join(' ');
-		tools.push({ server, qualifiedName: `mcp__${server}__${toolName}`, tool: { name: toolName, description, inputSchema: { type: 'object', properties: { q: { type: 'string' } } } } });
+		tools.push({
+			server,
+			qualifiedName: `mcp__${server}__${toolName}`,
+			tool: { name: toolName, description, inputSchema: { type: 'object', properties: { q: { type: 'string' } } } },
+		});
 	}
 	return tools;
 }
@@ -91,8 +106,31 @@ export async function run({ rounds }) {
 	const selections = [];
 	for (let round = 0; round < rounds; round++) selections.push(selection(ranking));
 	return [
-			{ scenario: 'selection', metric: `select among ${SELECTION_TOOLS} tools for a request, the servers' indexes already built`, unit: 'ms', floor: '-', ours: median(selections.map((s) => s.built)), sdk: '-', target: '< 20 ms' },
-			{ scenario: 'selection', metric: `  index build for ${SELECTION_TOOLS} never-seen tools (50 servers' lists arriving; off the request's path)`, unit: 'ms', floor: '-', ours: median(selections.map((s) => s.build)), sdk: '-' },
-			{ scenario: 'selection', metric: `  cold total: a request among ${SELECTION_TOOLS} never-seen tools before any index (build + select)`, unit: 'ms', floor: '-', ours: median(selections.map((s) => s.cold)), sdk: '-', target: '< 20 ms' },
+		{
+			scenario: 'selection',
+			metric: `select among ${SELECTION_TOOLS} tools for a request, the servers' indexes already built`,
+			unit: 'ms',
+			floor: '-',
+			ours: median(selections.map((s) => s.built)),
+			sdk: '-',
+			target: '< 20 ms',
+		},
+		{
+			scenario: 'selection',
+			metric: `  index build for ${SELECTION_TOOLS} never-seen tools (50 servers' lists arriving; off the request's path)`,
+			unit: 'ms',
+			floor: '-',
+			ours: median(selections.map((s) => s.build)),
+			sdk: '-',
+		},
+		{
+			scenario: 'selection',
+			metric: `  cold total: a request among ${SELECTION_TOOLS} never-seen tools before any index (build + select)`,
+			unit: 'ms',
+			floor: '-',
+			ours: median(selections.map((s) => s.cold)),
+			sdk: '-',
+			target: '< 20 ms',
+		},
 	];
 }

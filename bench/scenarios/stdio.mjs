@@ -30,10 +30,23 @@ export async function run({ rounds }) {
 			return { floor: value('floorSameOptions'), plainFloor: value('floor'), ours: value('ours'), sdk: value('sdk') };
 		};
 		return [
-			{ scenario: 'stdio', metric: 'sequential tools/call echo p50', unit: 'µs', target: '<= 1.1x', ...pick(seq, 'p50') },
+			{
+				scenario: 'stdio',
+				metric: 'sequential tools/call echo p50',
+				unit: 'µs',
+				target: '<= 1.1x',
+				...pick(seq, 'p50'),
+			},
 			{ scenario: 'stdio', metric: 'sequential tools/call echo p99', unit: 'µs', ...pick(seq, 'p99') },
 			{ scenario: 'stdio', metric: 'sequential: client CPU per call', unit: 'µs', ...pick(seq, 'cpu') },
-			{ scenario: 'stdio', metric: `${PARALLEL_CALLS} calls, ${IN_FLIGHT} in flight`, unit: 'calls/s', lowerIsBetter: false, target: '<= 1.3x', ...pick(par, 'rate') },
+			{
+				scenario: 'stdio',
+				metric: `${PARALLEL_CALLS} calls, ${IN_FLIGHT} in flight`,
+				unit: 'calls/s',
+				lowerIsBetter: false,
+				target: '<= 1.3x',
+				...pick(par, 'rate'),
+			},
 			{ scenario: 'stdio', metric: `${IN_FLIGHT} in flight: client CPU per call`, unit: 'µs', ...pick(par, 'cpu') },
 		];
 	} finally {

@@ -16,7 +16,10 @@ const WORK = { ms: 1000, steps: 1, pollInterval: 100 };
 
 async function connect() {
 	const core = require('../../dist/core.js');
-	const client = await core.connect({ type: 'stdio', command: process.execPath, args: [TASK_SERVER] }, { name: 'tasks-bench' });
+	const client = await core.connect(
+		{ type: 'stdio', command: process.execPath, args: [TASK_SERVER] },
+		{ name: 'tasks-bench' },
+	);
 	await client.listTools();
 	return client;
 }
@@ -34,17 +37,27 @@ async function measure(asTask) {
 		const before = await polls(client);
 		const cpu = process.cpuUsage();
 		const start = performance.now();
-		const results = await Promise.all(Array.from({ length: CALLS }, () => client.callTool('work', WORK, { task: asTask })));
+		const results = await Promise.all(
+			Array.from({ length: CALLS }, () => client.callTool('work', WORK, { task: asTask })),
+		);
 		const wall = performance.now() - start;
 		const used = process.cpuUsage(cpu);
-		if (!results.every((r) => r.content[0]?.text === 'worked 1000 ms')) throw new Error('a call returned the wrong result');
+		if (!results.every((r) => r.content[0]?.text === 'worked 1000 ms'))
+			throw new Error('a call returned the wrong result');
 		const gets = (await polls(client)) - before;
 		// Requests this client sent for the calls: one tools/call each, plus (as tasks) every tasks/get and one tasks/result each.
 		const requests = CALLS + (asTask ? gets + CALLS : 0);
 		await new Promise((resolve) => setTimeout(resolve, 1000));
 		const idleGets = (await polls(client)) - before - gets;
 		if (client.liveTasks.length !== 0) throw new Error(`${client.liveTasks.length} tasks still followed`);
-		return { wall, cpu: (used.user + used.system) / CALLS, cpuPerRequest: (used.user + used.system) / requests, rate: requests / (wall / 1000), perCall: requests / CALLS, idleGets };
+		return {
+			wall,
+			cpu: (used.user + used.system) / CALLS,
+			cpuPerRequest: (used.user + used.system) / requests,
+			rate: requests / (wall / 1000),
+			perCall: requests / CALLS,
+			idleGets,
+		};
 	} finally {
 		await client.close();
 	}
@@ -63,13 +76,34 @@ export async function run({ rounds }) {
 			plain.push(await measure(false));
 		}
 	}
-	const pick = (key) => ({ floor: median(plain.map((r) => r[key])), ours: median(tasks.map((r) => r[key])), sdk: 'n/a (no client tasks)' });
+	const pick = (key) => ({
+		floor: median(plain.map((r) => r[key])),
+		ours: median(tasks.map((r) => r[key])),
+		sdk: 'n/a (no client tasks)',
+	});
 	return [
-		{ scenario: 'tasks', metric: `${CALLS} concurrent calls of a 1 s tool, plain (floor) vs as tasks (ours): wall time`, unit: 'ms', target: '<= 1.2x', ...pick('wall') },
+		{
+			scenario: 'tasks',
+			metric: `${CALLS} concurrent calls of a 1 s tool, plain (floor) vs as tasks (ours): wall time`,
+			unit: 'ms',
+			target: '<= 1.2x',
+			...pick('wall'),
+		},
 		{ scenario: 'tasks', metric: 'client CPU per call (polling included)', unit: 'µs', ...pick('cpu') },
-		{ scenario: 'tasks', metric: 'client CPU per request sent (plain calls go out and come back in one batch)', unit: 'µs', ...pick('cpuPerRequest') },
+		{
+			scenario: 'tasks',
+			metric: 'client CPU per request sent (plain calls go out and come back in one batch)',
+			unit: 'µs',
+			...pick('cpuPerRequest'),
+		},
 		{ scenario: 'tasks', metric: 'requests sent per second (pollInterval 100 ms)', unit: 'req/s', ...pick('rate') },
 		{ scenario: 'tasks', metric: 'requests sent per call', unit: 'count', ...pick('perCall') },
-		{ scenario: 'tasks', metric: 'tasks/get sent in the 1 s after the last task ended', unit: 'count', target: '0', ...pick('idleGets') },
+		{
+			scenario: 'tasks',
+			metric: 'tasks/get sent in the 1 s after the last task ended',
+			unit: 'count',
+			target: '0',
+			...pick('idleGets'),
+		},
 	];
 }

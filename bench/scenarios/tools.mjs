@@ -27,7 +27,13 @@ export async function run({ rounds }) {
 	});
 	const pick = (key) => Object.fromEntries(CLIENTS.map((c) => [c, median(results[c].map((r) => r[key]))]));
 	return [
-		{ scenario: 'tools', metric: `tools/list, ${TOOLS} tools with outputSchema`, unit: 'ms', target: '<= 2x', ...pick('list') },
+		{
+			scenario: 'tools',
+			metric: `tools/list, ${TOOLS} tools with outputSchema`,
+			unit: 'ms',
+			target: '<= 2x',
+			...pick('list'),
+		},
 		{ scenario: 'tools', metric: 'then the first call of one of them', unit: 'ms', ...pick('call') },
 	];
 }

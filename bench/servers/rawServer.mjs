@@ -11,8 +11,16 @@ const toolCount = toolsArg === -1 ? 1 : Number(process.argv[toolsArg + 1]);
 const VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 
 const tools = [
-	{ name: 'echo', description: 'Echoes its text', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } },
-	{ name: 'big', description: 'Returns mib MiB of text', inputSchema: { type: 'object', properties: { mib: { type: 'number' } }, required: ['mib'] } },
+	{
+		name: 'echo',
+		description: 'Echoes its text',
+		inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+	},
+	{
+		name: 'big',
+		description: 'Returns mib MiB of text',
+		inputSchema: { type: 'object', properties: { mib: { type: 'number' } }, required: ['mib'] },
+	},
 ];
 for (let i = 0; i < toolCount; i++) {
 	tools.push({
@@ -47,7 +55,14 @@ function handle(message) {
 	switch (method) {
 		case 'initialize': {
 			const version = VERSIONS.includes(params?.protocolVersion) ? params.protocolVersion : VERSIONS[0];
-			return writeRaw(id, JSON.stringify({ protocolVersion: version, capabilities: { tools: {} }, serverInfo: { name: 'bench-raw', version: '1.0.0' } }));
+			return writeRaw(
+				id,
+				JSON.stringify({
+					protocolVersion: version,
+					capabilities: { tools: {} },
+					serverInfo: { name: 'bench-raw', version: '1.0.0' },
+				}),
+			);
 		}
 		case 'ping':
 			return writeRaw(id, '{}');
@@ -70,15 +85,33 @@ function handle(message) {
 			}
 			const match = /^tool(\d+)$/.exec(String(name));
 			if (match) {
-				const structured = { id: Number(match[1]), label: `tool ${match[1]}`, tags: ['x', 'y'], score: 0.5, nested: { ok: true }, kind: 'b' };
-				return writeRaw(id, JSON.stringify({ content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured }));
+				const structured = {
+					id: Number(match[1]),
+					label: `tool ${match[1]}`,
+					tags: ['x', 'y'],
+					score: 0.5,
+					nested: { ok: true },
+					kind: 'b',
+				};
+				return writeRaw(
+					id,
+					JSON.stringify({
+						content: [{ type: 'text', text: JSON.stringify(structured) }],
+						structuredContent: structured,
+					}),
+				);
 			}
 			return writeRaw(id, JSON.stringify({ content: [{ type: 'text', text: `Unknown tool ${name}` }], isError: true }));
 		}
 		default:
-			out.write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: ${method}` } })}\n`);
+			out.write(
+				`${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: ${method}` } })}\n`,
+			);
 	}
 }
 
-process.stdin.on('data', lineReader((line) => handle(JSON.parse(line.toString('utf8')))));
+process.stdin.on(
+	'data',
+	lineReader((line) => handle(JSON.parse(line.toString('utf8')))),
+);
 process.stdin.on('end', () => process.exit(0));

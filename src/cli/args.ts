@@ -59,7 +59,8 @@ function jsonObject(text: string, what: string): Record<string, unknown> | strin
 	} catch (error) {
 		return `${what} is not valid JSON (${errorMessage(error)})`;
 	}
-	if (typeof value !== 'object' || value === null || Array.isArray(value)) return `${what} must be a JSON object, e.g. '{"message":"hi"}'`;
+	if (typeof value !== 'object' || value === null || Array.isArray(value))
+		return `${what} must be a JSON object, e.g. '{"message":"hi"}'`;
 	return value as Record<string, unknown>;
 }
 
@@ -93,16 +94,23 @@ export function parseCommandLine(argv: readonly string[], cwd: string, readFile:
 		if (eq <= 0) return { ok: false, error: `--input needs ID=VALUE (got '${pair}')` };
 		inputs.set(pair.slice(0, eq), pair.slice(eq + 1));
 	}
-	const options: CliOptions = { workspace: values.workspace ?? cwd, json: values.json === true, verbose: values.verbose === true, inputs };
+	const options: CliOptions = {
+		workspace: values.workspace ?? cwd,
+		json: values.json === true,
+		verbose: values.verbose === true,
+		inputs,
+	};
 	if (values.timeout !== undefined) {
 		const ms = Number(values.timeout);
-		if (!Number.isFinite(ms) || ms <= 0) return { ok: false, error: `--timeout must be a positive number of milliseconds (got '${values.timeout}')` };
+		if (!Number.isFinite(ms) || ms <= 0)
+			return { ok: false, error: `--timeout must be a positive number of milliseconds (got '${values.timeout}')` };
 		options.timeoutMs = ms;
 	}
 	if (values.help || positionals.length === 0) return { ok: true, command: { name: 'help' }, options };
 
 	let args: Record<string, unknown> = {};
-	if (values.args !== undefined && values['args-file'] !== undefined) return { ok: false, error: 'give --args or --args-file, not both' };
+	if (values.args !== undefined && values['args-file'] !== undefined)
+		return { ok: false, error: 'give --args or --args-file, not both' };
 	if (values.args !== undefined || values['args-file'] !== undefined) {
 		let text: string;
 		try {
@@ -116,7 +124,8 @@ export function parseCommandLine(argv: readonly string[], cwd: string, readFile:
 	}
 
 	const [name, ...rest] = positionals;
-	const need = (count: number, shape: string): string | undefined => (rest.length === count ? undefined : `'${name}' takes ${shape}`);
+	const need = (count: number, shape: string): string | undefined =>
+		rest.length === count ? undefined : `'${name}' takes ${shape}`;
 	switch (name) {
 		case 'servers': {
 			const problem = need(0, 'no operands');
@@ -127,18 +136,23 @@ export function parseCommandLine(argv: readonly string[], cwd: string, readFile:
 			return { ok: true, command: { name, servers: rest }, options };
 		case 'call': {
 			const problem = need(2, '<server> <tool>');
-			return problem ? { ok: false, error: problem } : { ok: true, command: { name, server: rest[0]!, tool: rest[1]!, args }, options };
+			return problem
+				? { ok: false, error: problem }
+				: { ok: true, command: { name, server: rest[0]!, tool: rest[1]!, args }, options };
 		}
 		case 'read': {
 			const problem = need(2, '<server> <uri>');
-			return problem ? { ok: false, error: problem } : { ok: true, command: { name, server: rest[0]!, uri: rest[1]! }, options };
+			return problem
+				? { ok: false, error: problem }
+				: { ok: true, command: { name, server: rest[0]!, uri: rest[1]! }, options };
 		}
 		case 'prompt': {
 			const problem = need(2, '<server> <prompt>');
 			if (problem) return { ok: false, error: problem };
 			const stringArgs: Record<string, string> = {};
 			for (const [key, value] of Object.entries(args)) {
-				if (typeof value === 'object' && value !== null) return { ok: false, error: `prompt argument '${key}' must be a string` };
+				if (typeof value === 'object' && value !== null)
+					return { ok: false, error: `prompt argument '${key}' must be a string` };
 				stringArgs[key] = String(value);
 			}
 			return { ok: true, command: { name, server: rest[0]!, prompt: rest[1]!, args: stringArgs }, options };

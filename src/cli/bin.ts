@@ -23,7 +23,9 @@ const argv = process.argv.slice(2);
 const hooks: RunHooks = {};
 // The servers the command will use start first, and boot while the rest of the command line loads (earlyStart.ts).
 // MCP_SWITCHBOARD_NO_EARLY_START=1 starts them from the run instead, after loading (for comparison and diagnosis).
-const early = process.env.MCP_SWITCHBOARD_NO_EARLY_START ? Promise.resolve(undefined) : startServersEarly(argv, process.cwd());
+const early = process.env.MCP_SWITCHBOARD_NO_EARLY_START
+	? Promise.resolve(undefined)
+	: startServersEarly(argv, process.cwd());
 void early.then((started) => {
 	if (started && started.size > 0) hooks.early = started;
 	(load() as typeof import('./main')).run(argv, hooks);
@@ -40,7 +42,12 @@ function load(): unknown {
 		return mod.exports;
 	}
 	const dir = userCacheDir();
-	const key = createHash('sha256').update(source).update(process.version).update(process.arch).digest('base64url').slice(0, 16);
+	const key = createHash('sha256')
+		.update(source)
+		.update(process.version)
+		.update(process.arch)
+		.digest('base64url')
+		.slice(0, 16);
 	const cacheFile = path.join(dir, `cli-${key}.v8cache`);
 	let cachedData: Buffer | undefined;
 	try {
@@ -60,7 +67,13 @@ function load(): unknown {
 		hooks.serverSpawned = write;
 		process.once('exit', write);
 	}
-	const wrapper = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => void;
+	const wrapper = script.runInThisContext() as (
+		exports: unknown,
+		require: NodeJS.Require,
+		module: unknown,
+		filename: string,
+		dirname: string,
+	) => void;
 	wrapper.call(mod.exports, mod.exports, require_, mod, file, path.dirname(file));
 	return mod.exports;
 }
@@ -73,7 +86,8 @@ function writeCache(script: vm.Script, dir: string, cacheFile: string): void {
 		writeFileSync(temporary, script.createCachedData());
 		renameSync(temporary, cacheFile);
 		for (const name of readdirSync(dir)) {
-			if (name.startsWith('cli-') && name.endsWith('.v8cache') && path.join(dir, name) !== cacheFile) unlinkSync(path.join(dir, name));
+			if (name.startsWith('cli-') && name.endsWith('.v8cache') && path.join(dir, name) !== cacheFile)
+				unlinkSync(path.join(dir, name));
 		}
 	} catch {
 		// A read-only or full cache folder: the next run compiles again, nothing else changes.

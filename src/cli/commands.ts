@@ -22,14 +22,19 @@ export interface Output {
 	error(text: string): void;
 }
 
-
 /** "stdio: npx -y pkg" or "http: https://…", from the configuration as written (variables unresolved). */
 function launchText(view: { config: ServerView['config'] }): string {
 	const config = view.config;
-	return config.type === 'stdio' ? `stdio: ${[config.command, ...(config.args ?? [])].join(' ')}` : `${config.type}: ${config.url}`;
+	return config.type === 'stdio'
+		? `stdio: ${[config.command, ...(config.args ?? [])].join(' ')}`
+		: `${config.type}: ${config.url}`;
 }
 
-export async function runCommand(command: Exclude<Command, { name: 'help' }>, session: CliSession, out: Output): Promise<number> {
+export async function runCommand(
+	command: Exclude<Command, { name: 'help' }>,
+	session: CliSession,
+	out: Output,
+): Promise<number> {
 	switch (command.name) {
 		case 'servers':
 			return servers(session, out);
@@ -41,11 +46,19 @@ export async function runCommand(command: Exclude<Command, { name: 'help' }>, se
 			return report.ok ? EXIT.ok : EXIT.failed;
 		}
 		case 'call':
-			return invoke(session, { kind: 'tool', server: command.server, tool: command.tool, arguments: command.args }, out);
+			return invoke(
+				session,
+				{ kind: 'tool', server: command.server, tool: command.tool, arguments: command.args },
+				out,
+			);
 		case 'read':
 			return invoke(session, { kind: 'resource', server: command.server, uri: command.uri }, out);
 		case 'prompt':
-			return invoke(session, { kind: 'prompt', server: command.server, prompt: command.prompt, arguments: command.args }, out);
+			return invoke(
+				session,
+				{ kind: 'prompt', server: command.server, prompt: command.prompt, arguments: command.args },
+				out,
+			);
 		case 'run': {
 			const file = path.resolve(command.file);
 			let text: string;
@@ -70,8 +83,16 @@ function servers(session: CliSession, out: Output): number {
 		disabled: entry.config.disabled === true,
 		launch: launchText(entry),
 	}));
-	const text = rows.length === 0 ? session.configuredText() : rows.map((r) => `${r.name}${r.disabled ? ' (disabled)' : ''}  ${r.launch}  [${r.source}]`).join('\n');
-	out.result(text, { folder: session.folder, files: session.workspace.files, servers: rows, problems: session.workspace.problems });
+	const text =
+		rows.length === 0
+			? session.configuredText()
+			: rows.map((r) => `${r.name}${r.disabled ? ' (disabled)' : ''}  ${r.launch}  [${r.source}]`).join('\n');
+	out.result(text, {
+		folder: session.folder,
+		files: session.workspace.files,
+		servers: rows,
+		problems: session.workspace.problems,
+	});
 	for (const problem of session.workspace.problems) out.error(`warning: ${problem}`);
 	return EXIT.ok;
 }
@@ -81,16 +102,23 @@ async function startOne(session: CliSession, name: string): Promise<{ client: Mc
 	const [entry] = session.select([name]);
 	const { views, unresolved } = await session.start([entry!]);
 	const problems = unresolved.get(name);
-	if (problems) throw new UsageError(`Server '${name}' cannot be started:\n${[...session.problemsOf(name), ...problems].join('\n')}`);
+	if (problems)
+		throw new UsageError(
+			`Server '${name}' cannot be started:\n${[...session.problemsOf(name), ...problems].join('\n')}`,
+		);
 	const state = views.get(name)?.state;
 	if (state?.kind === 'running') return { client: state.client };
-	return { error: `Server '${name}' did not start: ${state?.kind === 'error' ? state.message : (state?.kind ?? 'unknown')}` };
+	return {
+		error: `Server '${name}' did not start: ${state?.kind === 'error' ? state.message : (state?.kind ?? 'unknown')}`,
+	};
 }
 
 async function invoke(session: CliSession, invocation: Invocation, out: Output): Promise<number> {
 	if (invocation.kind === 'tool' && session.toolDisabled(invocation.server, invocation.tool)) {
 		// The command line is the developer's own tool: it runs what is asked, and says the editor's chat models do not get it.
-		out.error(`note: the workspace switches '${invocation.tool}' of server '${invocation.server}' off for chat models (${session.disabledToolsSource()}); running it as asked.`);
+		out.error(
+			`note: the workspace switches '${invocation.tool}' of server '${invocation.server}' off for chat models (${session.disabledToolsSource()}); running it as asked.`,
+		);
 	}
 	const started = await startOne(session, invocation.server);
 	if ('error' in started) {
@@ -128,7 +156,8 @@ async function invoke(session: CliSession, invocation: Invocation, out: Output):
  * Why a server may list fewer tools here than in VS Code: some (server-everything) offer their sampling and elicitation
  * tools only to a client that declares those capabilities at initialize, and this command line cannot answer them.
  */
-export const FEWER_TOOLS_NOTE = 'Note: this command line cannot answer sampling or elicitation requests, so it does not offer them; servers that list some tools only to clients that do (VS Code does) show fewer tools here.';
+export const FEWER_TOOLS_NOTE =
+	'Note: this command line cannot answer sampling or elicitation requests, so it does not offer them; servers that list some tools only to clients that do (VS Code does) show fewer tools here.';
 
 async function list(session: CliSession, names: readonly string[], out: Output): Promise<number> {
 	const entries = session.select(names).filter((entry) => names.length > 0 || !entry.config.disabled);
@@ -141,7 +170,11 @@ async function list(session: CliSession, names: readonly string[], out: Output):
 		const state = views.get(entry.name)?.state;
 		if (problems || state?.kind !== 'running') {
 			failed = true;
-			const error = problems ? problems.join('; ') : state?.kind === 'error' ? state.message : `not running (${state?.kind ?? 'unknown'})`;
+			const error = problems
+				? problems.join('; ')
+				: state?.kind === 'error'
+					? state.message
+					: `not running (${state?.kind ?? 'unknown'})`;
 			json.push({ name: entry.name, state: 'error', error });
 			lines.push(`${entry.name}: ${error}`, '');
 			continue;
@@ -152,9 +185,25 @@ async function list(session: CliSession, names: readonly string[], out: Output):
 		const tools = view.tools.map((t) => t.tool);
 		const { resources, resourceTemplates, prompts } = view;
 		const disabledTools = session.workspace.disabledTools[entry.name] ?? [];
-		json.push({ name: entry.name, state: 'running', protocolVersion: client.protocolVersion, serverInfo: client.serverInfo, tools, disabledTools, resources, resourceTemplates, prompts });
-		lines.push(`${entry.name}  ${client.serverInfo.name} ${client.serverInfo.version}, protocol ${client.protocolVersion}`);
-		const section = (title: string, items: readonly { name?: string; uri?: string; uriTemplate?: string; description?: string; off?: boolean }[], note = '') => {
+		json.push({
+			name: entry.name,
+			state: 'running',
+			protocolVersion: client.protocolVersion,
+			serverInfo: client.serverInfo,
+			tools,
+			disabledTools,
+			resources,
+			resourceTemplates,
+			prompts,
+		});
+		lines.push(
+			`${entry.name}  ${client.serverInfo.name} ${client.serverInfo.version}, protocol ${client.protocolVersion}`,
+		);
+		const section = (
+			title: string,
+			items: readonly { name?: string; uri?: string; uriTemplate?: string; description?: string; off?: boolean }[],
+			note = '',
+		) => {
 			if (items.length === 0) return;
 			lines.push(`  ${title} (${items.length}${note})`);
 			for (const item of items) {
@@ -163,11 +212,25 @@ async function list(session: CliSession, names: readonly string[], out: Output):
 				lines.push(`    ${label}${item.off ? ' (switched off)' : ''}${first ? ` — ${first}` : ''}`);
 			}
 		};
-		const toolRows = tools.map((tool) => ({ name: tool.name, description: tool.description, off: session.toolDisabled(entry.name, tool.name) }));
+		const toolRows = tools.map((tool) => ({
+			name: tool.name,
+			description: tool.description,
+			off: session.toolDisabled(entry.name, tool.name),
+		}));
 		const off = toolRows.filter((row) => row.off).length;
-		section('tools', toolRows, off > 0 ? `, ${off} switched off for chat models by ${session.disabledToolsSource()}` : '');
-		section('resources', resources.map((r) => ({ name: r.uri, description: r.name })));
-		section('resource templates', resourceTemplates.map((t) => ({ name: t.uriTemplate, description: t.name })));
+		section(
+			'tools',
+			toolRows,
+			off > 0 ? `, ${off} switched off for chat models by ${session.disabledToolsSource()}` : '',
+		);
+		section(
+			'resources',
+			resources.map((r) => ({ name: r.uri, description: r.name })),
+		);
+		section(
+			'resource templates',
+			resourceTemplates.map((t) => ({ name: t.uriTemplate, description: t.name })),
+		);
 		section('prompts', prompts);
 		lines.push('');
 	}

@@ -48,29 +48,44 @@ export function findCommand(command: string, cwd: string, env: NodeJS.ProcessEnv
 
 /** A hint for an error message: what the user can do about the usual failures. */
 function hintFor(message: string): string | undefined {
-	if (/\b401\b|unauthori[sz]ed|authori[sz]ation/i.test(message)) return 'The server wants you to sign in: sign in from the editor (MCP Switchboard), or send a token with "headers": { "Authorization": "Bearer ${input:token}" }.';
-	if (/protocol version/i.test(message)) return 'The server speaks a protocol version this client does not; update the server or the client.';
-	if (/timed out|timeout/i.test(message)) return 'The server did not answer in time: raise "timeoutMs" for it, or run it by hand to see whether it waits for something.';
-	if (/ECONNREFUSED|refused/i.test(message)) return 'Nothing answers at that address: start the server, or check the URL and port.';
-	if (/exited|crash|code \d+|signal/i.test(message)) return 'The process ended before it answered; its last output is above. Run the command by hand to see more.';
+	if (/\b401\b|unauthori[sz]ed|authori[sz]ation/i.test(message))
+		return 'The server wants you to sign in: sign in from the editor (MCP Switchboard), or send a token with "headers": { "Authorization": "Bearer ${input:token}" }.';
+	if (/protocol version/i.test(message))
+		return 'The server speaks a protocol version this client does not; update the server or the client.';
+	if (/timed out|timeout/i.test(message))
+		return 'The server did not answer in time: raise "timeoutMs" for it, or run it by hand to see whether it waits for something.';
+	if (/ECONNREFUSED|refused/i.test(message))
+		return 'Nothing answers at that address: start the server, or check the URL and port.';
+	if (/exited|crash|code \d+|signal/i.test(message))
+		return 'The process ended before it answered; its last output is above. Run the command by hand to see more.';
 	return undefined;
 }
 
 function diagnoseEntryConfig(session: CliSession, entry: ServerEntry): Diagnosis | undefined {
 	if (entry.config.type !== 'stdio' || entry.config.command.includes('${')) return undefined;
-	const cwd = entry.config.cwd && !entry.config.cwd.includes('${') ? path.resolve(session.folder, entry.config.cwd) : session.folder;
+	const cwd =
+		entry.config.cwd && !entry.config.cwd.includes('${')
+			? path.resolve(session.folder, entry.config.cwd)
+			: session.folder;
 	if (findCommand(entry.config.command, cwd)) return undefined;
 	const onPath = !entry.config.command.includes('/') && !entry.config.command.includes('\\');
 	return {
 		name: entry.name,
 		ok: false,
-		summary: onPath ? `command '${entry.config.command}' is not on PATH` : `command '${entry.config.command}' does not exist or is not executable`,
-		hint: onPath ? `Install it, or give its absolute path in "command" (PATH here: ${process.env.PATH ?? '(empty)'}).` : 'Check the path in "command".',
+		summary: onPath
+			? `command '${entry.config.command}' is not on PATH`
+			: `command '${entry.config.command}' does not exist or is not executable`,
+		hint: onPath
+			? `Install it, or give its absolute path in "command" (PATH here: ${process.env.PATH ?? '(empty)'}).`
+			: 'Check the path in "command".',
 	};
 }
 
 /** Diagnoses the named servers (all when empty); `ok` is false when any has a problem. */
-export async function diagnose(session: CliSession, names: readonly string[]): Promise<{ ok: boolean; text: string; json: unknown }> {
+export async function diagnose(
+	session: CliSession,
+	names: readonly string[],
+): Promise<{ ok: boolean; text: string; json: unknown }> {
 	const entries = session.select(names);
 	const results = new Map<string, Diagnosis>();
 	const toStart: ServerEntry[] = [];
@@ -83,7 +98,12 @@ export async function diagnose(session: CliSession, names: readonly string[]): P
 	for (const entry of toStart) {
 		const problems = unresolved.get(entry.name);
 		if (problems) {
-			results.set(entry.name, { name: entry.name, ok: false, summary: 'its configuration cannot be resolved', detail: [...session.problemsOf(entry.name), ...problems].join('\n') });
+			results.set(entry.name, {
+				name: entry.name,
+				ok: false,
+				summary: 'its configuration cannot be resolved',
+				detail: [...session.problemsOf(entry.name), ...problems].join('\n'),
+			});
 			continue;
 		}
 		const state = views.get(entry.name)?.state;
@@ -106,12 +126,27 @@ export async function diagnose(session: CliSession, names: readonly string[]): P
 	const lines: string[] = [];
 	for (const d of ordered) {
 		lines.push(`${d.ok ? '✓' : '✗'} ${d.name}: ${d.summary}`);
-		if (d.detail && d.detail !== d.summary) lines.push(...d.detail.split('\n').slice(1).map((l) => `    ${l}`));
+		if (d.detail && d.detail !== d.summary)
+			lines.push(
+				...d.detail
+					.split('\n')
+					.slice(1)
+					.map((l) => `    ${l}`),
+			);
 		if (d.hint) lines.push(`    → ${d.hint}`);
 	}
 	for (const problem of session.workspace.problems) lines.push(`! ${problem}`);
 	if (entries.length === 0) lines.push(session.configuredText());
 	const failed = ordered.filter((d) => !d.ok).length;
-	lines.push('', failed === 0 ? `${plural(ordered.length, 'server')} OK` : `${failed} of ${plural(ordered.length, 'server')} with problems`);
-	return { ok: failed === 0 && entries.length > 0, text: lines.join('\n'), json: { servers: ordered, problems: session.workspace.problems } };
+	lines.push(
+		'',
+		failed === 0
+			? `${plural(ordered.length, 'server')} OK`
+			: `${failed} of ${plural(ordered.length, 'server')} with problems`,
+	);
+	return {
+		ok: failed === 0 && entries.length > 0,
+		text: lines.join('\n'),
+		json: { servers: ordered, problems: session.workspace.problems },
+	};
 }

@@ -29,7 +29,10 @@ export async function startServersEarly(argv: readonly string[], cwd: string): P
 		else return started;
 		const folder = path.resolve(options.workspace);
 		const workspace = await readWorkspaceServers(folder);
-		const entries = names.length === 0 ? workspace.entries.filter((entry) => !entry.config.disabled) : workspace.entries.filter((entry) => names.includes(entry.name));
+		const entries =
+			names.length === 0
+				? workspace.entries.filter((entry) => !entry.config.disabled)
+				: workspace.entries.filter((entry) => names.includes(entry.name));
 		// What goes wrong here is not reported: the run reads the configuration again and reports it.
 		const problems: string[] = [];
 		const input = inputSource({ flags: options.inputs, env: process.env, interactive: false, problems });

@@ -29,7 +29,8 @@ async function runMain(argv: readonly string[], hooks: RunHooks): Promise<number
 		return EXIT.ok;
 	}
 	const out: Output = {
-		result: (text, json) => process.stdout.write(options.json ? `${JSON.stringify(json, null, 2)}\n` : text ? `${text}\n` : ''),
+		result: (text, json) =>
+			process.stdout.write(options.json ? `${JSON.stringify(json, null, 2)}\n` : text ? `${text}\n` : ''),
 		error: (text) => process.stderr.write(`${text}\n`),
 	};
 	const session = await CliSession.open(options, hooks);
@@ -61,7 +62,9 @@ export function run(argv: readonly string[], hooks: RunHooks = {}): void {
 			setTimeout(() => process.exit(code), 1000).unref();
 		},
 		(error: unknown) => {
-			process.stderr.write(`mcp-switchboard: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+			process.stderr.write(
+				`mcp-switchboard: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+			);
 			process.exitCode = EXIT.failed;
 		},
 	);

@@ -29,7 +29,8 @@ export function renderBlock(block: Json): string {
 
 export function renderToolResult(result: CallToolResult): string {
 	const parts = (result.content as Json[]).map(renderBlock);
-	if (result.structuredContent !== undefined) parts.push(`structuredContent:\n${JSON.stringify(result.structuredContent, null, 2)}`);
+	if (result.structuredContent !== undefined)
+		parts.push(`structuredContent:\n${JSON.stringify(result.structuredContent, null, 2)}`);
 	if (result.isError) parts.unshift('The tool reported an error:');
 	return parts.join('\n');
 }
@@ -37,12 +38,17 @@ export function renderToolResult(result: CallToolResult): string {
 export function renderPrompt(result: GetPromptResult): string {
 	const lines: string[] = [];
 	if (result.description) lines.push(String(result.description), '');
-	for (const message of result.messages as Json[]) lines.push(`${String(message.role)}:`, renderBlock((message.content ?? {}) as Json), '');
+	for (const message of result.messages as Json[])
+		lines.push(`${String(message.role)}:`, renderBlock((message.content ?? {}) as Json), '');
 	return lines.join('\n').trimEnd();
 }
 
 export function renderResource(result: ReadResourceResult): string {
 	return (result.contents as Json[])
-		.map((content) => (typeof content.text === 'string' ? content.text : `[${textOf(content.uri)}: ${textOf(content.mimeType, 'binary')}, ${base64Size(textOf(content.blob))}]`))
+		.map((content) =>
+			typeof content.text === 'string'
+				? content.text
+				: `[${textOf(content.uri)}: ${textOf(content.mimeType, 'binary')}, ${base64Size(textOf(content.blob))}]`,
+		)
 		.join('\n');
 }

@@ -84,12 +84,19 @@ export class CliSession {
 	 * anyway when named explicitly (the user asked for them). Returns the servers' views and, per server, the
 	 * problems that kept it from being started at all.
 	 */
-	async start(entries: readonly ServerEntry[]): Promise<{ views: Map<string, ServerView>; unresolved: Map<string, string[]> }> {
+	async start(
+		entries: readonly ServerEntry[],
+	): Promise<{ views: Map<string, ServerView>; unresolved: Map<string, string[]> }> {
 		const unresolved = new Map<string, string[]>();
 		const resolved: ResolvedServer[] = [];
 		for (const entry of entries) {
 			const problems: string[] = [];
-			const input = inputSource({ flags: this.options.inputs, env: process.env, interactive: process.stdin.isTTY === true && process.stderr.isTTY === true, problems });
+			const input = inputSource({
+				flags: this.options.inputs,
+				env: process.env,
+				interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
+				problems,
+			});
 			const server = await resolveWorkspaceEntry(entry, this.folder, this.workspace.inputs, input, problems);
 			if (server) {
 				delete server.config.disabled;
@@ -131,7 +138,9 @@ export class CliSession {
 	/** Where the switched-off tools come from, for messages: the active tool profile, or the workspace's own list. */
 	disabledToolsSource(): string {
 		const profile = this.workspace.toolProfile;
-		return profile !== undefined ? `tool profile "${profile}" in .vscode/settings.json` : '"mcpSwitchboard.tools.disabled" in .vscode/settings.json';
+		return profile !== undefined
+			? `tool profile "${profile}" in .vscode/settings.json`
+			: '"mcpSwitchboard.tools.disabled" in .vscode/settings.json';
 	}
 
 	/** The running Manager (after `start`). */
@@ -168,7 +177,9 @@ export class CliSession {
 			connect: (request) => {
 				const early = this.hooks.early?.get(request.name);
 				// A stdio server is spawned (or an early start taken over) within this call; its first answer is a process start away.
-				const connecting = early ? createDefaultConnector(undefined, { closeGraceMs: CLOSE_GRACE_MS, early }, eras)(request) : connect(request);
+				const connecting = early
+					? createDefaultConnector(undefined, { closeGraceMs: CLOSE_GRACE_MS, early }, eras)(request)
+					: connect(request);
 				if (serverSpawned) setImmediate(serverSpawned);
 				serverSpawned = undefined;
 				return connecting;

@@ -64,10 +64,17 @@ export async function readWorkspaceServers(folder: string): Promise<WorkspaceSer
 			const result = parse(values['mcpSwitchboard.servers'], { kind: 'workspace', label, path: settingsFile });
 			problems.push(...result.problems);
 			layers.push(result.servers);
-			enablement = activeDisabledTools({ disabled: values[EnablementSettings.disabled], profiles: values[EnablementSettings.profiles], activeProfile: values[EnablementSettings.activeProfile] });
+			enablement = activeDisabledTools({
+				disabled: values[EnablementSettings.disabled],
+				profiles: values[EnablementSettings.profiles],
+				activeProfile: values[EnablementSettings.activeProfile],
+			});
 		}
 	}
-	for (const [relative, kind] of [['.vscode/mcp.json', 'mcpJson'], ['.mcp.json', 'mcpJson']] as const) {
+	for (const [relative, kind] of [
+		['.vscode/mcp.json', 'mcpJson'],
+		['.mcp.json', 'mcpJson'],
+	] as const) {
 		const file = path.join(folder, relative);
 		const text = readText(file);
 		if (text === undefined) continue;
@@ -79,7 +86,14 @@ export async function readWorkspaceServers(folder: string): Promise<WorkspaceSer
 	}
 	const merged = mergeServers(layers);
 	problems.push(...merged.problems);
-	return { entries: merged.servers, inputs, problems, files, disabledTools: enablement.disabled, toolProfile: enablement.profile };
+	return {
+		entries: merged.servers,
+		inputs,
+		problems,
+		files,
+		disabledTools: enablement.disabled,
+		toolProfile: enablement.profile,
+	};
 }
 
 /**
@@ -87,7 +101,13 @@ export async function readWorkspaceServers(folder: string): Promise<WorkspaceSer
  * folder as `${workspaceFolder}` and default working folder). Returns undefined (with problems naming the server and
  * field) when it cannot be started: an unknown variable, an input without a value, an unreadable envFile.
  */
-export async function resolveWorkspaceEntry(entry: ServerEntry, folder: string, inputs: Map<string, InputDefinition>, inputValue: InputValue, problems: string[]): Promise<ResolvedServer | undefined> {
+export async function resolveWorkspaceEntry(
+	entry: ServerEntry,
+	folder: string,
+	inputs: Map<string, InputDefinition>,
+	inputValue: InputValue,
+	problems: string[],
+): Promise<ResolvedServer | undefined> {
 	const context: VariableContext = {
 		workspaceFolder: folder,
 		workspaceFolders: [{ name: path.basename(folder), path: folder }],
@@ -96,9 +116,19 @@ export async function resolveWorkspaceEntry(entry: ServerEntry, folder: string, 
 		pathSeparator: path.sep,
 		input: (id) => inputValue(inputs.get(id), id),
 	};
-	const resolved = await resolveEntry(entry, { context, defaultCwd: folder, readFile: async (file) => readFileSync(file, 'utf8') });
+	const resolved = await resolveEntry(entry, {
+		context,
+		defaultCwd: folder,
+		readFile: async (file) => readFileSync(file, 'utf8'),
+	});
 	problems.push(...resolved.problems);
 	if (!resolved.config) return undefined;
 	const notes = resolved.problems.filter((p) => p.includes(`'${entry.name}'`));
-	return { name: entry.name, config: resolved.config, source: entry.source, workspaceDefined: entry.workspaceDefined, ...(notes.length > 0 ? { notes } : {}) };
+	return {
+		name: entry.name,
+		config: resolved.config,
+		source: entry.source,
+		workspaceDefined: entry.workspaceDefined,
+		...(notes.length > 0 ? { notes } : {}),
+	};
 }

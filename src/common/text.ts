@@ -16,7 +16,11 @@ export function textOf(value: unknown, fallback = ''): string {
 /** How much data a base64 string holds, for people: "512 B", "12.3 KB", "4.0 MB". */
 export function base64Size(base64: string): string {
 	const bytes = Math.floor((base64.length * 3) / 4) - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0);
-	return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+	return bytes < 1024
+		? `${bytes} B`
+		: bytes < 1024 * 1024
+			? `${(bytes / 1024).toFixed(1)} KB`
+			: `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 /**
@@ -24,7 +28,11 @@ export function base64Size(base64: string): string {
  * line): "exited with code 3. Last stderr lines:" keeps the stderr lines that follow it instead of ending there.
  */
 export function oneLine(message: string, max = 300): string {
-	const line = message.split('\n').map((part) => part.trim()).filter((part) => part.length > 0).join(' ');
+	const line = message
+		.split('\n')
+		.map((part) => part.trim())
+		.filter((part) => part.length > 0)
+		.join(' ');
 	return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 

@@ -6,7 +6,14 @@
 import { Emitter, type Event } from '../common/event';
 import type { Disposable } from '../common/disposable';
 import type { RequestOptions } from '../protocol/client';
-import type { CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate } from '../protocol/schema';
+import type {
+	CallToolResult,
+	GetPromptResult,
+	Prompt,
+	ReadResourceResult,
+	Resource,
+	ResourceTemplate,
+} from '../protocol/schema';
 import type { Manager } from '../manager/manager';
 import type { NamedTool } from '../manager/types';
 import { qualifyToolName, sanitizeName } from '../manager/toolNames';
@@ -27,8 +34,18 @@ export interface GatewayCatalog {
 	prompts(): readonly NamedPrompt[];
 	resources(): readonly { server: string; resource: Resource }[];
 	resourceTemplates(): readonly { server: string; template: ResourceTemplate }[];
-	callTool(server: string, tool: string, args: Record<string, unknown>, options: RequestOptions): Promise<CallToolResult>;
-	getPrompt(server: string, prompt: string, args: Record<string, string> | undefined, options: RequestOptions): Promise<GetPromptResult>;
+	callTool(
+		server: string,
+		tool: string,
+		args: Record<string, unknown>,
+		options: RequestOptions,
+	): Promise<CallToolResult>;
+	getPrompt(
+		server: string,
+		prompt: string,
+		args: Record<string, string> | undefined,
+		options: RequestOptions,
+	): Promise<GetPromptResult>;
 	readResource(server: string, uri: string, options: RequestOptions): Promise<ReadResourceResult>;
 	/** Fires when any of the lists above may have changed (a server started or stopped, a list changed, enablement). */
 	readonly onDidChange: Event<void>;
@@ -46,7 +63,8 @@ export class ManagerCatalog implements GatewayCatalog, Disposable {
 	private readonly changeEmitter = new Emitter<void>();
 	readonly onDidChange: Event<void> = this.changeEmitter.event;
 	private readonly subscriptions: Disposable[];
-	private snapshot: { source: readonly NamedTool[]; tools: readonly NamedTool[]; byName: Map<string, NamedTool> } | undefined;
+	private snapshot:
+		{ source: readonly NamedTool[]; tools: readonly NamedTool[]; byName: Map<string, NamedTool> } | undefined;
 
 	constructor(
 		private readonly manager: Manager,
@@ -56,7 +74,11 @@ export class ManagerCatalog implements GatewayCatalog, Disposable {
 			this.snapshot = undefined;
 			this.changeEmitter.fire();
 		};
-		this.subscriptions = [manager.onDidChangeServers(changed), manager.onDidChangeState(changed), manager.onDidChangeLists(changed)];
+		this.subscriptions = [
+			manager.onDidChangeServers(changed),
+			manager.onDidChangeState(changed),
+			manager.onDidChangeLists(changed),
+		];
 	}
 
 	/** Replaces the enablement filter (or re-reads it, when called without one) and tells the gateway's clients. */
@@ -78,27 +100,57 @@ export class ManagerCatalog implements GatewayCatalog, Disposable {
 		const prompts: NamedPrompt[] = [];
 		for (const server of this.manager.servers()) {
 			if (server.state.kind !== 'running') continue;
-			for (const prompt of server.prompts) prompts.push({ server: server.name, qualifiedName: qualifyToolName(sanitizeName(server.name), prompt.name, server.name), prompt });
+			for (const prompt of server.prompts)
+				prompts.push({
+					server: server.name,
+					qualifiedName: qualifyToolName(sanitizeName(server.name), prompt.name, server.name),
+					prompt,
+				});
 		}
 		return prompts;
 	}
 
 	resources(): readonly { server: string; resource: Resource }[] {
-		return this.manager.servers().flatMap((server) => (server.state.kind === 'running' ? server.resources.map((resource) => ({ server: server.name, resource })) : []));
+		return this.manager
+			.servers()
+			.flatMap((server) =>
+				server.state.kind === 'running' ? server.resources.map((resource) => ({ server: server.name, resource })) : [],
+			);
 	}
 
 	resourceTemplates(): readonly { server: string; template: ResourceTemplate }[] {
-		return this.manager.servers().flatMap((server) => (server.state.kind === 'running' ? server.resourceTemplates.map((template) => ({ server: server.name, template })) : []));
+		return this.manager
+			.servers()
+			.flatMap((server) =>
+				server.state.kind === 'running'
+					? server.resourceTemplates.map((template) => ({ server: server.name, template }))
+					: [],
+			);
 	}
 
-	callTool(server: string, tool: string, args: Record<string, unknown>, options: RequestOptions): Promise<CallToolResult> {
+	callTool(
+		server: string,
+		tool: string,
+		args: Record<string, unknown>,
+		options: RequestOptions,
+	): Promise<CallToolResult> {
 		// origin 'gateway': calls VS Code's agent makes appear in the Call History with the others. Object.assign, not
 		// `{ ...options, origin }`: a spread followed by more properties is V8's slow path on Node 20 (every call).
 		return this.manager.callTool(server, tool, args, Object.assign({}, options, { origin: 'gateway' as const }));
 	}
 
-	getPrompt(server: string, prompt: string, args: Record<string, string> | undefined, options: RequestOptions): Promise<GetPromptResult> {
-		return this.manager.getPrompt(server, prompt, args ?? {}, Object.assign({}, options, { origin: 'gateway' as const }));
+	getPrompt(
+		server: string,
+		prompt: string,
+		args: Record<string, string> | undefined,
+		options: RequestOptions,
+	): Promise<GetPromptResult> {
+		return this.manager.getPrompt(
+			server,
+			prompt,
+			args ?? {},
+			Object.assign({}, options, { origin: 'gateway' as const }),
+		);
 	}
 
 	readResource(server: string, uri: string, options: RequestOptions): Promise<ReadResourceResult> {
@@ -113,7 +165,12 @@ export class ManagerCatalog implements GatewayCatalog, Disposable {
 	private current(): { tools: readonly NamedTool[]; byName: Map<string, NamedTool> } {
 		const source = this.manager.allTools();
 		if (this.snapshot?.source !== source) {
-			const running = new Set(this.manager.servers().filter((server) => server.state.kind === 'running').map((server) => server.name));
+			const running = new Set(
+				this.manager
+					.servers()
+					.filter((server) => server.state.kind === 'running')
+					.map((server) => server.name),
+			);
 			const tools = source.filter((named) => running.has(named.server) && this.isEnabled(named));
 			this.snapshot = { source, tools, byName: new Map(tools.map((named) => [named.qualifiedName, named])) };
 		}

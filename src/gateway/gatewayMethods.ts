@@ -13,25 +13,37 @@ import type { NamedTool } from '../manager/types';
 import type { GatewayCatalog } from './catalog';
 
 /** The gateway's serverInfo. */
-export const GATEWAY_SERVER_INFO = { name: 'mcp-switchboard-gateway', title: 'MCP Switchboard', version: '0.1.0' } as const;
+export const GATEWAY_SERVER_INFO = {
+	name: 'mcp-switchboard-gateway',
+	title: 'MCP Switchboard',
+	version: '0.1.0',
+} as const;
 
 /** What a tool looks like to the gateway's clients: the server's tool under its qualified name, the rest as is. */
 function exposedTool(named: NamedTool): Tool {
 	const server = `(from the MCP server '${named.server}' in MCP Switchboard)`;
-	const description = named.tool.description?.trim() ? `${named.tool.description.trim()}\n\n${server}` : `${named.tool.title ?? named.tool.name} ${server}`;
+	const description = named.tool.description?.trim()
+		? `${named.tool.description.trim()}\n\n${server}`
+		: `${named.tool.title ?? named.tool.name} ${server}`;
 	return { ...named.tool, name: named.qualifiedName, title: named.tool.title ?? named.tool.name, description };
 }
 
-function objectParam(params: Record<string, unknown> | undefined, key: string, method: string): Record<string, unknown> | undefined {
+function objectParam(
+	params: Record<string, unknown> | undefined,
+	key: string,
+	method: string,
+): Record<string, unknown> | undefined {
 	const value = params?.[key];
 	if (value === undefined) return undefined;
-	if (typeof value !== 'object' || value === null || Array.isArray(value)) throw McpError.invalidParams(`${method}: '${key}' must be an object`);
+	if (typeof value !== 'object' || value === null || Array.isArray(value))
+		throw McpError.invalidParams(`${method}: '${key}' must be an object`);
 	return value as Record<string, unknown>;
 }
 
 function stringParam(params: Record<string, unknown> | undefined, key: string, method: string): string {
 	const value = params?.[key];
-	if (typeof value !== 'string' || !value) throw McpError.invalidParams(`${method}: '${key}' must be a non-empty string`);
+	if (typeof value !== 'string' || !value)
+		throw McpError.invalidParams(`${method}: '${key}' must be a non-empty string`);
 	return value;
 }
 
@@ -45,14 +57,21 @@ function progressToken(params: Record<string, unknown> | undefined): string | nu
  * Registers the gateway's methods on `connection`. Unknown methods are answered MethodNotFound by the connection;
  * a tool, prompt or resource that is unknown, disabled or whose server stopped is an InvalidParams error naming it.
  */
-export function registerGatewayMethods(connection: JsonRpcConnection, catalog: GatewayCatalog, instructions?: string): void {
+export function registerGatewayMethods(
+	connection: JsonRpcConnection,
+	catalog: GatewayCatalog,
+	instructions?: string,
+): void {
 	let exposed: { source: readonly NamedTool[]; tools: Tool[] } | undefined;
 
 	connection.setRequestHandler('initialize', (params) => {
 		const requested = params?.protocolVersion;
 		// Spec: "If the server supports the requested protocol version, it MUST respond with the same version.
 		// Otherwise, the server MUST respond with another protocol version it supports."
-		const protocolVersion = typeof requested === 'string' && (SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
+		const protocolVersion =
+			typeof requested === 'string' && (SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(requested)
+				? requested
+				: LATEST_PROTOCOL_VERSION;
 		return {
 			protocolVersion,
 			capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true } },
@@ -72,37 +91,61 @@ export function registerGatewayMethods(connection: JsonRpcConnection, catalog: G
 		const name = stringParam(params, 'name', 'tools/call');
 		const args = objectParam(params, 'arguments', 'tools/call') ?? {};
 		const named = catalog.findTool(name);
-		if (!named) throw McpError.invalidParams(`Unknown tool: ${name} (it is not an enabled tool of a running server in MCP Switchboard)`);
+		if (!named)
+			throw McpError.invalidParams(
+				`Unknown tool: ${name} (it is not an enabled tool of a running server in MCP Switchboard)`,
+			);
 		const token = progressToken(params);
 		const onProgress =
 			token === undefined
 				? undefined
 				: (progress: Progress) => {
 						const { progress: value, total, message } = progress;
-						connection.notify('notifications/progress', { progressToken: token, progress: value, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) }).catch(() => undefined);
+						connection
+							.notify('notifications/progress', {
+								progressToken: token,
+								progress: value,
+								...(total !== undefined ? { total } : {}),
+								...(message !== undefined ? { message } : {}),
+							})
+							.catch(() => undefined);
 					};
 		// cancelWith, not a signal: the caller's cancellation reaches the server's request with no AbortSignal made.
 		return catalog.callTool(named.server, named.tool.name, args, { cancelWith: context, onProgress });
 	});
 
-	connection.setRequestHandler('prompts/list', () => ({ prompts: catalog.prompts().map((named) => ({ ...named.prompt, name: named.qualifiedName, title: named.prompt.title ?? named.prompt.name })) }));
+	connection.setRequestHandler('prompts/list', () => ({
+		prompts: catalog
+			.prompts()
+			.map((named) => ({ ...named.prompt, name: named.qualifiedName, title: named.prompt.title ?? named.prompt.name })),
+	}));
 
 	connection.setRequestHandler('prompts/get', (params, context) => {
 		const name = stringParam(params, 'name', 'prompts/get');
 		const args = objectParam(params, 'arguments', 'prompts/get');
-		if (args && Object.values(args).some((value) => typeof value !== 'string')) throw McpError.invalidParams('prompts/get: every argument value must be a string');
+		if (args && Object.values(args).some((value) => typeof value !== 'string'))
+			throw McpError.invalidParams('prompts/get: every argument value must be a string');
 		const named = catalog.prompts().find((prompt) => prompt.qualifiedName === name);
-		if (!named) throw McpError.invalidParams(`Unknown prompt: ${name} (it is not a prompt of a running server in MCP Switchboard)`);
-		return catalog.getPrompt(named.server, named.prompt.name, args as Record<string, string> | undefined, { cancelWith: context });
+		if (!named)
+			throw McpError.invalidParams(
+				`Unknown prompt: ${name} (it is not a prompt of a running server in MCP Switchboard)`,
+			);
+		return catalog.getPrompt(named.server, named.prompt.name, args as Record<string, string> | undefined, {
+			cancelWith: context,
+		});
 	});
 
 	connection.setRequestHandler('resources/list', () => {
 		const seen = new Set<string>();
-		const resources = catalog.resources().flatMap(({ resource }) => (seen.has(resource.uri) ? [] : (seen.add(resource.uri), [resource])));
+		const resources = catalog
+			.resources()
+			.flatMap(({ resource }) => (seen.has(resource.uri) ? [] : (seen.add(resource.uri), [resource])));
 		return { resources };
 	});
 
-	connection.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: catalog.resourceTemplates().map(({ template }) => template) }));
+	connection.setRequestHandler('resources/templates/list', () => ({
+		resourceTemplates: catalog.resourceTemplates().map(({ template }) => template),
+	}));
 
 	connection.setRequestHandler('resources/read', async (params, context) => {
 		const uri = stringParam(params, 'uri', 'resources/read');
@@ -119,6 +162,10 @@ export function registerGatewayMethods(connection: JsonRpcConnection, catalog: G
 				last = error;
 			}
 		}
-		throw new McpError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}${last instanceof Error ? ` (${last.message})` : ''}`, { uri });
+		throw new McpError(
+			ErrorCode.ResourceNotFound,
+			`Resource not found: ${uri}${last instanceof Error ? ` (${last.message})` : ''}`,
+			{ uri },
+		);
 	});
 }

@@ -60,9 +60,22 @@ interface Session {
 }
 
 /** Writes a JSON-RPC error as an HTTP response. */
-function sendError(res: http.ServerResponse, status: number, code: number, message: string, id: RequestId | null = null, headers: Record<string, string> = {}): void {
+function sendError(
+	res: http.ServerResponse,
+	status: number,
+	code: number,
+	message: string,
+	id: RequestId | null = null,
+	headers: Record<string, string> = {},
+): void {
 	const body = JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } });
-	res.writeHead(status, Object.assign({}, headers, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }));
+	res.writeHead(
+		status,
+		Object.assign({}, headers, {
+			'content-type': 'application/json',
+			'content-length': String(Buffer.byteLength(body)),
+		}),
+	);
 	res.end(body);
 }
 
@@ -71,13 +84,19 @@ function listSignature(catalog: GatewayCatalog): { tools: string; prompts: strin
 	return {
 		tools: catalog
 			.tools()
-			.map((named) => `${named.qualifiedName}\u0001${named.tool.description ?? ''}\u0001${JSON.stringify(named.tool.inputSchema)}`)
+			.map(
+				(named) =>
+					`${named.qualifiedName}\u0001${named.tool.description ?? ''}\u0001${JSON.stringify(named.tool.inputSchema)}`,
+			)
 			.join('\u0000'),
 		prompts: catalog
 			.prompts()
 			.map((named) => named.qualifiedName)
 			.join('\u0000'),
-		resources: [...catalog.resources().map(({ resource }) => resource.uri), ...catalog.resourceTemplates().map(({ template }) => template.uriTemplate)].join('\u0000'),
+		resources: [
+			...catalog.resources().map(({ resource }) => resource.uri),
+			...catalog.resourceTemplates().map(({ template }) => template.uriTemplate),
+		].join('\u0000'),
 	};
 }
 
@@ -105,7 +124,11 @@ export async function startGateway(catalog: GatewayCatalog, options: GatewayOpti
 		const id = randomUUID();
 		const transport = new SessionTransport(id);
 		// answeredIdMemory 0: the transport refuses an id while it is pending; once answered, a client may reuse it.
-		const connection = new JsonRpcConnection(transport, { name: `gateway session ${id.slice(0, 8)}`, logger, answeredIdMemory: 0 });
+		const connection = new JsonRpcConnection(transport, {
+			name: `gateway session ${id.slice(0, 8)}`,
+			logger,
+			answeredIdMemory: 0,
+		});
 		registerGatewayMethods(connection, catalog, options.instructions);
 		const session = { transport, connection };
 		sessions.set(id, session);
@@ -115,7 +138,12 @@ export async function startGateway(catalog: GatewayCatalog, options: GatewayOpti
 	};
 
 	/** Answers one POST whose body was read (`body` undefined: larger than allowed). */
-	const handlePost = (req: http.IncomingMessage, res: http.ServerResponse, sessionId: string | undefined, body: Buffer | undefined): void => {
+	const handlePost = (
+		req: http.IncomingMessage,
+		res: http.ServerResponse,
+		sessionId: string | undefined,
+		body: Buffer | undefined,
+	): void => {
 		if (body === undefined) {
 			sendError(res, 413, ErrorCode.InvalidRequest, `Request body larger than ${maxBodyBytes} bytes`);
 			return;
@@ -129,7 +157,12 @@ export async function startGateway(catalog: GatewayCatalog, options: GatewayOpti
 		}
 		if (Array.isArray(message)) {
 			// JSON-RPC batches were removed from MCP in 2025-06-18; VS Code never sends them.
-			sendError(res, 400, ErrorCode.InvalidRequest, 'Invalid request: JSON-RPC batches are not supported; send one message per POST');
+			sendError(
+				res,
+				400,
+				ErrorCode.InvalidRequest,
+				'Invalid request: JSON-RPC batches are not supported; send one message per POST',
+			);
 			return;
 		}
 		const isInit = isRequest(message) && message.method === 'initialize';
@@ -139,14 +172,26 @@ export async function startGateway(catalog: GatewayCatalog, options: GatewayOpti
 		} else if (sessionId === undefined) {
 			// Spec: servers that require a session id "SHOULD respond to requests without an Mcp-Session-Id header
 			// (other than initialization) with HTTP 400 Bad Request".
-			sendError(res, 400, ErrorCode.InvalidRequest, 'Bad request: no Mcp-Session-Id header (send initialize first)', isRequest(message) ? message.id : null);
+			sendError(
+				res,
+				400,
+				ErrorCode.InvalidRequest,
+				'Bad request: no Mcp-Session-Id header (send initialize first)',
+				isRequest(message) ? message.id : null,
+			);
 			return;
 		} else {
 			session = sessions.get(sessionId);
 			if (!session) {
 				// Spec: "The server MAY terminate the session at any time, after which it MUST respond to requests
 				// containing that session ID with HTTP 404 Not Found."
-				sendError(res, 404, ErrorCode.InvalidRequest, 'Session not found: initialize a new session', isRequest(message) ? message.id : null);
+				sendError(
+					res,
+					404,
+					ErrorCode.InvalidRequest,
+					'Session not found: initialize a new session',
+					isRequest(message) ? message.id : null,
+				);
 				return;
 			}
 			sessions.delete(sessionId);
@@ -154,15 +199,27 @@ export async function startGateway(catalog: GatewayCatalog, options: GatewayOpti
 		}
 		if (isRequest(message)) {
 			if (session.transport.isPending(message.id)) {
-				sendError(res, 400, ErrorCode.InvalidRequest, `Invalid request: id ${JSON.stringify(message.id)} is already in use by a pending request`, message.id);
+				sendError(
+					res,
+					400,
+					ErrorCode.InvalidRequest,
+					`Invalid request: id ${JSON.stringify(message.id)} is already in use by a pending request`,
+					message.id,
+				);
 				return;
 			}
 			const accept = String(req.headers.accept ?? '');
 			// A request that asks for progress may be answered as an event stream, so progress can go before the result;
 			// it becomes one only when progress does go first (SessionTransport), else the answer is plain JSON.
-			const wantsProgress = (message.params?._meta as { progressToken?: unknown } | undefined)?.progressToken !== undefined;
+			const wantsProgress =
+				(message.params?._meta as { progressToken?: unknown } | undefined)?.progressToken !== undefined;
 			const sse = wantsProgress && accept.includes('text/event-stream');
-			session.transport.deliverRequest(message, res, sse, isInit ? { 'mcp-session-id': session.transport.sessionId } : NO_HEADERS);
+			session.transport.deliverRequest(
+				message,
+				res,
+				sse,
+				isInit ? { 'mcp-session-id': session.transport.sessionId } : NO_HEADERS,
+			);
 			return;
 		}
 		if (isNotification(message) || isResponse(message)) {
@@ -172,7 +229,12 @@ export async function startGateway(catalog: GatewayCatalog, options: GatewayOpti
 			res.writeHead(202).end();
 			return;
 		}
-		sendError(res, 400, ErrorCode.InvalidRequest, 'Invalid request: not a JSON-RPC 2.0 request, notification or response');
+		sendError(
+			res,
+			400,
+			ErrorCode.InvalidRequest,
+			'Invalid request: not a JSON-RPC 2.0 request, notification or response',
+		);
 	};
 
 	/** A POST whose body could not be read, or whose handling threw: logged, and answered 400 if nothing was sent yet. */
@@ -187,7 +249,14 @@ export async function startGateway(catalog: GatewayCatalog, options: GatewayOpti
 		if (refusal) {
 			logger.warn(`gateway: refused ${req.method ?? '?'} from ${req.socket.remoteAddress ?? '?'}: ${refusal.message}`);
 			req.resume();
-			sendError(res, refusal.status, ErrorCode.InvalidRequest, refusal.message, null, refusal.status === 401 ? { 'www-authenticate': 'Bearer' } : {});
+			sendError(
+				res,
+				refusal.status,
+				ErrorCode.InvalidRequest,
+				refusal.message,
+				null,
+				refusal.status === 401 ? { 'www-authenticate': 'Bearer' } : {},
+			);
 			return;
 		}
 		const path = (req.url ?? '').split('?', 1)[0];
@@ -199,7 +268,12 @@ export async function startGateway(catalog: GatewayCatalog, options: GatewayOpti
 		const version = req.headers['mcp-protocol-version'];
 		if (typeof version === 'string' && !(SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
 			req.resume();
-			sendError(res, 400, ErrorCode.InvalidRequest, `Bad request: unsupported MCP-Protocol-Version ${version} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`);
+			sendError(
+				res,
+				400,
+				ErrorCode.InvalidRequest,
+				`Bad request: unsupported MCP-Protocol-Version ${version} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
+			);
 			return;
 		}
 		const sessionHeader = req.headers['mcp-session-id'];
@@ -222,7 +296,12 @@ export async function startGateway(catalog: GatewayCatalog, options: GatewayOpti
 				req.resume();
 				const session = sessionId === undefined ? undefined : sessions.get(sessionId);
 				if (!session) {
-					sendError(res, sessionId === undefined ? 400 : 404, ErrorCode.InvalidRequest, sessionId === undefined ? 'Bad request: no Mcp-Session-Id header' : 'Session not found');
+					sendError(
+						res,
+						sessionId === undefined ? 400 : 404,
+						ErrorCode.InvalidRequest,
+						sessionId === undefined ? 'Bad request: no Mcp-Session-Id header' : 'Session not found',
+					);
 					return;
 				}
 				if (!String(req.headers.accept ?? '').includes('text/event-stream')) {

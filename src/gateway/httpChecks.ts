@@ -28,7 +28,11 @@ function originAllowed(origin: string, port: number): boolean {
 	} catch {
 		return false;
 	}
-	return (url.protocol === 'http:' || url.protocol === 'https:') && LOOPBACK_HOSTS.has(url.hostname) && url.port === String(port);
+	return (
+		(url.protocol === 'http:' || url.protocol === 'https:') &&
+		LOOPBACK_HOSTS.has(url.hostname) &&
+		url.port === String(port)
+	);
 }
 
 /** The last expected secret's bytes: one gateway per window, so one token; not encoded again on every request. */
@@ -59,7 +63,12 @@ export function checkRequest(req: IncomingMessage, port: number, token: string):
 	const authorization = req.headers.authorization ?? '';
 	const match = /^Bearer\s+(\S+)$/i.exec(authorization);
 	if (!match || !sameSecret(match[1]!, token)) {
-		return { status: 401, message: authorization ? 'Unauthorized: the bearer token is not this window\'s gateway token' : 'Unauthorized: a bearer token is required' };
+		return {
+			status: 401,
+			message: authorization
+				? "Unauthorized: the bearer token is not this window's gateway token"
+				: 'Unauthorized: a bearer token is required',
+		};
 	}
 	return undefined;
 }
@@ -70,7 +79,11 @@ export function checkRequest(req: IncomingMessage, port: number, token: string):
  * comes here, and the promise, its await and the async caller's own promise were allocations and microtask turns on
  * each of them.
  */
-export function readBody(req: IncomingMessage, maxBytes: number, done: (error: Error | undefined, body: Buffer | undefined) => void): void {
+export function readBody(
+	req: IncomingMessage,
+	maxBytes: number,
+	done: (error: Error | undefined, body: Buffer | undefined) => void,
+): void {
 	const declared = Number(req.headers['content-length']);
 	if (Number.isFinite(declared) && declared > maxBytes) {
 		req.resume();

@@ -63,9 +63,17 @@ export class SessionTransport implements Transport {
 	 * Hands a client request to the connection; its answer goes to `res` (as SSE when `sse` and progress goes first,
 	 * else as JSON), with `headers` added (the session id on `initialize`).
 	 */
-	deliverRequest(message: JsonRpcRequest, res: ServerResponse, sse: boolean, headers: Readonly<Record<string, string>> = {}): void {
+	deliverRequest(
+		message: JsonRpcRequest,
+		res: ServerResponse,
+		sse: boolean,
+		headers: Readonly<Record<string, string>> = {},
+	): void {
 		const meta = message.params?._meta as { progressToken?: unknown } | undefined;
-		const token = typeof meta?.progressToken === 'string' || typeof meta?.progressToken === 'number' ? meta.progressToken : undefined;
+		const token =
+			typeof meta?.progressToken === 'string' || typeof meta?.progressToken === 'number'
+				? meta.progressToken
+				: undefined;
 		const reply: Reply = { res, sse, headers, id: message.id, slot: 0, progressToken: token, answered: false };
 		reply.slot = this.replies.add(reply);
 		this.replySlots.set(message.id, reply.slot);
@@ -74,7 +82,11 @@ export class SessionTransport implements Transport {
 			if (reply.answered || this.replies.get(reply.slot) !== reply) return;
 			this.forget(reply);
 			// The client went away before the answer: treat it as its cancellation (see the file comment).
-			this.messageEmitter.fire({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: message.id, reason: 'the client closed the HTTP request' } });
+			this.messageEmitter.fire({
+				jsonrpc: '2.0',
+				method: 'notifications/cancelled',
+				params: { requestId: message.id, reason: 'the client closed the HTTP request' },
+			});
 		});
 		this.messageEmitter.fire(message);
 	}
@@ -88,7 +100,11 @@ export class SessionTransport implements Transport {
 	openListening(res: ServerResponse): void {
 		this.listening?.end();
 		this.listening = res;
-		res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'mcp-session-id': this.sessionId });
+		res.writeHead(200, {
+			'content-type': 'text/event-stream',
+			'cache-control': 'no-cache',
+			'mcp-session-id': this.sessionId,
+		});
 		res.flushHeaders();
 		res.on('close', () => {
 			if (this.listening === res) this.listening = undefined;
@@ -110,7 +126,9 @@ export class SessionTransport implements Transport {
 		}
 		if ('method' in message && message.method === 'notifications/progress') {
 			const token = message.params?.progressToken;
-			const reply = this.replies.get(typeof token === 'string' || typeof token === 'number' ? this.progressSlots.get(token) : undefined);
+			const reply = this.replies.get(
+				typeof token === 'string' || typeof token === 'number' ? this.progressSlots.get(token) : undefined,
+			);
 			if (reply?.sse) writeEvent(reply, message);
 			return Promise.resolve();
 		}
@@ -128,7 +146,12 @@ export class SessionTransport implements Transport {
 		for (const reply of pending) {
 			this.forget(reply);
 			reply.answered = true;
-			if (!reply.res.headersSent) writeFinal(reply, { jsonrpc: '2.0', id: reply.id, error: McpError.connectionClosed('The gateway session ended').toJson() });
+			if (!reply.res.headersSent)
+				writeFinal(reply, {
+					jsonrpc: '2.0',
+					id: reply.id,
+					error: McpError.connectionClosed('The gateway session ended').toJson(),
+				});
 			else reply.res.end();
 		}
 		this.listening?.end();
@@ -141,13 +164,18 @@ export class SessionTransport implements Transport {
 	private forget(reply: Reply): void {
 		if (!this.replies.remove(reply.slot, reply)) return;
 		if (this.replySlots.get(reply.id) === reply.slot) this.replySlots.delete(reply.id);
-		if (reply.progressToken !== undefined && this.progressSlots.get(reply.progressToken) === reply.slot) this.progressSlots.delete(reply.progressToken);
+		if (reply.progressToken !== undefined && this.progressSlots.get(reply.progressToken) === reply.slot)
+			this.progressSlots.delete(reply.progressToken);
 	}
 }
 
 /** Writes one SSE event on a reply's stream, sending the stream's headers first if needed. */
 function writeEvent(reply: Reply, message: JsonRpcMessage): void {
-	if (!reply.res.headersSent) reply.res.writeHead(200, withHeaders(reply.headers, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }));
+	if (!reply.res.headersSent)
+		reply.res.writeHead(
+			200,
+			withHeaders(reply.headers, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }),
+		);
 	reply.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
 }
 
@@ -161,7 +189,13 @@ function writeFinal(reply: Reply, message: JsonRpcMessage): void {
 		return;
 	}
 	const body = JSON.stringify(message);
-	reply.res.writeHead(200, withHeaders(reply.headers, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }));
+	reply.res.writeHead(
+		200,
+		withHeaders(reply.headers, {
+			'content-type': 'application/json',
+			'content-length': String(Buffer.byteLength(body)),
+		}),
+	);
 	reply.res.end(body);
 }
 

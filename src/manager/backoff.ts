@@ -18,7 +18,8 @@ export interface RestartPolicyOptions {
 	stableAfterMs?: number;
 }
 
-export type RestartDecision = { restart: true; delayMs: number; attempt: number } | { restart: false; crashes: number; windowMs: number };
+export type RestartDecision =
+	{ restart: true; delayMs: number; attempt: number } | { restart: false; crashes: number; windowMs: number };
 
 export class RestartPolicy {
 	private readonly initialDelayMs: number;

@@ -45,7 +45,23 @@ const TYPE_ALIASES: Record<string, ServerConfig['type']> = {
 };
 
 /** Fields a server entry may have; anything else is reported (a typo like `comand` should not pass silently). */
-const KNOWN_FIELDS = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'disabled', 'timeoutMs', 'oauth', 'protocolVersion', 'dev', 'gallery', 'description']);
+const KNOWN_FIELDS = new Set([
+	'type',
+	'command',
+	'args',
+	'env',
+	'envFile',
+	'cwd',
+	'url',
+	'headers',
+	'disabled',
+	'timeoutMs',
+	'oauth',
+	'protocolVersion',
+	'dev',
+	'gallery',
+	'description',
+]);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -64,8 +80,18 @@ function describe(value: unknown): string {
  * (the `env` field) a `null` is kept: in VS Code's mcp.json format it removes a variable the process would inherit.
  */
 function stringMap(value: unknown, where: string, problems: string[]): Record<string, string> | undefined;
-function stringMap(value: unknown, where: string, problems: string[], allowNull: true): Record<string, string | null> | undefined;
-function stringMap(value: unknown, where: string, problems: string[], allowNull = false): Record<string, string | null> | undefined {
+function stringMap(
+	value: unknown,
+	where: string,
+	problems: string[],
+	allowNull: true,
+): Record<string, string | null> | undefined;
+function stringMap(
+	value: unknown,
+	where: string,
+	problems: string[],
+	allowNull = false,
+): Record<string, string | null> | undefined {
 	if (value === undefined || value === null) return undefined;
 	if (!isRecord(value)) {
 		problems.push(`${where}: expected an object of strings, got ${describe(value)}`);
@@ -77,7 +103,10 @@ function stringMap(value: unknown, where: string, problems: string[], allowNull 
 		else if (typeof item === 'number' || typeof item === 'boolean') out[key] = String(item);
 		else if (item === null) {
 			if (allowNull) out[key] = null; // elsewhere (headers) a null means nothing and is left out, as before
-		} else problems.push(`${where}.${key}: expected a string${allowNull ? ' or null (to remove the variable)' : ''}, got ${describe(item)}`);
+		} else
+			problems.push(
+				`${where}.${key}: expected a string${allowNull ? ' or null (to remove the variable)' : ''}, got ${describe(item)}`,
+			);
 	}
 	return out;
 }
@@ -86,7 +115,13 @@ function stringMap(value: unknown, where: string, problems: string[], allowNull 
  * Parses one server entry. Returns undefined (with problems) when the entry cannot be started at all;
  * a problem in an optional field drops only that field.
  */
-export function parseServer(name: string, raw: unknown, source: ConfigSource, workspaceDefined: boolean, problems: string[]): ServerEntry | undefined {
+export function parseServer(
+	name: string,
+	raw: unknown,
+	source: ConfigSource,
+	workspaceDefined: boolean,
+	problems: string[],
+): ServerEntry | undefined {
 	const at = `Server '${name}' (${source.label})`;
 	if (!name.trim()) {
 		problems.push(`A server in ${source.label} has an empty name; it was skipped`);
@@ -118,8 +153,12 @@ export function parseServer(name: string, raw: unknown, source: ConfigSource, wo
 
 	let timeoutMs: number | undefined;
 	if (raw.timeoutMs !== undefined) {
-		if (typeof raw.timeoutMs === 'number' && Number.isFinite(raw.timeoutMs) && raw.timeoutMs > 0) timeoutMs = raw.timeoutMs;
-		else problems.push(`${at}: field "timeoutMs" must be a positive number of milliseconds (got ${describe(raw.timeoutMs)}); the default is used`);
+		if (typeof raw.timeoutMs === 'number' && Number.isFinite(raw.timeoutMs) && raw.timeoutMs > 0)
+			timeoutMs = raw.timeoutMs;
+		else
+			problems.push(
+				`${at}: field "timeoutMs" must be a positive number of milliseconds (got ${describe(raw.timeoutMs)}); the default is used`,
+			);
 	}
 	let disabled: boolean | undefined;
 	if (raw.disabled !== undefined) {
@@ -130,8 +169,12 @@ export function parseServer(name: string, raw: unknown, source: ConfigSource, wo
 	// "auto" (the default) detects the era; a version pins it (see McpClient's protocolVersion option).
 	let protocolVersion: string | undefined;
 	if (raw.protocolVersion !== undefined && raw.protocolVersion !== 'auto') {
-		if (typeof raw.protocolVersion === 'string' && ALL_PROTOCOL_VERSIONS.includes(raw.protocolVersion)) protocolVersion = raw.protocolVersion;
-		else problems.push(`${at}: field "protocolVersion" must be "auto" or one of ${ALL_PROTOCOL_VERSIONS.join(', ')} (got ${describe(raw.protocolVersion)}); the version is detected instead`);
+		if (typeof raw.protocolVersion === 'string' && ALL_PROTOCOL_VERSIONS.includes(raw.protocolVersion))
+			protocolVersion = raw.protocolVersion;
+		else
+			problems.push(
+				`${at}: field "protocolVersion" must be "auto" or one of ${ALL_PROTOCOL_VERSIONS.join(', ')} (got ${describe(raw.protocolVersion)}); the version is detected instead`,
+			);
 	}
 
 	let config: ServerConfig;
@@ -151,7 +194,9 @@ export function parseServer(name: string, raw: unknown, source: ConfigSource, wo
 					else problems.push(`${at}: field "args[${i}]" must be a string (got ${describe(arg)}); it was left out`);
 				});
 			} else {
-				problems.push(`${at}: field "args" must be an array of strings (got ${describe(raw.args)}); no arguments are passed`);
+				problems.push(
+					`${at}: field "args" must be an array of strings (got ${describe(raw.args)}); no arguments are passed`,
+				);
 			}
 		}
 		const env = stringMap(raw.env, `${at}: field "env"`, problems, true);
@@ -214,7 +259,9 @@ export function parse(raw: unknown, source: ConfigSource): ParseResult {
 	const servers: ServerEntry[] = [];
 	if (raw === undefined || raw === null) return { servers, problems };
 	if (!isRecord(raw)) {
-		problems.push(`${source.label}: "mcpSwitchboard.servers" must be an object keyed by server name (got ${describe(raw)})`);
+		problems.push(
+			`${source.label}: "mcpSwitchboard.servers" must be an object keyed by server name (got ${describe(raw)})`,
+		);
 		return { servers, problems };
 	}
 	const workspaceDefined = source.kind === 'workspace' || source.kind === 'mcpJson';
@@ -250,7 +297,9 @@ export function parseInputs(raw: unknown, sourceLabel: string): { inputs: InputD
 			inputs.push(input);
 		} else if (item.type === 'pickString') {
 			const options = Array.isArray(item.options)
-				? item.options.map((o) => (typeof o === 'string' ? o : isRecord(o) && typeof o.value === 'string' ? o.value : undefined)).filter((o): o is string => o !== undefined)
+				? item.options
+						.map((o) => (typeof o === 'string' ? o : isRecord(o) && typeof o.value === 'string' ? o.value : undefined))
+						.filter((o): o is string => o !== undefined)
 				: [];
 			if (options.length === 0) {
 				problems.push(`Input '${item.id}' (${sourceLabel}): a pickString needs a non-empty "options" array`);
@@ -261,7 +310,9 @@ export function parseInputs(raw: unknown, sourceLabel: string): { inputs: InputD
 			if (dflt !== undefined) input.default = dflt;
 			inputs.push(input);
 		} else {
-			problems.push(`Input '${item.id}' (${sourceLabel}): field "type" must be "promptString" or "pickString" (got ${describe(item.type)})`);
+			problems.push(
+				`Input '${item.id}' (${sourceLabel}): field "type" must be "promptString" or "pickString" (got ${describe(item.type)})`,
+			);
 		}
 	});
 	return { inputs, problems };
@@ -273,9 +324,11 @@ export function parseInputs(raw: unknown, sourceLabel: string): { inputs: InputD
  */
 export function parseMcpJson(text: string, source: ConfigSource): ParseResult & { inputs: InputDefinition[] } {
 	const parsed = parseJsonc(text);
-	if (parsed.error !== undefined) return { servers: [], inputs: [], problems: [`${source.label}: not valid JSON: ${parsed.error}`] };
+	if (parsed.error !== undefined)
+		return { servers: [], inputs: [], problems: [`${source.label}: not valid JSON: ${parsed.error}`] };
 	const raw = parsed.value;
-	if (!isRecord(raw)) return { servers: [], inputs: [], problems: [`${source.label}: expected an object with "servers"`] };
+	if (!isRecord(raw))
+		return { servers: [], inputs: [], problems: [`${source.label}: expected an object with "servers"`] };
 	// Some people paste a Claude/Cursor file here: accept its `mcpServers` key too.
 	const serversRaw = raw.servers ?? raw.mcpServers;
 	const result = serversRaw === undefined ? { servers: [], problems: [] } : parse(serversRaw, source);
@@ -287,7 +340,10 @@ export function parseMcpJson(text: string, source: ConfigSource): ParseResult & 
  * Merges server lists in priority order: the first list that names a server wins, and the losers are
  * reported as information (so a user sees why their mcp.json entry is not the one running).
  */
-export function mergeServers(lists: readonly (readonly ServerEntry[])[]): { servers: ServerEntry[]; problems: string[] } {
+export function mergeServers(lists: readonly (readonly ServerEntry[])[]): {
+	servers: ServerEntry[];
+	problems: string[];
+} {
 	const byName = new Map<string, ServerEntry>();
 	const problems: string[] = [];
 	for (const list of lists) {
@@ -295,7 +351,9 @@ export function mergeServers(lists: readonly (readonly ServerEntry[])[]): { serv
 			const existing = byName.get(server.name);
 			if (existing) {
 				if (existing.source.label !== server.source.label) {
-					problems.push(`Server '${server.name}' in ${server.source.label} is overridden by the one in ${existing.source.label}`);
+					problems.push(
+						`Server '${server.name}' in ${server.source.label} is overridden by the one in ${existing.source.label}`,
+					);
 				}
 				continue;
 			}
@@ -310,7 +368,10 @@ export function mergeServers(lists: readonly (readonly ServerEntry[])[]): { serv
  * the `mcpSwitchboard.servers` setting. Both use `{ "mcpServers": { name: { command, args, env } | { url, headers } } }`.
  * Returns plain JSON objects ready to write; entries that cannot be parsed are reported and left out.
  */
-export function importMcpServers(text: string, label: string): { servers: Record<string, Record<string, unknown>>; problems: string[] } {
+export function importMcpServers(
+	text: string,
+	label: string,
+): { servers: Record<string, Record<string, unknown>>; problems: string[] } {
 	const parsed = parseJsonc(text);
 	if (parsed.error !== undefined) return { servers: {}, problems: [`${label}: not valid JSON: ${parsed.error}`] };
 	const raw = parsed.value;

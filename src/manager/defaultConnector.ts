@@ -31,7 +31,13 @@ export function createDefaultConnector(
 ): Connector {
 	return async (request) => {
 		const { name, config, handlers, logger, signal, inheritEnvironment } = request;
-		const transport = createTransport(config, { ...transportOptions, logger, name, inheritEnvironment, auth: config.type === 'stdio' ? undefined : auth?.(request) });
+		const transport = createTransport(config, {
+			...transportOptions,
+			logger,
+			name,
+			inheritEnvironment,
+			auth: config.type === 'stdio' ? undefined : auth?.(request),
+		});
 		const onAbort = () => void transport.close().catch(() => undefined);
 		if (signal.aborted) {
 			onAbort();
@@ -44,7 +50,14 @@ export function createDefaultConnector(
 			const key = eraKey(name, config);
 			let client: McpClient;
 			try {
-				client = await McpClient.connect(transport, { name, logger, handlers, connectTimeoutMs: Infinity, protocolVersion: config.protocolVersion, knownEra: eras.get(key) });
+				client = await McpClient.connect(transport, {
+					name,
+					logger,
+					handlers,
+					connectTimeoutMs: Infinity,
+					protocolVersion: config.protocolVersion,
+					knownEra: eras.get(key),
+				});
 			} catch (error) {
 				// Whatever was remembered may be why: the next attempt probes afresh.
 				eras.delete(key);
@@ -68,13 +81,15 @@ export function oauthFor(host: Host): (request: ConnectRequest) => HttpAuthProvi
 		if (request.config.type === 'stdio') return undefined;
 		// A server configured with its own Authorization header (an API key, a token from an input) authorizes that
 		// way: a 401 then means the header is wrong, which a browser sign-in would not fix.
-		if (Object.keys(request.config.headers ?? {}).some((name) => name.toLowerCase() === 'authorization')) return undefined;
+		if (Object.keys(request.config.headers ?? {}).some((name) => name.toLowerCase() === 'authorization'))
+			return undefined;
 		const hooks = host.oauth?.(request.name, { interactive: request.interactive });
 		if (!hooks) return undefined;
 		// Required here, not imported: a command line or Manager with only local servers never loads the OAuth client
 		// (nor node:http, node:https and node:fs/promises with it), which is a few ms of every command-line start.
+		type OAuthModule = typeof import('../protocol/auth/oauthProvider');
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const { OAuthProvider } = require('../protocol/auth/oauthProvider') as typeof import('../protocol/auth/oauthProvider');
+		const { OAuthProvider } = require('../protocol/auth/oauthProvider') as OAuthModule;
 		const provider = new OAuthProvider({
 			serverUrl: request.config.url,
 			config: request.config.oauth ?? {},

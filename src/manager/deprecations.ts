@@ -11,7 +11,8 @@ export type DeprecatedFeature = 'HTTP+SSE transport' | 'roots' | 'sampling' | 'l
 /** Why each is deprecated and what replaces it, as the registry of deprecated features says. */
 export const DEPRECATION_NOTES: Readonly<Record<DeprecatedFeature, string>> = {
 	'HTTP+SSE transport': 'deprecated since MCP 2025-03-26 (SEP-2596); servers should move to Streamable HTTP',
-	roots: 'deprecated in MCP 2026-07-28 (SEP-2577); servers should take directories or files through tool parameters, resource URIs or configuration',
+	roots:
+		'deprecated in MCP 2026-07-28 (SEP-2577); servers should take directories or files through tool parameters, resource URIs or configuration',
 	sampling: 'deprecated in MCP 2026-07-28 (SEP-2577); servers should call LLM provider APIs directly',
 	logging: 'deprecated in MCP 2026-07-28 (SEP-2577); servers should log to stderr (stdio) or use OpenTelemetry',
 	'Dynamic Client Registration':

@@ -8,11 +8,13 @@ import { plural } from '../common/text';
 /** The stdio transport's crash message (transports/stdio.ts): "<what happened>. Last stderr lines:\n<lines>". */
 const STDERR_HEADING = /^(.*?)\.\s*Last stderr lines:\s*\n([\s\S]*)$/;
 /** The restart policy's stop (serverConnection.ts): "Server 'x' stopped 5 times within 3 minutes, … Last error: <error>". */
-const CRASH_LOOP = /^Server '.*?' stopped (\d+) times? within [^,]+, so it is not restarted again\. Last error: ([\s\S]*)$/;
+const CRASH_LOOP =
+	/^Server '.*?' stopped (\d+) times? within [^,]+, so it is not restarted again\. Last error: ([\s\S]*)$/;
 /** An exception line of Node ("TypeError: x", "Error [ERR_MODULE_NOT_FOUND]: x") or Python ("ValueError: x", "mod.Err: x"). */
 const EXCEPTION = /^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning)|Error)(?: \[[\w-]+\])?: (.+)$/;
 /** Lines that are the frame of a crash, not its reason: stack frames, carets, Node's version banner, Python's headers. */
-const NOISE = /^(at\s|\^+$|~+$|Node\.js v\d|Traceback \(most recent call last\)|File ".*", line \d|During handling of the above exception|The above exception was the direct cause|throw\s|\[eval\]|\S+:\d+$)/;
+const NOISE =
+	/^(at\s|\^+$|~+$|Node\.js v\d|Traceback \(most recent call last\)|File ".*", line \d|During handling of the above exception|The above exception was the direct cause|throw\s|\[eval\]|\S+:\d+$)/;
 
 /** The reason among a crashed server's last stderr lines: its last exception, else its last line that is not noise. */
 export function stderrReason(lines: readonly string[]): string | undefined {

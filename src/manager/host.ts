@@ -1,7 +1,14 @@
 import type { Event } from '../common/event';
 import type { Logger } from '../common/logger';
 import type { OAuthHostHooks } from '../protocol/auth/types';
-import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, LoggingLevel, Root } from '../protocol/schema';
+import type {
+	CreateMessageRequest,
+	CreateMessageResult,
+	ElicitRequest,
+	ElicitResult,
+	LoggingLevel,
+	Root,
+} from '../protocol/schema';
 
 /**
  * What the core needs from its surroundings. Only src/vscode implements it for VS Code;

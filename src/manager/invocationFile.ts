@@ -36,18 +36,26 @@ export function parseInvocation(text: string, label: string): { invocation?: Inv
 	} catch (error) {
 		return { problems: [`${label}: not valid JSON (${errorMessage(error)})`] };
 	}
-	if (!isRecord(raw)) return { problems: [`${label}: expected an object with "server" and one of "tool", "prompt" or "resource"`] };
+	if (!isRecord(raw))
+		return { problems: [`${label}: expected an object with "server" and one of "tool", "prompt" or "resource"`] };
 	const problems: string[] = [];
 	for (const key of Object.keys(raw)) if (!KNOWN_FIELDS.has(key)) problems.push(`${label}: unknown field "${key}"`);
-	if (typeof raw.server !== 'string' || !raw.server) return { problems: [...problems, `${label}: "server" must name a configured server`] };
+	if (typeof raw.server !== 'string' || !raw.server)
+		return { problems: [...problems, `${label}: "server" must name a configured server`] };
 	const server = raw.server;
 	const targets = (['tool', 'prompt', 'resource'] as const).filter((key) => raw[key] !== undefined);
 	if (targets.length !== 1) {
-		return { problems: [...problems, `${label}: needs exactly one of "tool", "prompt" or "resource" (found ${targets.length === 0 ? 'none' : targets.join(', ')})`] };
+		return {
+			problems: [
+				...problems,
+				`${label}: needs exactly one of "tool", "prompt" or "resource" (found ${targets.length === 0 ? 'none' : targets.join(', ')})`,
+			],
+		};
 	}
 	const target = targets[0]!;
 	const value = raw[target];
-	if (typeof value !== 'string' || !value) return { problems: [...problems, `${label}: "${target}" must be a non-empty string`] };
+	if (typeof value !== 'string' || !value)
+		return { problems: [...problems, `${label}: "${target}" must be a non-empty string`] };
 	const args = raw.arguments ?? {};
 	if (!isRecord(args)) return { problems: [...problems, `${label}: "arguments" must be an object`] };
 	switch (target) {

@@ -24,7 +24,11 @@ export type JsoncParse = { value: unknown; error?: undefined } | { value?: undef
 export function parseJsonc(text: string): JsoncParse {
 	const { parse, printParseErrorCode } = jsonc();
 	const errors: Jsonc.ParseError[] = [];
-	const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
+	const value: unknown = parse(text, errors, {
+		allowTrailingComma: true,
+		disallowComments: false,
+		allowEmptyContent: false,
+	});
 	const first = errors[0];
 	if (first) {
 		const { line, column } = position(text, first.offset);
@@ -46,13 +50,22 @@ export interface JsoncFormat {
  * stays as written; missing parent objects are created. Throws an Error naming line and column when the text is not
  * valid JSONC (an edit must not guess around a broken file).
  */
-export function editJsonc(text: string, path: readonly (string | number)[], value: unknown, format: JsoncFormat = detectFormat(text)): string {
+export function editJsonc(
+	text: string,
+	path: readonly (string | number)[],
+	value: unknown,
+	format: JsoncFormat = detectFormat(text),
+): string {
 	const checked = text.trim() === '' ? { value: {} } : parseJsonc(text);
 	if (checked.error !== undefined) throw new Error(`cannot edit a file that is not valid JSON: ${checked.error}`);
 	const { modify, applyEdits } = jsonc();
 	const base = text.trim() === '' ? '{}' : text;
 	const edits = modify(base, [...path], value, {
-		formattingOptions: { insertSpaces: format.insertSpaces ?? false, tabSize: format.tabSize ?? 4, eol: format.eol ?? '\n' },
+		formattingOptions: {
+			insertSpaces: format.insertSpaces ?? false,
+			tabSize: format.tabSize ?? 4,
+			eol: format.eol ?? '\n',
+		},
 	});
 	return applyEdits(base, edits);
 }

@@ -20,7 +20,15 @@ import { createDefaultConnector, oauthFor } from './defaultConnector';
 import { ServerConnection, serverHash, type Connector } from './serverConnection';
 import { ToolNameRegistry } from './toolNames';
 
-export type { ConfigSource, NamedTool, ResolvedServer, ServerConfig, ServerState, ServerView, SignInFailure } from './types';
+export type {
+	ConfigSource,
+	NamedTool,
+	ResolvedServer,
+	ServerConfig,
+	ServerState,
+	ServerView,
+	SignInFailure,
+} from './types';
 import type { NamedTool, ServerState, ServerView, ResolvedServer } from './types';
 import { errorMessage } from '../common/errors';
 
@@ -98,7 +106,9 @@ export class Manager {
 		this.connector = options.connect ?? createDefaultConnector(oauthFor(host));
 		this.rootsSubscription = host.onDidChangeRoots?.(() => {
 			for (const connection of this.connections.values()) {
-				connection.runningClient?.notifyRootsChanged().catch((error: unknown) => host.logger(connection.name).warn(`roots/list_changed failed: ${String(error)}`));
+				connection.runningClient
+					?.notifyRootsChanged()
+					.catch((error: unknown) => host.logger(connection.name).warn(`roots/list_changed failed: ${String(error)}`));
 			}
 		});
 	}
@@ -110,7 +120,9 @@ export class Manager {
 	async setInheritEnvironment(inherit: boolean): Promise<void> {
 		if (inherit === this.inheritEnvironment) return;
 		this.inheritEnvironment = inherit;
-		const affected = [...this.connections.values()].filter((c) => c.config.type === 'stdio' && (c.state.kind === 'running' || c.state.kind === 'starting'));
+		const affected = [...this.connections.values()].filter(
+			(c) => c.config.type === 'stdio' && (c.state.kind === 'running' || c.state.kind === 'starting'),
+		);
 		await Promise.all(affected.map((connection) => connection.restart()));
 	}
 
@@ -165,7 +177,11 @@ export class Manager {
 		if (setChanged || orderChanged) {
 			if (this.names.setServers([...this.connections.keys()])) {
 				for (const connection of this.connections.values()) {
-					if (connection.tools.length > 0) connection.tools = this.nameTools(connection.name, connection.tools.map((t) => t.tool));
+					if (connection.tools.length > 0)
+						connection.tools = this.nameTools(
+							connection.name,
+							connection.tools.map((t) => t.tool),
+						);
 				}
 			}
 			this.toolsSnapshot = undefined;
@@ -225,17 +241,36 @@ export class Manager {
 	 * Fails with an McpError naming the server when it is not running. A tool whose taskSupport is `required` (or any
 	 * tool with `options.task`) runs as a task and resolves with its final result (see McpClient.callTool).
 	 */
-	callTool(server: string, tool: string, args: Record<string, unknown>, options?: CallToolOptions & InvokeOptions): Promise<CallToolResult> {
-		return this.invoke({ kind: 'tool', server, name: tool, arguments: args }, options, (client) => client.callTool(tool, args, options));
+	callTool(
+		server: string,
+		tool: string,
+		args: Record<string, unknown>,
+		options?: CallToolOptions & InvokeOptions,
+	): Promise<CallToolResult> {
+		return this.invoke({ kind: 'tool', server, name: tool, arguments: args }, options, (client) =>
+			client.callTool(tool, args, options),
+		);
 	}
 
 	/** Gets a prompt's messages; fails with an McpError naming the server when it is not running. */
-	getPrompt(server: string, prompt: string, args: Record<string, string>, options?: InvokeOptions): Promise<GetPromptResult> {
-		return this.invoke({ kind: 'prompt', server, name: prompt, arguments: args }, options, (client) => client.getPrompt(prompt, args, options));
+	getPrompt(
+		server: string,
+		prompt: string,
+		args: Record<string, string>,
+		options?: InvokeOptions,
+	): Promise<GetPromptResult> {
+		return this.invoke({ kind: 'prompt', server, name: prompt, arguments: args }, options, (client) =>
+			client.getPrompt(prompt, args, options),
+		);
 	}
 
 	/** Starts a tool call as a task on a running server and resolves with its handle (see McpClient.startToolTask). */
-	startToolTask(server: string, tool: string, args: Record<string, unknown>, options?: CallToolOptions): Promise<ToolTask> {
+	startToolTask(
+		server: string,
+		tool: string,
+		args: Record<string, unknown>,
+		options?: CallToolOptions,
+	): Promise<ToolTask> {
 		try {
 			return this.client(server).startToolTask(tool, args, options);
 		} catch (error) {
@@ -282,19 +317,28 @@ export class Manager {
 	}
 
 	/** Runs one call on the server's client and, when it names an origin, reports it through onDidInvoke. */
-	private async invoke<T extends CallToolResult | GetPromptResult | ReadResourceResult>(target: InvocationTarget, options: InvokeOptions | undefined, run: (client: McpClient) => Promise<T>): Promise<T> {
+	private async invoke<T extends CallToolResult | GetPromptResult | ReadResourceResult>(
+		target: InvocationTarget,
+		options: InvokeOptions | undefined,
+		run: (client: McpClient) => Promise<T>,
+	): Promise<T> {
 		const origin = options?.origin;
 		const startedAt = Date.now();
 		const started = performance.now();
 		const report = (outcome: InvocationOutcome) => {
-			if (origin && !this.disposed) this.invocationEmitter.fire({ target, origin, startedAt, durationMs: performance.now() - started, outcome });
+			if (origin && !this.disposed)
+				this.invocationEmitter.fire({ target, origin, startedAt, durationMs: performance.now() - started, outcome });
 		};
 		try {
 			const result = await run(this.client(target.server));
 			report({ kind: 'result', result, isError: (result as CallToolResult).isError === true });
 			return result;
 		} catch (error) {
-			report({ kind: 'error', message: errorMessage(error), cancelled: options?.signal?.aborted === true || options?.cancelWith?.aborted === true });
+			report({
+				kind: 'error',
+				message: errorMessage(error),
+				cancelled: options?.signal?.aborted === true || options?.cancelWith?.aborted === true,
+			});
 			throw error;
 		}
 	}
@@ -337,7 +381,10 @@ export class Manager {
 		if (!connection) throw new McpError(ErrorCode.InvalidParams, `No MCP server named '${server}' is configured`);
 		const client = connection.runningClient;
 		if (client) return client;
-		throw new McpError(ErrorCode.ConnectionClosed, `Server '${server}' is not running (${describeState(connection.state)})`);
+		throw new McpError(
+			ErrorCode.ConnectionClosed,
+			`Server '${server}' is not running (${describeState(connection.state)})`,
+		);
 	}
 
 	/** Stops every server; leaves no process behind. */
@@ -375,8 +422,10 @@ export class Manager {
 			policy: this.options.restartPolicy,
 			limiter: (kind) => (kind === 'stdio' ? this.limiters.stdio : this.limiters.remote),
 			// A connection being removed must not touch the names of a newer connection with the same name.
-			nameTools: (name, tools): NamedTool[] => (this.connections.get(name) === connection ? this.nameTools(name, tools) : []),
-			invalidateResources: (name, uri) => (uri === undefined ? this.cache.invalidateServer(name) : this.cache.invalidate(name, uri)),
+			nameTools: (name, tools): NamedTool[] =>
+				this.connections.get(name) === connection ? this.nameTools(name, tools) : [],
+			invalidateResources: (name, uri) =>
+				uri === undefined ? this.cache.invalidateServer(name) : this.cache.invalidate(name, uri),
 			onDidUpdateResource: (name, uri) => this.resourceEmitter.fire({ server: name, uri }),
 			inheritEnvironment: () => this.inheritEnvironment,
 		});

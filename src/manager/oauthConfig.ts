@@ -12,7 +12,9 @@ const grants = ['authorization_code', 'client_credentials', 'jwt_bearer'] as con
  */
 export function parseOAuthConfig(raw: unknown, at: string, problems: Problems): OAuthClientConfig | undefined {
 	if (!isRecord(raw)) {
-		problems.push(`${at}: field "oauth" must be an object with clientId / scopes (got ${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw})`);
+		problems.push(
+			`${at}: field "oauth" must be an object with clientId / scopes (got ${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw})`,
+		);
 		return undefined;
 	}
 	const oauth: OAuthClientConfig = {};
@@ -29,8 +31,10 @@ export function parseOAuthConfig(raw: unknown, at: string, problems: Problems): 
 	else if (raw.scopes !== undefined) problems.push(`${at}: field "oauth.scopes" must be an array of strings`);
 	oauth.clientMetadataUrl = text('clientMetadataUrl', 'a string (an https URL)');
 	const method = raw.tokenEndpointAuthMethod;
-	if ((methods as readonly unknown[]).includes(method)) oauth.tokenEndpointAuthMethod = method as (typeof methods)[number];
-	else if (method !== undefined) problems.push(`${at}: field "oauth.tokenEndpointAuthMethod" must be ${quoteList(methods)}`);
+	if ((methods as readonly unknown[]).includes(method))
+		oauth.tokenEndpointAuthMethod = method as (typeof methods)[number];
+	else if (method !== undefined)
+		problems.push(`${at}: field "oauth.tokenEndpointAuthMethod" must be ${quoteList(methods)}`);
 	const grant = raw.grant;
 	if ((grants as readonly unknown[]).includes(grant)) oauth.grant = grant as (typeof grants)[number];
 	else if (grant !== undefined) problems.push(`${at}: field "oauth.grant" must be ${quoteList(grants)}`);
@@ -39,8 +43,15 @@ export function parseOAuthConfig(raw: unknown, at: string, problems: Problems): 
 	oauth.assertion = text('assertion', 'a string (a JWT; use "${input:id}" to keep it out of settings)');
 	if (raw.enterprise !== undefined) {
 		const e = raw.enterprise;
-		if (!isRecord(e) || typeof e.idpTokenEndpoint !== 'string' || typeof e.idpClientId !== 'string' || typeof e.idToken !== 'string') {
-			problems.push(`${at}: field "oauth.enterprise" must be an object with the strings idpTokenEndpoint, idpClientId and idToken (and optionally idpClientSecret, idpIssuer)`);
+		if (
+			!isRecord(e) ||
+			typeof e.idpTokenEndpoint !== 'string' ||
+			typeof e.idpClientId !== 'string' ||
+			typeof e.idToken !== 'string'
+		) {
+			problems.push(
+				`${at}: field "oauth.enterprise" must be an object with the strings idpTokenEndpoint, idpClientId and idToken (and optionally idpClientSecret, idpIssuer)`,
+			);
 		} else {
 			oauth.enterprise = { idpTokenEndpoint: e.idpTokenEndpoint, idpClientId: e.idpClientId, idToken: e.idToken };
 			if (typeof e.idpClientSecret === 'string') oauth.enterprise.idpClientSecret = e.idpClientSecret;
@@ -61,5 +72,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function quoteList(values: readonly string[]): string {
-	return values.map((v) => `"${v}"`).join(', ').replace(/, ([^,]*)$/, ' or $1');
+	return values
+		.map((v) => `"${v}"`)
+		.join(', ')
+		.replace(/, ([^,]*)$/, ' or $1');
 }

@@ -23,7 +23,10 @@ export interface ResolveEntryOptions {
  * Resolves `entry`. `config` is undefined when it cannot start (an unknown variable, an input without a value, an
  * unreadable envFile); every problem names the server and the field.
  */
-export async function resolveEntry(entry: ServerEntry, options: ResolveEntryOptions): Promise<{ config: ServerConfig | undefined; problems: string[] }> {
+export async function resolveEntry(
+	entry: ServerEntry,
+	options: ResolveEntryOptions,
+): Promise<{ config: ServerConfig | undefined; problems: string[] }> {
 	const { context } = options;
 	const problems: string[] = [];
 	const resolved = await resolveConfig(entry.name, entry.config, context);

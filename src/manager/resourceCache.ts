@@ -88,7 +88,11 @@ export class ResourceCache {
 	 * result only if no invalidation of that URI, its server or the whole cache happened in between.
 	 */
 	version(server: string, uri: string): number {
-		return Math.max(this.uriVersions.get(ResourceCache.key(server, uri)) ?? 0, this.serverVersions.get(server) ?? 0, this.clearedAt);
+		return Math.max(
+			this.uriVersions.get(ResourceCache.key(server, uri)) ?? 0,
+			this.serverVersions.get(server) ?? 0,
+			this.clearedAt,
+		);
 	}
 
 	/**

@@ -19,7 +19,15 @@ import { describeAsWritten } from './trustText';
 import { DEPRECATION_NOTES, type DeprecatedFeature } from './deprecations';
 import type { Host } from './host';
 import type { Limiter } from './limiter';
-import type { ConfigSource, NamedTool, ResolvedServer, ServerConfig, ServerState, ServerView, SignInFailure } from './types';
+import type {
+	ConfigSource,
+	NamedTool,
+	ResolvedServer,
+	ServerConfig,
+	ServerState,
+	ServerView,
+	SignInFailure,
+} from './types';
 import { plural } from '../common/text';
 import { errorMessage } from '../common/errors';
 
@@ -106,7 +114,8 @@ const ALL_LISTS: readonly ListKind[] = ['tools', 'resources', 'resourceTemplates
  * when there is one (it also covers fields outside the config, such as `envFile`).
  */
 export function serverHash(server: ResolvedServer): string {
-	const trust = server.trustText === undefined ? '' : createHash('sha256').update(server.trustText).digest('hex').slice(0, 8);
+	const trust =
+		server.trustText === undefined ? '' : createHash('sha256').update(server.trustText).digest('hex').slice(0, 8);
 	return `${configHash(server.config)}${server.workspaceDefined ? 'w' : 'u'}${trust}`;
 }
 
@@ -117,7 +126,11 @@ export function serverHash(server: ResolvedServer): string {
  */
 function listenForCachedLists(client: McpClient): void {
 	const caps = client.serverCapabilities ?? {};
-	client.listenForChanges({ tools: caps.tools !== undefined, prompts: caps.prompts !== undefined, resources: caps.resources !== undefined });
+	client.listenForChanges({
+		tools: caps.tools !== undefined,
+		prompts: caps.prompts !== undefined,
+		resources: caps.resources !== undefined,
+	});
 }
 
 const mcpLevelToLog: Record<LoggingMessage['level'], 'debug' | 'info' | 'warn' | 'error'> = {
@@ -130,7 +143,6 @@ const mcpLevelToLog: Record<LoggingMessage['level'], 'debug' | 'info' | 'warn' |
 	alert: 'error',
 	emergency: 'error',
 };
-
 
 export class ServerConnection implements ServerView {
 	private readonly stateEmitter = new Emitter<ServerState>();
@@ -170,7 +182,12 @@ export class ServerConnection implements ServerView {
 	 * time it is asked for, not before ("Clients SHOULD NOT treat TTL as a polling interval").
 	 * Spec: https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching
 	 */
-	private readonly freshUntil: Record<ListKind, number | undefined> = { tools: undefined, resources: undefined, resourceTemplates: undefined, prompts: undefined };
+	private readonly freshUntil: Record<ListKind, number | undefined> = {
+		tools: undefined,
+		resources: undefined,
+		resourceTemplates: undefined,
+		prompts: undefined,
+	};
 	private startedAt = 0;
 	private disposed = false;
 	/** Deprecated features the server used on this connection (roots, sampling, logging), in the order first seen. */
@@ -220,7 +237,8 @@ export class ServerConnection implements ServerView {
 	 */
 	get deprecatedFeatures(): readonly DeprecatedFeature[] {
 		const features: DeprecatedFeature[] = [];
-		if (this.server.config.type === 'sse' || this.runningClient?.transportKind === 'sse') features.push('HTTP+SSE transport');
+		if (this.server.config.type === 'sse' || this.runningClient?.transportKind === 'sse')
+			features.push('HTTP+SSE transport');
 		for (const feature of this.usedDeprecated) features.push(feature);
 		if (this.signedInThroughDcr) features.push('Dynamic Client Registration');
 		return features;
@@ -306,7 +324,9 @@ export class ServerConnection implements ServerView {
 	}
 
 	/** Stops the server (or an attempt in progress) and waits until its process or connection is gone. */
-	async stop(finalState: ServerState = this.server.config.disabled ? { kind: 'disabled' } : { kind: 'stopped' }): Promise<void> {
+	async stop(
+		finalState: ServerState = this.server.config.disabled ? { kind: 'disabled' } : { kind: 'stopped' },
+	): Promise<void> {
 		this.generation++;
 		this.cancelRetry();
 		this.refreshTimer?.dispose();
@@ -369,7 +389,9 @@ export class ServerConnection implements ServerView {
 		if (server.workspaceDefined && this.deps.host.confirmTrust) {
 			let allowed = false;
 			try {
-				allowed = await this.deps.host.confirmTrust(server.name, server.trustText ?? describeAsWritten(config), { ask: askTrust });
+				allowed = await this.deps.host.confirmTrust(server.name, server.trustText ?? describeAsWritten(config), {
+					ask: askTrust,
+				});
 			} catch (error) {
 				this.logger.warn(`Trust check failed: ${errorMessage(error)}`);
 			}
@@ -431,7 +453,12 @@ export class ServerConnection implements ServerView {
 	}
 
 	/** Runs the connector, abandoning it (and making it close what it opened) after `timeoutMs`. */
-	private connectWithTimeout(config: ServerConfig, timeoutMs: number, abort: AbortController, interactive: boolean): Promise<McpClient> {
+	private connectWithTimeout(
+		config: ServerConfig,
+		timeoutMs: number,
+		abort: AbortController,
+		interactive: boolean,
+	): Promise<McpClient> {
 		return new Promise<McpClient>((resolve, reject) => {
 			let settled = false;
 			const onTimeout = () => {
@@ -536,7 +563,10 @@ export class ServerConnection implements ServerView {
 		this.client = client;
 		this.startedAt = this.deps.clock.now();
 		this.usedDeprecated.clear();
-		if (client.transportKind === 'sse') this.logger.info(`Connected over the HTTP+SSE transport, ${DEPRECATION_NOTES['HTTP+SSE transport']}. It keeps working.`);
+		if (client.transportKind === 'sse')
+			this.logger.info(
+				`Connected over the HTTP+SSE transport, ${DEPRECATION_NOTES['HTTP+SSE transport']}. It keeps working.`,
+			);
 		this.deps.invalidateResources(this.name);
 		store.add(
 			client.onDidClose((error) => {
@@ -573,13 +603,16 @@ export class ServerConnection implements ServerView {
 
 		const level = this.deps.host.loggingLevel?.(this.name);
 		if (level && client.serverCapabilities?.logging) {
-			client.setLoggingLevel(level).catch((error: unknown) => this.logger.warn(`logging/setLevel ${level} failed: ${errorMessage(error)}`));
+			client
+				.setLoggingLevel(level)
+				.catch((error: unknown) => this.logger.warn(`logging/setLevel ${level} failed: ${errorMessage(error)}`));
 		}
 		void this.fetchLists(client, generation, new Set(ALL_LISTS));
 		listenForCachedLists(client);
 		if (this.server.config.type !== 'stdio' && client.era !== 'modern') {
 			const timer = this.deps.clock.setTimeout(() => {
-				if (generation === this.generation && this.client === client) void this.fetchLists(client, generation, new Set(ALL_LISTS));
+				if (generation === this.generation && this.client === client)
+					void this.fetchLists(client, generation, new Set(ALL_LISTS));
 			}, REMOTE_RELIST_DELAY_MS);
 			store.add(timer);
 		}
@@ -611,10 +644,19 @@ export class ServerConnection implements ServerView {
 	 * (the first one, the remote relist, a debounced list_changed): each carries a sequence number per kind, and a
 	 * result older than the one already shown is dropped, so a slow old listing never overwrites a newer one.
 	 */
-	private async fetchLists(client: McpClient, generation: number, kinds: ReadonlySet<ListKind>, forFreshness = false): Promise<void> {
+	private async fetchLists(
+		client: McpClient,
+		generation: number,
+		kinds: ReadonlySet<ListKind>,
+		forFreshness = false,
+	): Promise<void> {
 		const caps = client.serverCapabilities ?? {};
 		const hints: Partial<Record<ListKind, CacheHints>> = {};
-		const get = async <T>(kind: ListKind, enabled: unknown, list: (options: ListOptions) => Promise<T[]>): Promise<{ items: T[]; number: number } | undefined> => {
+		const get = async <T>(
+			kind: ListKind,
+			enabled: unknown,
+			list: (options: ListOptions) => Promise<T[]>,
+		): Promise<{ items: T[]; number: number } | undefined> => {
 			if (!kinds.has(kind)) return undefined;
 			const number = ++this.listSequence[kind].started;
 			// A capability the server no longer advertises (server/discover answered without it) empties its list: keeping
@@ -661,7 +703,14 @@ export class ServerConnection implements ServerView {
 		const resourceTemplates = fresh('resourceTemplates', templatesResult);
 		const prompts = fresh('prompts', promptsResult);
 		let changed = false;
-		if (tools && differs('tools', tools, this.toolList.map((named) => named.tool))) {
+		if (
+			tools &&
+			differs(
+				'tools',
+				tools,
+				this.toolList.map((named) => named.tool),
+			)
+		) {
 			this.toolList = this.deps.nameTools(this.name, tools);
 			changed = true;
 		}
@@ -688,7 +737,8 @@ export class ServerConnection implements ServerView {
 		this.dirty.clear();
 		this.deps.invalidateResources(this.name);
 		for (const kind of Object.keys(this.freshUntil) as ListKind[]) this.freshUntil[kind] = undefined;
-		const hadLists = this.toolList.length + this.resourceList.length + this.templateList.length + this.promptList.length > 0;
+		const hadLists =
+			this.toolList.length + this.resourceList.length + this.templateList.length + this.promptList.length > 0;
 		if (hadLists) {
 			this.toolList = this.deps.nameTools(this.name, []);
 			this.resourceList = [];
@@ -704,7 +754,8 @@ export class ServerConnection implements ServerView {
 		const ranForMs = this.deps.clock.now() - this.startedAt;
 		const client = this.detachClient();
 		void client?.close().catch(() => undefined);
-		const expired = error instanceof McpError && (error.data as { sessionExpired?: unknown } | undefined)?.sessionExpired === true;
+		const expired =
+			error instanceof McpError && (error.data as { sessionExpired?: unknown } | undefined)?.sessionExpired === true;
 		if (expired && ranForMs >= SESSION_MIN_LIFETIME_MS) {
 			// The Streamable HTTP session expired (the server answered 404 to our session id). It goes through the restart
 			// policy like a crash: the first in a row starts a new session at once, quietly; a session that keeps expiring
@@ -746,7 +797,10 @@ export class ServerConnection implements ServerView {
 				kind: 'error',
 				crashLoop: true,
 				// One allowed attempt (the command line's policy) stopped: the crash itself is the whole story.
-				message: decision.crashes <= 1 ? message : `Server '${this.name}' stopped ${plural(decision.crashes, 'time')} within ${plural(Math.max(1, Math.round(decision.windowMs / 60_000)), 'minute')}, so it is not restarted again. Last error: ${message}`,
+				message:
+					decision.crashes <= 1
+						? message
+						: `Server '${this.name}' stopped ${plural(decision.crashes, 'time')} within ${plural(Math.max(1, Math.round(decision.windowMs / 60_000)), 'minute')}, so it is not restarted again. Last error: ${message}`,
 			});
 			return;
 		}
@@ -765,7 +819,9 @@ export class ServerConnection implements ServerView {
 function signInFailure(error: unknown): SignInFailure | undefined {
 	if (!(error instanceof McpError) || error.code !== ErrorCode.Unauthorized) return undefined;
 	const data = error.data as { step?: unknown; reason?: unknown } | undefined;
-	return typeof data?.step === 'string' && typeof data.reason === 'string' ? { step: data.step, reason: data.reason } : undefined;
+	return typeof data?.step === 'string' && typeof data.reason === 'string'
+		? { step: data.step, reason: data.reason }
+		: undefined;
 }
 
 /**

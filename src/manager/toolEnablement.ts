@@ -29,17 +29,23 @@ export function parseDisabledTools(value: unknown): DisabledTools {
 export function parseToolProfiles(value: unknown): Record<string, DisabledTools> {
 	const profiles: Record<string, DisabledTools> = {};
 	if (typeof value !== 'object' || value === null || Array.isArray(value)) return profiles;
-	for (const [name, list] of Object.entries(value as Record<string, unknown>)) profiles[name] = parseDisabledTools(list);
+	for (const [name, list] of Object.entries(value as Record<string, unknown>))
+		profiles[name] = parseDisabledTools(list);
 	return profiles;
 }
 
 /** The active profile's name: `activeProfile` when it names a saved profile, else undefined (the workspace's own list). */
 export function activeToolProfile(activeProfile: unknown, profiles: Record<string, DisabledTools>): string | undefined {
-	return typeof activeProfile === 'string' && activeProfile !== '' && Object.hasOwn(profiles, activeProfile) ? activeProfile : undefined;
+	return typeof activeProfile === 'string' && activeProfile !== '' && Object.hasOwn(profiles, activeProfile)
+		? activeProfile
+		: undefined;
 }
 
 /** What is switched off: the active profile's list, or the workspace's own list when no saved profile is active. */
-export function activeDisabledTools(values: { disabled: unknown; profiles: unknown; activeProfile: unknown }): { profile: string | undefined; disabled: DisabledTools } {
+export function activeDisabledTools(values: { disabled: unknown; profiles: unknown; activeProfile: unknown }): {
+	profile: string | undefined;
+	disabled: DisabledTools;
+} {
 	const profiles = parseToolProfiles(values.profiles);
 	const profile = activeToolProfile(values.activeProfile, profiles);
 	return { profile, disabled: profile !== undefined ? (profiles[profile] ?? {}) : parseDisabledTools(values.disabled) };

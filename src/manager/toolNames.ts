@@ -51,7 +51,8 @@ export class ToolNameRegistry<T = unknown> {
 			let prefix = sanitizeName(server);
 			// Keep room for a tool name: a server prefix longer than 24 characters is shortened with a hash.
 			if (prefix.length > 24) prefix = `${prefix.slice(0, 24 - HASH_LENGTH - 1)}_${shortHash(server)}`;
-			if (used.has(prefix) || prefix.includes('__')) prefix = `${prefix.replace(/__+/g, '_').slice(0, 24 - HASH_LENGTH - 1)}_${shortHash(server)}`;
+			if (used.has(prefix) || prefix.includes('__'))
+				prefix = `${prefix.replace(/__+/g, '_').slice(0, 24 - HASH_LENGTH - 1)}_${shortHash(server)}`;
 			used.add(prefix);
 			prefixes.set(server, prefix);
 		}
@@ -74,7 +75,11 @@ export class ToolNameRegistry<T = unknown> {
 	 * Replaces one server's tools. `make` builds the stored value from each item and its qualified name;
 	 * returns the values in the same order.
 	 */
-	setTools<I extends { name: string }>(server: string, tools: readonly I[], make: (item: I, qualifiedName: string) => T): T[] {
+	setTools<I extends { name: string }>(
+		server: string,
+		tools: readonly I[],
+		make: (item: I, qualifiedName: string) => T,
+	): T[] {
 		this.clear(server);
 		if (tools.length === 0) return [];
 		const prefix = this.prefixes.get(server) ?? sanitizeName(server);
@@ -87,7 +92,8 @@ export class ToolNameRegistry<T = unknown> {
 				// Two tools that sanitise alike ("a.b" and "a_b"): the later one gets a hash of its original name.
 				const base = qualified.slice(0, MAX_TOOL_NAME_LENGTH - HASH_LENGTH - 1);
 				qualified = `${base}_${shortHash(server, name)}`;
-				for (let i = 2; this.byQualified.has(qualified); i++) qualified = `${base}_${shortHash(server, name, String(i))}`;
+				for (let i = 2; this.byQualified.has(qualified); i++)
+					qualified = `${base}_${shortHash(server, name, String(i))}`;
 			}
 			const value = make(item, qualified);
 			entries.set(name, { qualifiedName: qualified, value });

@@ -7,7 +7,15 @@
 // indexes for the enabled tools and scores the request's few words through their postings.
 import type { Disposable } from '../common/disposable';
 import type { Event } from '../common/event';
-import { buildToolTerms, definitionChars, termIdOf, tokenize, vocabularyGeneration, vocabularySize, type ToolTerms } from './toolTerms';
+import {
+	buildToolTerms,
+	definitionChars,
+	termIdOf,
+	tokenize,
+	vocabularyGeneration,
+	vocabularySize,
+	type ToolTerms,
+} from './toolTerms';
 import type { NamedTool } from './types';
 
 export { definitionChars, tokenize } from './toolTerms';
@@ -271,10 +279,17 @@ function bestFirst(scores: Float64Array, wanted: number, above: number): number[
  * matches, then (for the slots left) the rest in configuration order. The result keeps configuration order, so the
  * same tools in a different request are offered alike. Reads the servers' indexes from `indexer`.
  */
-export function selectTools(tools: readonly NamedTool[], request: SelectionRequest, indexer: ToolIndexer = toolIndexer): Selection {
+export function selectTools(
+	tools: readonly NamedTool[],
+	request: SelectionRequest,
+	indexer: ToolIndexer = toolIndexer,
+): Selection {
 	const max = Math.max(0, Math.min(request.maxTools ?? MAX_MODEL_TOOLS, MAX_MODEL_TOOLS));
 	const budget = request.maxDefinitionChars ?? Infinity;
-	if (tools.length <= max && (budget === Infinity || tools.reduce((sum, named) => sum + definitionChars(named), 0) <= budget)) {
+	if (
+		tools.length <= max &&
+		(budget === Infinity || tools.reduce((sum, named) => sum + definitionChars(named), 0) <= budget)
+	) {
 		return { tools: [...tools], leftOut: 0, all: true };
 	}
 	const index = ToolIndex.for(tools, indexer);

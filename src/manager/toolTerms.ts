@@ -9,7 +9,10 @@ export const NAME_WEIGHT = 3;
 export const TITLE_WEIGHT = 2;
 
 /** Words too common in requests and descriptions to tell tools apart. */
-const STOP_WORDS = 'a an and are as at be by can do does for from get has have how i in is it its me my of on or please set show that the this to use using want was what when where which with you your'.split(' ');
+const STOP_WORDS =
+	'a an and are as at be by can do does for from get has have how i in is it its me my of on or please set show that the this to use using want was what when where which with you your'.split(
+		' ',
+	);
 const STOP_WORD_SET = new Set(STOP_WORDS);
 
 /** A word's stem from its lower-case form: a plural `s` stripped (so "files" and "file" match, "class" stays). */
@@ -101,7 +104,8 @@ const LOWER = 1; // lower-case letters and digits
 const UPPER = 2;
 const OTHER_LETTER = 3;
 const CHAR_KIND = new Uint8Array(128);
-for (let code = 0; code < 128; code++) CHAR_KIND[code] = isLowerOrDigit(code) ? LOWER : code >= 65 && code <= 90 ? UPPER : SEPARATOR;
+for (let code = 0; code < 128; code++)
+	CHAR_KIND[code] = isLowerOrDigit(code) ? LOWER : code >= 65 && code <= 90 ? UPPER : SEPARATOR;
 
 function foldAscii(code: number): number {
 	return code >= 65 && code <= 90 ? code + 32 : code;
@@ -261,7 +265,15 @@ function addTerms(text: string | undefined, weight: number): void {
 }
 
 /** Counts the word `text[start, end)` whose folded hash is `hash` (`before`: without its last character). */
-function addWord(text: string, start: number, end: number, hash: number, before: number, ascii: boolean, weight: number): void {
+function addWord(
+	text: string,
+	start: number,
+	end: number,
+	hash: number,
+	before: number,
+	ascii: boolean,
+	weight: number,
+): void {
 	if (!ascii) {
 		const stem = stemOf(text, start, end);
 		count(lookup(stem, 0, stem.length, hashRange(stem, 0, stem.length), true), weight);
@@ -296,7 +308,11 @@ export interface ToolTerms {
 
 /** A tool definition's size as sent to the model (what a definition budget counts). */
 export function definitionChars(named: NamedTool): number {
-	return named.qualifiedName.length + (named.tool.description?.length ?? 0) + JSON.stringify(named.tool.inputSchema ?? {}).length;
+	return (
+		named.qualifiedName.length +
+		(named.tool.description?.length ?? 0) +
+		JSON.stringify(named.tool.inputSchema ?? {}).length
+	);
 }
 
 /** Reads `tools` into a {@link ToolTerms}: every text once, then a counting sort of the entries by term. */

@@ -18,7 +18,9 @@ function quoteArg(arg: string): string {
 
 /** `KEY=value` pairs; a null value (mcp.json's way to remove an inherited variable) reads as removed. */
 function pairs(values: Readonly<Record<string, string | null | undefined>>): string[] {
-	return Object.entries(values).map(([key, value]) => (value === null || value === undefined ? `${key} (removed)` : `${key}=${shown(value)}`));
+	return Object.entries(values).map(([key, value]) =>
+		value === null || value === undefined ? `${key} (removed)` : `${key}=${shown(value)}`,
+	);
 }
 
 /**
@@ -33,7 +35,8 @@ export function describeAsWritten(config: ServerConfig, envFile?: string): strin
 		if (config.cwd !== undefined) lines.push(`Working folder: ${shown(config.cwd)}`);
 		const env = pairs(config.env ?? {});
 		if (env.length > 0) lines.push(`Environment: ${env.join(', ')}`);
-		if (envFile !== undefined) lines.push(`Environment file: ${shown(envFile)} (its variables are added to the environment)`);
+		if (envFile !== undefined)
+			lines.push(`Environment file: ${shown(envFile)} (its variables are added to the environment)`);
 		return lines.join('\n');
 	}
 	lines.push(`URL (${config.type === 'sse' ? 'HTTP+SSE' : 'Streamable HTTP'}): ${config.url}`);
@@ -43,7 +46,10 @@ export function describeAsWritten(config: ServerConfig, envFile?: string): strin
 		if (typeof clientId === 'string') lines.push(`OAuth client id: ${shown(clientId)}`);
 		if (typeof clientSecret === 'string') lines.push(`OAuth client secret: ${shown(clientSecret)}`);
 		const other = Object.entries(rest).filter(([, v]) => v !== undefined);
-		if (other.length > 0) lines.push(`OAuth: ${other.map(([k, v]) => `${k}=${typeof v === 'string' ? shown(v) : JSON.stringify(v)}`).join(', ')}`);
+		if (other.length > 0)
+			lines.push(
+				`OAuth: ${other.map(([k, v]) => `${k}=${typeof v === 'string' ? shown(v) : JSON.stringify(v)}`).join(', ')}`,
+			);
 	}
 	return lines.join('\n');
 }

@@ -31,7 +31,15 @@ export type ServerConfig =
 			/** Pins the MCP protocol version (see McpClient's protocolVersion); absent: detect. */
 			protocolVersion?: string;
 	  }
-	| { type: 'http' | 'sse'; url: string; headers?: Record<string, string>; timeoutMs?: number; disabled?: boolean; oauth?: OAuthClientConfig; protocolVersion?: string };
+	| {
+			type: 'http' | 'sse';
+			url: string;
+			headers?: Record<string, string>;
+			timeoutMs?: number;
+			disabled?: boolean;
+			oauth?: OAuthClientConfig;
+			protocolVersion?: string;
+	  };
 
 export interface ResolvedServer {
 	name: string;

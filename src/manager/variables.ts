@@ -28,7 +28,11 @@ const VARIABLE = /\$\{([^}]*)\}/g;
  * problem naming `where`, and the result is undefined: a server must not start with a silently empty value.
  * An unset `${env:NAME}` resolves to an empty string (as in VS Code) but is reported, since it is often a typo.
  */
-export async function resolveString(value: string, context: VariableContext, where: string): Promise<{ value: string | undefined; problems: string[] }> {
+export async function resolveString(
+	value: string,
+	context: VariableContext,
+	where: string,
+): Promise<{ value: string | undefined; problems: string[] }> {
 	if (!value.includes('${')) return { value, problems: [] };
 	const problems: string[] = [];
 	let failed = false;
@@ -46,18 +50,27 @@ export async function resolveString(value: string, context: VariableContext, whe
 	return { value: failed ? undefined : out, problems };
 }
 
-async function resolveOne(name: string, context: VariableContext, where: string, problems: string[]): Promise<string | undefined> {
+async function resolveOne(
+	name: string,
+	context: VariableContext,
+	where: string,
+	problems: string[],
+): Promise<string | undefined> {
 	const colon = name.indexOf(':');
 	const head = colon < 0 ? name : name.slice(0, colon);
 	const arg = colon < 0 ? undefined : name.slice(colon + 1);
 	switch (head) {
 		case 'workspaceFolder':
 			if (arg === undefined) {
-				if (context.workspaceFolder === undefined) problems.push(`${where}: \${workspaceFolder} is used but no folder is open`);
+				if (context.workspaceFolder === undefined)
+					problems.push(`${where}: \${workspaceFolder} is used but no folder is open`);
 				return context.workspaceFolder;
 			} else {
 				const folder = context.workspaceFolders.find((f) => f.name === arg);
-				if (!folder) problems.push(`${where}: \${workspaceFolder:${arg}} names no open folder (open: ${context.workspaceFolders.map((f) => f.name).join(', ') || 'none'})`);
+				if (!folder)
+					problems.push(
+						`${where}: \${workspaceFolder:${arg}} names no open folder (open: ${context.workspaceFolders.map((f) => f.name).join(', ') || 'none'})`,
+					);
 				return folder?.path;
 			}
 		case 'userHome':
@@ -73,7 +86,8 @@ async function resolveOne(name: string, context: VariableContext, where: string,
 			const found = context.env[arg];
 			// VS Code resolves an unset variable to an empty string, as a shell does (its configurationResolver, issue
 			// #46436): so do we, and say so, naming the variable and where it is used.
-			if (found === undefined) problems.push(`${where}: environment variable ${arg} is not set (used as an empty value, as in VS Code)`);
+			if (found === undefined)
+				problems.push(`${where}: environment variable ${arg} is not set (used as an empty value, as in VS Code)`);
 			return found ?? '';
 		}
 		case 'input': {
@@ -86,7 +100,10 @@ async function resolveOne(name: string, context: VariableContext, where: string,
 				return undefined;
 			}
 			const answer = await context.input(arg);
-			if (answer === undefined) problems.push(`${where}: no value for \${input:${arg}} (not defined in "inputs", or the question was cancelled)`);
+			if (answer === undefined)
+				problems.push(
+					`${where}: no value for \${input:${arg}} (not defined in "inputs", or the question was cancelled)`,
+				);
 			return answer;
 		}
 		default:
@@ -99,7 +116,11 @@ async function resolveOne(name: string, context: VariableContext, where: string,
  * Resolves every string of a config (command, args, env values, cwd, url, header values, oauth fields).
  * `config` is undefined when a required field could not be resolved; problems name the server and the field.
  */
-export async function resolveConfig(serverName: string, config: ServerConfig, context: VariableContext): Promise<{ config: ServerConfig | undefined; problems: string[] }> {
+export async function resolveConfig(
+	serverName: string,
+	config: ServerConfig,
+	context: VariableContext,
+): Promise<{ config: ServerConfig | undefined; problems: string[] }> {
 	const problems: string[] = [];
 	let ok = true;
 	const at = (field: string) => `Server '${serverName}': field "${field}"`;
@@ -113,7 +134,8 @@ export async function resolveConfig(serverName: string, config: ServerConfig, co
 	const map = async <V extends string | null>(values: Record<string, V> | undefined, field: string) => {
 		if (!values) return undefined;
 		const out: Record<string, V> = {};
-		for (const [key, value] of Object.entries(values)) out[key] = (value === null ? value : await one(value, `${field}.${key}`)) as V;
+		for (const [key, value] of Object.entries(values))
+			out[key] = (value === null ? value : await one(value, `${field}.${key}`)) as V;
 		return out;
 	};
 	let resolved: ServerConfig;
@@ -133,14 +155,16 @@ export async function resolveConfig(serverName: string, config: ServerConfig, co
 			const oauth = { ...config.oauth };
 			if (oauth.clientId !== undefined) oauth.clientId = await one(oauth.clientId, 'oauth.clientId');
 			if (oauth.clientSecret !== undefined) oauth.clientSecret = await one(oauth.clientSecret, 'oauth.clientSecret');
-			if (oauth.privateKeyFile !== undefined) oauth.privateKeyFile = await one(oauth.privateKeyFile, 'oauth.privateKeyFile');
+			if (oauth.privateKeyFile !== undefined)
+				oauth.privateKeyFile = await one(oauth.privateKeyFile, 'oauth.privateKeyFile');
 			if (oauth.assertion !== undefined) oauth.assertion = await one(oauth.assertion, 'oauth.assertion');
 			if (oauth.enterprise) {
 				const e = { ...oauth.enterprise };
 				e.idpTokenEndpoint = await one(e.idpTokenEndpoint, 'oauth.enterprise.idpTokenEndpoint');
 				e.idpClientId = await one(e.idpClientId, 'oauth.enterprise.idpClientId');
 				e.idToken = await one(e.idToken, 'oauth.enterprise.idToken');
-				if (e.idpClientSecret !== undefined) e.idpClientSecret = await one(e.idpClientSecret, 'oauth.enterprise.idpClientSecret');
+				if (e.idpClientSecret !== undefined)
+					e.idpClientSecret = await one(e.idpClientSecret, 'oauth.enterprise.idpClientSecret');
 				oauth.enterprise = e;
 			}
 			resolved.oauth = oauth;
@@ -150,7 +174,9 @@ export async function resolveConfig(serverName: string, config: ServerConfig, co
 				const url = new URL(resolved.url);
 				if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
 			} catch {
-				problems.push(`${at('url')}: resolved to ${JSON.stringify(resolved.url)}, which is not an http:// or https:// URL`);
+				problems.push(
+					`${at('url')}: resolved to ${JSON.stringify(resolved.url)}, which is not an http:// or https:// URL`,
+				);
 				ok = false;
 			}
 		}

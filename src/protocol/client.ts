@@ -26,7 +26,13 @@ import {
 	withRequestMeta,
 } from './modern/requestMeta';
 import type { OutputValidator } from './outputValidator';
-import { isPlainIcons, isPlainInitializeResult, isPlainListPromptsResult, isPlainListResourcesResult, isPlainListResourceTemplatesResult } from './plainResults';
+import {
+	isPlainIcons,
+	isPlainInitializeResult,
+	isPlainListPromptsResult,
+	isPlainListResourcesResult,
+	isPlainListResourceTemplatesResult,
+} from './plainResults';
 import { ALL_PROTOCOL_VERSIONS, isModernVersion, MODERN_PROTOCOL_VERSIONS } from './protocolConstants';
 import {
 	LATEST_PROTOCOL_VERSION,
@@ -238,11 +244,23 @@ const optionalRecord = (value: unknown) => value === undefined || isRecord(value
 
 function isPlainTool(tool: unknown): boolean {
 	if (!isRecord(tool) || typeof tool.name !== 'string' || !isRecord(tool.inputSchema)) return false;
-	if (!optionalString(tool.title) || !optionalString(tool.description) || !optionalRecord(tool.outputSchema) || !optionalRecord(tool._meta)) return false;
+	if (
+		!optionalString(tool.title) ||
+		!optionalString(tool.description) ||
+		!optionalRecord(tool.outputSchema) ||
+		!optionalRecord(tool._meta)
+	)
+		return false;
 	const annotations = tool.annotations;
 	if (annotations !== undefined) {
 		if (!isRecord(annotations) || !optionalString(annotations.title)) return false;
-		if (!optionalBoolean(annotations.readOnlyHint) || !optionalBoolean(annotations.destructiveHint) || !optionalBoolean(annotations.idempotentHint) || !optionalBoolean(annotations.openWorldHint)) return false;
+		if (
+			!optionalBoolean(annotations.readOnlyHint) ||
+			!optionalBoolean(annotations.destructiveHint) ||
+			!optionalBoolean(annotations.idempotentHint) ||
+			!optionalBoolean(annotations.openWorldHint)
+		)
+			return false;
 	}
 	const execution = tool.execution;
 	if (execution !== undefined && !(isRecord(execution) && optionalString(execution.taskSupport))) return false;
@@ -386,20 +404,36 @@ export class McpClient {
 				answerInput: (requests, signal, where) => answerInputRequests(requests, this.handlers, signal, where),
 				// Status of live extension tasks is pushed on subscriptions/listen when the server agrees (polled regardless).
 				watch: (taskIds) => {
-					if (this.era === 'modern' && !this.isClosed && (taskIds.length > 0 || this.listenStream)) this.listener().watchTasks(taskIds);
+					if (this.era === 'modern' && !this.isClosed && (taskIds.length > 0 || this.listenStream))
+						this.listener().watchTasks(taskIds);
 				},
 			},
 			{ clock: options.taskClock, maxInputRounds: options.maxTaskInputRounds },
 		);
-		this.receiver = this.handlers.tasks && (this.handlers.sampling || this.handlers.elicitation)
-			? new TaskReceiver({ name: this.name, logger: this.logger, notify: (method, params) => connection.notify(method, params) })
-			: undefined;
+		this.receiver =
+			this.handlers.tasks && (this.handlers.sampling || this.handlers.elicitation)
+				? new TaskReceiver({
+						name: this.name,
+						logger: this.logger,
+						notify: (method, params) => connection.notify(method, params),
+					})
+				: undefined;
 		this.connection.onDidClose((error) => {
 			this.listenStream?.close();
 			this.tasks.close(error);
 			this.receiver?.dispose();
 			this.closeEmitter.fire(error);
-			for (const emitter of [this.closeEmitter, this.discoveryEmitter, this.toolsEmitter, this.promptsEmitter, this.resourcesEmitter, this.resourceUpdatedEmitter, this.logEmitter, this.progressEmitter, this.elicitationCompleteEmitter]) {
+			for (const emitter of [
+				this.closeEmitter,
+				this.discoveryEmitter,
+				this.toolsEmitter,
+				this.promptsEmitter,
+				this.resourcesEmitter,
+				this.resourceUpdatedEmitter,
+				this.logEmitter,
+				this.progressEmitter,
+				this.elicitationCompleteEmitter,
+			]) {
 				(emitter as Emitter<unknown>).dispose();
 			}
 		});
@@ -476,7 +510,9 @@ export class McpClient {
 				error instanceof McpError &&
 				(error.code === ErrorCode.MethodNotFound || error.code === ErrorCode.InvalidRequest)
 			) {
-				this.logger.debug(`${this.name}: tools/call of "${name}" answered ${error.code} (${error.message}); trying it as a task`);
+				this.logger.debug(
+					`${this.name}: tools/call of "${name}" answered ${error.code} (${error.message}); trying it as a task`,
+				);
 				return this.callAsTask(name, args, options);
 			}
 			throw error;
@@ -500,7 +536,9 @@ export class McpClient {
 			onStatus: options?.onTaskStatus,
 			signal: options?.signal ?? options?.cancelWith?.signal,
 		});
-		this.logger.debug(`${this.name}: tool "${name}" runs as task ${handle.taskId} (${handle.status}, pollIntervalMs ${handle.task.pollInterval ?? 'not given'})`);
+		this.logger.debug(
+			`${this.name}: tool "${name}" runs as task ${handle.taskId} (${handle.status}, pollIntervalMs ${handle.task.pollInterval ?? 'not given'})`,
+		);
 		options?.onTaskCreated?.(handle);
 		return handle;
 	}
@@ -523,22 +561,30 @@ export class McpClient {
 			return handle;
 		}
 		if (!this.supportsToolTasks()) {
-			throw new McpError(ErrorCode.CapabilityMissing, `${this.name} cannot run tools as tasks (it did not advertise the 'tasks.requests.tools.call' capability)`, {
-				method: 'tools/call',
-				capability: 'tasks.requests.tools.call',
-			});
+			throw new McpError(
+				ErrorCode.CapabilityMissing,
+				`${this.name} cannot run tools as tasks (it did not advertise the 'tasks.requests.tools.call' capability)`,
+				{
+					method: 'tools/call',
+					capability: 'tasks.requests.tools.call',
+				},
+			);
 		}
 		const ttl = typeof options.task === 'object' ? options.task.ttl : undefined;
-		const handle = await this.tasks.create('tools/call', { name, arguments: args ?? {} }, {
-			ttl,
-			signal: options.signal ?? options.cancelWith?.signal,
-			timeoutMs: options.timeoutMs,
-			onProgress: options.onProgress,
-			onStatus: options.onTaskStatus,
-			label: name,
-			parseResult: (raw) => this.checkToolResult(name, raw, 'tasks/result'),
-			parseDirect: (raw) => this.checkToolResult(name, raw),
-		});
+		const handle = await this.tasks.create(
+			'tools/call',
+			{ name, arguments: args ?? {} },
+			{
+				ttl,
+				signal: options.signal ?? options.cancelWith?.signal,
+				timeoutMs: options.timeoutMs,
+				onProgress: options.onProgress,
+				onStatus: options.onTaskStatus,
+				label: name,
+				parseResult: (raw) => this.checkToolResult(name, raw, 'tasks/result'),
+				parseDirect: (raw) => this.checkToolResult(name, raw),
+			},
+		);
 		options.onTaskCreated?.(handle);
 		return handle;
 	}
@@ -547,8 +593,17 @@ export class McpClient {
 	 * Follows a tool task started earlier (e.g. before a window reload) by its id: one tasks/get, then polling as for a
 	 * task started now. Rejects with InvalidParams naming the task when the server no longer knows it.
 	 */
-	resumeToolTask(taskId: string, toolName: string, options: { onTaskStatus?: (task: Task) => void } = {}): Promise<ToolTask> {
-		return this.tasks.resume(taskId, { method: 'tools/call', label: toolName, parseResult: (raw) => this.checkToolResult(toolName, raw, 'tasks/result'), onStatus: options.onTaskStatus });
+	resumeToolTask(
+		taskId: string,
+		toolName: string,
+		options: { onTaskStatus?: (task: Task) => void } = {},
+	): Promise<ToolTask> {
+		return this.tasks.resume(taskId, {
+			method: 'tools/call',
+			label: toolName,
+			parseResult: (raw) => this.checkToolResult(toolName, raw, 'tasks/result'),
+			onStatus: options.onTaskStatus,
+		});
 	}
 
 	/** The tasks this client follows now (started with startToolTask, callTool or resumeToolTask, not yet settled). */
@@ -609,8 +664,15 @@ export class McpClient {
 		return this.knownTools?.get(name)?.execution?.taskSupport === 'required' && this.supportsToolTasks();
 	}
 
-	private async callAsTask(name: string, args: Record<string, unknown> | undefined, options: CallToolOptions | undefined): Promise<CallToolResult> {
-		const handle = await this.startToolTask(name, args, { ...options, task: options?.task === undefined || options.task === true ? undefined : options.task });
+	private async callAsTask(
+		name: string,
+		args: Record<string, unknown> | undefined,
+		options: CallToolOptions | undefined,
+	): Promise<CallToolResult> {
+		const handle = await this.startToolTask(name, args, {
+			...options,
+			task: options?.task === undefined || options.task === true ? undefined : options.task,
+		});
 		return handle.result();
 	}
 
@@ -618,7 +680,11 @@ export class McpClient {
 	 * One tools/call, with input_required rounds (2026-07-28). A HeaderMismatch (-32020) over HTTP: "the client SHOULD
 	 * call tools/list to check for changes to the tool's inputSchema, then retry the original request" (once).
 	 */
-	private callToolOnce(name: string, args: Record<string, unknown> | undefined, options: RequestOptions | undefined): Promise<Record<string, unknown>> {
+	private callToolOnce(
+		name: string,
+		args: Record<string, unknown> | undefined,
+		options: RequestOptions | undefined,
+	): Promise<Record<string, unknown>> {
 		const first = this.sendWithInput('tools/call', { name, arguments: args ?? {} }, options, `tool "${name}"`);
 		// Only HTTP has headers to mismatch; elsewhere the promise goes back as it is (one promise less per call).
 		if (this.transport.kind !== 'http') return first;
@@ -638,18 +704,28 @@ export class McpClient {
 	private checkToolResult(name: string, raw: Record<string, unknown>, method = 'tools/call'): CallToolResult {
 		// The hot path: a result of the usual shape is checked structurally (what CallToolResultSchema checks, without
 		// copying it); anything else goes through the schema, which fills defaults and names the path of a problem.
-		const result = isPlainCallToolResult(raw) ? (raw as CallToolResult) : this.parse('CallToolResultSchema', raw, method);
+		const result = isPlainCallToolResult(raw)
+			? (raw as CallToolResult)
+			: this.parse('CallToolResultSchema', raw, method);
 		const outputSchema = this.knownTools?.get(name)?.outputSchema;
 		if (outputSchema && !result.isError) {
 			if (result.structuredContent === undefined) {
-				throw new McpError(ErrorCode.ProtocolViolation, `Tool "${name}" of ${this.name} has an outputSchema but returned no structuredContent`, { tool: name });
+				throw new McpError(
+					ErrorCode.ProtocolViolation,
+					`Tool "${name}" of ${this.name} has an outputSchema but returned no structuredContent`,
+					{ tool: name },
+				);
 			}
 			const check = this.validatorFor(name, outputSchema)(result.structuredContent);
 			if (!check.ok) {
-				throw new McpError(ErrorCode.ProtocolViolation, `Tool "${name}" of ${this.name} returned structuredContent that does not match its outputSchema ${check.message}`, {
-					tool: name,
-					issues: check.issues,
-				});
+				throw new McpError(
+					ErrorCode.ProtocolViolation,
+					`Tool "${name}" of ${this.name} returned structuredContent that does not match its outputSchema ${check.message}`,
+					{
+						tool: name,
+						issues: check.issues,
+					},
+				);
 			}
 		}
 		return result;
@@ -702,7 +778,11 @@ export class McpClient {
 			this.listenStream?.unsubscribe(uri);
 			return;
 		}
-		this.parse('EmptyResultSchema', await this.send('resources/unsubscribe', { uri }, options), 'resources/unsubscribe');
+		this.parse(
+			'EmptyResultSchema',
+			await this.send('resources/unsubscribe', { uri }, options),
+			'resources/unsubscribe',
+		);
 	}
 
 	/**
@@ -723,7 +803,8 @@ export class McpClient {
 				name: this.name,
 				logger: this.logger,
 				clock: listen?.clock ?? this.options.clock ?? systemClock,
-				request: (params, options) => this.connection.request('subscriptions/listen', withRequestMeta(params, this.requestMeta ?? {}), options),
+				request: (params, options) =>
+					this.connection.request('subscriptions/listen', withRequestMeta(params, this.requestMeta ?? {}), options),
 				isClosed: () => this.connection.isClosed,
 				ackTimeoutMs: listen?.ackTimeoutMs ?? this.options.timeoutMs,
 				initialDelayMs: listen?.retryDelayMs,
@@ -741,7 +822,11 @@ export class McpClient {
 	async getPrompt(name: string, args?: Record<string, string>, options?: RequestOptions): Promise<GetPromptResult> {
 		this.requireCapability('prompts/get', 'prompts');
 		const params = args === undefined ? { name } : { name, arguments: args };
-		return this.parse('GetPromptResultSchema', await this.sendWithInput('prompts/get', params, options, `prompt "${name}"`), 'prompts/get');
+		return this.parse(
+			'GetPromptResultSchema',
+			await this.sendWithInput('prompts/get', params, options, `prompt "${name}"`),
+			'prompts/get',
+		);
 	}
 
 	/** `completion/complete`; `context.arguments` carries the values of arguments already filled in (2025-06-18+). */
@@ -753,7 +838,11 @@ export class McpClient {
 	): Promise<CompleteResult> {
 		this.requireCapability('completion/complete', 'completions');
 		const params = context === undefined ? { ref, argument } : { ref, argument, context };
-		return this.parse('CompleteResultSchema', await this.send('completion/complete', params, options), 'completion/complete');
+		return this.parse(
+			'CompleteResultSchema',
+			await this.send('completion/complete', params, options),
+			'completion/complete',
+		);
 	}
 
 	/**
@@ -767,7 +856,11 @@ export class McpClient {
 			this.useVersion(this.protocolVersion);
 			return;
 		}
-		this.parse('EmptyResultSchema', await this.connection.request('logging/setLevel', { level }, options), 'logging/setLevel');
+		this.parse(
+			'EmptyResultSchema',
+			await this.connection.request('logging/setLevel', { level }, options),
+			'logging/setLevel',
+		);
 	}
 
 	/** Legacy: sends `ping`. Modern (which removed `ping`): sends `server/discover`. Resolves when the server answers. */
@@ -800,7 +893,11 @@ export class McpClient {
 		await this.connection.start();
 		const pinned = this.options.protocolVersion;
 		if (pinned !== undefined && !ALL_PROTOCOL_VERSIONS.includes(pinned)) {
-			throw new McpError(ErrorCode.ProtocolViolation, `${this.name}: the pinned protocol version ${pinned} is not one this client speaks (${ALL_PROTOCOL_VERSIONS.join(', ')})`, { pinned });
+			throw new McpError(
+				ErrorCode.ProtocolViolation,
+				`${this.name}: the pinned protocol version ${pinned} is not one this client speaks (${ALL_PROTOCOL_VERSIONS.join(', ')})`,
+				{ pinned },
+			);
 		}
 		if (pinned !== undefined && !isModernVersion(pinned)) {
 			this.logger.info(`${this.name}: protocol pinned to ${pinned}: using initialize`);
@@ -817,7 +914,8 @@ export class McpClient {
 			try {
 				return await this.initialize();
 			} catch (error) {
-				if (this.connection.isClosed || !(error instanceof McpError) || error.code === ErrorCode.ProtocolViolation) throw error;
+				if (this.connection.isClosed || !(error instanceof McpError) || error.code === ErrorCode.ProtocolViolation)
+					throw error;
 				// "re-probing if the cached assumption later fails" (spec, versioning)
 				this.logger.info(`${this.name}: initialize failed (${error.message}); probing with server/discover`);
 			}
@@ -831,7 +929,9 @@ export class McpClient {
 			} catch (error) {
 				if (!outcome.timedOut || !isModernError(error) || this.connection.isClosed) throw error;
 				// A modern server that was slower to start than the probe's timeout refuses initialize with a modern error.
-				this.logger.info(`${this.name}: initialize was refused (${error.message}): a 2026-07-28 server that was slow to answer server/discover; asking again`);
+				this.logger.info(
+					`${this.name}: initialize was refused (${error.message}): a 2026-07-28 server that was slow to answer server/discover; asking again`,
+				);
 				const again = await this.probe(false, false);
 				if (again.era === 'legacy') throw error;
 			}
@@ -847,42 +947,72 @@ export class McpClient {
 	 */
 	private async probe(pinned: boolean, short: boolean): Promise<ProbeOutcome> {
 		const connectTimeout = this.options.connectTimeoutMs ?? this.options.timeoutMs;
-		const probeTimeout = short ? (this.options.probeTimeoutMs ?? (this.transport.kind === 'stdio' ? DEFAULT_STDIO_PROBE_TIMEOUT_MS : connectTimeout)) : connectTimeout;
-		const timeoutMs = probeTimeout === undefined ? connectTimeout : connectTimeout === undefined ? probeTimeout : Math.min(probeTimeout, connectTimeout);
+		const probeTimeout = short
+			? (this.options.probeTimeoutMs ??
+				(this.transport.kind === 'stdio' ? DEFAULT_STDIO_PROBE_TIMEOUT_MS : connectTimeout))
+			: connectTimeout;
+		const timeoutMs =
+			probeTimeout === undefined
+				? connectTimeout
+				: connectTimeout === undefined
+					? probeTimeout
+					: Math.min(probeTimeout, connectTimeout);
 		let version = this.modernAllowed[0] ?? MODERN_PROTOCOL_VERSIONS[0];
 		for (let attempt = 0; ; attempt++) {
 			this.useVersion(version);
 			let raw: Record<string, unknown>;
 			try {
-				raw = await this.connection.request('server/discover', withRequestMeta(undefined, this.requestMeta ?? {}), timeoutMs === undefined ? undefined : { timeoutMs });
+				raw = await this.connection.request(
+					'server/discover',
+					withRequestMeta(undefined, this.requestMeta ?? {}),
+					timeoutMs === undefined ? undefined : { timeoutMs },
+				);
 			} catch (error) {
 				if (error instanceof McpError && error.code === ModernErrorCode.UnsupportedProtocolVersion) {
 					const supported = supportedVersionsOf(error);
 					const common = pickCommonVersion(supported, this.modernAllowed);
 					if (common !== undefined && attempt === 0) {
-						this.logger.info(`${this.name}: the server does not speak ${version} (it supports ${supported.join(', ') || 'nothing it named'}); retrying server/discover with ${common}`);
+						this.logger.info(
+							`${this.name}: the server does not speak ${version} (it supports ${supported.join(', ') || 'nothing it named'}); retrying server/discover with ${common}`,
+						);
 						version = common;
 						continue;
 					}
 					const legacy = pickCommonVersion(supported, SUPPORTED_PROTOCOL_VERSIONS);
 					if (legacy !== undefined && !pinned) {
-						this.logger.info(`${this.name}: the server supports ${supported.join(', ')}; using initialize with ${legacy}`);
+						this.logger.info(
+							`${this.name}: the server supports ${supported.join(', ')}; using initialize with ${legacy}`,
+						);
 						return { era: 'legacy', versions: SUPPORTED_PROTOCOL_VERSIONS.filter((v) => supported.includes(v)) };
 					}
-					throw new McpError(ErrorCode.ProtocolViolation, `${this.name} supports protocol versions ${supported.join(', ') || '(none named)'}; this client ${pinned ? `is pinned to ${version}` : `speaks ${ALL_PROTOCOL_VERSIONS.join(', ')}`}`, { supported });
+					throw new McpError(
+						ErrorCode.ProtocolViolation,
+						`${this.name} supports protocol versions ${supported.join(', ') || '(none named)'}; this client ${pinned ? `is pinned to ${version}` : `speaks ${ALL_PROTOCOL_VERSIONS.join(', ')}`}`,
+						{ supported },
+					);
 				}
 				if (isModernError(error)) {
 					throw this.explain(error, 'server/discover');
 				}
 				// Not by code ConnectionClosed: a legacy server's own -32000 ("Server not initialized") shares it.
-				if (this.connection.isClosed || (error instanceof McpError && (error.code === ErrorCode.Unauthorized || error.code === ErrorCode.RequestCancelled))) {
+				if (
+					this.connection.isClosed ||
+					(error instanceof McpError &&
+						(error.code === ErrorCode.Unauthorized || error.code === ErrorCode.RequestCancelled))
+				) {
 					throw error;
 				}
 				const why = error instanceof McpError ? error.message : String(error);
 				if (pinned) {
-					throw new McpError(ErrorCode.ProtocolViolation, `${this.name}: the protocol version is pinned to ${version}, but server/discover failed: ${why}`, { pinned: version });
+					throw new McpError(
+						ErrorCode.ProtocolViolation,
+						`${this.name}: the protocol version is pinned to ${version}, but server/discover failed: ${why}`,
+						{ pinned: version },
+					);
 				}
-				this.logger.info(`${this.name}: server/discover failed (${why}): a server from before 2026-07-28; using initialize`);
+				this.logger.info(
+					`${this.name}: server/discover failed (${why}): a server from before 2026-07-28; using initialize`,
+				);
 				return { era: 'legacy', timedOut: error instanceof McpError && error.code === ErrorCode.RequestTimeout };
 			}
 			return this.adoptDiscover(this.ensureComplete('server/discover', raw), pinned);
@@ -893,7 +1023,9 @@ export class McpClient {
 	private adoptDiscover(raw: Record<string, unknown>, pinned: boolean): ProbeOutcome {
 		if (!pinned && raw.supportedVersions === undefined && raw.resultType === undefined) {
 			// Some legacy servers answer every unknown method with an empty success: that is not a DiscoverResult.
-			this.logger.info(`${this.name}: server/discover was answered without supportedVersions: a server from before 2026-07-28; using initialize`);
+			this.logger.info(
+				`${this.name}: server/discover was answered without supportedVersions: a server from before 2026-07-28; using initialize`,
+			);
 			return { era: 'legacy' };
 		}
 		const result = this.parse('DiscoverResultSchema', raw, 'server/discover');
@@ -901,7 +1033,9 @@ export class McpClient {
 		if (version === undefined) {
 			const legacy = SUPPORTED_PROTOCOL_VERSIONS.filter((v) => result.supportedVersions.includes(v));
 			if (legacy.length > 0 && !pinned) {
-				this.logger.info(`${this.name}: server/discover lists ${result.supportedVersions.join(', ')}; using initialize`);
+				this.logger.info(
+					`${this.name}: server/discover lists ${result.supportedVersions.join(', ')}; using initialize`,
+				);
 				return { era: 'legacy', versions: legacy };
 			}
 			throw new McpError(
@@ -919,7 +1053,9 @@ export class McpClient {
 		self.discoverCacheHints = cacheHintsOf(raw);
 		this.discoveryStaleAt = this.discoveryFreshUntil();
 		this.useVersion(version);
-		this.logger.info(`${this.name}: connected to ${this.serverInfo.name} ${this.serverInfo.version} (protocol ${version}, per-request metadata, no handshake)`);
+		this.logger.info(
+			`${this.name}: connected to ${this.serverInfo.name} ${this.serverInfo.version} (protocol ${version}, per-request metadata, no handshake)`,
+		);
 		return { era: 'modern' };
 	}
 
@@ -951,7 +1087,9 @@ export class McpClient {
 			timeoutMs === undefined ? undefined : { timeoutMs },
 		);
 		// The usual shape is checked structurally (plainResults.ts): a session that needs nothing else never loads zod.
-		const result = isPlainInitializeResult(raw) ? (raw as InitializeResult) : this.parse('InitializeResultSchema', raw, 'initialize');
+		const result = isPlainInitializeResult(raw)
+			? (raw as InitializeResult)
+			: this.parse('InitializeResultSchema', raw, 'initialize');
 		// Spec: "If the client does not support the version in the server's response, it SHOULD disconnect."
 		if (!offered.includes(result.protocolVersion)) {
 			throw new McpError(
@@ -968,7 +1106,9 @@ export class McpClient {
 		// HTTP transports send MCP-Protocol-Version on every request from now on.
 		this.transport.setProtocolVersion?.(result.protocolVersion);
 		await this.connection.notify('notifications/initialized');
-		this.logger.info(`${this.name}: connected to ${result.serverInfo.name} ${result.serverInfo.version} (protocol ${result.protocolVersion})`);
+		this.logger.info(
+			`${this.name}: connected to ${result.serverInfo.name} ${result.serverInfo.version} (protocol ${result.protocolVersion})`,
+		);
 	}
 
 	/** Capabilities only for the handlers supplied. */
@@ -1015,7 +1155,8 @@ export class McpClient {
 	 * server identity fire onDidChangeDiscovery. A ttlMs of 0 re-runs it at most every MIN_DISCOVER_AGE_MS; none, never.
 	 */
 	refreshDiscoveryIfStale(): void {
-		if (this.rediscovering || this.era !== 'modern' || this.isClosed || this.clock.now() < this.discoveryStaleAt) return;
+		if (this.rediscovering || this.era !== 'modern' || this.isClosed || this.clock.now() < this.discoveryStaleAt)
+			return;
 		this.rediscovering = true;
 		this.logger.debug(`${this.name}: server/discover is older than its ttlMs; discovering again`);
 		this.connection
@@ -1025,7 +1166,9 @@ export class McpClient {
 				if (this.isClosed) return;
 				// What is known stays in use; asked again after the same delay instead of on every request.
 				this.discoveryStaleAt = this.clock.now() + Math.max(this.discoverCacheHints.ttlMs ?? 0, MIN_DISCOVER_AGE_MS);
-				this.logger.warn(`${this.name}: server/discover (run again after its ttlMs) failed: ${errorMessage(error)}; keeping what the server said before`);
+				this.logger.warn(
+					`${this.name}: server/discover (run again after its ttlMs) failed: ${errorMessage(error)}; keeping what the server said before`,
+				);
 			})
 			.finally(() => (this.rediscovering = false));
 	}
@@ -1047,9 +1190,13 @@ export class McpClient {
 		if (!result.supportedVersions.includes(this.protocolVersion)) {
 			const common = pickCommonVersion(result.supportedVersions, this.modernAllowed);
 			if (common === undefined) {
-				this.logger.warn(`${this.name}: server/discover now lists ${result.supportedVersions.join(', ') || '(none)'}, none of which this client speaks; restart the server to negotiate again`);
+				this.logger.warn(
+					`${this.name}: server/discover now lists ${result.supportedVersions.join(', ') || '(none)'}, none of which this client speaks; restart the server to negotiate again`,
+				);
 			} else {
-				this.logger.info(`${this.name}: server/discover now lists ${result.supportedVersions.join(', ')}; using ${common}`);
+				this.logger.info(
+					`${this.name}: server/discover now lists ${result.supportedVersions.join(', ')}; using ${common}`,
+				);
 				this.useVersion(common);
 			}
 		}
@@ -1060,7 +1207,9 @@ export class McpClient {
 		self.discoverCacheHints = cacheHintsOf(raw);
 		this.discoveryStaleAt = this.discoveryFreshUntil();
 		if (JSON.stringify([this.serverCapabilities, this.instructions, this.serverInfo]) !== before) {
-			this.logger.info(`${this.name}: server/discover answered differently after its ttlMs (capabilities, instructions or identity changed)`);
+			this.logger.info(
+				`${this.name}: server/discover answered differently after its ttlMs (capabilities, instructions or identity changed)`,
+			);
 			this.discoveryEmitter.fire();
 		}
 	}
@@ -1072,12 +1221,22 @@ export class McpClient {
 	 * ("clients MUST re-issue it as a new request with a new request ID"). The server's identity is taken from each
 	 * result's `_meta`. Both eras: the raw result; `resultType` is checked by the caller (complete / sendWithInput).
 	 */
-	private send(method: string, params: Record<string, unknown> | undefined, options: RequestOptions | undefined): Promise<Record<string, unknown>> {
+	private send(
+		method: string,
+		params: Record<string, unknown> | undefined,
+		options: RequestOptions | undefined,
+	): Promise<Record<string, unknown>> {
 		// Not async: the connection's own promise goes back as it is, without a wrapper promise and its extra ticks.
-		return this.era === 'modern' ? this.sendModern(method, params, options) : this.connection.request(method, params, options);
+		return this.era === 'modern'
+			? this.sendModern(method, params, options)
+			: this.connection.request(method, params, options);
 	}
 
-	private async sendModern(method: string, params: Record<string, unknown> | undefined, options: RequestOptions | undefined): Promise<Record<string, unknown>> {
+	private async sendModern(
+		method: string,
+		params: Record<string, unknown> | undefined,
+		options: RequestOptions | undefined,
+	): Promise<Record<string, unknown>> {
 		if (this.discoveryStaleAt !== Infinity) this.refreshDiscoveryIfStale();
 		for (let attempt = 0; ; attempt++) {
 			const version = this.protocolVersion;
@@ -1092,7 +1251,9 @@ export class McpClient {
 					const supported = supportedVersionsOf(error);
 					const common = pickCommonVersion(supported, this.modernAllowed);
 					if (common !== undefined && attempt === 0) {
-						this.logger.warn(`${this.name}: ${method} was refused with protocol version ${version} (the server supports ${supported.join(', ')}); retrying with ${common}`);
+						this.logger.warn(
+							`${this.name}: ${method} was refused with protocol version ${version} (the server supports ${supported.join(', ')}); retrying with ${common}`,
+						);
 						this.useVersion(common);
 						continue;
 					}
@@ -1126,7 +1287,11 @@ export class McpClient {
 				: type === 'task'
 					? `, which ${method} may not answer (the tasks extension allows it only for tools/call)`
 					: ', which this client does not know';
-		throw new McpError(ErrorCode.ProtocolViolation, `${this.name} answered ${method} with resultType ${JSON.stringify(type)}${why}`, { method, resultType: type });
+		throw new McpError(
+			ErrorCode.ProtocolViolation,
+			`${this.name} answered ${method} with resultType ${JSON.stringify(type)}${why}`,
+			{ method, resultType: type },
+		);
 	}
 
 	/**
@@ -1135,7 +1300,12 @@ export class McpClient {
 	 * exactly as received, until a complete result, the round limit, an error or the caller's cancellation.
 	 * Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr
 	 */
-	private async sendWithInput(method: string, params: Record<string, unknown>, options: RequestOptions | undefined, what: string): Promise<Record<string, unknown>> {
+	private async sendWithInput(
+		method: string,
+		params: Record<string, unknown>,
+		options: RequestOptions | undefined,
+		what: string,
+	): Promise<Record<string, unknown>> {
 		const maxRounds = this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
 		// Made only when the server asks for input: an AbortController costs more than the rest of a call's bookkeeping.
 		let signal = options?.signal;
@@ -1146,7 +1316,12 @@ export class McpClient {
 				raw = await this.send(method, request, options);
 			} catch (error) {
 				if (round === 1 || !(error instanceof McpError)) throw error;
-				throw new McpError(error.code, `${this.name}: ${method} ${what} failed in round ${round} (after the input it asked for was sent): ${error.message}`, error.data, { cause: error });
+				throw new McpError(
+					error.code,
+					`${this.name}: ${method} ${what} failed in round ${round} (after the input it asked for was sent): ${error.message}`,
+					error.data,
+					{ cause: error },
+				);
 			}
 			if (raw.resultType !== 'input_required') {
 				if (round > 1) this.inputResults.add(raw);
@@ -1156,13 +1331,21 @@ export class McpClient {
 			}
 			const where = `${this.name}: ${method} ${what}, round ${round}`;
 			if (round > maxRounds) {
-				throw new McpError(ErrorCode.ProtocolViolation, `${where}: the server still asks for input after ${maxRounds} rounds; giving up`, { method, rounds: maxRounds });
+				throw new McpError(
+					ErrorCode.ProtocolViolation,
+					`${where}: the server still asks for input after ${maxRounds} rounds; giving up`,
+					{ method, rounds: maxRounds },
+				);
 			}
 			const input = parseInputRequired(raw, where);
 			const keys = input.inputRequests ? Object.keys(input.inputRequests) : [];
-			this.logger.debug(`${where}: the server asks for ${keys.length > 0 ? keys.join(', ') : 'nothing (retry with its requestState)'}`);
+			this.logger.debug(
+				`${where}: the server asks for ${keys.length > 0 ? keys.join(', ') : 'nothing (retry with its requestState)'}`,
+			);
 			signal ??= options?.cancelWith?.signal ?? new AbortController().signal;
-			const responses = input.inputRequests ? await answerInputRequests(input.inputRequests, this.handlers, signal, where) : undefined;
+			const responses = input.inputRequests
+				? await answerInputRequests(input.inputRequests, this.handlers, signal, where)
+				: undefined;
 			// Only the original params, never anything from another request ("MUST NOT be used for any other request").
 			request = { ...params };
 			if (responses !== undefined) request.inputResponses = responses;
@@ -1177,10 +1360,20 @@ export class McpClient {
 			case ModernErrorCode.MissingRequiredClientCapability: {
 				const required = (error.data as { requiredCapabilities?: unknown } | undefined)?.requiredCapabilities;
 				const names = typeof required === 'object' && required !== null ? Object.keys(required).join(', ') : 'unnamed';
-				return new McpError(error.code, `${this.name} refused ${method}: it needs client capabilities this client did not declare (${names}): ${error.message}`, error.data, { cause: error });
+				return new McpError(
+					error.code,
+					`${this.name} refused ${method}: it needs client capabilities this client did not declare (${names}): ${error.message}`,
+					error.data,
+					{ cause: error },
+				);
 			}
 			case ModernErrorCode.HeaderMismatch:
-				return new McpError(error.code, `${this.name} refused ${method}: its HTTP headers did not match the body: ${error.message}`, error.data, { cause: error });
+				return new McpError(
+					error.code,
+					`${this.name} refused ${method}: its HTTP headers did not match the body: ${error.message}`,
+					error.data,
+					{ cause: error },
+				);
 			default:
 				return error;
 		}
@@ -1220,20 +1413,27 @@ export class McpClient {
 		const marks = typeof name === 'string' ? this.paramHeaderMarks.get(name) : undefined;
 		if (!marks) return undefined;
 		const args = message.params?.arguments;
-		return paramHeaderValues(marks, typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : undefined);
+		return paramHeaderValues(
+			marks,
+			typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : undefined,
+		);
 	}
 
 	// ---- helpers ----
 
 	/** Throws CapabilityMissing unless the server advertised `capability` (and, when given, its boolean `feature`). */
-	private requireCapability(method: string, capability: keyof ServerCapabilities  , feature?: string): void {
+	private requireCapability(method: string, capability: keyof ServerCapabilities, feature?: string): void {
 		const advertised = this.serverCapabilities[capability] as Record<string, unknown> | undefined;
 		if (advertised === undefined || advertised === null || (feature !== undefined && advertised[feature] !== true)) {
 			const name = feature === undefined ? capability : `${capability}.${feature}`;
-			throw new McpError(ErrorCode.CapabilityMissing, `${this.name} does not support ${method} (it did not advertise the '${name}' capability)`, {
-				method,
-				capability: name,
-			});
+			throw new McpError(
+				ErrorCode.CapabilityMissing,
+				`${this.name} does not support ${method} (it did not advertise the '${name}' capability)`,
+				{
+					method,
+					capability: name,
+				},
+			);
 		}
 	}
 
@@ -1243,16 +1443,27 @@ export class McpClient {
 		if (!result.success) {
 			const issue = result.error.issues[0];
 			const path = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : '(root)';
-			throw new McpError(ErrorCode.ProtocolViolation, `${this.name} answered ${method} with an invalid result: at ${path}: ${issue?.message ?? 'invalid'}`, {
-				method,
-				issues: result.error.issues,
-			});
+			throw new McpError(
+				ErrorCode.ProtocolViolation,
+				`${this.name} answered ${method} with an invalid result: at ${path}: ${issue?.message ?? 'invalid'}`,
+				{
+					method,
+					issues: result.error.issues,
+				},
+			);
 		}
 		return result.data as ReturnType<Schemas[K]['parse']>;
 	}
 
 	/** Follows `nextCursor` to the end, stopping (with a warning) if the server repeats a cursor. */
-	private async paginate<K extends 'ListToolsResultSchema' | 'ListResourcesResultSchema' | 'ListResourceTemplatesResultSchema' | 'ListPromptsResultSchema', F extends string>(
+	private async paginate<
+		K extends
+			| 'ListToolsResultSchema'
+			| 'ListResourcesResultSchema'
+			| 'ListResourceTemplatesResultSchema'
+			| 'ListPromptsResultSchema',
+		F extends string,
+	>(
 		method: string,
 		key: K,
 		field: F,
@@ -1269,7 +1480,10 @@ export class McpClient {
 		};
 		let cursor: string | undefined;
 		for (let page = 0; page < MAX_PAGES; page++) {
-			const raw = this.ensureComplete(method, await this.send(method, cursor === undefined ? undefined : { cursor }, options));
+			const raw = this.ensureComplete(
+				method,
+				await this.send(method, cursor === undefined ? undefined : { cursor }, options),
+			);
 			if (onHints) hints.push(cacheHintsOf(raw));
 			// A list of the usual shape is checked structurally (see PLAIN_LISTS); anything else goes through the schema,
 			// which names the path of a problem.
@@ -1283,13 +1497,17 @@ export class McpClient {
 				return done();
 			}
 			if (seen.has(next)) {
-				this.logger.warn(`${this.name}: ${method} repeated the cursor ${JSON.stringify(next)}; stopped after ${items.length} items`);
+				this.logger.warn(
+					`${this.name}: ${method} repeated the cursor ${JSON.stringify(next)}; stopped after ${items.length} items`,
+				);
 				return done();
 			}
 			seen.add(next);
 			cursor = next;
 		}
-		this.logger.warn(`${this.name}: ${method} did not end after ${MAX_PAGES} pages; stopped after ${items.length} items`);
+		this.logger.warn(
+			`${this.name}: ${method} did not end after ${MAX_PAGES} pages; stopped after ${items.length} items`,
+		);
 		return done();
 	}
 
@@ -1310,7 +1528,9 @@ export class McpClient {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		const { compileOutputValidator } = require('./outputValidator') as typeof import('./outputValidator');
 		const validate = compileOutputValidator(outputSchema, (reason) =>
-			this.logger.warn(`${this.name}: cannot validate the output of tool "${tool}" (its outputSchema is not supported: ${reason})`),
+			this.logger.warn(
+				`${this.name}: cannot validate the output of tool "${tool}" (its outputSchema is not supported: ${reason})`,
+			),
 		);
 		this.validators.set(tool, { source: outputSchema, validate });
 		return validate;
@@ -1320,7 +1540,8 @@ export class McpClient {
 		const connection = this.connection;
 		// A modern server's change notifications come on a subscriptions/listen stream; one tagged with the id of a listen
 		// this client cancelled (a replaced filter) is a duplicate and is dropped.
-		const live = (params: Record<string, unknown> | undefined) => this.listenStream === undefined || this.listenStream.accepts(params);
+		const live = (params: Record<string, unknown> | undefined) =>
+			this.listenStream === undefined || this.listenStream.accepts(params);
 		connection.setNotificationHandler('notifications/tools/list_changed', (params) => {
 			if (live(params)) this.toolsEmitter.fire();
 		});
@@ -1330,7 +1551,9 @@ export class McpClient {
 		connection.setNotificationHandler('notifications/resources/list_changed', (params) => {
 			if (live(params)) this.resourcesEmitter.fire();
 		});
-		connection.setNotificationHandler('notifications/subscriptions/acknowledged', (params) => this.listenStream?.acknowledged(params));
+		connection.setNotificationHandler('notifications/subscriptions/acknowledged', (params) =>
+			this.listenStream?.acknowledged(params),
+		);
 		connection.setNotificationHandler('notifications/resources/updated', (params) => {
 			if (!live(params)) return;
 			if (typeof params?.uri === 'string') {
@@ -1347,9 +1570,13 @@ export class McpClient {
 				this.logger.warn(`${this.name}: ignored an invalid notifications/message`);
 			}
 		});
-		connection.setNotificationHandler('notifications/tasks/status', (params) => this.tasks.handleStatusNotification(params));
+		connection.setNotificationHandler('notifications/tasks/status', (params) =>
+			this.tasks.handleStatusNotification(params),
+		);
 		// The tasks extension's notification (on a subscriptions/listen stream that asked for the task's id).
-		connection.setNotificationHandler('notifications/tasks', (params) => this.tasks.handleStatusNotification(params, 'notifications/tasks'));
+		connection.setNotificationHandler('notifications/tasks', (params) =>
+			this.tasks.handleStatusNotification(params, 'notifications/tasks'),
+		);
 		connection.setNotificationHandler('notifications/progress', (params) => {
 			// A task's progress comes after its creating request was answered: routed by the task's own token.
 			this.tasks.handleProgress(params);
@@ -1385,8 +1612,13 @@ export class McpClient {
 		const modernRefusal = (method: string): void => {
 			if (this.era === 'modern') {
 				// "The server MUST NOT write JSON-RPC requests": a 2026-07-28 server asks inside results (input_required).
-				this.logger.warn(`${this.name}: the server sent a ${method} request, which a ${this.protocolVersion} server may not send (it mixes protocol versions); refused`);
-				throw new McpError(ErrorCode.InvalidRequest, `${method} requests are not part of protocol ${this.protocolVersion}; use input_required results`);
+				this.logger.warn(
+					`${this.name}: the server sent a ${method} request, which a ${this.protocolVersion} server may not send (it mixes protocol versions); refused`,
+				);
+				throw new McpError(
+					ErrorCode.InvalidRequest,
+					`${method} requests are not part of protocol ${this.protocolVersion}; use input_required results`,
+				);
 			}
 		};
 		if (roots) {
@@ -1401,10 +1633,14 @@ export class McpClient {
 				modernRefusal('sampling/createMessage');
 				const parsed = schemas().CreateMessageRequestSchema.safeParse(params);
 				if (!parsed.success) {
-					throw McpError.invalidParams(`Invalid sampling/createMessage request: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+					throw McpError.invalidParams(
+						`Invalid sampling/createMessage request: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
+					);
 				}
 				if (receiver && isRecord(params?.task)) {
-					return receiver.create('sampling/createMessage', params.task, (taskSignal) => sampling(parsed.data, taskSignal));
+					return receiver.create('sampling/createMessage', params.task, (taskSignal) =>
+						sampling(parsed.data, taskSignal),
+					);
 				}
 				return answerRelated(params, await sampling(parsed.data, context.signal));
 			});
@@ -1414,13 +1650,17 @@ export class McpClient {
 				modernRefusal('elicitation/create');
 				const parsed = schemas().ElicitRequestSchema.safeParse(params);
 				if (!parsed.success) {
-					throw McpError.invalidParams(`Invalid elicitation/create request: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+					throw McpError.invalidParams(
+						`Invalid elicitation/create request: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
+					);
 				}
 				if (parsed.data.mode === 'url' && !this.handlers.elicitationUrl) {
 					throw McpError.invalidParams('This client does not support URL mode elicitation');
 				}
 				if (receiver && isRecord(params?.task)) {
-					return receiver.create('elicitation/create', params.task, (taskSignal) => elicitation(parsed.data, taskSignal));
+					return receiver.create('elicitation/create', params.task, (taskSignal) =>
+						elicitation(parsed.data, taskSignal),
+					);
 				}
 				return answerRelated(params, await elicitation(parsed.data, context.signal));
 			});

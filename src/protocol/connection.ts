@@ -60,17 +60,31 @@ export interface RequestOptions {
  * as-is, anything else is logged and answered InternalError. `context` aborts (`context.signal`, `context.aborted`)
  * when the peer cancels the request or the connection closes; the answer is then not sent.
  */
-export type RequestHandler = (params: Record<string, unknown> | undefined, context: RequestContext, request: JsonRpcRequest) => unknown;
+export type RequestHandler = (
+	params: Record<string, unknown> | undefined,
+	context: RequestContext,
+	request: JsonRpcRequest,
+) => unknown;
 
 /**
  * Sees one message on the wire: `out` sent by us, `in` received (possibly malformed: not yet validated). `text` is
  * its JSON as it crossed the wire when the transport has it (stdio both ways), so a tap need not serialise it again;
  * `bytes[start..end)`, when given, the same text as the UTF-8 bytes read (valid only during the call).
  */
-export type MessageTap = (direction: 'in' | 'out', message: unknown, text?: string, bytes?: Uint8Array, start?: number, end?: number) => void;
+export type MessageTap = (
+	direction: 'in' | 'out',
+	message: unknown,
+	text?: string,
+	bytes?: Uint8Array,
+	start?: number,
+	end?: number,
+) => void;
 
 /** Receives one incoming notification. A throw is logged and otherwise ignored. */
-export type NotificationHandler = (params: Record<string, unknown> | undefined, notification: JsonRpcNotification) => void;
+export type NotificationHandler = (
+	params: Record<string, unknown> | undefined,
+	notification: JsonRpcNotification,
+) => void;
 
 /** Time and a one-shot timer; injectable so tests can drive timeouts without waiting. */
 export interface Clock {
@@ -336,7 +350,11 @@ export class JsonRpcConnection {
 	 * Rejects with an McpError: the peer's error as sent, RequestTimeout, RequestCancelled (signal aborted),
 	 * or ConnectionClosed. A timeout or an abort sends `notifications/cancelled` to the peer.
 	 */
-	request(method: string, params: Record<string, unknown> | undefined, options: RequestOptions = {}): Promise<Record<string, unknown>> {
+	request(
+		method: string,
+		params: Record<string, unknown> | undefined,
+		options: RequestOptions = {},
+	): Promise<Record<string, unknown>> {
 		if (this.closeError) {
 			return Promise.reject(this.closeError);
 		}
@@ -356,9 +374,12 @@ export class JsonRpcConnection {
 			const meta = params?._meta;
 			// Object.assign, not spreads: on Node 20 `{ ...a, b }` takes V8's slow path (measured ~5 µs vs ~0.2 µs), and
 			// VS Code's agent asks for progress on every call, so every call through the gateway comes here.
-			params = Object.assign({}, params, { _meta: Object.assign({}, typeof meta === 'object' && meta !== null ? meta : undefined, { progressToken: id }) });
+			params = Object.assign({}, params, {
+				_meta: Object.assign({}, typeof meta === 'object' && meta !== null ? meta : undefined, { progressToken: id }),
+			});
 		}
-		const message: JsonRpcRequest = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
+		const message: JsonRpcRequest =
+			params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
 		const now = this.clock.now();
 		const timeoutMs = options.timeoutMs === undefined ? this.defaultTimeoutMs : effectiveTimeout(options.timeoutMs);
 		const maxTotal = options.maxTotalTimeoutMs === undefined ? Infinity : effectiveTimeout(options.maxTotalTimeoutMs);
@@ -370,7 +391,19 @@ export class JsonRpcConnection {
 			resolve = res;
 			reject = rej;
 		});
-		const entry = new PendingRequest(id, method, resolve, reject, now, timeoutMs, maxDeadline, resetOnProgress, onProgress, signal, cancelWith);
+		const entry = new PendingRequest(
+			id,
+			method,
+			resolve,
+			reject,
+			now,
+			timeoutMs,
+			maxDeadline,
+			resetOnProgress,
+			onProgress,
+			signal,
+			cancelWith,
+		);
 		entry.slot = this.pending.add(entry);
 		this.pendingSlots.set(id, entry.slot);
 		if (signal) {
@@ -385,7 +418,11 @@ export class JsonRpcConnection {
 		this.write(message).then(undefined, (error: unknown) => {
 			if (this.pendingEntry(id) === entry) {
 				this.settle(entry);
-				entry.reject(error instanceof McpError ? error : new McpError(ErrorCode.ConnectionClosed, `${this.name}: could not send ${method}: ${String(error)}`));
+				entry.reject(
+					error instanceof McpError
+						? error
+						: new McpError(ErrorCode.ConnectionClosed, `${this.name}: could not send ${method}: ${String(error)}`),
+				);
 			}
 		});
 		return promise;
@@ -535,7 +572,9 @@ export class JsonRpcConnection {
 				} else if (entry.pauses > 0) {
 					error.message = `Request ${entry.method} timed out: the server's own request to us was still unanswered after ${this.maxPauseMs} ms, the longest a request waits for it`;
 				}
-				this.logger.debug(`${this.name}: request ${entry.id} (${entry.method}) timed out after ${Math.round(elapsed)} ms`);
+				this.logger.debug(
+					`${this.name}: request ${entry.id} (${entry.method}) timed out after ${Math.round(elapsed)} ms`,
+				);
 				this.sendCancelled(entry, error.message);
 				entry.reject(error);
 			} else if (entry.deadline < next) {
@@ -555,8 +594,10 @@ export class JsonRpcConnection {
 		const requestId = entry.id;
 		// Spec: "The sender of the cancellation notification SHOULD ... include a reason."
 		// https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/cancellation
-		this.write({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason } }).then(undefined, (error: unknown) =>
-			this.logger.debug(`${this.name}: could not send notifications/cancelled for ${requestId}: ${String(error)}`),
+		this.write({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason } }).then(
+			undefined,
+			(error: unknown) =>
+				this.logger.debug(`${this.name}: could not send notifications/cancelled for ${requestId}: ${String(error)}`),
 		);
 	}
 
@@ -566,7 +607,14 @@ export class JsonRpcConnection {
 	 */
 	messageTap: MessageTap | undefined;
 
-	private tap(direction: 'in' | 'out', message: unknown, text: string | undefined, bytes?: Uint8Array, start?: number, end?: number): void {
+	private tap(
+		direction: 'in' | 'out',
+		message: unknown,
+		text: string | undefined,
+		bytes?: Uint8Array,
+		start?: number,
+		end?: number,
+	): void {
 		try {
 			this.messageTap?.(direction, message, text, bytes, start, end);
 		} catch (error) {
@@ -604,7 +652,14 @@ export class JsonRpcConnection {
 		}
 		if (this.messageTap) {
 			const transport = this.transport;
-			this.tap('in', message, transport.messageText, transport.messageBytes, transport.messageStart, transport.messageEnd);
+			this.tap(
+				'in',
+				message,
+				transport.messageText,
+				transport.messageBytes,
+				transport.messageStart,
+				transport.messageEnd,
+			);
 		}
 		if (this.logger.traceEnabled) {
 			this.logger.trace(`${this.name} ← ${traceString(message)}`);
@@ -621,7 +676,11 @@ export class JsonRpcConnection {
 				} else {
 					this.logger.warn(`${this.name}: ignored an invalid request: ${preview(message)}`);
 					const id = record.id;
-					if ((typeof id === 'string' || typeof id === 'number') && !this.incomingSlots.has(id) && !this.answered.has(id)) {
+					if (
+						(typeof id === 'string' || typeof id === 'number') &&
+						!this.incomingSlots.has(id) &&
+						!this.answered.has(id)
+					) {
 						this.answered.add(id);
 						this.respondError(id, new McpError(ErrorCode.InvalidRequest, 'Invalid request'));
 					}
@@ -637,7 +696,9 @@ export class JsonRpcConnection {
 			this.handleResponse(record.id, record.result, undefined);
 		} else if (isFailure(record)) {
 			if (record.id === null) {
-				this.logger.warn(`${this.name}: the server reported an error without a request id: ${record.error.code} ${record.error.message}`);
+				this.logger.warn(
+					`${this.name}: the server reported an error without a request id: ${record.error.code} ${record.error.message}`,
+				);
 			} else {
 				this.handleResponse(record.id, undefined, McpError.fromResponse(record.error));
 			}
@@ -647,9 +708,13 @@ export class JsonRpcConnection {
 				// A broken answer to a request we sent: fail it now, with what came, rather than letting the caller wait
 				// for a timeout that blames the server's silence (and sending it a cancel for a request it answered).
 				this.settle(entry);
-				const error = new McpError(ErrorCode.ProtocolViolation, `${this.name} answered ${entry.method} with a malformed JSON-RPC response: ${preview(message)}`, {
-					method: entry.method,
-				});
+				const error = new McpError(
+					ErrorCode.ProtocolViolation,
+					`${this.name} answered ${entry.method} with a malformed JSON-RPC response: ${preview(message)}`,
+					{
+						method: entry.method,
+					},
+				);
 				this.logger.warn(error.message);
 				entry.reject(error);
 				return;
@@ -658,7 +723,11 @@ export class JsonRpcConnection {
 		}
 	}
 
-	private handleResponse(id: RequestId, result: Record<string, unknown> | undefined, error: McpError | undefined): void {
+	private handleResponse(
+		id: RequestId,
+		result: Record<string, unknown> | undefined,
+		error: McpError | undefined,
+	): void {
 		const entry = typeof id === 'number' ? this.pendingEntry(id) : undefined;
 		if (!entry) {
 			// Late answers to timed-out or cancelled requests land here, as do replays from a resumed HTTP stream.
@@ -698,10 +767,13 @@ export class JsonRpcConnection {
 			}
 			case 'notifications/cancelled': {
 				const requestId = params?.requestId;
-				const incoming = typeof requestId === 'string' || typeof requestId === 'number' ? this.incomingRequest(requestId) : undefined;
+				const incoming =
+					typeof requestId === 'string' || typeof requestId === 'number' ? this.incomingRequest(requestId) : undefined;
 				if (incoming) {
 					const reason = typeof params?.reason === 'string' ? params.reason : undefined;
-					this.logger.debug(`${this.name}: the server cancelled its request ${JSON.stringify(requestId)}${reason ? `: ${reason}` : ''}`);
+					this.logger.debug(
+						`${this.name}: the server cancelled its request ${JSON.stringify(requestId)}${reason ? `: ${reason}` : ''}`,
+					);
 					incoming.context.abort(McpError.cancelled(String(requestId), reason ?? 'cancelled by the server'));
 				}
 				break;
@@ -712,7 +784,9 @@ export class JsonRpcConnection {
 			try {
 				handler(params, message);
 			} catch (error) {
-				this.logger.error(`${this.name}: the handler of ${message.method} threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+				this.logger.error(
+					`${this.name}: the handler of ${message.method} threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+				);
 			}
 		} else if (message.method !== 'notifications/progress' && message.method !== 'notifications/cancelled') {
 			this.logger.debug(`${this.name}: no handler for notification ${message.method}`);
@@ -806,7 +880,9 @@ export class JsonRpcConnection {
 
 	private respondError(id: RequestId, error: McpError): void {
 		this.write({ jsonrpc: '2.0', id, error: error.toJson() }).then(undefined, (sendError: unknown) =>
-			this.logger.warn(`${this.name}: could not send the error answer to request ${JSON.stringify(id)}: ${String(sendError)}`),
+			this.logger.warn(
+				`${this.name}: could not send the error answer to request ${JSON.stringify(id)}: ${String(sendError)}`,
+			),
 		);
 	}
 
@@ -862,7 +938,9 @@ const SECRET_KEY = /authorization|cookie|password|secret|token|api[-_]?key/i;
 export const SECRET_KEY_IN_JSON = new RegExp(SECRET_KEY.source, 'i');
 
 function redact(key: string, value: unknown): unknown {
-	return key !== 'progressToken' && key !== 'cursor' && SECRET_KEY.test(key) && value !== undefined ? '[redacted]' : value;
+	return key !== 'progressToken' && key !== 'cursor' && SECRET_KEY.test(key) && value !== undefined
+		? '[redacted]'
+		: value;
 }
 
 /** The longest trace line kept; a 50 MiB result would otherwise freeze the output view that shows it. */

@@ -103,7 +103,13 @@ export function isNotification(message: unknown): message is JsonRpcNotification
 }
 
 export function isSuccess(message: unknown): message is JsonRpcSuccess {
-	return isObject(message) && message.jsonrpc === '2.0' && isId(message.id) && isObject(message.result) && !('method' in message);
+	return (
+		isObject(message) &&
+		message.jsonrpc === '2.0' &&
+		isId(message.id) &&
+		isObject(message.result) &&
+		!('method' in message)
+	);
 }
 
 export function isFailure(message: unknown): message is JsonRpcFailure {

@@ -14,7 +14,9 @@ export class McpError extends Error {
 	private readonly [mcpErrorBrand] = true;
 
 	static override [Symbol.hasInstance](value: unknown): boolean {
-		return typeof value === 'object' && value !== null && (value as { [mcpErrorBrand]?: unknown })[mcpErrorBrand] === true;
+		return (
+			typeof value === 'object' && value !== null && (value as { [mcpErrorBrand]?: unknown })[mcpErrorBrand] === true
+		);
 	}
 
 	constructor(
@@ -28,7 +30,9 @@ export class McpError extends Error {
 
 	/** The error as sent in a JSON-RPC response. */
 	toJson(): JsonRpcErrorObject {
-		return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
+		return this.data === undefined
+			? { code: this.code, message: this.message }
+			: { code: this.code, message: this.message, data: this.data };
 	}
 
 	/** An McpError from a JSON-RPC error object a peer sent. */
@@ -55,7 +59,10 @@ export class McpError extends Error {
 	}
 
 	static capabilityMissing(method: string, capability: string): McpError {
-		return new McpError(ErrorCode.CapabilityMissing, `The server does not support ${method} (it did not advertise the '${capability}' capability)`);
+		return new McpError(
+			ErrorCode.CapabilityMissing,
+			`The server does not support ${method} (it did not advertise the '${capability}' capability)`,
+		);
 	}
 
 	static internal(message: string): McpError {

@@ -22,7 +22,10 @@ export const outputValidatorStats = { compiled: 0 };
  * Builds the validator for one JSON Schema. Never throws: a schema zod cannot translate (e.g. an unresolvable
  * `$ref`) yields a validator that accepts everything and reports why once through `onUnsupported`.
  */
-export function compileOutputValidator(schema: Record<string, unknown>, onUnsupported?: (reason: string) => void): OutputValidator {
+export function compileOutputValidator(
+	schema: Record<string, unknown>,
+	onUnsupported?: (reason: string) => void,
+): OutputValidator {
 	outputValidatorStats.compiled++;
 	let zodSchema: ReturnType<typeof fromJSONSchema>;
 	try {

@@ -24,7 +24,13 @@ export function isPlainIcons(value: unknown): boolean {
 	if (value === undefined) return true;
 	if (!Array.isArray(value)) return false;
 	for (const icon of value as unknown[]) {
-		if (!isRecord(icon) || typeof icon.src !== 'string' || !optionalString(icon.mimeType) || !optionalString(icon.theme)) return false;
+		if (
+			!isRecord(icon) ||
+			typeof icon.src !== 'string' ||
+			!optionalString(icon.mimeType) ||
+			!optionalString(icon.theme)
+		)
+			return false;
 		if (icon.sizes !== undefined && !isStringArray(icon.sizes)) return false;
 	}
 	return true;
@@ -43,7 +49,8 @@ function isPlainImplementation(value: unknown): boolean {
 	);
 }
 
-const optionalListChanged = (value: unknown) => value === undefined || (isRecord(value) && optionalBoolean(value.listChanged));
+const optionalListChanged = (value: unknown) =>
+	value === undefined || (isRecord(value) && optionalBoolean(value.listChanged));
 
 /** ServerCapabilitiesSchema. */
 function isPlainServerCapabilities(value: unknown): boolean {
@@ -54,7 +61,8 @@ function isPlainServerCapabilities(value: unknown): boolean {
 		optionalRecord(value.logging) &&
 		optionalRecord(value.completions) &&
 		optionalListChanged(value.prompts) &&
-		(resources === undefined || (isRecord(resources) && optionalBoolean(resources.subscribe) && optionalBoolean(resources.listChanged))) &&
+		(resources === undefined ||
+			(isRecord(resources) && optionalBoolean(resources.subscribe) && optionalBoolean(resources.listChanged))) &&
 		optionalListChanged(value.tools) &&
 		optionalRecord(value.tasks)
 	);
@@ -74,7 +82,12 @@ export function isPlainInitializeResult(value: Record<string, unknown>): boolean
 /** AnnotationsSchema (resources and templates). */
 function isPlainAnnotations(value: unknown): boolean {
 	if (value === undefined) return true;
-	return isRecord(value) && (value.audience === undefined || isStringArray(value.audience)) && optionalNumber(value.priority) && optionalString(value.lastModified);
+	return (
+		isRecord(value) &&
+		(value.audience === undefined || isStringArray(value.audience)) &&
+		optionalNumber(value.priority) &&
+		optionalString(value.lastModified)
+	);
 }
 
 /** The fields ResourceSchema and ResourceTemplateSchema share besides their address. */
@@ -99,12 +112,28 @@ function isPlainResourceTemplate(value: unknown): boolean {
 }
 
 function isPlainPromptArgument(value: unknown): boolean {
-	return isRecord(value) && typeof value.name === 'string' && optionalString(value.title) && optionalString(value.description) && optionalBoolean(value.required);
+	return (
+		isRecord(value) &&
+		typeof value.name === 'string' &&
+		optionalString(value.title) &&
+		optionalString(value.description) &&
+		optionalBoolean(value.required)
+	);
 }
 
 function isPlainPrompt(value: unknown): boolean {
-	if (!isRecord(value) || typeof value.name !== 'string' || !optionalString(value.title) || !optionalString(value.description)) return false;
-	if (value.arguments !== undefined && !(Array.isArray(value.arguments) && value.arguments.every(isPlainPromptArgument))) return false;
+	if (
+		!isRecord(value) ||
+		typeof value.name !== 'string' ||
+		!optionalString(value.title) ||
+		!optionalString(value.description)
+	)
+		return false;
+	if (
+		value.arguments !== undefined &&
+		!(Array.isArray(value.arguments) && value.arguments.every(isPlainPromptArgument))
+	)
+		return false;
 	return isPlainIcons(value.icons) && optionalRecord(value._meta);
 }
 
@@ -115,8 +144,11 @@ function isPlainPage(value: Record<string, unknown>, field: string, item: (value
 }
 
 /** ListResourcesResultSchema. */
-export const isPlainListResourcesResult = (value: Record<string, unknown>): boolean => isPlainPage(value, 'resources', isPlainResource);
+export const isPlainListResourcesResult = (value: Record<string, unknown>): boolean =>
+	isPlainPage(value, 'resources', isPlainResource);
 /** ListResourceTemplatesResultSchema. */
-export const isPlainListResourceTemplatesResult = (value: Record<string, unknown>): boolean => isPlainPage(value, 'resourceTemplates', isPlainResourceTemplate);
+export const isPlainListResourceTemplatesResult = (value: Record<string, unknown>): boolean =>
+	isPlainPage(value, 'resourceTemplates', isPlainResourceTemplate);
 /** ListPromptsResultSchema. */
-export const isPlainListPromptsResult = (value: Record<string, unknown>): boolean => isPlainPage(value, 'prompts', isPlainPrompt);
+export const isPlainListPromptsResult = (value: Record<string, unknown>): boolean =>
+	isPlainPage(value, 'prompts', isPlainPrompt);

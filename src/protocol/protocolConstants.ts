@@ -24,5 +24,14 @@ export function isModernVersion(version: string): boolean {
 	return (MODERN_PROTOCOL_VERSIONS as readonly string[]).includes(version);
 }
 
-export const LOGGING_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+export const LOGGING_LEVELS = [
+	'debug',
+	'info',
+	'notice',
+	'warning',
+	'error',
+	'critical',
+	'alert',
+	'emergency',
+] as const;
 export type LoggingLevel = (typeof LOGGING_LEVELS)[number];

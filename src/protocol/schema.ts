@@ -13,7 +13,13 @@
 import type * as ZodMini from 'zod/mini';
 import type { Schemas } from './schemaBuild';
 
-export { LATEST_PROTOCOL_VERSION, LOGGING_LEVELS, SUPPORTED_PROTOCOL_VERSIONS, type LoggingLevel, type ProtocolVersion } from './protocolConstants';
+export {
+	LATEST_PROTOCOL_VERSION,
+	LOGGING_LEVELS,
+	SUPPORTED_PROTOCOL_VERSIONS,
+	type LoggingLevel,
+	type ProtocolVersion,
+} from './protocolConstants';
 
 export type { Schemas } from './schemaBuild';
 

@@ -119,7 +119,10 @@ export function buildSchemas() {
 	});
 
 	const ListResourcesResultSchema = z.looseObject({ resources: z.array(ResourceSchema), ...Paginated });
-	const ListResourceTemplatesResultSchema = z.looseObject({ resourceTemplates: z.array(ResourceTemplateSchema), ...Paginated });
+	const ListResourceTemplatesResultSchema = z.looseObject({
+		resourceTemplates: z.array(ResourceTemplateSchema),
+		...Paginated,
+	});
 
 	const ResourceContentsSchema = z.looseObject({
 		uri: z.string(),
@@ -155,7 +158,11 @@ export function buildSchemas() {
 	});
 
 	const CompleteResultSchema = z.looseObject({
-		completion: z.looseObject({ values: z.array(z.string()), total: z.optional(z.number()), hasMore: z.optional(z.boolean()) }),
+		completion: z.looseObject({
+			values: z.array(z.string()),
+			total: z.optional(z.number()),
+			hasMore: z.optional(z.boolean()),
+		}),
 		_meta: MetaSchema,
 	});
 

@@ -8,7 +8,19 @@ import { stateLabel, type TreeNode } from './tree/serversTree';
  * Arguments a command may receive: a tree node, a server name, or `{ server, tool?, uri?, prompt?, arguments?, edit?,
  * task? }` (with `edit`, the arguments prefill the form instead of being sent as they are; `task` runs as a task).
  */
-export type Target = TreeNode | string | { server?: string; tool?: string; uri?: string; prompt?: string; arguments?: Record<string, unknown>; edit?: boolean; task?: boolean } | undefined;
+export type Target =
+	| TreeNode
+	| string
+	| {
+			server?: string;
+			tool?: string;
+			uri?: string;
+			prompt?: string;
+			arguments?: Record<string, unknown>;
+			edit?: boolean;
+			task?: boolean;
+	  }
+	| undefined;
 
 /** What every feature's palette commands share: the Manager, the logs, and the ways forward when nothing is there. */
 export interface CommandBase {
@@ -19,7 +31,6 @@ export interface CommandBase {
 	/** Opens the settings of the extension. */
 	openSettings(): Thenable<unknown>;
 }
-
 
 /** The server a command was given: a name, or a tree node / object with `server`. */
 export function serverOf(target: Target): string | undefined {
@@ -34,13 +45,22 @@ export function commandError(base: CommandBase, server: string | undefined, mess
 
 /** Says there is nothing to act on, with the way forward (convention 11). */
 export async function nothingConfigured(base: CommandBase): Promise<void> {
-	const choice = await vscode.window.showInformationMessage('No MCP servers are configured yet.', 'Add Server', 'Open Settings');
+	const choice = await vscode.window.showInformationMessage(
+		'No MCP servers are configured yet.',
+		'Add Server',
+		'Open Settings',
+	);
 	if (choice === 'Add Server') await base.addServer();
 	if (choice === 'Open Settings') await base.openSettings();
 }
 
 /** Picks a server (only those passing `filter`); explains and resolves undefined when there is none. */
-export async function pickServer(base: CommandBase, placeHolder: string, filter: (view: ServerView) => boolean, none: string): Promise<string | undefined> {
+export async function pickServer(
+	base: CommandBase,
+	placeHolder: string,
+	filter: (view: ServerView) => boolean,
+	none: string,
+): Promise<string | undefined> {
 	const all = base.manager.servers();
 	if (all.length === 0) {
 		await nothingConfigured(base);

@@ -3,7 +3,14 @@ import { Emitter, type Event } from '../common/event';
 import type { Logger } from '../common/logger';
 import type { Host } from '../manager/host';
 import type { OAuthHostHooks } from '../protocol/auth/types';
-import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, LoggingLevel, Root } from '../protocol/schema';
+import type {
+	CreateMessageRequest,
+	CreateMessageResult,
+	ElicitRequest,
+	ElicitResult,
+	LoggingLevel,
+	Root,
+} from '../protocol/schema';
 import type { ElicitationPresenter } from './elicitation/elicitation';
 import type { ServerLogs } from './logs/logging';
 import type { SamplingBroker } from './sampling/sampling';
@@ -25,7 +32,9 @@ export interface HostParts {
 
 /** The workspace folders that are on disk, as MCP roots (`file://` URIs, named after the folder). */
 export function workspaceRoots(): Root[] {
-	return (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => ({ uri: folder.uri.toString(), name: folder.name }));
+	return (vscode.workspace.workspaceFolders ?? [])
+		.filter((folder) => folder.uri.scheme === 'file')
+		.map((folder) => ({ uri: folder.uri.toString(), name: folder.name }));
 }
 
 /**
@@ -50,13 +59,16 @@ export class VsCodeHost implements Host, vscode.Disposable {
 		// Assigned only when the part exists: the Manager advertises a capability only for a method that is present.
 		const { elicitation, sampling, configuration, loggingLevel, oauth } = parts;
 		if (elicitation) {
-			this.elicit = (server: string, params: ElicitRequest, signal: AbortSignal): Promise<ElicitResult> => elicitation.elicit(server, params, signal);
+			this.elicit = (server: string, params: ElicitRequest, signal: AbortSignal): Promise<ElicitResult> =>
+				elicitation.elicit(server, params, signal);
 		}
 		if (sampling) {
-			this.sample = (server: string, params: CreateMessageRequest, signal: AbortSignal): Promise<CreateMessageResult> => sampling.sample(server, params, signal);
+			this.sample = (server: string, params: CreateMessageRequest, signal: AbortSignal): Promise<CreateMessageResult> =>
+				sampling.sample(server, params, signal);
 		}
 		if (configuration) {
-			this.confirmTrust = (server: string, description: string, options: { ask: boolean }) => configuration.confirmTrust(server, description, options);
+			this.confirmTrust = (server: string, description: string, options: { ask: boolean }) =>
+				configuration.confirmTrust(server, description, options);
 		}
 		if (loggingLevel) {
 			this.loggingLevel = loggingLevel;

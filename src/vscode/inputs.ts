@@ -48,15 +48,30 @@ export class InputValues {
 		const title = `MCP server input: ${definition.id}`;
 		let value: string | undefined;
 		if (definition.type === 'pickString') {
-			value = await vscode.window.showQuickPick(definition.options, { title, placeHolder: definition.description ?? definition.id, ignoreFocusOut: true });
+			value = await vscode.window.showQuickPick(definition.options, {
+				title,
+				placeHolder: definition.description ?? definition.id,
+				ignoreFocusOut: true,
+			});
 		} else if (definition.password) {
 			value = await this.secrets.get(this.secretKey(definition.id));
 			if (value === undefined) {
-				value = await vscode.window.showInputBox({ title, prompt: definition.description, value: definition.default, password: true, ignoreFocusOut: true });
+				value = await vscode.window.showInputBox({
+					title,
+					prompt: definition.description,
+					value: definition.default,
+					password: true,
+					ignoreFocusOut: true,
+				});
 				if (value !== undefined) await this.secrets.store(this.secretKey(definition.id), value);
 			}
 		} else {
-			value = await vscode.window.showInputBox({ title, prompt: definition.description, value: definition.default, ignoreFocusOut: true });
+			value = await vscode.window.showInputBox({
+				title,
+				prompt: definition.description,
+				value: definition.default,
+				ignoreFocusOut: true,
+			});
 		}
 		if (value !== undefined) this.session.set(definition.id, value);
 		return value;

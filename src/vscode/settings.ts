@@ -9,7 +9,14 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { mergeServers, parse, parseInputs, parseMcpJson, type InputDefinition, type ServerEntry } from '../manager/config';
+import {
+	mergeServers,
+	parse,
+	parseInputs,
+	parseMcpJson,
+	type InputDefinition,
+	type ServerEntry,
+} from '../manager/config';
 import type { ConfigSource, ResolvedServer } from '../manager/manager';
 import { describeAsWritten } from '../manager/trustText';
 import type { ServerConfig } from '../manager/types';
@@ -54,7 +61,11 @@ export class ServerConfiguration implements vscode.Disposable {
 		private readonly log: vscode.LogOutputChannel,
 	) {
 		this.trust = new TrustDecisions(context.workspaceState, context.extensionMode === vscode.ExtensionMode.Test, log);
-		this.inputs = new InputValues(context.secrets, () => (vscode.workspace.workspaceFile ?? vscode.workspace.workspaceFolders?.[0]?.uri)?.toString() ?? 'no-workspace');
+		this.inputs = new InputValues(
+			context.secrets,
+			() =>
+				(vscode.workspace.workspaceFile ?? vscode.workspace.workspaceFolders?.[0]?.uri)?.toString() ?? 'no-workspace',
+		);
 		this.userInputs = new InputValues(context.secrets, () => USER_INPUT_SCOPE);
 		const fire = () => this.fireSoon();
 		this.disposables.push(
@@ -109,7 +120,11 @@ export class ServerConfiguration implements vscode.Disposable {
 						for (const problem of resolved.problems) this.log.warn(problem);
 						// Kept for the error of a start that fails (an unset ${env:X} in its url), as the command line does.
 						server.notes = resolved.problems.filter((p) => p.includes(`'${entry.name}'`));
-						if (!resolved.config) throw new Error(resolved.problems.filter((p) => p.includes(`'${entry.name}'`)).join('; ') || `Server '${entry.name}': its configuration could not be resolved`);
+						if (!resolved.config)
+							throw new Error(
+								resolved.problems.filter((p) => p.includes(`'${entry.name}'`)).join('; ') ||
+									`Server '${entry.name}': its configuration could not be resolved`,
+							);
 						return resolved.config;
 					},
 				};
@@ -136,11 +151,16 @@ export class ServerConfiguration implements vscode.Disposable {
 	async confirmTrust(server: string, description: string, options: { ask: boolean } = { ask: true }): Promise<boolean> {
 		const allowed = await this.trust.confirm(server, description, options);
 		if (!allowed && options.ask) {
-			this.log.info(`Workspace-defined server '${server}' was not started: ${vscode.workspace.isTrusted ? 'not allowed' : 'the workspace is not trusted (Restricted Mode)'}`);
+			this.log.info(
+				`Workspace-defined server '${server}' was not started: ${vscode.workspace.isTrusted ? 'not allowed' : 'the workspace is not trusted (Restricted Mode)'}`,
+			);
 			if (!vscode.workspace.isTrusted) {
 				const MANAGE = 'Manage Workspace Trust';
 				void vscode.window
-					.showInformationMessage(`MCP server '${server}' is defined by this workspace, which is in Restricted Mode: trust the workspace to run it.`, MANAGE)
+					.showInformationMessage(
+						`MCP server '${server}' is defined by this workspace, which is in Restricted Mode: trust the workspace to run it.`,
+						MANAGE,
+					)
 					.then((choice) => (choice === MANAGE ? vscode.commands.executeCommand('workbench.trust.manage') : undefined));
 			}
 		}
@@ -199,13 +219,22 @@ export class ServerConfiguration implements vscode.Disposable {
 		if (multiRoot) {
 			for (const folder of folders) {
 				const inspected = vscode.workspace.getConfiguration(SECTION, folder.uri).inspect<unknown>(SERVERS);
-				if (inspected?.workspaceFolderValue !== undefined) add(inspected.workspaceFolderValue, { kind: 'workspace', label: `Folder settings (${folder.name})` }, folder);
+				if (inspected?.workspaceFolderValue !== undefined)
+					add(inspected.workspaceFolderValue, { kind: 'workspace', label: `Folder settings (${folder.name})` }, folder);
 			}
 		}
 		const inspected = vscode.workspace.getConfiguration(SECTION).inspect<unknown>(SERVERS);
 		if (inspected?.workspaceValue !== undefined) {
 			const label = multiRoot ? 'Workspace settings' : `Workspace settings (${folders[0]?.name ?? 'workspace'})`;
-			add(inspected.workspaceValue, { kind: 'workspace', label, ...(vscode.workspace.workspaceFile ? { path: vscode.workspace.workspaceFile.fsPath } : {}) }, multiRoot ? undefined : folders[0]);
+			add(
+				inspected.workspaceValue,
+				{
+					kind: 'workspace',
+					label,
+					...(vscode.workspace.workspaceFile ? { path: vscode.workspace.workspaceFile.fsPath } : {}),
+				},
+				multiRoot ? undefined : folders[0],
+			);
 		}
 		if (inspected?.globalValue !== undefined) add(inspected.globalValue, { kind: 'user', label: 'User settings' });
 
@@ -235,7 +264,11 @@ export class ServerConfiguration implements vscode.Disposable {
 		return new Map(parsed.inputs.map((input) => [input.id, input]));
 	}
 
-	private variableContext(folder: vscode.WorkspaceFolder | undefined, inputs: Map<string, InputDefinition>, values: InputValues): VariableContext {
+	private variableContext(
+		folder: vscode.WorkspaceFolder | undefined,
+		inputs: Map<string, InputDefinition>,
+		values: InputValues,
+	): VariableContext {
 		const folders = vscode.workspace.workspaceFolders ?? [];
 		const base = folder ?? folders[0];
 		const context: VariableContext = {
@@ -266,7 +299,6 @@ export class ServerConfiguration implements vscode.Disposable {
 		});
 	}
 }
-
 
 /** The working folder of a stdio server without "cwd": its (or the first) workspace folder on disk, else the home directory. */
 export function defaultCwd(folder: vscode.WorkspaceFolder | undefined): string {

@@ -202,7 +202,16 @@ function sampleArguments(schema) {
 	const args = {};
 	for (const name of schema?.required ?? []) {
 		const type = schema.properties?.[name]?.type;
-		args[name] = type === 'integer' || type === 'number' ? 1 : type === 'boolean' ? true : type === 'object' ? {} : type === 'array' ? [] : 'us-west1';
+		args[name] =
+			type === 'integer' || type === 'number'
+				? 1
+				: type === 'boolean'
+					? true
+					: type === 'object'
+						? {}
+						: type === 'array'
+							? []
+							: 'us-west1';
 	}
 	return args;
 }

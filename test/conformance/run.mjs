@@ -64,7 +64,18 @@ function runScenario(suite, scenario) {
 	return new Promise((resolve) => {
 		const child = spawn(
 			node22,
-			[join(suite.dir, 'dist/index.js'), 'client', '--command', clientCommand, '--scenario', scenario.name, '--timeout', '30000', '-o', outDir],
+			[
+				join(suite.dir, 'dist/index.js'),
+				'client',
+				'--command',
+				clientCommand,
+				'--scenario',
+				scenario.name,
+				'--timeout',
+				'30000',
+				'-o',
+				outDir,
+			],
 			{ stdio: ['ignore', 'pipe', 'pipe'] },
 		);
 		let output = '';
@@ -73,9 +84,21 @@ function runScenario(suite, scenario) {
 		child.on('close', (code) => {
 			writeFileSync(join(outDir, 'runner.txt'), output);
 			const checks = readChecks(outDir);
-			const failed = checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING').map((c) => `${c.id}${c.status === 'WARNING' ? ' (warning)' : ''}`);
+			const failed = checks
+				.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING')
+				.map((c) => `${c.id}${c.status === 'WARNING' ? ' (warning)' : ''}`);
 			const skipped = /not applicable|skipp/i.test(output) && checks.length === 0 && code === 0;
-			resolve({ suite: suite.version, name: scenario.name, tags: scenario.tags, passed: code === 0 && !skipped, skipped, failed, checks: checks.length, seconds: Math.round((Date.now() - began) / 1000), outDir });
+			resolve({
+				suite: suite.version,
+				name: scenario.name,
+				tags: scenario.tags,
+				passed: code === 0 && !skipped,
+				skipped,
+				failed,
+				checks: checks.length,
+				seconds: Math.round((Date.now() - began) / 1000),
+				outDir,
+			});
 		});
 	});
 }
@@ -135,14 +158,18 @@ const width = Math.max(...names.map((n) => n.length), 8);
 const header = `| ${'scenario'.padEnd(width)} | ${suites.map((s) => s.version).join(' | ')} |`;
 console.log(`\n${header}\n|${'-'.repeat(width + 2)}|${suites.map((s) => '-'.repeat(s.version.length + 2)).join('|')}|`);
 for (const name of names) {
-	const row = suites.map((s) => cell(results.find((r) => r.suite === s.version && r.name === name)).padEnd(s.version.length));
+	const row = suites.map((s) =>
+		cell(results.find((r) => r.suite === s.version && r.name === name)).padEnd(s.version.length),
+	);
 	console.log(`| ${name.padEnd(width)} | ${row.join(' | ')} |`);
 }
 
 const unexpected = results.filter((r) => !r.passed && !expectedFailures[r.suite]?.[r.name]);
 const stale = results.filter((r) => r.passed && expectedFailures[r.suite]?.[r.name]);
 for (const r of unexpected) {
-	console.log(`\nFAIL ${r.suite} ${r.name}: ${r.failed.join(', ') || 'the client exited with an error or timed out'} after ${r.seconds} s (see ${r.outDir})`);
+	console.log(
+		`\nFAIL ${r.suite} ${r.name}: ${r.failed.join(', ') || 'the client exited with an error or timed out'} after ${r.seconds} s (see ${r.outDir})`,
+	);
 }
 for (const r of stale) {
 	console.log(`\nPASS ${r.suite} ${r.name} is listed in expectedFailures: remove it from test/conformance/run.mjs`);

@@ -22,7 +22,10 @@ const resultsPath = join(repoRoot, 'test-results', 'e2e.json');
 rmSync(resultsPath, { force: true });
 
 if (!args.includes('--no-build') && spawnSync(process.execPath, ['esbuild.mjs'], { stdio: 'inherit' }).status !== 0) {
-	writeFileSync(resultsPath, JSON.stringify({ passed: 0, failed: 1, tests: [{ name: 'e2e run', ok: false, error: 'the build failed' }] }));
+	writeFileSync(
+		resultsPath,
+		JSON.stringify({ passed: 0, failed: 1, tests: [{ name: 'e2e run', ok: false, error: 'the build failed' }] }),
+	);
 	process.exit(1);
 }
 
@@ -47,8 +50,10 @@ try {
 			workspace,
 			'--disable-extensions', // other installed extensions stay out; the ones under development still load
 			// runTests adds --disable-workspace-trust, --skip-welcome and the like itself.
-			'--user-data-dir', join(scratch, 'user-data'),
-			'--extensions-dir', join(scratch, 'extensions'),
+			'--user-data-dir',
+			join(scratch, 'user-data'),
+			'--extensions-dir',
+			join(scratch, 'extensions'),
 		],
 	});
 } catch (error) {
@@ -65,7 +70,14 @@ if (existsSync(resultsFile)) {
 	writeFileSync(resultsPath, JSON.stringify(summary, null, '\t'));
 	console.log(`e2e (electron): ${summary.passed} passed, ${summary.failed} failed`);
 } else {
-	writeFileSync(resultsPath, JSON.stringify({ passed: 0, failed: 1, tests: [{ name: 'e2e run', ok: false, error: 'the suites wrote no results' }] }));
+	writeFileSync(
+		resultsPath,
+		JSON.stringify({
+			passed: 0,
+			failed: 1,
+			tests: [{ name: 'e2e run', ok: false, error: 'the suites wrote no results' }],
+		}),
+	);
 	exitCode = 1;
 }
 rmSync(scratch, { recursive: true, force: true });

@@ -23,15 +23,37 @@
 // (page console: extension host and runner output), test-results/workbench.png (taken when the suites finished)
 // and test-results/code-server.log. Exits non-zero when a test failed or the run broke.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
+import {
+	cpSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	readdirSync,
+	renameSync,
+	rmSync,
+	writeFileSync,
+	createWriteStream,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { ensureVsCode } from '../../scripts/vscode-server.mjs';
 import { packageVsix } from '../../scripts/package.mjs';
 import {
-	chromiumPath, copyWorkspace, extensionHostLogs, freePort, installVsix, killTagged, launchChromium, newRunToken, registerInstalledExtensions,
-	repoRoot, startCodeServer, waitHealthy, writeUserSettings,
+	chromiumPath,
+	copyWorkspace,
+	extensionHostLogs,
+	freePort,
+	installVsix,
+	killTagged,
+	launchChromium,
+	newRunToken,
+	registerInstalledExtensions,
+	repoRoot,
+	startCodeServer,
+	waitHealthy,
+	writeUserSettings,
 } from '../../scripts/workbench.mjs';
 
 const args = process.argv.slice(2);
@@ -60,7 +82,13 @@ const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
 process.chdir(repoRoot);
 mkdirSync(results, { recursive: true });
 for (const name of readdirSync(results)) {
-	if (name === 'e2e.json' || name === 'e2e-console.log' || name === 'code-server.log' || /^((restricted|vsix)-.*|(workbench|failure-\d+)\.png)$/.test(name)) rmSync(join(results, name), { force: true });
+	if (
+		name === 'e2e.json' ||
+		name === 'e2e-console.log' ||
+		name === 'code-server.log' ||
+		/^((restricted|vsix)-.*|(workbench|failure-\d+)\.png)$/.test(name)
+	)
+		rmSync(join(results, name), { force: true });
 }
 
 /** Writes the results file run.mjs's callers read; used for both a finished run and a broken one. */
@@ -113,7 +141,11 @@ const extraRuns = [
 const inChild = restricted || vsix !== undefined;
 
 // Only the extra runs' suites asked for: skip the trusted workbench.
-if (!inChild && filters.length > 0 && filters.every((f) => extraRuns.some((r) => f === r.keyword || f.includes(r.suffix.slice(0, -'.js'.length))))) {
+if (
+	!inChild &&
+	filters.length > 0 &&
+	filters.every((f) => extraRuns.some((r) => f === r.keyword || f.includes(r.suffix.slice(0, -'.js'.length))))
+) {
 	mkdirSync(results, { recursive: true });
 	writeResults({ passed: 0, failed: 0, tests: [] });
 	let status = 0;
@@ -136,13 +168,25 @@ const budgetStarted = Date.now();
 
 const token = newRunToken();
 const scratch = mkdtempSync(join(tmpdir(), 'mcp-switchboard-e2e-'));
-const workspace = copyWorkspace(join(repoRoot, 'test', 'e2e', restricted ? 'workspace-restricted' : 'workspace'), join(scratch, 'workspace'));
+const workspace = copyWorkspace(
+	join(repoRoot, 'test', 'e2e', restricted ? 'workspace-restricted' : 'workspace'),
+	join(scratch, 'workspace'),
+);
 const driverDir = join(scratch, 'driver');
 mkdirSync(driverDir);
 const resultsFile = join(scratch, 'results.json');
 // The untrusted run: workspace trust on, no trust question at start-up (a smoke-test driver would answer it by
 // itself), so the folder, trusted by nobody, opens in Restricted Mode, as a freshly cloned repository does.
-writeUserSettings(join(scratch, 'user-data'), restricted ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.banner': 'never' } : {});
+writeUserSettings(
+	join(scratch, 'user-data'),
+	restricted
+		? {
+				'security.workspace.trust.enabled': true,
+				'security.workspace.trust.startupPrompt': 'never',
+				'security.workspace.trust.banner': 'never',
+			}
+		: {},
+);
 
 const consoleLog = createWriteStream(join(results, 'e2e-console.log'));
 let server;
@@ -158,7 +202,11 @@ async function cleanup() {
 		try {
 			cpSync(server.logFile, join(results, 'code-server.log'));
 			const hostLogs = extensionHostLogs(server.userDataDir);
-			if (hostLogs.length > 0) writeFileSync(join(results, 'e2e-exthost.log'), hostLogs.map((f) => `==> ${f}\n${readFileSync(f, 'utf8')}`).join('\n'));
+			if (hostLogs.length > 0)
+				writeFileSync(
+					join(results, 'e2e-exthost.log'),
+					hostLogs.map((f) => `==> ${f}\n${readFileSync(f, 'utf8')}`).join('\n'),
+				);
 		} catch {
 			// logs are a courtesy
 		}
@@ -185,20 +233,30 @@ async function serveDriver(page) {
 				await page.screenshot({ path: file });
 				return file;
 			}
-			case 'press': return void await page.keyboard.press(request.key);
-			case 'type': return void await page.keyboard.type(request.text, { delay: 10 });
+			case 'press':
+				return void (await page.keyboard.press(request.key));
+			case 'type':
+				return void (await page.keyboard.type(request.text, { delay: 10 }));
 			// Only visible matches: the workbench keeps closed widgets in the DOM (a closed quick input stays, display: none),
 			// and `.first()` of every match could be such a hidden one, which Playwright would then wait on until its
 			// timeout. The action's own waits (visible, enabled, editable, stable, receives events) stay Playwright's.
-			case 'fill': return void await visible(request.selector).first().fill(request.text, { timeout: PAGE_ACTION_MS });
-			case 'click': return void await visible(request.selector).nth(request.nth ?? 0).click({ timeout: PAGE_ACTION_MS, button: request.button ?? 'left' });
-			case 'texts': return await page.locator(request.selector).allInnerTexts();
-			case 'evaluate': return await page.evaluate(request.script);
+			case 'fill':
+				return void (await visible(request.selector).first().fill(request.text, { timeout: PAGE_ACTION_MS }));
+			case 'click':
+				return void (await visible(request.selector)
+					.nth(request.nth ?? 0)
+					.click({ timeout: PAGE_ACTION_MS, button: request.button ?? 'left' }));
+			case 'texts':
+				return await page.locator(request.selector).allInnerTexts();
+			case 'evaluate':
+				return await page.evaluate(request.script);
 			// Webviews live in nested iframes: evaluate in every frame whose URL contains `frame` and return the values
 			// that are not undefined (e.g. what a webview's page shows, or a key press sent to it).
 			case 'frameEvaluate': {
 				const values = [];
-				for (const frame of page.frames().filter((f) => f !== page.mainFrame() && f.url().includes(request.frame ?? ''))) {
+				for (const frame of page
+					.frames()
+					.filter((f) => f !== page.mainFrame() && f.url().includes(request.frame ?? ''))) {
 					const value = await frame.evaluate(request.script).catch(() => undefined);
 					if (value !== undefined && value !== null) values.push(value);
 				}
@@ -208,18 +266,30 @@ async function serveDriver(page) {
 			// where each ended up and what it shows. `close: true` closes them afterwards.
 			case 'pages': {
 				const found = [];
-				for (const other of page.context().pages().filter((p) => p !== page)) {
+				for (const other of page
+					.context()
+					.pages()
+					.filter((p) => p !== page)) {
 					await other.waitForLoadState('load', { timeout: 5000 }).catch(() => undefined);
-					found.push({ url: other.url(), text: await other.locator('body').innerText({ timeout: 2000 }).catch(() => '') });
+					found.push({
+						url: other.url(),
+						text: await other
+							.locator('body')
+							.innerText({ timeout: 2000 })
+							.catch(() => ''),
+					});
 					if (request.close) await other.close();
 				}
 				return found;
 			}
-			default: throw new Error(`unknown action ${request.action}`);
+			default:
+				throw new Error(`unknown action ${request.action}`);
 		}
 	};
 	while (!finished) {
-		for (const name of readdirSync(driverDir).filter((n) => n.endsWith('.request.json')).sort()) {
+		for (const name of readdirSync(driverDir)
+			.filter((n) => n.endsWith('.request.json'))
+			.sort()) {
 			const base = join(driverDir, name.slice(0, -'.request.json'.length));
 			let answer;
 			let request;
@@ -228,7 +298,10 @@ async function serveDriver(page) {
 				rmSync(`${base}.request.json`);
 				answer = { ok: true, value: await handle(request) };
 			} catch (error) {
-				answer = { ok: false, error: await driverError(page, request, error).catch(() => String(error?.message ?? error)) };
+				answer = {
+					ok: false,
+					error: await driverError(page, request, error).catch(() => String(error?.message ?? error)),
+				};
 			}
 			writeFileSync(`${base}.tmp-answer`, JSON.stringify(answer));
 			renameSync(`${base}.tmp-answer`, `${base}.answer.json`);
@@ -246,15 +319,23 @@ async function serveDriver(page) {
 async function driverError(page, request, error) {
 	const message = stripVTControlCharacters(String(error?.message ?? error)).trim();
 	if (!request?.selector) return message.slice(0, 3000);
-	const matches = await page.locator(request.selector).evaluateAll((elements) => elements.slice(0, 6).map((element) => {
-		const rect = element.getBoundingClientRect();
-		const style = element.ownerDocument.defaultView.getComputedStyle(element);
-		const shown = rect.width > 0 && rect.height > 0 && style.visibility !== 'hidden';
-		const disabled = element.disabled === true || element.getAttribute('aria-disabled') === 'true';
-		const readOnly = element.readOnly === true;
-		const tag = element.outerHTML.slice(0, element.outerHTML.indexOf('>') + 1).slice(0, 200);
-		return `${shown ? 'visible' : 'hidden'}${disabled ? ', disabled' : ''}${readOnly ? ', read-only' : ''} at ${Math.round(rect.x)},${Math.round(rect.y)} ${Math.round(rect.width)}x${Math.round(rect.height)}: ${tag}`;
-	}).concat(elements.length > 6 ? [`… and ${elements.length - 6} more`] : [])).catch((e) => [`(could not list the matches: ${String(e?.message ?? e).split('\n')[0]})`]);
+	const matches = await page
+		.locator(request.selector)
+		.evaluateAll((elements) =>
+			elements
+				.slice(0, 6)
+				.map((element) => {
+					const rect = element.getBoundingClientRect();
+					const style = element.ownerDocument.defaultView.getComputedStyle(element);
+					const shown = rect.width > 0 && rect.height > 0 && style.visibility !== 'hidden';
+					const disabled = element.disabled === true || element.getAttribute('aria-disabled') === 'true';
+					const readOnly = element.readOnly === true;
+					const tag = element.outerHTML.slice(0, element.outerHTML.indexOf('>') + 1).slice(0, 200);
+					return `${shown ? 'visible' : 'hidden'}${disabled ? ', disabled' : ''}${readOnly ? ', read-only' : ''} at ${Math.round(rect.x)},${Math.round(rect.y)} ${Math.round(rect.width)}x${Math.round(rect.height)}: ${tag}`;
+				})
+				.concat(elements.length > 6 ? [`… and ${elements.length - 6} more`] : []),
+		)
+		.catch((e) => [`(could not list the matches: ${String(e?.message ?? e).split('\n')[0]})`]);
 	const found = `now matching ${JSON.stringify(request.selector)}: ${matches.length === 0 ? 'nothing' : `\n  ${matches.join('\n  ')}`}`;
 	return `${message.slice(0, 2500)}\n${found}`;
 }
@@ -264,7 +345,10 @@ async function driverError(page, request, error) {
  * console reaches the page through it).
  */
 function plainConsole(text) {
-	return text.replace(/^%c\s*(TRACE|DEBUG|INFO|WARN|ERR)\s+color:\s*#\w+\s*/, '').replace(/%c/g, '').trim();
+	return text
+		.replace(/^%c\s*(TRACE|DEBUG|INFO|WARN|ERR)\s+color:\s*#\w+\s*/, '')
+		.replace(/%c/g, '')
+		.trim();
 }
 
 /** Console lines worth showing live (the runner's lines and the extension's own); the log file gets all of them. */
@@ -279,7 +363,8 @@ try {
 	// path (below), so the repository's own folder is not loaded at all.
 	const installed = vsix ? installVsix(vsix, { scratch }) : undefined;
 	if (installed) console.log(`e2e: installed ${vsix} into ${installed}`);
-	else if (existsSync(join(fixture, 'package.json'))) registerInstalledExtensions(join(scratch, 'extensions'), [fixture]);
+	else if (existsSync(join(fixture, 'package.json')))
+		registerInstalledExtensions(join(scratch, 'extensions'), [fixture]);
 	server = startCodeServer({
 		port,
 		workspace,
@@ -289,7 +374,15 @@ try {
 		workspaceTrust: restricted,
 		env: {
 			...(restricted ? { MCP_SWITCHBOARD_E2E_SUITES: 'restricted' } : {}),
-			...(installed ? { MCP_SWITCHBOARD_E2E_SUITES: [...readdirSync(suiteDir).filter((f) => f.endsWith('.vsix.js')), ...VSIX_ALSO].join(','), MCP_SWITCHBOARD_E2E_INSTALLED: installed } : {}),
+			...(installed
+				? {
+						MCP_SWITCHBOARD_E2E_SUITES: [
+							...readdirSync(suiteDir).filter((f) => f.endsWith('.vsix.js')),
+							...VSIX_ALSO,
+						].join(','),
+						MCP_SWITCHBOARD_E2E_INSTALLED: installed,
+					}
+				: {}),
 			MCP_SWITCHBOARD_E2E_RESULTS: resultsFile,
 			MCP_SWITCHBOARD_E2E_DRIVER: driverDir,
 			MCP_SWITCHBOARD_E2E_GREP: filters.join('|'),
@@ -337,10 +430,17 @@ try {
 		});
 	});
 	const crashed = new Promise((_, reject) => {
-		server.child.on('exit', (code, signal) => reject(new Error(`code-server exited (${code ?? signal}) during the run`)));
+		server.child.on('exit', (code, signal) =>
+			reject(new Error(`code-server exited (${code ?? signal}) during the run`)),
+		);
 		page.on('crash', () => reject(new Error('the workbench page crashed')));
 	});
-	const timedOut = new Promise((_, reject) => setTimeout(() => reject(new Error(`the e2e run did not finish within ${timeoutMs / 1000} s of VS Code being installed`)), budgetStarted + timeoutMs - Date.now()).unref());
+	const timedOut = new Promise((_, reject) =>
+		setTimeout(
+			() => reject(new Error(`the e2e run did not finish within ${timeoutMs / 1000} s of VS Code being installed`)),
+			budgetStarted + timeoutMs - Date.now(),
+		).unref(),
+	);
 
 	// The workbench page's first load can take longer than Playwright's default 30 s on a loaded machine (load averages
 	// of 20+ on two cores here: one restricted run failed at 30 s); two minutes still fail a workbench that never loads.
@@ -394,20 +494,46 @@ async function extraRun(run) {
 	}
 	// The keyword means every suite of the run; otherwise only the filters that name one of its suite files.
 	const childFilters = filters.includes(run.keyword) ? [] : filters.filter((f) => suites.some((s) => s.includes(f)));
-	const child = env && spawnSync(process.execPath, [process.argv[1], '--no-build', ...childFilters], {
-		stdio: 'inherit',
-		env: { ...process.env, ...env, MCP_SWITCHBOARD_E2E_RESULTS_DIR: childResults, MCP_SWITCHBOARD_E2E_TIMEOUT_MS: String(Math.min(timeoutMs, run.budgetMs)) },
-	});
+	const child =
+		env &&
+		spawnSync(process.execPath, [process.argv[1], '--no-build', ...childFilters], {
+			stdio: 'inherit',
+			env: {
+				...process.env,
+				...env,
+				MCP_SWITCHBOARD_E2E_RESULTS_DIR: childResults,
+				MCP_SWITCHBOARD_E2E_TIMEOUT_MS: String(Math.min(timeoutMs, run.budgetMs)),
+			},
+		});
 	const file = join(childResults, 'e2e.json');
-	const mine = existsSync(join(results, 'e2e.json')) ? JSON.parse(readFileSync(join(results, 'e2e.json'), 'utf8')) : { passed: 0, failed: 0, tests: [] };
-	const theirs = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : { passed: 0, failed: 1, tests: [{ name: `${run.keyword} e2e run`, ok: false, error: env ? 'it wrote no results' : 'its preparation failed (see above)' }] };
+	const mine = existsSync(join(results, 'e2e.json'))
+		? JSON.parse(readFileSync(join(results, 'e2e.json'), 'utf8'))
+		: { passed: 0, failed: 0, tests: [] };
+	const theirs = existsSync(file)
+		? JSON.parse(readFileSync(file, 'utf8'))
+		: {
+				passed: 0,
+				failed: 1,
+				tests: [
+					{
+						name: `${run.keyword} e2e run`,
+						ok: false,
+						error: env ? 'it wrote no results' : 'its preparation failed (see above)',
+					},
+				],
+			};
 	if (child && child.status !== 0 && theirs.failed === 0) {
 		theirs.failed += 1;
 		theirs.tests.push({ name: `${run.keyword} e2e run`, ok: false, error: `exited with ${child.status}` });
 	}
-	writeResults({ passed: mine.passed + theirs.passed, failed: mine.failed + theirs.failed, tests: [...mine.tests, ...theirs.tests.map((t) => ({ ...t, run: run.keyword }))] });
+	writeResults({
+		passed: mine.passed + theirs.passed,
+		failed: mine.failed + theirs.failed,
+		tests: [...mine.tests, ...theirs.tests.map((t) => ({ ...t, run: run.keyword }))],
+	});
 	for (const name of existsSync(childResults) ? readdirSync(childResults) : []) {
-		if (name.endsWith('.png') || name.endsWith('.log')) cpSync(join(childResults, name), join(results, `${run.keyword}-${name}`));
+		if (name.endsWith('.png') || name.endsWith('.log'))
+			cpSync(join(childResults, name), join(results, `${run.keyword}-${name}`));
 	}
 	rmSync(childResults, { recursive: true, force: true });
 	console.log(`e2e: ${run.keyword} run: ${theirs.passed} passed, ${theirs.failed} failed`);

@@ -20,13 +20,22 @@ process.env.AWS_SECRET_ACCESS_KEY = 'aws-secret-from-the-editor';
 process.env.SWITCHBOARD_TEST_TOKEN = 'token-from-the-editor';
 
 test('env null removes an inherited variable; the rest of the environment is still inherited by default (headless API)', async () => {
-	const transport = createTransport({ type: 'stdio', command: process.execPath, args: [everythingMain], env: { AWS_SECRET_ACCESS_KEY: null, ADDED: 'yes' } });
+	const transport = createTransport({
+		type: 'stdio',
+		command: process.execPath,
+		args: [everythingMain],
+		env: { AWS_SECRET_ACCESS_KEY: null, ADDED: 'yes' },
+	});
 	const client = await McpClient.connect(transport, { name: 'everything' });
 	try {
 		const env = await serverEnv(client);
 		assert.equal(env.AWS_SECRET_ACCESS_KEY, undefined, 'the secret removed by null did not reach the server');
 		assert.equal(env.ADDED, 'yes');
-		assert.equal(env.SWITCHBOARD_TEST_TOKEN, 'token-from-the-editor', 'connect() keeps inheriting the whole environment, as documented');
+		assert.equal(
+			env.SWITCHBOARD_TEST_TOKEN,
+			'token-from-the-editor',
+			'connect() keeps inheriting the whole environment, as documented',
+		);
 		assert.equal(env.PATH, process.env.PATH);
 	} finally {
 		await client.close();
@@ -61,7 +70,14 @@ test('the Manager passes inheritEnvironment to its stdio servers, and changing i
 	const logger = new MemoryLogger('info');
 	const manager = new Manager({ logger: () => logger }, { inheritEnvironment: false });
 	try {
-		await manager.reconcile([{ name: 'everything', config: { type: 'stdio', command: process.execPath, args: [everythingMain] }, source: { kind: 'api', label: 'test' }, workspaceDefined: false }]);
+		await manager.reconcile([
+			{
+				name: 'everything',
+				config: { type: 'stdio', command: process.execPath, args: [everythingMain] },
+				source: { kind: 'api', label: 'test' },
+				workspaceDefined: false,
+			},
+		]);
 		assert.equal(manager.get('everything')!.state.kind, 'running');
 		assert.equal((await serverEnv(manager.client('everything'))).SWITCHBOARD_TEST_TOKEN, undefined);
 		await manager.setInheritEnvironment(true);
@@ -74,8 +90,23 @@ test('the Manager passes inheritEnvironment to its stdio servers, and changing i
 
 test('childEnvironment: Windows names match whatever their case, and shell functions are not passed', () => {
 	const parent = { Path: 'C:\\Windows', SystemRoot: 'C:\\Windows', GITHUB_TOKEN: 'x', ComSpec: 'cmd.exe' };
-	assert.deepEqual(childEnvironment(parent, { PATH: 'D:\\bin' }, false, 'win32'), { SystemRoot: 'C:\\Windows', ComSpec: 'cmd.exe', PATH: 'D:\\bin' });
-	assert.deepEqual(childEnvironment(parent, { path: null }, true, 'win32'), { SystemRoot: 'C:\\Windows', GITHUB_TOKEN: 'x', ComSpec: 'cmd.exe' });
-	assert.deepEqual(childEnvironment({ PATH: '/bin', SHELL: '() { evil; }', HOME: '/h' }, undefined, false, 'linux'), { PATH: '/bin', HOME: '/h' });
-	assert.deepEqual(childEnvironment({ path: '/bin' }, { PATH: '/usr/bin' }, true, 'linux'), { path: '/bin', PATH: '/usr/bin' }, 'case matters elsewhere');
+	assert.deepEqual(childEnvironment(parent, { PATH: 'D:\\bin' }, false, 'win32'), {
+		SystemRoot: 'C:\\Windows',
+		ComSpec: 'cmd.exe',
+		PATH: 'D:\\bin',
+	});
+	assert.deepEqual(childEnvironment(parent, { path: null }, true, 'win32'), {
+		SystemRoot: 'C:\\Windows',
+		GITHUB_TOKEN: 'x',
+		ComSpec: 'cmd.exe',
+	});
+	assert.deepEqual(childEnvironment({ PATH: '/bin', SHELL: '() { evil; }', HOME: '/h' }, undefined, false, 'linux'), {
+		PATH: '/bin',
+		HOME: '/h',
+	});
+	assert.deepEqual(
+		childEnvironment({ path: '/bin' }, { PATH: '/usr/bin' }, true, 'linux'),
+		{ path: '/bin', PATH: '/usr/bin' },
+		'case matters elsewhere',
+	);
 });

@@ -25,7 +25,11 @@ interface Run {
 function run(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
 	return new Promise((resolve, reject) => {
 		// The CLI's cache folder (eras, compiled code) inside the scratch folder, not the user's.
-		const child = spawn(process.execPath, [cli, ...args], { cwd, env: { ...process.env, XDG_CACHE_HOME: join(scratch, 'cache'), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn(process.execPath, [cli, ...args], {
+			cwd,
+			env: { ...process.env, XDG_CACHE_HOME: join(scratch, 'cache'), ...env },
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		let stdout = '';
 		let stderr = '';
 		child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -54,7 +58,9 @@ function workspace(files: Record<string, unknown>): string {
 const everythingServer = { command: process.execPath, args: [everything, 'stdio'] };
 
 test('list starts the servers of .vscode/mcp.json and prints their tools, resources and prompts', async () => {
-	const dir = workspace({ '.vscode/mcp.json': `{ // comments are fine\n "servers": { "everything": ${JSON.stringify(everythingServer)}, } }` });
+	const dir = workspace({
+		'.vscode/mcp.json': `{ // comments are fine\n "servers": { "everything": ${JSON.stringify(everythingServer)}, } }`,
+	});
 	const result = await run(['list'], dir);
 	assert.equal(result.code, 0, result.stderr);
 	assert.match(result.stdout, /^everything {2}mcp-servers\/everything \S+, protocol 2025-11-25$/m);
@@ -68,23 +74,40 @@ test('list says why a server may show fewer tools than in VS Code: the sampling 
 	const dir = workspace({ '.vscode/mcp.json': { servers: { everything: everythingServer } } });
 	const result = await run(['list'], dir);
 	assert.equal(result.code, 0, result.stderr);
-	assert.doesNotMatch(result.stdout, /^ {4}trigger-sampling-request /m, 'server-everything lists its sampling tool only to a client that offers sampling');
-	assert.match(result.stdout, /^Note: this command line cannot answer sampling or elicitation requests, .* show fewer tools here\.$/m);
+	assert.doesNotMatch(
+		result.stdout,
+		/^ {4}trigger-sampling-request /m,
+		'server-everything lists its sampling tool only to a client that offers sampling',
+	);
+	assert.match(
+		result.stdout,
+		/^Note: this command line cannot answer sampling or elicitation requests, .* show fewer tools here\.$/m,
+	);
 });
 
 test('an unset ${env:X} in a url is named in the error, not only "connection refused"', async () => {
-	const dir = workspace({ '.vscode/mcp.json': { servers: { demo: { type: 'http', url: 'http://127.0.0.1:${env:MCP_SWITCHBOARD_TEST_UNSET_PORT}/mcp' } } } });
+	const dir = workspace({
+		'.vscode/mcp.json': {
+			servers: { demo: { type: 'http', url: 'http://127.0.0.1:${env:MCP_SWITCHBOARD_TEST_UNSET_PORT}/mcp' } },
+		},
+	});
 	assert.equal(process.env.MCP_SWITCHBOARD_TEST_UNSET_PORT, undefined);
 	const result = await run(['call', 'demo', 'echo'], dir);
 	assert.notEqual(result.code, 0);
-	assert.match(result.stderr, /Server 'demo': field "url": environment variable MCP_SWITCHBOARD_TEST_UNSET_PORT is not set \(used as an empty value, as in VS Code\)/, result.stderr);
+	assert.match(
+		result.stderr,
+		/Server 'demo': field "url": environment variable MCP_SWITCHBOARD_TEST_UNSET_PORT is not set \(used as an empty value, as in VS Code\)/,
+		result.stderr,
+	);
 });
 
 test('list --json is one JSON document with each server, its protocol version and lists', async () => {
 	const dir = workspace({ '.mcp.json': { mcpServers: { everything: everythingServer } } });
 	const result = await run(['list', '--json'], dir);
 	assert.equal(result.code, 0, result.stderr);
-	const parsed = JSON.parse(result.stdout) as { servers: { name: string; state: string; protocolVersion: string; tools: { name: string }[]; prompts: unknown[] }[] };
+	const parsed = JSON.parse(result.stdout) as {
+		servers: { name: string; state: string; protocolVersion: string; tools: { name: string }[]; prompts: unknown[] }[];
+	};
 	assert.equal(parsed.servers.length, 1);
 	const [server] = parsed.servers;
 	assert.equal(server!.name, 'everything');
@@ -95,7 +118,9 @@ test('list --json is one JSON document with each server, its protocol version an
 });
 
 test('call runs a tool with --args and prints its text; --json prints the CallToolResult', async () => {
-	const dir = workspace({ '.vscode/settings.json': `{\n // the editor's own settings file\n "mcpSwitchboard.servers": { "everything": ${JSON.stringify(everythingServer)} }\n}` });
+	const dir = workspace({
+		'.vscode/settings.json': `{\n // the editor's own settings file\n "mcpSwitchboard.servers": { "everything": ${JSON.stringify(everythingServer)} }\n}`,
+	});
 	const text = await run(['call', 'everything', 'echo', '--args', '{"message":"hello from the shell"}'], dir);
 	assert.equal(text.code, 0, text.stderr);
 	assert.equal(text.stdout.trim(), 'Echo: hello from the shell');
@@ -136,7 +161,10 @@ test('run executes a saved *.mcpcall.json; a malformed one is a usage error that
 	assert.equal(ok.stdout.trim(), 'Echo: saved call');
 	const bad = await run(['run', 'bad.mcpcall.json'], dir);
 	assert.equal(bad.code, 2);
-	assert.match(bad.stderr, /bad\.mcpcall\.json: needs exactly one of "tool", "prompt" or "resource" \(found tool, prompt\)/);
+	assert.match(
+		bad.stderr,
+		/bad\.mcpcall\.json: needs exactly one of "tool", "prompt" or "resource" \(found tool, prompt\)/,
+	);
 	const broken = await run(['run', 'broken.mcpcall.json'], dir);
 	assert.equal(broken.code, 2);
 	assert.match(broken.stderr, /broken\.mcpcall\.json: not valid JSON/);
@@ -165,13 +193,21 @@ test('${input:} values come from --input or the environment; without them and wi
 	});
 	const missing = await run(['call', 'fixture', 'env', '--args', '{"name":"GREETING"}'], dir);
 	assert.equal(missing.code, 2);
-	assert.match(missing.stderr, /Input 'greeting' has no value: pass --input greeting=VALUE or set MCP_SWITCHBOARD_INPUT_GREETING/);
+	assert.match(
+		missing.stderr,
+		/Input 'greeting' has no value: pass --input greeting=VALUE or set MCP_SWITCHBOARD_INPUT_GREETING/,
+	);
 
-	const flag = await run(['call', 'fixture', 'env', '--args', '{"name":"GREETING"}', '--input', 'greeting=bonjour'], dir);
+	const flag = await run(
+		['call', 'fixture', 'env', '--args', '{"name":"GREETING"}', '--input', 'greeting=bonjour'],
+		dir,
+	);
 	assert.equal(flag.code, 0, flag.stderr);
 	assert.match(flag.stdout, /bonjour/);
 
-	const env = await run(['call', 'fixture', 'env', '--args', '{"name":"GREETING"}'], dir, { MCP_SWITCHBOARD_INPUT_GREETING: 'hallo' });
+	const env = await run(['call', 'fixture', 'env', '--args', '{"name":"GREETING"}'], dir, {
+		MCP_SWITCHBOARD_INPUT_GREETING: 'hallo',
+	});
 	assert.equal(env.code, 0, env.stderr);
 	assert.match(env.stdout, /hallo/);
 });
@@ -191,19 +227,28 @@ test('doctor names each problem in plain words: a command not on PATH, a crash w
 	assert.equal(result.code, 1);
 	assert.match(result.stdout, /^✓ everything: running: mcp-servers\/everything \S+, protocol 2025-11-25, \d+ tools$/m);
 	assert.match(result.stdout, /^✗ missing: command 'no-such-mcp-server-binary' is not on PATH$/m);
-	assert.match(result.stdout, /fatal: missing configuration file settings\.toml/, 'the crashed server\'s stderr is shown');
+	assert.match(
+		result.stdout,
+		/fatal: missing configuration file settings\.toml/,
+		"the crashed server's stderr is shown",
+	);
 	assert.match(result.stdout, /^✗ unresolved: its configuration cannot be resolved$/m);
 	assert.match(result.stdout, /^3 of 4 servers with problems$/m);
 
 	const json = await run(['doctor', 'everything', '--json'], dir);
 	assert.equal(json.code, 0, json.stderr);
 	const report = JSON.parse(json.stdout) as { servers: { name: string; ok: boolean }[] };
-	assert.deepEqual(report.servers.map((s) => [s.name, s.ok]), [['everything', true]]);
+	assert.deepEqual(
+		report.servers.map((s) => [s.name, s.ok]),
+		[['everything', true]],
+	);
 });
 
 test('servers shows what each server would run without starting anything', async () => {
 	const pidFile = join(scratch, 'servers-pids.txt');
-	const dir = workspace({ '.vscode/mcp.json': { servers: { fixture: { command: process.execPath, args: [fixture, '--pid-file', pidFile] } } } });
+	const dir = workspace({
+		'.vscode/mcp.json': { servers: { fixture: { command: process.execPath, args: [fixture, '--pid-file', pidFile] } } },
+	});
 	const result = await run(['servers'], dir);
 	assert.equal(result.code, 0, result.stderr);
 	assert.match(result.stdout, /^fixture {2}stdio: \S+ \S+mcpServer\.js --pid-file \S+ {2}\[\.vscode\/mcp\.json\]$/m);
@@ -212,7 +257,9 @@ test('servers shows what each server would run without starting anything', async
 
 test('no server process is left running after a command', async () => {
 	const pidFile = join(scratch, 'left-pids.txt');
-	const dir = workspace({ '.vscode/mcp.json': { servers: { fixture: { command: process.execPath, args: [fixture, '--pid-file', pidFile] } } } });
+	const dir = workspace({
+		'.vscode/mcp.json': { servers: { fixture: { command: process.execPath, args: [fixture, '--pid-file', pidFile] } } },
+	});
 	const result = await run(['call', 'fixture', 'pid'], dir);
 	assert.equal(result.code, 0, result.stderr);
 	const pid = Number(readFileSync(pidFile, 'utf8').trim());
@@ -223,7 +270,11 @@ test('no server process is left running after a command', async () => {
 test('envFile is read relative to the workspace folder; values in env win', async () => {
 	const dir = workspace({
 		'config/server.env': 'FROM_FILE=from the file\nBOTH=file\n',
-		'.vscode/mcp.json': { servers: { fixture: { command: process.execPath, args: [fixture], envFile: 'config/server.env', env: { BOTH: 'env' } } } },
+		'.vscode/mcp.json': {
+			servers: {
+				fixture: { command: process.execPath, args: [fixture], envFile: 'config/server.env', env: { BOTH: 'env' } },
+			},
+		},
 	});
 	const fromFile = await run(['call', 'fixture', 'env', '--args', '{"name":"FROM_FILE"}'], dir);
 	assert.equal(fromFile.code, 0, fromFile.stderr);
@@ -231,17 +282,21 @@ test('envFile is read relative to the workspace folder; values in env win', asyn
 	const both = await run(['call', 'fixture', 'env', '--args', '{"name":"BOTH"}'], dir);
 	assert.match(both.stdout, /\benv\b/);
 	assert.doesNotMatch(both.stdout, /\bfile\b/);
-	const missing = workspace({ '.vscode/mcp.json': { servers: { fixture: { command: process.execPath, args: [fixture], envFile: 'nope.env' } } } });
+	const missing = workspace({
+		'.vscode/mcp.json': { servers: { fixture: { command: process.execPath, args: [fixture], envFile: 'nope.env' } } },
+	});
 	const result = await run(['call', 'fixture', 'env', '--args', '{"name":"X"}'], missing);
 	assert.equal(result.code, 2);
 	assert.match(result.stderr, /Server 'fixture': field "envFile": cannot read \S+nope\.env/);
 });
 
-test('a later run remembers the server\'s protocol era (no server/discover probe) and reuses the compiled code; neither cache holds the configuration', async () => {
+test("a later run remembers the server's protocol era (no server/discover probe) and reuses the compiled code; neither cache holds the configuration", async () => {
 	const cache = join(scratch, 'cache-eras');
 	const env = { XDG_CACHE_HOME: cache };
 	const secret = 'sk-do-not-write-me';
-	const dir = workspace({ '.vscode/mcp.json': { servers: { everything: { ...everythingServer, env: { API_KEY: secret } } } } });
+	const dir = workspace({
+		'.vscode/mcp.json': { servers: { everything: { ...everythingServer, env: { API_KEY: secret } } } },
+	});
 	const first = await run(['list', '--verbose'], dir, env);
 	assert.equal(first.code, 0, first.stderr);
 	assert.match(first.stderr, /"method":"server\/discover"/, 'the first run probes');
@@ -255,7 +310,10 @@ test('a later run remembers the server\'s protocol era (no server/discover probe
 	assert.match(codeCache, /^cli-[\w-]+\.v8cache$/);
 	const eras = readFileSync(join(folder, 'cli-eras.json'), 'utf8');
 	assert.deepEqual(Object.values((JSON.parse(eras) as { eras: Record<string, string> }).eras), ['legacy']);
-	assert.ok(!eras.includes('everything') && !eras.includes(secret) && !eras.includes('index.js'), `only hashes are written: ${eras}`);
+	assert.ok(
+		!eras.includes('everything') && !eras.includes(secret) && !eras.includes('index.js'),
+		`only hashes are written: ${eras}`,
+	);
 	const second = await run(['list', '--verbose'], dir, env);
 	assert.equal(second.code, 0, second.stderr);
 	assert.doesNotMatch(second.stderr, /server\/discover/, 'the second run goes straight to initialize');
@@ -268,7 +326,11 @@ test('a later run remembers the server\'s protocol era (no server/discover probe
 	assert.equal(third.code, 0, third.stderr);
 	assert.equal(third.stdout, first.stdout);
 	assert.match(third.stderr, /"method":"server\/discover"/);
-	assert.notEqual(readFileSync(join(folder, codeCache), 'utf8'), 'not compiled code', 'a rejected code cache is written anew');
+	assert.notEqual(
+		readFileSync(join(folder, codeCache), 'utf8'),
+		'not compiled code',
+		'a rejected code cache is written anew',
+	);
 	assert.match(readFileSync(join(folder, 'cli-eras.json'), 'utf8'), /"legacy"/);
 	// Without the code cache (MCP_SWITCHBOARD_NO_CODE_CACHE) the command runs the same.
 	const plain = await run(['list'], dir, { ...env, MCP_SWITCHBOARD_NO_CODE_CACHE: '1' });
@@ -278,42 +340,81 @@ test('a later run remembers the server\'s protocol era (no server/discover probe
 
 test('list marks the tools the workspace switches off for chat models, in text and --json; an active tool profile wins over the plain list', async () => {
 	const servers = { everything: everythingServer };
-	const plain = workspace({ '.vscode/settings.json': { 'mcpSwitchboard.servers': servers, 'mcpSwitchboard.tools.disabled': { everything: ['get-env'] } } });
+	const plain = workspace({
+		'.vscode/settings.json': {
+			'mcpSwitchboard.servers': servers,
+			'mcpSwitchboard.tools.disabled': { everything: ['get-env'] },
+		},
+	});
 	const text = await run(['list'], plain);
 	assert.equal(text.code, 0, text.stderr);
-	assert.match(text.stdout, /^ {2}tools \(\d+, 1 switched off for chat models by "mcpSwitchboard\.tools\.disabled" in \.vscode\/settings\.json\)$/m);
+	assert.match(
+		text.stdout,
+		/^ {2}tools \(\d+, 1 switched off for chat models by "mcpSwitchboard\.tools\.disabled" in \.vscode\/settings\.json\)$/m,
+	);
 	assert.match(text.stdout, /^ {4}get-env \(switched off\) — Returns all environment variables/m);
 	assert.match(text.stdout, /^ {4}echo — Echoes back the input string$/m, 'a tool not in the list is not marked');
 	const json = await run(['list', '--json'], plain);
 	assert.equal(json.code, 0, json.stderr);
-	const parsed = JSON.parse(json.stdout) as { toolProfile: string | null; servers: { disabledTools: string[]; tools: { name: string }[] }[] };
+	const parsed = JSON.parse(json.stdout) as {
+		toolProfile: string | null;
+		servers: { disabledTools: string[]; tools: { name: string }[] }[];
+	};
 	assert.equal(parsed.toolProfile, null);
 	assert.deepEqual(parsed.servers[0]!.disabledTools, ['get-env']);
-	assert.ok(parsed.servers[0]!.tools.some((tool) => tool.name === 'get-env'), 'a switched-off tool is still listed');
+	assert.ok(
+		parsed.servers[0]!.tools.some((tool) => tool.name === 'get-env'),
+		'a switched-off tool is still listed',
+	);
 
 	// While a saved profile is active, its list is the one that counts (as in the editor); an unknown profile name falls back to the plain list.
 	const profiles = { review: { everything: ['echo'] } };
-	const withProfile = workspace({ '.vscode/settings.json': { 'mcpSwitchboard.servers': servers, 'mcpSwitchboard.tools.disabled': { everything: ['get-env'] }, 'mcpSwitchboard.tools.profiles': profiles, 'mcpSwitchboard.tools.activeProfile': 'review' } });
+	const withProfile = workspace({
+		'.vscode/settings.json': {
+			'mcpSwitchboard.servers': servers,
+			'mcpSwitchboard.tools.disabled': { everything: ['get-env'] },
+			'mcpSwitchboard.tools.profiles': profiles,
+			'mcpSwitchboard.tools.activeProfile': 'review',
+		},
+	});
 	const profileText = await run(['list'], withProfile);
 	assert.equal(profileText.code, 0, profileText.stderr);
-	assert.match(profileText.stdout, /^ {2}tools \(\d+, 1 switched off for chat models by tool profile "review" in \.vscode\/settings\.json\)$/m);
+	assert.match(
+		profileText.stdout,
+		/^ {2}tools \(\d+, 1 switched off for chat models by tool profile "review" in \.vscode\/settings\.json\)$/m,
+	);
 	assert.match(profileText.stdout, /^ {4}echo \(switched off\) — /m);
 	assert.match(profileText.stdout, /^ {4}get-env — /m);
 	const profileJson = JSON.parse((await run(['list', '--json'], withProfile)).stdout) as typeof parsed;
 	assert.equal(profileJson.toolProfile, 'review');
 	assert.deepEqual(profileJson.servers[0]!.disabledTools, ['echo']);
-	const unknownProfile = workspace({ '.vscode/settings.json': { 'mcpSwitchboard.servers': servers, 'mcpSwitchboard.tools.disabled': { everything: ['get-env'] }, 'mcpSwitchboard.tools.profiles': profiles, 'mcpSwitchboard.tools.activeProfile': 'gone' } });
+	const unknownProfile = workspace({
+		'.vscode/settings.json': {
+			'mcpSwitchboard.servers': servers,
+			'mcpSwitchboard.tools.disabled': { everything: ['get-env'] },
+			'mcpSwitchboard.tools.profiles': profiles,
+			'mcpSwitchboard.tools.activeProfile': 'gone',
+		},
+	});
 	const fallback = JSON.parse((await run(['list', '--json'], unknownProfile)).stdout) as typeof parsed;
 	assert.equal(fallback.toolProfile, null);
 	assert.deepEqual(fallback.servers[0]!.disabledTools, ['get-env']);
 });
 
-test('call runs a tool the workspace switches off (the command line is the developer\'s) and says so on stderr; --json stdout stays one document', async () => {
-	const dir = workspace({ '.vscode/settings.json': { 'mcpSwitchboard.servers': { everything: everythingServer }, 'mcpSwitchboard.tools.disabled': { everything: ['echo'] } } });
+test("call runs a tool the workspace switches off (the command line is the developer's) and says so on stderr; --json stdout stays one document", async () => {
+	const dir = workspace({
+		'.vscode/settings.json': {
+			'mcpSwitchboard.servers': { everything: everythingServer },
+			'mcpSwitchboard.tools.disabled': { everything: ['echo'] },
+		},
+	});
 	const off = await run(['call', 'everything', 'echo', '--args', '{"message":"still runs"}'], dir);
 	assert.equal(off.code, 0, off.stderr);
 	assert.equal(off.stdout.trim(), 'Echo: still runs');
-	assert.match(off.stderr, /^note: the workspace switches 'echo' of server 'everything' off for chat models \("mcpSwitchboard\.tools\.disabled" in \.vscode\/settings\.json\); running it as asked\.$/m);
+	assert.match(
+		off.stderr,
+		/^note: the workspace switches 'echo' of server 'everything' off for chat models \("mcpSwitchboard\.tools\.disabled" in \.vscode\/settings\.json\); running it as asked\.$/m,
+	);
 	const json = await run(['--json', 'call', 'everything', 'echo', '--args', '{"message":"json"}'], dir);
 	assert.equal(json.code, 0, json.stderr);
 	assert.match((JSON.parse(json.stdout) as { content: { text: string }[] }).content[0]!.text, /json/);
@@ -326,8 +427,16 @@ test('call runs a tool the workspace switches off (the command line is the devel
 test('each server is started once: the process the launcher starts before loading the command line is the one the command talks to', async () => {
 	for (const early of [true, false]) {
 		const pidFile = join(scratch, `early-${early}.txt`);
-		const dir = workspace({ '.vscode/mcp.json': { servers: { fixture: { command: process.execPath, args: [fixture, '--pid-file', pidFile] } } } });
-		const result = await run(['call', 'fixture', 'pid', '--json'], dir, early ? {} : { MCP_SWITCHBOARD_NO_EARLY_START: '1' });
+		const dir = workspace({
+			'.vscode/mcp.json': {
+				servers: { fixture: { command: process.execPath, args: [fixture, '--pid-file', pidFile] } },
+			},
+		});
+		const result = await run(
+			['call', 'fixture', 'pid', '--json'],
+			dir,
+			early ? {} : { MCP_SWITCHBOARD_NO_EARLY_START: '1' },
+		);
 		assert.equal(result.code, 0, result.stderr);
 		const started = readFileSync(pidFile, 'utf8').trim().split('\n');
 		assert.equal(started.length, 1, `one process started (early start ${early ? 'on' : 'off'}): ${started.join(', ')}`);
@@ -339,7 +448,12 @@ test('each server is started once: the process the launcher starts before loadin
 
 test('the launcher starts no more servers early than the Manager starts at once; the rest start in the run, each once', async () => {
 	const pidFile = join(scratch, 'many-pids.txt');
-	const servers = Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`s${String(i).padStart(2, '0')}`, { command: process.execPath, args: [fixture, '--pid-file', pidFile, '--tools', '1'] }]));
+	const servers = Object.fromEntries(
+		Array.from({ length: 17 }, (_, i) => [
+			`s${String(i).padStart(2, '0')}`,
+			{ command: process.execPath, args: [fixture, '--pid-file', pidFile, '--tools', '1'] },
+		]),
+	);
 	const dir = workspace({ '.vscode/mcp.json': { servers } });
 	const result = await run(['list', '--verbose'], dir);
 	assert.equal(result.code, 0, result.stderr);

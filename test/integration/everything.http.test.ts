@@ -29,12 +29,18 @@ async function startEverything(mode: 'streamableHttp' | 'sse'): Promise<string> 
 
 defineEverythingSuite('Streamable HTTP', async (options) => {
 	const base = await startEverything('streamableHttp');
-	return McpClient.connect(createTransport({ type: 'http', url: `${base}/mcp` }, { name: options.name, logger: options.logger }), options);
+	return McpClient.connect(
+		createTransport({ type: 'http', url: `${base}/mcp` }, { name: options.name, logger: options.logger }),
+		options,
+	);
 });
 
 defineEverythingSuite('legacy HTTP+SSE', async (options) => {
 	const base = await startEverything('sse');
-	return McpClient.connect(createTransport({ type: 'sse', url: `${base}/sse` }, { name: options.name, logger: options.logger }), options);
+	return McpClient.connect(
+		createTransport({ type: 'sse', url: `${base}/sse` }, { name: options.name, logger: options.logger }),
+		options,
+	);
 });
 
 describe('server-everything over the remote transports: sessions and fallback', () => {
@@ -49,7 +55,12 @@ describe('server-everything over the remote transports: sessions and fallback', 
 		// The server forgot the session: a request carrying its id is refused (server-everything says 400, not 404).
 		const res = await fetch(`${base}/mcp`, {
 			method: 'POST',
-			headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId!, 'mcp-protocol-version': '2025-11-25' },
+			headers: {
+				'content-type': 'application/json',
+				accept: 'application/json, text/event-stream',
+				'mcp-session-id': sessionId!,
+				'mcp-protocol-version': '2025-11-25',
+			},
 			body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
 		});
 		assert.match(await res.text(), /No valid session ID/);
@@ -62,7 +73,10 @@ describe('server-everything over the remote transports: sessions and fallback', 
 		const client = await McpClient.connect(transport, { name: 'everything' });
 		const closed = new Promise<Error>((resolve) => client.onDidClose(resolve));
 		// End the session behind the client's back, as a server restart or an idle timeout would.
-		const res = await fetch(`${base}/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': transport.sessionId!, 'mcp-protocol-version': '2025-11-25' } });
+		const res = await fetch(`${base}/mcp`, {
+			method: 'DELETE',
+			headers: { 'mcp-session-id': transport.sessionId!, 'mcp-protocol-version': '2025-11-25' },
+		});
 		await res.arrayBuffer();
 		await assert.rejects(client.ping(), (e: McpError) => {
 			assert.equal(e.code, ErrorCode.ConnectionClosed);

@@ -10,13 +10,18 @@ import { processAlive } from '../fixtures/processAlive';
 const transports: StdioTransport[] = [];
 
 defineEverythingSuite('stdio', (options) => {
-	const transport = new StdioTransport({ command: process.execPath, args: [everythingMain, 'stdio'], name: options.name ?? 'everything', logger: options.logger });
+	const transport = new StdioTransport({
+		command: process.execPath,
+		args: [everythingMain, 'stdio'],
+		name: options.name ?? 'everything',
+		logger: options.logger,
+	});
 	transports.push(transport);
 	return McpClient.connect(transport, options);
 });
 
 describe('server-everything over stdio: the process', () => {
-	test('the suite\'s server process is gone after the client closed', () => {
+	test("the suite's server process is gone after the client closed", () => {
 		assert.ok(transports.length > 0);
 		for (const transport of transports) {
 			assert.ok(transport.pid !== undefined);
@@ -24,9 +29,14 @@ describe('server-everything over stdio: the process', () => {
 		}
 	});
 
-	test('the server\'s stderr goes to the logger, and a crash fails the client with the exit reason', async () => {
+	test("the server's stderr goes to the logger, and a crash fails the client with the exit reason", async () => {
 		const logger = new MemoryLogger('debug');
-		const transport = new StdioTransport({ command: process.execPath, args: [everythingMain, 'stdio'], name: 'everything', logger });
+		const transport = new StdioTransport({
+			command: process.execPath,
+			args: [everythingMain, 'stdio'],
+			name: 'everything',
+			logger,
+		});
 		const client = await McpClient.connect(transport, { name: 'everything', logger });
 		await new Promise((resolve) => setTimeout(resolve, 100));
 		assert.ok(logger.find('[stderr]').length > 0, 'server-everything logs its start on stderr');

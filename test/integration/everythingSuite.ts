@@ -10,7 +10,15 @@ import type { Disposable } from '../../src/common/disposable';
 import { ErrorCode } from '../../src/protocol/jsonrpc';
 import type { ClientOptions, McpClient } from '../../src/protocol/client';
 import { McpError } from '../../src/protocol/mcpError';
-import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, LoggingMessage, Progress, Root } from '../../src/protocol/schema';
+import type {
+	CreateMessageRequest,
+	CreateMessageResult,
+	ElicitRequest,
+	ElicitResult,
+	LoggingMessage,
+	Progress,
+	Root,
+} from '../../src/protocol/schema';
 
 /** Connects a client to a fresh server-everything, passing the suite's options (handlers, name, timeouts) through. */
 export type EverythingConnect = (options: ClientOptions) => Promise<McpClient>;
@@ -53,7 +61,12 @@ export function defineEverythingSuite(label: string, connect: EverythingConnect)
 		let roots: Root[] = [{ uri: 'file:///tmp/project-a', name: 'Project A' }];
 		let rootsCalls = 0;
 		const samplingRequests: CreateMessageRequest[] = [];
-		let samplingAnswer: CreateMessageResult = { role: 'assistant', content: { type: 'text', text: 'Hello from the test host' }, model: 'switchboard-test-model', stopReason: 'endTurn' };
+		let samplingAnswer: CreateMessageResult = {
+			role: 'assistant',
+			content: { type: 'text', text: 'Hello from the test host' },
+			model: 'switchboard-test-model',
+			stopReason: 'endTurn',
+		};
 		const elicitRequests: ElicitRequest[] = [];
 		let elicitAnswer: ElicitResult = { action: 'decline' };
 
@@ -120,7 +133,17 @@ export function defineEverythingSuite(label: string, connect: EverythingConnect)
 		});
 
 		test('lists tools, including those offered because the client declared roots, sampling and elicitation', async () => {
-			const tools = await toolsIncluding(['echo', 'get-sum', 'get-tiny-image', 'get-structured-content', 'get-resource-links', 'trigger-long-running-operation', 'get-roots-list', 'trigger-sampling-request', 'trigger-elicitation-request']);
+			const tools = await toolsIncluding([
+				'echo',
+				'get-sum',
+				'get-tiny-image',
+				'get-structured-content',
+				'get-resource-links',
+				'trigger-long-running-operation',
+				'get-roots-list',
+				'trigger-sampling-request',
+				'trigger-elicitation-request',
+			]);
 			const structured = tools.find((tool) => tool.name === 'get-structured-content')!;
 			assert.equal(structured.title, 'Get Structured Content Tool');
 			assert.equal((structured.outputSchema as { type?: string } | undefined)?.type, 'object');
@@ -155,7 +178,12 @@ export function defineEverythingSuite(label: string, connect: EverythingConnect)
 
 		test('get-resource-links returns resource_link blocks that can be read', async () => {
 			const result = await client.callTool('get-resource-links', { count: 4 });
-			const links = result.content.filter((block) => block.type === 'resource_link') as unknown as Array<{ uri: string; name: string; mimeType?: string; description?: string }>;
+			const links = result.content.filter((block) => block.type === 'resource_link') as unknown as Array<{
+				uri: string;
+				name: string;
+				mimeType?: string;
+				description?: string;
+			}>;
 			assert.equal(links.length, 4);
 			for (const link of links) {
 				assert.match(link.uri, /^demo:\/\/resource\/dynamic\/(text|blob)\/\d+$/);
@@ -179,16 +207,22 @@ export function defineEverythingSuite(label: string, connect: EverythingConnect)
 			const source = readFileSync(join(everythingDir, 'dist/tools/get-tiny-image.js'), 'utf8');
 			const served = /MCP_TINY_IMAGE = "([^"]+)"/.exec(source)?.[1];
 			assert.equal(image.data, served, 'the base64 data is exactly what the server holds');
-			assert.deepEqual([...Buffer.from(image.data, 'base64').subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG');
+			assert.deepEqual(
+				[...Buffer.from(image.data, 'base64').subarray(0, 8)],
+				[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+				'a PNG',
+			);
 		});
 
 		test('trigger-long-running-operation delivers every progress notification, in order, before the result', async () => {
 			const progress: Progress[] = [];
 			let resolvedWith = -1;
-			const result = await client.callTool('trigger-long-running-operation', { duration: 1, steps: 5 }, { onProgress: (p) => progress.push(p) }).then((r) => {
-				resolvedWith = progress.length;
-				return r;
-			});
+			const result = await client
+				.callTool('trigger-long-running-operation', { duration: 1, steps: 5 }, { onProgress: (p) => progress.push(p) })
+				.then((r) => {
+					resolvedWith = progress.length;
+					return r;
+				});
 			assert.equal(resolvedWith, 5, 'all five notifications had arrived when the call resolved');
 			assert.deepEqual(
 				progress.map((p) => [p.progress, p.total]),
@@ -201,13 +235,17 @@ export function defineEverythingSuite(label: string, connect: EverythingConnect)
 		test('aborting a call mid-way rejects it as cancelled, and the connection keeps working', async () => {
 			const controller = new AbortController();
 			const progress: Progress[] = [];
-			const call = client.callTool('trigger-long-running-operation', { duration: 2, steps: 10 }, {
-				signal: controller.signal,
-				onProgress: (p) => {
-					progress.push(p);
-					controller.abort();
+			const call = client.callTool(
+				'trigger-long-running-operation',
+				{ duration: 2, steps: 10 },
+				{
+					signal: controller.signal,
+					onProgress: (p) => {
+						progress.push(p);
+						controller.abort();
+					},
 				},
-			});
+			);
 			await assert.rejects(call, (error: unknown) => {
 				assert.ok(error instanceof McpError);
 				assert.equal(error.code, ErrorCode.RequestCancelled);
@@ -234,7 +272,10 @@ export function defineEverythingSuite(label: string, connect: EverythingConnect)
 
 		test('lists resource templates and reads text and blob resources through them', async () => {
 			const templates = await client.listResourceTemplates();
-			assert.deepEqual(templates.map((t) => t.uriTemplate).sort(), ['demo://resource/dynamic/blob/{resourceId}', 'demo://resource/dynamic/text/{resourceId}']);
+			assert.deepEqual(templates.map((t) => t.uriTemplate).sort(), [
+				'demo://resource/dynamic/blob/{resourceId}',
+				'demo://resource/dynamic/text/{resourceId}',
+			]);
 			const text = await client.readResource('demo://resource/dynamic/text/3');
 			assert.equal(text.contents[0]?.mimeType, 'text/plain');
 			assert.match(text.contents[0]?.text ?? '', /^Resource 3: This is a plaintext resource/);
@@ -243,7 +284,7 @@ export function defineEverythingSuite(label: string, connect: EverythingConnect)
 			assert.match(Buffer.from(blob.contents[0].blob, 'base64').toString('utf8'), /Resource 4/);
 		});
 
-		test('reading an unknown resource fails with the server\'s error', async () => {
+		test("reading an unknown resource fails with the server's error", async () => {
 			await assert.rejects(client.readResource('demo://resource/nowhere/1'), (error: unknown) => {
 				assert.ok(error instanceof McpError);
 				assert.equal(error.code, ErrorCode.InvalidParams);
@@ -263,7 +304,9 @@ export function defineEverythingSuite(label: string, connect: EverythingConnect)
 				],
 			);
 			const both = await client.getPrompt('args-prompt', { city: 'Boston', state: 'MA' });
-			assert.deepEqual(both.messages, [{ role: 'user', content: { type: 'text', text: "What's weather in Boston, MA?" } }]);
+			assert.deepEqual(both.messages, [
+				{ role: 'user', content: { type: 'text', text: "What's weather in Boston, MA?" } },
+			]);
 			const cityOnly = await client.getPrompt('args-prompt', { city: 'Lyon' });
 			assert.equal((cityOnly.messages[0]?.content as unknown as { text: string }).text, "What's weather in Lyon?");
 		});
@@ -274,20 +317,33 @@ export function defineEverythingSuite(label: string, connect: EverythingConnect)
 			assert.deepEqual(department.completion.values.sort(), ['Sales', 'Support']);
 			const sales = await client.complete(ref, { name: 'name', value: '' }, { arguments: { department: 'Sales' } });
 			assert.deepEqual(sales.completion.values, ['David', 'Eve', 'Frank']);
-			const engineering = await client.complete(ref, { name: 'name', value: 'B' }, { arguments: { department: 'Engineering' } });
+			const engineering = await client.complete(
+				ref,
+				{ name: 'name', value: 'B' },
+				{ arguments: { department: 'Engineering' } },
+			);
 			assert.deepEqual(engineering.completion.values, ['Bob']);
-			const template = await client.complete({ type: 'ref/resource', uri: 'demo://resource/dynamic/text/{resourceId}' }, { name: 'resourceId', value: '7' });
+			const template = await client.complete(
+				{ type: 'ref/resource', uri: 'demo://resource/dynamic/text/{resourceId}' },
+				{ name: 'resourceId', value: '7' },
+			);
 			assert.deepEqual(template.completion.values, ['7']);
 		});
 
-		test('logging/setLevel filters the server\'s log notifications', async () => {
+		test("logging/setLevel filters the server's log notifications", async () => {
 			const uri = 'demo://resource/static/document/features.md';
 			const count = (text: string) => logs.filter((m) => String(m.data).includes(text)).length;
 			await client.setLoggingLevel('debug');
 			const seen = count('Received Subscribe Resource request');
 			await client.subscribe(uri);
 			// The server logs each subscribe at info level before answering.
-			const first = await waitFor('the subscribe log message', () => logs.find((m) => String(m.data).includes(`Received Subscribe Resource request for URI: ${uri}`) && count('Received Subscribe Resource request') > seen));
+			const first = await waitFor('the subscribe log message', () =>
+				logs.find(
+					(m) =>
+						String(m.data).includes(`Received Subscribe Resource request for URI: ${uri}`) &&
+						count('Received Subscribe Resource request') > seen,
+				),
+			);
 			assert.equal(first.level, 'info');
 			await client.setLoggingLevel('error');
 			await client.unsubscribe(uri); // its info message is now filtered out by the server
@@ -305,8 +361,12 @@ export function defineEverythingSuite(label: string, connect: EverythingConnect)
 			const started = await client.callTool('toggle-simulated-logging', {});
 			assert.match(texts(started)[0]!, /Started simulated, random-leveled logging/);
 			try {
-				const message = await waitFor('a simulated log message', () => logs.slice(seen).find((m) => /(level message|level-message)/.test(String(m.data))));
-				assert.ok(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'].includes(message.level));
+				const message = await waitFor('a simulated log message', () =>
+					logs.slice(seen).find((m) => /(level message|level-message)/.test(String(m.data))),
+				);
+				assert.ok(
+					['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'].includes(message.level),
+				);
 			} finally {
 				const stopped = await client.callTool('toggle-simulated-logging', {});
 				assert.match(texts(stopped)[0]!, /Stopped simulated logging/);
@@ -328,8 +388,13 @@ export function defineEverythingSuite(label: string, connect: EverythingConnect)
 			}
 		});
 
-		test('sampling: the server\'s sampling/createMessage reaches the handler and its answer reaches the tool', async () => {
-			samplingAnswer = { role: 'assistant', content: { type: 'text', text: 'Bonjour from the host' }, model: 'switchboard-test-model', stopReason: 'endTurn' };
+		test("sampling: the server's sampling/createMessage reaches the handler and its answer reaches the tool", async () => {
+			samplingAnswer = {
+				role: 'assistant',
+				content: { type: 'text', text: 'Bonjour from the host' },
+				model: 'switchboard-test-model',
+				stopReason: 'endTurn',
+			};
 			const result = await client.callTool('trigger-sampling-request', { prompt: 'Say hi in French', maxTokens: 42 });
 			const request = samplingRequests.at(-1)!;
 			assert.ok(request, 'the handler was called');
@@ -342,9 +407,15 @@ export function defineEverythingSuite(label: string, connect: EverythingConnect)
 		});
 
 		test('elicitation: the form reaches the handler, and accepted and declined answers reach the tool', async () => {
-			elicitAnswer = { action: 'accept', content: { name: 'Ada Lovelace', check: true, email: 'ada@example.com', integer: 7, number: 2.5 } };
+			elicitAnswer = {
+				action: 'accept',
+				content: { name: 'Ada Lovelace', check: true, email: 'ada@example.com', integer: 7, number: 2.5 },
+			};
 			const accepted = await client.callTool('trigger-elicitation-request', {});
-			const request = elicitRequests.at(-1) as { message: string; requestedSchema: { properties: Record<string, { type?: string; format?: string }>; required?: string[] } };
+			const request = elicitRequests.at(-1) as {
+				message: string;
+				requestedSchema: { properties: Record<string, { type?: string; format?: string }>; required?: string[] };
+			};
 			assert.equal(request.message, 'Please provide inputs for the following fields:');
 			assert.equal(request.requestedSchema.properties.email?.format, 'email');
 			assert.equal(request.requestedSchema.properties.integer?.type, 'integer');
@@ -372,7 +443,10 @@ export function defineEverythingSuite(label: string, connect: EverythingConnect)
 			await client.notifyRootsChanged();
 			// The server asks for the roots again, stores them, then logs that it did.
 			await waitFor('roots/list after list_changed', () => rootsCalls > callsBefore || undefined);
-			await waitFor('the server storing the new roots', () => logs.some((m) => String(m.data).includes('Roots updated: 2 root(s)')) || undefined);
+			await waitFor(
+				'the server storing the new roots',
+				() => logs.some((m) => String(m.data).includes('Roots updated: 2 root(s)')) || undefined,
+			);
 			const second = await client.callTool('get-roots-list', {});
 			assert.match(texts(second)[0]!, /Current MCP Roots \(2 total\)/);
 			assert.match(texts(second)[0]!, /Project B\n {3}URI: file:\/\/\/tmp\/project-b/);

@@ -28,7 +28,9 @@ let gateway: Gateway;
 const clients: Client[] = [];
 
 async function sdkClient(token = gateway.token): Promise<Client> {
-	const transport = new StreamableHTTPClientTransport(new URL(gateway.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+	const transport = new StreamableHTTPClientTransport(new URL(gateway.url), {
+		requestInit: { headers: { authorization: `Bearer ${token}` } },
+	});
 	const client = new Client({ name: 'sdk-test-client', version: '1.0.0' });
 	await client.connect(transport);
 	clients.push(client);
@@ -36,16 +38,29 @@ async function sdkClient(token = gateway.token): Promise<Client> {
 }
 
 /** A raw POST to the gateway; `headers` replace the defaults. */
-async function post(body: string, headers: Record<string, string> = {}): Promise<{ status: number; json: { error?: { code: number; message: string } } }> {
+async function post(
+	body: string,
+	headers: Record<string, string> = {},
+): Promise<{ status: number; json: { error?: { code: number; message: string } } }> {
 	const res = await fetch(gateway.url, {
 		method: 'POST',
-		headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${gateway.token}`, ...headers },
+		headers: {
+			'content-type': 'application/json',
+			accept: 'application/json, text/event-stream',
+			authorization: `Bearer ${gateway.token}`,
+			...headers,
+		},
 		body,
 	});
 	return { status: res.status, json: (await res.json()) as { error?: { code: number; message: string } } };
 }
 
-const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+const initialize = JSON.stringify({
+	jsonrpc: '2.0',
+	id: 1,
+	method: 'initialize',
+	params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
 
 async function until(predicate: () => boolean, what: string, ms = 20_000): Promise<void> {
 	const end = Date.now() + ms;
@@ -57,8 +72,18 @@ async function until(predicate: () => boolean, what: string, ms = 20_000): Promi
 
 before(async () => {
 	await manager.reconcile([
-		{ name: 'everything', config: { type: 'stdio', command: process.execPath, args: [everythingMain] }, source: { kind: 'api', label: 'test' }, workspaceDefined: false },
-		{ name: 'fixture', config: { type: 'stdio', command: process.execPath, args: [fixtureServer, '--wait-tool', '--tools', '2'] }, source: { kind: 'api', label: 'test' }, workspaceDefined: false },
+		{
+			name: 'everything',
+			config: { type: 'stdio', command: process.execPath, args: [everythingMain] },
+			source: { kind: 'api', label: 'test' },
+			workspaceDefined: false,
+		},
+		{
+			name: 'fixture',
+			config: { type: 'stdio', command: process.execPath, args: [fixtureServer, '--wait-tool', '--tools', '2'] },
+			source: { kind: 'api', label: 'test' },
+			workspaceDefined: false,
+		},
 	]);
 	assert.equal(manager.get('everything')?.state.kind, 'running');
 	assert.equal(manager.get('fixture')?.state.kind, 'running');
@@ -87,14 +112,23 @@ test('the SDK client lists exactly the enabled tools of running servers and call
 	const echo = await client.callTool({ name: 'mcp__everything__echo', arguments: { message: 'through the gateway' } });
 	assert.deepEqual(echo.content, [{ type: 'text', text: 'Echo: through the gateway' }]);
 	const image = await client.callTool({ name: 'mcp__everything__get-tiny-image', arguments: {} });
-	assert.ok((image.content as { type: string }[]).some((block) => block.type === 'image'), 'images pass through');
-	const structured = await client.callTool({ name: 'mcp__everything__get-structured-content', arguments: { location: 'New York' } });
+	assert.ok(
+		(image.content as { type: string }[]).some((block) => block.type === 'image'),
+		'images pass through',
+	);
+	const structured = await client.callTool({
+		name: 'mcp__everything__get-structured-content',
+		arguments: { location: 'New York' },
+	});
 	assert.ok(structured.structuredContent, 'structured content passes through');
 });
 
 test('a call to a disabled or unknown tool is a JSON-RPC error naming it; the session keeps working', async () => {
 	const client = await sdkClient();
-	await assert.rejects(client.callTool({ name: 'mcp__fixture__tool_0', arguments: {} }), (error: Error & { code?: number }) => error.code === -32602 && /mcp__fixture__tool_0/.test(error.message));
+	await assert.rejects(
+		client.callTool({ name: 'mcp__fixture__tool_0', arguments: {} }),
+		(error: Error & { code?: number }) => error.code === -32602 && /mcp__fixture__tool_0/.test(error.message),
+	);
 	await assert.rejects(client.callTool({ name: 'mcp__nowhere__x', arguments: {} }), /Unknown tool: mcp__nowhere__x/);
 	const ok = await client.callTool({ name: 'mcp__fixture__tool_1', arguments: {} });
 	assert.deepEqual(ok.content, [{ type: 'text', text: 'called tool_1' }]);
@@ -104,7 +138,10 @@ test('progress reaches the caller and cancelling a call cancels it on the server
 	const client = await sdkClient();
 	const progress: { progress: number; message?: string }[] = [];
 	const controller = new AbortController();
-	const call = client.callTool({ name: 'mcp__fixture__wait', arguments: {} }, undefined, { signal: controller.signal, onprogress: (p) => progress.push(p) });
+	const call = client.callTool({ name: 'mcp__fixture__wait', arguments: {} }, undefined, {
+		signal: controller.signal,
+		onprogress: (p) => progress.push(p),
+	});
 	await until(() => progress.length > 0, 'progress from the fixture');
 	assert.equal(progress[0]?.message, 'waiting');
 	controller.abort('the user pressed Stop');
@@ -122,7 +159,11 @@ test('progress reaches the caller and cancelling a call cancels it on the server
 test('the real progress of server-everything flows through', async () => {
 	const client = await sdkClient();
 	const progress: number[] = [];
-	const result = await client.callTool({ name: 'mcp__everything__trigger-long-running-operation', arguments: { duration: 0.3, steps: 3 } }, undefined, { onprogress: (p) => progress.push(p.progress) });
+	const result = await client.callTool(
+		{ name: 'mcp__everything__trigger-long-running-operation', arguments: { duration: 0.3, steps: 3 } },
+		undefined,
+		{ onprogress: (p) => progress.push(p.progress) },
+	);
 	assert.deepEqual(progress, [1, 2, 3]);
 	assert.match(JSON.stringify(result.content), /completed/i);
 });
@@ -130,7 +171,10 @@ test('the real progress of server-everything flows through', async () => {
 test('prompts and resources of running servers are offered and forwarded', async () => {
 	const client = await sdkClient();
 	const { prompts } = await client.listPrompts();
-	assert.ok(prompts.some((prompt) => prompt.name === 'mcp__everything__simple-prompt'), prompts.map((p) => p.name).join(', '));
+	assert.ok(
+		prompts.some((prompt) => prompt.name === 'mcp__everything__simple-prompt'),
+		prompts.map((p) => p.name).join(', '),
+	);
 	const prompt = await client.getPrompt({ name: 'mcp__everything__args-prompt', arguments: { city: 'Lisbon' } });
 	assert.match(JSON.stringify(prompt.messages), /Lisbon/);
 	const { resources } = await client.listResources();
@@ -175,10 +219,23 @@ test('without the token, with a wrong one, or from a foreign Origin or Host: ref
 	// fetch does not let a caller set Host: a DNS-rebinding page's request, made with node:http.
 	const rebinding = await new Promise<number>((resolve, reject) => {
 		const url = new URL(gateway.url);
-		const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { host: `attacker.example:${url.port}`, authorization: `Bearer ${gateway.token}`, 'content-type': 'application/json' } }, (res) => {
-			res.resume();
-			resolve(res.statusCode ?? 0);
-		});
+		const req = http.request(
+			{
+				host: url.hostname,
+				port: url.port,
+				path: url.pathname,
+				method: 'POST',
+				headers: {
+					host: `attacker.example:${url.port}`,
+					authorization: `Bearer ${gateway.token}`,
+					'content-type': 'application/json',
+				},
+			},
+			(res) => {
+				res.resume();
+				resolve(res.statusCode ?? 0);
+			},
+		);
 		req.on('error', reject);
 		req.end(initialize);
 	});
@@ -189,7 +246,9 @@ test('without the token, with a wrong one, or from a foreign Origin or Host: ref
 });
 
 test('oversized, malformed and session-less bodies get clear JSON-RPC errors; the gateway keeps serving', async () => {
-	const big = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', blob: 'x'.repeat(5 * 1024 * 1024) }));
+	const big = await post(
+		JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', blob: 'x'.repeat(5 * 1024 * 1024) }),
+	);
 	assert.equal(big.status, 413);
 	assert.equal(big.json.error?.code, -32600);
 	const malformed = await post('{"jsonrpc": "2.0", "id": ');
@@ -200,7 +259,9 @@ test('oversized, malformed and session-less bodies get clear JSON-RPC errors; th
 	const noSession = await post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));
 	assert.equal(noSession.status, 400);
 	assert.match(noSession.json.error?.message ?? '', /Mcp-Session-Id/);
-	const unknownSession = await post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), { 'mcp-session-id': 'no-such-session' });
+	const unknownSession = await post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), {
+		'mcp-session-id': 'no-such-session',
+	});
 	assert.equal(unknownSession.status, 404);
 	const client = await sdkClient();
 	assert.ok((await client.listTools()).tools.length > 0);
@@ -209,7 +270,11 @@ test('oversized, malformed and session-less bodies get clear JSON-RPC errors; th
 test('a call that asks for progress (as VS Code does) is answered as JSON when none comes, as an event stream when it does', async () => {
 	const opened = await fetch(gateway.url, {
 		method: 'POST',
-		headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${gateway.token}` },
+		headers: {
+			'content-type': 'application/json',
+			accept: 'application/json, text/event-stream',
+			authorization: `Bearer ${gateway.token}`,
+		},
 		body: initialize,
 	});
 	const session = opened.headers.get('mcp-session-id') ?? '';
@@ -217,8 +282,19 @@ test('a call that asks for progress (as VS Code does) is answered as JSON when n
 	const call = (id: number, name: string, args: Record<string, unknown>) =>
 		fetch(gateway.url, {
 			method: 'POST',
-			headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${gateway.token}`, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
-			body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, _meta: { progressToken: `p${id}` } } }),
+			headers: {
+				'content-type': 'application/json',
+				accept: 'application/json, text/event-stream',
+				authorization: `Bearer ${gateway.token}`,
+				'mcp-session-id': session,
+				'mcp-protocol-version': '2025-11-25',
+			},
+			body: JSON.stringify({
+				jsonrpc: '2.0',
+				id,
+				method: 'tools/call',
+				params: { name, arguments: args, _meta: { progressToken: `p${id}` } },
+			}),
 		});
 	const quiet = await call(2, 'mcp__everything__echo', { message: 'no progress here' });
 	assert.equal(quiet.headers.get('content-type'), 'application/json');
@@ -230,9 +306,20 @@ test('a call that asks for progress (as VS Code does) is answered as JSON when n
 	const events = (await busy.text())
 		.split('\n')
 		.filter((line) => line.startsWith('data: '))
-		.map((line) => JSON.parse(line.slice(6)) as { method?: string; id?: number; params?: { progressToken?: string; progress?: number } });
+		.map(
+			(line) =>
+				JSON.parse(line.slice(6)) as {
+					method?: string;
+					id?: number;
+					params?: { progressToken?: string; progress?: number };
+				},
+		);
 	assert.deepEqual(
-		events.map((event) => (event.method === 'notifications/progress' ? `progress ${event.params?.progressToken} ${event.params?.progress}` : `answer ${event.id}`)),
+		events.map((event) =>
+			event.method === 'notifications/progress'
+				? `progress ${event.params?.progressToken} ${event.params?.progress}`
+				: `answer ${event.id}`,
+		),
 		['progress p3 1', 'progress p3 2', 'progress p3 3', 'answer 3'],
 	);
 });

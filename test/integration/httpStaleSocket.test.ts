@@ -10,7 +10,10 @@ import { StreamableHttpTransport } from '../../src/protocol/transports/streamabl
  * A server that hangs up, without answering, on the requests `hangUp` picks (by the request's JSON-RPC id and how
  * many requests its socket carried before): what a client meets when a server closed a kept-alive socket while idle.
  */
-async function withServer(hangUp: (id: unknown, earlierOnSocket: number) => boolean, run: (url: string, attempts: Array<{ id: unknown; socket: number }>) => Promise<void>): Promise<void> {
+async function withServer(
+	hangUp: (id: unknown, earlierOnSocket: number) => boolean,
+	run: (url: string, attempts: Array<{ id: unknown; socket: number }>) => Promise<void>,
+): Promise<void> {
 	const attempts: Array<{ id: unknown; socket: number }> = [];
 	const perSocket = new Map<Socket, { index: number; requests: number }>();
 	const server = http.createServer((req, res) => {
@@ -34,9 +37,16 @@ async function withServer(hangUp: (id: unknown, earlierOnSocket: number) => bool
 				req.socket.destroy();
 				return;
 			}
-			const result = message.method === 'initialize' ? { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'stale', version: '1' } } : { content: [] };
+			const result =
+				message.method === 'initialize'
+					? { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'stale', version: '1' } }
+					: { content: [] };
 			const body = JSON.stringify({ jsonrpc: '2.0', id: message.id, result });
-			res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'mcp-session-id': 's1' });
+			res.writeHead(200, {
+				'content-type': 'application/json',
+				'content-length': String(Buffer.byteLength(body)),
+				'mcp-session-id': 's1',
+			});
 			res.end(body);
 		});
 	});
@@ -59,9 +69,18 @@ async function initializeThenCall(url: string, twoSockets = false): Promise<unkn
 	transport.onMessage((message) => answers.push(message));
 	try {
 		await transport.start();
-		await transport.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+		await transport.send({
+			jsonrpc: '2.0',
+			id: 1,
+			method: 'initialize',
+			params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+		});
 		if (twoSockets) {
-			await Promise.all([10, 11].map((id) => transport.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: {} } })));
+			await Promise.all(
+				[10, 11].map((id) =>
+					transport.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: {} } }),
+				),
+			);
 		}
 		await transport.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: {} } });
 		return answers.find((message) => isResponse(message) && message.id === 2);
@@ -84,15 +103,21 @@ describe('HTTP client: a kept-alive socket the server closed', () => {
 		);
 	});
 
-	test('it is sent once more only: a second failure is the call\'s error, even on another reused socket', async () => {
+	test("it is sent once more only: a second failure is the call's error, even on another reused socket", async () => {
 		await withServer(
 			(id) => id === 2,
 			async (url, attempts) => {
-				await assert.rejects(initializeThenCall(url, true), (error: unknown) => error instanceof McpError && error.code === ErrorCode.TransportFailed && /ECONNRESET/.test(error.message));
+				await assert.rejects(
+					initializeThenCall(url, true),
+					(error: unknown) =>
+						error instanceof McpError && error.code === ErrorCode.TransportFailed && /ECONNRESET/.test(error.message),
+				);
 				const calls = attempts.filter((attempt) => attempt.id === 2);
 				assert.equal(calls.length, 2);
 				// Both went out on sockets that had carried a request before: the second failure alone did not stop a third.
-				assert.ok(calls.every((call) => attempts.some((attempt) => attempt.socket === call.socket && attempt.id !== 2)));
+				assert.ok(
+					calls.every((call) => attempts.some((attempt) => attempt.socket === call.socket && attempt.id !== 2)),
+				);
 			},
 		);
 	});

@@ -5,10 +5,19 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { MemoryLogger } from '../../src/common/logger';
 import { McpClient } from '../../src/protocol/client';
-import { ErrorCode, isResponse, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from '../../src/protocol/jsonrpc';
+import {
+	ErrorCode,
+	isResponse,
+	type JsonRpcMessage,
+	type JsonRpcResponse,
+	type RequestId,
+} from '../../src/protocol/jsonrpc';
 import { McpError } from '../../src/protocol/mcpError';
 import { createTransport } from '../../src/protocol/transports/createTransport';
-import { StreamableHttpTransport, type StreamableHttpTransportOptions } from '../../src/protocol/transports/streamableHttp';
+import {
+	StreamableHttpTransport,
+	type StreamableHttpTransportOptions,
+} from '../../src/protocol/transports/streamableHttp';
 import type { HttpAuthProvider, Transport } from '../../src/protocol/transports/transport';
 import { HttpFaultServer, type FaultServerOptions } from '../fixtures/httpFaultServer';
 
@@ -67,7 +76,12 @@ function textOf(response: JsonRpcResponse): string {
 }
 
 async function initialize(transport: Transport, inbox: Inbox): Promise<void> {
-	await transport.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+	await transport.send({
+		jsonrpc: '2.0',
+		id: 0,
+		method: 'initialize',
+		params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+	});
 	const reply = await inbox.response(0);
 	assert.ok('result' in reply);
 	transport.setProtocolVersion?.(String(reply.result.protocolVersion));
@@ -82,7 +96,10 @@ async function connect(server: HttpFaultServer, options: Partial<StreamableHttpT
 	return { transport, inbox };
 }
 
-async function withServer(options: FaultServerOptions, body: (server: HttpFaultServer) => Promise<void>): Promise<void> {
+async function withServer(
+	options: FaultServerOptions,
+	body: (server: HttpFaultServer) => Promise<void>,
+): Promise<void> {
 	const server = await HttpFaultServer.start(options);
 	try {
 		await body(server);
@@ -159,8 +176,15 @@ describe('Streamable HTTP transport', () => {
 			const request = call('cut');
 			await transport.send(request);
 			assert.equal(textOf(await inbox.response(request.id)), 'resumed');
-			assert.equal(inbox.count((m) => isResponse(m) && m.id === request.id), 1);
-			assert.equal(inbox.count((m) => (m as { method?: string }).method === 'notifications/progress'), 1, 'the progress event before the cut arrives once');
+			assert.equal(
+				inbox.count((m) => isResponse(m) && m.id === request.id),
+				1,
+			);
+			assert.equal(
+				inbox.count((m) => (m as { method?: string }).method === 'notifications/progress'),
+				1,
+				'the progress event before the cut arrives once',
+			);
 			const resumes = server.requestsOf('GET').filter((r) => r.headers['last-event-id'] !== undefined);
 			assert.equal(resumes.length, 1);
 			assert.match(String(resumes[0]!.headers['last-event-id']), /^c\d+-1$/);
@@ -212,7 +236,10 @@ describe('Streamable HTTP transport', () => {
 			const request = call('ask');
 			await transport.send(request);
 			assert.equal(textOf(await inbox.response(request.id)), JSON.stringify({ roots: [{ uri: 'file:///w' }] }));
-			assert.equal(inbox.count((m) => (m as { method?: string }).method === 'roots/list'), 1);
+			assert.equal(
+				inbox.count((m) => (m as { method?: string }).method === 'roots/list'),
+				1,
+			);
 			assert.equal(server.received.filter((m) => m.method === undefined && m.id === `ask-${request.id}`).length, 1);
 			await transport.close();
 		});
@@ -282,7 +309,10 @@ describe('Streamable HTTP transport', () => {
 			const { transport, inbox } = await connect(server, { auth, listen: false });
 			server.options.token = 'second'; // the token expired on the server's side
 			closing = true;
-			const closed = await Promise.race([transport.close().then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 4000))]);
+			const closed = await Promise.race([
+				transport.close().then(() => true),
+				new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 4000)),
+			]);
 			assert.equal(closed, true, 'close() finished instead of waiting on a sign-in');
 			assert.equal(headersWhileClosing, 0, 'the auth provider was not asked for headers');
 			assert.equal(challenges, 0, 'no 401 handling (no refresh, no browser)');
@@ -305,9 +335,15 @@ describe('Streamable HTTP transport', () => {
 			});
 			await bare.close();
 
-			const refusing = new StreamableHttpTransport({ url: server.url, auth: { headers: async () => ({}), onUnauthorized: async () => false } });
+			const refusing = new StreamableHttpTransport({
+				url: server.url,
+				auth: { headers: async () => ({}), onUnauthorized: async () => false },
+			});
 			await refusing.start();
-			await assert.rejects(refusing.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: {} }), (e: McpError) => e.code === ErrorCode.Unauthorized);
+			await assert.rejects(
+				refusing.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: {} }),
+				(e: McpError) => e.code === ErrorCode.Unauthorized,
+			);
 			await refusing.close();
 		});
 	});
@@ -319,7 +355,10 @@ describe('Streamable HTTP transport', () => {
 				() => undefined,
 				(e: unknown) => e,
 			);
-			await until(() => server.received.some((m) => (m.params as { name?: string } | undefined)?.name === 'never'), 'the call to arrive');
+			await until(
+				() => server.received.some((m) => (m.params as { name?: string } | undefined)?.name === 'never'),
+				'the call to arrive',
+			);
 			await transport.close();
 			const error = await sending;
 			assert.ok(error instanceof McpError);
@@ -336,7 +375,11 @@ describe('Streamable HTTP transport', () => {
 				(e: unknown) => e,
 			);
 			await until(() => server.received.some((m) => m.id === request.id), 'the call to arrive');
-			await transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: request.id, reason: 'timed out' } });
+			await transport.send({
+				jsonrpc: '2.0',
+				method: 'notifications/cancelled',
+				params: { requestId: request.id, reason: 'timed out' },
+			});
 			await until(() => server.abandoned === 1, 'the server to see the request closed');
 			assert.ok((await sending) instanceof McpError, 'the abandoned POST fails its send');
 			const next = call('echo', { text: 'next' });
@@ -351,7 +394,10 @@ describe('Streamable HTTP transport', () => {
 		await withServer({}, async (server) => {
 			const transport = new StreamableHttpTransport({ url: server.url });
 			const client = await McpClient.connect(transport, { name: 'hung' });
-			await assert.rejects(client.callTool('never', {}, { timeoutMs: 200 }), (e: McpError) => e.code === ErrorCode.RequestTimeout);
+			await assert.rejects(
+				client.callTool('never', {}, { timeoutMs: 200 }),
+				(e: McpError) => e.code === ErrorCode.RequestTimeout,
+			);
 			await until(() => server.abandoned === 1, 'the abandoned POST to close');
 			const result = await client.callTool('echo', { text: 'after timeout' });
 			assert.deepEqual(result.content, [{ type: 'text', text: 'after timeout' }]);
@@ -428,7 +474,9 @@ describe('Streamable HTTP transport', () => {
 	test('when initialize is refused and the SSE fallback fails too, the error carries both answers', async () => {
 		const server = http.createServer((req, res) => {
 			if (req.method === 'POST') {
-				res.writeHead(400, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":0,"error":{"code":-32602,"message":"Unsupported protocol version"}}');
+				res
+					.writeHead(400, { 'content-type': 'application/json' })
+					.end('{"jsonrpc":"2.0","id":0,"error":{"code":-32602,"message":"Unsupported protocol version"}}');
 			} else {
 				res.writeHead(405).end();
 			}
@@ -439,12 +487,18 @@ describe('Streamable HTTP transport', () => {
 			const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
 			const transport = createTransport({ type: 'http', url }, {});
 			await transport.start();
-			await assert.rejects(transport.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: {} }), (e: McpError) => {
-				assert.equal(e.code, ErrorCode.TransportFailed);
-				assert.match(e.message, /answered initialize with HTTP 400 \(application\/json\): .*Unsupported protocol version/);
-				assert.match(e.message, /the legacy HTTP\+SSE fallback failed too: .*HTTP 405/);
-				return true;
-			});
+			await assert.rejects(
+				transport.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: {} }),
+				(e: McpError) => {
+					assert.equal(e.code, ErrorCode.TransportFailed);
+					assert.match(
+						e.message,
+						/answered initialize with HTTP 400 \(application\/json\): .*Unsupported protocol version/,
+					);
+					assert.match(e.message, /the legacy HTTP\+SSE fallback failed too: .*HTTP 405/);
+					return true;
+				},
+			);
 			await transport.close();
 		} finally {
 			server.closeAllConnections();
@@ -461,13 +515,19 @@ describe('Streamable HTTP transport', () => {
 			assert.equal(get.headers['mcp-session-id'], 'session-1');
 			await new Promise((r) => setTimeout(r, 20));
 			server.notify({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
-			await inbox.waitFor((m) => (m as { method?: string }).method === 'notifications/tools/list_changed', 'list_changed');
+			await inbox.waitFor(
+				(m) => (m as { method?: string }).method === 'notifications/tools/list_changed',
+				'list_changed',
+			);
 			server.endGetStreams();
 			await until(() => server.requestsOf('GET').length === 2, 'the GET stream to reconnect');
 			assert.match(String(server.requestsOf('GET')[1]!.headers['last-event-id']), /^g-\d+$/);
 			await new Promise((r) => setTimeout(r, 20));
 			server.notify({ jsonrpc: '2.0', method: 'notifications/resources/list_changed' });
-			await inbox.waitFor((m) => (m as { method?: string }).method === 'notifications/resources/list_changed', 'resources list_changed');
+			await inbox.waitFor(
+				(m) => (m as { method?: string }).method === 'notifications/resources/list_changed',
+				'resources list_changed',
+			);
 			await transport.close();
 		});
 	});
@@ -486,7 +546,10 @@ describe('Streamable HTTP transport', () => {
 	test('logs header names but never their values', async () => {
 		await withServer({}, async (server) => {
 			const logger = new MemoryLogger('trace');
-			const { transport, inbox } = await connect(server, { logger, headers: { Authorization: 'Bearer secret-123', 'X-Api-Key': 'key-456' } });
+			const { transport, inbox } = await connect(server, {
+				logger,
+				headers: { Authorization: 'Bearer secret-123', 'X-Api-Key': 'key-456' },
+			});
 			const request = call('echo', { text: 'x' });
 			await transport.send(request);
 			await inbox.response(request.id);
@@ -500,8 +563,14 @@ describe('Streamable HTTP transport', () => {
 
 	test('an auth provider header replaces a configured header of the same name in any case', async () => {
 		await withServer({ token: 'fresh' }, async (server) => {
-			const auth: HttpAuthProvider = { headers: async () => ({ Authorization: 'Bearer fresh' }), onUnauthorized: async () => false };
-			const { transport } = await connect(server, { auth, headers: { authorization: 'Bearer stale', 'X-Client': 'switchboard' } });
+			const auth: HttpAuthProvider = {
+				headers: async () => ({ Authorization: 'Bearer fresh' }),
+				onUnauthorized: async () => false,
+			};
+			const { transport } = await connect(server, {
+				auth,
+				headers: { authorization: 'Bearer stale', 'X-Client': 'switchboard' },
+			});
 			await transport.close();
 			const init = server.requestsOf('POST')[0]!;
 			assert.equal(init.headers.authorization, 'Bearer fresh');

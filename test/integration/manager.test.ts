@@ -71,16 +71,28 @@ test('a server that crashes on start and one that hangs do not stop the others; 
 		server('ok3'),
 	]);
 	await until(() => ['ok1', 'ok2', 'ok3'].every((n) => manager.get(n)?.state.kind === 'running'), 'the good servers');
-	assert.equal(manager.get('hangs')!.state.kind, 'starting', 'the good servers were up while the hung one was still waiting (they share 2 start slots)');
+	assert.equal(
+		manager.get('hangs')!.state.kind,
+		'starting',
+		'the good servers were up while the hung one was still waiting (they share 2 start slots)',
+	);
 	await reconciled;
 	assert.ok(Date.now() - started >= 8000, 'reconcile waited for the hung server up to its own timeout');
 
 	// The crashing server is being retried with backoff (1, 2, 4 s…) all this time: on a loaded machine one of its
 	// retries may be starting right now, so look at it between two attempts.
-	await until(() => manager.get('crashes')!.state.kind === 'error', 'the crashing server in error between its retries', 10_000);
+	await until(
+		() => manager.get('crashes')!.state.kind === 'error',
+		'the crashing server in error between its retries',
+		10_000,
+	);
 	const crashed = manager.get('crashes')!.state;
 	assert.equal(crashed.kind, 'error');
-	assert.match(crashed.kind === 'error' ? crashed.message : '', /missing configuration file settings\.toml/, 'the last stderr line reaches the state');
+	assert.match(
+		crashed.kind === 'error' ? crashed.message : '',
+		/missing configuration file settings\.toml/,
+		'the last stderr line reaches the state',
+	);
 	assert.ok(crashed.kind === 'error' && crashed.retryAt !== undefined, 'a crash on start is retried with backoff');
 
 	const hung = manager.get('hangs')!.state;
@@ -97,7 +109,12 @@ test('a command that does not exist: the state names the command and the PATH, a
 	const manager = new Manager(host());
 	t.after(() => manager.dispose());
 	await manager.reconcile([
-		{ name: 'missing', config: { type: 'stdio', command: 'surely-not-a-command-xyz', args: [] }, source: { kind: 'user', label: 'User settings' }, workspaceDefined: false },
+		{
+			name: 'missing',
+			config: { type: 'stdio', command: 'surely-not-a-command-xyz', args: [] },
+			source: { kind: 'user', label: 'User settings' },
+			workspaceDefined: false,
+		},
 	]);
 	const state = manager.get('missing')!.state;
 	assert.equal(state.kind, 'error');
@@ -111,15 +128,21 @@ test('a command that does not exist: the state names the command and the PATH, a
 
 test('a server that crashes every few hundred ms is restarted with backoff, then stopped by the crash-loop cap', async (t) => {
 	const pidFile = join(scratch, 'flaky.pids');
-	const manager = new Manager(host(), { restartPolicy: { initialDelayMs: 100, maxDelayMs: 400, maxCrashes: 4, windowMs: 60_000 } });
+	const manager = new Manager(host(), {
+		restartPolicy: { initialDelayMs: 100, maxDelayMs: 400, maxCrashes: 4, windowMs: 60_000 },
+	});
 	t.after(() => manager.dispose());
 	const kinds: ServerState['kind'][] = [];
 	manager.onDidChangeState(({ state }) => kinds.push(state.kind));
 	await manager.reconcile([server('flaky', ['--crash-after', '300', '--pid-file', pidFile])]);
-	await until(() => {
-		const s = manager.get('flaky')!.state;
-		return s.kind === 'error' && s.crashLoop === true;
-	}, 'the crash-loop cap', 20_000);
+	await until(
+		() => {
+			const s = manager.get('flaky')!.state;
+			return s.kind === 'error' && s.crashLoop === true;
+		},
+		'the crash-loop cap',
+		20_000,
+	);
 	const state = manager.get('flaky')!.state;
 	assert.match(state.kind === 'error' ? state.message : '', /stopped 4 times within 1 minute\b/);
 	assert.equal(pids(pidFile).length, 4, 'four processes ran, one per start');
@@ -138,7 +161,10 @@ test('twenty servers at once all come up; a settings change restarts only the ch
 	const servers = Array.from({ length: 20 }, (_, i) => server(`s${i}`, ['--tools', '50']));
 	await manager.reconcile(servers);
 	assert.deepEqual(
-		manager.servers().filter((s) => s.state.kind !== 'running').map((s) => `${s.name}: ${JSON.stringify(s.state)}`),
+		manager
+			.servers()
+			.filter((s) => s.state.kind !== 'running')
+			.map((s) => `${s.name}: ${JSON.stringify(s.state)}`),
 		[],
 	);
 	await until(() => manager.allTools().length === 20 * 52, 'every tool list');

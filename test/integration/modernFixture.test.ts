@@ -33,11 +33,21 @@ after(async () => {
 
 type Where = 'stdio' | 'http';
 
-async function open(where: Where, options: ClientOptions = {}, url = httpUrl, flags: string[] = []): Promise<{ client: McpClient; logger: MemoryLogger }> {
+async function open(
+	where: Where,
+	options: ClientOptions = {},
+	url = httpUrl,
+	flags: string[] = [],
+): Promise<{ client: McpClient; logger: MemoryLogger }> {
 	const logger = new MemoryLogger('debug');
 	const name = `fixture-${where}`;
 	const config = where === 'stdio' ? modernStdio(flags) : { type: 'http' as const, url };
-	const client = await McpClient.connect(createTransport(config, { logger, name }), { name, logger, timeoutMs: 30_000, ...options });
+	const client = await McpClient.connect(createTransport(config, { logger, name }), {
+		name,
+		logger,
+		timeoutMs: 30_000,
+		...options,
+	});
 	clients.push(client);
 	return { client, logger };
 }
@@ -56,8 +66,13 @@ async function until(predicate: () => boolean, what: string): Promise<void> {
 }
 
 /** What the server saw: its requests and how many listen streams it has open. */
-async function serverLog(client: McpClient): Promise<{ requests: Array<{ id: number; method: string; name?: string }>; listens: number }> {
-	return JSON.parse(text(await client.callTool('log', {}))) as { requests: Array<{ id: number; method: string; name?: string }>; listens: number };
+async function serverLog(
+	client: McpClient,
+): Promise<{ requests: Array<{ id: number; method: string; name?: string }>; listens: number }> {
+	return JSON.parse(text(await client.callTool('log', {}))) as {
+		requests: Array<{ id: number; method: string; name?: string }>;
+		listens: number;
+	};
 }
 
 for (const where of ['stdio', 'http'] as const) {
@@ -71,7 +86,10 @@ for (const where of ['stdio', 'http'] as const) {
 			client.onDidUpdateResource(({ uri }) => updates.push(uri));
 			client.listenForChanges({ tools: true, prompts: true, resources: true });
 			await client.subscribe('mem://counter');
-			assert.equal(logger.find('listening for changes (tools, prompts, resources, 1 resource) on subscriptions/listen').length, 1);
+			assert.equal(
+				logger.find('listening for changes (tools, prompts, resources, 1 resource) on subscriptions/listen').length,
+				1,
+			);
 			await client.callTool('change_tools', {});
 			await until(() => toolChanges === 1, 'notifications/tools/list_changed');
 			await client.callTool('touch', { uri: 'mem://counter' });
@@ -92,22 +110,42 @@ for (const where of ['stdio', 'http'] as const) {
 			await until(() => logger.find('listening for changes').length === 1, 'the first acknowledgment');
 			assert.match(text(await client.callTool('drop_listens', {})), /dropped [1-9]/);
 			await until(() => logger.find('listening for changes').length === 2, 'the listen opened again');
-			assert.equal(logger.find(where === 'http' ? 'subscriptions/listen ended' : 'the server ended the subscriptions/listen stream').length, 1);
+			assert.equal(
+				logger.find(
+					where === 'http' ? 'subscriptions/listen ended' : 'the server ended the subscriptions/listen stream',
+				).length,
+				1,
+			);
 			await client.callTool('change_tools', {});
 			await until(() => toolChanges === 1, 'a list change on the new stream');
 		});
 
 		test('bad input: an unknown resultType and a server request from a 2026-07-28 server are clear errors naming the server and the step', async () => {
 			let asked = 0;
-			const { client, logger } = await open(where, { handlers: { elicitation: async () => (asked++, { action: 'accept', content: {} }) } });
+			const { client, logger } = await open(where, {
+				handlers: { elicitation: async () => (asked++, { action: 'accept', content: {} }) },
+			});
 			await assert.rejects(
 				client.callTool('weird_result', {}),
-				(error: unknown) => error instanceof McpError && error.code === ErrorCode.ProtocolViolation && error.message === `fixture-${where} answered tools/call with resultType "banana", which this client does not know`,
+				(error: unknown) =>
+					error instanceof McpError &&
+					error.code === ErrorCode.ProtocolViolation &&
+					error.message ===
+						`fixture-${where} answered tools/call with resultType "banana", which this client does not know`,
 			);
 			assert.equal(text(await client.callTool('mixed', {})), `refused ${ErrorCode.InvalidRequest}`);
 			assert.equal(asked, 0, 'the user is never asked');
-			assert.equal(logger.find(`fixture-${where}: the server sent a elicitation/create request, which a 2026-07-28 server may not send (it mixes protocol versions); refused`).length, 1);
-			assert.equal(text(await client.callTool('echo', { text: 'still fine' })), 'still fine', 'the connection keeps working');
+			assert.equal(
+				logger.find(
+					`fixture-${where}: the server sent a elicitation/create request, which a 2026-07-28 server may not send (it mixes protocol versions); refused`,
+				).length,
+				1,
+			);
+			assert.equal(
+				text(await client.callTool('echo', { text: 'still fine' })),
+				'still fine',
+				'the connection keeps working',
+			);
 		});
 
 		test('bad input: a server that lies in server/discover gets an error naming it and the request, not a loop', async () => {
@@ -118,7 +156,9 @@ for (const where of ['stdio', 'http'] as const) {
 				(error: unknown) =>
 					error instanceof McpError &&
 					error.code === -32022 &&
-					/^fixture-\w+ refused tools\/list with protocol version 2026-07-28: it says it supports 2099-01-01, although server\/discover listed 2026-07-28/.test(error.message),
+					/^fixture-\w+ refused tools\/list with protocol version 2026-07-28: it says it supports 2099-01-01, although server\/discover listed 2026-07-28/.test(
+						error.message,
+					),
 			);
 		});
 	});
@@ -158,7 +198,10 @@ test('http: -32020 (HeaderMismatch) makes the client list tools again and retry 
 	const first = requests.findIndex((r) => r.name === 'header_mismatch_once');
 	const retry = requests.findIndex((r, i) => i > first && r.name === 'header_mismatch_once');
 	assert.ok(first >= 0 && retry > first);
-	assert.ok(requests.slice(first + 1, retry).some((r) => r.method === 'tools/list'), 'tools/list between the refusal and the retry');
+	assert.ok(
+		requests.slice(first + 1, retry).some((r) => r.method === 'tools/list'),
+		'tools/list between the refusal and the retry',
+	);
 	assert.notEqual(requests[first]?.id, requests[retry]?.id);
 	assert.equal(changed, 1, 'the re-listed tools are announced');
 	assert.equal(logger.find('listing tools again and retrying once').length, 1);
@@ -167,10 +210,14 @@ test('http: -32020 (HeaderMismatch) makes the client list tools again and retry 
 for (const where of ['stdio', 'http'] as const) {
 	test(`the Manager over ${where}: a 2026-07-28 server's tool list in the view follows its changes through subscriptions/listen, and a restart listens again`, async () => {
 		const loggers = new Map<string, MemoryLogger>();
-		const manager = new Manager({ logger: (name) => loggers.get(name) ?? (loggers.set(name, new MemoryLogger('debug')), loggers.get(name)!) });
+		const manager = new Manager({
+			logger: (name) => loggers.get(name) ?? (loggers.set(name, new MemoryLogger('debug')), loggers.get(name)!),
+		});
 		try {
 			const config = where === 'stdio' ? modernStdio() : { type: 'http' as const, url: httpUrl };
-			await manager.reconcile([{ name: 'modern', config, source: { kind: 'user', label: 'User settings' }, workspaceDefined: false }]);
+			await manager.reconcile([
+				{ name: 'modern', config, source: { kind: 'user', label: 'User settings' }, workspaceDefined: false },
+			]);
 			await until(() => (manager.get('modern')?.tools.length ?? 0) > 0, 'the first tools/list');
 			const before = manager.get('modern')?.tools.length ?? 0;
 			const log = loggers.get('modern')!;
@@ -178,7 +225,10 @@ for (const where of ['stdio', 'http'] as const) {
 			await manager.callTool('modern', 'change_tools', {});
 			await until(() => manager.get('modern')?.tools.length === before + 1, 'the new tool in the view');
 			await manager.restart('modern');
-			await until(() => log.find('listening for changes (tools, prompts, resources)').length === 2, 'the listen of the new connection');
+			await until(
+				() => log.find('listening for changes (tools, prompts, resources)').length === 2,
+				'the listen of the new connection',
+			);
 			await until(() => (manager.get('modern')?.tools.length ?? 0) > 0, 'the tools of the new connection');
 			const afterRestart = manager.get('modern')?.tools.length ?? 0;
 			await manager.callTool('modern', 'change_tools', {});
@@ -195,9 +245,14 @@ for (const where of ['stdio', 'http'] as const) {
 test('stdio: server/discover is run again on the first request after its ttlMs (not by a timer, not while fresh); new instructions reach the client and onDidChangeDiscovery fires', async () => {
 	let offset = 0;
 	// The real clock, moved forward on demand: only while no request is in flight, so no deadline is affected.
-	const clock = { now: () => Date.now() + offset, setTimeout: (callback: () => void, ms: number) => setTimeout(callback, ms), clearTimeout: (handle: unknown) => clearTimeout(handle as ReturnType<typeof setTimeout>) };
+	const clock = {
+		now: () => Date.now() + offset,
+		setTimeout: (callback: () => void, ms: number) => setTimeout(callback, ms),
+		clearTimeout: (handle: unknown) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+	};
 	const { client, logger } = await open('stdio', { clock });
-	const discovers = async () => (await serverLog(client)).requests.filter((request) => request.method === 'server/discover').length;
+	const discovers = async () =>
+		(await serverLog(client)).requests.filter((request) => request.method === 'server/discover').length;
 	let changes = 0;
 	client.onDidChangeDiscovery(() => changes++);
 	assert.equal(client.discoverCacheHints.ttlMs, 60_000);

@@ -30,7 +30,11 @@ interface Failure {
 }
 
 /** Connects to the fixture's MCP endpoint through the product's client; resolves the McpError the connect fails with. */
-async function failedConnect(t: TestContext, options: AuthFixtureOptions, extra: { config?: OAuthClientConfig; requestTimeoutMs?: number } = {}): Promise<Failure> {
+async function failedConnect(
+	t: TestContext,
+	options: AuthFixtureOptions,
+	extra: { config?: OAuthClientConfig; requestTimeoutMs?: number } = {},
+): Promise<Failure> {
 	const fixture = await startAuthFixture(options);
 	t.after(() => fixture.close());
 	const logger = new MemoryLogger('trace');
@@ -44,7 +48,10 @@ async function failedConnect(t: TestContext, options: AuthFixtureOptions, extra:
 		hooks: { store: new MemoryTokenStore(), openAuthorizationUrl: browser.open },
 	});
 	try {
-		const client = await McpClient.connect(createTransport({ type: 'http', url: fixture.mcpUrl }, { name: NAME, auth, logger }), { name: NAME, logger });
+		const client = await McpClient.connect(
+			createTransport({ type: 'http', url: fixture.mcpUrl }, { name: NAME, auth, logger }),
+			{ name: NAME, logger },
+		);
 		await client.close();
 	} catch (error) {
 		assert.ok(error instanceof McpError, `an McpError, not ${String(error)}`);
@@ -57,7 +64,13 @@ async function failedConnect(t: TestContext, options: AuthFixtureOptions, extra:
 /** Every value a log or message must never show: codes, verifiers, states, challenges, tokens, secrets sent or seen. */
 function secretsOf(fixture: AuthFixture, extra: string[] = []): string[] {
 	return [
-		...fixture.tokenRequests.flatMap((r) => [r.params.code, r.params.code_verifier, r.params.refresh_token, r.params.client_secret, r.params.client_assertion]),
+		...fixture.tokenRequests.flatMap((r) => [
+			r.params.code,
+			r.params.code_verifier,
+			r.params.refresh_token,
+			r.params.client_secret,
+			r.params.client_assertion,
+		]),
 		...fixture.authorizeRequests.flatMap((q) => [q.get('state'), q.get('code_challenge')]),
 		...extra,
 	].filter((v): v is string => typeof v === 'string' && v.length > 0);
@@ -69,11 +82,16 @@ function assertOneClearMessage(failure: Failure, step: RegExp, reason: RegExp, s
 	const data = error.data as { step: string; reason: string };
 	assert.match(data.step, step);
 	assert.match(data.reason, reason);
-	assert.equal(error.message, `OAuth for ${NAME}: ${data.step} failed: ${data.reason}`, 'one message: server, step, cause');
+	assert.equal(
+		error.message,
+		`OAuth for ${NAME}: ${data.step} failed: ${data.reason}`,
+		'one message: server, step, cause',
+	);
 	assert.equal(logger.find(error.message).length, 1, 'the failure is logged once, as shown');
 	for (const secret of secrets) {
 		assert.ok(!error.message.includes(secret), `a secret is in the message: ${error.message}`);
-		for (const entry of logger.entries) assert.ok(!entry.message.includes(secret), `a secret leaked into the log: ${entry.message}`);
+		for (const entry of logger.entries)
+			assert.ok(!entry.message.includes(secret), `a secret leaked into the log: ${entry.message}`);
 	}
 }
 
@@ -81,45 +99,77 @@ test('the token endpoint answers an HTML page: "answered HTML, not JSON" at the 
 	const failure = await failedConnect(t, { faults: { token: 'html' } });
 	const secrets = secretsOf(failure.fixture);
 	assert.ok(secrets.length >= 4, 'a code, a verifier, a state and a challenge went over the wire');
-	assertOneClearMessage(failure, /^token request to http:\/\/127\.0\.0\.1:\d+\/tenant\/token$/, /^the authorization server answered HTML, not JSON \(HTTP 200 text\/html\)$/, secrets);
+	assertOneClearMessage(
+		failure,
+		/^token request to http:\/\/127\.0\.0\.1:\d+\/tenant\/token$/,
+		/^the authorization server answered HTML, not JSON \(HTTP 200 text\/html\)$/,
+		secrets,
+	);
 });
 
 test('the token endpoint answers cut-off JSON: "invalid JSON" with its size, never the body (it holds a token)', async (t) => {
 	const failure = await failedConnect(t, { faults: { token: 'invalid-json' } });
-	assertOneClearMessage(failure, /^token request to /, /^the authorization server answered invalid JSON \(HTTP 200 application\/json, 55 bytes\)$/, [
-		...secretsOf(failure.fixture),
-		'cut-off-secret-token',
-	]);
+	assertOneClearMessage(
+		failure,
+		/^token request to /,
+		/^the authorization server answered invalid JSON \(HTTP 200 application\/json, 55 bytes\)$/,
+		[...secretsOf(failure.fixture), 'cut-off-secret-token'],
+	);
 });
 
 test('the registration endpoint answers HTML: named as the client registration, before any browser opens', async (t) => {
 	const failure = await failedConnect(t, { faults: { register: 'html' } });
-	assertOneClearMessage(failure, /^client registration at http:\/\/127\.0\.0\.1:\d+\/tenant\/register$/, /^the authorization server answered HTML, not JSON \(HTTP 200 text\/html\)$/, []);
+	assertOneClearMessage(
+		failure,
+		/^client registration at http:\/\/127\.0\.0\.1:\d+\/tenant\/register$/,
+		/^the authorization server answered HTML, not JSON \(HTTP 200 text\/html\)$/,
+		[],
+	);
 	assert.equal(failure.browserCalls, 0);
 });
 
 test('the metadata URL answers an HTML page (a web app catch-all): discovery lists what each URL answered', async (t) => {
 	const failure = await failedConnect(t, { faults: { asMetadata: 'html' } });
-	assertOneClearMessage(failure, /^authorization server metadata discovery$/, /oauth-authorization-server\/tenant \(HTTP 200 text\/html: HTML, not JSON\), .*openid-configuration\/tenant \(404\)/, []);
+	assertOneClearMessage(
+		failure,
+		/^authorization server metadata discovery$/,
+		/oauth-authorization-server\/tenant \(HTTP 200 text\/html: HTML, not JSON\), .*openid-configuration\/tenant \(404\)/,
+		[],
+	);
 	assert.equal(failure.browserCalls, 0);
 });
 
 test('metadata with a wrong issuer is refused: both issuers named, no browser, no token request', async (t) => {
 	const failure = await failedConnect(t, { metadataIssuer: 'https://elsewhere.example' });
-	assertOneClearMessage(failure, /^authorization server metadata$/, /names issuer https:\/\/elsewhere\.example, expected http:\/\/127\.0\.0\.1:\d+\/tenant$/, []);
+	assertOneClearMessage(
+		failure,
+		/^authorization server metadata$/,
+		/names issuer https:\/\/elsewhere\.example, expected http:\/\/127\.0\.0\.1:\d+\/tenant$/,
+		[],
+	);
 	assert.equal(failure.browserCalls, 0);
 	assert.equal(failure.fixture.tokenRequests.length, 0);
 });
 
 test('a redirect from another issuer (RFC 9207 iss) is refused before the code is used', async (t) => {
 	const failure = await failedConnect(t, { redirectIss: 'https://elsewhere.example' });
-	assertOneClearMessage(failure, /^authorization$/, /^the redirect came from issuer https:\/\/elsewhere\.example, not http:\/\/127\.0\.0\.1:\d+\/tenant \(RFC 9207/, secretsOf(failure.fixture));
+	assertOneClearMessage(
+		failure,
+		/^authorization$/,
+		/^the redirect came from issuer https:\/\/elsewhere\.example, not http:\/\/127\.0\.0\.1:\d+\/tenant \(RFC 9207/,
+		secretsOf(failure.fixture),
+	);
 	assert.equal(failure.fixture.tokenRequests.length, 0, 'the code was not sent anywhere');
 });
 
 test('unsupported_grant_type: the OAuth error, its description and what it means', async (t) => {
 	const failure = await failedConnect(t, { tokenError: 'unsupported_grant_type' });
-	assertOneClearMessage(failure, /^token request to /, /^400 unsupported_grant_type \(the fixture refuses this code\): the authorization server does not support this grant type$/, secretsOf(failure.fixture));
+	assertOneClearMessage(
+		failure,
+		/^token request to /,
+		/^400 unsupported_grant_type \(the fixture refuses this code\): the authorization server does not support this grant type$/,
+		secretsOf(failure.fixture),
+	);
 });
 
 test('a token endpoint that never answers: the request gives up and says how long it waited', async (t) => {
@@ -129,18 +179,40 @@ test('a token endpoint that never answers: the request gives up and says how lon
 
 test('a pre-registered client refused at the token endpoint: invalid_client, and the secret appears nowhere', async (t) => {
 	const secret = 'wrong-secret-value';
-	const failure = await failedConnect(t, { clients: [{ clientId: 'pre-1', clientSecret: 'right-secret', method: 'client_secret_basic' }] }, { config: { clientId: 'pre-1', clientSecret: secret } });
-	assertOneClearMessage(failure, /^token request to /, /^401 invalid_client \(client authentication failed.*\): the authorization server did not accept the client/, [...secretsOf(failure.fixture), secret, 'right-secret']);
+	const failure = await failedConnect(
+		t,
+		{ clients: [{ clientId: 'pre-1', clientSecret: 'right-secret', method: 'client_secret_basic' }] },
+		{ config: { clientId: 'pre-1', clientSecret: secret } },
+	);
+	assertOneClearMessage(
+		failure,
+		/^token request to /,
+		/^401 invalid_client \(client authentication failed.*\): the authorization server did not accept the client/,
+		[...secretsOf(failure.fixture), secret, 'right-secret'],
+	);
 });
 
 // --- the browser step, against oidc-provider ----------------------------------------------------------------------
 
-async function oidcFailure(t: TestContext, openUrl: (url: string, signal: AbortSignal) => Promise<void>, authorizationTimeoutMs?: number): Promise<{ error: McpError; logger: MemoryLogger }> {
+async function oidcFailure(
+	t: TestContext,
+	openUrl: (url: string, signal: AbortSignal) => Promise<void>,
+	authorizationTimeoutMs?: number,
+): Promise<{ error: McpError; logger: MemoryLogger }> {
 	const fixture = await startOidcFixture();
 	t.after(() => fixture.close());
 	const logger = new MemoryLogger('trace');
-	const auth = new OAuthProvider({ serverUrl: fixture.mcpUrl, config: {}, name: NAME, logger, authorizationTimeoutMs, hooks: createHeadlessOAuthHooks({ openUrl }) });
-	const error = await McpClient.connect(createTransport({ type: 'http', url: fixture.mcpUrl }, { name: NAME, auth }), { name: NAME }).then(
+	const auth = new OAuthProvider({
+		serverUrl: fixture.mcpUrl,
+		config: {},
+		name: NAME,
+		logger,
+		authorizationTimeoutMs,
+		hooks: createHeadlessOAuthHooks({ openUrl }),
+	});
+	const error = await McpClient.connect(createTransport({ type: 'http', url: fixture.mcpUrl }, { name: NAME, auth }), {
+		name: NAME,
+	}).then(
 		() => assert.fail('expected the sign-in to fail'),
 		(e: unknown) => e,
 	);
@@ -152,7 +224,10 @@ test('oidc-provider: the user presses Cancel on the consent page: access_denied 
 	const browser = headlessBrowser({ decision: 'deny' });
 	const { error, logger } = await oidcFailure(t, (url, signal) => browser.open(url, signal).then(() => undefined));
 	assert.equal((error.data as { step: string }).step, 'authorization');
-	assert.equal(error.message, `OAuth for ${NAME}: authorization failed: the authorization server answered access_denied (the user cancelled the sign-in)`);
+	assert.equal(
+		error.message,
+		`OAuth for ${NAME}: authorization failed: the authorization server answered access_denied (the user cancelled the sign-in)`,
+	);
 	assert.equal(logger.find(error.message).length, 1);
 });
 
@@ -166,8 +241,14 @@ test('oidc-provider: the user closes the browser tab (never comes back): the sig
 		400,
 	);
 	assert.equal(shown, 1);
-	assert.equal(error.message, `OAuth for ${NAME}: authorization in the browser failed: no answer from the browser within 400 ms`);
-	assert.deepEqual(error.data, { step: 'authorization in the browser', reason: 'no answer from the browser within 400 ms' });
+	assert.equal(
+		error.message,
+		`OAuth for ${NAME}: authorization in the browser failed: no answer from the browser within 400 ms`,
+	);
+	assert.deepEqual(error.data, {
+		step: 'authorization in the browser',
+		reason: 'no answer from the browser within 400 ms',
+	});
 });
 
 // --- the Manager: the failed server keeps its step; the others run --------------------------------------------------
@@ -179,10 +260,18 @@ test('Manager: a server whose sign-in fails waits in an error that names the ste
 	const store = new MemoryTokenStore();
 	const hooks: OAuthHostHooks = { store, openAuthorizationUrl: fakeBrowser().open };
 	const { manager, logs } = managerWithOAuth(t, hooks);
-	const server = (name: string, url: string): ResolvedServer => ({ name, config: { type: 'http', url }, source: { kind: 'user', label: 'User settings' }, workspaceDefined: false });
+	const server = (name: string, url: string): ResolvedServer => ({
+		name,
+		config: { type: 'http', url },
+		source: { kind: 'user', label: 'User settings' },
+		workspaceDefined: false,
+	});
 	await manager.reconcile([server('bad', bad.mcpUrl), server('good', good.mcpUrl)]);
 	const deadline = Date.now() + 15_000;
-	while (Date.now() < deadline && (manager.get('bad')?.state.kind !== 'error' || manager.get('good')?.state.kind !== 'running')) {
+	while (
+		Date.now() < deadline &&
+		(manager.get('bad')?.state.kind !== 'error' || manager.get('good')?.state.kind !== 'running')
+	) {
 		await new Promise((r) => setTimeout(r, 20));
 	}
 	const state = manager.get('bad')?.state;
@@ -191,11 +280,12 @@ test('Manager: a server whose sign-in fails waits in an error that names the ste
 	assert.match(state.signIn!.step, /^token request to http:\/\/127\.0\.0\.1:\d+\/tenant\/token$/);
 	assert.equal(state.signIn!.reason, 'the authorization server answered HTML, not JSON (HTTP 200 text/html)');
 	assert.equal(state.message, `OAuth for bad: ${state.signIn!.step} failed: ${state.signIn!.reason}`);
-	assert.equal(state.retryAt, undefined, 'a failed sign-in is not retried behind the user\'s back');
+	assert.equal(state.retryAt, undefined, "a failed sign-in is not retried behind the user's back");
 	assert.equal(manager.get('good')?.state.kind, 'running', 'the other server runs');
 	const result = await manager.callTool('good', 'whoami', {});
 	assert.match((result.content[0] as unknown as { text: string }).text, /^client=dcr-/);
 	for (const secret of secretsOf(bad)) {
-		for (const entry of logs.get('bad')!.entries) assert.ok(!entry.message.includes(secret), `a secret leaked into: ${entry.message}`);
+		for (const entry of logs.get('bad')!.entries)
+			assert.ok(!entry.message.includes(secret), `a secret leaked into: ${entry.message}`);
 	}
 });

@@ -17,7 +17,13 @@ import { LegacySseTransport } from '../../src/protocol/transports/legacySse';
 import { StreamableHttpTransport } from '../../src/protocol/transports/streamableHttp';
 import type { HttpAuthProvider, Transport } from '../../src/protocol/transports/transport';
 import { isResponse } from '../../src/protocol/jsonrpc';
-import { fakeBrowser, startAuthFixture, type AuthFixture, type AuthFixtureOptions, type DPoPFixtureOptions } from '../fixtures/authServer';
+import {
+	fakeBrowser,
+	startAuthFixture,
+	type AuthFixture,
+	type AuthFixtureOptions,
+	type DPoPFixtureOptions,
+} from '../fixtures/authServer';
 import { checkProof, ecThumbprint } from '../fixtures/dpopProof';
 import { HttpFaultServer } from '../fixtures/httpFaultServer';
 
@@ -36,9 +42,19 @@ async function setup(t: TestContext, options: AuthFixtureOptions): Promise<Signe
 	const store = new MemoryTokenStore();
 	const browser = fakeBrowser();
 	const logger = new MemoryLogger('trace');
-	const provider = () => new OAuthProvider({ serverUrl: fixture.mcpUrl, config: {}, hooks: { store, openAuthorizationUrl: browser.open }, logger, name: 'fixture' });
+	const provider = () =>
+		new OAuthProvider({
+			serverUrl: fixture.mcpUrl,
+			config: {},
+			hooks: { store, openAuthorizationUrl: browser.open },
+			logger,
+			name: 'fixture',
+		});
 	const connect = async (auth = provider()) => {
-		const client = await McpClient.connect(createTransport({ type: 'http', url: fixture.mcpUrl }, { name: 'fixture', auth, logger }), { name: 'fixture', logger });
+		const client = await McpClient.connect(
+			createTransport({ type: 'http', url: fixture.mcpUrl }, { name: 'fixture', auth, logger }),
+			{ name: 'fixture', logger },
+		);
 		t.after(() => client.close());
 		return client;
 	};
@@ -63,15 +79,24 @@ function assertNoSecretsLogged(logger: MemoryLogger, tokens: StoredTokens): void
 test('a server that requires DPoP nonces at the token endpoint and the MCP endpoint: one sign-in, a DPoP-bound token, a fresh proof on every POST, the GET stream and the DELETE', async (t) => {
 	const { fixture, store, browser, logger, connect } = await setup(t, { dpop: { asNonce: true, rsNonce: true } });
 	const client = await connect();
-	assert.deepEqual((await client.listTools()).map((tool) => tool.name), ['whoami', 'admin']);
+	assert.deepEqual(
+		(await client.listTools()).map((tool) => tool.name),
+		['whoami', 'admin'],
+	);
 	assert.match(JSON.stringify((await client.callTool('whoami', {})).content), /client=dcr-/);
 	await client.close();
 
 	assert.equal(browser.calls, 1, 'one sign-in');
 	// RFC 9449 section 8: the token endpoint's use_dpop_nonce answer is retried once, with the nonce.
 	const tokenProofs = fixture.dpopProofs.filter((p) => p.at === 'token');
-	assert.deepEqual(tokenProofs.map((p) => p.outcome), ['use_dpop_nonce', 'ok']);
-	assert.deepEqual(fixture.tokenRequests.map((r) => r.grantType), ['authorization_code', 'authorization_code']);
+	assert.deepEqual(
+		tokenProofs.map((p) => p.outcome),
+		['use_dpop_nonce', 'ok'],
+	);
+	assert.deepEqual(
+		fixture.tokenRequests.map((r) => r.grantType),
+		['authorization_code', 'authorization_code'],
+	);
 	assert.equal(fixture.tokenResponses[0]!.token_type, 'DPoP');
 	// RFC 9449 section 10: the authorization request names the key (dpop_jkt), so only it can redeem the code.
 	const tokens = await storedTokens(store);
@@ -91,12 +116,19 @@ test('a server that requires DPoP nonces at the token endpoint and the MCP endpo
 		assert.ok(proof.check.ok, `${proof.at} ${proof.method}: ${proof.check.ok ? '' : proof.check.error}`);
 		assert.equal(proof.check.jkt, jkt, 'every proof is signed with the stored key');
 	}
-	assert.deepEqual([...new Set(mcpProofs.map((p) => p.method))].sort(), ['DELETE', 'GET', 'POST'], 'the GET stream and the DELETE on close carry proofs too');
+	assert.deepEqual(
+		[...new Set(mcpProofs.map((p) => p.method))].sort(),
+		['DELETE', 'GET', 'POST'],
+		'the GET stream and the DELETE on close carry proofs too',
+	);
 	const jtis = fixture.dpopProofs.map((p) => (p.check.ok ? p.check.claims.jti : ''));
 	assert.equal(new Set(jtis).size, jtis.length, 'no proof is sent twice');
 	const authorized = fixture.mcpAuthorizations.filter(Boolean);
 	assert.ok(authorized.length >= 4);
-	assert.ok(authorized.every((a) => a === `DPoP ${tokens.accessToken}`), 'the token goes with the DPoP scheme, never Bearer (RFC 9449 section 7.1)');
+	assert.ok(
+		authorized.every((a) => a === `DPoP ${tokens.accessToken}`),
+		'the token goes with the DPoP scheme, never Bearer (RFC 9449 section 7.1)',
+	);
 	assertNoSecretsLogged(logger, tokens);
 });
 
@@ -122,11 +154,17 @@ test('refresh of a DPoP-bound token: the same key proves the refresh, new nonces
 		['token POST use_dpop_nonce', 'token POST ok'],
 		'one refresh, shared by the requests in flight',
 	);
-	assert.deepEqual(fixture.tokenRequests.slice(-2).map((r) => r.grantType), ['refresh_token', 'refresh_token']);
+	assert.deepEqual(
+		fixture.tokenRequests.slice(-2).map((r) => r.grantType),
+		['refresh_token', 'refresh_token'],
+	);
 	const after = await storedTokens(store);
 	assert.notEqual(after.accessToken, before.accessToken);
 	assert.deepEqual(after.dpopKey, before.dpopKey, 'the refreshed tokens stay bound to the same key');
-	assert.deepEqual(fixture.tokenResponses.map((r) => r.token_type), ['DPoP', 'DPoP']);
+	assert.deepEqual(
+		fixture.tokenResponses.map((r) => r.token_type),
+		['DPoP', 'DPoP'],
+	);
 });
 
 test('after a restart the stored key signs again: no sign-in, the same key thumbprint', async (t) => {
@@ -165,8 +203,16 @@ test('an authorization server that offers DPoP in front of an MCP server that sa
 });
 
 const refusals: Array<[string, DPoPFixtureOptions, RegExp]> = [
-	['the resource requires DPoP but the authorization server signs only RS256', { required: true, algs: ['RS256'] }, /DPoP.*ES256 only.*accepts RS256/],
-	['the resource requires DPoP but the authorization server issues Bearer tokens', { required: true, issueBearer: true }, /takes DPoP-bound tokens only.*token_type bearer/],
+	[
+		'the resource requires DPoP but the authorization server signs only RS256',
+		{ required: true, algs: ['RS256'] },
+		/DPoP.*ES256 only.*accepts RS256/,
+	],
+	[
+		'the resource requires DPoP but the authorization server issues Bearer tokens',
+		{ required: true, issueBearer: true },
+		/takes DPoP-bound tokens only.*token_type bearer/,
+	],
 ];
 for (const [title, dpop, pattern] of refusals) {
 	test(`a clear error when ${title}`, async (t) => {
@@ -210,7 +256,10 @@ test('legacy HTTP+SSE and session-less 2026-07-28 Streamable HTTP requests carry
 	await sse.start();
 	await roundTrip(sse, { text: 'over sse' });
 	await sse.close();
-	assert.ok(legacy.asked.some((a) => a.startsWith('POST ') && a.includes('?sessionId=')), 'the POST endpoint has a query');
+	assert.ok(
+		legacy.asked.some((a) => a.startsWith('POST ') && a.includes('?sessionId=')),
+		'the POST endpoint has a query',
+	);
 
 	const modern = await proverAuth('modern-token');
 	const http = new StreamableHttpTransport({ url: server.url, auth: modern.auth });

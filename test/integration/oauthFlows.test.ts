@@ -21,7 +21,12 @@ interface Setup {
 	call(method: string, params?: Record<string, unknown>): Promise<{ status: number; body: unknown }>;
 }
 
-async function setup(t: TestContext, options: AuthFixtureOptions = {}, config: (f: AuthFixture) => OAuthClientConfig = () => ({}), extra: { maxStepUps?: number; store?: MemoryTokenStore } = {}): Promise<Setup> {
+async function setup(
+	t: TestContext,
+	options: AuthFixtureOptions = {},
+	config: (f: AuthFixture) => OAuthClientConfig = () => ({}),
+	extra: { maxStepUps?: number; store?: MemoryTokenStore } = {},
+): Promise<Setup> {
 	const fixture = await startAuthFixture(options);
 	t.after(() => fixture.close());
 	const browser = fakeBrowser();
@@ -40,12 +45,20 @@ async function setup(t: TestContext, options: AuthFixtureOptions = {}, config: (
 		const send = async () =>
 			fetch(fixture.mcpUrl, {
 				method: 'POST',
-				headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(await provider.headers()) },
+				headers: {
+					'content-type': 'application/json',
+					accept: 'application/json, text/event-stream',
+					...(await provider.headers()),
+				},
 				body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
 			});
 		let response = await send();
 		if (response.status === 401 || response.status === 403) {
-			const retry = await provider.onUnauthorized({ status: response.status, wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined, url: fixture.mcpUrl });
+			const retry = await provider.onUnauthorized({
+				status: response.status,
+				wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined,
+				url: fixture.mcpUrl,
+			});
 			if (retry) {
 				response = await send();
 			}
@@ -86,11 +99,16 @@ for (const [variant, expectedPath] of [
 		assert.equal(result.status, 200);
 		assert.match(toolText(result.body), /^client=dcr-/);
 		assert.equal(s.browser.calls, 1);
-		const served = s.fixture.requests.filter((r) => r.startsWith('GET ') && (r.includes('protected-resource') || r.includes('oauth-protected')));
+		const served = s.fixture.requests.filter(
+			(r) => r.startsWith('GET ') && (r.includes('protected-resource') || r.includes('oauth-protected')),
+		);
 		assert.equal(served.at(-1), `GET ${expectedPath}`, `metadata read from ${served.join(', ')}`);
 		if (variant === 'root') {
 			// The path-aware URL is tried first and 404s.
-			assert.deepEqual(served, ['GET /.well-known/oauth-protected-resource/mcp', 'GET /.well-known/oauth-protected-resource']);
+			assert.deepEqual(served, [
+				'GET /.well-known/oauth-protected-resource/mcp',
+				'GET /.well-known/oauth-protected-resource',
+			]);
 		}
 	});
 }
@@ -100,7 +118,9 @@ for (const variant of ['oauth-path', 'oauth-root', 'oidc'] as const) {
 		const s = await setup(t, { asMetadata: variant });
 		const result = await s.call('tools/list');
 		assert.equal(result.status, 200);
-		const tried = s.fixture.requests.filter((r) => r.includes('oauth-authorization-server') || r.includes('openid-configuration'));
+		const tried = s.fixture.requests.filter(
+			(r) => r.includes('oauth-authorization-server') || r.includes('openid-configuration'),
+		);
 		const expected = {
 			'oauth-path': ['GET /.well-known/oauth-authorization-server/tenant'],
 			// The spec's order for an issuer with a path; the root RFC 8414 URL only after its three.
@@ -110,7 +130,11 @@ for (const variant of ['oauth-path', 'oauth-root', 'oidc'] as const) {
 				'GET /tenant/.well-known/openid-configuration',
 				'GET /.well-known/oauth-authorization-server',
 			],
-			oidc: ['GET /.well-known/oauth-authorization-server/tenant', 'GET /.well-known/openid-configuration/tenant', 'GET /tenant/.well-known/openid-configuration'],
+			oidc: [
+				'GET /.well-known/oauth-authorization-server/tenant',
+				'GET /.well-known/openid-configuration/tenant',
+				'GET /tenant/.well-known/openid-configuration',
+			],
 		}[variant];
 		assert.deepEqual(tried, expected);
 	});
@@ -118,7 +142,10 @@ for (const variant of ['oauth-path', 'oauth-root', 'oidc'] as const) {
 
 test('metadata 404 everywhere: the error names discovery and every URL tried', async (t) => {
 	const s = await setup(t, { resourceMetadata: 'none', asMetadata: 'none' });
-	const error = await assertOAuthError(s.call('tools/list'), /metadata discovery failed: no protected resource metadata at .*oauth-protected-resource\/mcp \(404\).*no authorization server metadata at .*openid-configuration \(404\)/);
+	const error = await assertOAuthError(
+		s.call('tools/list'),
+		/metadata discovery failed: no protected resource metadata at .*oauth-protected-resource\/mcp \(404\).*no authorization server metadata at .*openid-configuration \(404\)/,
+	);
 	assert.deepEqual(Object.keys(error.data as object), ['step', 'reason']);
 	assert.equal((error.data as { step: string }).step, 'metadata discovery');
 	assert.match((error.data as { reason: string }).reason, /^no protected resource metadata at /);
@@ -127,7 +154,10 @@ test('metadata 404 everywhere: the error names discovery and every URL tried', a
 
 test('resource metadata found but the authorization server has none: the error names that step', async (t) => {
 	const s = await setup(t, { asMetadata: 'none' });
-	await assertOAuthError(s.call('tools/list'), /authorization server metadata discovery failed: no metadata for http:\/\/127\.0\.0\.1:\d+\/tenant at .*oauth-authorization-server\/tenant \(404\)/);
+	await assertOAuthError(
+		s.call('tools/list'),
+		/authorization server metadata discovery failed: no metadata for http:\/\/127\.0\.0\.1:\d+\/tenant at .*oauth-authorization-server\/tenant \(404\)/,
+	);
 });
 
 // --- client identity ---------------------------------------------------------------------------------------------
@@ -136,7 +166,10 @@ for (const method of ['client_secret_basic', 'client_secret_post'] as const) {
 	test(`pre-registered confidential client authenticates with ${method}`, async (t) => {
 		const s = await setup(
 			t,
-			{ clients: [{ clientId: 'pre-1', clientSecret: 's3cret value', method }], tokenAuthMethods: method === 'client_secret_post' ? ['client_secret_post'] : undefined },
+			{
+				clients: [{ clientId: 'pre-1', clientSecret: 's3cret value', method }],
+				tokenAuthMethods: method === 'client_secret_post' ? ['client_secret_post'] : undefined,
+			},
 			() => ({ clientId: 'pre-1', clientSecret: 's3cret value' }),
 		);
 		const result = await s.call('tools/call', { name: 'whoami' });
@@ -182,8 +215,12 @@ test('Dynamic Client Registration registers a public client with our redirect UR
 	assert.match(String((registration.redirect_uris as string[])[0]), /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
 	assert.equal(s.fixture.authorizeRequests[0]?.get('redirect_uri'), (registration.redirect_uris as string[])[0]);
 	// Tokens, session and client are kept under keys naming the server and the issuer.
-	assert.ok(s.store.keys().some((k) => k.includes(s.fixture.mcpUrl) && k.includes(s.fixture.issuer) && k.endsWith('|client')));
-	assert.ok(s.store.keys().some((k) => k.includes(s.fixture.mcpUrl) && k.includes(s.fixture.issuer) && k.endsWith('|tokens')));
+	assert.ok(
+		s.store.keys().some((k) => k.includes(s.fixture.mcpUrl) && k.includes(s.fixture.issuer) && k.endsWith('|client')),
+	);
+	assert.ok(
+		s.store.keys().some((k) => k.includes(s.fixture.mcpUrl) && k.includes(s.fixture.issuer) && k.endsWith('|tokens')),
+	);
 	// A new authorization (tokens gone) reuses the registration.
 	await s.provider.signOut();
 	assert.equal((await s.call('tools/list')).status, 200);
@@ -198,9 +235,12 @@ test('DCR with a confidential client when the server does not accept public clie
 	assert.equal(s.fixture.tokenRequests[0]?.authMethod, 'client_secret_post');
 });
 
-test('registration refused: the error names the registration step and the server\'s reason', async (t) => {
+test("registration refused: the error names the registration step and the server's reason", async (t) => {
 	const s = await setup(t, { dcr: 'refuse' });
-	await assertOAuthError(s.call('tools/list'), /client registration at http:\/\/127\.0\.0\.1:\d+\/tenant\/register failed: 400 invalid_client_metadata \(registration is closed on this fixture\)/);
+	await assertOAuthError(
+		s.call('tools/list'),
+		/client registration at http:\/\/127\.0\.0\.1:\d+\/tenant\/register failed: 400 invalid_client_metadata \(registration is closed on this fixture\)/,
+	);
 	assert.equal(s.browser.calls, 0);
 });
 
@@ -227,13 +267,19 @@ test('PKCE S256 and the resource parameter are sent and verified by the server',
 
 test('a server that does not advertise S256 is refused before the browser opens', async (t) => {
 	const s = await setup(t, { pkceMethods: ['plain'] });
-	await assertOAuthError(s.call('tools/list'), /authorization server check failed: .* does not advertise PKCE S256 \(code_challenge_methods_supported: \["plain"\]\)/);
+	await assertOAuthError(
+		s.call('tools/list'),
+		/authorization server check failed: .* does not advertise PKCE S256 \(code_challenge_methods_supported: \["plain"\]\)/,
+	);
 	assert.equal(s.browser.calls, 0);
 });
 
 test('a server without code_challenge_methods_supported is refused too', async (t) => {
 	const s = await setup(t, { pkceMethods: null });
-	await assertOAuthError(s.call('tools/list'), /does not advertise PKCE S256 \(code_challenge_methods_supported: null\)/);
+	await assertOAuthError(
+		s.call('tools/list'),
+		/does not advertise PKCE S256 \(code_challenge_methods_supported: null\)/,
+	);
 });
 
 test('state mismatch: the redirect is rejected and no token is requested', async (t) => {
@@ -244,7 +290,10 @@ test('state mismatch: the redirect is rejected and no token is requested', async
 
 test('token endpoint 400 invalid_grant: the error names the token request, its URL and the OAuth error', async (t) => {
 	const s = await setup(t, { tokenError: 'invalid_grant' });
-	await assertOAuthError(s.call('tools/list'), /token request to http:\/\/127\.0\.0\.1:\d+\/tenant\/token failed: 400 invalid_grant \(the fixture refuses this code\)/);
+	await assertOAuthError(
+		s.call('tools/list'),
+		/token request to http:\/\/127\.0\.0\.1:\d+\/tenant\/token failed: 400 invalid_grant \(the fixture refuses this code\)/,
+	);
 });
 
 test('the user cancelling in the browser step fails with that reason', async (t) => {
@@ -254,11 +303,18 @@ test('the user cancelling in the browser step fails with that reason', async (t)
 		serverUrl: fixture.mcpUrl,
 		config: {},
 		name: 'fixture',
-		hooks: { store: new MemoryTokenStore(), openAuthorizationUrl: async () => Promise.reject(new Error('the user cancelled sign-in')) },
+		hooks: {
+			store: new MemoryTokenStore(),
+			openAuthorizationUrl: async () => Promise.reject(new Error('the user cancelled sign-in')),
+		},
 	});
 	const response = await fetch(fixture.mcpUrl, { method: 'POST', body: '{}' });
 	await assertOAuthError(
-		provider.onUnauthorized({ status: 401, wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined, url: fixture.mcpUrl }),
+		provider.onUnauthorized({
+			status: 401,
+			wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined,
+			url: fixture.mcpUrl,
+		}),
 		/authorization in the browser failed: the user cancelled sign-in/,
 	);
 });
@@ -273,7 +329,9 @@ test('no token, code, verifier or client secret reaches the log, even at trace l
 		...s.fixture.tokenRequests.flatMap((r) => [r.params.code, r.params.code_verifier, r.params.refresh_token]),
 		...s.fixture.authorizeRequests.flatMap((q) => [q.get('state'), q.get('code_challenge')]),
 	].filter((v): v is string => typeof v === 'string' && v.length > 0);
-	const stored = JSON.parse((await s.store.get(s.store.keys().find((k) => k.endsWith('|client'))!))!) as { clientSecret?: string };
+	const stored = JSON.parse((await s.store.get(s.store.keys().find((k) => k.endsWith('|client'))!))!) as {
+		clientSecret?: string;
+	};
 	assert.ok(stored.clientSecret, 'the registration gave a secret');
 	secrets.push(stored.clientSecret);
 	assert.ok(secrets.length >= 8);
@@ -287,7 +345,10 @@ test('no token, code, verifier or client secret reaches the log, even at trace l
 
 test('resource metadata for another resource is refused (tokens must not be minted for elsewhere)', async (t) => {
 	const s = await setup(t, { resourceOverride: 'http://127.0.0.1:1/other' });
-	await assertOAuthError(s.call('tools/list'), /protected resource metadata failed: .* describes http:\/\/127\.0\.0\.1:1\/other, which does not cover http:\/\/127\.0\.0\.1:\d+\/mcp/);
+	await assertOAuthError(
+		s.call('tools/list'),
+		/protected resource metadata failed: .* describes http:\/\/127\.0\.0\.1:1\/other, which does not cover http:\/\/127\.0\.0\.1:\d+\/mcp/,
+	);
 	assert.equal(s.browser.calls, 0);
 });
 
@@ -310,7 +371,11 @@ test('a browser step that never comes back fails at the authorization timeout', 
 	});
 	const response = await fetch(fixture.mcpUrl, { method: 'POST', body: '{}' });
 	await assertOAuthError(
-		provider.onUnauthorized({ status: 401, wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined, url: fixture.mcpUrl }),
+		provider.onUnauthorized({
+			status: 401,
+			wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined,
+			url: fixture.mcpUrl,
+		}),
 		/authorization in the browser failed: no answer from the browser within 300 ms/,
 	);
 	assert.equal(hookSignal?.aborted, true, 'the host is told to stop waiting');
@@ -337,7 +402,10 @@ test('an expired access token is refreshed without asking the user', async (t) =
 	const s = await setup(t, { accessTokenTtl: 2 });
 	assert.equal((await s.call('tools/list')).status, 200);
 	assert.equal(s.browser.calls, 1);
-	assert.deepEqual(s.fixture.tokenRequests.map((r) => r.grantType), ['authorization_code']);
+	assert.deepEqual(
+		s.fixture.tokenRequests.map((r) => r.grantType),
+		['authorization_code'],
+	);
 	await delay(1100);
 	assert.equal((await s.call('tools/call', { name: 'whoami' })).status, 200);
 	assert.equal(s.browser.calls, 1, 'the user was not asked again');
@@ -353,7 +421,10 @@ test('a 401 mid-session (token revoked by the server) refreshes transparently', 
 	const result = await s.call('tools/call', { name: 'whoami' });
 	assert.equal(result.status, 200);
 	assert.equal(s.browser.calls, 1);
-	assert.deepEqual(s.fixture.tokenRequests.map((r) => r.grantType), ['authorization_code', 'refresh_token']);
+	assert.deepEqual(
+		s.fixture.tokenRequests.map((r) => r.grantType),
+		['authorization_code', 'refresh_token'],
+	);
 });
 
 test('a refused refresh token leads to a new authorization (the user is asked once more)', async (t) => {
@@ -370,17 +441,28 @@ test('tokens in the store survive a new provider (restart): no discovery, no bro
 	const store = new MemoryTokenStore();
 	const first = await setup(t, {}, () => ({}), { store });
 	assert.equal((await first.call('tools/list')).status, 200);
-	const again = new OAuthProvider({ serverUrl: first.fixture.mcpUrl, config: {}, hooks: { store, openAuthorizationUrl: () => Promise.reject(new Error('must not ask')) } });
+	const again = new OAuthProvider({
+		serverUrl: first.fixture.mcpUrl,
+		config: {},
+		hooks: { store, openAuthorizationUrl: () => Promise.reject(new Error('must not ask')) },
+	});
 	const headers = await again.headers();
 	assert.match(headers.authorization ?? '', /^Bearer .+/);
-	const response = await fetch(first.fixture.mcpUrl, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) });
+	const response = await fetch(first.fixture.mcpUrl, {
+		method: 'POST',
+		headers: { ...headers, 'content-type': 'application/json' },
+		body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+	});
 	assert.equal(response.status, 200);
 });
 
 test('concurrent 401s share one authorization', async (t) => {
 	const s = await setup(t);
 	const results = await Promise.all([s.call('tools/list'), s.call('tools/list'), s.call('ping')]);
-	assert.deepEqual(results.map((r) => r.status), [200, 200, 200]);
+	assert.deepEqual(
+		results.map((r) => r.status),
+		[200, 200, 200],
+	);
 	assert.equal(s.browser.calls, 1);
 });
 
@@ -393,22 +475,38 @@ test('403 insufficient_scope: re-authorizes with the added scope, then the call 
 	assert.equal(result.status, 200);
 	assert.match(toolText(result.body), /scope=.*mcp:admin/);
 	assert.equal(s.browser.calls, 2);
-	assert.deepEqual(s.fixture.authorizeRequests[1]?.get('scope')?.split(' ').sort(), ['mcp:admin', 'mcp:read', 'mcp:tools']);
+	assert.deepEqual(s.fixture.authorizeRequests[1]?.get('scope')?.split(' ').sort(), [
+		'mcp:admin',
+		'mcp:read',
+		'mcp:tools',
+	]);
 });
 
 test('step-up stops at the limit when the server never grants the scope', async (t) => {
-	const s = await setup(t, { toolScopes: { admin: 'mcp:admin' }, withheldScopes: ['mcp:admin'] }, () => ({}), { maxStepUps: 2 });
+	const s = await setup(t, { toolScopes: { admin: 'mcp:admin' }, withheldScopes: ['mcp:admin'] }, () => ({}), {
+		maxStepUps: 2,
+	});
 	assert.equal((await s.call('tools/list')).status, 200);
 	// Each call re-authorizes once (the transport retries once); the third finds the limit reached.
 	assert.equal((await s.call('tools/call', { name: 'admin' })).status, 403);
 	assert.equal((await s.call('tools/call', { name: 'admin' })).status, 403);
-	await assertOAuthError(s.call('tools/call', { name: 'admin' }), /step-up authorization failed: the server still answers 403 insufficient_scope for scope ".*mcp:admin.*" after 2 re-authorizations/);
+	await assertOAuthError(
+		s.call('tools/call', { name: 'admin' }),
+		/step-up authorization failed: the server still answers 403 insufficient_scope for scope ".*mcp:admin.*" after 2 re-authorizations/,
+	);
 	assert.equal(s.browser.calls, 3);
 });
 
 test('403 without insufficient_scope is not an authorization problem', async (t) => {
 	const s = await setup(t);
-	assert.equal(await s.provider.onUnauthorized({ status: 403, wwwAuthenticate: 'Bearer error="access_denied"', url: s.fixture.mcpUrl }), false);
+	assert.equal(
+		await s.provider.onUnauthorized({
+			status: 403,
+			wwwAuthenticate: 'Bearer error="access_denied"',
+			url: s.fixture.mcpUrl,
+		}),
+		false,
+	);
 	assert.equal(s.browser.calls, 0);
 });
 
@@ -429,7 +527,14 @@ test('headless hooks: the redirect comes back to the loopback listener the clien
 	});
 	const provider = new OAuthProvider({ serverUrl: fixture.mcpUrl, config: {}, hooks });
 	const challenge = await fetch(fixture.mcpUrl, { method: 'POST', body: '{}' });
-	assert.equal(await provider.onUnauthorized({ status: 401, wwwAuthenticate: challenge.headers.get('www-authenticate') ?? undefined, url: fixture.mcpUrl }), true);
+	assert.equal(
+		await provider.onUnauthorized({
+			status: 401,
+			wwwAuthenticate: challenge.headers.get('www-authenticate') ?? undefined,
+			url: fixture.mcpUrl,
+		}),
+		true,
+	);
 	assert.equal(opened.length, 1);
 	assert.match((await provider.headers()).authorization ?? '', /^Bearer /);
 });

@@ -31,13 +31,20 @@ interface Session {
 	tokens(): Promise<StoredTokens>;
 }
 
-async function session(t: TestContext, config: (f: OidcFixture) => OAuthClientConfig = () => ({}), options: OidcFixtureOptions = {}): Promise<Session> {
+async function session(
+	t: TestContext,
+	config: (f: OidcFixture) => OAuthClientConfig = () => ({}),
+	options: OidcFixtureOptions = {},
+): Promise<Session> {
 	const fixture = await startOidcFixture(options);
 	t.after(() => fixture.close());
 	const browser = headlessBrowser();
 	const store = new MemoryTokenStore();
 	const logger = new MemoryLogger('trace');
-	const hooks = createHeadlessOAuthHooks({ store, openUrl: (url, signal) => browser.open(url, signal).then(() => undefined) });
+	const hooks = createHeadlessOAuthHooks({
+		store,
+		openUrl: (url, signal) => browser.open(url, signal).then(() => undefined),
+	});
 	const auth = new OAuthProvider({ serverUrl: fixture.mcpUrl, config: config(fixture), hooks, logger, name: NAME });
 	const clients: McpClient[] = [];
 	t.after(() => Promise.all(clients.map((c) => c.close())));
@@ -47,7 +54,10 @@ async function session(t: TestContext, config: (f: OidcFixture) => OAuthClientCo
 		store,
 		logger,
 		async connect() {
-			const client = await McpClient.connect(createTransport({ type: 'http', url: fixture.mcpUrl }, { name: NAME, auth, logger }), { name: NAME, logger });
+			const client = await McpClient.connect(
+				createTransport({ type: 'http', url: fixture.mcpUrl }, { name: NAME, auth, logger }),
+				{ name: NAME, logger },
+			);
 			clients.push(client);
 			return client;
 		},
@@ -67,7 +77,10 @@ async function whoami(client: McpClient): Promise<string> {
 test('oidc-provider: sign-in through Dynamic Client Registration, then the tool works with the introspected token', async (t) => {
 	const s = await session(t);
 	const client = await s.connect();
-	assert.deepEqual((await client.listTools()).map((tool) => tool.name), ['whoami']);
+	assert.deepEqual(
+		(await client.listTools()).map((tool) => tool.name),
+		['whoami'],
+	);
 	assert.equal(s.fixture.registrations.length, 1, 'one client registered at the provider');
 	assert.equal(await whoami(client), `sub=alice client=${s.fixture.registrations[0]} scope=mcp:tools`);
 	assert.deepEqual(s.fixture.interactions, ['login alice', 'consent'], 'the user signed in and allowed access once');
@@ -109,7 +122,10 @@ test('oidc-provider: an expired access token is refreshed with the refresh grant
 	assert.notEqual(after.accessToken, before.accessToken, 'a new access token');
 	assert.deepEqual(s.fixture.interactions, ['login alice', 'consent'], 'no second sign-in');
 	assert.equal(s.browser.opened.length, 1);
-	assert.ok(!s.fixture.mcpChecks.includes('inactive'), `the expired token was never sent (${s.fixture.mcpChecks.join(' ')})`);
+	assert.ok(
+		!s.fixture.mcpChecks.includes('inactive'),
+		`the expired token was never sent (${s.fixture.mcpChecks.join(' ')})`,
+	);
 });
 
 test('oidc-provider: an access token that the provider ended early is refused by the MCP server; the client refreshes and the call goes through', async (t) => {
@@ -134,16 +150,26 @@ for (const which of ['access_token', 'refresh_token'] as const) {
 		assert.match(await whoami(client), /^sub=alice /);
 		assert.ok(s.fixture.mcpChecks.includes('inactive'), 'the MCP server refused the old access token');
 		assert.deepEqual(s.fixture.grantErrors, ['invalid_grant'], 'the refresh was refused');
-		assert.deepEqual(s.fixture.grants, ['authorization_code', 'authorization_code'], 'a new authorization code, no successful refresh');
+		assert.deepEqual(
+			s.fixture.grants,
+			['authorization_code', 'authorization_code'],
+			'a new authorization code, no successful refresh',
+		);
 		assert.equal(s.browser.opened.length, 2, 'the browser was opened again');
 		// The provider's session cookie still names the user; only the consent (the grant) is asked again when it was destroyed.
 		assert.equal(s.fixture.interactions.filter((i) => i.startsWith('login')).length, 1);
 		assert.notEqual((await s.tokens()).accessToken, accessToken);
 		const refused = s.logger.find('refresh at');
 		assert.equal(refused.length, 1);
-		assert.match(refused[0]!.message, /^OAuth for oidc: refresh at http:\/\/127\.0\.0\.1:\d+\/token failed: 400 invalid_grant/);
+		assert.match(
+			refused[0]!.message,
+			/^OAuth for oidc: refresh at http:\/\/127\.0\.0\.1:\d+\/token failed: 400 invalid_grant/,
+		);
 		for (const entry of s.logger.entries) {
-			assert.ok(!entry.message.includes(refreshToken) && !entry.message.includes(accessToken), `a token leaked into: ${entry.message}`);
+			assert.ok(
+				!entry.message.includes(refreshToken) && !entry.message.includes(accessToken),
+				`a token leaked into: ${entry.message}`,
+			);
 		}
 	});
 }
@@ -166,7 +192,9 @@ test('oidc-provider: a revoked sign-in while nobody can sign in fails with one m
 			},
 		}),
 	});
-	const client = await McpClient.connect(createTransport({ type: 'http', url: fixture.mcpUrl }, { name: NAME, auth }), { name: NAME });
+	const client = await McpClient.connect(createTransport({ type: 'http', url: fixture.mcpUrl }, { name: NAME, auth }), {
+		name: NAME,
+	});
 	t.after(() => client.close());
 	const tokens = JSON.parse((await store.get(store.keys().find((k) => k.endsWith('|tokens'))!))!) as StoredTokens;
 	await fixture.revoke(tokens.refreshToken!, 'refresh_token');

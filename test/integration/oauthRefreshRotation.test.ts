@@ -23,11 +23,29 @@ async function signedIn(t: TestContext): Promise<Pair> {
 	t.after(() => fixture.close());
 	const store = new MemoryTokenStore();
 	const browser = fakeBrowser();
-	const provider = () => new OAuthProvider({ serverUrl: fixture.mcpUrl, config: {}, hooks: { store, openAuthorizationUrl: browser.open }, logger: new MemoryLogger('trace'), name: 'fixture' });
+	const provider = () =>
+		new OAuthProvider({
+			serverUrl: fixture.mcpUrl,
+			config: {},
+			hooks: { store, openAuthorizationUrl: browser.open },
+			logger: new MemoryLogger('trace'),
+			name: 'fixture',
+		});
 	const first = provider();
-	const response = await fetch(fixture.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: ping() });
+	const response = await fetch(fixture.mcpUrl, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: ping(),
+	});
 	assert.equal(response.status, 401);
-	assert.equal(await first.onUnauthorized({ status: 401, wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined, url: fixture.mcpUrl }), true);
+	assert.equal(
+		await first.onUnauthorized({
+			status: 401,
+			wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined,
+			url: fixture.mcpUrl,
+		}),
+		true,
+	);
 	assert.equal(browser.calls, 1);
 	return { fixture, store, browser, provider };
 }
@@ -43,7 +61,11 @@ async function storedTokens(store: MemoryTokenStore): Promise<StoredTokens | und
 }
 
 async function accepted(fixture: AuthFixture, headers: Record<string, string>): Promise<boolean> {
-	const response = await fetch(fixture.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: ping() });
+	const response = await fetch(fixture.mcpUrl, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', ...headers },
+		body: ping(),
+	});
 	await response.body?.cancel();
 	return response.status === 200;
 }
@@ -99,12 +121,30 @@ test('a 401 in a window with a stale token adopts the token another window refre
 	const stale = await b.headers();
 	// The server revokes the access tokens; window A meets it first and refreshes.
 	s.fixture.expireAccessTokens();
-	const first = await fetch(s.fixture.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...(await a.headers()) }, body: ping() });
+	const first = await fetch(s.fixture.mcpUrl, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', ...(await a.headers()) },
+		body: ping(),
+	});
 	assert.equal(first.status, 401);
-	assert.equal(await a.onUnauthorized({ status: 401, wwwAuthenticate: first.headers.get('www-authenticate') ?? undefined, url: s.fixture.mcpUrl }), true);
+	assert.equal(
+		await a.onUnauthorized({
+			status: 401,
+			wwwAuthenticate: first.headers.get('www-authenticate') ?? undefined,
+			url: s.fixture.mcpUrl,
+		}),
+		true,
+	);
 	// Window B's request with the old token is refused: it retries with A's token, without a refresh of its own.
 	assert.equal(await accepted(s.fixture, stale), false);
-	assert.equal(await b.onUnauthorized({ status: 401, wwwAuthenticate: first.headers.get('www-authenticate') ?? undefined, url: s.fixture.mcpUrl }), true);
+	assert.equal(
+		await b.onUnauthorized({
+			status: 401,
+			wwwAuthenticate: first.headers.get('www-authenticate') ?? undefined,
+			url: s.fixture.mcpUrl,
+		}),
+		true,
+	);
 	assert.equal(await accepted(s.fixture, await b.headers()), true);
 	assert.equal(s.fixture.tokenRequests.filter((r) => r.grantType === 'refresh_token').length, 1);
 	assert.equal(s.browser.calls, 1);

@@ -13,22 +13,36 @@ test('Streamable HTTP: 401 until authorized, then tools work; a 401 mid-session 
 	const fixture = await startAuthFixture({ toolScopes: { admin: 'mcp:admin' } });
 	t.after(() => fixture.close());
 	const browser = fakeBrowser();
-	const auth = new OAuthProvider({ serverUrl: fixture.mcpUrl, config: {}, hooks: { store: new MemoryTokenStore(), openAuthorizationUrl: browser.open }, name: 'fixture' });
-	const client = await McpClient.connect(createTransport({ type: 'http', url: fixture.mcpUrl }, { name: 'fixture', auth }), { name: 'fixture' });
+	const auth = new OAuthProvider({
+		serverUrl: fixture.mcpUrl,
+		config: {},
+		hooks: { store: new MemoryTokenStore(), openAuthorizationUrl: browser.open },
+		name: 'fixture',
+	});
+	const client = await McpClient.connect(
+		createTransport({ type: 'http', url: fixture.mcpUrl }, { name: 'fixture', auth }),
+		{ name: 'fixture' },
+	);
 	t.after(() => client.close());
 
 	// The very first request (initialize) was answered 401 and went through the whole flow.
 	assert.equal(fixture.mcpAuthorizations[0], '');
 	assert.equal(browser.calls, 1);
 	const tools = await client.listTools();
-	assert.deepEqual(tools.map((tool) => tool.name), ['whoami', 'admin']);
+	assert.deepEqual(
+		tools.map((tool) => tool.name),
+		['whoami', 'admin'],
+	);
 
 	// The server forgets every access token: the next call is refreshed and retried, the user is not asked.
 	fixture.expireAccessTokens();
 	const result = await client.callTool('whoami', {});
 	assert.match(JSON.stringify(result.content), /client=dcr-/);
 	assert.equal(browser.calls, 1);
-	assert.deepEqual(fixture.tokenRequests.map((r) => r.grantType), ['authorization_code', 'refresh_token']);
+	assert.deepEqual(
+		fixture.tokenRequests.map((r) => r.grantType),
+		['authorization_code', 'refresh_token'],
+	);
 
 	// Step-up: the admin tool needs another scope; the user is asked once and the call goes through.
 	const admin = await client.callTool('admin', {});
@@ -39,9 +53,16 @@ test('Streamable HTTP: 401 until authorized, then tools work; a 401 mid-session 
 test('Streamable HTTP: an OAuth failure reaches the caller with the step that failed', async (t) => {
 	const fixture = await startAuthFixture({ pkceMethods: ['plain'] });
 	t.after(() => fixture.close());
-	const auth = new OAuthProvider({ serverUrl: fixture.mcpUrl, config: {}, hooks: { store: new MemoryTokenStore(), openAuthorizationUrl: fakeBrowser().open }, name: 'fixture' });
+	const auth = new OAuthProvider({
+		serverUrl: fixture.mcpUrl,
+		config: {},
+		hooks: { store: new MemoryTokenStore(), openAuthorizationUrl: fakeBrowser().open },
+		name: 'fixture',
+	});
 	await assert.rejects(
-		McpClient.connect(createTransport({ type: 'http', url: fixture.mcpUrl }, { name: 'fixture', auth }), { name: 'fixture' }),
+		McpClient.connect(createTransport({ type: 'http', url: fixture.mcpUrl }, { name: 'fixture', auth }), {
+			name: 'fixture',
+		}),
 		(error: unknown) => {
 			assert.ok(error instanceof McpError);
 			assert.equal(error.code, ErrorCode.Unauthorized);

@@ -36,19 +36,35 @@ function elicitations(answer: 'accept' | 'decline' = 'accept') {
 	return {
 		asked,
 		handlers: {
-			roots: () => [{ uri: 'file:///tmp', name: 'tmp' }, { uri: 'file:///srv', name: 'srv' }],
+			roots: () => [
+				{ uri: 'file:///tmp', name: 'tmp' },
+				{ uri: 'file:///srv', name: 'srv' },
+			],
 			elicitation: async (params: Record<string, unknown>) => {
 				asked.push(params);
-				return answer === 'accept' ? { action: 'accept' as const, content: { name: 'Ada' } } : { action: 'decline' as const };
+				return answer === 'accept'
+					? { action: 'accept' as const, content: { name: 'Ada' } }
+					: { action: 'decline' as const };
 			},
 		} satisfies ClientOptions['handlers'],
 	};
 }
 
-async function open(where: 'stdio' | 'stateless' | 'stateful', options: ClientOptions = {}): Promise<{ client: McpClient; logger: MemoryLogger }> {
+async function open(
+	where: 'stdio' | 'stateless' | 'stateful',
+	options: ClientOptions = {},
+): Promise<{ client: McpClient; logger: MemoryLogger }> {
 	const logger = new MemoryLogger('trace');
-	const config = where === 'stdio' ? { type: 'stdio' as const, command: pythonWithMcp(), args: [pyPeerScript] } : { type: 'http' as const, url: where === 'stateless' ? statelessUrl : statefulUrl };
-	const client = await McpClient.connect(createTransport(config, { logger, name: `py-${where}` }), { name: `py-${where}`, logger, timeoutMs: 60_000, ...options });
+	const config =
+		where === 'stdio'
+			? { type: 'stdio' as const, command: pythonWithMcp(), args: [pyPeerScript] }
+			: { type: 'http' as const, url: where === 'stateless' ? statelessUrl : statefulUrl };
+	const client = await McpClient.connect(createTransport(config, { logger, name: `py-${where}` }), {
+		name: `py-${where}`,
+		logger,
+		timeoutMs: 60_000,
+		...options,
+	});
 	clients.push(client);
 	return { client, logger };
 }
@@ -69,8 +85,17 @@ function text(result: { content: Array<{ type: string; text?: unknown }> }): str
 /** The client's requests of `method` on the wire (trace lines "name → {...}"), parsed. */
 function sent(logger: MemoryLogger, method: string): Array<{ id: number; params: Record<string, unknown> }> {
 	return logger.entries
-		.filter((entry) => entry.level === 'trace' && entry.message.includes(' → ') && entry.message.includes(`"method":"${method}"`))
-		.map((entry) => JSON.parse(entry.message.slice(entry.message.indexOf(' → ') + 3)) as { id: number; params: Record<string, unknown> });
+		.filter(
+			(entry) =>
+				entry.level === 'trace' && entry.message.includes(' → ') && entry.message.includes(`"method":"${method}"`),
+		)
+		.map(
+			(entry) =>
+				JSON.parse(entry.message.slice(entry.message.indexOf(' → ') + 3)) as {
+					id: number;
+					params: Record<string, unknown>;
+				},
+		);
 }
 
 for (const where of ['stdio', 'stateless', 'stateful'] as const) {
@@ -86,14 +111,25 @@ for (const where of ['stdio', 'stateless', 'stateful'] as const) {
 			assert.ok(client.serverCapabilities.tools);
 			assert.equal(sent(logger, 'initialize').length, 0, 'no initialize is sent to a modern server');
 			const tools = await client.listTools();
-			assert.deepEqual(tools.map((t) => t.name).sort(), ['add', 'announce', 'count_roots', 'greet', 'greet_ctx', 'slow']);
+			assert.deepEqual(tools.map((t) => t.name).sort(), [
+				'add',
+				'announce',
+				'count_roots',
+				'greet',
+				'greet_ctx',
+				'slow',
+			]);
 			const sum = await client.callTool('add', { a: 2, b: 3 });
 			assert.equal(text(sum), '5');
 			const call = sent(logger, 'tools/call').at(-1);
 			const meta = call?.params._meta as Record<string, unknown>;
 			assert.equal(meta['io.modelcontextprotocol/protocolVersion'], '2026-07-28');
 			assert.deepEqual(meta['io.modelcontextprotocol/clientInfo'], { name: 'mcp-switchboard', version: '0.1.0' });
-			assert.deepEqual(meta['io.modelcontextprotocol/clientCapabilities'], { roots: {}, elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } });
+			assert.deepEqual(meta['io.modelcontextprotocol/clientCapabilities'], {
+				roots: {},
+				elicitation: { form: {} },
+				extensions: { 'io.modelcontextprotocol/tasks': {} },
+			});
 			const motto = await client.readResource('peer://motto');
 			assert.equal(motto.contents[0]?.text, 'Stateless is the way.');
 			const prompt = await client.getPrompt('review', { code: 'x = 1' });
@@ -126,7 +162,11 @@ for (const where of ['stdio', 'stateless', 'stateful'] as const) {
 			client.onDidChangeTools(() => toolChanges++);
 			client.onDidUpdateResource(({ uri }) => updates.push(uri));
 			client.listenForChanges({ tools: true, prompts: true, resources: true });
-			assert.equal(client.serverCapabilities.resources?.subscribe, true, 'the SDK offers subscriptions when it serves subscriptions/listen');
+			assert.equal(
+				client.serverCapabilities.resources?.subscribe,
+				true,
+				'the SDK offers subscriptions when it serves subscriptions/listen',
+			);
 			await client.subscribe('peer://motto');
 			assert.equal(logger.find('listening for changes (tools, prompts, resources, 1 resource)').length, 1);
 			assert.equal(logger.find('the server does not send').length, 0, 'every requested kind is acknowledged');
@@ -144,12 +184,21 @@ for (const where of ['stdio', 'stateless', 'stateful'] as const) {
 			const read = (await client.readResource('peer://motto')) as Record<string, unknown>;
 			assert.equal(read.ttlMs, 600_000);
 			assert.equal(read.cacheScope, 'public');
-			assert.deepEqual(client.discoverCacheHints, { ttlMs: 0, cacheScope: 'private' }, 'the SDK default for server/discover: immediately stale, private');
+			assert.deepEqual(
+				client.discoverCacheHints,
+				{ ttlMs: 0, cacheScope: 'private' },
+				'the SDK default for server/discover: immediately stale, private',
+			);
 
 			const manager = new Manager({ logger: () => new MemoryLogger('info') });
 			try {
-				const config = where === 'stdio' ? { type: 'stdio' as const, command: pythonWithMcp(), args: [pyPeerScript] } : { type: 'http' as const, url: where === 'stateless' ? statelessUrl : statefulUrl };
-				await manager.reconcile([{ name: 'py', config, source: { kind: 'user', label: 'User settings' }, workspaceDefined: false }]);
+				const config =
+					where === 'stdio'
+						? { type: 'stdio' as const, command: pythonWithMcp(), args: [pyPeerScript] }
+						: { type: 'http' as const, url: where === 'stateless' ? statelessUrl : statefulUrl };
+				await manager.reconcile([
+					{ name: 'py', config, source: { kind: 'user', label: 'User settings' }, workspaceDefined: false },
+				]);
 				await until(() => manager.get('py')?.state.kind === 'running', 'the server to run');
 				const first = (await manager.readResource('py', 'peer://count')).contents[0]?.text;
 				const second = (await manager.readResource('py', 'peer://count')).contents[0]?.text;
@@ -175,7 +224,10 @@ test('stateless HTTP: no session id, no GET stream, no DELETE; a cancelled call 
 	const controller = new AbortController();
 	const slow = client.callTool('slow', { seconds: 30 }, { signal: controller.signal });
 	setTimeout(() => controller.abort('the user pressed Cancel'), 300);
-	await assert.rejects(slow, (error: unknown) => error instanceof McpError && error.code === ErrorCode.RequestCancelled);
+	await assert.rejects(
+		slow,
+		(error: unknown) => error instanceof McpError && error.code === ErrorCode.RequestCancelled,
+	);
 	// Over 2026-07-28 HTTP, closing the request's stream is the cancellation; no notification is POSTed.
 	assert.equal(logger.find('by closing its stream').length, 1);
 	assert.equal(text(await client.callTool('add', { a: 40, b: 2 })), '42');

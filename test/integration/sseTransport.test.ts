@@ -32,7 +32,9 @@ function collect(transport: LegacySseTransport) {
 }
 
 /** A one-route server whose GET answers with `respond`, for endpoint and status cases the fixture does not cover. */
-async function tinyServer(respond: (res: http.ServerResponse, port: number) => void): Promise<{ url: string; close(): Promise<void> }> {
+async function tinyServer(
+	respond: (res: http.ServerResponse, port: number) => void,
+): Promise<{ url: string; close(): Promise<void> }> {
 	const server = http.createServer((_req, res) => respond(res, (server.address() as AddressInfo).port));
 	server.listen(0, '127.0.0.1');
 	await once(server, 'listening');
@@ -58,7 +60,12 @@ describe('legacy HTTP+SSE transport', () => {
 			const init = await inbox.response(1);
 			assert.ok('result' in init);
 			await transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-			await transport.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'huge', arguments: { bytes: 5 * 1024 * 1024 } } });
+			await transport.send({
+				jsonrpc: '2.0',
+				id: 2,
+				method: 'tools/call',
+				params: { name: 'huge', arguments: { bytes: 5 * 1024 * 1024 } },
+			});
 			const big = await inbox.response(2);
 			assert.ok('result' in big);
 			assert.equal((big.result as { content: Array<{ text: string }> }).content[0]!.text.length, 5 * 1024 * 1024);
@@ -82,7 +89,10 @@ describe('legacy HTTP+SSE transport', () => {
 		}
 		assert.equal(inbox.closed?.code, ErrorCode.ConnectionClosed);
 		assert.match(inbox.closed?.message ?? '', /SSE stream (was cut|ended)|server ended the SSE stream/);
-		await assert.rejects(transport.send({ jsonrpc: '2.0', id: 3, method: 'ping' }), (e: McpError) => e.code === ErrorCode.ConnectionClosed);
+		await assert.rejects(
+			transport.send({ jsonrpc: '2.0', id: 3, method: 'ping' }),
+			(e: McpError) => e.code === ErrorCode.ConnectionClosed,
+		);
 		await transport.close();
 	});
 
@@ -105,10 +115,15 @@ describe('legacy HTTP+SSE transport', () => {
 	});
 
 	test('a GET that is not an event stream fails start() with the status, content type and first bytes', async () => {
-		const tiny = await tinyServer((res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<html>Bad gateway</html>'));
+		const tiny = await tinyServer((res) =>
+			res.writeHead(502, { 'content-type': 'text/html' }).end('<html>Bad gateway</html>'),
+		);
 		try {
 			const transport = new LegacySseTransport({ url: tiny.url });
-			await assert.rejects(transport.start(), /did not open an event stream: HTTP 502 \(text\/html\): "<html>Bad gateway<\/html>"/);
+			await assert.rejects(
+				transport.start(),
+				/did not open an event stream: HTTP 502 \(text\/html\): "<html>Bad gateway<\/html>"/,
+			);
 			await transport.close();
 		} finally {
 			await tiny.close();

@@ -18,7 +18,13 @@ const isPosix = process.platform !== 'win32';
 /** A transport to the line server, with every message and the close reason collected. */
 async function startServer(flags: string[] = [], extra: { maxMessageBytes?: number } = {}) {
 	const logger = new MemoryLogger('debug');
-	const transport = new StdioTransport({ command: process.execPath, args: [lineServer, ...flags], logger, name: 'line-server', ...extra });
+	const transport = new StdioTransport({
+		command: process.execPath,
+		args: [lineServer, ...flags],
+		logger,
+		name: 'line-server',
+		...extra,
+	});
 	const messages: Array<Record<string, unknown>> = [];
 	const waiters: Array<{ id: unknown; resolve: (m: Record<string, unknown>) => void }> = [];
 	let closeReason: McpError | undefined;
@@ -53,7 +59,20 @@ async function startServer(flags: string[] = [], extra: { maxMessageBytes?: numb
 		}
 		return messages;
 	};
-	return { transport, logger, messages, request, received, closed, get closeReason() { return closeReason; }, get closeCount() { return closeCount; } };
+	return {
+		transport,
+		logger,
+		messages,
+		request,
+		received,
+		closed,
+		get closeReason() {
+			return closeReason;
+		},
+		get closeCount() {
+			return closeCount;
+		},
+	};
 }
 
 const tempDir = mkdtempSync(join(tmpdir(), 'stdio-test-'));
@@ -72,7 +91,10 @@ describe('StdioTransport with a real process', () => {
 		assert.equal(server.closeReason?.code, ErrorCode.ConnectionClosed);
 		assert.match(server.closeReason.message, /"line-server" closed by the client/);
 		assert.equal(processAlive(server.transport.pid!), false);
-		await assert.rejects(server.transport.send({ jsonrpc: '2.0', method: 'late' }), (e: McpError) => e.code === ErrorCode.ConnectionClosed);
+		await assert.rejects(
+			server.transport.send({ jsonrpc: '2.0', method: 'late' }),
+			(e: McpError) => e.code === ErrorCode.ConnectionClosed,
+		);
 		await server.transport.close(); // still fine after the fact
 		assert.equal(server.closeCount, 1);
 	});
@@ -80,7 +102,11 @@ describe('StdioTransport with a real process', () => {
 	test('a lone message is written at once; the rest of a burst in the same tick leaves in one writev, in order', async () => {
 		const server = await startServer();
 		// The child's stdin, to see how the transport hands data to the pipe (not part of its API).
-		const stdin = (server.transport as unknown as { child: { stdin: { writableLength: number; _writev: (...args: unknown[]) => void } } }).child.stdin;
+		const stdin = (
+			server.transport as unknown as {
+				child: { stdin: { writableLength: number; _writev: (...args: unknown[]) => void } };
+			}
+		).child.stdin;
 		const writevSizes: number[] = [];
 		const original = stdin._writev.bind(stdin);
 		stdin._writev = (chunks: unknown, callback: unknown) => {
@@ -110,7 +136,13 @@ describe('StdioTransport with a real process', () => {
 
 	test('runs in the given directory with the given variables merged over the parent environment', async () => {
 		const logger = new MemoryLogger();
-		const transport = new StdioTransport({ command: process.execPath, args: [lineServer], env: { SWITCHBOARD_TEST_VAR: 'set by config' }, cwd: tempDir, logger });
+		const transport = new StdioTransport({
+			command: process.execPath,
+			args: [lineServer],
+			env: { SWITCHBOARD_TEST_VAR: 'set by config' },
+			cwd: tempDir,
+			logger,
+		});
 		const answers: Array<Record<string, unknown>> = [];
 		transport.onMessage((m) => answers.push((m as { result: Record<string, unknown> }).result));
 		await transport.start();
@@ -242,18 +274,29 @@ describe('StdioTransport with a real process', () => {
 
 	test('a message over maxMessageBytes is dropped with an error, and the connection keeps working', async () => {
 		const server = await startServer([], { maxMessageBytes: 1024 * 1024 });
-		await server.transport.send({ jsonrpc: '2.0', id: 1, method: 'echo', params: { text: 'x'.repeat(2 * 1024 * 1024) } });
+		await server.transport.send({
+			jsonrpc: '2.0',
+			id: 1,
+			method: 'echo',
+			params: { text: 'x'.repeat(2 * 1024 * 1024) },
+		});
 		const response = await server.request('echo', { small: true });
 		assert.deepEqual(response.result, { params: { small: true } });
 		assert.equal(server.messages.length, 1, 'only the small answer arrived');
-		assert.match(server.logger.entries.find((e) => e.level === 'error')!.message, /dropped a message larger than the limit of 1\.0 MiB/);
+		assert.match(
+			server.logger.entries.find((e) => e.level === 'error')!.message,
+			/dropped a message larger than the limit of 1\.0 MiB/,
+		);
 		await server.transport.close();
 	});
 
 	test('many large concurrent sends to a slow reader wait for drain and arrive intact and in order', async () => {
 		const server = await startServer(['--slow-read']);
 		const count = 40;
-		const payloads = Array.from({ length: count }, (_, seq) => `${seq}:`.padEnd(256 * 1024, String.fromCharCode(97 + (seq % 26))) + 'ü');
+		const payloads = Array.from(
+			{ length: count },
+			(_, seq) => `${seq}:`.padEnd(256 * 1024, String.fromCharCode(97 + (seq % 26))) + 'ü',
+		);
 		let settledEarly = 0;
 		const sends = payloads.map((payload, seq) => {
 			const sent = server.transport.send({ jsonrpc: '2.0', id: seq, method: 'digest', params: { seq, payload } });
@@ -272,7 +315,11 @@ describe('StdioTransport with a real process', () => {
 		for (const [seq, message] of messages.entries()) {
 			const result = message.result as { length: number; sha256: string };
 			assert.equal(result.length, payloads[seq]!.length);
-			assert.equal(result.sha256, createHash('sha256').update(payloads[seq]!).digest('hex'), `payload ${seq} arrived intact`);
+			assert.equal(
+				result.sha256,
+				createHash('sha256').update(payloads[seq]!).digest('hex'),
+				`payload ${seq} arrived intact`,
+			);
 		}
 		assert.ok(settledEarly < count, 'some sends waited for the slow reader (back-pressure)');
 		await server.transport.close();
@@ -283,9 +330,11 @@ describe('StdioTransport with a real process', () => {
 		await server.request('closeStdin');
 		let rejection: unknown;
 		for (let i = 0; i < 50 && rejection === undefined; i++) {
-			await server.transport.send({ jsonrpc: '2.0', method: 'noise', params: { text: 'x'.repeat(64 * 1024) } }).catch((e) => {
-				rejection = e;
-			});
+			await server.transport
+				.send({ jsonrpc: '2.0', method: 'noise', params: { text: 'x'.repeat(64 * 1024) } })
+				.catch((e) => {
+					rejection = e;
+				});
 			await new Promise((r) => setTimeout(r, 5));
 		}
 		assert.ok(rejection, 'a send was rejected');
@@ -298,7 +347,12 @@ describe('StdioTransport with a real process', () => {
 	test('a server that closes its stdout but keeps running is stopped, and the reason says so', async () => {
 		const server = await startServer(['--linger']);
 		const pid = server.transport.pid!;
-		await server.transport.send({ jsonrpc: '2.0', id: 1, method: 'closeStdout', params: { stderr: ['redirecting output to a log file'] } });
+		await server.transport.send({
+			jsonrpc: '2.0',
+			id: 1,
+			method: 'closeStdout',
+			params: { stderr: ['redirecting output to a log file'] },
+		});
 		const reason = await server.closed;
 		assert.equal(reason.code, ErrorCode.ConnectionClosed);
 		assert.match(reason.message, /Server "line-server" closed its stdout but kept running/);
@@ -309,7 +363,12 @@ describe('StdioTransport with a real process', () => {
 	});
 
 	test('a command that does not exist fails start() naming the command, the directory and the PATH', async () => {
-		const transport = new StdioTransport({ command: 'no-such-mcp-server-xyz', args: ['--stdio'], env: { PATH: '/opt/nowhere:/usr/bin' }, cwd: tempDir });
+		const transport = new StdioTransport({
+			command: 'no-such-mcp-server-xyz',
+			args: ['--stdio'],
+			env: { PATH: '/opt/nowhere:/usr/bin' },
+			cwd: tempDir,
+		});
 		const closed = new Promise<McpError>((resolve) => transport.onClose(resolve));
 		await assert.rejects(transport.start(), (error: McpError) => {
 			assert.equal(error.code, ErrorCode.TransportFailed);
@@ -338,24 +397,32 @@ describe('StdioTransport with a real process', () => {
 	});
 
 	test('a working directory that does not exist is named as the problem', async () => {
-		const transport = new StdioTransport({ command: process.execPath, args: [lineServer], cwd: join(tempDir, 'missing') });
+		const transport = new StdioTransport({
+			command: process.execPath,
+			args: [lineServer],
+			cwd: join(tempDir, 'missing'),
+		});
 		await assert.rejects(transport.start(), /its working directory ".*missing" does not exist/);
 		await transport.close();
 	});
 
-	test('close() leaves nothing behind: a server that ignores stdin end and SIGTERM, and its grandchild that ignores SIGTERM', { skip: !isPosix }, async () => {
-		const server = await startServer(['--linger', '--ignore-sigterm']);
-		const response = await server.request('spawn');
-		const grandchild = (response.result as { pid: number }).pid;
-		const serverPid = server.transport.pid!;
-		assert.ok(processAlive(grandchild));
-		await server.transport.close();
-		assert.equal(server.closeCount, 1);
-		assert.match(server.closeReason!.message, /closed by the client/);
-		assert.equal(processAlive(serverPid), false, 'the server is gone');
-		assert.equal(processAlive(grandchild), false, 'the grandchild is gone');
-		assert.ok(server.logger.find('sending SIGKILL').length > 0, 'it took SIGKILL');
-	});
+	test(
+		'close() leaves nothing behind: a server that ignores stdin end and SIGTERM, and its grandchild that ignores SIGTERM',
+		{ skip: !isPosix },
+		async () => {
+			const server = await startServer(['--linger', '--ignore-sigterm']);
+			const response = await server.request('spawn');
+			const grandchild = (response.result as { pid: number }).pid;
+			const serverPid = server.transport.pid!;
+			assert.ok(processAlive(grandchild));
+			await server.transport.close();
+			assert.equal(server.closeCount, 1);
+			assert.match(server.closeReason!.message, /closed by the client/);
+			assert.equal(processAlive(serverPid), false, 'the server is gone');
+			assert.equal(processAlive(grandchild), false, 'the grandchild is gone');
+			assert.ok(server.logger.find('sending SIGKILL').length > 0, 'it took SIGKILL');
+		},
+	);
 
 	test('a grandchild that outlives a well-behaved server is stopped by close() too', { skip: !isPosix }, async () => {
 		const server = await startServer();

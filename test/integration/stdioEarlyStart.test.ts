@@ -23,7 +23,12 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 
 /** A transport for `options` that takes over `early`, with its messages and close reason collected. */
 function transportFor(options: Omit<StdioTransportOptions, 'logger'>, early?: EarlyStart) {
-	const transport = new StdioTransport({ ...options, logger: new MemoryLogger('debug'), name: 'early', ...(early ? { early } : {}) });
+	const transport = new StdioTransport({
+		...options,
+		logger: new MemoryLogger('debug'),
+		name: 'early',
+		...(early ? { early } : {}),
+	});
 	const messages: unknown[] = [];
 	transport.onMessage((message) => messages.push(message));
 	const closed = new Promise<McpError>((resolve) => transport.onClose(resolve));
@@ -44,7 +49,10 @@ describe('EarlyStart: a server process started before its transport', () => {
 		await transport.send({ jsonrpc: '2.0', id: 1, method: 'echo', params: { text: 'first' } });
 		await until(() => messages.length === 1, 'the answer');
 		assert.deepEqual(messages[0], { jsonrpc: '2.0', id: 1, result: { params: { text: 'first' } } });
-		await until(() => transport.recentStderr.some((line) => line === `lineServer: started pid ${transport.pid}`), 'the stderr line written before the take-over');
+		await until(
+			() => transport.recentStderr.some((line) => line === `lineServer: started pid ${transport.pid}`),
+			'the stderr line written before the take-over',
+		);
 		await transport.close();
 		assert.match((await closed).message, /closed by the client/);
 		assert.equal(processAlive(early.child!.pid!), false);
@@ -78,15 +86,20 @@ describe('EarlyStart: a server process started before its transport', () => {
 		// The same message as without the early start.
 		const plain = transportFor(options);
 		await plain.transport.start();
-		assert.equal((await plain.closed).message.replace(/"early" exited/, ''), reason.message.replace(/"early" exited/, ''));
+		assert.equal(
+			(await plain.closed).message.replace(/"early" exited/, ''),
+			reason.message.replace(/"early" exited/, ''),
+		);
 	});
 
-	test('an early start whose command does not exist fails the transport\'s start with the usual message', async () => {
+	test("an early start whose command does not exist fails the transport's start with the usual message", async () => {
 		const options = { command: 'mcp-switchboard-no-such-command', args: [] };
 		const early = new EarlyStart(options);
 		await until(() => early.spawnError !== undefined, 'the spawn error');
 		const { transport } = transportFor(options, early);
-		await assert.rejects(transport.start(), (error: McpError) => /command "mcp-switchboard-no-such-command" was not found \(ENOENT\)/.test(error.message));
+		await assert.rejects(transport.start(), (error: McpError) =>
+			/command "mcp-switchboard-no-such-command" was not found \(ENOENT\)/.test(error.message),
+		);
 		const plain = transportFor(options);
 		await assert.rejects(plain.transport.start(), (error: McpError) => /was not found \(ENOENT\)/.test(error.message));
 	});

@@ -19,7 +19,10 @@ function assertClean(text: string, where: string): void {
 }
 
 test('safeUrl keeps scheme, host, path and query names, and hides user info, query values and the fragment', () => {
-	assert.equal(safeUrl('https://alice:hunter2@example.com:8443/v1/mcp?api_key=s3cr3t-key&team=x#frag'), 'https://…@example.com:8443/v1/mcp?api_key=…&team=…');
+	assert.equal(
+		safeUrl('https://alice:hunter2@example.com:8443/v1/mcp?api_key=s3cr3t-key&team=x#frag'),
+		'https://…@example.com:8443/v1/mcp?api_key=…&team=…',
+	);
 	assert.equal(safeUrl('http://127.0.0.1:3001/mcp'), 'http://127.0.0.1:3001/mcp');
 	assert.equal(safeUrl('not a url s3cr3t-key'), '(an invalid URL)');
 });
@@ -29,13 +32,20 @@ test('Streamable HTTP: logs at every level and the wire trace never show the URL
 	const logger = new MemoryLogger('trace');
 	try {
 		const url = `http://alice:hunter2@127.0.0.1:${server.port}/mcp?api_key=s3cr3t-key`;
-		const client = await McpClient.connect(createTransport({ type: 'http', url }, { logger, name: 'remote' }), { logger, name: 'remote' });
+		const client = await McpClient.connect(createTransport({ type: 'http', url }, { logger, name: 'remote' }), {
+			logger,
+			name: 'remote',
+		});
 		await client.callTool('echo', { text: 'hi' });
 		await client.close();
 		assert.ok(server.requestsOf('POST').length >= 2, 'the real URL was used on the wire');
 		assert.ok(logger.find(`http://…@127.0.0.1:${server.port}/mcp?api_key=…`).length > 0, 'the URL is shown, redacted');
 		for (const entry of logger.entries) assertClean(entry.message, `a ${entry.level} log line`);
-		assert.equal(logger.find('session-1').filter((entry) => entry.level === 'info').length, 0, 'the session id is not logged at info');
+		assert.equal(
+			logger.find('session-1').filter((entry) => entry.level === 'info').length,
+			0,
+			'the session id is not logged at info',
+		);
 	} finally {
 		await server.close();
 	}
@@ -46,7 +56,11 @@ for (const type of ['http', 'sse'] as const) {
 		const port = await freePort(); // nothing listens there
 		const logger = new MemoryLogger('trace');
 		const url = `http://alice:hunter2@127.0.0.1:${port}/${type === 'sse' ? 'sse' : 'mcp'}?token=s3cr3t-key`;
-		const error = await McpClient.connect(createTransport({ type, url }, { logger, name: 'remote' }), { logger, name: 'remote', connectTimeoutMs: 5000 }).then(
+		const error = await McpClient.connect(createTransport({ type, url }, { logger, name: 'remote' }), {
+			logger,
+			name: 'remote',
+			connectTimeoutMs: 5000,
+		}).then(
 			() => assert.fail('connected to a closed port'),
 			(e: unknown) => e,
 		);
@@ -54,7 +68,12 @@ for (const type of ['http', 'sse'] as const) {
 		assert.match(error.message, /127\.0\.0\.1/);
 		assertClean(error.message, 'the error message');
 		assertClean(JSON.stringify(error.data ?? {}), 'the error data');
-		assertClean(String((error as { cause?: unknown }).cause instanceof McpError ? ((error as { cause: McpError }).cause.message) : ''), 'the cause');
+		assertClean(
+			String(
+				(error as { cause?: unknown }).cause instanceof McpError ? (error as { cause: McpError }).cause.message : '',
+			),
+			'the cause',
+		);
 		for (const entry of logger.entries) assertClean(entry.message, `a ${entry.level} log line`);
 	});
 }
@@ -65,7 +84,11 @@ test('legacy SSE: a reply that is not an event stream is reported without the cr
 	try {
 		// /mcp answers GET with 405 on a server that offers no listening stream: not an event stream.
 		const url = `http://127.0.0.1:${server.port}/mcp?api_key=s3cr3t-key`;
-		const error = await McpClient.connect(createTransport({ type: 'sse', url }, { logger, name: 'old' }), { logger, name: 'old', connectTimeoutMs: 5000 }).then(
+		const error = await McpClient.connect(createTransport({ type: 'sse', url }, { logger, name: 'old' }), {
+			logger,
+			name: 'old',
+			connectTimeoutMs: 5000,
+		}).then(
 			() => assert.fail('connected'),
 			(e: unknown) => e,
 		);

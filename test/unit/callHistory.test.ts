@@ -28,10 +28,16 @@ test('entries are newest first, capped, and survive a new history over the same 
 	const store = memoryStore();
 	const history = new CallHistory(store, 3);
 	for (let i = 1; i <= 5; i++) history.add(call(`m${i}`, 1000 + i));
-	assert.deepEqual(history.all().map((e) => (e.target.kind === 'tool' ? e.target.arguments.message : '')), ['m5', 'm4', 'm3']);
+	assert.deepEqual(
+		history.all().map((e) => (e.target.kind === 'tool' ? e.target.arguments.message : '')),
+		['m5', 'm4', 'm3'],
+	);
 	await history.flushed();
 	const reloaded = new CallHistory(store, 3);
-	assert.deepEqual(reloaded.all().map((e) => e.id), history.all().map((e) => e.id));
+	assert.deepEqual(
+		reloaded.all().map((e) => e.id),
+		history.all().map((e) => e.id),
+	);
 	const next = reloaded.add(call('m6', 2000));
 	assert.ok(!history.all().some((e) => e.id === next.id), 'ids stay unique after a reload');
 	reloaded.setMaxEntries(1);
@@ -52,7 +58,11 @@ test('a result too large to keep is listed with its size, not stored', async () 
 	const store = memoryStore();
 	const history = new CallHistory(store);
 	const big = call('big', 1);
-	big.outcome = { kind: 'result', result: { content: [{ type: 'text', text: 'x'.repeat(MAX_RESULT_CHARS + 10) }] }, isError: false };
+	big.outcome = {
+		kind: 'result',
+		result: { content: [{ type: 'text', text: 'x'.repeat(MAX_RESULT_CHARS + 10) }] },
+		isError: false,
+	};
 	const entry = history.add(big);
 	assert.ok(entry.resultDropped && entry.resultDropped.chars > MAX_RESULT_CHARS);
 	await history.flushed();
@@ -61,7 +71,12 @@ test('a result too large to keep is listed with its size, not stored', async () 
 
 test('stored garbage is ignored, not a crash; clear empties the store', async () => {
 	const store = memoryStore();
-	store.data.set('mcpSwitchboard.callHistory', [null, 3, { id: 'x' }, { id: '1-1', target: { kind: 'tool' }, outcome: { kind: 'error' }, startedAt: 1 }]);
+	store.data.set('mcpSwitchboard.callHistory', [
+		null,
+		3,
+		{ id: 'x' },
+		{ id: '1-1', target: { kind: 'tool' }, outcome: { kind: 'error' }, startedAt: 1 },
+	]);
 	const history = new CallHistory(store);
 	assert.equal(history.all().length, 1);
 	history.clear();

@@ -3,15 +3,28 @@ import assert from 'node:assert/strict';
 import type { NamedTool, ServerState, ServerView } from '../../src/manager/manager';
 import type { McpClient } from '../../src/protocol/client';
 import type { CallToolResult } from '../../src/protocol/schema';
-import { progressLabel, resourceParts, toolDescription, toolFailureText, toolInputSchema, toolResultParts, toolResultText, toolsMarkdown } from '../../src/vscode/chat/chatMapping';
+import {
+	progressLabel,
+	resourceParts,
+	toolDescription,
+	toolFailureText,
+	toolInputSchema,
+	toolResultParts,
+	toolResultText,
+	toolsMarkdown,
+} from '../../src/vscode/chat/chatMapping';
 
 const running: ServerState = { kind: 'running', client: {} as McpClient };
 
 function named(server: string, name: string, extra: Partial<NamedTool['tool']> = {}): NamedTool {
-	return { server, qualifiedName: `mcp__${server}__${name}`, tool: { name, inputSchema: { type: 'object' }, ...extra } };
+	return {
+		server,
+		qualifiedName: `mcp__${server}__${name}`,
+		tool: { name, inputSchema: { type: 'object' }, ...extra },
+	};
 }
 
-test('the progress label names server and tool, with the server\'s progress message when there is one', () => {
+test("the progress label names server and tool, with the server's progress message when there is one", () => {
 	assert.equal(progressLabel('everything', 'echo'), 'Calling everything › echo…');
 	assert.equal(progressLabel('everything', 'long', ' step 2 of 5 '), 'Calling everything › long…: step 2 of 5');
 	assert.equal(progressLabel('everything', 'long', '  '), 'Calling everything › long…');
@@ -27,7 +40,13 @@ test('a tool result becomes parts for the model: text, images as image bytes, th
 			{ type: 'image', data: PNG_BASE64, mimeType: 'image/png' },
 			{ type: 'image', data: 'PHN2Zy8+', mimeType: 'image/svg+xml' },
 			{ type: 'audio', data: 'AAAA', mimeType: 'audio/wav' },
-			{ type: 'resource_link', name: 'readme', uri: 'file:///r.md', mimeType: 'text/markdown', description: 'The project readme' },
+			{
+				type: 'resource_link',
+				name: 'readme',
+				uri: 'file:///r.md',
+				mimeType: 'text/markdown',
+				description: 'The project readme',
+			},
 			{ type: 'resource', resource: { uri: 'test://a', text: 'inner text', mimeType: 'text/plain' } },
 			{ type: 'resource', resource: { uri: 'test://b', blob: 'AAAA', mimeType: 'application/zip' } },
 			{ type: 'resource', resource: { uri: 'test://c.png', blob: PNG_BASE64, mimeType: 'image/png' } },
@@ -60,12 +79,22 @@ test('a tool result becomes parts for the model: text, images as image bytes, th
 	assert.ok(embeddedImage?.kind === 'image' && embeddedImage.mimeType === 'image/png');
 	assert.equal(last?.kind === 'text' && last.text, 'Structured content (JSON):\n{"sum":3}');
 	// For people (the /call answer's metadata, logs): one text, images by their description.
-	assert.match(toolResultText(result), /^Echo: hi\n\[image image\/png, 70 B, sent as an image\]\n\[image image\/svg\+xml/);
+	assert.match(
+		toolResultText(result),
+		/^Echo: hi\n\[image image\/png, 70 B, sent as an image\]\n\[image image\/svg\+xml/,
+	);
 });
 
 test('an image that is not valid or too large is described instead of sent', () => {
-	const parts = toolResultParts({ content: [{ type: 'image', data: '', mimeType: 'image/png' }, { type: 'image', data: 'A'.repeat(8 * 1024 * 1024), mimeType: 'image/jpeg' }] });
-	assert.deepEqual(parts, [{ kind: 'text', text: '[image image/png, 0 B, no data]\n[image image/jpeg, 6.0 MB, not sent: larger than 5 MB]' }]);
+	const parts = toolResultParts({
+		content: [
+			{ type: 'image', data: '', mimeType: 'image/png' },
+			{ type: 'image', data: 'A'.repeat(8 * 1024 * 1024), mimeType: 'image/jpeg' },
+		],
+	});
+	assert.deepEqual(parts, [
+		{ kind: 'text', text: '[image image/png, 0 B, no data]\n[image image/jpeg, 6.0 MB, not sent: larger than 5 MB]' },
+	]);
 });
 
 test('a read resource becomes parts: text under its URI and type, images as images, other binary described', () => {
@@ -76,31 +105,66 @@ test('a read resource becomes parts: text under its URI and type, images as imag
 			{ uri: 'test://static/resource/3', mimeType: 'application/octet-stream', blob: 'AAAA' },
 		],
 	});
-	assert.deepEqual(parts.map((part) => part.kind), ['text', 'image', 'text']);
-	assert.equal(parts[0]?.kind === 'text' && parts[0].text, '[resource: uri test://static/resource/1, type text/plain]\nResource 1: plain text\n[resource: uri test://static/resource/2, type image/png, 70 B, sent as the image that follows]');
-	assert.equal(parts[2]?.kind === 'text' && parts[2].text, '[resource: uri test://static/resource/3, type application/octet-stream, binary, 3 B, not shown; the model takes text and images only]');
+	assert.deepEqual(
+		parts.map((part) => part.kind),
+		['text', 'image', 'text'],
+	);
+	assert.equal(
+		parts[0]?.kind === 'text' && parts[0].text,
+		'[resource: uri test://static/resource/1, type text/plain]\nResource 1: plain text\n[resource: uri test://static/resource/2, type image/png, 70 B, sent as the image that follows]',
+	);
+	assert.equal(
+		parts[2]?.kind === 'text' && parts[2].text,
+		'[resource: uri test://static/resource/3, type application/octet-stream, binary, 3 B, not shown; the model takes text and images only]',
+	);
 	assert.deepEqual(resourceParts({ contents: [] }), [{ kind: 'text', text: '(the resource has no contents)' }]);
 });
 
 test('isError is marked, an empty result says so, and a long result is cut with a note', () => {
-	assert.equal(toolResultText({ content: [{ type: 'text', text: 'no such file' }], isError: true }), 'Tool error: no such file');
+	assert.equal(
+		toolResultText({ content: [{ type: 'text', text: 'no such file' }], isError: true }),
+		'Tool error: no such file',
+	);
 	assert.equal(toolResultText({ content: [] }), '(the tool returned no content)');
 	const cut = toolResultText({ content: [{ type: 'text', text: 'x'.repeat(30) }] }, 10);
 	assert.equal(cut, `${'x'.repeat(10)}\n[cut: 20 more characters]`);
 	// The cut counts every text after it; images before the cut still go, an error with no text first says so.
-	const mixed = toolResultParts({ content: [{ type: 'image', data: PNG_BASE64, mimeType: 'image/png' }, { type: 'text', text: 'y'.repeat(8) }, { type: 'text', text: 'z'.repeat(5) }], isError: true }, 20);
-	assert.deepEqual(mixed.map((part) => (part.kind === 'text' ? part.text : part.kind)), ['Tool error:', 'image', `yyyyyyyy\nz\n[cut: 4 more characters]`]);
+	const mixed = toolResultParts(
+		{
+			content: [
+				{ type: 'image', data: PNG_BASE64, mimeType: 'image/png' },
+				{ type: 'text', text: 'y'.repeat(8) },
+				{ type: 'text', text: 'z'.repeat(5) },
+			],
+			isError: true,
+		},
+		20,
+	);
+	assert.deepEqual(
+		mixed.map((part) => (part.kind === 'text' ? part.text : part.kind)),
+		['Tool error:', 'image', `yyyyyyyy\nz\n[cut: 4 more characters]`],
+	);
 });
 
 test('a thrown failure names server and tool, keeps only the first line, and is marked as an error', () => {
-	assert.equal(toolFailureText('github', 'create_issue', new Error('Request timed out\nstack…')), 'Tool error: github › create_issue failed: Request timed out');
+	assert.equal(
+		toolFailureText('github', 'create_issue', new Error('Request timed out\nstack…')),
+		'Tool error: github › create_issue failed: Request timed out',
+	);
 	assert.equal(toolFailureText('s', 't', 'plain'), 'Tool error: s › t failed: plain');
 	assert.ok(toolFailureText('s', 't', new Error('y'.repeat(2000))).length < 600);
 });
 
-test('/tools lists running servers\' tools by qualified name, and servers not running with their state', () => {
+test("/tools lists running servers' tools by qualified name, and servers not running with their state", () => {
 	const servers: Pick<ServerView, 'name' | 'state' | 'tools'>[] = [
-		{ name: 'everything', state: running, tools: [named('everything', 'echo', { description: 'Echoes back\nthe input' }), named('everything', 'add', { title: 'Add *numbers*' })] },
+		{
+			name: 'everything',
+			state: running,
+			tools: [
+				named('everything', 'echo', { description: 'Echoes back\nthe input' }),
+				named('everything', 'add', { title: 'Add *numbers*' }),
+			],
+		},
 		{ name: 'quiet', state: running, tools: [] },
 		{ name: 'broken', state: { kind: 'error', message: 'spawn ENOENT' }, tools: [] },
 	];
@@ -125,14 +189,26 @@ test('/tools lists running servers\' tools by qualified name, and servers not ru
 });
 
 test('/tools says so when nothing is configured or nothing runs', () => {
-	assert.equal(toolsMarkdown([], () => ''), 'No MCP server is configured.');
-	assert.equal(toolsMarkdown([{ name: 'a', state: { kind: 'stopped' }, tools: [] }], () => 'stopped'), 'No MCP server is running.\n\nNot running:\n\n- a: stopped');
+	assert.equal(
+		toolsMarkdown([], () => ''),
+		'No MCP server is configured.',
+	);
+	assert.equal(
+		toolsMarkdown([{ name: 'a', state: { kind: 'stopped' }, tools: [] }], () => 'stopped'),
+		'No MCP server is running.\n\nNot running:\n\n- a: stopped',
+	);
 });
 
 test('tools offered to the model always have a description and an object schema', () => {
 	assert.equal(toolDescription(named('s', 'x', { description: ' Does x ' })), 'Does x');
 	assert.equal(toolDescription(named('s', 'x', { title: 'Ex' })), 'Ex');
 	assert.equal(toolDescription(named('s', 'x')), 'x (from the MCP server s)');
-	assert.deepEqual(toolInputSchema(named('s', 'x', { inputSchema: { type: 'object', properties: { a: { type: 'string' } } } })), { type: 'object', properties: { a: { type: 'string' } } });
-	assert.deepEqual(toolInputSchema({ ...named('s', 'x'), tool: { name: 'x' } as NamedTool['tool'] }), { type: 'object', properties: {} });
+	assert.deepEqual(
+		toolInputSchema(named('s', 'x', { inputSchema: { type: 'object', properties: { a: { type: 'string' } } } })),
+		{ type: 'object', properties: { a: { type: 'string' } } },
+	);
+	assert.deepEqual(toolInputSchema({ ...named('s', 'x'), tool: { name: 'x' } as NamedTool['tool'] }), {
+		type: 'object',
+		properties: {},
+	});
 });

@@ -7,7 +7,11 @@ const noFile = () => {
 };
 
 test('commands, operands and global flags in any order', () => {
-	const parsed = parseCommandLine(['--json', 'call', 'srv', 'tool', '--args', '{"a":1}', '-w', '/ws', '--input', 'k=v=w', '--timeout', '5000'], '/cwd', noFile);
+	const parsed = parseCommandLine(
+		['--json', 'call', 'srv', 'tool', '--args', '{"a":1}', '-w', '/ws', '--input', 'k=v=w', '--timeout', '5000'],
+		'/cwd',
+		noFile,
+	);
 	assert.ok(parsed.ok);
 	assert.deepEqual(parsed.command, { name: 'call', server: 'srv', tool: 'tool', args: { a: 1 } });
 	assert.equal(parsed.options.workspace, '/ws');

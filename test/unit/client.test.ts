@@ -1,7 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryLogger } from '../../src/common/logger';
-import { isPlainCallToolResult, isPlainListToolsResult, McpClient, type ClientOptions } from '../../src/protocol/client';
+import {
+	isPlainCallToolResult,
+	isPlainListToolsResult,
+	McpClient,
+	type ClientOptions,
+} from '../../src/protocol/client';
 import { ErrorCode } from '../../src/protocol/jsonrpc';
 import { McpError } from '../../src/protocol/mcpError';
 import { outputValidatorStats } from '../../src/protocol/outputValidator';
@@ -11,7 +16,9 @@ import { linkedPair } from '../fixtures/linkedTransport';
 
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-async function connect(options: { server?: FakeServerOptions; client?: ClientOptions; setup?: (server: FakeServer) => void } = {}) {
+async function connect(
+	options: { server?: FakeServerOptions; client?: ClientOptions; setup?: (server: FakeServer) => void } = {},
+) {
 	const pair = linkedPair();
 	const server = new FakeServer(pair.server, options.server);
 	options.setup?.(server);
@@ -21,13 +28,20 @@ async function connect(options: { server?: FakeServerOptions; client?: ClientOpt
 }
 
 function isMcpError(code: number, pattern?: RegExp) {
-	return (error: unknown) => error instanceof McpError && error.code === code && (!pattern || pattern.test(error.message));
+	return (error: unknown) =>
+		error instanceof McpError && error.code === code && (!pattern || pattern.test(error.message));
 }
 
 test('the handshake offers 2025-11-25, sends initialized after the answer, and exposes what the server said', async () => {
 	const { pair, server, client } = await connect({
 		server: {
-			serverInfo: { name: 'srv', version: '2.0.0', title: 'Server', websiteUrl: 'https://example.com', icons: [{ src: 'https://example.com/i.png' }] },
+			serverInfo: {
+				name: 'srv',
+				version: '2.0.0',
+				title: 'Server',
+				websiteUrl: 'https://example.com',
+				icons: [{ src: 'https://example.com/i.png' }],
+			},
 			instructions: 'Use the echo tool.',
 		},
 	});
@@ -79,14 +93,23 @@ test('an initialize error or malformed answer fails connect and closes the trans
 	assert.equal(failing.client.isClosed, true);
 
 	const malformed = linkedPair();
-	new FakeServer(malformed.server).on('initialize', () => ({ protocolVersion: '2025-11-25', serverInfo: { name: 'x' } }));
-	await assert.rejects(McpClient.connect(malformed.client, { name: 'bad' }), isMcpError(ErrorCode.ProtocolViolation, /bad answered initialize with an invalid result/));
+	new FakeServer(malformed.server).on('initialize', () => ({
+		protocolVersion: '2025-11-25',
+		serverInfo: { name: 'x' },
+	}));
+	await assert.rejects(
+		McpClient.connect(malformed.client, { name: 'bad' }),
+		isMcpError(ErrorCode.ProtocolViolation, /bad answered initialize with an invalid result/),
+	);
 	assert.equal(malformed.client.isClosed, true);
 });
 
 test('connect fails with the transport error when the transport cannot start', async () => {
 	const pair = linkedPair();
-	pair.client.startError = new McpError(ErrorCode.TransportFailed, 'Cannot start "nope": command not found (check PATH)');
+	pair.client.startError = new McpError(
+		ErrorCode.TransportFailed,
+		'Cannot start "nope": command not found (check PATH)',
+	);
 	await assert.rejects(McpClient.connect(pair.client), isMcpError(ErrorCode.TransportFailed, /check PATH/));
 });
 
@@ -96,7 +119,10 @@ test('connect times out after connectTimeoutMs when the server never answers ini
 	// The timeout timer is unref()ed (a real transport's process or socket keeps Node alive); the linked pair holds nothing.
 	const keepAlive = setInterval(() => {}, 1000);
 	try {
-		await assert.rejects(McpClient.connect(pair.client, { connectTimeoutMs: 20 }), isMcpError(ErrorCode.RequestTimeout, /initialize/));
+		await assert.rejects(
+			McpClient.connect(pair.client, { connectTimeoutMs: 20 }),
+			isMcpError(ErrorCode.RequestTimeout, /initialize/),
+		);
 	} finally {
 		clearInterval(keepAlive);
 	}
@@ -108,10 +134,20 @@ test('connect times out after connectTimeoutMs when the server never answers ini
 test('capabilities are advertised only for the handlers supplied', async () => {
 	const all = await connect({
 		client: {
-			handlers: { roots: () => [], sampling: async () => ({ role: 'assistant', content: { type: 'text', text: '' }, model: 'm' }), samplingTools: true, elicitation: async () => ({ action: 'decline' }), elicitationUrl: true },
+			handlers: {
+				roots: () => [],
+				sampling: async () => ({ role: 'assistant', content: { type: 'text', text: '' }, model: 'm' }),
+				samplingTools: true,
+				elicitation: async () => ({ action: 'decline' }),
+				elicitationUrl: true,
+			},
 		},
 	});
-	assert.deepEqual(all.server.requests('initialize')[0]?.params?.capabilities, { roots: { listChanged: true }, sampling: { tools: {} }, elicitation: { form: {}, url: {} } });
+	assert.deepEqual(all.server.requests('initialize')[0]?.params?.capabilities, {
+		roots: { listChanged: true },
+		sampling: { tools: {} },
+		elicitation: { form: {}, url: {} },
+	});
 	const some = await connect({ client: { handlers: { elicitation: async () => ({ action: 'decline' }) } } });
 	assert.deepEqual(some.server.requests('initialize')[0]?.params?.capabilities, { elicitation: { form: {} } });
 });
@@ -119,9 +155,15 @@ test('capabilities are advertised only for the handlers supplied', async () => {
 test('methods the server did not advertise fail with CapabilityMissing without being sent', async () => {
 	const { client, server } = await connect({ server: { capabilities: { tools: {}, resources: {} } } });
 	server.on('ping', () => ({}));
-	await assert.rejects(client.listPrompts(), isMcpError(ErrorCode.CapabilityMissing, /fake does not support prompts\/list.*'prompts'/));
+	await assert.rejects(
+		client.listPrompts(),
+		isMcpError(ErrorCode.CapabilityMissing, /fake does not support prompts\/list.*'prompts'/),
+	);
 	await assert.rejects(client.getPrompt('p'), isMcpError(ErrorCode.CapabilityMissing));
-	await assert.rejects(client.complete({ type: 'ref/prompt', name: 'p' }, { name: 'a', value: '' }), isMcpError(ErrorCode.CapabilityMissing, /completions/));
+	await assert.rejects(
+		client.complete({ type: 'ref/prompt', name: 'p' }, { name: 'a', value: '' }),
+		isMcpError(ErrorCode.CapabilityMissing, /completions/),
+	);
 	await assert.rejects(client.setLoggingLevel('info'), isMcpError(ErrorCode.CapabilityMissing, /logging/));
 	await assert.rejects(client.subscribe('file:///a'), isMcpError(ErrorCode.CapabilityMissing, /resources\.subscribe/));
 	await client.ping();
@@ -131,11 +173,13 @@ test('methods the server did not advertise fail with CapabilityMissing without b
 });
 
 test('list methods follow nextCursor to the end', async () => {
-	const pages = <T>(items: T[], size: number) => (params: Record<string, unknown>) => {
-		const start = params.cursor === undefined ? 0 : Number(params.cursor);
-		const next = start + size < items.length ? String(start + size) : undefined;
-		return { page: items.slice(start, start + size), next };
-	};
+	const pages =
+		<T>(items: T[], size: number) =>
+		(params: Record<string, unknown>) => {
+			const start = params.cursor === undefined ? 0 : Number(params.cursor);
+			const next = start + size < items.length ? String(start + size) : undefined;
+			return { page: items.slice(start, start + size), next };
+		};
 	const tools = Array.from({ length: 25 }, (_, i) => ({ name: `t${i}`, inputSchema: { type: 'object' } }));
 	const resources = Array.from({ length: 7 }, (_, i) => ({ uri: `file:///${i}`, name: `r${i}` }));
 	const templates = Array.from({ length: 3 }, (_, i) => ({ uriTemplate: `x://{id}/${i}`, name: `t${i}` }));
@@ -163,7 +207,11 @@ test('list methods follow nextCursor to the end', async () => {
 
 test('a server that repeats a cursor does not loop forever', async () => {
 	const { client, server, logger } = await connect({
-		setup: (s) => s.on('tools/list', (params) => ({ tools: [{ name: `t-${String(params.cursor)}`, inputSchema: {} }], nextCursor: params.cursor === 'A' ? 'B' : 'A' })),
+		setup: (s) =>
+			s.on('tools/list', (params) => ({
+				tools: [{ name: `t-${String(params.cursor)}`, inputSchema: {} }],
+				nextCursor: params.cursor === 'A' ? 'B' : 'A',
+			})),
 	});
 	const tools = await client.listTools();
 	assert.deepEqual(
@@ -181,13 +229,21 @@ test('a result of the wrong shape is a ProtocolViolation naming the method and p
 
 const weatherSchema = {
 	type: 'object',
-	properties: { temperature: { type: 'number' }, conditions: { type: 'string' }, wind: { type: 'object', properties: { speed: { type: 'number' } }, required: ['speed'] } },
+	properties: {
+		temperature: { type: 'number' },
+		conditions: { type: 'string' },
+		wind: { type: 'object', properties: { speed: { type: 'number' } }, required: ['speed'] },
+	},
 	required: ['temperature', 'conditions'],
 };
 
 function toolServer(s: FakeServer, structured: (name: string) => unknown, toolCount = 3, schema = weatherSchema) {
 	s.on('tools/list', () => ({
-		tools: Array.from({ length: toolCount }, (_, i) => ({ name: `tool${i}`, inputSchema: { type: 'object' }, outputSchema: structuredClone(schema) })),
+		tools: Array.from({ length: toolCount }, (_, i) => ({
+			name: `tool${i}`,
+			inputSchema: { type: 'object' },
+			outputSchema: structuredClone(schema),
+		})),
 	}));
 	s.on('tools/call', (params) => {
 		const name = String(params.name);
@@ -203,16 +259,25 @@ test('structuredContent is validated against the outputSchema: valid passes, inv
 	const ok = await client.callTool('tool0', { city: 'Oslo' });
 	assert.deepEqual(ok.structuredContent, { temperature: 21.5, conditions: 'sunny', extra: 'kept' });
 	answer = { temperature: 'warm', conditions: 'sunny' };
-	await assert.rejects(client.callTool('tool0'), isMcpError(ErrorCode.ProtocolViolation, /Tool "tool0".*outputSchema at temperature/));
+	await assert.rejects(
+		client.callTool('tool0'),
+		isMcpError(ErrorCode.ProtocolViolation, /Tool "tool0".*outputSchema at temperature/),
+	);
 	answer = { temperature: 1, conditions: 'x', wind: { speed: 'fast' } };
-	await assert.rejects(client.callTool('tool0'), (e: unknown) => e instanceof McpError && /at wind\.speed/.test(e.message) && (e.data as { tool: string }).tool === 'tool0');
+	await assert.rejects(
+		client.callTool('tool0'),
+		(e: unknown) =>
+			e instanceof McpError && /at wind\.speed/.test(e.message) && (e.data as { tool: string }).tool === 'tool0',
+	);
 });
 
 test('a tool with an outputSchema that returns no structuredContent is an error, unless the result isError', async () => {
 	const { client } = await connect({
 		setup: (s) => {
 			toolServer(s, () => undefined, 1);
-			s.on('tools/call', (params) => (params.name === 'fail' ? { content: [], isError: true } : { content: [{ type: 'text', text: 'plain' }] }));
+			s.on('tools/call', (params) =>
+				params.name === 'fail' ? { content: [], isError: true } : { content: [{ type: 'text', text: 'plain' }] },
+			);
 		},
 	});
 	await client.listTools();
@@ -221,7 +286,7 @@ test('a tool with an outputSchema that returns no structuredContent is an error,
 	assert.equal(errorResult.isError, true);
 });
 
-test('validators are built lazily on a tool\'s first call, once, and never on tools/list', async () => {
+test("validators are built lazily on a tool's first call, once, and never on tools/list", async () => {
 	const { client } = await connect({ setup: (s) => toolServer(s, () => ({ temperature: 1, conditions: 'c' }), 100) });
 	const before = outputValidatorStats.compiled;
 	await client.listTools();
@@ -239,7 +304,9 @@ test('validators are built lazily on a tool\'s first call, once, and never on to
 
 test('a changed outputSchema after a new tools/list gets a new validator', async () => {
 	let schema: Record<string, unknown> = weatherSchema;
-	const { client, server } = await connect({ setup: (s) => toolServer(s, () => ({ temperature: 1, conditions: 'c' }), 1) });
+	const { client, server } = await connect({
+		setup: (s) => toolServer(s, () => ({ temperature: 1, conditions: 'c' }), 1),
+	});
 	server.on('tools/list', () => ({ tools: [{ name: 'tool0', inputSchema: {}, outputSchema: schema }] }));
 	await client.listTools();
 	await client.callTool('tool0');
@@ -256,15 +323,35 @@ test('before any tools/list, callTool does not validate', async () => {
 
 test('every content block type passes through intact', async () => {
 	const content = [
-		{ type: 'text', text: 'hello', annotations: { audience: ['user'], priority: 0.5, lastModified: '2025-01-01T00:00:00Z' }, _meta: { a: 1 } },
+		{
+			type: 'text',
+			text: 'hello',
+			annotations: { audience: ['user'], priority: 0.5, lastModified: '2025-01-01T00:00:00Z' },
+			_meta: { a: 1 },
+		},
 		{ type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
 		{ type: 'audio', data: 'UklGRg==', mimeType: 'audio/wav', annotations: { audience: ['assistant'] } },
-		{ type: 'resource_link', uri: 'file:///a.txt', name: 'a.txt', title: 'A', description: 'd', mimeType: 'text/plain', size: 3, icons: [{ src: 'x.png' }] },
-		{ type: 'resource', resource: { uri: 'demo://b', mimeType: 'application/octet-stream', blob: 'AAEC', _meta: { m: true } }, annotations: { priority: 1 } },
+		{
+			type: 'resource_link',
+			uri: 'file:///a.txt',
+			name: 'a.txt',
+			title: 'A',
+			description: 'd',
+			mimeType: 'text/plain',
+			size: 3,
+			icons: [{ src: 'x.png' }],
+		},
+		{
+			type: 'resource',
+			resource: { uri: 'demo://b', mimeType: 'application/octet-stream', blob: 'AAEC', _meta: { m: true } },
+			annotations: { priority: 1 },
+		},
 		{ type: 'resource', resource: { uri: 'demo://c', text: 'body' } },
 		{ type: 'future_block', whatever: { nested: [1, 2, 3] } },
 	];
-	const { client } = await connect({ setup: (s) => s.on('tools/call', () => ({ content, _meta: { 'io.example/trace': 'abc' }, unknownTopLevel: 1 })) });
+	const { client } = await connect({
+		setup: (s) => s.on('tools/call', () => ({ content, _meta: { 'io.example/trace': 'abc' }, unknownTopLevel: 1 })),
+	});
 	const result = await client.callTool('any');
 	assert.deepEqual(result.content, content);
 	assert.deepEqual(result._meta, { 'io.example/trace': 'abc' });
@@ -304,17 +391,34 @@ test('resources, prompts, completion and logging send the right params and parse
 			s.on('resources/read', (p) => ({ contents: [{ uri: p.uri, mimeType: 'text/plain', text: 'hi' }] }));
 			s.on('resources/subscribe', () => ({}));
 			s.on('resources/unsubscribe', () => ({}));
-			s.on('prompts/get', (p) => ({ description: 'd', messages: [{ role: 'user', content: { type: 'text', text: `city=${(p.arguments as Record<string, string>).city}` } }] }));
-			s.on('completion/complete', (p) => ({ completion: { values: [`${(p.context as { arguments: Record<string, string> }).arguments.city}-1`], total: 1, hasMore: false } }));
+			s.on('prompts/get', (p) => ({
+				description: 'd',
+				messages: [
+					{ role: 'user', content: { type: 'text', text: `city=${(p.arguments as Record<string, string>).city}` } },
+				],
+			}));
+			s.on('completion/complete', (p) => ({
+				completion: {
+					values: [`${(p.context as { arguments: Record<string, string> }).arguments.city}-1`],
+					total: 1,
+					hasMore: false,
+				},
+			}));
 			s.on('logging/setLevel', () => ({}));
 		},
 	});
-	assert.deepEqual(await client.readResource('demo://x'), { contents: [{ uri: 'demo://x', mimeType: 'text/plain', text: 'hi' }] });
+	assert.deepEqual(await client.readResource('demo://x'), {
+		contents: [{ uri: 'demo://x', mimeType: 'text/plain', text: 'hi' }],
+	});
 	await client.subscribe('demo://x');
 	await client.unsubscribe('demo://x');
 	const prompt = await client.getPrompt('args-prompt', { city: 'Paris' });
 	assert.deepEqual(prompt.messages[0]?.content, { type: 'text', text: 'city=Paris' });
-	const completion = await client.complete({ type: 'ref/prompt', name: 'p' }, { name: 'state', value: '' }, { arguments: { city: 'Lyon' } });
+	const completion = await client.complete(
+		{ type: 'ref/prompt', name: 'p' },
+		{ name: 'state', value: '' },
+		{ arguments: { city: 'Lyon' } },
+	);
 	assert.deepEqual(completion.completion.values, ['Lyon-1']);
 	assert.deepEqual(server.requests('completion/complete')[0]?.params, {
 		ref: { type: 'ref/prompt', name: 'p' },
@@ -343,7 +447,14 @@ test('server notifications surface as events', async () => {
 	server.notify('notifications/message', { level: 'shouting', data: 'invalid level is dropped' });
 	server.notify('notifications/elicitation/complete', { elicitationId: 'e-1' });
 	await flush();
-	assert.deepEqual(seen, ['tools', 'prompts', 'resources', 'updated demo://1', 'log error db {"msg":"down"}', 'elicitation e-1']);
+	assert.deepEqual(seen, [
+		'tools',
+		'prompts',
+		'resources',
+		'updated demo://1',
+		'log error db {"msg":"down"}',
+		'elicitation e-1',
+	]);
 });
 
 test('server requests reach the supplied handlers; an absent handler is MethodNotFound', async () => {
@@ -354,7 +465,12 @@ test('server requests reach the supplied handlers; an absent handler is MethodNo
 				roots: () => [{ uri: 'file:///work', name: 'work' }],
 				sampling: async (params) => {
 					samplingSeen.push(params);
-					return { role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'test-model', stopReason: 'endTurn' };
+					return {
+						role: 'assistant',
+						content: { type: 'text', text: 'hi' },
+						model: 'test-model',
+						stopReason: 'endTurn',
+					};
 				},
 			},
 		},
@@ -362,13 +478,26 @@ test('server requests reach the supplied handlers; an absent handler is MethodNo
 	const roots = await server.request('roots/list');
 	assert.ok('result' in roots);
 	assert.deepEqual(roots.result, { roots: [{ uri: 'file:///work', name: 'work' }] });
-	const sampled = await server.request('sampling/createMessage', { messages: [{ role: 'user', content: { type: 'text', text: 'q' } }], maxTokens: 10 });
+	const sampled = await server.request('sampling/createMessage', {
+		messages: [{ role: 'user', content: { type: 'text', text: 'q' } }],
+		maxTokens: 10,
+	});
 	assert.ok('result' in sampled);
-	assert.deepEqual(sampled.result, { role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'test-model', stopReason: 'endTurn' });
-	assert.deepEqual(samplingSeen, [{ messages: [{ role: 'user', content: { type: 'text', text: 'q' } }], maxTokens: 10 }]);
+	assert.deepEqual(sampled.result, {
+		role: 'assistant',
+		content: { type: 'text', text: 'hi' },
+		model: 'test-model',
+		stopReason: 'endTurn',
+	});
+	assert.deepEqual(samplingSeen, [
+		{ messages: [{ role: 'user', content: { type: 'text', text: 'q' } }], maxTokens: 10 },
+	]);
 	const invalid = await server.request('sampling/createMessage', { messages: 'nope' });
 	assert.ok('error' in invalid && invalid.error.code === ErrorCode.InvalidParams);
-	const missing = await server.request('elicitation/create', { message: 'm', requestedSchema: { type: 'object', properties: {} } });
+	const missing = await server.request('elicitation/create', {
+		message: 'm',
+		requestedSchema: { type: 'object', properties: {} },
+	});
 	assert.ok('error' in missing && missing.error.code === ErrorCode.MethodNotFound);
 });
 
@@ -379,15 +508,25 @@ test('elicitation: form requests reach the handler; URL mode is refused unless e
 			handlers: {
 				elicitation: async (params) => {
 					asked.push(params);
-					return params.mode === 'url' ? { action: 'decline' } : { action: 'accept', content: { name: 'Ada', age: 36, ok: true } };
+					return params.mode === 'url'
+						? { action: 'decline' }
+						: { action: 'accept', content: { name: 'Ada', age: 36, ok: true } };
 				},
 			},
 		},
 	});
-	const form = await server.request('elicitation/create', { message: 'Who?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });
+	const form = await server.request('elicitation/create', {
+		message: 'Who?',
+		requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+	});
 	assert.ok('result' in form);
 	assert.deepEqual(form.result, { action: 'accept', content: { name: 'Ada', age: 36, ok: true } });
-	const url = await server.request('elicitation/create', { mode: 'url', message: 'Log in', url: 'https://example.com', elicitationId: 'e1' });
+	const url = await server.request('elicitation/create', {
+		mode: 'url',
+		message: 'Log in',
+		url: 'https://example.com',
+		elicitationId: 'e1',
+	});
 	assert.ok('error' in url && url.error.code === ErrorCode.InvalidParams);
 	assert.equal(asked.length, 1);
 });
@@ -404,7 +543,10 @@ test('notifyRootsChanged sends list_changed only when roots are offered', async 
 });
 
 test('close is idempotent, fires onDidClose once and fails pending calls naming the server', async () => {
-	const { client, server } = await connect({ client: { name: 'everything' }, setup: (s) => s.on('tools/call', () => NO_REPLY) });
+	const { client, server } = await connect({
+		client: { name: 'everything' },
+		setup: (s) => s.on('tools/call', () => NO_REPLY),
+	});
 	void server;
 	const closes: Error[] = [];
 	client.onDidClose((e) => closes.push(e));
@@ -454,7 +596,28 @@ test('the structural tools/list check accepts exactly what ListToolsResultSchema
 	const samples: Record<string, unknown>[] = [
 		{ tools: [] },
 		{ tools: [tool], nextCursor: 'c2', _meta: {} },
-		{ tools: [{ ...tool, title: 'T', description: 'd', outputSchema: { type: 'object' }, annotations: { title: 'a', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false, extra: 1 }, icons: [{ src: 'https://x/i.png', mimeType: 'image/png', sizes: ['16x16'], theme: 'dark' }], execution: { taskSupport: 'optional' }, _meta: { k: 1 }, unknown: [1] }] },
+		{
+			tools: [
+				{
+					...tool,
+					title: 'T',
+					description: 'd',
+					outputSchema: { type: 'object' },
+					annotations: {
+						title: 'a',
+						readOnlyHint: true,
+						destructiveHint: false,
+						idempotentHint: true,
+						openWorldHint: false,
+						extra: 1,
+					},
+					icons: [{ src: 'https://x/i.png', mimeType: 'image/png', sizes: ['16x16'], theme: 'dark' }],
+					execution: { taskSupport: 'optional' },
+					_meta: { k: 1 },
+					unknown: [1],
+				},
+			],
+		},
 		{ tools: [{ ...tool, name: 1 }] },
 		{ tools: [{ name: 't' }] },
 		{ tools: [{ ...tool, inputSchema: [] }] },
@@ -469,13 +632,43 @@ test('the structural tools/list check accepts exactly what ListToolsResultSchema
 		{},
 	];
 	const verdicts = samples.map((s) => isPlainListToolsResult(s));
-	assert.deepEqual(verdicts, [true, true, true, false, false, false, false, false, false, false, false, false, false, false, false]);
-	assert.deepEqual(samples.map((s) => schemas().ListToolsResultSchema.safeParse(s).success), verdicts);
+	assert.deepEqual(verdicts, [
+		true,
+		true,
+		true,
+		false,
+		false,
+		false,
+		false,
+		false,
+		false,
+		false,
+		false,
+		false,
+		false,
+		false,
+		false,
+	]);
+	assert.deepEqual(
+		samples.map((s) => schemas().ListToolsResultSchema.safeParse(s).success),
+		verdicts,
+	);
 });
 
 test('a malformed tools/list is a ProtocolViolation naming the path', async () => {
-	const { client } = await connect({ setup: (s) => s.on('tools/list', () => ({ tools: [{ name: 'ok', inputSchema: {} }, { name: 'bad', inputSchema: {}, annotations: { readOnlyHint: 'yes' } }] })) });
-	await assert.rejects(client.listTools(), isMcpError(ErrorCode.ProtocolViolation, /tools\/list.*tools\.1\.annotations\.readOnlyHint/));
+	const { client } = await connect({
+		setup: (s) =>
+			s.on('tools/list', () => ({
+				tools: [
+					{ name: 'ok', inputSchema: {} },
+					{ name: 'bad', inputSchema: {}, annotations: { readOnlyHint: 'yes' } },
+				],
+			})),
+	});
+	await assert.rejects(
+		client.listTools(),
+		isMcpError(ErrorCode.ProtocolViolation, /tools\/list.*tools\.1\.annotations\.readOnlyHint/),
+	);
 });
 
 test('a malformed tools/call result is a ProtocolViolation naming the path; a missing content becomes []', async () => {
@@ -498,7 +691,10 @@ test('a roots handler answer of the wrong shape becomes an error answer and a lo
 	const answer = await server.request('roots/list');
 	assert.ok('error' in answer, 'the server gets an error answer');
 	assert.equal(answer.error.code, ErrorCode.InternalError);
-	assert.match(answer.error.message, /fake: the roots handler returned an invalid answer to roots\/list: at roots\.0\.uri: must be a file:\/\/ URI/);
+	assert.match(
+		answer.error.message,
+		/fake: the roots handler returned an invalid answer to roots\/list: at roots\.0\.uri: must be a file:\/\/ URI/,
+	);
 	assert.ok(
 		logger.find('fake: the roots handler returned an invalid answer').some((entry) => entry.level === 'error'),
 		'the problem is logged as an error with the server name',

@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { canonicalJson, configHash, describeLaunch, importMcpServers, mergeServers, parse, parseDotenv, parseMcpJson } from '../../src/manager/config';
+import {
+	canonicalJson,
+	configHash,
+	describeLaunch,
+	importMcpServers,
+	mergeServers,
+	parse,
+	parseDotenv,
+	parseMcpJson,
+} from '../../src/manager/config';
 import { editJsonc, parseJsonc } from '../../src/manager/jsonc';
 import type { ConfigSource } from '../../src/manager/manager';
 
@@ -30,7 +39,12 @@ test('parses stdio and remote servers, normalising type spellings', () => {
 			['legacy', 'sse'],
 		],
 	);
-	assert.deepEqual(servers[0]!.config, { type: 'stdio', command: 'npx', args: ['-y', 'server-filesystem', '/tmp'], env: { DEBUG: '1', PORT: '8080' } });
+	assert.deepEqual(servers[0]!.config, {
+		type: 'stdio',
+		command: 'npx',
+		args: ['-y', 'server-filesystem', '/tmp'],
+		env: { DEBUG: '1', PORT: '8080' },
+	});
 	assert.equal(servers[4]!.config.timeoutMs, 5000);
 	assert.equal(servers[4]!.config.disabled, true);
 	assert.equal(servers[0]!.source, user);
@@ -117,9 +131,16 @@ test('mcp.json that is not JSON gives one problem naming the file', () => {
 });
 
 test('comment-like text inside strings survives', () => {
-	const result = parseMcpJson('{"servers":{"u":{"url":"https://x.example/a//b","headers":{"X":"/* not a comment */,}"}}}}', mcpJson);
+	const result = parseMcpJson(
+		'{"servers":{"u":{"url":"https://x.example/a//b","headers":{"X":"/* not a comment */,}"}}}}',
+		mcpJson,
+	);
 	assert.deepEqual(result.problems, []);
-	assert.deepEqual(result.servers[0]!.config, { type: 'http', url: 'https://x.example/a//b', headers: { X: '/* not a comment */,}' } });
+	assert.deepEqual(result.servers[0]!.config, {
+		type: 'http',
+		url: 'https://x.example/a//b',
+		headers: { X: '/* not a comment */,}' },
+	});
 });
 
 test('settings win over mcp.json for the same name, and the loser is reported', () => {
@@ -164,16 +185,29 @@ test('config hash ignores key order and changes with any field', () => {
 
 test('the trust description shows exactly what will run, without header values', () => {
 	assert.equal(
-		describeLaunch({ type: 'stdio', command: '/usr/bin/node', args: ['server.js', 'a b'], cwd: '/w', env: { TOKEN: 'x' } }),
+		describeLaunch({
+			type: 'stdio',
+			command: '/usr/bin/node',
+			args: ['server.js', 'a b'],
+			cwd: '/w',
+			env: { TOKEN: 'x' },
+		}),
 		"Command: /usr/bin/node server.js 'a b'\nWorking folder: /w\nEnvironment: TOKEN=x",
 	);
-	const remote = describeLaunch({ type: 'http', url: 'https://x.example/mcp', headers: { Authorization: 'Bearer secret' } });
+	const remote = describeLaunch({
+		type: 'http',
+		url: 'https://x.example/mcp',
+		headers: { Authorization: 'Bearer secret' },
+	});
 	assert.match(remote, /https:\/\/x.example\/mcp/);
 	assert.doesNotMatch(remote, /secret/);
 });
 
 test('dotenv files: quotes, export, comments and bad lines', () => {
-	const { env, problems } = parseDotenv('# c\nexport A=1\nB="two words\\n"\nC=\'x # y\'\nD=plain # comment\nnot a line\n', '.env');
+	const { env, problems } = parseDotenv(
+		'# c\nexport A=1\nB="two words\\n"\nC=\'x # y\'\nD=plain # comment\nnot a line\n',
+		'.env',
+	);
 	assert.deepEqual(env, { A: '1', B: 'two words\n', C: 'x # y', D: 'plain' });
 	assert.deepEqual(problems, ['.env:6: not a KEY=value line']);
 });
@@ -199,15 +233,27 @@ test('JSONC: comments and trailing commas go, strings stay exactly as written (e
 });
 
 test('a broken mcp.json is reported with the line and column of the mistake', () => {
-	const text = ['{', '\t"servers": {', '\t\t"files": {', '\t\t\t"command": "npx"', '\t\t\t"args": ["-y"]', '\t\t}', '\t}', '}'].join('\n');
+	const text = [
+		'{',
+		'\t"servers": {',
+		'\t\t"files": {',
+		'\t\t\t"command": "npx"',
+		'\t\t\t"args": ["-y"]',
+		'\t\t}',
+		'\t}',
+		'}',
+	].join('\n');
 	const result = parseMcpJson(text, mcpJson);
 	assert.equal(result.servers.length, 0);
 	assert.deepEqual(result.problems, ['demo/.vscode/mcp.json: not valid JSON: line 5, column 4: comma expected']);
 	assert.deepEqual(parseJsonc('{ "a": 1,\n  "b": }').error, 'line 2, column 8: value expected');
-	assert.match(importMcpServers('{ "mcpServers": { "x": { "command": 1 ', 'claude_desktop_config.json').problems[0]!, /claude_desktop_config\.json: not valid JSON: line 1, column \d+: /);
+	assert.match(
+		importMcpServers('{ "mcpServers": { "x": { "command": 1 ', 'claude_desktop_config.json').problems[0]!,
+		/claude_desktop_config\.json: not valid JSON: line 1, column \d+: /,
+	);
 });
 
-test('editJsonc sets and removes a value and keeps comments, order and the file\'s indentation', () => {
+test("editJsonc sets and removes a value and keeps comments, order and the file's indentation", () => {
 	const text = [
 		'{',
 		'  // my servers',
@@ -229,17 +275,29 @@ test('editJsonc sets and removes a value and keeps comments, order and the file\
 	const removed = editJsonc(added, ['servers', 'other'], undefined);
 	assert.deepEqual(Object.keys((parseJsonc(removed).value as { servers: object }).servers), ['files', 'new']);
 	assert.match(removed, /\/\/ my servers/);
-	assert.deepEqual(parseJsonc(editJsonc('', ['servers', 'a', 'command'], 'node')).value, { servers: { a: { command: 'node' } } });
+	assert.deepEqual(parseJsonc(editJsonc('', ['servers', 'a', 'command'], 'node')).value, {
+		servers: { a: { command: 'node' } },
+	});
 	assert.throws(() => editJsonc('{ "servers": ', ['x'], 1), /not valid JSON: line 1, column \d+/);
 });
 
 test('env null is carried through from mcp.json and settings (it removes an inherited variable)', () => {
-	const result = parseMcpJson('{"servers":{"s":{"command":"node","env":{"AWS_SECRET_ACCESS_KEY":null,"A":"1","N":2}}}}', mcpJson);
+	const result = parseMcpJson(
+		'{"servers":{"s":{"command":"node","env":{"AWS_SECRET_ACCESS_KEY":null,"A":"1","N":2}}}}',
+		mcpJson,
+	);
 	assert.deepEqual(result.problems, []);
-	assert.deepEqual(result.servers[0]!.config, { type: 'stdio', command: 'node', env: { AWS_SECRET_ACCESS_KEY: null, A: '1', N: '2' } });
+	assert.deepEqual(result.servers[0]!.config, {
+		type: 'stdio',
+		command: 'node',
+		env: { AWS_SECRET_ACCESS_KEY: null, A: '1', N: '2' },
+	});
 	const fromSettings = parse({ s: { command: 'node', env: { HOME: null, X: ['no'] } } }, user);
 	assert.deepEqual((fromSettings.servers[0]!.config as { env?: unknown }).env, { HOME: null });
-	assert.match(fromSettings.problems[0]!, /field "env"\.X: expected a string or null \(to remove the variable\), got an array/);
+	assert.match(
+		fromSettings.problems[0]!,
+		/field "env"\.X: expected a string or null \(to remove the variable\), got an array/,
+	);
 });
 
 test('protocolVersion pins a server to a version; "auto" detects; anything else is a problem naming the server and the field, and detection is used', () => {
@@ -260,6 +318,9 @@ test('protocolVersion pins a server to a version; "auto" detects; anything else 
 	assert.equal(byName.get('typo'), undefined, 'the server still starts, with detection');
 	assert.equal(byName.get('wrongType'), undefined);
 	assert.equal(problems.length, 2);
-	assert.match(problems[0]!, /'typo'.*field "protocolVersion" must be "auto" or one of 2026-07-28, 2025-11-25.*2026-07-29.*detected instead/);
+	assert.match(
+		problems[0]!,
+		/'typo'.*field "protocolVersion" must be "auto" or one of 2026-07-28, 2025-11-25.*2026-07-29.*detected instead/,
+	);
 	assert.match(problems[1]!, /'wrongType'.*field "protocolVersion"/);
 });

@@ -27,7 +27,10 @@ function cancelledFor(server: FakeServer, id: number) {
 test('a request resolves with its result; ids are unique', async () => {
 	const { server, connection } = await setup();
 	server.on('echo', (params) => ({ back: params.value }));
-	const [a, b] = await Promise.all([connection.request('echo', { value: 1 }), connection.request('echo', { value: 2 })]);
+	const [a, b] = await Promise.all([
+		connection.request('echo', { value: 1 }),
+		connection.request('echo', { value: 2 }),
+	]);
 	assert.deepEqual(a, { back: 1 });
 	assert.deepEqual(b, { back: 2 });
 	const ids = server.requests('echo').map((r) => r.id);
@@ -65,9 +68,20 @@ test('progress sent before a result reaches onProgress before the promise resolv
 			return r;
 		});
 	assert.deepEqual(await result, { done: true });
-	assert.deepEqual(seen, ['progress 1/5 step 1', 'progress 2/5 step 2', 'progress 3/5 step 3', 'progress 4/5 step 4', 'progress 5/5 step 5', 'result']);
+	assert.deepEqual(seen, [
+		'progress 1/5 step 1',
+		'progress 2/5 step 2',
+		'progress 3/5 step 3',
+		'progress 4/5 step 4',
+		'progress 5/5 step 5',
+		'result',
+	]);
 	const sent = server.requests('work')[0];
-	assert.equal((sent?.params?._meta as Record<string, unknown>).progressToken, sent?.id, 'the progress token is sent only with onProgress');
+	assert.equal(
+		(sent?.params?._meta as Record<string, unknown>).progressToken,
+		sent?.id,
+		'the progress token is sent only with onProgress',
+	);
 });
 
 test('no progress token is sent without onProgress, and existing _meta is kept with one', async () => {
@@ -92,7 +106,11 @@ test('a request times out after the default 60 s and sends notifications/cancell
 	await flush();
 	assert.equal(settled, false);
 	clock.advance(1);
-	await assert.rejects(promise, (error: unknown) => error instanceof McpError && error.code === ErrorCode.RequestTimeout && /slow.*60000 ms/.test(error.message));
+	await assert.rejects(
+		promise,
+		(error: unknown) =>
+			error instanceof McpError && error.code === ErrorCode.RequestTimeout && /slow.*60000 ms/.test(error.message),
+	);
 	await flush();
 	const id = server.requests('slow')[0]?.id as number;
 	const cancelled = cancelledFor(server, id);
@@ -123,7 +141,11 @@ test('progress restarts the timeout when asked; without reset the request times 
 		return NO_REPLY;
 	});
 	const reset = connection.request('long', {}, { timeoutMs: 1000, onProgress: () => {} });
-	const noReset = connection.request('long', {}, { timeoutMs: 1000, onProgress: () => {}, resetTimeoutOnProgress: false });
+	const noReset = connection.request(
+		'long',
+		{},
+		{ timeoutMs: 1000, onProgress: () => {}, resetTimeoutOnProgress: false },
+	);
 	noReset.catch(() => {});
 	await flush();
 	for (let i = 0; i < 4; i++) {
@@ -156,7 +178,11 @@ test('maxTotalTimeoutMs caps a request that keeps reporting progress', async () 
 		context?.progress(i);
 		await flush();
 	}
-	await assert.rejects(promise, (e: unknown) => e instanceof McpError && e.code === ErrorCode.RequestTimeout && /maximum total time of 2500 ms/.test(e.message));
+	await assert.rejects(
+		promise,
+		(e: unknown) =>
+			e instanceof McpError && e.code === ErrorCode.RequestTimeout && /maximum total time of 2500 ms/.test(e.message),
+	);
 	assert.ok(settledAt !== undefined && settledAt - start >= 2500 && settledAt - start < 3300);
 });
 
@@ -167,7 +193,11 @@ test('aborting the signal rejects with RequestCancelled and sends notifications/
 	const promise = connection.request('slow', {}, { signal: controller.signal });
 	await flush();
 	controller.abort('the user pressed stop');
-	await assert.rejects(promise, (e: unknown) => e instanceof McpError && e.code === ErrorCode.RequestCancelled && /the user pressed stop/.test(e.message));
+	await assert.rejects(
+		promise,
+		(e: unknown) =>
+			e instanceof McpError && e.code === ErrorCode.RequestCancelled && /the user pressed stop/.test(e.message),
+	);
 	await flush();
 	const cancelled = cancelledFor(server, server.requests('slow')[0]?.id as number);
 	assert.ok(cancelled && 'params' in cancelled);
@@ -181,7 +211,10 @@ test('aborting the signal rejects with RequestCancelled and sends notifications/
 test('an already aborted signal fails at once without sending anything', async () => {
 	const { server, connection } = await setup();
 	const signal = AbortSignal.abort('nope');
-	await assert.rejects(connection.request('x', {}, { signal }), (e: unknown) => e instanceof McpError && e.code === ErrorCode.RequestCancelled);
+	await assert.rejects(
+		connection.request('x', {}, { signal }),
+		(e: unknown) => e instanceof McpError && e.code === ErrorCode.RequestCancelled,
+	);
 	await flush();
 	assert.equal(server.received.length, 0);
 });
@@ -198,7 +231,11 @@ test('10,000 requests on one AbortSignal leave no listener behind and raise no M
 		for (let i = 0; i < 10_000; i++) {
 			all.push(connection.request('echo', { i }, { signal: controller.signal }));
 		}
-		assert.equal(getEventListeners(controller.signal, 'abort').length, 1, 'one listener per signal, however many requests');
+		assert.equal(
+			getEventListeners(controller.signal, 'abort').length,
+			1,
+			'one listener per signal, however many requests',
+		);
 		await Promise.all(all);
 		for (let i = 0; i < 100; i++) {
 			await connection.request('echo', { i }, { signal: controller.signal });
@@ -265,7 +302,10 @@ test('maxTotalTimeoutMs still caps a request while the server waits on us', asyn
 	clock.advance(9_999);
 	await flush();
 	clock.advance(1);
-	await assert.rejects(call, (error: unknown) => error instanceof McpError && /maximum total time of 10000 ms/.test(error.message));
+	await assert.rejects(
+		call,
+		(error: unknown) => error instanceof McpError && /maximum total time of 10000 ms/.test(error.message),
+	);
 });
 
 test('an incoming notifications/cancelled aborts the handler and its answer is not sent', async () => {
@@ -315,7 +355,10 @@ test('a request forwarded with cancelWith an incoming request is cancelled downs
 	const first = (await forwarded[0]) as McpError;
 	assert.equal(first.code, ErrorCode.RequestCancelled);
 	const firstId = behind.server.requests('slow')[0]!.id as number;
-	assert.match(String((cancelledFor(behind.server, firstId) as unknown as { params: { reason: string } }).params.reason), /the user pressed stop/);
+	assert.match(
+		String((cancelledFor(behind.server, firstId) as unknown as { params: { reason: string } }).params.reason),
+		/the user pressed stop/,
+	);
 	// The caller's connection closing cancels what it asked for too.
 	void server.request('tools/call', {}, 'b').catch(() => undefined);
 	await flush();
@@ -370,7 +413,15 @@ test('a repeated incoming request id is never answered twice', async () => {
 test('malformed input is logged and skipped without closing the connection', async () => {
 	const { pair, server, connection, logger } = await setup();
 	server.on('echo', (p) => p);
-	for (const value of ['not json-rpc', 42, null, [1, 2], { jsonrpc: '1.0', id: 1, result: {} }, { id: 1 }, { jsonrpc: '2.0', method: 'x', params: [1] }]) {
+	for (const value of [
+		'not json-rpc',
+		42,
+		null,
+		[1, 2],
+		{ jsonrpc: '1.0', id: 1, result: {} },
+		{ id: 1 },
+		{ jsonrpc: '2.0', method: 'x', params: [1] },
+	]) {
 		pair.client.inject(value);
 	}
 	// An invalid request that carries an id is answered InvalidRequest.
@@ -433,8 +484,14 @@ test('close rejects every pending request with ConnectionClosed naming the serve
 	assert.equal(handlerSignal?.aborted, true);
 	await connection.close();
 	assert.equal(closes.length, 1);
-	await assert.rejects(connection.request('slow', {}), (e: unknown) => e instanceof McpError && e.code === ErrorCode.ConnectionClosed);
-	await assert.rejects(connection.notify('x'), (e: unknown) => e instanceof McpError && e.code === ErrorCode.ConnectionClosed);
+	await assert.rejects(
+		connection.request('slow', {}),
+		(e: unknown) => e instanceof McpError && e.code === ErrorCode.ConnectionClosed,
+	);
+	await assert.rejects(
+		connection.notify('x'),
+		(e: unknown) => e instanceof McpError && e.code === ErrorCode.ConnectionClosed,
+	);
 });
 
 test('close() by the client is idempotent and fails pending requests', async () => {
@@ -456,7 +513,11 @@ test('a send failure rejects the request', async () => {
 test('the wire is traced only at trace level, with credentials redacted', async () => {
 	const traced = await setup({ logger: new MemoryLogger('trace') });
 	traced.server.on('login', () => ({ access_token: 'secret-token-value', ok: true }));
-	await traced.connection.request('login', { headers: { Authorization: 'Bearer abc123' }, apiKey: 'k-999', query: 'visible' }, { onProgress: () => {} });
+	await traced.connection.request(
+		'login',
+		{ headers: { Authorization: 'Bearer abc123' }, apiKey: 'k-999', query: 'visible' },
+		{ onProgress: () => {} },
+	);
 	const lines = traced.logger.entries.filter((e) => e.level === 'trace').map((e) => e.message);
 	assert.ok(lines.some((l) => l.includes('→') && l.includes('visible') && l.includes('progressToken')));
 	assert.ok(lines.some((l) => l.includes('←') && l.includes('"ok":true')));
@@ -466,7 +527,10 @@ test('the wire is traced only at trace level, with credentials redacted', async 
 	traced.server.on('big', () => ({ text: 'x'.repeat(1024 * 1024) }));
 	await traced.connection.request('big', {});
 	const bigLine = traced.logger.entries.find((e) => e.level === 'trace' && e.message.includes('xxxx'));
-	assert.ok(bigLine && bigLine.message.length < 70 * 1024 && /… \(\d+ characters\)$/.test(bigLine.message), 'a huge message is cut in the trace');
+	assert.ok(
+		bigLine && bigLine.message.length < 70 * 1024 && /… \(\d+ characters\)$/.test(bigLine.message),
+		'a huge message is cut in the trace',
+	);
 	const quiet = await setup({ logger: new MemoryLogger('debug') });
 	quiet.server.on('login', () => ({}));
 	await quiet.connection.request('login', {});
@@ -501,7 +565,13 @@ test('a request sent while a dialog for the server is open still times out (only
 	clock.advance(3_000);
 	await flush();
 	assert.equal(settled, true, 'the ping was not frozen by the open dialog');
-	await assert.rejects(ping, (error: unknown) => error instanceof McpError && error.code === ErrorCode.RequestTimeout && /timed out after 200 ms/.test(error.message));
+	await assert.rejects(
+		ping,
+		(error: unknown) =>
+			error instanceof McpError &&
+			error.code === ErrorCode.RequestTimeout &&
+			/timed out after 200 ms/.test(error.message),
+	);
 });
 
 test('the pause of a request in flight while the server waits on us is capped (maxPauseMs, default 10 minutes)', async () => {
@@ -519,7 +589,13 @@ test('the pause of a request in flight while the server waits on us is capped (m
 	await flush();
 	assert.equal(settled, false, 'held while the user may still be answering');
 	clock.advance(1);
-	await assert.rejects(call, (error: unknown) => error instanceof McpError && error.code === ErrorCode.RequestTimeout && /still unanswered after 600000 ms/.test(error.message));
+	await assert.rejects(
+		call,
+		(error: unknown) =>
+			error instanceof McpError &&
+			error.code === ErrorCode.RequestTimeout &&
+			/still unanswered after 600000 ms/.test(error.message),
+	);
 
 	const short = await setup({ clock, maxPauseMs: 5_000 });
 	short.connection.setRequestHandler('sampling/createMessage', () => new Promise(() => {}));
@@ -550,9 +626,16 @@ test('a malformed response to a known id fails that request at once with a previ
 		server.send({ id: context.request.id, result: {} } as unknown as JsonRpcMessage);
 		return NO_REPLY;
 	});
-	await assert.rejects(connection.request('nojsonrpc', {}), (error: unknown) => error instanceof McpError && error.code === ErrorCode.ProtocolViolation);
+	await assert.rejects(
+		connection.request('nojsonrpc', {}),
+		(error: unknown) => error instanceof McpError && error.code === ErrorCode.ProtocolViolation,
+	);
 	await flush();
-	assert.equal(server.notifications('notifications/cancelled').length, 0, 'the server answered; it is not told the request was cancelled');
+	assert.equal(
+		server.notifications('notifications/cancelled').length,
+		0,
+		'the server answered; it is not told the request was cancelled',
+	);
 	assert.equal(connection.pendingCount, 0);
 });
 

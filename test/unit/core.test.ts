@@ -18,8 +18,19 @@ test('requiring dist/core.js does no work: no zod, no child_process or http unti
 			zod: globalThis.__zod_globalConfig !== undefined,
 			heavy: loaded.filter((m) => /child_process|http|tls|crypto|net$/.test(m)),
 		}));`;
-	const result = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: root, encoding: 'utf8' })) as { exports: string[]; zod: boolean; heavy: string[] };
-	assert.deepEqual(result.exports, ['connect', 'McpClient', 'McpError', 'ErrorCode', 'consoleLogger', 'createTransport']);
+	const result = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: root, encoding: 'utf8' })) as {
+		exports: string[];
+		zod: boolean;
+		heavy: string[];
+	};
+	assert.deepEqual(result.exports, [
+		'connect',
+		'McpClient',
+		'McpError',
+		'ErrorCode',
+		'consoleLogger',
+		'createTransport',
+	]);
 	assert.equal(result.zod, false, 'zod was evaluated at import');
 	assert.deepEqual(result.heavy, []);
 });
@@ -38,7 +49,14 @@ test('connect() starts a stdio server, initializes, lists, calls with output val
 		const echoed = await client.callTool('echo', { text: 'héllo ✓' });
 		assert.deepEqual(echoed.content, [{ type: 'text', text: 'héllo ✓' }]);
 		const structured = await client.callTool('tool2', {});
-		assert.deepEqual(structured.structuredContent, { id: 2, label: 'tool 2', tags: ['x', 'y'], score: 0.5, nested: { ok: true }, kind: 'b' });
+		assert.deepEqual(structured.structuredContent, {
+			id: 2,
+			label: 'tool 2',
+			tags: ['x', 'y'],
+			score: 0.5,
+			nested: { ok: true },
+			kind: 'b',
+		});
 		await client.ping();
 		const big = await client.callTool('big', { mib: 2 });
 		assert.equal((big.content[0] as unknown as { text: string }).text.length, 2 * 1024 * 1024);
@@ -51,7 +69,14 @@ test('connect() starts a stdio server, initializes, lists, calls with output val
 
 test('connect() to a server that exits at once rejects with the exit code, naming the server', async () => {
 	await assert.rejects(
-		connect({ type: 'stdio', command: process.execPath, args: ['-e', 'process.stderr.write("no config file" + String.fromCharCode(10)); process.exit(3)'] }, { name: 'broken' }),
+		connect(
+			{
+				type: 'stdio',
+				command: process.execPath,
+				args: ['-e', 'process.stderr.write("no config file" + String.fromCharCode(10)); process.exit(3)'],
+			},
+			{ name: 'broken' },
+		),
 		(error: unknown) => {
 			assert.ok(error instanceof McpError);
 			assert.equal(error.code, ErrorCode.ConnectionClosed);

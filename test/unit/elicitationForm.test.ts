@@ -34,7 +34,12 @@ const everythingSchema = {
 			default: 42,
 		},
 		number: { title: 'Number in range 1-1000', type: 'number', minimum: 0, maximum: 1000, default: 3.14 },
-		untitledSingleSelectEnum: { type: 'string', title: 'Untitled Single Select Enum', enum: ['Monica', 'Rachel', 'Joey'], default: 'Monica' },
+		untitledSingleSelectEnum: {
+			type: 'string',
+			title: 'Untitled Single Select Enum',
+			enum: ['Monica', 'Rachel', 'Joey'],
+			default: 'Monica',
+		},
 		untitledMultipleSelectEnum: {
 			type: 'array',
 			title: 'Untitled Multiple Select Enum',
@@ -162,7 +167,10 @@ test('required text fields refuse empty input; optional ones accept it as "leave
 });
 
 test('string length limits count characters, not UTF-16 units', () => {
-	const { fields } = formFromSchema({ properties: { code: { type: 'string', minLength: 2, maxLength: 3 } }, required: ['code'] });
+	const { fields } = formFromSchema({
+		properties: { code: { type: 'string', minLength: 2, maxLength: 3 } },
+		required: ['code'],
+	});
 	const code = fields[0]!;
 	assert.match(validateText(code, 'a') ?? '', /At least 2/);
 	assert.equal(validateText(code, 'ab'), undefined);
@@ -274,7 +282,10 @@ test('secrets are recognised in names and titles, and only by clear words in des
 	assert.equal(looksSecret('value', undefined, 'The password of the database user'), true);
 	assert.equal(looksSecret('passenger'), false);
 	assert.equal(looksSecret('tokenizer'), false);
-	assert.equal(looksSecret('email', 'Email', 'Your email address (will be verified, and never shared with anyone else)'), false);
+	assert.equal(
+		looksSecret('email', 'Email', 'Your email address (will be verified, and never shared with anyone else)'),
+		false,
+	);
 	// server-everything's integer field says "do not give us your ... pin": a warning, not a request for one.
 	assert.equal(field('integer').secret, false);
 	const { fields } = formFromSchema({ properties: { dbPassword: { type: 'string' } } });

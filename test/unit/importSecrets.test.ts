@@ -6,21 +6,42 @@ import { describeImport, extractSecrets, looksSecret } from '../../src/vscode/tr
 const claudeEntry = {
 	command: 'npx',
 	args: ['-y', '@modelcontextprotocol/server-github'],
-	env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789', NODE_OPTIONS: '--require ./x.js', LOG_LEVEL: 'debug' },
+	env: {
+		GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789',
+		NODE_OPTIONS: '--require ./x.js',
+		LOG_LEVEL: 'debug',
+	},
 	cwd: '/srv/tools',
 };
 
 test('tokens in env and headers become ${input:} references; the values come back separately', () => {
 	const { entry, secrets } = extractSecrets('github', claudeEntry);
-	assert.deepEqual(entry.env, { GITHUB_PERSONAL_ACCESS_TOKEN: '${input:github.env.GITHUB_PERSONAL_ACCESS_TOKEN}', NODE_OPTIONS: '--require ./x.js', LOG_LEVEL: 'debug' });
+	assert.deepEqual(entry.env, {
+		GITHUB_PERSONAL_ACCESS_TOKEN: '${input:github.env.GITHUB_PERSONAL_ACCESS_TOKEN}',
+		NODE_OPTIONS: '--require ./x.js',
+		LOG_LEVEL: 'debug',
+	});
 	assert.deepEqual(
 		secrets.map((s) => [s.id, s.field, s.value]),
-		[['github.env.GITHUB_PERSONAL_ACCESS_TOKEN', 'env.GITHUB_PERSONAL_ACCESS_TOKEN', 'ghp_abcdefghijklmnopqrstuvwxyz0123456789']],
+		[
+			[
+				'github.env.GITHUB_PERSONAL_ACCESS_TOKEN',
+				'env.GITHUB_PERSONAL_ACCESS_TOKEN',
+				'ghp_abcdefghijklmnopqrstuvwxyz0123456789',
+			],
+		],
 	);
 	assert.ok(!JSON.stringify(entry).includes('ghp_abc'), 'no token left in what goes to settings.json');
-	assert.equal(claudeEntry.env.GITHUB_PERSONAL_ACCESS_TOKEN.startsWith('ghp_'), true, 'the input entry is not modified');
+	assert.equal(
+		claudeEntry.env.GITHUB_PERSONAL_ACCESS_TOKEN.startsWith('ghp_'),
+		true,
+		'the input entry is not modified',
+	);
 
-	const remote = extractSecrets('api', { url: 'https://api.example.com/mcp', headers: { Authorization: 'Bearer abcdef123456', 'X-Client': 'me' } });
+	const remote = extractSecrets('api', {
+		url: 'https://api.example.com/mcp',
+		headers: { Authorization: 'Bearer abcdef123456', 'X-Client': 'me' },
+	});
 	assert.deepEqual(remote.entry.headers, { Authorization: '${input:api.headers.Authorization}', 'X-Client': 'me' });
 	assert.equal(remote.secrets[0]!.value, 'Bearer abcdef123456');
 });
@@ -39,7 +60,16 @@ test('the pick shows command line, working folder, every env variable (secrets m
 	const lines = describeImport(claudeEntry);
 	assert.equal(lines[0], 'Runs: npx -y @modelcontextprotocol/server-github');
 	assert.equal(lines[1], 'In: /srv/tools');
-	assert.equal(lines[2], 'Environment: GITHUB_PERSONAL_ACCESS_TOKEN=•••• (to secret storage), NODE_OPTIONS="--require ./x.js", LOG_LEVEL="debug"');
-	assert.deepEqual(describeImport({ command: 'uvx', args: ['mcp-server-time'] }), ['Runs: uvx mcp-server-time', 'In: (the workspace folder, or your home directory)']);
-	assert.deepEqual(describeImport({ url: 'https://x.example/mcp', headers: { Authorization: 'Bearer abcdefgh1234' } }), ['Connects to: https://x.example/mcp', 'Headers: Authorization=•••• (to secret storage)']);
+	assert.equal(
+		lines[2],
+		'Environment: GITHUB_PERSONAL_ACCESS_TOKEN=•••• (to secret storage), NODE_OPTIONS="--require ./x.js", LOG_LEVEL="debug"',
+	);
+	assert.deepEqual(describeImport({ command: 'uvx', args: ['mcp-server-time'] }), [
+		'Runs: uvx mcp-server-time',
+		'In: (the workspace folder, or your home directory)',
+	]);
+	assert.deepEqual(
+		describeImport({ url: 'https://x.example/mcp', headers: { Authorization: 'Bearer abcdefgh1234' } }),
+		['Connects to: https://x.example/mcp', 'Headers: Authorization=•••• (to secret storage)'],
+	);
 });

@@ -17,8 +17,15 @@ test('a tool, prompt or resource invocation parses; formatInvocation writes what
 });
 
 test('prompt arguments are strings: numbers and booleans are converted, objects refused', () => {
-	assert.deepEqual(parseInvocation('{"server":"s","prompt":"p","arguments":{"n":3,"b":true}}', 'f').invocation, { kind: 'prompt', server: 's', prompt: 'p', arguments: { n: '3', b: 'true' } });
-	assert.deepEqual(parseInvocation('{"server":"s","prompt":"p","arguments":{"o":{}}}', 'f').problems, ['f: prompt argument "o" must be a string']);
+	assert.deepEqual(parseInvocation('{"server":"s","prompt":"p","arguments":{"n":3,"b":true}}', 'f').invocation, {
+		kind: 'prompt',
+		server: 's',
+		prompt: 'p',
+		arguments: { n: '3', b: 'true' },
+	});
+	assert.deepEqual(parseInvocation('{"server":"s","prompt":"p","arguments":{"o":{}}}', 'f').problems, [
+		'f: prompt argument "o" must be a string',
+	]);
 });
 
 test('malformed files give one clear problem naming the file, and no invocation', () => {
@@ -28,11 +35,20 @@ test('malformed files give one clear problem naming the file, and no invocation'
 		return parsed.problems.join(' | ');
 	};
 	assert.match(problems('{'), /^call\.mcpcall\.json: not valid JSON/);
-	assert.equal(problems('[]'), 'call.mcpcall.json: expected an object with "server" and one of "tool", "prompt" or "resource"');
+	assert.equal(
+		problems('[]'),
+		'call.mcpcall.json: expected an object with "server" and one of "tool", "prompt" or "resource"',
+	);
 	assert.equal(problems('{"tool":"echo"}'), 'call.mcpcall.json: "server" must name a configured server');
-	assert.equal(problems('{"server":"s"}'), 'call.mcpcall.json: needs exactly one of "tool", "prompt" or "resource" (found none)');
+	assert.equal(
+		problems('{"server":"s"}'),
+		'call.mcpcall.json: needs exactly one of "tool", "prompt" or "resource" (found none)',
+	);
 	assert.equal(problems('{"server":"s","tool":""}'), 'call.mcpcall.json: "tool" must be a non-empty string');
-	assert.equal(problems('{"server":"s","tool":"t","arguments":[1]}'), 'call.mcpcall.json: "arguments" must be an object');
+	assert.equal(
+		problems('{"server":"s","tool":"t","arguments":[1]}'),
+		'call.mcpcall.json: "arguments" must be an object',
+	);
 });
 
 test('an unknown field is reported but the invocation still runs', () => {

@@ -6,7 +6,11 @@ import { createJsonLineReader, LineBuffer } from '../../src/protocol/transports/
 function collect(maxMessageBytes?: number) {
 	const lines: string[] = [];
 	const oversize: number[] = [];
-	const buffer = new LineBuffer({ onLine: (line) => lines.push(line), onOversize: (bytes) => oversize.push(bytes), maxMessageBytes });
+	const buffer = new LineBuffer({
+		onLine: (line) => lines.push(line),
+		onOversize: (bytes) => oversize.push(bytes),
+		maxMessageBytes,
+	});
 	return { buffer, lines, oversize };
 }
 
@@ -106,7 +110,10 @@ describe('createJsonLineReader', () => {
 		assert.deepEqual(messages, [{ id: 1 }, { id: 2 }, { id: 3 }, { id: 5 }]);
 		const warnings = logger.entries.filter((e) => e.level === 'warn');
 		assert.equal(warnings.length, 2, 'one warning per skipped line; whitespace alone is not reported');
-		assert.match(warnings[0]!.message, /fixture: skipped output that is not JSON: npm WARN something y+… \(519 characters\)/);
+		assert.match(
+			warnings[0]!.message,
+			/fixture: skipped output that is not JSON: npm WARN something y+… \(519 characters\)/,
+		);
 		assert.ok(warnings[0]!.message.length < 320, 'the log shows a preview, not the whole line');
 		assert.match(warnings[1]!.message, /\{"id":4$/);
 	});
@@ -114,7 +121,12 @@ describe('createJsonLineReader', () => {
 	test('a message over the size limit is reported as an error naming the limit, and later messages still arrive', () => {
 		const logger = new MemoryLogger();
 		const messages: unknown[] = [];
-		const reader = createJsonLineReader({ onMessage: (m) => messages.push(m), logger, name: 'fixture', maxMessageBytes: 64 });
+		const reader = createJsonLineReader({
+			onMessage: (m) => messages.push(m),
+			logger,
+			name: 'fixture',
+			maxMessageBytes: 64,
+		});
 		reader.push(Buffer.from(`{"big":"${'z'.repeat(100)}"}\n{"small":1}\n`));
 		assert.deepEqual(messages, [{ small: 1 }]);
 		const errors = logger.entries.filter((e) => e.level === 'error');

@@ -10,7 +10,11 @@ function setup(options: { stdio?: number } = {}, hostOverrides: Parameters<typeo
 	const clock = new FakeClock();
 	const connector = new FakeConnector();
 	const host = testHost(hostOverrides);
-	const manager = new Manager(host, { connect: connector.connect, clock, maxConcurrentStarts: { stdio: options.stdio ?? 4 } });
+	const manager = new Manager(host, {
+		connect: connector.connect,
+		clock,
+		maxConcurrentStarts: { stdio: options.stdio ?? 4 },
+	});
 	const states = new Map<string, ServerState['kind'][]>();
 	manager.onDidChangeState(({ server, state }) => states.set(server, [...(states.get(server) ?? []), state.kind]));
 	return { clock, connector, host, manager, states };
@@ -66,7 +70,10 @@ test('reconcile restarts only the server whose config changed, stops removed one
 	await manager.reconcile([stdioServer('a', { args: ['changed.js'] }), stdioServer('b'), stdioServer('d')]);
 	assert.deepEqual([connector.count('a'), connector.count('b'), connector.count('d')], [2, 1, 1]);
 	await manager.dispose();
-	assert.ok(connector.clients.every((c) => c.closed), 'dispose closes every client');
+	assert.ok(
+		connector.clients.every((c) => c.closed),
+		'dispose closes every client',
+	);
 });
 
 test('disabled servers do not start; enabling one starts it', async () => {
@@ -121,7 +128,8 @@ test('a crash restarts with backoff 1 s, 2 s, 4 s, 8 s; the fifth crash in 3 min
 
 test('a command that cannot be spawned is not retried, and its message reaches the state intact', async () => {
 	const { manager, connector, clock } = setup();
-	const message = "Could not start server 'x': command 'npx' was not found on PATH (/usr/bin:/bin). Use the absolute path to 'npx'.";
+	const message =
+		"Could not start server 'x': command 'npx' was not found on PATH (/usr/bin:/bin). Use the absolute path to 'npx'.";
 	connector.behaviour.set('x', { fail: new McpError(ErrorCode.TransportFailed, message) });
 	await manager.reconcile([stdioServer('x')]);
 	assert.deepEqual(manager.get('x')!.state, { kind: 'error', message });
@@ -260,7 +268,10 @@ test('roots, logging level, server log messages and host handlers bound to the s
 	const request = connector.attempts.find((a) => a.name === 'b')!;
 	assert.deepEqual(await request.handlers.roots!(new AbortController().signal), [{ uri: 'file:///w', name: 'w' }]);
 	assert.equal(request.handlers.sampling, undefined, 'no sampling handler when the host has none');
-	await request.handlers.elicitation!({ message: 'hi', requestedSchema: { properties: {} } }, new AbortController().signal);
+	await request.handlers.elicitation!(
+		{ message: 'hi', requestedSchema: { properties: {} } },
+		new AbortController().signal,
+	);
 	assert.deepEqual(elicited, ['b']);
 
 	rootsChanged.fire();
@@ -290,7 +301,14 @@ test('an expired HTTP session goes through the restart policy: the first re-init
 		client.closed = true;
 		client.closeEmitter.fire(McpError.connectionClosed('session expired', { sessionExpired: true }));
 	};
-	await manager.reconcile([{ name: 'h', config: { type: 'http', url: 'http://127.0.0.1:1/mcp' }, source: { kind: 'user', label: 'User settings' }, workspaceDefined: false }]);
+	await manager.reconcile([
+		{
+			name: 'h',
+			config: { type: 'http', url: 'http://127.0.0.1:1/mcp' },
+			source: { kind: 'user', label: 'User settings' },
+			workspaceDefined: false,
+		},
+	]);
 
 	// A session that expires after a long, stable run (a server's session lifetime): a new one at once, quietly.
 	for (let i = 0; i < 3; i++) {
@@ -319,7 +337,12 @@ test('an expired HTTP session goes through the restart policy: the first re-init
 	assert.ok(state.kind === 'error' || state.kind === 'running', state.kind);
 
 	// And it stops at the crash-loop cap (5 in 3 minutes) with a Restart action for the user.
-	for (let i = 0; i < 20 && !(manager.get('h')!.state.kind === 'error' && (manager.get('h')!.state as { crashLoop?: boolean }).crashLoop); i++) {
+	for (
+		let i = 0;
+		i < 20 &&
+		!(manager.get('h')!.state.kind === 'error' && (manager.get('h')!.state as { crashLoop?: boolean }).crashLoop);
+		i++
+	) {
 		await clock.advance(1_500);
 		if (manager.get('h')!.state.kind === 'running') expire();
 		await flush();
@@ -332,7 +355,14 @@ test('an expired HTTP session goes through the restart policy: the first re-init
 
 test('a session that expires right after it began is handled as a crash (backoff from the first)', async () => {
 	const { manager, connector } = setup();
-	await manager.reconcile([{ name: 'h', config: { type: 'http', url: 'http://127.0.0.1:1/mcp' }, source: { kind: 'user', label: 'User settings' }, workspaceDefined: false }]);
+	await manager.reconcile([
+		{
+			name: 'h',
+			config: { type: 'http', url: 'http://127.0.0.1:1/mcp' },
+			source: { kind: 'user', label: 'User settings' },
+			workspaceDefined: false,
+		},
+	]);
 	const quick = connector.last('h');
 	quick.closed = true;
 	quick.closeEmitter.fire(McpError.connectionClosed('session expired', { sessionExpired: true }));
@@ -360,11 +390,18 @@ test('overlapping tools/list results are applied in the order they were started:
 	await flush();
 	client.toolsEmitter.fire();
 	await clock.advance(200);
-	assert.deepEqual(manager.allTools().map((t) => t.tool.name), ['newest']);
+	assert.deepEqual(
+		manager.allTools().map((t) => t.tool.name),
+		['newest'],
+	);
 	releaseFirst();
 	await slow;
 	await flush();
-	assert.deepEqual(manager.allTools().map((t) => t.tool.name), ['newest'], 'the older listing that finished last was dropped');
+	assert.deepEqual(
+		manager.allTools().map((t) => t.tool.name),
+		['newest'],
+		'the older listing that finished last was dropped',
+	);
 	await manager.dispose();
 });
 
@@ -381,9 +418,17 @@ test('a resource updated while a read was in flight is not cached from that read
 	assert.equal(((await reading).contents[0] as { text: string }).text, 'demo://a #1');
 	client.readGate = undefined;
 	const next = await manager.readResource('r', 'demo://a');
-	assert.equal((next.contents[0] as { text: string }).text, 'demo://a #2', 'read again, not the old content from the cache');
+	assert.equal(
+		(next.contents[0] as { text: string }).text,
+		'demo://a #2',
+		'read again, not the old content from the cache',
+	);
 	const cached = await manager.readResource('r', 'demo://a');
-	assert.equal((cached.contents[0] as { text: string }).text, 'demo://a #2', 'a read with no update in between is cached as before');
+	assert.equal(
+		(cached.contents[0] as { text: string }).text,
+		'demo://a #2',
+		'a read with no update in between is cached as before',
+	);
 	await manager.dispose();
 });
 
@@ -406,7 +451,11 @@ test('client() and callTool() name the server and its state when it is not runni
 
 test('50 servers with 100 tools each: reconcile and lookup stay fast and names unique', async () => {
 	const { manager, connector } = setup({ stdio: 50 });
-	for (let s = 0; s < 50; s++) connector.toolsFor.set(`s${s}`, Array.from({ length: 100 }, (_, i) => ({ name: `tool_${i}`, inputSchema: {} })));
+	for (let s = 0; s < 50; s++)
+		connector.toolsFor.set(
+			`s${s}`,
+			Array.from({ length: 100 }, (_, i) => ({ name: `tool_${i}`, inputSchema: {} })),
+		);
 	const servers = Array.from({ length: 50 }, (_, i) => stdioServer(`s${i}`));
 	await manager.reconcile(servers);
 	await flush();
@@ -431,21 +480,33 @@ test('2026-07-28 ttlMs on tools/list: the list is re-fetched after its ttl when 
 	await flush();
 	const client = connector.last('m');
 	assert.equal(client.listToolsCalls, 1);
-	assert.deepEqual(client.listening, [{ tools: true, prompts: false, resources: true }], 'the lists it caches are listened for');
+	assert.deepEqual(
+		client.listening,
+		[{ tools: true, prompts: false, resources: true }],
+		'the lists it caches are listened for',
+	);
 	await clock.advance(4_000);
 	assert.equal(manager.get('m')?.tools.length, 1);
 	manager.allTools();
 	await flush();
 	assert.equal(client.listToolsCalls, 1, '"the client SHOULD consider the result fresh for that many milliseconds"');
 	await clock.advance(60_000);
-	assert.equal(client.listToolsCalls, 1, '"Clients SHOULD NOT treat TTL as a polling interval": nothing while nobody asks');
+	assert.equal(
+		client.listToolsCalls,
+		1,
+		'"Clients SHOULD NOT treat TTL as a polling interval": nothing while nobody asks',
+	);
 	let events = 0;
 	manager.onDidChangeLists(() => events++);
 	client.tools = [...client.tools, { name: 'new', inputSchema: { type: 'object' } }];
 	assert.equal(manager.allTools().length, 1, 'the stale list is served while the new one is fetched');
 	manager.allTools();
 	await flush();
-	assert.equal(client.listToolsCalls, 2, '"Once the TTL expires, the response is stale and the client SHOULD re-fetch on next access" (once)');
+	assert.equal(
+		client.listToolsCalls,
+		2,
+		'"Once the TTL expires, the response is stale and the client SHOULD re-fetch on next access" (once)',
+	);
 	assert.equal(manager.allTools().length, 2);
 	assert.equal(events, 1);
 	client.toolsEmitter.fire();
@@ -469,7 +530,11 @@ test('2026-07-28 server/discover answered differently after its ttlMs (McpClient
 	client.instructions = 'New instructions.';
 	client.discoveryEmitter.fire();
 	await clock.advance(200);
-	assert.deepEqual(client.listening.at(-1), { tools: true, prompts: true, resources: true }, 'prompts are now listened for');
+	assert.deepEqual(
+		client.listening.at(-1),
+		{ tools: true, prompts: true, resources: true },
+		'prompts are now listened for',
+	);
 	assert.equal(client.listToolsCalls, 2, 'the lists were fetched again');
 	assert.deepEqual(states, ['d:running'], 'the row re-renders (same state, new capabilities and instructions)');
 	const state = manager.get('d')?.state;
@@ -558,24 +623,40 @@ test('2026-07-28 ttlMs on resources/read: a read lives for the server ttlMs inst
 	client.readNeedsInput = true;
 	await clock.advance(3_600_000);
 	assert.equal(await text(), 'demo://a #7');
-	assert.equal(await text(), 'demo://a #8', '"Results produced by retrying a request through the multi round-trip requests mechanism ... MUST NOT be cached"');
+	assert.equal(
+		await text(),
+		'demo://a #8',
+		'"Results produced by retrying a request through the multi round-trip requests mechanism ... MUST NOT be cached"',
+	);
 	await manager.dispose();
 });
 
 test('deprecated features in use (https://modelcontextprotocol.io/specification/2026-07-28/deprecated): HTTP+SSE, roots, sampling and logging are listed for the view and noted in the log of a 2026-07-28 server; they keep working', async () => {
-	const { manager, connector, host } = setup({}, {
-		roots: () => [{ uri: 'file:///w', name: 'w' }],
-		sample: async () => ({ role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'm' }),
-	});
+	const { manager, connector, host } = setup(
+		{},
+		{
+			roots: () => [{ uri: 'file:///w', name: 'w' }],
+			sample: async () => ({ role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'm' }),
+		},
+	);
 	connector.prepare = (client) => {
 		client.era = client.name === 'modern' ? 'modern' : 'legacy';
 	};
-	const sse = { name: 'old-sse', config: { type: 'sse' as const, url: 'http://127.0.0.1:1/sse' }, source: { kind: 'user' as const, label: 'User settings' }, workspaceDefined: false };
+	const sse = {
+		name: 'old-sse',
+		config: { type: 'sse' as const, url: 'http://127.0.0.1:1/sse' },
+		source: { kind: 'user' as const, label: 'User settings' },
+		workspaceDefined: false,
+	};
 	await manager.reconcile([stdioServer('modern'), stdioServer('legacy'), sse]);
 	assert.deepEqual(manager.get('old-sse')?.deprecatedFeatures, ['HTTP+SSE transport']);
 	assert.deepEqual(manager.get('modern')?.deprecatedFeatures, []);
 	const handlers = connector.attempts.find((a) => a.name === 'modern')!.handlers;
-	assert.deepEqual(await handlers.roots!(new AbortController().signal), [{ uri: 'file:///w', name: 'w' }], 'roots keep working');
+	assert.deepEqual(
+		await handlers.roots!(new AbortController().signal),
+		[{ uri: 'file:///w', name: 'w' }],
+		'roots keep working',
+	);
 	await handlers.roots!(new AbortController().signal);
 	const sampled = await handlers.sampling!({ messages: [], maxTokens: 5 }, new AbortController().signal);
 	assert.equal(sampled.model, 'm', 'sampling keeps working');
@@ -583,12 +664,27 @@ test('deprecated features in use (https://modelcontextprotocol.io/specification/
 	connector.last('modern').logEmitter.fire({ level: 'info', data: 'hello' });
 	assert.deepEqual(manager.get('modern')?.deprecatedFeatures, ['roots', 'sampling', 'logging']);
 	const log = host.loggers.get('modern')!;
-	assert.equal(log.find('roots is deprecated in MCP 2026-07-28 (SEP-2577)').length, 1, 'roots noted once per connection');
-	assert.equal(log.find('sampling is deprecated in MCP 2026-07-28 (SEP-2577)').length, 2, 'every sampling request is noted');
+	assert.equal(
+		log.find('roots is deprecated in MCP 2026-07-28 (SEP-2577)').length,
+		1,
+		'roots noted once per connection',
+	);
+	assert.equal(
+		log.find('sampling is deprecated in MCP 2026-07-28 (SEP-2577)').length,
+		2,
+		'every sampling request is noted',
+	);
 	assert.equal(log.find('logging is deprecated in MCP 2026-07-28').length, 1);
 	await connector.attempts.find((a) => a.name === 'legacy')!.handlers.roots!(new AbortController().signal);
 	assert.deepEqual(manager.get('legacy')?.deprecatedFeatures, ['roots']);
-	assert.equal(host.loggers.get('legacy')!.find('deprecated in MCP 2026-07-28').filter((e) => e.level === 'info').length, 0, 'an older server (its revision still has roots) gets no notice, only a debug line');
+	assert.equal(
+		host.loggers
+			.get('legacy')!
+			.find('deprecated in MCP 2026-07-28')
+			.filter((e) => e.level === 'info').length,
+		0,
+		'an older server (its revision still has roots) gets no notice, only a debug line',
+	);
 	await manager.restart('modern');
 	assert.deepEqual(manager.get('modern')?.deprecatedFeatures, [], 'counted per connection');
 	await manager.dispose();
@@ -606,7 +702,6 @@ test('a crash under a one-attempt policy (the command line) reports the crash it
 	await manager.dispose();
 });
 
-
 test('a failed start carries what resolving noted: an unset ${env:X} in the url is named next to "connection refused"', async () => {
 	const clock = new FakeClock();
 	const connector = new FakeConnector();
@@ -618,4 +713,3 @@ test('a failed start carries what resolving noted: an unset ${env:X} in the url 
 	assert.equal(state.kind === 'error' ? state.message : '', `Server 'demo': connection refused\n${note}`);
 	await manager.dispose();
 });
-

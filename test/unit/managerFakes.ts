@@ -8,7 +8,13 @@ import type { ConnectRequest, Connector } from '../../src/manager/serverConnecti
 import type { ResolvedServer, ServerConfig } from '../../src/manager/manager';
 import type { CacheHints, ListOptions, McpClient } from '../../src/protocol/client';
 import { McpError } from '../../src/protocol/mcpError';
-import type { LoggingLevel, LoggingMessage, ReadResourceResult, ServerCapabilities, Tool } from '../../src/protocol/schema';
+import type {
+	LoggingLevel,
+	LoggingMessage,
+	ReadResourceResult,
+	ServerCapabilities,
+	Tool,
+} from '../../src/protocol/schema';
 
 /** Lets pending promise callbacks run (several turns, for chains of awaits). */
 export async function flush(): Promise<void> {
@@ -84,7 +90,11 @@ export class FakeClient {
 	readCalls = 0;
 	rootsNotified = 0;
 	levels: LoggingLevel[] = [];
-	serverCapabilities: ServerCapabilities = { tools: { listChanged: true }, resources: { listChanged: true, subscribe: true }, logging: {} };
+	serverCapabilities: ServerCapabilities = {
+		tools: { listChanged: true },
+		resources: { listChanged: true, subscribe: true },
+		logging: {},
+	};
 
 	constructor(
 		readonly name: string,
@@ -225,11 +235,17 @@ export function testHost(overrides: Partial<Host> = {}): Host & { loggers: Map<s
 	};
 }
 
-export function stdioServer(name: string, extra: Partial<Extract<ServerConfig, { type: 'stdio' }>> = {}, workspaceDefined = false): ResolvedServer {
+export function stdioServer(
+	name: string,
+	extra: Partial<Extract<ServerConfig, { type: 'stdio' }>> = {},
+	workspaceDefined = false,
+): ResolvedServer {
 	return {
 		name,
 		config: { type: 'stdio', command: 'node', args: [`${name}.js`], ...extra },
-		source: workspaceDefined ? { kind: 'mcpJson', label: '.vscode/mcp.json' } : { kind: 'user', label: 'User settings' },
+		source: workspaceDefined
+			? { kind: 'mcpJson', label: '.vscode/mcp.json' }
+			: { kind: 'user', label: 'User settings' },
 		workspaceDefined,
 	};
 }

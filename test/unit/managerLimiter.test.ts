@@ -47,6 +47,9 @@ test('a waiting task whose signal aborts never runs and frees its place in the q
 
 test('a task that throws releases its slot', async () => {
 	const limiter = new Limiter(1);
-	await assert.rejects(limiter.run(async () => Promise.reject(new Error('boom'))), /boom/);
+	await assert.rejects(
+		limiter.run(async () => Promise.reject(new Error('boom'))),
+		/boom/,
+	);
 	assert.equal(await limiter.run(async () => 'next'), 'next');
 });

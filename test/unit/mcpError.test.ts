@@ -10,7 +10,7 @@ test('instanceof McpError holds for an McpError made by another bundled copy of 
 	assert.notEqual(OtherMcpError, McpError, 'a separate class');
 	const foreign = new OtherMcpError(-32042, 'URL elicitation required', { elicitations: [] });
 	assert.ok(foreign instanceof McpError);
-	assert.equal((foreign).code, -32042);
+	assert.equal(foreign.code, -32042);
 	assert.ok(new McpError(1, 'x') instanceof OtherMcpError);
 	assert.equal(new Error('plain') instanceof McpError, false);
 	assert.equal(Object.assign(new Error('look-alike'), { code: -32042 }) instanceof McpError, false);

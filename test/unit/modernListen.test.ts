@@ -22,29 +22,45 @@ interface Listen {
 }
 
 /** A modern fake whose subscriptions/listen stays open until the test ends it; `ack` shapes the acknowledgment. */
-function modernListenServer(server: FakeServer, ack: (requested: Record<string, unknown>) => Record<string, unknown> | undefined = (r) => r) {
+function modernListenServer(
+	server: FakeServer,
+	ack: (requested: Record<string, unknown>) => Record<string, unknown> | undefined = (r) => r,
+) {
 	const listens: Listen[] = [];
 	server
 		.on('server/discover', () => ({
 			resultType: 'complete',
 			supportedVersions: [V],
-			capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { subscribe: true, listChanged: true } },
+			capabilities: {
+				tools: { listChanged: true },
+				prompts: { listChanged: true },
+				resources: { subscribe: true, listChanged: true },
+			},
 			_meta: { 'io.modelcontextprotocol/serverInfo': { name: 'listen-fake', version: '1' } },
 		}))
 		.on('subscriptions/listen', (params, context) => {
 			const id = context.request.id;
 			const notifications = params.notifications as Record<string, unknown>;
 			return new Promise((resolve, reject) => {
-				listens.push({ id, notifications, end: (result) => resolve({ resultType: 'complete', _meta: { [SUB]: id }, ...result }), fail: reject });
+				listens.push({
+					id,
+					notifications,
+					end: (result) => resolve({ resultType: 'complete', _meta: { [SUB]: id }, ...result }),
+					fail: reject,
+				});
 				const granted = ack(notifications);
 				// "The server MUST send notifications/subscriptions/acknowledged as the first message"
-				if (granted !== undefined) server.notify('notifications/subscriptions/acknowledged', { _meta: { [SUB]: id }, notifications: granted });
+				if (granted !== undefined)
+					server.notify('notifications/subscriptions/acknowledged', { _meta: { [SUB]: id }, notifications: granted });
 			});
 		});
 	return listens;
 }
 
-async function connect(ack?: (requested: Record<string, unknown>) => Record<string, unknown> | undefined, options: ClientOptions = {}) {
+async function connect(
+	ack?: (requested: Record<string, unknown>) => Record<string, unknown> | undefined,
+	options: ClientOptions = {},
+) {
 	const pair = linkedPair();
 	const server = new FakeServer(pair.server);
 	const listens = modernListenServer(server, ack);
@@ -68,11 +84,19 @@ test('the listen asks for the lists the caller caches; tagged notifications arri
 	assert.equal(listens.length, 1);
 	assert.deepEqual(listens[0]?.notifications, { toolsListChanged: true, resourcesListChanged: true });
 	const meta = server.requests('subscriptions/listen')[0]?.params?._meta as Record<string, unknown>;
-	assert.equal(meta['io.modelcontextprotocol/protocolVersion'], V, 'the listen carries the request metadata like any request');
+	assert.equal(
+		meta['io.modelcontextprotocol/protocolVersion'],
+		V,
+		'the listen carries the request metadata like any request',
+	);
 	server.notify('notifications/tools/list_changed', { _meta: { [SUB]: listens[0]?.id } });
 	server.notify('notifications/tools/list_changed', { _meta: { [SUB]: 999 } });
 	await settle();
-	assert.equal(tools, 1, '"clients MUST use this field to correlate notifications with their originating subscription"');
+	assert.equal(
+		tools,
+		1,
+		'"clients MUST use this field to correlate notifications with their originating subscription"',
+	);
 	assert.equal(logger.find('listening for changes (tools, resources) on subscriptions/listen').length, 1);
 	await client.close();
 });
@@ -87,7 +111,9 @@ test('subscribe opens a listen with the resource, cancels the old one after the 
 	assert.equal(listens.length, 2);
 	assert.deepEqual(listens[1]?.notifications, { toolsListChanged: true, resourceSubscriptions: ['file:///a.txt'] });
 	await settle();
-	const cancelled = server.notifications('notifications/cancelled').map((m) => ('params' in m ? m.params?.requestId : undefined));
+	const cancelled = server
+		.notifications('notifications/cancelled')
+		.map((m) => ('params' in m ? m.params?.requestId : undefined));
 	assert.deepEqual(cancelled, [listens[0]?.id], 'over stdio a listen ends with notifications/cancelled for its id');
 	server.notify('notifications/resources/updated', { _meta: { [SUB]: listens[0]?.id }, uri: 'file:///a.txt' });
 	server.notify('notifications/resources/updated', { _meta: { [SUB]: listens[1]?.id }, uri: 'file:///a.txt' });
@@ -140,7 +166,13 @@ test('a dropped stream is opened again after 1 s, then 2 s; a graceful end too; 
 test('an acknowledgment without the resource rejects subscribe naming the server and the URI; -32601 stops listening for good', async () => {
 	const { client, listens } = await connect((requested) => ({ toolsListChanged: requested.toolsListChanged }));
 	client.listenForChanges({ tools: true });
-	await assert.rejects(client.subscribe('file:///b.txt'), (error: unknown) => error instanceof McpError && error.code === ErrorCode.CapabilityMissing && /fake acknowledged subscriptions\/listen without file:\/\/\/b\.txt/.test(error.message));
+	await assert.rejects(
+		client.subscribe('file:///b.txt'),
+		(error: unknown) =>
+			error instanceof McpError &&
+			error.code === ErrorCode.CapabilityMissing &&
+			/fake acknowledged subscriptions\/listen without file:\/\/\/b\.txt/.test(error.message),
+	);
 	await client.close();
 	assert.equal(listens.length, 1);
 
@@ -154,7 +186,10 @@ test('an acknowledgment without the resource rejects subscribe naming the server
 	const clock = new ManualClock();
 	const old = await McpClient.connect(pair.client, { name: 'old', logger, listen: { clock } });
 	old.listenForChanges({ tools: true });
-	await assert.rejects(old.subscribe('file:///c.txt'), (error: unknown) => error instanceof McpError && error.code === ErrorCode.MethodNotFound);
+	await assert.rejects(
+		old.subscribe('file:///c.txt'),
+		(error: unknown) => error instanceof McpError && error.code === ErrorCode.MethodNotFound,
+	);
 	assert.equal(logger.find('old does not support subscriptions/listen').length, 1);
 	clock.advance(120_000);
 	await settle();
@@ -168,7 +203,11 @@ test('a listen never acknowledged is given up after the ack timeout, cancelled, 
 	const listens = modernListenServer(server, () => undefined);
 	const logger = new MemoryLogger('debug');
 	const clock = new ManualClock();
-	const client = await McpClient.connect(pair.client, { name: 'quiet', logger, listen: { clock, ackTimeoutMs: 5_000 } });
+	const client = await McpClient.connect(pair.client, {
+		name: 'quiet',
+		logger,
+		listen: { clock, ackTimeoutMs: 5_000 },
+	});
 	client.listenForChanges({ prompts: true });
 	await settle();
 	clock.advance(5_000);

@@ -1,11 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { authorizationServerMetadataUrls, canonicalResourceUri, isLoopbackUrl } from '../../src/protocol/auth/discovery';
+import {
+	authorizationServerMetadataUrls,
+	canonicalResourceUri,
+	isLoopbackUrl,
+} from '../../src/protocol/auth/discovery';
 
 test('canonical resource URI: lower-case host, no fragment, no trailing slash on a bare origin, path kept', () => {
 	assert.equal(canonicalResourceUri('HTTPS://MCP.Example.com/'), 'https://mcp.example.com');
 	assert.equal(canonicalResourceUri('https://mcp.example.com'), 'https://mcp.example.com');
-	assert.equal(canonicalResourceUri('https://mcp.example.com:8443/server/mcp#frag'), 'https://mcp.example.com:8443/server/mcp');
+	assert.equal(
+		canonicalResourceUri('https://mcp.example.com:8443/server/mcp#frag'),
+		'https://mcp.example.com:8443/server/mcp',
+	);
 	assert.equal(canonicalResourceUri('https://mcp.example.com:443/mcp'), 'https://mcp.example.com/mcp');
 	assert.equal(canonicalResourceUri('https://mcp.example.com/mcp/'), 'https://mcp.example.com/mcp/');
 });

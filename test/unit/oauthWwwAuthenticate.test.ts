@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { bearerChallenge, parseWwwAuthenticate } from '../../src/protocol/auth/wwwAuthenticate';
 
 test('a Bearer challenge with quoted parameters, including commas and escapes inside quotes', () => {
-	const header = 'Bearer realm="mcp, prod", error="insufficient_scope", scope="files:read files:write", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp", error_description="needs \\"write\\""';
+	const header =
+		'Bearer realm="mcp, prod", error="insufficient_scope", scope="files:read files:write", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp", error_description="needs \\"write\\""';
 	assert.deepEqual(bearerChallenge(header), {
 		realm: 'mcp, prod',
 		error: 'insufficient_scope',
@@ -14,7 +15,9 @@ test('a Bearer challenge with quoted parameters, including commas and escapes in
 });
 
 test('several challenges: the Bearer one is found after a Basic one with a token68-free realm', () => {
-	const challenges = parseWwwAuthenticate('Basic realm="legacy", Bearer scope=mcp:read,resource_metadata="https://a.example/prm"');
+	const challenges = parseWwwAuthenticate(
+		'Basic realm="legacy", Bearer scope=mcp:read,resource_metadata="https://a.example/prm"',
+	);
 	assert.deepEqual(
 		challenges.map((c) => c.scheme),
 		['basic', 'bearer'],

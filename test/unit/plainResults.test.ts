@@ -10,7 +10,12 @@ import {
 } from '../../src/protocol/plainResults';
 import { schemas } from '../../src/protocol/schema';
 
-function sameVerdicts(check: (value: Record<string, unknown>) => boolean, schema: { safeParse(value: unknown): { success: boolean } }, samples: Record<string, unknown>[], expected: boolean[]): void {
+function sameVerdicts(
+	check: (value: Record<string, unknown>) => boolean,
+	schema: { safeParse(value: unknown): { success: boolean } },
+	samples: Record<string, unknown>[],
+	expected: boolean[],
+): void {
 	const verdicts = samples.map((sample) => check(sample));
 	assert.deepEqual(verdicts, expected);
 	assert.deepEqual(
@@ -28,8 +33,25 @@ test('initialize results: the structural check accepts exactly what InitializeRe
 		ok,
 		{
 			...ok,
-			capabilities: { experimental: { x: 1 }, logging: {}, completions: {}, prompts: { listChanged: true }, resources: { subscribe: true, listChanged: false }, tools: { listChanged: true }, tasks: { list: {} }, other: 1 },
-			serverInfo: { name: 's', version: '1', title: 'S', description: 'd', websiteUrl: 'https://s', icons: [icon], extra: true },
+			capabilities: {
+				experimental: { x: 1 },
+				logging: {},
+				completions: {},
+				prompts: { listChanged: true },
+				resources: { subscribe: true, listChanged: false },
+				tools: { listChanged: true },
+				tasks: { list: {} },
+				other: 1,
+			},
+			serverInfo: {
+				name: 's',
+				version: '1',
+				title: 'S',
+				description: 'd',
+				websiteUrl: 'https://s',
+				icons: [icon],
+				extra: true,
+			},
 			instructions: 'use it',
 			_meta: { k: 1 },
 			extra: [1],
@@ -46,7 +68,21 @@ test('initialize results: the structural check accepts exactly what InitializeRe
 		{ ...ok, _meta: 'm' },
 		{ capabilities: {}, serverInfo: { name: 's', version: '1' } },
 	];
-	sameVerdicts(isPlainInitializeResult, schemas().InitializeResultSchema, samples, [true, true, false, false, false, false, false, false, false, false, false, false, false]);
+	sameVerdicts(isPlainInitializeResult, schemas().InitializeResultSchema, samples, [
+		true,
+		true,
+		false,
+		false,
+		false,
+		false,
+		false,
+		false,
+		false,
+		false,
+		false,
+		false,
+		false,
+	]);
 });
 
 test('resource, template and prompt lists: the structural checks accept exactly what their schemas accept', () => {
@@ -56,7 +92,23 @@ test('resource, template and prompt lists: the structural checks accept exactly 
 		schemas().ListResourcesResultSchema,
 		[
 			{ resources: [] },
-			{ resources: [{ ...resource, title: 'A', description: 'd', mimeType: 'text/plain', size: 3, annotations: { audience: ['user'], priority: 0.5, lastModified: '2025-01-01' }, icons: [icon], _meta: {}, x: 1 }], nextCursor: 'n', _meta: {} },
+			{
+				resources: [
+					{
+						...resource,
+						title: 'A',
+						description: 'd',
+						mimeType: 'text/plain',
+						size: 3,
+						annotations: { audience: ['user'], priority: 0.5, lastModified: '2025-01-01' },
+						icons: [icon],
+						_meta: {},
+						x: 1,
+					},
+				],
+				nextCursor: 'n',
+				_meta: {},
+			},
 			{ resources: [{ name: 'a' }] },
 			{ resources: [{ ...resource, size: '3' }] },
 			{ resources: [{ ...resource, annotations: { audience: 'user' } }] },
@@ -71,7 +123,12 @@ test('resource, template and prompt lists: the structural checks accept exactly 
 		isPlainListResourceTemplatesResult,
 		schemas().ListResourceTemplatesResultSchema,
 		[
-			{ resourceTemplates: [template, { ...template, title: 'T', mimeType: 'text/plain', annotations: {}, icons: [icon] }] },
+			{
+				resourceTemplates: [
+					template,
+					{ ...template, title: 'T', mimeType: 'text/plain', annotations: {}, icons: [icon] },
+				],
+			},
 			{ resourceTemplates: [{ ...template, uriTemplate: undefined }] },
 			{ resourceTemplates: [{ ...template, name: 2 }] },
 			{ resourceTemplates: [{ ...template, _meta: [] }] },
@@ -83,7 +140,19 @@ test('resource, template and prompt lists: the structural checks accept exactly 
 		isPlainListPromptsResult,
 		schemas().ListPromptsResultSchema,
 		[
-			{ prompts: [prompt, { ...prompt, title: 'P', description: 'd', arguments: [{ name: 'a', title: 'A', description: 'd', required: true, x: 1 }], icons: [icon], _meta: {} }] },
+			{
+				prompts: [
+					prompt,
+					{
+						...prompt,
+						title: 'P',
+						description: 'd',
+						arguments: [{ name: 'a', title: 'A', description: 'd', required: true, x: 1 }],
+						icons: [icon],
+						_meta: {},
+					},
+				],
+			},
 			{ prompts: [{ ...prompt, arguments: {} }] },
 			{ prompts: [{ ...prompt, arguments: [{ required: true }] }] },
 			{ prompts: [{ ...prompt, arguments: [{ name: 'a', required: 'yes' }] }] },

@@ -15,7 +15,10 @@ test('a response is paired with its request (the other direction), with latency 
 	c.advance(42);
 	const response = log.add('in', { jsonrpc: '2.0', id: 7, result: { content: [] } });
 	assert.deepEqual([request.kind, request.method, request.pair], ['request', 'tools/call', response.seq]);
-	assert.deepEqual([response.kind, response.method, response.pair, response.latencyMs], ['response', 'tools/call', request.seq, 42]);
+	assert.deepEqual(
+		[response.kind, response.method, response.pair, response.latencyMs],
+		['response', 'tools/call', request.seq, 42],
+	);
 	// A server request answered by us: in, then out.
 	const serverRequest = log.add('in', { jsonrpc: '2.0', id: 0, method: 'roots/list' });
 	const answer = log.add('out', { jsonrpc: '2.0', id: 0, error: { code: -32601, message: 'nope' } });
@@ -27,7 +30,12 @@ test('a response is paired with its request (the other direction), with latency 
 
 test('secrets are redacted as in the trace log; malformed messages are kept as invalid', () => {
 	const log = new ProtocolLog();
-	const entry = log.add('out', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { arguments: { apiKey: 'sk-123', token: 'abc', text: 'visible' } } });
+	const entry = log.add('out', {
+		jsonrpc: '2.0',
+		id: 1,
+		method: 'tools/call',
+		params: { arguments: { apiKey: 'sk-123', token: 'abc', text: 'visible' } },
+	});
 	assert.doesNotMatch(entry.text, /sk-123|abc"/);
 	assert.match(entry.text, /visible/);
 	assert.equal(log.add('in', 'garbage').kind, 'invalid');
@@ -37,7 +45,10 @@ test('secrets are redacted as in the trace log; malformed messages are kept as i
 test('bounded: the oldest messages go first by count and by text size; seqs stay addressable', () => {
 	const log = new ProtocolLog(3, 1e9);
 	for (let i = 1; i <= 5; i++) log.add('out', { jsonrpc: '2.0', method: `m${i}` });
-	assert.deepEqual(log.entries().map((e) => e.method), ['m3', 'm4', 'm5']);
+	assert.deepEqual(
+		log.entries().map((e) => e.method),
+		['m3', 'm4', 'm5'],
+	);
 	assert.equal(log.get(1), undefined);
 	assert.equal(log.get(4)?.method, 'm4');
 	const small = new ProtocolLog(1000, 500);
@@ -67,29 +78,76 @@ test('string ids pair, capacity changes keep the newest with their pairing, and 
 	const request = log.add('in', { jsonrpc: '2.0', id: 'abc', method: 'elicitation/create' });
 	c.advance(5);
 	const answer = log.add('out', { jsonrpc: '2.0', id: 'abc', result: {} });
-	assert.deepEqual([answer.kind, answer.id, answer.method, answer.pair, answer.latencyMs, request.pair], ['response', 'abc', 'elicitation/create', request.seq, 5, answer.seq]);
+	assert.deepEqual(
+		[answer.kind, answer.id, answer.method, answer.pair, answer.latencyMs, request.pair],
+		['response', 'abc', 'elicitation/create', request.seq, 5, answer.seq],
+	);
 	log.setCapacity(3);
 	assert.equal(log.size, 3);
 	assert.equal(log.get(request.seq)?.pair, answer.seq);
 	const columns = log.columns();
 	assert.equal(columns.first, answer.seq - 2);
 	assert.deepEqual(columns.ids.slice(1), ['abc', 'abc']);
-	assert.deepEqual(columns.methods.slice(1).map((m) => columns.names[m]), ['elicitation/create', 'elicitation/create']);
+	assert.deepEqual(
+		columns.methods.slice(1).map((m) => columns.names[m]),
+		['elicitation/create', 'elicitation/create'],
+	);
 	assert.deepEqual(columns.latencies.slice(1), [null, 5]);
-	assert.deepEqual(columns.flags.slice(1).map((f) => [f & 1, f >> 1]), [[1, 1], [0, 3]]);
+	assert.deepEqual(
+		columns.flags.slice(1).map((f) => [f & 1, f >> 1]),
+		[
+			[1, 1],
+			[0, 3],
+		],
+	);
 });
 
 test('the text filter finds exactly what searching each shown text finds: across wraps of the byte ring, secrets, multi-byte text, and never across two messages', () => {
 	const reference = (log: ProtocolLog, query: string, afterSeq = 0) => {
 		const pattern = new RegExp(query.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
-		return log.entries().filter((e) => e.seq > afterSeq && ((e.method !== undefined && pattern.test(e.method)) || pattern.test(e.text))).map((e) => e.seq);
+		return log
+			.entries()
+			.filter((e) => e.seq > afterSeq && ((e.method !== undefined && pattern.test(e.method)) || pattern.test(e.text)))
+			.map((e) => e.seq);
 	};
 	let seed = 11;
 	const next = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 	// Small, so the ring wraps and drops many times.
 	const log = new ProtocolLog(300, 20_000);
-	const words = ['Echo', 'échO', 'ÉCHO', 'token', 'api_key', 'sk-42', 'hello wörld', '€uro', '😀', 'a\\/b', 'Authorization'];
-	const queries = ['"}}', '}}{', '"}}\r\n{', 'echo', 'ÉCHO', 'sk-42', 'redacted', '[redacted]', 'token', 'hello', 'wörld', '😀', 'a/b', 'a\\/b', '"}{"', '}{', '"id":7', 'not shown', 'API_KEY'];
+	const words = [
+		'Echo',
+		'échO',
+		'ÉCHO',
+		'token',
+		'api_key',
+		'sk-42',
+		'hello wörld',
+		'€uro',
+		'😀',
+		'a\\/b',
+		'Authorization',
+	];
+	const queries = [
+		'"}}',
+		'}}{',
+		'"}}\r\n{',
+		'echo',
+		'ÉCHO',
+		'sk-42',
+		'redacted',
+		'[redacted]',
+		'token',
+		'hello',
+		'wörld',
+		'😀',
+		'a/b',
+		'a\\/b',
+		'"}{"',
+		'}{',
+		'"id":7',
+		'not shown',
+		'API_KEY',
+	];
 	for (let i = 0; i < 3000; i++) {
 		const word = words[Math.floor(next() * words.length)]!;
 		const kind = next();
@@ -97,7 +155,12 @@ test('the text filter finds exactly what searching each shown text finds: across
 		let text: string;
 		let message: unknown;
 		if (kind < 0.3) {
-			message = { jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: word, arguments: next() < 0.3 ? { [word]: 'sk-42' } : { text: word } } };
+			message = {
+				jsonrpc: '2.0',
+				id: i,
+				method: 'tools/call',
+				params: { name: word, arguments: next() < 0.3 ? { [word]: 'sk-42' } : { text: word } },
+			};
 			text = JSON.stringify(message);
 		} else if (kind < 0.6) {
 			text = `{"jsonrpc":"2.0","id":${i - 1},"result":{"content":[{"type":"text","text":"${word}"}]}}`;
@@ -127,7 +190,11 @@ test('the text filter finds exactly what searching each shown text finds: across
 			for (const query of queries) {
 				assert.deepEqual(log.filter(query), reference(log, query), `'${query}' after ${i}`);
 				const after = log.lastSeq - 20;
-				assert.deepEqual(log.filter(query, false, after), reference(log, query, after), `'${query}' newer than ${after}`);
+				assert.deepEqual(
+					log.filter(query, false, after),
+					reference(log, query, after),
+					`'${query}' newer than ${after}`,
+				);
 			}
 		}
 	}
@@ -148,9 +215,15 @@ test('a secret is never found by its value, and a match across two adjacent text
 test('a burst of messages we send is stored together yet keeps wire order, times, texts (multi-byte too) and pairing; more than the log holds keeps the newest', async () => {
 	const c = clock();
 	const log = new ProtocolLog(40, 1e9, c.now, 60_000);
-	const request = (id: number, text: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text } } });
+	const request = (id: number, text: string) => ({
+		jsonrpc: '2.0',
+		id,
+		method: 'tools/call',
+		params: { name: 'echo', arguments: { text } },
+	});
 	// As stdio does under load: a read's answers come in, then the requests they let through go out, in one task.
-	for (let id = 1; id <= 3; id++) log.record('out', request(id, `first ${id}`), JSON.stringify(request(id, `first ${id}`)));
+	for (let id = 1; id <= 3; id++)
+		log.record('out', request(id, `first ${id}`), JSON.stringify(request(id, `first ${id}`)));
 	await Promise.resolve();
 	c.advance(5);
 	const texts: string[] = [];
@@ -176,17 +249,44 @@ test('a burst of messages we send is stored together yet keeps wire order, times
 	const entries = log.entries();
 	assert.deepEqual(
 		entries.map((e) => `${e.direction} ${e.kind} ${e.id}`),
-		['out request 1', 'out request 2', 'out request 3', 'in response 1', 'out request 11', 'in response 2', 'out request 12', 'in response 3', 'out request 13', ...burst.map((id) => `out request ${id}`)],
+		[
+			'out request 1',
+			'out request 2',
+			'out request 3',
+			'in response 1',
+			'out request 11',
+			'in response 2',
+			'out request 12',
+			'in response 3',
+			'out request 13',
+			...burst.map((id) => `out request ${id}`),
+		],
 	);
-	assert.deepEqual(entries.filter((e) => e.direction === 'out' && Number(e.id) > 10).map((e) => e.text), texts);
-	assert.deepEqual(entries.filter((e) => e.kind === 'response').map((e) => [e.pair, e.latencyMs, e.method]), [[1, 5, 'tools/call'], [2, 5, 'tools/call'], [3, 5, 'tools/call']]);
-	assert.deepEqual(log.filter('naïve € 😀').map((seq) => log.get(seq)!.id), [12]);
+	assert.deepEqual(
+		entries.filter((e) => e.direction === 'out' && Number(e.id) > 10).map((e) => e.text),
+		texts,
+	);
+	assert.deepEqual(
+		entries.filter((e) => e.kind === 'response').map((e) => [e.pair, e.latencyMs, e.method]),
+		[
+			[1, 5, 'tools/call'],
+			[2, 5, 'tools/call'],
+			[3, 5, 'tools/call'],
+		],
+	);
+	assert.deepEqual(
+		log.filter('naïve € 😀').map((seq) => log.get(seq)!.id),
+		[12],
+	);
 	// A burst longer than the log: only the newest stay, each with its own text.
 	for (let id = 100; id < 150; id++) log.record('out', request(id, ''), JSON.stringify(request(id, `many ${id}`)));
 	await Promise.resolve();
 	const kept = log.entries();
 	assert.equal(kept.length, 40);
-	assert.deepEqual(kept.map((e) => e.id), Array.from({ length: 40 }, (_, i) => 110 + i));
+	assert.deepEqual(
+		kept.map((e) => e.id),
+		Array.from({ length: 40 }, (_, i) => 110 + i),
+	);
 	assert.ok(kept.every((e) => e.text.includes(`many ${String(e.id)}`)));
 	log.dispose();
 });

@@ -31,14 +31,21 @@ test('the system prompt becomes a first user message, clearly marked, before the
 		role: 'user',
 		parts: [{ kind: 'text', text: `${SYSTEM_PROMPT_PREFIX}\n\nYou are a helpful test server.` }],
 	});
-	assert.deepEqual(neutral.messages[1], { role: 'user', parts: [{ kind: 'text', text: 'Resource trigger-sampling-request context: hello' }] });
+	assert.deepEqual(neutral.messages[1], {
+		role: 'user',
+		parts: [{ kind: 'text', text: 'Resource trigger-sampling-request context: hello' }],
+	});
 });
 
 test('maxTokens, temperature and stopSequences reach the model options; absent ones are not invented', () => {
 	assert.deepEqual(toNeutralRequest(everything).modelOptions, { max_tokens: 100, temperature: 0.7 });
 	const withStops = toNeutralRequest(request({ messages: [], maxTokens: 5, stopSequences: ['\n\n', 'END'] }));
 	assert.deepEqual(withStops.modelOptions, { max_tokens: 5, stop: ['\n\n', 'END'] });
-	assert.equal(toNeutralRequest(request({ messages: [], maxTokens: 5 })).messages.length, 0, 'no system prompt, no extra message');
+	assert.equal(
+		toNeutralRequest(request({ messages: [], maxTokens: 5 })).messages.length,
+		0,
+		'no system prompt, no extra message',
+	);
 });
 
 test('images go to the model as bytes when it accepts images, else as a note that says what was left out', () => {
@@ -98,7 +105,11 @@ const toolLoop = request({
 		},
 	],
 	tools: [
-		{ name: 'get_weather', description: 'Weather for a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+		{
+			name: 'get_weather',
+			description: 'Weather for a city',
+			inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+		},
 		{ name: 'get_time', title: 'Local time', inputSchema: { type: 'object' } },
 	],
 	toolChoice: { mode: 'auto' },
@@ -108,12 +119,22 @@ const toolLoop = request({
 test('tools become language model tools; tool_use and tool_result become tool call and tool result parts', () => {
 	const neutral = toNeutralRequest(toolLoop);
 	assert.deepEqual(neutral.tools, [
-		{ name: 'get_weather', description: 'Weather for a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+		{
+			name: 'get_weather',
+			description: 'Weather for a city',
+			inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+		},
 		{ name: 'get_time', description: 'Local time', inputSchema: { type: 'object' } },
 	]);
 	assert.equal(neutral.toolMode, 'auto');
-	assert.deepEqual(neutral.messages[1], { role: 'assistant', parts: [{ kind: 'toolCall', callId: 'call-1', name: 'get_weather', input: { city: 'Paris' } }] });
-	assert.deepEqual(neutral.messages[2], { role: 'user', parts: [{ kind: 'toolResult', callId: 'call-1', text: ['18°C, cloudy'] }] });
+	assert.deepEqual(neutral.messages[1], {
+		role: 'assistant',
+		parts: [{ kind: 'toolCall', callId: 'call-1', name: 'get_weather', input: { city: 'Paris' } }],
+	});
+	assert.deepEqual(neutral.messages[2], {
+		role: 'user',
+		parts: [{ kind: 'toolResult', callId: 'call-1', text: ['18°C, cloudy'] }],
+	});
 });
 
 test('a failed tool result says so, and structured content is used when there is no text', () => {
@@ -199,21 +220,37 @@ test('the model is the first hint that matches id, family or name, in the server
 });
 
 test('without a matching hint the setting decides, then the first available model', () => {
-	assert.deepEqual(chooseModel(models, [{ name: 'llama' }], { preferred: 'fake-echo' }), { model: models[2], reason: 'setting "fake-echo"' });
-	assert.deepEqual(chooseModel(models, undefined, { preferred: 'nothing-like-it' }), { model: models[0], reason: 'first available' });
+	assert.deepEqual(chooseModel(models, [{ name: 'llama' }], { preferred: 'fake-echo' }), {
+		model: models[2],
+		reason: 'setting "fake-echo"',
+	});
+	assert.deepEqual(chooseModel(models, undefined, { preferred: 'nothing-like-it' }), {
+		model: models[0],
+		reason: 'first available',
+	});
 	assert.equal(chooseModel([], [{ name: 'gpt' }]), undefined);
 });
 
 test("the user's preferred model outranks the server's hints; hints decide when the setting matches nothing", () => {
-	assert.deepEqual(chooseModel(models, [{ name: 'claude' }], { preferred: 'gpt-4o-mini' }), { model: models[0], reason: 'setting "gpt-4o-mini"' });
-	assert.deepEqual(chooseModel(models, [{ name: 'claude' }], { preferred: 'nothing-like-it' }), { model: models[1], reason: 'hint "claude"' });
+	assert.deepEqual(chooseModel(models, [{ name: 'claude' }], { preferred: 'gpt-4o-mini' }), {
+		model: models[0],
+		reason: 'setting "gpt-4o-mini"',
+	});
+	assert.deepEqual(chooseModel(models, [{ name: 'claude' }], { preferred: 'nothing-like-it' }), {
+		model: models[1],
+		reason: 'hint "claude"',
+	});
 });
 
 test('a per-server allow-list narrows the models before hints are matched', () => {
 	const allowList = ['fake-echo', 'switchboard-test/other'];
 	assert.equal(chooseModel(models, [{ name: 'claude' }], { allowList })?.model.id, 'fake-echo');
 	assert.equal(chooseModel(models, [], { allowList: ['copilot/claude-sonnet-4.5'] })?.model.id, 'claude-sonnet-4.5');
-	assert.equal(chooseModel(models, [], { allowList: ['gpt'] }), undefined, 'allow-list entries match whole names, not substrings');
+	assert.equal(
+		chooseModel(models, [], { allowList: ['gpt'] }),
+		undefined,
+		'allow-list entries match whole names, not substrings',
+	);
 	assert.equal(chooseModel(models, [], { allowList: [''] })?.model.id, 'gpt-4o-mini', 'a blank entry is no allow-list');
 });
 

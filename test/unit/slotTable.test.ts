@@ -12,7 +12,7 @@ test('SlotTable: slots are reused, a removal needs the object that is there, cle
 	assert.notEqual(slotA, slotB);
 	assert.equal(table.size, 2);
 	assert.equal(table.get(slotA), a);
-	assert.equal(table.get(undefined), undefined, 'no slot (a key map\'s miss): nothing');
+	assert.equal(table.get(undefined), undefined, "no slot (a key map's miss): nothing");
 
 	assert.equal(table.remove(slotA, b), false, 'another object in that slot: nothing changes');
 	assert.equal(table.get(slotA), a);
@@ -23,14 +23,20 @@ test('SlotTable: slots are reused, a removal needs the object that is there, cle
 
 	const slotC = table.add(c);
 	assert.equal(slotC, slotA, 'the freed slot is used again');
-	assert.equal(table.remove(slotA, a), false, 'a late removal of the slot\'s former object leaves the new one');
+	assert.equal(table.remove(slotA, a), false, "a late removal of the slot's former object leaves the new one");
 	assert.equal(table.get(slotC), c);
 
 	const seen: string[] = [];
 	table.forEach((item, slot) => seen.push(`${item.name}@${slot}`));
 	assert.deepEqual(seen.sort(), [`b@${slotB}`, `c@${slotC}`].sort());
 
-	assert.deepEqual(table.clear().map((item) => item.name).sort(), ['b', 'c']);
+	assert.deepEqual(
+		table
+			.clear()
+			.map((item) => item.name)
+			.sort(),
+		['b', 'c'],
+	);
 	assert.equal(table.size, 0);
 	assert.equal(table.get(slotB), undefined);
 	assert.equal(table.remove(slotB, b), false, 'after clear(), a late removal changes nothing');

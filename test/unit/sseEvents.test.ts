@@ -52,7 +52,10 @@ describe('SseDecoder', () => {
 	});
 
 	test('an event that grows past the limit stops the decoder instead of buffering without end', () => {
-		const { events, decoder } = decode(['data: small\n\n', `data: ${'x'.repeat(5000)}`, 'more', '\n\ndata: after\n\n'], 1000);
+		const { events, decoder } = decode(
+			['data: small\n\n', `data: ${'x'.repeat(5000)}`, 'more', '\n\ndata: after\n\n'],
+			1000,
+		);
 		assert.deepEqual(
 			events.map((e) => e.data),
 			['small'],

@@ -17,7 +17,14 @@ const flush = async () => {
 const TASK_CAPS = { tools: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } };
 
 function task(taskId: string, status: string, extra: Record<string, unknown> = {}) {
-	return { taskId, status, createdAt: '2025-11-25T10:00:00Z', lastUpdatedAt: '2025-11-25T10:00:00Z', ttl: 60_000, ...extra };
+	return {
+		taskId,
+		status,
+		createdAt: '2025-11-25T10:00:00Z',
+		lastUpdatedAt: '2025-11-25T10:00:00Z',
+		ttl: 60_000,
+		...extra,
+	};
 }
 
 async function setup() {
@@ -44,7 +51,10 @@ test('tasks/get follows the pollInterval of the latest answer; one timer serves 
 		const state = states.get(String(params.taskId))!;
 		return task(String(params.taskId), state.status, { pollInterval: state.pollInterval });
 	});
-	server.on('tasks/result', (params) => ({ content: [{ type: 'text', text: `result ${String(params.taskId)}` }], _meta: { [RELATED_TASK_META]: { taskId: params.taskId } } }));
+	server.on('tasks/result', (params) => ({
+		content: [{ type: 'text', text: `result ${String(params.taskId)}` }],
+		_meta: { [RELATED_TASK_META]: { taskId: params.taskId } },
+	}));
 	assert.equal(clock.armed, 0, 'no task, no timer');
 	const a = await client.startToolTask('slow', {}, { task: true });
 	const b = await client.startToolTask('slow', {}, { task: true });
@@ -100,7 +110,13 @@ test('a task without a terminal status stops being polled at its TTL; a status g
 	server.on('tools/call', () => ({ task: task('t', 'working', { ttl: 5000, pollInterval: 1000 }) }));
 	server.on('tasks/get', () => task('t', 'working', { ttl: 5000, pollInterval: 1000 }));
 	const result = client.callTool('x', {}, { task: true });
-	const rejected = assert.rejects(result, (error: unknown) => error instanceof McpError && error.code === ErrorCode.RequestTimeout && /within its TTL of 5000 ms/.test(error.message));
+	const rejected = assert.rejects(
+		result,
+		(error: unknown) =>
+			error instanceof McpError &&
+			error.code === ErrorCode.RequestTimeout &&
+			/within its TTL of 5000 ms/.test(error.message),
+	);
 	for (let i = 0; i < 6; i++) {
 		clock.advance(1000);
 		await flush();
@@ -121,7 +137,10 @@ test('a task without a terminal status stops being polled at its TTL; a status g
 	server.notify('notifications/tasks/status', task('u', 'working', { lastUpdatedAt: '2025-11-25T10:00:02Z' }));
 	await flush();
 	assert.equal(handle.status, 'input_required');
-	server.notify('notifications/tasks/status', task('u', 'failed', { statusMessage: 'boom', lastUpdatedAt: '2025-11-25T10:00:06Z' }));
+	server.notify(
+		'notifications/tasks/status',
+		task('u', 'failed', { statusMessage: 'boom', lastUpdatedAt: '2025-11-25T10:00:06Z' }),
+	);
 	server.notify('notifications/tasks/status', task('u', 'working', { lastUpdatedAt: '2025-11-25T10:00:07Z' }));
 	await flush();
 	assert.equal(handle.status, 'failed');
@@ -130,8 +149,14 @@ test('a task without a terminal status stops being polled at its TTL; a status g
 });
 
 test('the task data is checked at the wire: a bad status or a missing taskId is a ProtocolViolation naming the server', () => {
-	assert.throws(() => parseTask({ taskId: 't', status: 'sleeping', createdAt: 'x' }, 'srv', 'tasks/get'), /srv answered tasks\/get with an invalid task: status "sleeping" is not one of/);
-	assert.throws(() => parseTask({ status: 'working', createdAt: 'x' }, 'srv', 'tasks/get'), /taskId is not a non-empty string/);
+	assert.throws(
+		() => parseTask({ taskId: 't', status: 'sleeping', createdAt: 'x' }, 'srv', 'tasks/get'),
+		/srv answered tasks\/get with an invalid task: status "sleeping" is not one of/,
+	);
+	assert.throws(
+		() => parseTask({ status: 'working', createdAt: 'x' }, 'srv', 'tasks/get'),
+		/taskId is not a non-empty string/,
+	);
 	assert.equal(parseTask({ taskId: 't', status: 'working', createdAt: 'x', lastUpdatedAt: 'x' }, 'srv', 'm').ttl, null);
 });
 
@@ -152,9 +177,18 @@ test('as a receiver, the client answers task-augmented elicitation with a task a
 		},
 	});
 	const ask = (method: string, params: Record<string, unknown>): Promise<unknown> => server.request(method, params);
-	assert.deepEqual(server.requests('initialize')[0]?.params?.capabilities, { elicitation: { form: {} }, tasks: { list: {}, cancel: {}, requests: { elicitation: { create: {} } } } });
-	const elicit = { message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } }, task: { ttl: 30_000 } };
-	const created = (await ask('elicitation/create', elicit)) as { result: { task: { taskId: string; status: string; ttl: number } } };
+	assert.deepEqual(server.requests('initialize')[0]?.params?.capabilities, {
+		elicitation: { form: {} },
+		tasks: { list: {}, cancel: {}, requests: { elicitation: { create: {} } } },
+	});
+	const elicit = {
+		message: 'Name?',
+		requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+		task: { ttl: 30_000 },
+	};
+	const created = (await ask('elicitation/create', elicit)) as {
+		result: { task: { taskId: string; status: string; ttl: number } };
+	};
 	const taskId = created.result.task.taskId;
 	assert.equal(created.result.task.status, 'working');
 	assert.equal(created.result.task.ttl, 30_000);
@@ -163,23 +197,42 @@ test('as a receiver, the client answers task-augmented elicitation with a task a
 	const pending = ask('tasks/result', { taskId });
 	answer({ action: 'accept', content: { name: 'Ada' } });
 	const result = (await pending) as { result: Record<string, unknown> };
-	assert.deepEqual(result.result, { action: 'accept', content: { name: 'Ada' }, _meta: { [RELATED_TASK_META]: { taskId } } });
-	await server.waitFor((m) => 'method' in m && m.method === 'notifications/tasks/status' && (m.params as { status?: string }).status === 'completed');
+	assert.deepEqual(result.result, {
+		action: 'accept',
+		content: { name: 'Ada' },
+		_meta: { [RELATED_TASK_META]: { taskId } },
+	});
+	await server.waitFor(
+		(m) =>
+			'method' in m &&
+			m.method === 'notifications/tasks/status' &&
+			(m.params as { status?: string }).status === 'completed',
+	);
 	const refused = (await ask('tasks/cancel', { taskId })) as { error?: { code: number; message: string } };
 	assert.equal(refused.error?.code, ErrorCode.InvalidParams, 'a terminal task cannot be cancelled');
 	// A second one, cancelled by the server while the user still looks at it.
-	const second = ((await ask('elicitation/create', elicit)) as { result: { task: { taskId: string } } }).result.task.taskId;
+	const second = ((await ask('elicitation/create', elicit)) as { result: { task: { taskId: string } } }).result.task
+		.taskId;
 	const cancelled = (await ask('tasks/cancel', { taskId: second })) as { result: { status: string } };
 	assert.equal(cancelled.result.status, 'cancelled');
-	assert.equal(aborted, true, 'the UI\'s signal aborted');
+	assert.equal(aborted, true, "the UI's signal aborted");
 	const listed = (await ask('tasks/list', {})) as { result: { tasks: Array<{ taskId: string }> } };
-	assert.deepEqual(listed.result.tasks.map((t) => t.taskId), [taskId, second]);
+	assert.deepEqual(
+		listed.result.tasks.map((t) => t.taskId),
+		[taskId, second],
+	);
 	const unknown = (await ask('tasks/get', { taskId: 'nope' })) as { error?: { code: number } };
 	assert.equal(unknown.error?.code, ErrorCode.InvalidParams);
 	// A plain elicitation that belongs to a server-side task answers with the related-task _meta.
-	const related = ask('elicitation/create', { message: 'More?', requestedSchema: { type: 'object', properties: {} }, _meta: { [RELATED_TASK_META]: { taskId: 'server-task' } } });
+	const related = ask('elicitation/create', {
+		message: 'More?',
+		requestedSchema: { type: 'object', properties: {} },
+		_meta: { [RELATED_TASK_META]: { taskId: 'server-task' } },
+	});
 	await flush();
 	answer({ action: 'accept', content: {} });
-	assert.deepEqual(((await related) as { result: { _meta: unknown } }).result._meta, { [RELATED_TASK_META]: { taskId: 'server-task' } });
+	assert.deepEqual(((await related) as { result: { _meta: unknown } }).result._meta, {
+		[RELATED_TASK_META]: { taskId: 'server-task' },
+	});
 	await client.close();
 });

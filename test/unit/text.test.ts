@@ -23,7 +23,10 @@ test('base64Size says how much data a base64 string holds, padding counted', () 
 });
 
 test('oneLine keeps the lines after a heading such as "Last stderr lines:" (a notification shows only one line)', () => {
-	assert.equal(oneLine('Server "broken" exited with code 3. Last stderr lines:\nboom: cannot start\n  at main.js:1\n'), 'Server "broken" exited with code 3. Last stderr lines: boom: cannot start at main.js:1');
+	assert.equal(
+		oneLine('Server "broken" exited with code 3. Last stderr lines:\nboom: cannot start\n  at main.js:1\n'),
+		'Server "broken" exited with code 3. Last stderr lines: boom: cannot start at main.js:1',
+	);
 	assert.equal(oneLine('plain'), 'plain');
 	const long = oneLine('x'.repeat(400));
 	assert.equal(long.length, 300);

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { buildArguments, convertText, describeField, formFromSchema, initialText, SKIP, type FieldSpec } from '../../src/vscode/tools/toolArgs';
+import {
+	buildArguments,
+	convertText,
+	describeField,
+	formFromSchema,
+	initialText,
+	SKIP,
+	type FieldSpec,
+} from '../../src/vscode/tools/toolArgs';
 
 function field(schema: unknown, name: string): FieldSpec {
 	const found = formFromSchema(schema).fields.find((f) => f.name === name);
@@ -10,7 +18,11 @@ function field(schema: unknown, name: string): FieldSpec {
 
 describe('formFromSchema', () => {
 	test('reads server-everything echo: one required string', () => {
-		const form = formFromSchema({ type: 'object', properties: { message: { type: 'string', description: 'Message to echo' } }, required: ['message'] });
+		const form = formFromSchema({
+			type: 'object',
+			properties: { message: { type: 'string', description: 'Message to echo' } },
+			required: ['message'],
+		});
 		assert.equal(form.fields.length, 1);
 		const [message] = form.fields;
 		assert.equal(message?.kind, 'string');
@@ -38,7 +50,12 @@ describe('formFromSchema', () => {
 				ratio: { type: ['number', 'null'], exclusiveMaximum: 1 },
 				flag: { type: 'boolean', default: false },
 				color: { type: 'string', enum: ['red', 'green'] },
-				size: { oneOf: [{ const: 's', title: 'Small' }, { const: 'l', title: 'Large' }] },
+				size: {
+					oneOf: [
+						{ const: 's', title: 'Small' },
+						{ const: 'l', title: 'Large' },
+					],
+				},
 				tags: { type: 'array', items: { type: 'string', enum: ['x', 'y', 'z'] } },
 				nested: { type: 'object', properties: { inner: { type: 'string' } } },
 				list: { type: 'array', items: { type: 'number' } },
@@ -81,8 +98,14 @@ describe('formFromSchema', () => {
 	test('never throws on junk', () => {
 		assert.deepEqual(formFromSchema(undefined).fields, []);
 		assert.deepEqual(formFromSchema('x').fields, []);
-		assert.deepEqual(formFromSchema({ type: 'object', properties: { a: 42 } }).fields.map((f) => f.kind), ['json']);
-		assert.deepEqual(formFromSchema({ type: 'object', properties: { a: { $ref: '#/$defs/missing' } } }).fields.map((f) => f.kind), ['json']);
+		assert.deepEqual(
+			formFromSchema({ type: 'object', properties: { a: 42 } }).fields.map((f) => f.kind),
+			['json'],
+		);
+		assert.deepEqual(
+			formFromSchema({ type: 'object', properties: { a: { $ref: '#/$defs/missing' } } }).fields.map((f) => f.kind),
+			['json'],
+		);
 	});
 });
 
@@ -183,7 +206,10 @@ describe('prefill, prompt text and arguments', () => {
 
 describe('more schema shapes seen in real servers', () => {
 	test('legacy enumNames label the choices; a lone const is a one-choice pick', () => {
-		const schema = { type: 'object', properties: { mode: { type: 'string', enum: ['r', 'w'], enumNames: ['Read', 'Write'] }, version: { const: 2 } } };
+		const schema = {
+			type: 'object',
+			properties: { mode: { type: 'string', enum: ['r', 'w'], enumNames: ['Read', 'Write'] }, version: { const: 2 } },
+		};
 		assert.deepEqual(
 			field(schema, 'mode').choices?.map((c) => c.label),
 			['Read', 'Write'],
@@ -192,7 +218,14 @@ describe('more schema shapes seen in real servers', () => {
 	});
 
 	test('date-time, uuid and uri formats accept good values and explain bad ones', () => {
-		const schema = { type: 'object', properties: { at: { type: 'string', format: 'date-time' }, id: { type: 'string', format: 'uuid' }, link: { type: 'string', format: 'uri' } } };
+		const schema = {
+			type: 'object',
+			properties: {
+				at: { type: 'string', format: 'date-time' },
+				id: { type: 'string', format: 'uuid' },
+				link: { type: 'string', format: 'uri' },
+			},
+		};
 		assert.equal(convertText(field(schema, 'at'), '2025-11-25T14:30:00Z').ok, true);
 		assert.match((convertText(field(schema, 'at'), '2025-11-25') as { error: string }).error, /date and time/);
 		assert.equal(convertText(field(schema, 'id'), '123e4567-e89b-12d3-a456-426614174000').ok, true);
@@ -202,11 +235,17 @@ describe('more schema shapes seen in real servers', () => {
 	});
 
 	test('an unknown format is not enforced', () => {
-		assert.equal(convertText(field({ type: 'object', properties: { c: { type: 'string', format: 'color' } } }, 'c'), 'blue').ok, true);
+		assert.equal(
+			convertText(field({ type: 'object', properties: { c: { type: 'string', format: 'color' } } }, 'c'), 'blue').ok,
+			true,
+		);
 	});
 
 	test('the root schema may itself be a $ref into $defs (as some generators emit)', () => {
-		const schema = { $ref: '#/$defs/Args', $defs: { Args: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } } };
+		const schema = {
+			$ref: '#/$defs/Args',
+			$defs: { Args: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } },
+		};
 		const form = formFromSchema(schema);
 		assert.deepEqual(
 			form.fields.map((f) => [f.name, f.required]),
@@ -219,4 +258,3 @@ describe('more schema shapes seen in real servers', () => {
 		assert.equal(formFromSchema({ type: 'object', properties: {} }).additional, true);
 	});
 });
-

@@ -2,17 +2,26 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { MAX_TOOL_NAME_LENGTH, qualifyToolName, sanitizeName, ToolNameRegistry } from '../../src/manager/toolNames';
 
-const make = (server: string) => (item: { name: string }, qualifiedName: string) => ({ server, tool: item.name, qualifiedName });
+const make = (server: string) => (item: { name: string }, qualifiedName: string) => ({
+	server,
+	tool: item.name,
+	qualifiedName,
+});
 
 test('names are mcp__<server>__<tool>, sanitised to [A-Za-z0-9_-]', () => {
 	assert.equal(sanitizeName('my server.v2/ü'), 'my_server_v2__');
 	const registry = new ToolNameRegistry<{ qualifiedName: string }>();
 	registry.setServers(['github', 'my server']);
 	assert.deepEqual(
-		registry.setTools('github', [{ name: 'create_issue' }, { name: 'search.code' }], make('github')).map((t) => t.qualifiedName),
+		registry
+			.setTools('github', [{ name: 'create_issue' }, { name: 'search.code' }], make('github'))
+			.map((t) => t.qualifiedName),
 		['mcp__github__create_issue', 'mcp__github__search_code'],
 	);
-	assert.equal(registry.setTools('my server', [{ name: 'echo' }], make('my server'))[0]!.qualifiedName, 'mcp__my_server__echo');
+	assert.equal(
+		registry.setTools('my server', [{ name: 'echo' }], make('my server'))[0]!.qualifiedName,
+		'mcp__my_server__echo',
+	);
 });
 
 test('long names are cut to 64 characters with a stable hash, distinct for shared prefixes', () => {

@@ -14,15 +14,19 @@ const context: VariableContext = {
 };
 
 test('resolves every built-in variable', async () => {
-	const { value, problems } = await resolveString('${workspaceFolder}|${workspaceFolder:lib}|${userHome}|${env:API_KEY}|${pathSeparator}|${/}', context, 'x');
+	const { value, problems } = await resolveString(
+		'${workspaceFolder}|${workspaceFolder:lib}|${userHome}|${env:API_KEY}|${pathSeparator}|${/}',
+		context,
+		'x',
+	);
 	assert.equal(value, '/w/app|/w/lib|/home/me|k-123|/|/');
 	assert.deepEqual(problems, []);
 });
 
 test('an unknown variable is a problem, not a silent empty string', async () => {
-	const result = await resolveString('--root=${workspaceRoot}', context, "Server 'a': field \"args[0]\"");
+	const result = await resolveString('--root=${workspaceRoot}', context, 'Server \'a\': field "args[0]"');
 	assert.equal(result.value, undefined);
-	assert.deepEqual(result.problems, ["Server 'a': field \"args[0]\": unknown variable ${workspaceRoot}"]);
+	assert.deepEqual(result.problems, ['Server \'a\': field "args[0]": unknown variable ${workspaceRoot}']);
 	const folder = await resolveString('${workspaceFolder:nope}', context, 'f');
 	assert.equal(folder.value, undefined);
 	assert.match(folder.problems[0]!, /names no open folder \(open: app, lib\)/);
@@ -35,8 +39,14 @@ test('an unset environment variable resolves empty but is reported', async () =>
 	const result = await resolveString('x${env:NOPE}y', context, 'f');
 	assert.equal(result.value, 'xy');
 	assert.equal(result.problems[0], 'f: environment variable NOPE is not set (used as an empty value, as in VS Code)');
-	const url = await resolveConfig('demo', { type: 'http', url: 'http://localhost:${env:MCP_SWITCHBOARD_DEMO_HTTP_PORT}/mcp' }, context);
-	assert.deepEqual(url.problems, [`Server 'demo': field "url": environment variable MCP_SWITCHBOARD_DEMO_HTTP_PORT is not set (used as an empty value, as in VS Code)`]);
+	const url = await resolveConfig(
+		'demo',
+		{ type: 'http', url: 'http://localhost:${env:MCP_SWITCHBOARD_DEMO_HTTP_PORT}/mcp' },
+		context,
+	);
+	assert.deepEqual(url.problems, [
+		`Server 'demo': field "url": environment variable MCP_SWITCHBOARD_DEMO_HTTP_PORT is not set (used as an empty value, as in VS Code)`,
+	]);
 });
 
 test('inputs are asked through the supplied asker, once per id per config', async () => {
@@ -53,7 +63,11 @@ test('inputs are asked through the supplied asker, once per id per config', asyn
 		{ type: 'http', url: 'https://${env:NOPE}example.com/mcp', headers: { Authorization: 'Bearer ${input:token}' } },
 		ctx,
 	);
-	assert.deepEqual(config, { type: 'http', url: 'https://example.com/mcp', headers: { Authorization: 'Bearer s3cret' } });
+	assert.deepEqual(config, {
+		type: 'http',
+		url: 'https://example.com/mcp',
+		headers: { Authorization: 'Bearer s3cret' },
+	});
 	assert.equal(problems.length, 1);
 	assert.deepEqual(asked, ['token']);
 
@@ -65,11 +79,23 @@ test('inputs are asked through the supplied asker, once per id per config', asyn
 test('resolves command, args, env and cwd of a stdio server', async () => {
 	const { config, problems } = await resolveConfig(
 		'fs',
-		{ type: 'stdio', command: '${userHome}/bin/server', args: ['${workspaceFolder}', '--lib=${workspaceFolder:lib}'], env: { K: '${env:API_KEY}' }, cwd: '${workspaceFolder}' },
+		{
+			type: 'stdio',
+			command: '${userHome}/bin/server',
+			args: ['${workspaceFolder}', '--lib=${workspaceFolder:lib}'],
+			env: { K: '${env:API_KEY}' },
+			cwd: '${workspaceFolder}',
+		},
 		context,
 	);
 	assert.deepEqual(problems, []);
-	assert.deepEqual(config, { type: 'stdio', command: '/home/me/bin/server', args: ['/w/app', '--lib=/w/lib'], env: { K: 'k-123' }, cwd: '/w/app' });
+	assert.deepEqual(config, {
+		type: 'stdio',
+		command: '/home/me/bin/server',
+		args: ['/w/app', '--lib=/w/lib'],
+		env: { K: 'k-123' },
+		cwd: '/w/app',
+	});
 });
 
 test('a URL that resolves to something that is not http(s) is a problem', async () => {
@@ -79,5 +105,8 @@ test('a URL that resolves to something that is not http(s) is a problem', async 
 });
 
 test('inputIds lists the inputs a config uses', () => {
-	assert.deepEqual(inputIds({ type: 'http', url: 'https://${input:host}/', headers: { A: '${input:token}', B: '${input:host}' } }), ['host', 'token']);
+	assert.deepEqual(
+		inputIds({ type: 'http', url: 'https://${input:host}/', headers: { A: '${input:token}', B: '${input:host}' } }),
+		['host', 'token'],
+	);
 });

@@ -85,7 +85,9 @@ export interface AppBridgeOptions {
 type Phase = 'waiting' | 'initializing' | 'ready' | 'closed';
 
 function object(value: unknown): Record<string, unknown> | undefined {
-	return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+	return typeof value === 'object' && value !== null && !Array.isArray(value)
+		? (value as Record<string, unknown>)
+		: undefined;
 }
 
 function denied(message: string): McpError {
@@ -94,7 +96,9 @@ function denied(message: string): McpError {
 
 /** A pixel size from the app: a finite number ≥ 0, capped so a hostile value cannot blow up the layout. */
 function pixels(value: unknown): number | undefined {
-	return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.min(Math.round(value), 100_000) : undefined;
+	return typeof value === 'number' && Number.isFinite(value) && value >= 0
+		? Math.min(Math.round(value), 100_000)
+		: undefined;
 }
 
 export class AppBridge {
@@ -123,26 +127,49 @@ export class AppBridge {
 	) {
 		const name = `${options.server} (app ${options.uri})`;
 		this.context = { ...options.hostContext };
-		this.channel = new AppChannel({ post: (message) => options.post(message), logger: options.logger, name, perSecond: options.perSecond, burst: options.burst, now: options.clock ? () => options.clock!.now() : undefined });
-		this.connection = new JsonRpcConnection(this.channel, { name, logger: options.logger, clock: options.clock, timeoutMs: 10_000 });
+		this.channel = new AppChannel({
+			post: (message) => options.post(message),
+			logger: options.logger,
+			name,
+			perSecond: options.perSecond,
+			burst: options.burst,
+			now: options.clock ? () => options.clock!.now() : undefined,
+		});
+		this.connection = new JsonRpcConnection(this.channel, {
+			name,
+			logger: options.logger,
+			clock: options.clock,
+			timeoutMs: 10_000,
+		});
 		this.connection.setRequestHandler('ui/initialize', (params) => this.initialize(params));
 		this.connection.setNotificationHandler('ui/notifications/initialized', () => this.ready());
 		this.connection.setRequestHandler('tools/call', (params, context) => this.callTool(params, context.signal));
 		this.connection.setRequestHandler('resources/read', (params, context) => this.readResource(params, context.signal));
 		this.connection.setRequestHandler('ui/open-link', (params) => this.openLink(params));
 		this.connection.setRequestHandler('ui/message', () => {
-			throw denied('Message sending denied: this app runs in MCP Switchboard\'s console, outside any chat conversation, so there is none to add it to');
+			throw denied(
+				"Message sending denied: this app runs in MCP Switchboard's console, outside any chat conversation, so there is none to add it to",
+			);
 		});
 		this.connection.setRequestHandler('ui/update-model-context', () => {
-			throw denied('Context update denied: this app runs in MCP Switchboard\'s console, where no model reads a conversation');
+			throw denied(
+				"Context update denied: this app runs in MCP Switchboard's console, where no model reads a conversation",
+			);
 		});
 		this.connection.setRequestHandler('ui/request-display-mode', (params) => this.requestDisplayMode(params));
-		if (host.saveFile) this.connection.setRequestHandler('ui/download-file', (params, context) => this.downloadFile(params, context.signal));
+		if (host.saveFile)
+			this.connection.setRequestHandler('ui/download-file', (params, context) =>
+				this.downloadFile(params, context.signal),
+			);
 		this.connection.setNotificationHandler('notifications/message', (params) => this.log(params));
 		this.connection.setNotificationHandler('ui/notifications/size-changed', (params) => {
 			const width = pixels(params?.width);
 			const height = pixels(params?.height);
-			if (width !== undefined || height !== undefined) this.host.sizeChanged({ ...(width !== undefined ? { width } : {}), ...(height !== undefined ? { height } : {}) });
+			if (width !== undefined || height !== undefined)
+				this.host.sizeChanged({
+					...(width !== undefined ? { width } : {}),
+					...(height !== undefined ? { height } : {}),
+				});
 		});
 		this.connection.setNotificationHandler('ui/notifications/request-teardown', () => this.host.requestTeardown());
 	}
@@ -189,7 +216,10 @@ export class AppBridge {
 					this.teardownOutcome = 'answered';
 					this.options.logger.info(`app ${this.options.uri}: answered ui/resource-teardown (${reason})`);
 				},
-				(error: unknown) => this.options.logger.info(`app ${this.options.uri}: no answer to ui/resource-teardown (${reason}): ${errorMessage(error)}`),
+				(error: unknown) =>
+					this.options.logger.info(
+						`app ${this.options.uri}: no answer to ui/resource-teardown (${reason}): ${errorMessage(error)}`,
+					),
 			);
 		}
 		await this.dispose();
@@ -221,17 +251,30 @@ export class AppBridge {
 			this.held.push({ method, params });
 			return;
 		}
-		this.connection.notify(method, params).catch((error: unknown) => this.options.logger.warn(`app ${this.options.uri}: could not send ${method}: ${String(error)}`));
+		this.connection
+			.notify(method, params)
+			.catch((error: unknown) =>
+				this.options.logger.warn(`app ${this.options.uri}: could not send ${method}: ${String(error)}`),
+			);
 	}
 
 	private initialize(params: Record<string, unknown> | undefined): Record<string, unknown> {
 		if (this.phase !== 'waiting') throw new McpError(ErrorCode.InvalidRequest, 'ui/initialize was already answered');
 		const appInfo = object(params?.appInfo);
 		const declared = object(params?.appCapabilities)?.availableDisplayModes;
-		this.appDisplayModes = Array.isArray(declared) ? declared.filter((mode): mode is AppDisplayMode => DISPLAY_MODES.includes(mode as AppDisplayMode)) : undefined;
-		this.appInfo = appInfo ? { ...(typeof appInfo.name === 'string' ? { name: appInfo.name } : {}), ...(typeof appInfo.version === 'string' ? { version: appInfo.version } : {}) } : undefined;
+		this.appDisplayModes = Array.isArray(declared)
+			? declared.filter((mode): mode is AppDisplayMode => DISPLAY_MODES.includes(mode as AppDisplayMode))
+			: undefined;
+		this.appInfo = appInfo
+			? {
+					...(typeof appInfo.name === 'string' ? { name: appInfo.name } : {}),
+					...(typeof appInfo.version === 'string' ? { version: appInfo.version } : {}),
+				}
+			: undefined;
 		this.phase = 'initializing';
-		this.options.logger.info(`app ${this.options.uri}: ${this.appInfo?.name ?? 'an app'} ${this.appInfo?.version ?? ''} connected (Apps protocol ${typeof params?.protocolVersion === 'string' ? params.protocolVersion : 'unknown'})`);
+		this.options.logger.info(
+			`app ${this.options.uri}: ${this.appInfo?.name ?? 'an app'} ${this.appInfo?.version ?? ''} connected (Apps protocol ${typeof params?.protocolVersion === 'string' ? params.protocolVersion : 'unknown'})`,
+		);
 		return {
 			protocolVersion: APPS_PROTOCOL_VERSION,
 			hostInfo: this.options.hostInfo,
@@ -244,13 +287,19 @@ export class AppBridge {
 				// Nothing of `permissions` is granted: a VS Code webview cannot pass camera, microphone or geolocation on.
 				sandbox: { permissions: {}, csp: this.options.csp },
 			},
-			hostContext: { ...this.context, availableDisplayModes: [...this.options.displayModes], toolInfo: { tool: this.options.tool } },
+			hostContext: {
+				...this.context,
+				availableDisplayModes: [...this.options.displayModes],
+				toolInfo: { tool: this.options.tool },
+			},
 		};
 	}
 
 	private ready(): void {
 		if (this.phase !== 'initializing') {
-			this.options.logger.warn(`app ${this.options.uri}: ignored ui/notifications/initialized ${this.phase === 'ready' ? 'sent twice' : 'before ui/initialize'}`);
+			this.options.logger.warn(
+				`app ${this.options.uri}: ignored ui/notifications/initialized ${this.phase === 'ready' ? 'sent twice' : 'before ui/initialize'}`,
+			);
 			return;
 		}
 		this.phase = 'ready';
@@ -263,19 +312,27 @@ export class AppBridge {
 	}
 
 	private requireHandshake(method: string): void {
-		if (this.phase === 'waiting') throw new McpError(ErrorCode.InvalidRequest, `${method} before ui/initialize: the app must initialize first`);
+		if (this.phase === 'waiting')
+			throw new McpError(ErrorCode.InvalidRequest, `${method} before ui/initialize: the app must initialize first`);
 	}
 
 	private async callTool(params: Record<string, unknown> | undefined, signal: AbortSignal): Promise<CallToolResult> {
 		this.requireHandshake('tools/call');
 		const name = params?.name;
-		if (typeof name !== 'string' || name === '') throw McpError.invalidParams('tools/call needs the tool\'s name (a string)');
-		if (params?.arguments !== undefined && !object(params.arguments)) throw McpError.invalidParams('tools/call arguments must be an object');
+		if (typeof name !== 'string' || name === '')
+			throw McpError.invalidParams("tools/call needs the tool's name (a string)");
+		if (params?.arguments !== undefined && !object(params.arguments))
+			throw McpError.invalidParams('tools/call arguments must be an object');
 		const args = object(params?.arguments) ?? {};
 		const tool = this.host.tool(name);
-		if (!tool) throw McpError.invalidParams(`MCP server '${this.options.server}' has no tool named '${name}' (an app may call only its own server's tools)`);
+		if (!tool)
+			throw McpError.invalidParams(
+				`MCP server '${this.options.server}' has no tool named '${name}' (an app may call only its own server's tools)`,
+			);
 		if (!callableByApp(tool)) {
-			this.options.logger.warn(`app ${this.options.uri}: refused its call of '${name}': the tool's _meta.ui.visibility does not include "app"`);
+			this.options.logger.warn(
+				`app ${this.options.uri}: refused its call of '${name}': the tool's _meta.ui.visibility does not include "app"`,
+			);
 			throw denied(`The tool '${name}' is not callable by apps (its _meta.ui.visibility does not include "app")`);
 		}
 		const refusal = this.host.refusal(tool);
@@ -290,7 +347,8 @@ export class AppBridge {
 	private readResource(params: Record<string, unknown> | undefined, signal: AbortSignal): Promise<ReadResourceResult> {
 		this.requireHandshake('resources/read');
 		const uri = params?.uri;
-		if (typeof uri !== 'string' || uri === '') throw McpError.invalidParams('resources/read needs the resource\'s uri (a string)');
+		if (typeof uri !== 'string' || uri === '')
+			throw McpError.invalidParams("resources/read needs the resource's uri (a string)");
 		return this.host.readResource(uri, signal);
 	}
 
@@ -304,7 +362,9 @@ export class AppBridge {
 			url = undefined;
 		}
 		if (!url || !['http:', 'https:', 'mailto:'].includes(url.protocol)) {
-			this.options.logger.warn(`app ${this.options.uri}: refused to open ${JSON.stringify(text)?.slice(0, 200)}: only http, https and mailto links open`);
+			this.options.logger.warn(
+				`app ${this.options.uri}: refused to open ${JSON.stringify(text)?.slice(0, 200)}: only http, https and mailto links open`,
+			);
 			throw denied('Invalid URL: only http, https and mailto links can be opened');
 		}
 		if (!(await this.host.openLink(url.href))) throw denied('Link opening denied by user');
@@ -319,7 +379,10 @@ export class AppBridge {
 	private async requestDisplayMode(params: Record<string, unknown> | undefined): Promise<{ mode: AppDisplayMode }> {
 		this.requireHandshake('ui/request-display-mode');
 		const mode = params?.mode;
-		if (!DISPLAY_MODES.includes(mode as AppDisplayMode)) throw McpError.invalidParams(`ui/request-display-mode needs \`mode\`: one of ${DISPLAY_MODES.join(', ')} (got ${JSON.stringify(mode)?.slice(0, 60)})`);
+		if (!DISPLAY_MODES.includes(mode as AppDisplayMode))
+			throw McpError.invalidParams(
+				`ui/request-display-mode needs \`mode\`: one of ${DISPLAY_MODES.join(', ')} (got ${JSON.stringify(mode)?.slice(0, 60)})`,
+			);
 		const wanted = mode as AppDisplayMode;
 		const change = this.modeChange.then(async () => {
 			const current = this.displayMode;
@@ -330,7 +393,9 @@ export class AppBridge {
 					? 'the app did not declare it in appCapabilities.availableDisplayModes'
 					: undefined;
 			if (why !== undefined) {
-				this.options.logger.info(`app ${this.options.uri}: asked for display mode ${wanted}, not switched (${why}); stays ${current}`);
+				this.options.logger.info(
+					`app ${this.options.uri}: asked for display mode ${wanted}, not switched (${why}); stays ${current}`,
+				);
 				return current;
 			}
 			const now = await this.host.setDisplayMode(wanted);
@@ -342,7 +407,10 @@ export class AppBridge {
 	}
 
 	/** `ui/download-file`: each item checked (appDownload.ts), links read from the app's server, then saved by the person. */
-	private async downloadFile(params: Record<string, unknown> | undefined, signal: AbortSignal): Promise<Record<string, unknown>> {
+	private async downloadFile(
+		params: Record<string, unknown> | undefined,
+		signal: AbortSignal,
+	): Promise<Record<string, unknown>> {
 		this.requireHandshake('ui/download-file');
 		let items: DownloadItem[];
 		try {
@@ -368,15 +436,24 @@ export class AppBridge {
 	private async linkedFile(item: Extract<DownloadItem, { kind: 'link' }>, signal: AbortSignal): Promise<AppFile> {
 		const read = await this.host.readResource(item.uri, signal);
 		const content = read.contents[0] as { text?: unknown; blob?: unknown; mimeType?: unknown } | undefined;
-		const bytes = typeof content?.text === 'string' ? new TextEncoder().encode(content.text) : typeof content?.blob === 'string' ? new Uint8Array(Buffer.from(content.blob, 'base64')) : undefined;
+		const bytes =
+			typeof content?.text === 'string'
+				? new TextEncoder().encode(content.text)
+				: typeof content?.blob === 'string'
+					? new Uint8Array(Buffer.from(content.blob, 'base64'))
+					: undefined;
 		if (!bytes) throw denied(`Invalid content: ${item.uri} has no text or blob to save`);
-		return { fileName: item.fileName, mimeType: item.mimeType ?? (typeof content?.mimeType === 'string' ? content.mimeType : undefined), bytes };
+		return {
+			fileName: item.fileName,
+			mimeType: item.mimeType ?? (typeof content?.mimeType === 'string' ? content.mimeType : undefined),
+			bytes,
+		};
 	}
 
 	private log(params: Record<string, unknown> | undefined): void {
 		const level = LOGGING_LEVELS.includes(params?.level as LoggingLevel) ? (params?.level as LoggingLevel) : 'info';
 		const data = params?.data;
-		let text = typeof data === 'string' ? data : JSON.stringify(data) ?? String(data);
+		let text = typeof data === 'string' ? data : (JSON.stringify(data) ?? String(data));
 		if (text.length > 2000) text = `${text.slice(0, 1999)}…`;
 		const logger = typeof params?.logger === 'string' ? ` [${params.logger.slice(0, 80)}]` : '';
 		this.host.log(level, `${logger ? `${logger.trim()} ` : ''}${text}`);

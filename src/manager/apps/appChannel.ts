@@ -90,7 +90,14 @@ export class AppChannel implements Transport {
 			const id = typeof message === 'object' && message !== null ? (message as { id?: unknown }).id : undefined;
 			// A request still gets its answer, so the app's promise does not hang on a message we refused to read.
 			if (typeof id === 'string' || typeof id === 'number') {
-				void this.send({ jsonrpc: '2.0', id, error: new McpError(ErrorCode.InvalidRequest, `Message too large (over ${this.maxChars} characters of JSON)`).toJson() }).catch(() => undefined);
+				void this.send({
+					jsonrpc: '2.0',
+					id,
+					error: new McpError(
+						ErrorCode.InvalidRequest,
+						`Message too large (over ${this.maxChars} characters of JSON)`,
+					).toJson(),
+				}).catch(() => undefined);
 			}
 			return;
 		}
@@ -121,7 +128,8 @@ export class AppChannel implements Transport {
 		if (this.droppedForRate === 0 && this.droppedForSize === 0) return;
 		this.reportedAt = now;
 		const parts: string[] = [];
-		if (this.droppedForRate > 0) parts.push(`${this.droppedForRate} for sending more than ${this.perSecond} messages a second`);
+		if (this.droppedForRate > 0)
+			parts.push(`${this.droppedForRate} for sending more than ${this.perSecond} messages a second`);
 		if (this.droppedForSize > 0) parts.push(`${this.droppedForSize} for being larger than ${this.maxChars} characters`);
 		this.options.logger.warn(`${this.options.name}: dropped messages from the app so far: ${parts.join(', ')}`);
 	}

@@ -19,7 +19,9 @@ export type DownloadItem =
 	| { kind: 'link'; fileName: string; mimeType?: string; uri: string };
 
 function record(value: unknown): Record<string, unknown> | undefined {
-	return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+	return typeof value === 'object' && value !== null && !Array.isArray(value)
+		? (value as Record<string, unknown>)
+		: undefined;
 }
 
 const EXTENSIONS: Record<string, string> = {
@@ -56,13 +58,18 @@ export function downloadFileName(uri: string, mimeType?: string): string {
 	} catch {
 		segment = '';
 	}
-	let name = segment.replace(UNSAFE, '_').replace(/^[.\s]+/, '').replace(/[.\s]+$/, '').trim();
+	let name = segment
+		.replace(UNSAFE, '_')
+		.replace(/^[.\s]+/, '')
+		.replace(/[.\s]+$/, '')
+		.trim();
 	if (name.length > 120) {
 		const dot = name.lastIndexOf('.');
 		const extension = dot > 0 && name.length - dot <= 10 ? name.slice(dot) : '';
 		name = name.slice(0, 120 - extension.length) + extension;
 	}
-	if (name === '' || RESERVED.test(name)) name = `download${EXTENSIONS[(mimeType ?? '').split(';')[0]?.trim() ?? ''] ?? ''}`;
+	if (name === '' || RESERVED.test(name))
+		name = `download${EXTENSIONS[(mimeType ?? '').split(';')[0]?.trim() ?? ''] ?? ''}`;
 	return name;
 }
 
@@ -94,8 +101,10 @@ function base64Bytes(text: string, where: string): Uint8Array {
  */
 export function parseDownloadRequest(params: Record<string, unknown> | undefined): DownloadItem[] {
 	const contents = params?.contents;
-	if (!Array.isArray(contents) || contents.length === 0) throw invalid('ui/download-file needs `contents`, a non-empty array of embedded resources or resource links');
-	if (contents.length > MAX_DOWNLOAD_ITEMS) throw invalid(`at most ${MAX_DOWNLOAD_ITEMS} files in one ui/download-file (got ${contents.length})`);
+	if (!Array.isArray(contents) || contents.length === 0)
+		throw invalid('ui/download-file needs `contents`, a non-empty array of embedded resources or resource links');
+	if (contents.length > MAX_DOWNLOAD_ITEMS)
+		throw invalid(`at most ${MAX_DOWNLOAD_ITEMS} files in one ui/download-file (got ${contents.length})`);
 	return contents.map((entry, index): DownloadItem => {
 		const where = `contents[${index}]`;
 		const item = record(entry);
@@ -103,22 +112,34 @@ export function parseDownloadRequest(params: Record<string, unknown> | undefined
 		if (type === 'resource') {
 			const resource = record(item?.resource);
 			const uri = resource?.uri;
-			if (typeof uri !== 'string' || !isUri(uri)) throw invalid(`${where}.resource.uri must be a URI (its last segment names the file)`);
+			if (typeof uri !== 'string' || !isUri(uri))
+				throw invalid(`${where}.resource.uri must be a URI (its last segment names the file)`);
 			const mimeType = typeof resource?.mimeType === 'string' ? resource.mimeType : undefined;
 			const fileName = downloadFileName(uri, mimeType);
-			if (typeof resource?.text === 'string') return { kind: 'embedded', fileName, mimeType, bytes: new TextEncoder().encode(resource.text) };
-			if (typeof resource?.blob === 'string') return { kind: 'embedded', fileName, mimeType, bytes: base64Bytes(resource.blob, `${where}.resource`) };
+			if (typeof resource?.text === 'string')
+				return { kind: 'embedded', fileName, mimeType, bytes: new TextEncoder().encode(resource.text) };
+			if (typeof resource?.blob === 'string')
+				return { kind: 'embedded', fileName, mimeType, bytes: base64Bytes(resource.blob, `${where}.resource`) };
 			throw invalid(`${where}.resource needs \`text\` or \`blob\``);
 		}
 		if (type === 'resource_link') {
 			const uri = item?.uri;
 			if (typeof uri !== 'string' || !isUri(uri)) throw invalid(`${where}.uri must be a URI`);
 			const scheme = new URL(uri).protocol;
-			if (scheme === 'http:' || scheme === 'https:' || scheme === 'file:') throw new McpError(-32000, `Policy violation: ${where} links to ${scheme}// content; this host saves only embedded content and resources of the app's own server`);
+			if (scheme === 'http:' || scheme === 'https:' || scheme === 'file:')
+				throw new McpError(
+					-32000,
+					`Policy violation: ${where} links to ${scheme}// content; this host saves only embedded content and resources of the app's own server`,
+				);
 			const mimeType = typeof item?.mimeType === 'string' ? item.mimeType : undefined;
-			const named = typeof item?.name === 'string' && item.name.trim() !== '' ? downloadFileName(`x:///${encodeURIComponent(item.name.trim())}`, mimeType) : undefined;
+			const named =
+				typeof item?.name === 'string' && item.name.trim() !== ''
+					? downloadFileName(`x:///${encodeURIComponent(item.name.trim())}`, mimeType)
+					: undefined;
 			return { kind: 'link', fileName: named ?? downloadFileName(uri, mimeType), mimeType, uri };
 		}
-		throw invalid(`${where} is ${typeof type === 'string' ? `of type "${type.slice(0, 40)}"` : 'not a content block'}; only embedded resources ("resource") and resource links ("resource_link") can be downloaded`);
+		throw invalid(
+			`${where} is ${typeof type === 'string' ? `of type "${type.slice(0, 40)}"` : 'not a content block'}; only embedded resources ("resource") and resource links ("resource_link") can be downloaded`,
+		);
 	});
 }

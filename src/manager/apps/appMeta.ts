@@ -15,7 +15,9 @@ export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
 export const APPS_PROTOCOL_VERSION = '2026-01-26';
 
 /** What a client advertises when it renders apps (spec: "Client (Host) Capabilities"). */
-export const APPS_CLIENT_CAPABILITY: Readonly<Record<string, object>> = { [APPS_EXTENSION_ID]: { mimeTypes: [APP_MIME_TYPE] } };
+export const APPS_CLIENT_CAPABILITY: Readonly<Record<string, object>> = {
+	[APPS_EXTENSION_ID]: { mimeTypes: [APP_MIME_TYPE] },
+};
 
 /** Who may call a tool: the model (agent), the app, or both (the default when a tool says nothing). */
 export type ToolVisibility = 'model' | 'app';
@@ -40,7 +42,9 @@ export interface AppContent {
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {
-	return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+	return typeof value === 'object' && value !== null && !Array.isArray(value)
+		? (value as Record<string, unknown>)
+		: undefined;
 }
 
 /**
@@ -86,8 +90,16 @@ export function appContent(uri: string, result: ReadResourceResult): AppContent 
 	const content = contents.find((c) => c.uri === uri) ?? contents[0];
 	if (!content) throw new Error(`the app resource ${uri} came back empty`);
 	const mime = (content.mimeType ?? '').replace(/\s+/g, '').toLowerCase();
-	if (mime !== APP_MIME_TYPE) throw new Error(`the app resource ${uri} is ${content.mimeType ? `'${content.mimeType}'` : 'of no MIME type'}, not '${APP_MIME_TYPE}'`);
-	const html = typeof content.text === 'string' ? content.text : typeof content.blob === 'string' ? Buffer.from(content.blob, 'base64').toString('utf8') : undefined;
+	if (mime !== APP_MIME_TYPE)
+		throw new Error(
+			`the app resource ${uri} is ${content.mimeType ? `'${content.mimeType}'` : 'of no MIME type'}, not '${APP_MIME_TYPE}'`,
+		);
+	const html =
+		typeof content.text === 'string'
+			? content.text
+			: typeof content.blob === 'string'
+				? Buffer.from(content.blob, 'base64').toString('utf8')
+				: undefined;
 	if (html === undefined || html.trim() === '') throw new Error(`the app resource ${uri} has no HTML`);
 	const ui = record(record(content._meta)?.ui);
 	const declared = record(ui?.csp);

@@ -9,11 +9,17 @@ import { errorMessage } from '../../common/errors';
  * The oauth4webapi ClientAuth for a client identity; `privateKey` (PKCS#8 PEM, from the configuration) signs the
  * client assertion of `private_key_jwt`.
  */
-export async function clientAuth(client: StoredClient, privateKey?: { pem?: string; algorithm?: string }): Promise<OAuthLib.ClientAuth> {
+export async function clientAuth(
+	client: StoredClient,
+	privateKey?: { pem?: string; algorithm?: string },
+): Promise<OAuthLib.ClientAuth> {
 	switch (client.tokenEndpointAuthMethod) {
 		case 'private_key_jwt':
 			if (!privateKey?.pem) {
-				throw new OAuthStepError('client authentication', 'private_key_jwt needs a private key (oauth.privateKeyFile in the server\'s settings)');
+				throw new OAuthStepError(
+					'client authentication',
+					"private_key_jwt needs a private key (oauth.privateKeyFile in the server's settings)",
+				);
 			}
 			return oauth().PrivateKeyJwt(await signingKey(privateKey.pem, privateKey.algorithm));
 		case 'client_secret_basic':
@@ -68,7 +74,10 @@ async function signingKey(pem: string, alg: string | undefined): Promise<webcryp
 	} else if (type === 'ed25519') {
 		algorithm = { name: 'Ed25519' };
 	} else {
-		throw new OAuthStepError('client authentication', `private keys of type ${type ?? 'unknown'} are not supported (use EC P-256, RSA or Ed25519)`);
+		throw new OAuthStepError(
+			'client authentication',
+			`private keys of type ${type ?? 'unknown'} are not supported (use EC P-256, RSA or Ed25519)`,
+		);
 	}
 	return webcrypto.subtle.importKey('pkcs8', der, algorithm, false, ['sign']);
 }

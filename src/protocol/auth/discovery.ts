@@ -97,9 +97,16 @@ export async function discoverProtectedResource(
 		}
 		if (metadata.resource && !resourceCovers(metadata.resource, serverUrl)) {
 			// RFC 9728 section 3.3: a document for another resource must not be used (it could send tokens elsewhere).
-			throw new OAuthStepError('protected resource metadata', `${url} describes ${metadata.resource}, which does not cover ${serverUrl}`);
+			throw new OAuthStepError(
+				'protected resource metadata',
+				`${url} describes ${metadata.resource}, which does not cover ${serverUrl}`,
+			);
 		}
-		if (!Array.isArray(metadata.authorization_servers) || metadata.authorization_servers.length === 0 || !metadata.authorization_servers.every((s) => typeof s === 'string')) {
+		if (
+			!Array.isArray(metadata.authorization_servers) ||
+			metadata.authorization_servers.length === 0 ||
+			!metadata.authorization_servers.every((s) => typeof s === 'string')
+		) {
 			throw new OAuthStepError('protected resource metadata', `${url} lists no authorization_servers`);
 		}
 		if (metadata.scopes_supported !== undefined && !isStringArray(metadata.scopes_supported)) {
@@ -161,7 +168,10 @@ export async function discoverAuthorizationServer(
 			options.sameOriginIssuer === true && sameOrigin(metadata.issuer, issuer),
 		];
 		if (!allowed.some(Boolean)) {
-			throw new OAuthStepError('authorization server metadata', `${url} names issuer ${metadata.issuer}, expected ${issuer}`);
+			throw new OAuthStepError(
+				'authorization server metadata',
+				`${url} names issuer ${metadata.issuer}, expected ${issuer}`,
+			);
 		}
 		for (const field of ['authorization_endpoint', 'token_endpoint'] as const) {
 			if (typeof metadata[field] !== 'string') {
@@ -174,10 +184,18 @@ export async function discoverAuthorizationServer(
 }
 
 /** GET a JSON object; undefined (and a line in `tried`) for a non-200, a non-JSON body or a network error. */
-async function getJson(url: string, http: HttpContext, tried: string[], headers: Record<string, string> = {}): Promise<Record<string, unknown> | undefined> {
+async function getJson(
+	url: string,
+	http: HttpContext,
+	tried: string[],
+	headers: Record<string, string> = {},
+): Promise<Record<string, unknown> | undefined> {
 	let response: Response;
 	try {
-		response = await http.fetch(url, { headers: { accept: 'application/json', ...headers }, signal: requestSignal(http) });
+		response = await http.fetch(url, {
+			headers: { accept: 'application/json', ...headers },
+			signal: requestSignal(http),
+		});
 	} catch (error) {
 		if (http.signal?.aborted) {
 			throw error;

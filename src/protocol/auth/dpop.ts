@@ -72,7 +72,9 @@ export class DPoPProver {
 				publicKey: await webcrypto.subtle.importKey('jwk', { kty, crv, x, y }, algorithm, true, ['verify']),
 			};
 		} catch (error) {
-			throw new OAuthStepError('DPoP key', `the stored key pair cannot be used (${errorMessage(error)})`, { cause: error });
+			throw new OAuthStepError('DPoP key', `the stored key pair cannot be used (${errorMessage(error)})`, {
+				cause: error,
+			});
 		}
 		const library = oauth();
 		const resourceRequests = library.DPoP({}, pair, {
@@ -157,7 +159,11 @@ export interface DPoPDecision {
  * must name ES256. When the MCP server takes only DPoP-bound tokens and that cannot be met, throws an
  * OAuthStepError naming both sides.
  */
-export function decideDPoP(as: AuthorizationServerMetadata, prm: ProtectedResourceMetadata | undefined, challenges: readonly AuthChallenge[]): DPoPDecision {
+export function decideDPoP(
+	as: AuthorizationServerMetadata,
+	prm: ProtectedResourceMetadata | undefined,
+	challenges: readonly AuthChallenge[],
+): DPoPDecision {
 	const asAlgs = algList(as.dpop_signing_alg_values_supported);
 	const dpopChallenge = challenges.find((c) => c.scheme === 'dpop');
 	const onlyDPoP = dpopChallenge !== undefined && !challenges.some((c) => c.scheme === 'bearer');
@@ -165,9 +171,18 @@ export function decideDPoP(as: AuthorizationServerMetadata, prm: ProtectedResour
 	const rsAlgs = algList(prm?.dpop_signing_alg_values_supported) ?? algList(dpopChallenge?.params.algs?.split(/\s+/));
 	const rsTakes = required || rsAlgs !== undefined || dpopChallenge !== undefined;
 	if (!rsTakes) {
-		return { use: false, required, reason: asAlgs ? `${as.issuer} offers DPoP, but the MCP server does not say it takes DPoP-bound tokens: using bearer tokens` : '' };
+		return {
+			use: false,
+			required,
+			reason: asAlgs
+				? `${as.issuer} offers DPoP, but the MCP server does not say it takes DPoP-bound tokens: using bearer tokens`
+				: '',
+		};
 	}
-	const refusing = [asAlgs && !asAlgs.includes(DPOP_ALGORITHM) ? `${as.issuer} accepts ${asAlgs.join(', ')}` : undefined, rsAlgs && !rsAlgs.includes(DPOP_ALGORITHM) ? `the MCP server accepts ${rsAlgs.join(', ')}` : undefined].filter(Boolean);
+	const refusing = [
+		asAlgs && !asAlgs.includes(DPOP_ALGORITHM) ? `${as.issuer} accepts ${asAlgs.join(', ')}` : undefined,
+		rsAlgs && !rsAlgs.includes(DPOP_ALGORITHM) ? `the MCP server accepts ${rsAlgs.join(', ')}` : undefined,
+	].filter(Boolean);
 	const why = onlyDPoP
 		? 'the MCP server answers with a DPoP challenge only'
 		: required
@@ -175,12 +190,19 @@ export function decideDPoP(as: AuthorizationServerMetadata, prm: ProtectedResour
 			: `the MCP server takes DPoP-bound tokens and ${as.issuer} lists dpop_signing_alg_values_supported`;
 	if (refusing.length) {
 		if (required) {
-			throw new OAuthStepError('DPoP', `${why}, but this client signs DPoP proofs with ${DPOP_ALGORITHM} only and ${refusing.join(' and ')}`);
+			throw new OAuthStepError(
+				'DPoP',
+				`${why}, but this client signs DPoP proofs with ${DPOP_ALGORITHM} only and ${refusing.join(' and ')}`,
+			);
 		}
 		return { use: false, required, reason: `DPoP not used: ${refusing.join(' and ')}, not ${DPOP_ALGORITHM}` };
 	}
 	if (!required && !asAlgs) {
-		return { use: false, required, reason: `the MCP server takes DPoP-bound tokens, but ${as.issuer} does not list dpop_signing_alg_values_supported: using bearer tokens` };
+		return {
+			use: false,
+			required,
+			reason: `the MCP server takes DPoP-bound tokens, but ${as.issuer} does not list dpop_signing_alg_values_supported: using bearer tokens`,
+		};
 	}
 	return { use: true, required, reason: why };
 }
@@ -200,16 +222,27 @@ function algList(value: unknown): string[] | undefined {
  * access token was bound to its DPoP key". An authorization server that does not do DPoP ignores the proof and
  * answers `Bearer`: the token is then used as a bearer token, unless the resource takes DPoP-bound tokens only.
  */
-export function boundKey(tokenType: string, prover: DPoPProver | undefined, decision: DPoPDecision | undefined, issuer: string): StoredDPoPKey | undefined {
+export function boundKey(
+	tokenType: string,
+	prover: DPoPProver | undefined,
+	decision: DPoPDecision | undefined,
+	issuer: string,
+): StoredDPoPKey | undefined {
 	const type = tokenType.toLowerCase();
 	if (type === 'dpop') {
 		if (!prover) {
-			throw new OAuthStepError('token response', `${issuer} issued a DPoP-bound token (token_type DPoP) to a request that carried no DPoP proof`);
+			throw new OAuthStepError(
+				'token response',
+				`${issuer} issued a DPoP-bound token (token_type DPoP) to a request that carried no DPoP proof`,
+			);
 		}
 		return prover.key;
 	}
 	if (prover && decision?.required) {
-		throw new OAuthStepError('token response', `the MCP server takes DPoP-bound tokens only (${decision.reason}), but ${issuer} answered the DPoP token request with token_type ${tokenType}`);
+		throw new OAuthStepError(
+			'token response',
+			`the MCP server takes DPoP-bound tokens only (${decision.reason}), but ${issuer} answered the DPoP token request with token_type ${tokenType}`,
+		);
 	}
 	return undefined;
 }

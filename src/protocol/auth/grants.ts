@@ -32,11 +32,19 @@ export async function clientCredentialsGrant(c: GrantContext): Promise<OAuthLib.
 	const client: OAuthLib.Client = { client_id: c.clientId };
 	try {
 		return await retryOnDPoPNonce(c.dpop, async () => {
-			const response = await oauth().clientCredentialsGrantRequest(as, client, c.auth, parameters(c), c.libOptions(c.as.token_endpoint!));
+			const response = await oauth().clientCredentialsGrantRequest(
+				as,
+				client,
+				c.auth,
+				parameters(c),
+				c.libOptions(c.as.token_endpoint!),
+			);
 			return oauth().processClientCredentialsResponse(as, client, response);
 		});
 	} catch (error) {
-		throw new OAuthStepError(`client credentials token request to ${c.as.token_endpoint}`, describeOAuthError(error), { cause: error });
+		throw new OAuthStepError(`client credentials token request to ${c.as.token_endpoint}`, describeOAuthError(error), {
+			cause: error,
+		});
 	}
 }
 
@@ -45,14 +53,25 @@ export async function clientCredentialsGrant(c: GrantContext): Promise<OAuthLib.
  * and never answered by switching to another grant (the same assertion would be refused again). The one exception
  * is a DPoP `use_dpop_nonce` answer, which refuses the proof, not the assertion.
  */
-export async function jwtBearerGrant(c: GrantContext, assertion: string, step = 'JWT-bearer token request'): Promise<OAuthLib.TokenEndpointResponse> {
+export async function jwtBearerGrant(
+	c: GrantContext,
+	assertion: string,
+	step = 'JWT-bearer token request',
+): Promise<OAuthLib.TokenEndpointResponse> {
 	const as = c.as as unknown as OAuthLib.AuthorizationServer;
 	const client: OAuthLib.Client = { client_id: c.clientId };
 	const body = parameters(c);
 	body.set('assertion', assertion);
 	try {
 		return await retryOnDPoPNonce(c.dpop, async () => {
-			const response = await oauth().genericTokenEndpointRequest(as, client, c.auth, JWT_BEARER_GRANT, body, c.libOptions(c.as.token_endpoint!));
+			const response = await oauth().genericTokenEndpointRequest(
+				as,
+				client,
+				c.auth,
+				JWT_BEARER_GRANT,
+				body,
+				c.libOptions(c.as.token_endpoint!),
+			);
 			return oauth().processGenericTokenEndpointResponse(as, client, response);
 		});
 	} catch (error) {
@@ -64,8 +83,15 @@ export async function jwtBearerGrant(c: GrantContext, assertion: string, step = 
  * Enterprise-managed authorization: the ID token is exchanged at the IdP for an ID-JAG whose audience is the
  * authorization server and whose resource is the MCP server, then the ID-JAG is the JWT-bearer grant there.
  */
-export async function enterpriseGrant(c: GrantContext, idp: EnterpriseIdpConfig, idpOptions: OAuthLib.TokenEndpointRequestOptions): Promise<OAuthLib.TokenEndpointResponse> {
-	const idpAs = { issuer: idp.idpIssuer ?? new URL(idp.idpTokenEndpoint).origin, token_endpoint: idp.idpTokenEndpoint } as OAuthLib.AuthorizationServer;
+export async function enterpriseGrant(
+	c: GrantContext,
+	idp: EnterpriseIdpConfig,
+	idpOptions: OAuthLib.TokenEndpointRequestOptions,
+): Promise<OAuthLib.TokenEndpointResponse> {
+	const idpAs = {
+		issuer: idp.idpIssuer ?? new URL(idp.idpTokenEndpoint).origin,
+		token_endpoint: idp.idpTokenEndpoint,
+	} as OAuthLib.AuthorizationServer;
 	const idpClient: OAuthLib.Client = { client_id: idp.idpClientId };
 	const idpAuth = idp.idpClientSecret ? oauth().ClientSecretPost(idp.idpClientSecret) : oauth().None();
 	const body = new URLSearchParams({
@@ -80,12 +106,25 @@ export async function enterpriseGrant(c: GrantContext, idp: EnterpriseIdpConfig,
 	}
 	let idJag: string;
 	try {
-		const response = await oauth().genericTokenEndpointRequest(idpAs, idpClient, idpAuth, TOKEN_EXCHANGE_GRANT, body, idpOptions);
+		const response = await oauth().genericTokenEndpointRequest(
+			idpAs,
+			idpClient,
+			idpAuth,
+			TOKEN_EXCHANGE_GRANT,
+			body,
+			idpOptions,
+		);
 		// RFC 8693 section 2.2.1: token_type is "N_A" for a token that is not an access token, as an ID-JAG is.
-		const result = await oauth().processGenericTokenEndpointResponse(idpAs, idpClient, response, { recognizedTokenTypes: { n_a: () => {} } });
+		const result = await oauth().processGenericTokenEndpointResponse(idpAs, idpClient, response, {
+			recognizedTokenTypes: { n_a: () => {} },
+		});
 		idJag = result.access_token;
 	} catch (error) {
-		throw new OAuthStepError(`token exchange at the identity provider ${idp.idpTokenEndpoint}`, describeOAuthError(error), { cause: error });
+		throw new OAuthStepError(
+			`token exchange at the identity provider ${idp.idpTokenEndpoint}`,
+			describeOAuthError(error),
+			{ cause: error },
+		);
 	}
 	return jwtBearerGrant(c, idJag, 'ID-JAG grant');
 }

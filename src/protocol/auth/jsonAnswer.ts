@@ -33,7 +33,11 @@ export function notJson(status: number, contentType: string | null, body: string
  * instead of the library's "unexpected HTTP status 200" or "failed to parse the response body as JSON".
  */
 export async function requireJsonAnswer(response: Response): Promise<Response> {
-	if (response.status === 204 || response.status === 304 || (response.status === 401 && response.headers.has('www-authenticate'))) {
+	if (
+		response.status === 204 ||
+		response.status === 304 ||
+		(response.status === 401 && response.headers.has('www-authenticate'))
+	) {
 		return response;
 	}
 	const text = await response.text();

@@ -52,27 +52,41 @@ export async function startLoopbackRedirect(options: LoopbackRedirectOptions = {
 			return;
 		}
 		const failed = url.searchParams.get('error');
-		response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
+		response.writeHead(200, {
+			'content-type': 'text/html; charset=utf-8',
+			'cache-control': 'no-store',
+			connection: 'close',
+		});
 		response.end(
 			failed
-				? page('Authorization failed', 'The authorization server reported an error. Return to the editor for details; you can close this tab.')
+				? page(
+						'Authorization failed',
+						'The authorization server reported an error. Return to the editor for details; you can close this tab.',
+					)
 				: page('Authorization complete', 'You can close this tab and return to the editor.'),
 		);
 		settle?.resolve(url.href);
 	});
 	server.keepAliveTimeout = 1000;
-	port = await listen(server, options.port ?? 0).catch(async (error: unknown) => {
-		if (options.port) {
-			return listen(server, 0);
-		}
-		throw error;
-	}).catch((error: unknown) => {
-		throw new McpError(ErrorCode.Unauthorized, `OAuth: could not listen on 127.0.0.1 for the redirect: ${errorMessage(error)}`);
-	});
+	port = await listen(server, options.port ?? 0)
+		.catch(async (error: unknown) => {
+			if (options.port) {
+				return listen(server, 0);
+			}
+			throw error;
+		})
+		.catch((error: unknown) => {
+			throw new McpError(
+				ErrorCode.Unauthorized,
+				`OAuth: could not listen on 127.0.0.1 for the redirect: ${errorMessage(error)}`,
+			);
+		});
 	let closed: Promise<void> | undefined;
 	const close = () => {
 		closed ??= new Promise<void>((resolve) => {
-			settle?.reject(new McpError(ErrorCode.Unauthorized, 'OAuth: the redirect listener was closed before the browser came back'));
+			settle?.reject(
+				new McpError(ErrorCode.Unauthorized, 'OAuth: the redirect listener was closed before the browser came back'),
+			);
 			options.signal?.removeEventListener('abort', onAbort);
 			// Let the page that answered the redirect finish writing, then cut whatever the browser keeps open.
 			const force = setTimeout(() => server.closeAllConnections(), 250);

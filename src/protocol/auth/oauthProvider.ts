@@ -16,7 +16,15 @@ import {
 	type ProtectedResourceMetadata,
 } from './discovery';
 import { clientAuth } from './clientAuth';
-import { boundKey, decideDPoP, DPoPProver, generateDPoPKey, retryOnDPoPNonce, type DPoPDecision, type StoredDPoPKey } from './dpop';
+import {
+	boundKey,
+	decideDPoP,
+	DPoPProver,
+	generateDPoPKey,
+	retryOnDPoPNonce,
+	type DPoPDecision,
+	type StoredDPoPKey,
+} from './dpop';
 import { clientCredentialsGrant, enterpriseGrant, jwtBearerGrant, type GrantContext } from './grants';
 import { describeOAuthError } from './oauthErrors';
 import { requireJsonAnswer } from './jsonAnswer';
@@ -182,12 +190,18 @@ export class OAuthProvider implements HttpAuthProvider {
 		}
 	}
 
-	private async authorizationFor(tokens: StoredTokens, request: AuthRequest | undefined): Promise<Record<string, string>> {
+	private async authorizationFor(
+		tokens: StoredTokens,
+		request: AuthRequest | undefined,
+	): Promise<Record<string, string>> {
 		if (!tokens.dpopKey) {
 			return { authorization: `Bearer ${tokens.accessToken}` };
 		}
 		if (!request) {
-			throw new McpError(ErrorCode.Unauthorized, `OAuth for ${this.name}: the access token is DPoP-bound, and a DPoP proof needs the request's method and URL`);
+			throw new McpError(
+				ErrorCode.Unauthorized,
+				`OAuth for ${this.name}: the access token is DPoP-bound, and a DPoP proof needs the request's method and URL`,
+			);
 		}
 		try {
 			const prover = await this.proverFor(tokens.dpopKey);
@@ -212,7 +226,10 @@ export class OAuthProvider implements HttpAuthProvider {
 	 * rejects with an Unauthorized McpError naming the failed step when authorization cannot be obtained.
 	 * Concurrent calls share one flow.
 	 */
-	onUnauthorized(response: { status: number; wwwAuthenticate: string | undefined; url: string }, signal?: AbortSignal): Promise<boolean> {
+	onUnauthorized(
+		response: { status: number; wwwAuthenticate: string | undefined; url: string },
+		signal?: AbortSignal,
+	): Promise<boolean> {
 		this.flow ??= this.handleUnauthorized(response, signal).finally(() => {
 			this.flow = undefined;
 		});
@@ -239,10 +256,14 @@ export class OAuthProvider implements HttpAuthProvider {
 		return this.tokens !== undefined;
 	}
 
-	private async handleUnauthorized(response: { status: number; wwwAuthenticate: string | undefined; url: string }, signal?: AbortSignal): Promise<boolean> {
+	private async handleUnauthorized(
+		response: { status: number; wwwAuthenticate: string | undefined; url: string },
+		signal?: AbortSignal,
+	): Promise<boolean> {
 		const challenges = parseWwwAuthenticate(response.wwwAuthenticate);
 		// The Bearer challenge's parameters (resource_metadata, scope, error), else the DPoP one's (RFC 9449 section 7.1).
-		const challenge = (challenges.find((c) => c.scheme === 'bearer') ?? challenges.find((c) => c.scheme === 'dpop'))?.params ?? {};
+		const challenge =
+			(challenges.find((c) => c.scheme === 'bearer') ?? challenges.find((c) => c.scheme === 'dpop'))?.params ?? {};
 		try {
 			await this.load();
 			if (response.status === 403) {
@@ -259,9 +280,14 @@ export class OAuthProvider implements HttpAuthProvider {
 			if (dpopChallenge?.params.error === 'use_dpop_nonce' && this.tokens?.dpopKey) {
 				// RFC 9449 section 9: the server wants a nonce in the proof; onResponse kept the one it sent.
 				if (!this.resourceNonces.has(new URL(response.url).origin)) {
-					throw new OAuthStepError('DPoP proof', 'the server asked for a DPoP nonce (use_dpop_nonce) without sending one in a DPoP-Nonce header');
+					throw new OAuthStepError(
+						'DPoP proof',
+						'the server asked for a DPoP nonce (use_dpop_nonce) without sending one in a DPoP-Nonce header',
+					);
 				}
-				this.logger.debug(`OAuth for ${this.name}: the server asked for a DPoP nonce; sending the request again with it`);
+				this.logger.debug(
+					`OAuth for ${this.name}: the server asked for a DPoP nonce; sending the request again with it`,
+				);
 				return true;
 			}
 			const rejected = this.tokens?.accessToken;
@@ -274,7 +300,11 @@ export class OAuthProvider implements HttpAuthProvider {
 			} catch (error) {
 				// Tokens that worked until now stopped working (revoked, the sign-in ended): say so, not only what failed now.
 				throw this.refusedRefresh && error instanceof OAuthStepError
-					? new OAuthStepError(error.step, `${error.why} (the authorization server no longer accepts the stored sign-in: its refresh answered ${this.refusedRefresh}; sign in again)`, { cause: error })
+					? new OAuthStepError(
+							error.step,
+							`${error.why} (the authorization server no longer accepts the stored sign-in: its refresh answered ${this.refusedRefresh}; sign in again)`,
+							{ cause: error },
+						)
 					: error;
 			}
 			this.refusedRefresh = undefined;
@@ -284,10 +314,17 @@ export class OAuthProvider implements HttpAuthProvider {
 		}
 	}
 
-	private async stepUp(challenge: Record<string, string>, challenges: readonly AuthChallenge[], signal?: AbortSignal): Promise<void> {
+	private async stepUp(
+		challenge: Record<string, string>,
+		challenges: readonly AuthChallenge[],
+		signal?: AbortSignal,
+	): Promise<void> {
 		const needed = splitScopes(challenge.scope);
 		if (needed.length === 0) {
-			throw new OAuthStepError('step-up authorization', 'the server answered 403 insufficient_scope without naming the scopes it needs');
+			throw new OAuthStepError(
+				'step-up authorization',
+				'the server answered 403 insufficient_scope without naming the scopes it needs',
+			);
 		}
 		const scopes = [...new Set([...splitScopes(this.tokens?.scope), ...needed])].sort();
 		const key = scopes.join(' ');
@@ -299,7 +336,9 @@ export class OAuthProvider implements HttpAuthProvider {
 			);
 		}
 		this.stepUps.set(key, tries + 1);
-		this.logger.info(`OAuth for ${this.name}: the server needs scope "${challenge.scope}"; authorizing again with "${key}"`);
+		this.logger.info(
+			`OAuth for ${this.name}: the server needs scope "${challenge.scope}"; authorizing again with "${key}"`,
+		);
 		await this.authorize(challenge, challenges, scopes, signal);
 	}
 
@@ -312,7 +351,12 @@ export class OAuthProvider implements HttpAuthProvider {
 		return this.options.config.scopes?.length ? [...this.options.config.scopes] : undefined;
 	}
 
-	private async authorize(challenge: Record<string, string>, challenges: readonly AuthChallenge[], scopes: string[] | undefined, signal?: AbortSignal): Promise<void> {
+	private async authorize(
+		challenge: Record<string, string>,
+		challenges: readonly AuthChallenge[],
+		scopes: string[] | undefined,
+		signal?: AbortSignal,
+	): Promise<void> {
 		const http = this.http(signal);
 
 		// 1. Which authorization server protects this resource, and what it supports.
@@ -328,7 +372,11 @@ export class OAuthProvider implements HttpAuthProvider {
 		} catch (error) {
 			// With no metadata at all, the default endpoints were a guess: say so, with every URL tried.
 			if (found.noMetadata && error instanceof OAuthStepError) {
-				throw new OAuthStepError('metadata discovery', `${found.noMetadata}; the default endpoints of protocol 2025-03-26 did not work either (${error.message})`, { cause: error });
+				throw new OAuthStepError(
+					'metadata discovery',
+					`${found.noMetadata}; the default endpoints of protocol 2025-03-26 did not work either (${error.message})`,
+					{ cause: error },
+				);
 			}
 			throw error;
 		}
@@ -351,16 +399,30 @@ export class OAuthProvider implements HttpAuthProvider {
 			return undefined;
 		}
 		const prover = await this.proverFor(this.tokens?.dpopKey ?? (await generateDPoPKey()));
-		this.logger.info(`OAuth for ${this.name}: asking for DPoP-bound tokens (${decision.reason}); proofs signed with ES256`);
+		this.logger.info(
+			`OAuth for ${this.name}: asking for DPoP-bound tokens (${decision.reason}); proofs signed with ES256`,
+		);
 		return { prover, decision };
 	}
 
-	private async obtainWithoutUser(found: Discovered, scopes: string[] | undefined, http: HttpContext, dpop: DPoPUse | undefined): Promise<void> {
+	private async obtainWithoutUser(
+		found: Discovered,
+		scopes: string[] | undefined,
+		http: HttpContext,
+		dpop: DPoPUse | undefined,
+	): Promise<void> {
 		const { as, resource, prm } = found;
 		const config = this.options.config;
-		const grant = config.enterprise ? 'enterprise-managed authorization' : config.grant === 'jwt_bearer' ? 'JWT-bearer' : 'client credentials';
+		const grant = config.enterprise
+			? 'enterprise-managed authorization'
+			: config.grant === 'jwt_bearer'
+				? 'JWT-bearer'
+				: 'client credentials';
 		if (!config.clientId) {
-			throw new OAuthStepError('client identity', `the ${grant} grant needs a client id in the server's oauth settings`);
+			throw new OAuthStepError(
+				'client identity',
+				`the ${grant} grant needs a client id in the server's oauth settings`,
+			);
 		}
 		if (!as.token_endpoint) {
 			throw new OAuthStepError('authorization server check', `${as.issuer} has no token_endpoint`);
@@ -378,10 +440,16 @@ export class OAuthProvider implements HttpAuthProvider {
 			libOptions: (endpoint) => this.libOptions(endpoint, http, dpop?.prover),
 			dpop: dpop?.prover,
 		};
-		this.logger.info(`OAuth for ${this.name}: requesting tokens with the ${grant} grant from ${as.issuer}${scopes?.length ? ` (scope "${scopes.join(' ')}")` : ''}`);
+		this.logger.info(
+			`OAuth for ${this.name}: requesting tokens with the ${grant} grant from ${as.issuer}${scopes?.length ? ` (scope "${scopes.join(' ')}")` : ''}`,
+		);
 		let result: OAuthLib.TokenEndpointResponse;
 		if (config.enterprise) {
-			result = await enterpriseGrant(context, config.enterprise, this.libOptions(config.enterprise.idpTokenEndpoint, http));
+			result = await enterpriseGrant(
+				context,
+				config.enterprise,
+				this.libOptions(config.enterprise.idpTokenEndpoint, http),
+			);
 		} else if (config.grant === 'jwt_bearer') {
 			if (!config.assertion) {
 				throw new OAuthStepError('JWT-bearer grant', 'no assertion (JWT) is configured');
@@ -390,15 +458,28 @@ export class OAuthProvider implements HttpAuthProvider {
 		} else {
 			result = await clientCredentialsGrant(context);
 		}
-		this.session = { issuer: as.issuer, resource, metadata: as, clientKind: 'preregistered', clientId: client.clientId };
+		this.session = {
+			issuer: as.issuer,
+			resource,
+			metadata: as,
+			clientKind: 'preregistered',
+			clientId: client.clientId,
+		};
 		this.options.onClientRegistration?.('preregistered');
 		this.refreshedAfter401 = undefined;
 		await this.saveTokens(result, scopes, undefined, dpop);
 		await this.options.hooks.store.set(this.prefix, JSON.stringify(this.session));
-		this.logger.info(`OAuth for ${this.name}: obtained tokens${this.tokens?.scope ? ` with scope "${this.tokens.scope}"` : ''}`);
+		this.logger.info(
+			`OAuth for ${this.name}: obtained tokens${this.tokens?.scope ? ` with scope "${this.tokens.scope}"` : ''}`,
+		);
 	}
 
-	private async authorizeAt(found: Discovered, scopes: string[] | undefined, dpop: DPoPUse | undefined, signal?: AbortSignal): Promise<void> {
+	private async authorizeAt(
+		found: Discovered,
+		scopes: string[] | undefined,
+		dpop: DPoPUse | undefined,
+		signal?: AbortSignal,
+	): Promise<void> {
 		const http = this.http(signal);
 		const { as, resource, prm } = found;
 
@@ -453,7 +534,9 @@ export class OAuthProvider implements HttpAuthProvider {
 				// RFC 9449 section 10: binds the code to the DPoP key, so only this key can redeem it.
 				query.set('dpop_jkt', await dpop.prover.thumbprint());
 			}
-			this.logger.info(`OAuth for ${this.name}: asking the user to authorize at ${authorizationUrl.origin}${authorizationUrl.pathname}${scopes?.length ? ` (scope "${scopes.join(' ')}")` : ''}`);
+			this.logger.info(
+				`OAuth for ${this.name}: asking the user to authorize at ${authorizationUrl.origin}${authorizationUrl.pathname}${scopes?.length ? ` (scope "${scopes.join(' ')}")` : ''}`,
+			);
 			const redirected = await this.browserStep(authorizationUrl.href, redirectUri, loopback, signal);
 
 			const asForLib = as as unknown as OAuthLib.AuthorizationServer;
@@ -461,7 +544,12 @@ export class OAuthProvider implements HttpAuthProvider {
 			const returnedState = new URL(redirected).searchParams.get('state');
 			if (returnedState !== state) {
 				// RFC 9700 section 4.7: a redirect that does not carry our state is not the answer to our request.
-				throw new OAuthStepError('authorization', returnedState === null ? 'the redirect carried no state parameter' : 'the redirect carried a different state than the one sent (a forged or stale redirect)');
+				throw new OAuthStepError(
+					'authorization',
+					returnedState === null
+						? 'the redirect carried no state parameter'
+						: 'the redirect carried a different state than the one sent (a forged or stale redirect)',
+				);
 			}
 			let callback: URLSearchParams;
 			try {
@@ -475,10 +563,18 @@ export class OAuthProvider implements HttpAuthProvider {
 			try {
 				const auth = await this.clientAuth(client);
 				result = await retryOnDPoPNonce(dpop?.prover, async () => {
-					const response = await oauth().authorizationCodeGrantRequest(asForLib, clientForLib, auth, callback, redirectUri, verifier, {
-						...this.libOptions(as.token_endpoint!, http, dpop?.prover),
-						additionalParameters: { resource },
-					});
+					const response = await oauth().authorizationCodeGrantRequest(
+						asForLib,
+						clientForLib,
+						auth,
+						callback,
+						redirectUri,
+						verifier,
+						{
+							...this.libOptions(as.token_endpoint!, http, dpop?.prover),
+							additionalParameters: { resource },
+						},
+					);
 					return oauth().processAuthorizationCodeResponse(asForLib, clientForLib, response);
 				});
 			} catch (error) {
@@ -489,7 +585,9 @@ export class OAuthProvider implements HttpAuthProvider {
 			this.refreshedAfter401 = undefined;
 			await this.saveTokens(result, scopes, undefined, dpop);
 			await this.options.hooks.store.set(this.prefix, JSON.stringify(this.session));
-			this.logger.info(`OAuth for ${this.name}: authorized${this.tokens?.scope ? ` with scope "${this.tokens.scope}"` : ''}`);
+			this.logger.info(
+				`OAuth for ${this.name}: authorized${this.tokens?.scope ? ` with scope "${this.tokens.scope}"` : ''}`,
+			);
 		} finally {
 			await loopback?.close();
 		}
@@ -509,10 +607,14 @@ export class OAuthProvider implements HttpAuthProvider {
 		let issuers: string[];
 		if (prm) {
 			issuers = prm.metadata.authorization_servers ?? [];
-			this.logger.info(`OAuth for ${this.name}: protected resource metadata from ${prm.url} names ${issuers.join(', ')}`);
+			this.logger.info(
+				`OAuth for ${this.name}: protected resource metadata from ${prm.url} names ${issuers.join(', ')}`,
+			);
 		} else {
 			issuers = [origin];
-			this.logger.info(`OAuth for ${this.name}: no protected resource metadata (${prmTried.join(', ')}); trying the server's origin as authorization server (protocol 2025-03-26)`);
+			this.logger.info(
+				`OAuth for ${this.name}: no protected resource metadata (${prmTried.join(', ')}); trying the server's origin as authorization server (protocol 2025-03-26)`,
+			);
 		}
 		const asTried: string[] = [];
 		let found: { metadata: AuthorizationServerMetadata; url: string } | undefined;
@@ -527,7 +629,9 @@ export class OAuthProvider implements HttpAuthProvider {
 		let noMetadata: string | undefined;
 		if (!found && !prm) {
 			noMetadata = `no protected resource metadata at ${prmTried.join(', ')}, and no authorization server metadata at ${asTried.join(', ')}`;
-			this.logger.info(`OAuth for ${this.name}: no authorization server metadata (${asTried.join(', ')}); using the default endpoints /authorize, /token and /register of ${origin}`);
+			this.logger.info(
+				`OAuth for ${this.name}: no authorization server metadata (${asTried.join(', ')}); using the default endpoints /authorize, /token and /register of ${origin}`,
+			);
 			found = {
 				url: origin,
 				metadata: {
@@ -541,9 +645,14 @@ export class OAuthProvider implements HttpAuthProvider {
 			};
 		}
 		if (!found) {
-			throw new OAuthStepError('authorization server metadata discovery', `no metadata for ${issuers.join(', ')} at ${asTried.join(', ')}`);
+			throw new OAuthStepError(
+				'authorization server metadata discovery',
+				`no metadata for ${issuers.join(', ')} at ${asTried.join(', ')}`,
+			);
 		}
-		this.logger.info(`OAuth for ${this.name}: authorization server ${found.metadata.issuer} (metadata from ${found.url})`);
+		this.logger.info(
+			`OAuth for ${this.name}: authorization server ${found.metadata.issuer} (metadata from ${found.url})`,
+		);
 		// "MCP clients MUST use the canonical URI of the MCP server": the resource's own identifier when it names one.
 		const resource = canonicalResourceUri(prm?.metadata.resource ?? this.serverUrl);
 		return { as: found.metadata, resource, prm, noMetadata };
@@ -563,7 +672,9 @@ export class OAuthProvider implements HttpAuthProvider {
 			return preregisteredClient(config, as);
 		}
 		if (config.clientMetadataUrl && as.client_id_metadata_document_supported === true) {
-			this.logger.info(`OAuth for ${this.name}: using the client metadata document ${config.clientMetadataUrl} as client id`);
+			this.logger.info(
+				`OAuth for ${this.name}: using the client metadata document ${config.clientMetadataUrl} as client id`,
+			);
 			return { kind: 'cimd', clientId: config.clientMetadataUrl, tokenEndpointAuthMethod: 'none' };
 		}
 		if (stored?.kind === 'dcr' && stored.redirectUris?.includes(redirectUri)) {
@@ -576,10 +687,19 @@ export class OAuthProvider implements HttpAuthProvider {
 			);
 		}
 		const method: StoredClient['tokenEndpointAuthMethod'] =
-			!supported || supported.includes('none') ? 'none' : supported.includes('client_secret_basic') ? 'client_secret_basic' : 'client_secret_post';
+			!supported || supported.includes('none')
+				? 'none'
+				: supported.includes('client_secret_basic')
+					? 'client_secret_basic'
+					: 'client_secret_post';
 		const client = await registerClient(
 			as,
-			{ clientName: this.options.clientName ?? 'MCP Switchboard', redirectUri, tokenEndpointAuthMethod: method, scopes },
+			{
+				clientName: this.options.clientName ?? 'MCP Switchboard',
+				redirectUri,
+				tokenEndpointAuthMethod: method,
+				scopes,
+			},
 			this.libOptions(as.registration_endpoint, http),
 		);
 		await this.options.hooks.store.set(this.clientKey(as.issuer), JSON.stringify(client));
@@ -592,7 +712,12 @@ export class OAuthProvider implements HttpAuthProvider {
 	}
 
 	/** Runs the host's browser step, racing our loopback listener when we started one; bounded by the timeout. */
-	private async browserStep(url: string, redirectUri: string, loopback: LoopbackRedirect | undefined, signal?: AbortSignal): Promise<string> {
+	private async browserStep(
+		url: string,
+		redirectUri: string,
+		loopback: LoopbackRedirect | undefined,
+		signal?: AbortSignal,
+	): Promise<string> {
 		const controller = new AbortController();
 		const onOuterAbort = () => controller.abort(signal?.reason);
 		signal?.addEventListener('abort', onOuterAbort, { once: true });
@@ -604,7 +729,9 @@ export class OAuthProvider implements HttpAuthProvider {
 		});
 		aborted.catch(() => {});
 		try {
-			const fromHook = Promise.resolve().then(() => this.options.hooks.openAuthorizationUrl(url, redirectUri, controller.signal));
+			const fromHook = Promise.resolve().then(() =>
+				this.options.hooks.openAuthorizationUrl(url, redirectUri, controller.signal),
+			);
 			fromHook.catch(() => {});
 			return await Promise.race(loopback ? [fromHook, loopback.redirect, aborted] : [fromHook, aborted]);
 		} catch (error) {
@@ -658,7 +785,9 @@ export class OAuthProvider implements HttpAuthProvider {
 			}
 			const client = await this.clientForSession(session);
 			if (!client) {
-				this.logger.info(`OAuth for ${this.name}: the client that obtained the stored tokens is no longer configured; authorizing again`);
+				this.logger.info(
+					`OAuth for ${this.name}: the client that obtained the stored tokens is no longer configured; authorizing again`,
+				);
 				await this.dropTokens(refreshToken);
 				return false;
 			}
@@ -668,13 +797,24 @@ export class OAuthProvider implements HttpAuthProvider {
 				// A refresh of DPoP-bound tokens carries a proof of the same key (RFC 9449 section 5: refresh tokens of
 				// public clients are bound to it too), and its answer is bound to that key again.
 				const key = this.tokens?.dpopKey;
-				const dpop = key ? { prover: await this.proverFor(key), decision: { use: true, required: false, reason: 'the tokens being refreshed are DPoP-bound' } } : undefined;
+				const dpop = key
+					? {
+							prover: await this.proverFor(key),
+							decision: { use: true, required: false, reason: 'the tokens being refreshed are DPoP-bound' },
+						}
+					: undefined;
 				const auth = await this.clientAuth(client);
 				const result = await retryOnDPoPNonce(dpop?.prover, async () => {
-					const response = await oauth().refreshTokenGrantRequest(as, { client_id: client.clientId }, auth, refreshToken, {
-						...this.libOptions(session.metadata.token_endpoint!, http, dpop?.prover),
-						additionalParameters: { resource: session.resource },
-					});
+					const response = await oauth().refreshTokenGrantRequest(
+						as,
+						{ client_id: client.clientId },
+						auth,
+						refreshToken,
+						{
+							...this.libOptions(session.metadata.token_endpoint!, http, dpop?.prover),
+							additionalParameters: { resource: session.resource },
+						},
+					);
 					return oauth().processRefreshTokenResponse(as, { client_id: client.clientId }, response);
 				});
 				await this.saveTokens(result, splitScopes(this.tokens?.scope), refreshToken, dpop);
@@ -684,7 +824,9 @@ export class OAuthProvider implements HttpAuthProvider {
 				if (signal?.aborted) {
 					throw error;
 				}
-				this.logger.warn(`OAuth for ${this.name}: refresh at ${session.metadata.token_endpoint} failed: ${describeOAuthError(error)}`);
+				this.logger.warn(
+					`OAuth for ${this.name}: refresh at ${session.metadata.token_endpoint} failed: ${describeOAuthError(error)}`,
+				);
 				if (error instanceof oauth().ResponseBodyError) {
 					// The server refused the refresh token (invalid_grant and friends): it will not work later either.
 					this.refusedRefresh = describeOAuthError(error);
@@ -701,7 +843,9 @@ export class OAuthProvider implements HttpAuthProvider {
 			case 'preregistered':
 				return config.clientId === session.clientId ? preregisteredClient(config, session.metadata) : undefined;
 			case 'cimd':
-				return config.clientMetadataUrl === session.clientId ? { kind: 'cimd', clientId: session.clientId, tokenEndpointAuthMethod: 'none' } : undefined;
+				return config.clientMetadataUrl === session.clientId
+					? { kind: 'cimd', clientId: session.clientId, tokenEndpointAuthMethod: 'none' }
+					: undefined;
 			case 'dcr': {
 				const stored = await this.readJson<StoredClient>(this.clientKey(session.issuer));
 				return stored?.clientId === session.clientId ? stored : undefined;
@@ -711,13 +855,21 @@ export class OAuthProvider implements HttpAuthProvider {
 		}
 	}
 
-	private async saveTokens(result: OAuthLib.TokenEndpointResponse, requestedScopes: string[] | undefined, previousRefreshToken?: string, dpop?: DPoPUse): Promise<void> {
+	private async saveTokens(
+		result: OAuthLib.TokenEndpointResponse,
+		requestedScopes: string[] | undefined,
+		previousRefreshToken?: string,
+		dpop?: DPoPUse,
+	): Promise<void> {
 		const session = this.session!;
 		const dpopKey = boundKey(result.token_type, dpop?.prover, dpop?.decision, session.issuer);
 		if (dpop && !dpopKey) {
-			this.logger.info(`OAuth for ${this.name}: ${session.issuer} answered with token_type ${result.token_type}; using the token as a bearer token`);
+			this.logger.info(
+				`OAuth for ${this.name}: ${session.issuer} answered with token_type ${result.token_type}; using the token as a bearer token`,
+			);
 		}
-		const scope = typeof result.scope === 'string' ? result.scope : requestedScopes?.length ? requestedScopes.join(' ') : undefined;
+		const scope =
+			typeof result.scope === 'string' ? result.scope : requestedScopes?.length ? requestedScopes.join(' ') : undefined;
 		const now = Date.now();
 		this.tokens = {
 			accessToken: result.access_token,
@@ -762,7 +914,10 @@ export class OAuthProvider implements HttpAuthProvider {
 			this.options.onClientRegistration?.(this.session?.clientKind);
 		})().catch((error: unknown) => {
 			this.loaded = undefined;
-			throw new McpError(ErrorCode.Unauthorized, `OAuth for ${this.name}: reading the stored tokens failed: ${errorMessage(error)}`);
+			throw new McpError(
+				ErrorCode.Unauthorized,
+				`OAuth for ${this.name}: reading the stored tokens failed: ${errorMessage(error)}`,
+			);
 		});
 		return this.loaded;
 	}
@@ -785,7 +940,8 @@ export class OAuthProvider implements HttpAuthProvider {
 			return false;
 		}
 		// Short-lived tokens get half their lifetime as margin, so a 10 s token is not "expired" on arrival.
-		const skew = tokens.issuedAt !== undefined ? Math.min(expirySkewMs, (tokens.expiresAt - tokens.issuedAt) / 2) : expirySkewMs;
+		const skew =
+			tokens.issuedAt !== undefined ? Math.min(expirySkewMs, (tokens.expiresAt - tokens.issuedAt) / 2) : expirySkewMs;
 		return tokens.expiresAt - skew <= Date.now();
 	}
 
@@ -805,7 +961,8 @@ export class OAuthProvider implements HttpAuthProvider {
 	private libOptions(endpoint: string, http: HttpContext, prover?: DPoPProver) {
 		return {
 			// Every token and registration answer must be JSON: anything else is said plainly (jsonAnswer.ts).
-			[oauth().customFetch]: async (url: string, init: OAuthLib.CustomFetchOptions<string, unknown>) => requireJsonAnswer(await this.fetchFn(url, init as RequestInit)),
+			[oauth().customFetch]: async (url: string, init: OAuthLib.CustomFetchOptions<string, unknown>) =>
+				requireJsonAnswer(await this.fetchFn(url, init as RequestInit)),
 			[oauth().allowInsecureRequests]: isLoopbackUrl(new URL(endpoint)),
 			signal: requestSignal(http),
 			...(prover ? { DPoP: prover.tokenRequests } : {}),
@@ -819,7 +976,10 @@ export class OAuthProvider implements HttpAuthProvider {
 			try {
 				pem = await fsPromises.readFile(config.privateKeyFile, 'utf8');
 			} catch (error) {
-				throw new OAuthStepError('client authentication', `the private key file ${config.privateKeyFile} could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+				throw new OAuthStepError(
+					'client authentication',
+					`the private key file ${config.privateKeyFile} could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+				);
 			}
 		}
 		return clientAuth(client, { pem, algorithm: config.signingAlgorithm });
@@ -852,18 +1012,27 @@ function preregisteredClient(config: OAuthClientConfig, as: AuthorizationServerM
 	const supported = as.token_endpoint_auth_methods_supported;
 	let method = config.tokenEndpointAuthMethod;
 	if (!method) {
-		method = config.privateKey || config.privateKeyFile
-			? 'private_key_jwt'
-			: !config.clientSecret
-				? 'none'
-				: !supported || supported.includes('client_secret_basic')
-					? 'client_secret_basic'
-					: 'client_secret_post';
+		method =
+			config.privateKey || config.privateKeyFile
+				? 'private_key_jwt'
+				: !config.clientSecret
+					? 'none'
+					: !supported || supported.includes('client_secret_basic')
+						? 'client_secret_basic'
+						: 'client_secret_post';
 	}
 	if ((method === 'client_secret_basic' || method === 'client_secret_post') && !config.clientSecret) {
-		throw new OAuthStepError('client identity', `token endpoint auth method ${method} needs a client secret in the configuration`);
+		throw new OAuthStepError(
+			'client identity',
+			`token endpoint auth method ${method} needs a client secret in the configuration`,
+		);
 	}
-	return { kind: 'preregistered', clientId: config.clientId!, clientSecret: config.clientSecret, tokenEndpointAuthMethod: method };
+	return {
+		kind: 'preregistered',
+		clientId: config.clientId!,
+		clientSecret: config.clientSecret,
+		tokenEndpointAuthMethod: method,
+	};
 }
 
 function splitScopes(scope: string | undefined): string[] {

@@ -43,15 +43,27 @@ export async function registerClient(
 	} catch (error) {
 		throw new OAuthStepError(step, describeOAuthError(error), { cause: error });
 	}
-	const answered = typeof registered.token_endpoint_auth_method === 'string' ? registered.token_endpoint_auth_method : request.tokenEndpointAuthMethod;
+	const answered =
+		typeof registered.token_endpoint_auth_method === 'string'
+			? registered.token_endpoint_auth_method
+			: request.tokenEndpointAuthMethod;
 	if (answered !== 'none' && answered !== 'client_secret_basic' && answered !== 'client_secret_post') {
-		throw new OAuthStepError(step, `the server chose token endpoint auth method ${answered}, which this client does not support`);
+		throw new OAuthStepError(
+			step,
+			`the server chose token endpoint auth method ${answered}, which this client does not support`,
+		);
 	}
 	const secret = typeof registered.client_secret === 'string' ? registered.client_secret : undefined;
 	if (answered !== 'none' && !secret) {
 		throw new OAuthStepError(step, `the server chose ${answered} but sent no client_secret`);
 	}
-	return { kind: 'dcr', clientId: registered.client_id, clientSecret: secret, tokenEndpointAuthMethod: answered, redirectUris: [request.redirectUri] };
+	return {
+		kind: 'dcr',
+		clientId: registered.client_id,
+		clientSecret: secret,
+		tokenEndpointAuthMethod: answered,
+		redirectUris: [request.redirectUri],
+	};
 }
 
 /**

@@ -56,7 +56,23 @@ export interface ParamHeader {
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const PRIMITIVE_TYPES = new Set(['string', 'integer', 'boolean']);
 /** Keywords under which a mark is not statically reachable (the chain must be `properties` keys only). */
-const NESTING_KEYWORDS = ['items', 'prefixItems', 'additionalProperties', 'patternProperties', 'oneOf', 'anyOf', 'allOf', 'not', 'if', 'then', 'else', '$defs', 'definitions', 'dependentSchemas', 'contains'];
+const NESTING_KEYWORDS = [
+	'items',
+	'prefixItems',
+	'additionalProperties',
+	'patternProperties',
+	'oneOf',
+	'anyOf',
+	'allOf',
+	'not',
+	'if',
+	'then',
+	'else',
+	'$defs',
+	'definitions',
+	'dependentSchemas',
+	'contains',
+];
 
 function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -77,10 +93,15 @@ export function paramHeadersOf(inputSchema: Record<string, unknown>): { headers:
 			const mark = schema['x-mcp-header'];
 			const where = path.join('.') || '(root)';
 			if (!reachable) problems.push(`x-mcp-header on "${where}" is not reachable through properties alone`);
-			else if (typeof mark !== 'string' || mark.length === 0) problems.push(`x-mcp-header on "${where}" is empty or not a string`);
-			else if (!TOKEN.test(mark)) problems.push(`x-mcp-header ${JSON.stringify(mark)} on "${where}" is not a valid HTTP header name`);
+			else if (typeof mark !== 'string' || mark.length === 0)
+				problems.push(`x-mcp-header on "${where}" is empty or not a string`);
+			else if (!TOKEN.test(mark))
+				problems.push(`x-mcp-header ${JSON.stringify(mark)} on "${where}" is not a valid HTTP header name`);
 			else if (seen.has(mark.toLowerCase())) problems.push(`x-mcp-header ${JSON.stringify(mark)} is used twice`);
-			else if (typeof schema.type !== 'string' || !PRIMITIVE_TYPES.has(schema.type)) problems.push(`x-mcp-header ${JSON.stringify(mark)} marks "${where}" of type ${JSON.stringify(schema.type ?? 'unknown')}; only string, integer and boolean may be mirrored`);
+			else if (typeof schema.type !== 'string' || !PRIMITIVE_TYPES.has(schema.type))
+				problems.push(
+					`x-mcp-header ${JSON.stringify(mark)} marks "${where}" of type ${JSON.stringify(schema.type ?? 'unknown')}; only string, integer and boolean may be mirrored`,
+				);
 			else {
 				seen.add(mark.toLowerCase());
 				headers.push({ header: mark, path });
@@ -96,7 +117,16 @@ export function paramHeadersOf(inputSchema: Record<string, unknown>): { headers:
 		}
 		for (const keyword of NESTING_KEYWORDS) {
 			const nested = schema[keyword];
-			const list = Array.isArray(nested) ? nested : isRecord(nested) ? (keyword === '$defs' || keyword === 'definitions' || keyword === 'patternProperties' || keyword === 'dependentSchemas' ? Object.values(nested) : [nested]) : [];
+			const list = Array.isArray(nested)
+				? nested
+				: isRecord(nested)
+					? keyword === '$defs' ||
+						keyword === 'definitions' ||
+						keyword === 'patternProperties' ||
+						keyword === 'dependentSchemas'
+						? Object.values(nested)
+						: [nested]
+					: [];
 			for (const child of list) {
 				if (isRecord(child)) visit(child, [...path, `<${keyword}>`], false);
 			}
@@ -110,7 +140,10 @@ export function paramHeadersOf(inputSchema: Record<string, unknown>): { headers:
  * `Mcp-Param-{Name}` headers for one call: the value at each mark's path, as a string (integers in decimal, booleans
  * lowercase), encoded. A missing or null value sends no header ("Client MUST omit the header").
  */
-export function paramHeaderValues(marks: readonly ParamHeader[], args: Record<string, unknown> | undefined): Record<string, string> {
+export function paramHeaderValues(
+	marks: readonly ParamHeader[],
+	args: Record<string, unknown> | undefined,
+): Record<string, string> {
 	const headers: Record<string, string> = {};
 	for (const { header, path } of marks) {
 		let value: unknown = args;
@@ -120,7 +153,8 @@ export function paramHeaderValues(marks: readonly ParamHeader[], args: Record<st
 		let text: string | undefined;
 		if (typeof value === 'string') text = value;
 		else if (typeof value === 'boolean') text = value ? 'true' : 'false';
-		else if (typeof value === 'number' && Number.isFinite(value)) text = Number.isInteger(value) ? value.toFixed(0) : String(value);
+		else if (typeof value === 'number' && Number.isFinite(value))
+			text = Number.isInteger(value) ? value.toFixed(0) : String(value);
 		if (text !== undefined) headers[`mcp-param-${header.toLowerCase()}`] = encodeHeaderValue(text);
 	}
 	return headers;

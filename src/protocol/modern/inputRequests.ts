@@ -7,7 +7,14 @@
  */
 import { ErrorCode } from '../jsonrpc';
 import { McpError } from '../mcpError';
-import { schemas, type CreateMessageRequest, type CreateMessageResult, type ElicitRequest, type ElicitResult, type Root } from '../schema';
+import {
+	schemas,
+	type CreateMessageRequest,
+	type CreateMessageResult,
+	type ElicitRequest,
+	type ElicitResult,
+	type Root,
+} from '../schema';
 
 /** The client's answers to input requests: the same handlers that answer a legacy server's requests. */
 export interface InputHandlers {
@@ -44,7 +51,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  */
 export function isPlainElicitForm(params: Record<string, unknown>): params is ElicitRequest & Record<string, unknown> {
 	const { mode, message, requestedSchema } = params;
-	if ((mode !== undefined && mode !== 'form') || typeof message !== 'string' || !isRecord(requestedSchema)) return false;
+	if ((mode !== undefined && mode !== 'form') || typeof message !== 'string' || !isRecord(requestedSchema))
+		return false;
 	const { type, properties, required } = requestedSchema;
 	if ((type !== undefined && type !== 'object') || !isRecord(properties)) return false;
 	for (const key in properties) {
@@ -65,21 +73,34 @@ export function isPlainElicitForm(params: Record<string, unknown>): params is El
 export function parseInputRequired(result: Record<string, unknown>, where: string): InputRequired {
 	const { inputRequests, requestState } = result;
 	if (inputRequests === undefined && requestState === undefined) {
-		throw new McpError(ErrorCode.ProtocolViolation, `${where}: the server answered input_required with neither inputRequests nor requestState`);
+		throw new McpError(
+			ErrorCode.ProtocolViolation,
+			`${where}: the server answered input_required with neither inputRequests nor requestState`,
+		);
 	}
 	if (requestState !== undefined && typeof requestState !== 'string') {
 		throw new McpError(ErrorCode.ProtocolViolation, `${where}: the server sent a requestState that is not a string`);
 	}
 	if (typeof requestState === 'string' && requestState.length > MAX_REQUEST_STATE_CHARS) {
-		throw new McpError(ErrorCode.ProtocolViolation, `${where}: the server sent a requestState of ${requestState.length} characters (more than ${MAX_REQUEST_STATE_CHARS}); not sending it back`);
+		throw new McpError(
+			ErrorCode.ProtocolViolation,
+			`${where}: the server sent a requestState of ${requestState.length} characters (more than ${MAX_REQUEST_STATE_CHARS}); not sending it back`,
+		);
 	}
 	if (inputRequests !== undefined) {
 		if (!isRecord(inputRequests)) {
 			throw new McpError(ErrorCode.ProtocolViolation, `${where}: the server sent inputRequests that is not an object`);
 		}
 		for (const [key, request] of Object.entries(inputRequests)) {
-			if (!isRecord(request) || typeof request.method !== 'string' || (request.params !== undefined && !isRecord(request.params))) {
-				throw new McpError(ErrorCode.ProtocolViolation, `${where}: input request "${key}" has no method or malformed params`);
+			if (
+				!isRecord(request) ||
+				typeof request.method !== 'string' ||
+				(request.params !== undefined && !isRecord(request.params))
+			) {
+				throw new McpError(
+					ErrorCode.ProtocolViolation,
+					`${where}: input request "${key}" has no method or malformed params`,
+				);
 			}
 		}
 	}
@@ -92,7 +113,12 @@ export function parseInputRequired(result: Record<string, unknown>, where: strin
  * the whole call with an McpError naming the key; a handler's refusal is its own answer (decline/cancel), and an
  * aborted `signal` rejects with the handler's cancellation.
  */
-export async function answerInputRequests(requests: NonNullable<InputRequired['inputRequests']>, handlers: InputHandlers, signal: AbortSignal, where: string): Promise<Record<string, unknown>> {
+export async function answerInputRequests(
+	requests: NonNullable<InputRequired['inputRequests']>,
+	handlers: InputHandlers,
+	signal: AbortSignal,
+	where: string,
+): Promise<Record<string, unknown>> {
 	const responses: Record<string, unknown> = {};
 	for (const [key, request] of Object.entries(requests)) {
 		signal.throwIfAborted();
@@ -106,7 +132,8 @@ export async function answerInputRequests(requests: NonNullable<InputRequired['i
 				}
 				const parsed = schemas().ElicitRequestSchema.safeParse(params);
 				if (!parsed.success) throw invalid(where, key, request.method, parsed.error.issues[0]?.message);
-				if (parsed.data.mode === 'url' && !handlers.elicitationUrl) throw missing(where, key, request.method, 'elicitation.url');
+				if (parsed.data.mode === 'url' && !handlers.elicitationUrl)
+					throw missing(where, key, request.method, 'elicitation.url');
 				responses[key] = await handlers.elicitation(parsed.data, signal);
 				break;
 			}
@@ -120,21 +147,34 @@ export async function answerInputRequests(requests: NonNullable<InputRequired['i
 			case 'roots/list': {
 				if (!handlers.roots) throw missing(where, key, request.method, 'roots');
 				const parsed = schemas().ListRootsResultSchema.safeParse({ roots: await handlers.roots(signal) });
-				if (!parsed.success) throw new McpError(ErrorCode.InternalError, `${where}: the roots handler returned an invalid answer: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+				if (!parsed.success)
+					throw new McpError(
+						ErrorCode.InternalError,
+						`${where}: the roots handler returned an invalid answer: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
+					);
 				responses[key] = parsed.data;
 				break;
 			}
 			default:
-				throw new McpError(ErrorCode.ProtocolViolation, `${where}: input request "${key}" asks for ${request.method}, which is not an input request this client answers`);
+				throw new McpError(
+					ErrorCode.ProtocolViolation,
+					`${where}: input request "${key}" asks for ${request.method}, which is not an input request this client answers`,
+				);
 		}
 	}
 	return responses;
 }
 
 function missing(where: string, key: string, method: string, capability: string): McpError {
-	return new McpError(ErrorCode.ProtocolViolation, `${where}: input request "${key}" asks for ${method}, but this client did not declare the '${capability}' capability`);
+	return new McpError(
+		ErrorCode.ProtocolViolation,
+		`${where}: input request "${key}" asks for ${method}, but this client did not declare the '${capability}' capability`,
+	);
 }
 
 function invalid(where: string, key: string, method: string, why: string | undefined): McpError {
-	return new McpError(ErrorCode.ProtocolViolation, `${where}: input request "${key}" (${method}) is invalid: ${why ?? 'invalid'}`);
+	return new McpError(
+		ErrorCode.ProtocolViolation,
+		`${where}: input request "${key}" (${method}) is invalid: ${why ?? 'invalid'}`,
+	);
 }

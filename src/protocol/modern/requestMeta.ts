@@ -53,7 +53,10 @@ export function buildRequestMeta(input: RequestMetaInput): Record<string, unknow
 }
 
 /** `params` with the request metadata merged into its `_meta` (a caller's own `_meta` keys, e.g. progressToken, are kept). */
-export function withRequestMeta(params: Record<string, unknown> | undefined, meta: Record<string, unknown>): Record<string, unknown> {
+export function withRequestMeta(
+	params: Record<string, unknown> | undefined,
+	meta: Record<string, unknown>,
+): Record<string, unknown> {
 	const own = params?._meta;
 	return { ...params, _meta: typeof own === 'object' && own !== null ? { ...own, ...meta } : meta };
 }
@@ -67,7 +70,9 @@ export function withRequestMeta(params: Record<string, unknown> | undefined, met
 export function isModernError(error: unknown): error is McpError {
 	return (
 		error instanceof McpError &&
-		(error.code === ModernErrorCode.UnsupportedProtocolVersion || error.code === ModernErrorCode.MissingRequiredClientCapability || error.code === ModernErrorCode.HeaderMismatch)
+		(error.code === ModernErrorCode.UnsupportedProtocolVersion ||
+			error.code === ModernErrorCode.MissingRequiredClientCapability ||
+			error.code === ModernErrorCode.HeaderMismatch)
 	);
 }
 
@@ -81,7 +86,10 @@ export function supportedVersionsOf(error: McpError): string[] {
  * The newest version both sides speak, from the server's list; undefined when there is none. `allowed` narrows the
  * client's side (a pinned version).
  */
-export function pickCommonVersion(serverVersions: readonly string[], allowed: readonly string[] = ALL_PROTOCOL_VERSIONS): string | undefined {
+export function pickCommonVersion(
+	serverVersions: readonly string[],
+	allowed: readonly string[] = ALL_PROTOCOL_VERSIONS,
+): string | undefined {
 	return allowed.find((version) => serverVersions.includes(version));
 }
 
@@ -96,7 +104,8 @@ export function offersModern(serverVersions: readonly string[]): boolean {
  */
 export function serverInfoOf(result: Record<string, unknown>): Implementation | undefined {
 	const meta = result._meta;
-	const fromMeta = typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>)[MetaKey.serverInfo] : undefined;
+	const fromMeta =
+		typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>)[MetaKey.serverInfo] : undefined;
 	const info = fromMeta ?? result.serverInfo;
 	if (typeof info === 'object' && info !== null && typeof (info as { name?: unknown }).name === 'string') {
 		const { name, version } = info as { name: string; version?: unknown };

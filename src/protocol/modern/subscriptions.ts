@@ -133,7 +133,13 @@ export class ListenStream {
 	 */
 	subscribe(uri: string): Promise<void> {
 		if (this.unsupported) {
-			return Promise.reject(new McpError(ErrorCode.CapabilityMissing, `${this.deps.name} does not support subscriptions/listen, so it sends no resource updates`, { method: 'subscriptions/listen' }));
+			return Promise.reject(
+				new McpError(
+					ErrorCode.CapabilityMissing,
+					`${this.deps.name} does not support subscriptions/listen, so it sends no resource updates`,
+					{ method: 'subscriptions/listen' },
+				),
+			);
 		}
 		const current = this.current;
 		if (this.uris.has(uri) && current?.acknowledged && current.filter.resourceSubscriptions?.includes(uri)) {
@@ -185,14 +191,24 @@ export class ListenStream {
 		const missing: string[] = [];
 		if (attempt.filter.toolsListChanged && granted.toolsListChanged !== true) missing.push('tools list changes');
 		if (attempt.filter.promptsListChanged && granted.promptsListChanged !== true) missing.push('prompts list changes');
-		if (attempt.filter.resourcesListChanged && granted.resourcesListChanged !== true) missing.push('resources list changes');
-		const grantedUris = new Set(Array.isArray(granted.resourceSubscriptions) ? granted.resourceSubscriptions.filter((u): u is string => typeof u === 'string') : []);
+		if (attempt.filter.resourcesListChanged && granted.resourcesListChanged !== true)
+			missing.push('resources list changes');
+		const grantedUris = new Set(
+			Array.isArray(granted.resourceSubscriptions)
+				? granted.resourceSubscriptions.filter((u): u is string => typeof u === 'string')
+				: [],
+		);
 		const refused = (attempt.filter.resourceSubscriptions ?? []).filter((uri) => !grantedUris.has(uri));
 		if (refused.length > 0) missing.push(`updates of ${refused.join(', ')}`);
 		// "the server includes the list of task IDs it has agreed to send task status notifications for, if any"
-		const grantedTasks = new Set(Array.isArray(granted.taskIds) ? granted.taskIds.filter((t): t is string => typeof t === 'string') : []);
+		const grantedTasks = new Set(
+			Array.isArray(granted.taskIds) ? granted.taskIds.filter((t): t is string => typeof t === 'string') : [],
+		);
 		const unnotified = (attempt.filter.taskIds ?? []).filter((id) => !grantedTasks.has(id));
-		if (unnotified.length > 0) missing.push(`status of task${unnotified.length === 1 ? '' : 's'} ${unnotified.join(', ')} (polled with tasks/get instead)`);
+		if (unnotified.length > 0)
+			missing.push(
+				`status of task${unnotified.length === 1 ? '' : 's'} ${unnotified.join(', ')} (polled with tasks/get instead)`,
+			);
 		// Tasks come and go with every long tool call: a listen that only follows a new set of tasks is a debug line.
 		const { taskIds: _tasks, ...lasting } = attempt.filter;
 		const lastingKey = JSON.stringify(lasting);
@@ -206,7 +222,13 @@ export class ListenStream {
 				waiter.resolve();
 			} else {
 				this.uris.delete(waiter.uri);
-				waiter.reject(new McpError(ErrorCode.CapabilityMissing, `${this.deps.name} acknowledged subscriptions/listen without ${waiter.uri}: it sends no updates for that resource`, { uri: waiter.uri }));
+				waiter.reject(
+					new McpError(
+						ErrorCode.CapabilityMissing,
+						`${this.deps.name} acknowledged subscriptions/listen without ${waiter.uri}: it sends no updates for that resource`,
+						{ uri: waiter.uri },
+					),
+				);
 			}
 		}
 		// The new subscription carries everything now: the ones it replaces end.
@@ -224,7 +246,11 @@ export class ListenStream {
 		this.live.clear();
 		this.current = undefined;
 		for (const waiter of this.takeWaiters(() => true)) {
-			waiter.reject(McpError.connectionClosed(`${this.deps.name}: the connection closed before subscriptions/listen was acknowledged`));
+			waiter.reject(
+				McpError.connectionClosed(
+					`${this.deps.name}: the connection closed before subscriptions/listen was acknowledged`,
+				),
+			);
 		}
 	}
 
@@ -262,13 +288,29 @@ export class ListenStream {
 	}
 
 	private open(filter: ListenFilter, key: string): void {
-		const attempt: Attempt = { filter, key, controller: new AbortController(), id: undefined, acknowledged: false, cancelled: false, ackTimer: undefined };
+		const attempt: Attempt = {
+			filter,
+			key,
+			controller: new AbortController(),
+			id: undefined,
+			acknowledged: false,
+			cancelled: false,
+			ackTimer: undefined,
+		};
 		this.current = attempt;
 		const ackTimeoutMs = this.deps.ackTimeoutMs ?? 60_000;
 		attempt.ackTimer = this.deps.clock.setTimeout(() => {
 			if (attempt.acknowledged || attempt.cancelled) return;
-			this.deps.logger.warn(`${this.deps.name}: subscriptions/listen was not acknowledged within ${ackTimeoutMs / 1000} s; listening again later`);
-			this.ended(attempt, new McpError(ErrorCode.RequestTimeout, `${this.deps.name}: subscriptions/listen was not acknowledged within ${ackTimeoutMs / 1000} s`));
+			this.deps.logger.warn(
+				`${this.deps.name}: subscriptions/listen was not acknowledged within ${ackTimeoutMs / 1000} s; listening again later`,
+			);
+			this.ended(
+				attempt,
+				new McpError(
+					ErrorCode.RequestTimeout,
+					`${this.deps.name}: subscriptions/listen was not acknowledged within ${ackTimeoutMs / 1000} s`,
+				),
+			);
 			this.cancel(attempt);
 		}, ackTimeoutMs);
 		this.deps.logger.debug(`${this.deps.name}: subscriptions/listen for ${describeFilter(filter)}`);
@@ -289,14 +331,21 @@ export class ListenStream {
 				() => {
 					if (attempt.cancelled || this.closed) return this.forget(attempt);
 					// "it SHOULD send a successful subscriptions/listen response to signal a graceful end"
-					this.deps.logger.info(`${this.deps.name}: the server ended the subscriptions/listen stream; listening again later`);
-					this.ended(attempt, McpError.connectionClosed(`${this.deps.name} ended subscriptions/listen before acknowledging it`));
+					this.deps.logger.info(
+						`${this.deps.name}: the server ended the subscriptions/listen stream; listening again later`,
+					);
+					this.ended(
+						attempt,
+						McpError.connectionClosed(`${this.deps.name} ended subscriptions/listen before acknowledging it`),
+					);
 				},
 				(error: unknown) => {
 					if (attempt.cancelled || this.closed || this.deps.isClosed()) return this.forget(attempt);
 					if (error instanceof McpError && error.code === ErrorCode.MethodNotFound) {
 						this.unsupported = true;
-						this.deps.logger.warn(`${this.deps.name} does not support subscriptions/listen (${error.message}): lists change in the view only when refreshed, and task status comes only from polling`);
+						this.deps.logger.warn(
+							`${this.deps.name} does not support subscriptions/listen (${error.message}): lists change in the view only when refreshed, and task status comes only from polling`,
+						);
 						this.forget(attempt);
 						this.rejectAll(error);
 						return;
@@ -335,7 +384,10 @@ export class ListenStream {
 		if (this.acknowledgedAt !== undefined && now - this.acknowledgedAt >= HEALTHY_STREAM_MS) this.failures = 0;
 		this.acknowledgedAt = undefined;
 		this.failures++;
-		const delay = Math.min((this.deps.initialDelayMs ?? 1000) * 2 ** (this.failures - 1), this.deps.maxDelayMs ?? 30_000);
+		const delay = Math.min(
+			(this.deps.initialDelayMs ?? 1000) * 2 ** (this.failures - 1),
+			this.deps.maxDelayMs ?? 30_000,
+		);
 		this.deps.logger.debug(`${this.deps.name}: listening again in ${delay} ms`);
 		this.retryTimer = this.deps.clock.setTimeout(() => {
 			this.retryTimer = undefined;

@@ -44,14 +44,22 @@ export function inlineOf(task: Task): InlineTaskFields {
  * (`ttl`, `pollInterval`) are not read: the extension renamed them.
  */
 export function parseExtensionTask(value: unknown, server: string, method: string, expect: 'task' | 'detailed'): Task {
-	const fail = (problem: string) => new McpError(ErrorCode.ProtocolViolation, `${server} answered ${method} with an invalid task: ${problem}`, { method });
+	const fail = (problem: string) =>
+		new McpError(ErrorCode.ProtocolViolation, `${server} answered ${method} with an invalid task: ${problem}`, {
+			method,
+		});
 	if (!isRecord(value)) throw fail('not an object');
 	const { ttlMs, pollIntervalMs, ttl: _ttl, pollInterval: _pollInterval, ...rest } = value;
-	if (expect === 'task' && rest.resultType !== 'task') throw fail(`resultType is ${JSON.stringify(rest.resultType)}, not "task"`);
-	if (expect === 'detailed' && rest.resultType !== undefined && rest.resultType !== 'complete') throw fail(`resultType is ${JSON.stringify(rest.resultType)}, not "complete"`);
+	if (expect === 'task' && rest.resultType !== 'task')
+		throw fail(`resultType is ${JSON.stringify(rest.resultType)}, not "task"`);
+	if (expect === 'detailed' && rest.resultType !== undefined && rest.resultType !== 'complete')
+		throw fail(`resultType is ${JSON.stringify(rest.resultType)}, not "complete"`);
 	const task: Record<string, unknown> = { ...rest, ttl: ttlMs === undefined ? null : ttlMs };
 	if (pollIntervalMs !== undefined) task.pollInterval = pollIntervalMs;
-	const problem = taskProblem(task) ?? (typeof task.lastUpdatedAt !== 'string' ? 'lastUpdatedAt is not a string' : undefined) ?? (expect === 'detailed' ? detailProblem(task) : undefined);
+	const problem =
+		taskProblem(task) ??
+		(typeof task.lastUpdatedAt !== 'string' ? 'lastUpdatedAt is not a string' : undefined) ??
+		(expect === 'detailed' ? detailProblem(task) : undefined);
 	if (problem !== undefined) throw fail(problem);
 	return task as Task;
 }
@@ -63,13 +71,20 @@ function detailProblem(task: Record<string, unknown>): string | undefined {
 			return isRecord(task.result) ? undefined : 'status is completed but result is not an object';
 		case 'failed': {
 			const error = task.error;
-			return isRecord(error) && typeof error.code === 'number' && typeof error.message === 'string' ? undefined : 'status is failed but error is not a JSON-RPC error object';
+			return isRecord(error) && typeof error.code === 'number' && typeof error.message === 'string'
+				? undefined
+				: 'status is failed but error is not a JSON-RPC error object';
 		}
 		case 'input_required': {
 			const requests = task.inputRequests;
 			if (!isRecord(requests)) return 'status is input_required but inputRequests is not an object';
 			for (const [key, request] of Object.entries(requests)) {
-				if (!isRecord(request) || typeof request.method !== 'string' || (request.params !== undefined && !isRecord(request.params))) return `input request "${key}" has no method or malformed params`;
+				if (
+					!isRecord(request) ||
+					typeof request.method !== 'string' ||
+					(request.params !== undefined && !isRecord(request.params))
+				)
+					return `input request "${key}" has no method or malformed params`;
 			}
 			return undefined;
 		}

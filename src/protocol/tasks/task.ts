@@ -11,7 +11,13 @@ import { McpError } from '../mcpError';
 /** Where a task stands. `completed`, `failed` and `cancelled` are terminal: "MUST NOT transition to any other status". */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
-const STATUSES: ReadonlySet<string> = new Set<TaskStatus>(['working', 'input_required', 'completed', 'failed', 'cancelled']);
+const STATUSES: ReadonlySet<string> = new Set<TaskStatus>([
+	'working',
+	'input_required',
+	'completed',
+	'failed',
+	'cancelled',
+]);
 
 /** The task object of `CreateTaskResult.task`, `tasks/get`, `tasks/cancel`, `tasks/list` and `notifications/tasks/status`. */
 export interface Task {
@@ -60,7 +66,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function parseTask(value: unknown, server: string, method: string): Task {
 	const problem = taskProblem(value);
 	if (problem !== undefined) {
-		throw new McpError(ErrorCode.ProtocolViolation, `${server} answered ${method} with an invalid task: ${problem}`, { method });
+		throw new McpError(ErrorCode.ProtocolViolation, `${server} answered ${method} with an invalid task: ${problem}`, {
+			method,
+		});
 	}
 	const task = value as Task;
 	if (task.ttl === undefined) {
@@ -73,12 +81,17 @@ export function parseTask(value: unknown, server: string, method: string): Task 
 export function taskProblem(value: unknown): string | undefined {
 	if (!isRecord(value)) return 'not an object';
 	if (typeof value.taskId !== 'string' || value.taskId === '') return 'taskId is not a non-empty string';
-	if (typeof value.status !== 'string' || !STATUSES.has(value.status)) return `status ${JSON.stringify(value.status)} is not one of ${[...STATUSES].join(', ')}`;
-	if (value.statusMessage !== undefined && typeof value.statusMessage !== 'string') return 'statusMessage is not a string';
+	if (typeof value.status !== 'string' || !STATUSES.has(value.status))
+		return `status ${JSON.stringify(value.status)} is not one of ${[...STATUSES].join(', ')}`;
+	if (value.statusMessage !== undefined && typeof value.statusMessage !== 'string')
+		return 'statusMessage is not a string';
 	if (typeof value.createdAt !== 'string') return 'createdAt is not a string';
-	if (value.lastUpdatedAt !== undefined && typeof value.lastUpdatedAt !== 'string') return 'lastUpdatedAt is not a string';
-	if (value.ttl !== undefined && value.ttl !== null && (typeof value.ttl !== 'number' || !(value.ttl >= 0))) return 'ttl is not a non-negative number or null';
-	if (value.pollInterval !== undefined && (typeof value.pollInterval !== 'number' || !(value.pollInterval >= 0))) return 'pollInterval is not a non-negative number';
+	if (value.lastUpdatedAt !== undefined && typeof value.lastUpdatedAt !== 'string')
+		return 'lastUpdatedAt is not a string';
+	if (value.ttl !== undefined && value.ttl !== null && (typeof value.ttl !== 'number' || !(value.ttl >= 0)))
+		return 'ttl is not a non-negative number or null';
+	if (value.pollInterval !== undefined && (typeof value.pollInterval !== 'number' || !(value.pollInterval >= 0)))
+		return 'pollInterval is not a non-negative number';
 	return undefined;
 }
 

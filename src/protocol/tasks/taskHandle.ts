@@ -167,7 +167,11 @@ export class TaskHandle<R> implements Pollable {
 		if (this.settled) {
 			return;
 		}
-		const error = new McpError(ErrorCode.RequestCancelled, `Task ${this.taskId} (${this.label}) on ${this.server} was cancelled: ${reason}`, { taskId: this.taskId });
+		const error = new McpError(
+			ErrorCode.RequestCancelled,
+			`Task ${this.taskId} (${this.label}) on ${this.server} was cancelled: ${reason}`,
+			{ taskId: this.taskId },
+		);
 		try {
 			const task = await this.requestor.sendCancel(this.taskId);
 			if (task) {
@@ -175,7 +179,12 @@ export class TaskHandle<R> implements Pollable {
 			} else if (this.requestor.inline && !this.settled && !isTerminal(this.current.status)) {
 				// The extension's tasks/cancel is an acknowledgement, and "the client MAY delete all state associated with
 				// the task as soon as [it sends] a cancellation": from here on the task is cancelled as far as we follow it.
-				this.current = { ...this.current, status: 'cancelled', statusMessage: reason, lastUpdatedAt: new Date().toISOString() };
+				this.current = {
+					...this.current,
+					status: 'cancelled',
+					statusMessage: reason,
+					lastUpdatedAt: new Date().toISOString(),
+				};
 			}
 		} catch (cause) {
 			this.requestor.logger.warn(`${this.server}: tasks/cancel of task ${this.taskId} failed: ${errorMessage(cause)}`);
@@ -188,7 +197,13 @@ export class TaskHandle<R> implements Pollable {
 	 * The result rejects with RequestCancelled.
 	 */
 	detach(): void {
-		this.settle({ error: new McpError(ErrorCode.RequestCancelled, `Stopped waiting for task ${this.taskId} (${this.label}) on ${this.server}`, { taskId: this.taskId }) });
+		this.settle({
+			error: new McpError(
+				ErrorCode.RequestCancelled,
+				`Stopped waiting for task ${this.taskId} (${this.label}) on ${this.server}`,
+				{ taskId: this.taskId },
+			),
+		});
 	}
 
 	// ---- driven by the requestor ----
@@ -225,23 +240,37 @@ export class TaskHandle<R> implements Pollable {
 			return;
 		}
 		if (task.taskId !== this.taskId) {
-			this.fail(new McpError(ErrorCode.ProtocolViolation, `${this.server} answered ${source} for task ${this.taskId} with task ${task.taskId}`, { taskId: this.taskId }));
+			this.fail(
+				new McpError(
+					ErrorCode.ProtocolViolation,
+					`${this.server} answered ${source} for task ${this.taskId} with task ${task.taskId}`,
+					{ taskId: this.taskId },
+				),
+			);
 			return;
 		}
 		const before = this.current;
 		if (isTerminal(before.status) && task.status !== before.status) {
-			this.requestor.logger.warn(`${this.server}: ${source} reported task ${this.taskId} as ${task.status} after it was ${before.status}; a terminal status is final, ignored`);
+			this.requestor.logger.warn(
+				`${this.server}: ${source} reported task ${this.taskId} as ${task.status} after it was ${before.status}; a terminal status is final, ignored`,
+			);
 			return;
 		}
 		// A report older than the one we have (a queued notification delivered late, a slow tasks/get) is stale.
 		const newer = Date.parse(task.lastUpdatedAt);
 		const known = Date.parse(before.lastUpdatedAt);
 		if (newer < known) {
-			this.requestor.logger.debug(`${this.server}: ${source} for task ${this.taskId} is older than the state already known (${task.lastUpdatedAt} < ${before.lastUpdatedAt}); ignored`);
+			this.requestor.logger.debug(
+				`${this.server}: ${source} for task ${this.taskId} is older than the state already known (${task.lastUpdatedAt} < ${before.lastUpdatedAt}); ignored`,
+			);
 			return;
 		}
 		this.current = task;
-		if (before.status !== task.status || before.statusMessage !== task.statusMessage || before.pollInterval !== task.pollInterval) {
+		if (
+			before.status !== task.status ||
+			before.statusMessage !== task.statusMessage ||
+			before.pollInterval !== task.pollInterval
+		) {
 			this.fireChange();
 		}
 	}
@@ -284,7 +313,10 @@ export class TaskHandle<R> implements Pollable {
 		}
 		const now = this.requestor.poller.now();
 		if (now >= this.options.deadline) {
-			const ttl = this.options.ttlMs === null ? 'the time the client allows a task without a TTL' : `its TTL of ${this.options.ttlMs} ms`;
+			const ttl =
+				this.options.ttlMs === null
+					? 'the time the client allows a task without a TTL'
+					: `its TTL of ${this.options.ttlMs} ms`;
 			this.fail(
 				new McpError(
 					ErrorCode.RequestTimeout,
@@ -294,7 +326,9 @@ export class TaskHandle<R> implements Pollable {
 			);
 			return;
 		}
-		const interval = this.fetchingInline ? MIN_POLL_INTERVAL_MS : Math.max(MIN_POLL_INTERVAL_MS, this.current.pollInterval ?? DEFAULT_POLL_INTERVAL_MS);
+		const interval = this.fetchingInline
+			? MIN_POLL_INTERVAL_MS
+			: Math.max(MIN_POLL_INTERVAL_MS, this.current.pollInterval ?? DEFAULT_POLL_INTERVAL_MS);
 		this.requestor.poller.schedule(this, Math.min(interval, this.options.deadline - now));
 	}
 
@@ -310,16 +344,34 @@ export class TaskHandle<R> implements Pollable {
 		}
 		if (code === ErrorCode.InvalidParams) {
 			// "Invalid or nonexistent taskId in tasks/get ...: -32602 (Invalid params)": the task is gone (expired or lost).
-			this.fail(new McpError(ErrorCode.InvalidParams, `Task ${this.taskId} (${this.label}) is no longer known to ${this.server}: ${message}`, { taskId: this.taskId }));
+			this.fail(
+				new McpError(
+					ErrorCode.InvalidParams,
+					`Task ${this.taskId} (${this.label}) is no longer known to ${this.server}: ${message}`,
+					{ taskId: this.taskId },
+				),
+			);
 			return;
 		}
 		if (code === ErrorCode.MethodNotFound) {
-			this.fail(new McpError(ErrorCode.MethodNotFound, `${this.server} advertised tasks but does not implement tasks/get (${message}); task ${this.taskId} (${this.label}) cannot be followed`, { taskId: this.taskId }));
+			this.fail(
+				new McpError(
+					ErrorCode.MethodNotFound,
+					`${this.server} advertised tasks but does not implement tasks/get (${message}); task ${this.taskId} (${this.label}) cannot be followed`,
+					{ taskId: this.taskId },
+				),
+			);
 			return;
 		}
 		this.pollFailures++;
 		if (this.pollFailures >= MAX_POLL_FAILURES) {
-			this.fail(new McpError(code ?? ErrorCode.InternalError, `Task ${this.taskId} (${this.label}) on ${this.server}: tasks/get failed ${plural(this.pollFailures, 'time')} in a row, last: ${message}`, { taskId: this.taskId }));
+			this.fail(
+				new McpError(
+					code ?? ErrorCode.InternalError,
+					`Task ${this.taskId} (${this.label}) on ${this.server}: tasks/get failed ${plural(this.pollFailures, 'time')} in a row, last: ${message}`,
+					{ taskId: this.taskId },
+				),
+			);
 			return;
 		}
 		this.requestor.logger.warn(`${this.server}: tasks/get of task ${this.taskId} failed (${message}); trying again`);
@@ -355,7 +407,13 @@ export class TaskHandle<R> implements Pollable {
 				return true;
 			}
 			case 'cancelled':
-				this.fail(new McpError(ErrorCode.RequestCancelled, `${prefix} was cancelled by the server${task.statusMessage ? `: ${task.statusMessage}` : ''}`, { taskId: this.taskId }));
+				this.fail(
+					new McpError(
+						ErrorCode.RequestCancelled,
+						`${prefix} was cancelled by the server${task.statusMessage ? `: ${task.statusMessage}` : ''}`,
+						{ taskId: this.taskId },
+					),
+				);
 				return true;
 			case 'input_required':
 				this.answerInline(inline.inputRequests ?? {}, prefix);
@@ -372,7 +430,13 @@ export class TaskHandle<R> implements Pollable {
 	private fetchInline(prefix: string): boolean {
 		if (this.fetchingInline) {
 			const missing = this.current.status === 'completed' ? 'result' : 'error';
-			this.fail(new McpError(ErrorCode.ProtocolViolation, `${prefix}: tasks/get reported ${this.current.status} without the ${missing}`, { taskId: this.taskId }));
+			this.fail(
+				new McpError(
+					ErrorCode.ProtocolViolation,
+					`${prefix}: tasks/get reported ${this.current.status} without the ${missing}`,
+					{ taskId: this.taskId },
+				),
+			);
 			return true;
 		}
 		this.fetchingInline = true;
@@ -402,26 +466,47 @@ export class TaskHandle<R> implements Pollable {
 		const max = this.requestor.maxInputRounds;
 		const where = `${prefix}, input round ${this.inputRounds}`;
 		if (this.inputRounds > max) {
-			this.giveUp(new McpError(ErrorCode.ProtocolViolation, `${prefix}: the server still asks for input after ${max} rounds; giving up and cancelling the task`, { taskId: this.taskId, rounds: max }));
+			this.giveUp(
+				new McpError(
+					ErrorCode.ProtocolViolation,
+					`${prefix}: the server still asks for input after ${max} rounds; giving up and cancelling the task`,
+					{ taskId: this.taskId, rounds: max },
+				),
+			);
 			return;
 		}
 		this.requestor.logger.debug(`${where}: the server asks for ${Object.keys(fresh).join(', ')}`);
-		this.requestor.answerInput(fresh, this.signal, where).then(
-			(responses) => (this.settled ? undefined : this.requestor.sendUpdate(this.taskId, responses).catch((error: unknown) => {
-				throw new McpError(error instanceof McpError ? error.code : ErrorCode.InternalError, `${where}: tasks/update failed: ${errorMessage(error)}`, { taskId: this.taskId });
-			})),
-		).then(
-			() => undefined,
-			(error: unknown) => {
-				if (this.settled) return;
-				this.giveUp(error instanceof McpError ? error : McpError.internal(`${where}: ${String(error)}`));
-			},
-		);
+		this.requestor
+			.answerInput(fresh, this.signal, where)
+			.then((responses) =>
+				this.settled
+					? undefined
+					: this.requestor.sendUpdate(this.taskId, responses).catch((error: unknown) => {
+							throw new McpError(
+								error instanceof McpError ? error.code : ErrorCode.InternalError,
+								`${where}: tasks/update failed: ${errorMessage(error)}`,
+								{ taskId: this.taskId },
+							);
+						}),
+			)
+			.then(
+				() => undefined,
+				(error: unknown) => {
+					if (this.settled) return;
+					this.giveUp(error instanceof McpError ? error : McpError.internal(`${where}: ${String(error)}`));
+				},
+			);
 	}
 
 	/** Ends the handle with `error` and asks the server to cancel the task (best effort; cancellation is cooperative). */
 	private giveUp(error: McpError): void {
-		this.requestor.sendCancel(this.taskId).catch((cause: unknown) => this.requestor.logger.warn(`${this.server}: tasks/cancel of task ${this.taskId} failed: ${errorMessage(cause)}`));
+		this.requestor
+			.sendCancel(this.taskId)
+			.catch((cause: unknown) =>
+				this.requestor.logger.warn(
+					`${this.server}: tasks/cancel of task ${this.taskId} failed: ${errorMessage(cause)}`,
+				),
+			);
 		this.fail(error);
 	}
 
@@ -431,46 +516,69 @@ export class TaskHandle<R> implements Pollable {
 			return;
 		}
 		this.resultInFlight = true;
-		this.requestor.sendResult(this.taskId, this.controller.signal, Math.max(1, this.options.deadline - this.requestor.poller.now())).then(
-			(raw) => {
-				this.resultInFlight = false;
-				if (this.settled) {
-					return;
-				}
-				let result: R;
-				try {
-					result = this.options.parseResult(raw);
-				} catch (error) {
-					this.fail(error instanceof McpError ? error : McpError.internal(String(error)));
-					return;
-				}
-				if (!isTerminal(this.current.status)) {
-					// tasks/result returned, so the task is terminal; the next tasks/get would say which. Say it now.
-					const failed = (raw as { isError?: unknown }).isError === true;
-					this.current = { ...this.current, status: failed ? 'failed' : 'completed', lastUpdatedAt: new Date().toISOString() };
-				}
-				this.settle({ result });
-			},
-			(error: unknown) => {
-				this.resultInFlight = false;
-				if (this.settled) {
-					return;
-				}
-				const mcp = error instanceof McpError ? error : McpError.internal(String(error));
-				if (mcp.code === ErrorCode.MethodNotFound) {
-					this.fail(new McpError(ErrorCode.MethodNotFound, `${this.server} advertised tasks but does not implement tasks/result (${mcp.message}); the result of task ${this.taskId} (${this.label}) cannot be fetched`, { taskId: this.taskId }));
-					return;
-				}
-				if (isTerminal(this.current.status) || mcp.code === ErrorCode.ConnectionClosed) {
-					// "If the underlying request resulted in a JSON-RPC error, tasks/result MUST return that same JSON-RPC error."
-					const prefix = `Task ${this.taskId} (${this.label}) on ${this.server}`;
-					this.fail(mcp.message.startsWith(prefix) ? mcp : new McpError(mcp.code, `${prefix} ended with an error: ${mcp.message}`, mcp.data ?? { taskId: this.taskId }, { cause: mcp }));
-					return;
-				}
-				// Still working or waiting for input: polling goes on and the next input_required asks again.
-				this.requestor.logger.warn(`${this.server}: tasks/result of task ${this.taskId} failed while it was ${this.current.status} (${mcp.message}); polling goes on`);
-			},
-		);
+		this.requestor
+			.sendResult(this.taskId, this.controller.signal, Math.max(1, this.options.deadline - this.requestor.poller.now()))
+			.then(
+				(raw) => {
+					this.resultInFlight = false;
+					if (this.settled) {
+						return;
+					}
+					let result: R;
+					try {
+						result = this.options.parseResult(raw);
+					} catch (error) {
+						this.fail(error instanceof McpError ? error : McpError.internal(String(error)));
+						return;
+					}
+					if (!isTerminal(this.current.status)) {
+						// tasks/result returned, so the task is terminal; the next tasks/get would say which. Say it now.
+						const failed = (raw as { isError?: unknown }).isError === true;
+						this.current = {
+							...this.current,
+							status: failed ? 'failed' : 'completed',
+							lastUpdatedAt: new Date().toISOString(),
+						};
+					}
+					this.settle({ result });
+				},
+				(error: unknown) => {
+					this.resultInFlight = false;
+					if (this.settled) {
+						return;
+					}
+					const mcp = error instanceof McpError ? error : McpError.internal(String(error));
+					if (mcp.code === ErrorCode.MethodNotFound) {
+						this.fail(
+							new McpError(
+								ErrorCode.MethodNotFound,
+								`${this.server} advertised tasks but does not implement tasks/result (${mcp.message}); the result of task ${this.taskId} (${this.label}) cannot be fetched`,
+								{ taskId: this.taskId },
+							),
+						);
+						return;
+					}
+					if (isTerminal(this.current.status) || mcp.code === ErrorCode.ConnectionClosed) {
+						// "If the underlying request resulted in a JSON-RPC error, tasks/result MUST return that same JSON-RPC error."
+						const prefix = `Task ${this.taskId} (${this.label}) on ${this.server}`;
+						this.fail(
+							mcp.message.startsWith(prefix)
+								? mcp
+								: new McpError(
+										mcp.code,
+										`${prefix} ended with an error: ${mcp.message}`,
+										mcp.data ?? { taskId: this.taskId },
+										{ cause: mcp },
+									),
+						);
+						return;
+					}
+					// Still working or waiting for input: polling goes on and the next input_required asks again.
+					this.requestor.logger.warn(
+						`${this.server}: tasks/result of task ${this.taskId} failed while it was ${this.current.status} (${mcp.message}); polling goes on`,
+					);
+				},
+			);
 	}
 
 	private settle(outcome: { error: McpError } | { result: R }): void {

@@ -65,11 +65,20 @@ export class TaskReceiver {
 	 * CreateTaskResult to answer with. `run`'s signal aborts on `tasks/cancel` or when the session ends.
 	 */
 	create(method: string, requested: unknown, run: (signal: AbortSignal) => Promise<object>): { task: Task } {
-		const ttlAsked = typeof requested === 'object' && requested !== null ? (requested as { ttl?: unknown }).ttl : undefined;
+		const ttlAsked =
+			typeof requested === 'object' && requested !== null ? (requested as { ttl?: unknown }).ttl : undefined;
 		const ttl = typeof ttlAsked === 'number' && ttlAsked > 0 ? Math.min(ttlAsked, this.maxTtlMs) : this.maxTtlMs;
 		const now = new Date().toISOString();
 		const taskId = randomUUID();
-		const task: Task = { taskId, status: 'working', statusMessage: method === 'elicitation/create' ? 'Waiting for the user to answer' : 'Waiting for the model', createdAt: now, lastUpdatedAt: now, ttl, pollInterval: this.pollIntervalMs };
+		const task: Task = {
+			taskId,
+			status: 'working',
+			statusMessage: method === 'elicitation/create' ? 'Waiting for the user to answer' : 'Waiting for the model',
+			createdAt: now,
+			lastUpdatedAt: now,
+			ttl,
+			pollInterval: this.pollIntervalMs,
+		};
 		const controller = new AbortController();
 		const entry: ReceivedTask = {
 			task,
@@ -118,7 +127,9 @@ export class TaskReceiver {
 	cancel(params: Record<string, unknown> | undefined): Task {
 		const entry = this.find(params, 'tasks/cancel');
 		if (isTerminal(entry.task.status)) {
-			throw McpError.invalidParams(`Cannot cancel task ${entry.task.taskId}: already in terminal status '${entry.task.status}'`);
+			throw McpError.invalidParams(
+				`Cannot cancel task ${entry.task.taskId}: already in terminal status '${entry.task.status}'`,
+			);
 		}
 		// "MUST transition the task to cancelled status before sending the response."
 		this.transition(entry, 'cancelled', 'Cancelled by the server');
@@ -210,11 +221,14 @@ export class TaskReceiver {
 		if (earliest === Infinity) {
 			return;
 		}
-		this.expiryTimer = setTimeout(() => {
-			this.expiryTimer = undefined;
-			this.expire();
-			this.armExpiry();
-		}, Math.max(0, earliest - Date.now()));
+		this.expiryTimer = setTimeout(
+			() => {
+				this.expiryTimer = undefined;
+				this.expire();
+				this.armExpiry();
+			},
+			Math.max(0, earliest - Date.now()),
+		);
 		this.expiryTimer.unref();
 	}
 }

@@ -27,7 +27,11 @@ export interface TaskWire {
 	readonly name: string;
 	readonly logger: Logger;
 	/** Sends a request and resolves with its raw result (McpError on failure), as JsonRpcConnection.request. */
-	request(method: string, params: Record<string, unknown> | undefined, options?: RequestOptions): Promise<Record<string, unknown>>;
+	request(
+		method: string,
+		params: Record<string, unknown> | undefined,
+		options?: RequestOptions,
+	): Promise<Record<string, unknown>>;
 	/** True when the server advertised `tasks.cancel`. */
 	canCancel(): boolean;
 	/** True when the server advertised `tasks.list`. */
@@ -125,7 +129,11 @@ export class TaskRequestor implements TaskHandleOwner {
 	 * Rejects with the server's error (e.g. -32601 for a tool that forbids tasks) or a ProtocolViolation when the
 	 * answer is neither a CreateTaskResult nor (with parseDirect) a direct result.
 	 */
-	async create<R>(method: string, params: Record<string, unknown>, options: CreateTaskOptions<R>): Promise<TaskHandle<R>> {
+	async create<R>(
+		method: string,
+		params: Record<string, unknown>,
+		options: CreateTaskOptions<R>,
+	): Promise<TaskHandle<R>> {
 		if (this.closedWith) {
 			throw this.closedWith;
 		}
@@ -136,14 +144,20 @@ export class TaskRequestor implements TaskHandleOwner {
 		if (options.onProgress) {
 			token = `task-progress-${nextProgressToken++}`;
 			const meta = params._meta;
-			sent = { ...sent, _meta: { ...(typeof meta === 'object' && meta !== null ? meta : undefined), progressToken: token } };
+			sent = {
+				...sent,
+				_meta: { ...(typeof meta === 'object' && meta !== null ? meta : undefined), progressToken: token },
+			};
 			// Registered before sending: progress may come before the CreateTaskResult.
 			this.progress.set(token, options.onProgress);
 		}
 		let raw: Record<string, unknown>;
 		const startedAt = this.poller.now();
 		try {
-			raw = await this.wire.request(method, sent, { signal: options.signal, timeoutMs: options.timeoutMs ?? this.options.timeoutMs });
+			raw = await this.wire.request(method, sent, {
+				signal: options.signal,
+				timeoutMs: options.timeoutMs ?? this.options.timeoutMs,
+			});
 		} catch (error) {
 			if (token) this.progress.delete(token);
 			throw error;
@@ -159,7 +173,15 @@ export class TaskRequestor implements TaskHandleOwner {
 			if (token) this.progress.delete(token);
 			throw error;
 		}
-		const handle = this.follow(created, { method, label: options.label, parseResult: options.parseResult, onStatus: options.onStatus, startedAt, requestedTtl: ttl, progressToken: token });
+		const handle = this.follow(created, {
+			method,
+			label: options.label,
+			parseResult: options.parseResult,
+			onStatus: options.onStatus,
+			startedAt,
+			requestedTtl: ttl,
+			progressToken: token,
+		});
 		cancelOnAbort(handle, options.signal);
 		return handle;
 	}
@@ -169,21 +191,56 @@ export class TaskRequestor implements TaskHandleOwner {
 	 * `resultType: "task"`). Throws a ProtocolViolation naming the server for an invalid one. Aborting `signal`
 	 * sends `tasks/cancel` and rejects the result with RequestCancelled.
 	 */
-	adopt<R>(method: string, raw: Record<string, unknown>, options: { label: string; parseResult: ResultParser<R>; onStatus?: (task: Task) => void; signal?: AbortSignal | undefined }): TaskHandle<R> {
+	adopt<R>(
+		method: string,
+		raw: Record<string, unknown>,
+		options: {
+			label: string;
+			parseResult: ResultParser<R>;
+			onStatus?: (task: Task) => void;
+			signal?: AbortSignal | undefined;
+		},
+	): TaskHandle<R> {
 		if (this.closedWith) {
 			throw this.closedWith;
 		}
 		const created = parseExtensionTask(raw, this.name, method, 'task');
-		const handle = this.follow(created, { method, label: options.label, parseResult: options.parseResult, onStatus: options.onStatus, startedAt: this.poller.now(), requestedTtl: this.defaultTtlMs });
+		const handle = this.follow(created, {
+			method,
+			label: options.label,
+			parseResult: options.parseResult,
+			onStatus: options.onStatus,
+			startedAt: this.poller.now(),
+			requestedTtl: this.defaultTtlMs,
+		});
 		cancelOnAbort(handle, options.signal);
 		return handle;
 	}
 
 	/** A handle already settled with `result`: the server answered directly instead of creating a task. */
-	direct<R>(method: string, label: string, result: R, raw: Record<string, unknown>, onStatus?: (task: Task) => void): TaskHandle<R> {
+	direct<R>(
+		method: string,
+		label: string,
+		result: R,
+		raw: Record<string, unknown>,
+		onStatus?: (task: Task) => void,
+	): TaskHandle<R> {
 		const now = new Date().toISOString();
-		const done: Task = { taskId: `direct-${nextProgressToken++}`, status: (raw as { isError?: unknown }).isError === true ? 'failed' : 'completed', createdAt: now, lastUpdatedAt: now, ttl: null };
-		const handle = new TaskHandle<R>(this, done, { method, label, parseResult: () => result, onStatus, deadline: Infinity, ttlMs: null });
+		const done: Task = {
+			taskId: `direct-${nextProgressToken++}`,
+			status: (raw as { isError?: unknown }).isError === true ? 'failed' : 'completed',
+			createdAt: now,
+			lastUpdatedAt: now,
+			ttl: null,
+		};
+		const handle = new TaskHandle<R>(this, done, {
+			method,
+			label,
+			parseResult: () => result,
+			onStatus,
+			deadline: Infinity,
+			ttlMs: null,
+		});
 		this.wire.logger.info(`${this.name}: ${method} (${label}) was answered directly instead of with a task`);
 		handle.settleDirect(result);
 		return handle;
@@ -193,14 +250,21 @@ export class TaskRequestor implements TaskHandleOwner {
 	 * Follows a task known by id (e.g. one started before a window reload): one `tasks/get`, then as `create`.
 	 * Rejects when the server no longer knows it.
 	 */
-	async resume<R>(taskId: string, options: { method: string; label: string; parseResult: ResultParser<R>; onStatus?: (task: Task) => void }): Promise<TaskHandle<R>> {
+	async resume<R>(
+		taskId: string,
+		options: { method: string; label: string; parseResult: ResultParser<R>; onStatus?: (task: Task) => void },
+	): Promise<TaskHandle<R>> {
 		const existing = this.live.get(taskId);
 		if (existing) {
 			return existing as TaskHandle<R>;
 		}
 		const task = await this.sendGet(taskId).catch((error: unknown) => {
 			if (error instanceof McpError && error.code === ErrorCode.InvalidParams) {
-				throw new McpError(ErrorCode.InvalidParams, `Task ${taskId} (${options.label}) is no longer known to ${this.name}: ${error.message}`, { taskId });
+				throw new McpError(
+					ErrorCode.InvalidParams,
+					`Task ${taskId} (${options.label}) is no longer known to ${this.name}: ${error.message}`,
+					{ taskId },
+				);
 			}
 			throw error;
 		});
@@ -213,7 +277,9 @@ export class TaskRequestor implements TaskHandleOwner {
 	/** `tasks/get`: the task's current state (with the extension, also its result, error or input requests). */
 	async sendGet(taskId: string): Promise<Task> {
 		const raw = await this.wire.request('tasks/get', { taskId }, { timeoutMs: this.options.timeoutMs });
-		return this.inline ? parseExtensionTask(raw, this.name, 'tasks/get', 'detailed') : parseTask(raw, this.name, 'tasks/get');
+		return this.inline
+			? parseExtensionTask(raw, this.name, 'tasks/get', 'detailed')
+			: parseTask(raw, this.name, 'tasks/get');
 	}
 
 	/** Extension: `tasks/update` with responses to the task's input requests; the answer is an empty acknowledgement. */
@@ -249,15 +315,26 @@ export class TaskRequestor implements TaskHandleOwner {
 	/** `tasks/list`, following `nextCursor` to the end (a repeated cursor ends it). CapabilityMissing without `tasks.list`. */
 	async list(options?: RequestOptions): Promise<Task[]> {
 		if (!this.wire.canList()) {
-			throw new McpError(ErrorCode.CapabilityMissing, `${this.name} does not support tasks/list (it did not advertise the 'tasks.list' capability)`, { method: 'tasks/list', capability: 'tasks.list' });
+			throw new McpError(
+				ErrorCode.CapabilityMissing,
+				`${this.name} does not support tasks/list (it did not advertise the 'tasks.list' capability)`,
+				{ method: 'tasks/list', capability: 'tasks.list' },
+			);
 		}
 		const tasks: Task[] = [];
 		const seen = new Set<string>();
 		let cursor: string | undefined;
 		for (;;) {
-			const raw = await this.wire.request('tasks/list', cursor === undefined ? undefined : { cursor }, { timeoutMs: this.options.timeoutMs, ...options });
+			const raw = await this.wire.request('tasks/list', cursor === undefined ? undefined : { cursor }, {
+				timeoutMs: this.options.timeoutMs,
+				...options,
+			});
 			if (!Array.isArray(raw.tasks)) {
-				throw new McpError(ErrorCode.ProtocolViolation, `${this.name} answered tasks/list with an invalid result: tasks is not an array`, { method: 'tasks/list' });
+				throw new McpError(
+					ErrorCode.ProtocolViolation,
+					`${this.name} answered tasks/list with an invalid result: tasks is not an array`,
+					{ method: 'tasks/list' },
+				);
 			}
 			for (const item of raw.tasks as unknown[]) {
 				tasks.push(parseTask(item, this.name, 'tasks/list'));
@@ -278,7 +355,10 @@ export class TaskRequestor implements TaskHandleOwner {
 	handleStatusNotification(params: Record<string, unknown> | undefined, method = 'notifications/tasks/status'): void {
 		let task: Task;
 		try {
-			task = method === 'notifications/tasks' ? parseExtensionTask(params, this.name, method, 'detailed') : parseTask(params, this.name, method);
+			task =
+				method === 'notifications/tasks'
+					? parseExtensionTask(params, this.name, method, 'detailed')
+					: parseTask(params, this.name, method);
 		} catch (error) {
 			this.logger.warn(`${this.name}: ignored ${(error as Error).message}`);
 			return;
@@ -287,7 +367,9 @@ export class TaskRequestor implements TaskHandleOwner {
 		if (handle) {
 			handle.notified(task);
 		} else {
-			this.logger.debug(`${this.name}: status ${task.status} of task ${task.taskId}, which this client does not follow`);
+			this.logger.debug(
+				`${this.name}: status ${task.status} of task ${task.taskId}, which this client does not follow`,
+			);
 		}
 	}
 
@@ -337,19 +419,36 @@ export class TaskRequestor implements TaskHandleOwner {
 
 	private follow<R>(
 		task: Task,
-		options: { method: string; label: string; parseResult: ResultParser<R>; onStatus?: (task: Task) => void; startedAt: number; requestedTtl: number; progressToken?: string },
+		options: {
+			method: string;
+			label: string;
+			parseResult: ResultParser<R>;
+			onStatus?: (task: Task) => void;
+			startedAt: number;
+			requestedTtl: number;
+			progressToken?: string;
+		},
 	): TaskHandle<R> {
 		// Polling stops at the TTL the server granted ("After a task's ttl lifetime has elapsed, receivers MAY delete
 		// the task"); a null (unlimited) TTL is followed for the client's own cap, never forever.
 		const ttlMs = task.ttl;
 		const deadline = options.startedAt + (ttlMs ?? options.requestedTtl);
-		const handle = new TaskHandle<R>(this, task, { method: options.method, label: options.label, parseResult: options.parseResult, onStatus: options.onStatus, deadline, ttlMs });
+		const handle = new TaskHandle<R>(this, task, {
+			method: options.method,
+			label: options.label,
+			parseResult: options.parseResult,
+			onStatus: options.onStatus,
+			deadline,
+			ttlMs,
+		});
 		this.live.set(task.taskId, handle as TaskHandle<unknown>);
 		this.watchLive();
 		if (options.progressToken !== undefined) {
 			this.tokens.set(handle as TaskHandle<unknown>, options.progressToken);
 		}
-		this.logger.debug(`${this.name}: following task ${task.taskId} (${options.label}), ${task.status}, ttl ${ttlMs ?? 'unlimited'}, pollInterval ${task.pollInterval ?? 'not given'}`);
+		this.logger.debug(
+			`${this.name}: following task ${task.taskId} (${options.label}), ${task.status}, ttl ${ttlMs ?? 'unlimited'}, pollInterval ${task.pollInterval ?? 'not given'}`,
+		);
 		if (isTerminal(task.status)) {
 			this.logger.debug(`${this.name}: task ${task.taskId} is already ${task.status}`);
 		}
@@ -363,7 +462,8 @@ function cancelOnAbort<R>(handle: TaskHandle<R>, signal: AbortSignal | undefined
 	if (!signal) {
 		return;
 	}
-	const onAbort = () => void handle.cancel(signal.reason instanceof Error ? signal.reason.message : 'Cancelled by the caller');
+	const onAbort = () =>
+		void handle.cancel(signal.reason instanceof Error ? signal.reason.message : 'Cancelled by the caller');
 	if (signal.aborted) {
 		onAbort();
 		return;

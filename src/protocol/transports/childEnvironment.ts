@@ -79,7 +79,9 @@ export function childEnvironment(
 ): Record<string, string> {
 	const windows = platform === 'win32';
 	const env: Record<string, string> = {};
-	const allowed = inheritAll ? undefined : new Set(DEFAULT_INHERITED_VARIABLES.map((name) => (windows ? name.toUpperCase() : name)));
+	const allowed = inheritAll
+		? undefined
+		: new Set(DEFAULT_INHERITED_VARIABLES.map((name) => (windows ? name.toUpperCase() : name)));
 	for (const [name, value] of Object.entries(parent)) {
 		if (value === undefined) continue;
 		if (allowed && (!allowed.has(windows ? name.toUpperCase() : name) || value.startsWith('()'))) continue;

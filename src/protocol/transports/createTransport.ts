@@ -54,7 +54,15 @@ export interface CreateTransportOptions {
 export function createTransport(config: TransportConfig, options: CreateTransportOptions = {}): Transport {
 	switch (config.type) {
 		case 'stdio':
-			return new StdioTransport({ ...config, logger: options.logger, name: options.name, maxMessageBytes: options.maxMessageBytes, closeGraceMs: options.closeGraceMs, inheritEnvironment: options.inheritEnvironment, early: options.early });
+			return new StdioTransport({
+				...config,
+				logger: options.logger,
+				name: options.name,
+				maxMessageBytes: options.maxMessageBytes,
+				closeGraceMs: options.closeGraceMs,
+				inheritEnvironment: options.inheritEnvironment,
+				early: options.early,
+			});
 		case 'http':
 		case 'sse': {
 			const remote: HttpTransportOptions = {

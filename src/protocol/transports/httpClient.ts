@@ -63,7 +63,9 @@ export class HttpClient {
 		base: URL,
 		private readonly options: HttpClientOptions,
 	) {
-		this.staticHeaders = Object.fromEntries(Object.entries(options.headers ?? {}).map(([key, value]) => [key.toLowerCase(), value]));
+		this.staticHeaders = Object.fromEntries(
+			Object.entries(options.headers ?? {}).map(([key, value]) => [key.toLowerCase(), value]),
+		);
 		const Agent = base.protocol === 'https:' ? https.Agent : http.Agent;
 		this.agent = new Agent({ keepAlive: true });
 	}
@@ -110,7 +112,9 @@ export class HttpClient {
 			if (nonce ? nonceResent : renewed) {
 				throw new McpError(
 					ErrorCode.Unauthorized,
-					nonce ? `${this.options.name}: the server asked for a DPoP nonce again after the request was sent with the nonce it gave (HTTP ${status})` : `${this.options.name}: the server refused the new credentials too (HTTP ${status})`,
+					nonce
+						? `${this.options.name}: the server asked for a DPoP nonce again after the request was sent with the nonce it gave (HTTP ${status})`
+						: `${this.options.name}: the server refused the new credentials too (HTTP ${status})`,
 					{ status, wwwAuthenticate },
 				);
 			}
@@ -119,17 +123,28 @@ export class HttpClient {
 				// Concurrent requests that meet the same credentials challenge share one refresh; a nonce is no flow.
 				retry = nonce
 					? await auth.onUnauthorized({ status, wwwAuthenticate, url: req.url.href }, signal)
-					: await (this.refreshing ??= auth.onUnauthorized({ status, wwwAuthenticate, url: req.url.href }, signal).finally(() => (this.refreshing = undefined)));
+					: await (this.refreshing ??= auth
+							.onUnauthorized({ status, wwwAuthenticate, url: req.url.href }, signal)
+							.finally(() => (this.refreshing = undefined)));
 			} catch (error) {
 				// The OAuth client's own errors already name the server and the step that failed: one message, not two.
 				if (error instanceof McpError && error.code === ErrorCode.Unauthorized) throw error;
-				throw new McpError(ErrorCode.Unauthorized, `${this.options.name}: authorization failed: ${errorMessage(error)}`, { status }, { cause: error });
+				throw new McpError(
+					ErrorCode.Unauthorized,
+					`${this.options.name}: authorization failed: ${errorMessage(error)}`,
+					{ status },
+					{ cause: error },
+				);
 			}
 			if (!retry) {
-				throw new McpError(ErrorCode.Unauthorized, `${this.options.name}: the server refused the credentials (HTTP ${status}) and no new ones were obtained`, {
-					status,
-					wwwAuthenticate,
-				});
+				throw new McpError(
+					ErrorCode.Unauthorized,
+					`${this.options.name}: the server refused the credentials (HTTP ${status}) and no new ones were obtained`,
+					{
+						status,
+						wwwAuthenticate,
+					},
+				);
 			}
 			if (nonce) {
 				nonceResent = true;
@@ -155,7 +170,9 @@ export class HttpClient {
 			try {
 				authHeaders = lowerCaseNames(await auth.currentHeaders({ method: req.method, url: req.url }));
 			} catch (error) {
-				this.options.logger.debug(`${this.options.name}: no current credentials for ${req.method} (${errorMessage(error)}); sending the last ones`);
+				this.options.logger.debug(
+					`${this.options.name}: no current credentials for ${req.method} (${errorMessage(error)}); sending the last ones`,
+				);
 			}
 		}
 		const headers: Record<string, string> = Object.assign({}, this.staticHeaders, authHeaders, req.headers);
@@ -201,7 +218,10 @@ export class HttpClient {
 				hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
 				port: url.port === '' ? undefined : Number(url.port),
 				path: url.pathname + url.search,
-				auth: url.username || url.password ? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` : undefined,
+				auth:
+					url.username || url.password
+						? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`
+						: undefined,
 			};
 			this.targets.set(url, target);
 		}
@@ -297,7 +317,9 @@ export class HttpClient {
 			}
 		};
 		if (req.timeoutMs !== undefined) {
-			request.setTimeout(req.timeoutMs, () => request.destroy(Object.assign(new Error(`no answer within ${req.timeoutMs} ms`), { code: 'ETIMEDOUT' })));
+			request.setTimeout(req.timeoutMs, () =>
+				request.destroy(Object.assign(new Error(`no answer within ${req.timeoutMs} ms`), { code: 'ETIMEDOUT' })),
+			);
 		}
 		let responded = false;
 		request.on('response', (res) => {
@@ -351,7 +373,10 @@ function isDPoPNonceChallenge(wwwAuthenticate: string | undefined): boolean {
 }
 
 function isAuthChallenge(res: IncomingMessage): boolean {
-	return res.statusCode === 401 || (res.statusCode === 403 && /insufficient_scope/i.test(headerValue(res, 'www-authenticate') ?? ''));
+	return (
+		res.statusCode === 401 ||
+		(res.statusCode === 403 && /insufficient_scope/i.test(headerValue(res, 'www-authenticate') ?? ''))
+	);
 }
 
 /** A response header as one string (the first value when repeated). */
@@ -379,13 +404,23 @@ export function readBody(res: IncomingMessage, maxBytes: number, what: string): 
 			size += chunk.length;
 			if (size > maxBytes) {
 				res.destroy();
-				reject(new McpError(ErrorCode.ProtocolViolation, `${what}: the reply is larger than ${maxBytes} bytes`, { maxBytes }));
+				reject(
+					new McpError(ErrorCode.ProtocolViolation, `${what}: the reply is larger than ${maxBytes} bytes`, {
+						maxBytes,
+					}),
+				);
 				return;
 			}
 			chunks.push(chunk);
 		});
 		res.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
-		res.on('error', (error) => reject(new McpError(ErrorCode.TransportFailed, `${what}: the reply was cut off (${error.message})`, undefined, { cause: error })));
+		res.on('error', (error) =>
+			reject(
+				new McpError(ErrorCode.TransportFailed, `${what}: the reply was cut off (${error.message})`, undefined, {
+					cause: error,
+				}),
+			),
+		);
 		res.on('close', () => {
 			if (!res.complete) {
 				reject(new McpError(ErrorCode.TransportFailed, `${what}: the reply was cut off`));
@@ -427,7 +462,8 @@ export async function peekBody(res: IncomingMessage, max = 200, ms = 2000): Prom
 /** The first bytes of a body, printable, quoted, for an error message. */
 export function describeBytes(bytes: Buffer, more = false): string {
 	// eslint-disable-next-line no-control-regex
-	const text = bytes.toString('utf8').replace(/[\x00-\x1f\x7f]+/g, ' ').trim();
+	const unprintable = /[\x00-\x1f\x7f]+/g;
+	const text = bytes.toString('utf8').replace(unprintable, ' ').trim();
 	return text === '' ? 'an empty body' : JSON.stringify(text) + (more ? '…' : '');
 }
 
@@ -436,7 +472,6 @@ export async function describeReply(res: IncomingMessage): Promise<string> {
 	const type = headerValue(res, 'content-type') ?? 'no content type';
 	return `HTTP ${res.statusCode ?? 0} (${type}): ${await peekBody(res)}`;
 }
-
 
 /**
  * The JSON-RPC messages in one JSON text: an array (a batch from an older server) gives its elements.

@@ -46,7 +46,12 @@ export abstract class HttpTransportBase {
 		this.name = options.name ?? this.url.host;
 		this.logger = options.logger ?? nullLogger;
 		this.maxBytes = options.maxMessageBytes ?? defaultMaxMessageBytes;
-		this.http = new HttpClient(this.url, { headers: options.headers, auth: options.auth, logger: this.logger, name: this.name });
+		this.http = new HttpClient(this.url, {
+			headers: options.headers,
+			auth: options.auth,
+			logger: this.logger,
+			name: this.name,
+		});
 	}
 
 	protected throwIfClosed(): void {
@@ -60,7 +65,9 @@ export abstract class HttpTransportBase {
 		try {
 			return parseMessages(data);
 		} catch {
-			this.logger.warn(`${this.name}: skipped an event that is not JSON: ${describeBytes(Buffer.from(data.slice(0, 200)), data.length > 200)}`);
+			this.logger.warn(
+				`${this.name}: skipped an event that is not JSON: ${describeBytes(Buffer.from(data.slice(0, 200)), data.length > 200)}`,
+			);
 			return undefined;
 		}
 	}

@@ -52,10 +52,14 @@ export class LegacySseTransport extends HttpTransportBase implements Transport {
 			throw new McpError(ErrorCode.TransportFailed, `${this.name}: start() was called twice`);
 		}
 		this.started = true;
-		const fail = (message: string, cause?: unknown) => new McpError(ErrorCode.TransportFailed, `${this.name}: ${message}`, { url: safeUrl(this.url) }, { cause });
+		const fail = (message: string, cause?: unknown) =>
+			new McpError(ErrorCode.TransportFailed, `${this.name}: ${message}`, { url: safeUrl(this.url) }, { cause });
 		let res: IncomingMessage;
 		try {
-			res = await this.http.request({ method: 'GET', url: this.url, headers: { accept: 'text/event-stream' } }, this.lifetime.signal);
+			res = await this.http.request(
+				{ method: 'GET', url: this.url, headers: { accept: 'text/event-stream' } },
+				this.lifetime.signal,
+			);
 		} catch (error) {
 			if (error instanceof McpError && error.code === ErrorCode.Unauthorized) {
 				throw error;
@@ -70,7 +74,13 @@ export class LegacySseTransport extends HttpTransportBase implements Transport {
 		const decoder = new SseDecoder({ onEvent: (event) => this.onEvent(event, endpoint) }, this.maxBytes);
 		const reading = readSse(res, decoder);
 		const timeoutMs = effectiveTimeout(this.options.endpointTimeoutMs ?? 30_000);
-		const timer = timeoutMs === Infinity ? undefined : setTimeout(() => endpoint.reject(fail(`no endpoint event within ${timeoutMs} ms from ${safeUrl(this.url)}`)), timeoutMs);
+		const timer =
+			timeoutMs === Infinity
+				? undefined
+				: setTimeout(
+						() => endpoint.reject(fail(`no endpoint event within ${timeoutMs} ms from ${safeUrl(this.url)}`)),
+						timeoutMs,
+					);
 		void reading.then((end) => {
 			endpoint.reject(fail(`the SSE stream at ${safeUrl(this.url)} ended before the endpoint event`));
 			const reason = decoder.overflow
@@ -94,7 +104,10 @@ export class LegacySseTransport extends HttpTransportBase implements Transport {
 
 	setProtocolVersion(version: string | undefined): void {
 		// Not part of the 2024-11-05 transport, but harmless, and it tells a newer server what was negotiated.
-		this.postHeaders = version === undefined ? { 'content-type': 'application/json' } : { 'content-type': 'application/json', 'mcp-protocol-version': version };
+		this.postHeaders =
+			version === undefined
+				? { 'content-type': 'application/json' }
+				: { 'content-type': 'application/json', 'mcp-protocol-version': version };
 	}
 
 	/** POSTs one message to the endpoint; rejects with an McpError naming the status and the first bytes of a refusal. */
@@ -106,7 +119,15 @@ export class LegacySseTransport extends HttpTransportBase implements Transport {
 		const method = 'method' in message ? message.method : 'response';
 		let res: IncomingMessage;
 		try {
-			res = await this.http.request({ method: 'POST', url: this.endpoint, headers: this.postHeaders, body: Buffer.from(text ?? JSON.stringify(message)) }, this.lifetime.signal);
+			res = await this.http.request(
+				{
+					method: 'POST',
+					url: this.endpoint,
+					headers: this.postHeaders,
+					body: Buffer.from(text ?? JSON.stringify(message)),
+				},
+				this.lifetime.signal,
+			);
 		} catch (error) {
 			this.throwIfClosed();
 			throw error;
@@ -118,14 +139,21 @@ export class LegacySseTransport extends HttpTransportBase implements Transport {
 		}
 		if (status === 404) {
 			res.resume();
-			const error = McpError.connectionClosed(`${this.name}: the session expired (the server answered ${method} with HTTP 404); a new session is needed`, {
-				sessionExpired: true,
-				status,
-			});
+			const error = McpError.connectionClosed(
+				`${this.name}: the session expired (the server answered ${method} with HTTP 404); a new session is needed`,
+				{
+					sessionExpired: true,
+					status,
+				},
+			);
 			void this.shutdown(error);
 			throw error;
 		}
-		throw new McpError(ErrorCode.TransportFailed, `${this.name}: the server refused ${method}: ${await describeReply(res)}`, { status });
+		throw new McpError(
+			ErrorCode.TransportFailed,
+			`${this.name}: the server refused ${method}: ${await describeReply(res)}`,
+			{ status },
+		);
 	}
 
 	close(): Promise<void> {
@@ -138,13 +166,21 @@ export class LegacySseTransport extends HttpTransportBase implements Transport {
 			try {
 				url = new URL(event.data.trim(), this.url);
 			} catch {
-				endpoint.reject(new McpError(ErrorCode.TransportFailed, `${this.name}: the endpoint event is not a URL: ${describeBytes(Buffer.from(event.data.slice(0, 200)))}`));
+				endpoint.reject(
+					new McpError(
+						ErrorCode.TransportFailed,
+						`${this.name}: the endpoint event is not a URL: ${describeBytes(Buffer.from(event.data.slice(0, 200)))}`,
+					),
+				);
 				return;
 			}
 			if (url.origin !== this.url.origin) {
 				// Posting messages (and credentials) wherever the stream points would let it redirect them anywhere.
 				endpoint.reject(
-					new McpError(ErrorCode.TransportFailed, `${this.name}: refused the endpoint ${url.origin}${url.pathname}: it is not on the origin of ${safeUrl(this.url)}`),
+					new McpError(
+						ErrorCode.TransportFailed,
+						`${this.name}: refused the endpoint ${url.origin}${url.pathname}: it is not on the origin of ${safeUrl(this.url)}`,
+					),
 				);
 				return;
 			}

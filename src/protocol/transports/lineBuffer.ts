@@ -156,7 +156,8 @@ export function createJsonLineReader(options: JsonLineReaderOptions): LineBuffer
 				value = JSON.parse(line);
 			} catch {
 				if (line.trim() !== '') {
-					const preview = line.length > PREVIEW_CHARS ? `${line.slice(0, PREVIEW_CHARS)}… (${line.length} characters)` : line;
+					const preview =
+						line.length > PREVIEW_CHARS ? `${line.slice(0, PREVIEW_CHARS)}… (${line.length} characters)` : line;
 					logger.warn(`${name}: skipped output that is not JSON: ${preview}`);
 				}
 				return;

@@ -131,11 +131,15 @@ export class StdioTransport implements Transport {
 	 */
 	start(): Promise<void> {
 		if (this.started) {
-			return Promise.reject(new McpError(ErrorCode.TransportFailed, `The stdio transport for "${this.name}" was already started`));
+			return Promise.reject(
+				new McpError(ErrorCode.TransportFailed, `The stdio transport for "${this.name}" was already started`),
+			);
 		}
 		this.started = true;
 		if (this.closeRequested) {
-			return Promise.reject(this.closeReason ?? McpError.connectionClosed(`Connection to "${this.name}" closed by the client`));
+			return Promise.reject(
+				this.closeReason ?? McpError.connectionClosed(`Connection to "${this.name}" closed by the client`),
+			);
 		}
 		const plan = planSpawn(this.options);
 		const env = plan.env;
@@ -166,7 +170,9 @@ export class StdioTransport implements Transport {
 			let spawned = false;
 			const onSpawned = () => {
 				spawned = true;
-				this.logger.debug(`${this.name}: ${early ? 'took over' : 'started'} process ${child.pid} (${this.options.command} ${(this.options.args ?? []).join(' ')})`);
+				this.logger.debug(
+					`${this.name}: ${early ? 'took over' : 'started'} process ${child.pid} (${this.options.command} ${(this.options.args ?? []).join(' ')})`,
+				);
 				resolve();
 			};
 			if (early?.spawned) onSpawned();
@@ -242,13 +248,17 @@ export class StdioTransport implements Transport {
 	send(message: JsonRpcMessage, text?: string): Promise<void> {
 		const stdin = this.child?.stdin;
 		if (this.closeReason || this.closeRequested || !stdin || this.writeError) {
-			return Promise.reject(this.writeError ?? this.closeReason ?? McpError.connectionClosed(`Connection to "${this.name}" is not open`));
+			return Promise.reject(
+				this.writeError ?? this.closeReason ?? McpError.connectionClosed(`Connection to "${this.name}" is not open`),
+			);
 		}
 		let data: string;
 		try {
 			data = (text ?? JSON.stringify(message)) + '\n';
 		} catch (error) {
-			return Promise.reject(McpError.internal(`Could not serialise a message for "${this.name}": ${(error as Error).message}`));
+			return Promise.reject(
+				McpError.internal(`Could not serialise a message for "${this.name}": ${(error as Error).message}`),
+			);
 		}
 		if (!this.blocked && this.queue.length === 0) {
 			this.batchWrite(stdin);
@@ -330,7 +340,9 @@ export class StdioTransport implements Transport {
 		if (isWindows) {
 			// /T reaches the children (npx, cmd shims) while the parent still exists; /F because console programs have
 			// no SIGTERM. Either signal means the same here.
-			spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' }).on('error', () => child.kill(signal));
+			spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' }).on('error', () =>
+				child.kill(signal),
+			);
 			return;
 		}
 		try {
@@ -393,7 +405,10 @@ export class StdioTransport implements Transport {
 		this.reader?.end();
 		const { code, signal } = this.exited;
 		if (this.closeRequested) {
-			this.finish(this.stopReason ?? McpError.connectionClosed(`Connection to "${this.name}" closed by the client`, { exitCode: code, signal }));
+			this.finish(
+				this.stopReason ??
+					McpError.connectionClosed(`Connection to "${this.name}" closed by the client`, { exitCode: code, signal }),
+			);
 			return;
 		}
 		const stderr = this.recentStderr;
@@ -644,4 +659,3 @@ function groupAlive(pgid: number): boolean {
 		return true;
 	}
 }
-

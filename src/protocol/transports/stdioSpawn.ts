@@ -136,13 +136,22 @@ function commandLine(command: string, args: string[], env: NodeJS.ProcessEnv, cw
  * own parser (backslashes before a quote doubled, the quote escaped) and cmd's special characters escaped with `^`
  * twice: once for the cmd.exe that runs the line, once more for the shim's `%*`, which cmd expands and parses again.
  */
-export function windowsCommandLine(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string, isFile: (path: string) => boolean = isRegularFile): SpawnCommand {
+export function windowsCommandLine(
+	command: string,
+	args: string[],
+	env: NodeJS.ProcessEnv,
+	cwd: string,
+	isFile: (path: string) => boolean = isRegularFile,
+): SpawnCommand {
 	const resolved = resolveWindowsCommand(command, env, cwd, isFile) ?? command;
 	const ext = win32.extname(resolved).toLowerCase();
 	if (ext !== '.cmd' && ext !== '.bat') {
 		return { file: resolved, args, verbatim: false };
 	}
-	const line = [escapeForCmd(win32.normalize(resolved)), ...args.map((arg) => escapeForCmd(quoteArgument(arg), 2))].join(' ');
+	const line = [
+		escapeForCmd(win32.normalize(resolved)),
+		...args.map((arg) => escapeForCmd(quoteArgument(arg), 2)),
+	].join(' ');
 	const shell = windowsEnv(env, 'COMSPEC') ?? 'cmd.exe';
 	return { file: shell, args: ['/d', '/s', '/c', `"${line}"`], verbatim: true };
 }
@@ -188,10 +197,16 @@ function isRegularFile(path: string): boolean {
 	}
 }
 
-function resolveWindowsCommand(command: string, env: NodeJS.ProcessEnv, cwd: string, isFile: (path: string) => boolean): string | undefined {
+function resolveWindowsCommand(
+	command: string,
+	env: NodeJS.ProcessEnv,
+	cwd: string,
+	isFile: (path: string) => boolean,
+): string | undefined {
 	const extensions = (windowsEnv(env, 'PATHEXT') ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean);
 	// A name with an extension is tried as it is first; then (or only, without one) with each PATHEXT extension.
-	const candidates = (base: string) => (win32.extname(base) ? [base, ...extensions.map((e) => base + e)] : extensions.map((e) => base + e));
+	const candidates = (base: string) =>
+		win32.extname(base) ? [base, ...extensions.map((e) => base + e)] : extensions.map((e) => base + e);
 	const hasDirectory = /[\\/]/.test(command);
 	const path = windowsEnv(env, 'PATH') ?? '';
 	// Unlike cmd.exe, a bare name is not looked up in the working directory: a workspace must not be able to shadow `npx`.

@@ -1,10 +1,27 @@
 import type { IncomingMessage } from 'node:http';
 import { delay } from '../../common/async';
-import { ErrorCode, isFailure, isRequest, isResponse, type JsonRpcMessage, type JsonRpcRequest, type RequestId } from '../jsonrpc';
+import {
+	ErrorCode,
+	isFailure,
+	isRequest,
+	isResponse,
+	type JsonRpcMessage,
+	type JsonRpcRequest,
+	type RequestId,
+} from '../jsonrpc';
 import { McpError } from '../mcpError';
 import { standardHeaders } from '../modern/httpHeaders';
 import { isModernVersion } from '../protocolConstants';
-import { describeBytes, describeReply, drain, peekBody, headerValue, mediaType, parseMessages, readBody } from './httpClient';
+import {
+	describeBytes,
+	describeReply,
+	drain,
+	peekBody,
+	headerValue,
+	mediaType,
+	parseMessages,
+	readBody,
+} from './httpClient';
 import { errorMessage } from '../../common/errors';
 import { HttpTransportBase, type HttpTransportOptions } from './httpTransportBase';
 import { LegacySseTransport } from './legacySse';
@@ -139,7 +156,9 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 		const modern = this.modern;
 		if (modern && method === 'notifications/cancelled') {
 			// "on Streamable HTTP, closing the SSE response stream is itself the cancellation signal"
-			this.logger.debug(`${this.name}: cancelling request ${JSON.stringify((message as { params?: { requestId?: unknown } }).params?.requestId)} by closing its stream`);
+			this.logger.debug(
+				`${this.name}: cancelling request ${JSON.stringify((message as { params?: { requestId?: unknown } }).params?.requestId)} by closing its stream`,
+			);
 			this.release(message);
 			return;
 		}
@@ -148,7 +167,16 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 		// The POST inline, not through a helper: one async layer less on every call.
 		let res: IncomingMessage;
 		try {
-			res = await this.http.request({ method: 'POST', url: this.url, headers: modern ? this.modernHeaders(message) : this.postHeaders, body: Buffer.from(text ?? JSON.stringify(message)), tag: requestId }, this.lifetime.signal);
+			res = await this.http.request(
+				{
+					method: 'POST',
+					url: this.url,
+					headers: modern ? this.modernHeaders(message) : this.postHeaders,
+					body: Buffer.from(text ?? JSON.stringify(message)),
+					tag: requestId,
+				},
+				this.lifetime.signal,
+			);
 		} catch (error) {
 			this.throwIfClosed();
 			this.closeIfRefused(error);
@@ -174,7 +202,11 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 				throw this.sessionExpired(sentSessionId, method, status);
 			}
 			if (check.body !== undefined) {
-				throw new McpError(ErrorCode.TransportFailed, `${this.name}: the server answered ${method} with HTTP ${status} (${headerValue(res, 'content-type') ?? 'no content type'}): ${check.body}`, { status });
+				throw new McpError(
+					ErrorCode.TransportFailed,
+					`${this.name}: the server answered ${method} with HTTP ${status} (${headerValue(res, 'content-type') ?? 'no content type'}): ${check.body}`,
+					{ status },
+				);
 			}
 		}
 		if (status === 202 || status === 204) {
@@ -184,7 +216,11 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 			return;
 		}
 		if (status < 200 || status >= 300) {
-			throw new McpError(ErrorCode.TransportFailed, `${this.name}: the server answered ${method} with ${await describeReply(res)}`, { status });
+			throw new McpError(
+				ErrorCode.TransportFailed,
+				`${this.name}: the server answered ${method} with ${await describeReply(res)}`,
+				{ status },
+			);
 		}
 		if (isInitialize) {
 			this.currentSessionId = headerValue(res, 'mcp-session-id');
@@ -198,7 +234,14 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 		const type = mediaType(res);
 		if (type === 'text/event-stream') {
 			// The stream is read in the background: send() resolves once the server accepted the message.
-			const state: StreamState = { requestId, method, lastEventId: undefined, retryMs: undefined, answered: false, progressed: false };
+			const state: StreamState = {
+				requestId,
+				method,
+				lastEventId: undefined,
+				retryMs: undefined,
+				answered: false,
+				progressed: false,
+			};
 			if (requestId !== undefined) {
 				this.replyStreams.set(requestId, state);
 			}
@@ -216,9 +259,13 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 			try {
 				messages = parseMessages(body.toString('utf8'));
 			} catch {
-				throw new McpError(ErrorCode.ProtocolViolation, `${this.name}: the server answered ${method} with invalid JSON (HTTP ${status}): ${describeBytes(body.subarray(0, 200), body.length > 200)}`, {
-					status,
-				});
+				throw new McpError(
+					ErrorCode.ProtocolViolation,
+					`${this.name}: the server answered ${method} with invalid JSON (HTTP ${status}): ${describeBytes(body.subarray(0, 200), body.length > 200)}`,
+					{
+						status,
+					},
+				);
 			}
 			this.deliver(messages);
 			this.afterAccepted(method);
@@ -230,7 +277,11 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 			this.afterAccepted(method);
 			return;
 		}
-		throw new McpError(ErrorCode.ProtocolViolation, `${this.name}: the server answered ${method} with neither JSON nor an event stream: ${await describeReply(res)}`, { status });
+		throw new McpError(
+			ErrorCode.ProtocolViolation,
+			`${this.name}: the server answered ${method} with neither JSON nor an event stream: ${await describeReply(res)}`,
+			{ status },
+		);
 	}
 
 	close(): Promise<void> {
@@ -243,8 +294,18 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 	 * (reset, timeout) fail only their request.
 	 */
 	private closeIfRefused(error: unknown): void {
-		if (error instanceof McpError && (error.data as { code?: unknown } | undefined)?.code === 'ECONNREFUSED' && !this.closing) {
-			void this.shutdown(McpError.connectionClosed(`${this.name}: the server at ${this.url.origin} refused the connection (ECONNREFUSED); is it running?`, { code: 'ECONNREFUSED' }), false);
+		if (
+			error instanceof McpError &&
+			(error.data as { code?: unknown } | undefined)?.code === 'ECONNREFUSED' &&
+			!this.closing
+		) {
+			void this.shutdown(
+				McpError.connectionClosed(
+					`${this.name}: the server at ${this.url.origin} refused the connection (ECONNREFUSED); is it running?`,
+					{ code: 'ECONNREFUSED' },
+				),
+				false,
+			);
 		}
 	}
 
@@ -289,9 +350,17 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 			parsed = undefined;
 		}
 		if (isFailure(parsed)) {
-			throw new McpError(parsed.error.code, `${this.name}: ${parsed.error.message} (HTTP ${status} to ${method})`, parsed.error.data);
+			throw new McpError(
+				parsed.error.code,
+				`${this.name}: ${parsed.error.message} (HTTP ${status} to ${method})`,
+				parsed.error.data,
+			);
 		}
-		throw new McpError(ErrorCode.TransportFailed, `${this.name}: the server answered ${method} with HTTP ${status} (${headerValue(res, 'content-type') ?? 'no content type'}): ${describeBytes(body.subarray(0, 200), body.length > 200)}`, { status });
+		throw new McpError(
+			ErrorCode.TransportFailed,
+			`${this.name}: the server answered ${method} with HTTP ${status} (${headerValue(res, 'content-type') ?? 'no content type'}): ${describeBytes(body.subarray(0, 200), body.length > 200)}`,
+			{ status },
+		);
 	}
 
 	private updateHeaders(): void {
@@ -342,7 +411,14 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 		}
 		state.answered = true;
 		this.logger.warn(message);
-		this.messageEmitter.fire({ jsonrpc: '2.0', id: state.requestId, error: data === undefined ? { code: ErrorCode.TransportFailed, message } : { code: ErrorCode.TransportFailed, message, data } });
+		this.messageEmitter.fire({
+			jsonrpc: '2.0',
+			id: state.requestId,
+			error:
+				data === undefined
+					? { code: ErrorCode.TransportFailed, message }
+					: { code: ErrorCode.TransportFailed, message, data },
+		});
 	}
 
 	private onEvent(event: SseEvent, state: StreamState): void {
@@ -396,11 +472,16 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 			const why = end.clean ? 'ended' : `was cut (${end.reason ?? 'unknown reason'})`;
 			if (this.modern) {
 				// "Resumable SSE streams via Last-Event-ID are not supported" in 2026-07-28; the client sends the request again.
-				this.failRequest(state, `${this.name}: the reply stream for ${state.method} ${why} before the response`, { streamBroken: true });
+				this.failRequest(state, `${this.name}: the reply stream for ${state.method} ${why} before the response`, {
+					streamBroken: true,
+				});
 				return;
 			}
 			if (state.lastEventId === undefined) {
-				this.failRequest(state, `${this.name}: the reply stream for ${state.method} ${why} before the response and cannot be resumed (the server sent no event ids)`);
+				this.failRequest(
+					state,
+					`${this.name}: the reply stream for ${state.method} ${why} before the response and cannot be resumed (the server sent no event ids)`,
+				);
 				return;
 			}
 			attempts = state.progressed ? 1 : attempts + 1;
@@ -413,7 +494,9 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 				} catch {
 					return; // closed
 				}
-				this.logger.debug(`${this.name}: the reply stream for ${state.method} ${why}; resuming after event ${state.lastEventId}`);
+				this.logger.debug(
+					`${this.name}: the reply stream for ${state.method} ${why}; resuming after event ${state.lastEventId}`,
+				);
 				const result = await this.openGet(state.lastEventId, state.requestId);
 				if (this.closing || state.answered) {
 					result.res?.resume();
@@ -430,7 +513,10 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 				}
 			}
 			if (!resumed) {
-				this.failRequest(state, `${this.name}: the reply stream for ${state.method} ${why} before the response and could not be resumed: ${failure}`);
+				this.failRequest(
+					state,
+					`${this.name}: the reply stream for ${state.method} ${why} before the response and could not be resumed: ${failure}`,
+				);
 				return;
 			}
 			res = resumed;
@@ -439,7 +525,14 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 
 	/** The GET listening stream: server requests and notifications outside any request. */
 	private async listen(): Promise<void> {
-		const state: StreamState = { requestId: undefined, method: 'GET stream', lastEventId: undefined, retryMs: undefined, answered: false, progressed: false };
+		const state: StreamState = {
+			requestId: undefined,
+			method: 'GET stream',
+			lastEventId: undefined,
+			retryMs: undefined,
+			answered: false,
+			progressed: false,
+		};
 		let attempts = 0;
 		while (!this.closing) {
 			const result = await this.openGet(state.lastEventId);
@@ -456,7 +549,9 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 				state.retryMs = decoder.retryMs ?? state.retryMs;
 				attempts = state.progressed || end.clean ? 1 : attempts + 1;
 				if (!this.closing) {
-					this.logger.debug(`${this.name}: the listening stream ${end.clean ? 'ended' : `was cut (${end.reason ?? ''})`}; reconnecting`);
+					this.logger.debug(
+						`${this.name}: the listening stream ${end.clean ? 'ended' : `was cut (${end.reason ?? ''})`}; reconnecting`,
+					);
 				}
 			} else if (result.status === 405) {
 				// "The server MUST either return Content-Type: text/event-stream ... or else return HTTP 405"
@@ -481,10 +576,16 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 	 * Opens a GET event stream. Returns the response, or why not and whether trying again makes sense.
 	 * A 404 with a session id closes the transport (session expired).
 	 */
-	private async openGet(lastEventId: string | undefined, tag?: RequestId): Promise<{ res?: IncomingMessage; status?: number; error: string; final: boolean }> {
+	private async openGet(
+		lastEventId: string | undefined,
+		tag?: RequestId,
+	): Promise<{ res?: IncomingMessage; status?: number; error: string; final: boolean }> {
 		let res: IncomingMessage;
 		try {
-			res = await this.http.request({ method: 'GET', url: this.url, headers: this.getHeaders(lastEventId), tag }, this.lifetime.signal);
+			res = await this.http.request(
+				{ method: 'GET', url: this.url, headers: this.getHeaders(lastEventId), tag },
+				this.lifetime.signal,
+			);
 		} catch (error) {
 			this.closeIfRefused(error);
 			const final = error instanceof McpError && error.code === ErrorCode.Unauthorized;
@@ -503,7 +604,11 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 			return { res, status, error: '', final: false };
 		}
 		const error = await describeReply(res);
-		return { status, error, final: status === 405 || (status >= 400 && status < 500 && status !== 408 && status !== 429) };
+		return {
+			status,
+			error,
+			final: status === 405 || (status >= 400 && status < 500 && status !== 408 && status !== 429),
+		};
 	}
 
 	private retryDelay(state: StreamState, attempts: number): number {
@@ -542,7 +647,9 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 	}
 
 	private async fallBack(initialize: JsonRpcMessage, reply: string): Promise<void> {
-		this.logger.info(`${this.name}: ${safeUrl(this.url)} answered initialize with ${reply}; falling back to the legacy HTTP+SSE transport`);
+		this.logger.info(
+			`${this.name}: ${safeUrl(this.url)} answered initialize with ${reply}; falling back to the legacy HTTP+SSE transport`,
+		);
 		// The same endpoint, credentials and limits; the Streamable-only options mean nothing there.
 		const legacy = new LegacySseTransport({ ...this.options, logger: this.logger, name: this.name });
 		legacy.onMessage((message) => this.messageEmitter.fire(message));
@@ -588,7 +695,12 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 				// With the credentials already in use and no 401 handling: closing must never wait on a token refresh or a
 				// browser sign-in, and gives the server two seconds to answer.
 				try {
-					const res = await this.http.requestWithoutAuthFlow({ method: 'DELETE', url: this.url, headers: this.getHeaders(undefined), timeoutMs: 2000 });
+					const res = await this.http.requestWithoutAuthFlow({
+						method: 'DELETE',
+						url: this.url,
+						headers: this.getHeaders(undefined),
+						timeoutMs: 2000,
+					});
 					res.resume();
 					this.logger.debug(`${this.name}: DELETE session ${this.currentSessionId}: HTTP ${res.statusCode ?? 0}`);
 				} catch (deleteError) {

@@ -85,7 +85,10 @@ export interface HttpAuthProvider {
 	 * A 401 whose challenge says `use_dpop_nonce` (RFC 9449 section 9) is a separate case the transport also retries
 	 * once: the provider resolves true when it now holds the nonce the server sent.
 	 */
-	onUnauthorized(response: { status: number; wwwAuthenticate: string | undefined; url: string }, signal?: AbortSignal): Promise<boolean>;
+	onUnauthorized(
+		response: { status: number; wwwAuthenticate: string | undefined; url: string },
+		signal?: AbortSignal,
+	): Promise<boolean>;
 	/** Optional: sees every response (a server may send a new DPoP nonce with any answer, RFC 9449 section 8.2). */
 	onResponse?(response: AuthResponse): void;
 	/**

@@ -46,7 +46,10 @@ const modalSignInPrompt: SignInPrompt = async (server, origin) => {
 	const copy = 'Copy Link';
 	const choice = await vscode.window.showInformationMessage(
 		`MCP server "${server}" needs you to sign in.`,
-		{ modal: true, detail: `The browser will open ${origin}. After you approve there, it sends you back to ${vscode.env.appName}.` },
+		{
+			modal: true,
+			detail: `The browser will open ${origin}. After you approve there, it sends you back to ${vscode.env.appName}.`,
+		},
 		open,
 		copy,
 	);
@@ -90,7 +93,10 @@ export interface VsCodeOAuthHooksOptions {
  * Copy Link), then waits with a cancellable progress notification. Declining or cancelling rejects, which the
  * OAuth client reports as "authorization in the browser failed: …".
  */
-export function createVsCodeOAuthHooks(server: string, options: VsCodeOAuthHooksOptions): OAuthHostHooks & { withoutSignIn: OAuthHostHooks } {
+export function createVsCodeOAuthHooks(
+	server: string,
+	options: VsCodeOAuthHooksOptions,
+): OAuthHostHooks & { withoutSignIn: OAuthHostHooks } {
 	// The listener prepared by redirectUri(), keyed by the URI handed out (the browser step gets it back).
 	const prepared = new Map<string, LoopbackRedirect>();
 	// External URI -> local port, so a stored registration's redirect URI can be served again after asExternalUri.
@@ -127,7 +133,12 @@ export function createVsCodeOAuthHooks(server: string, options: VsCodeOAuthHooks
 			return external;
 		},
 
-		async openAuthorizationUrl(url: string, redirectUri: string, signal: AbortSignal, interactive = true): Promise<string> {
+		async openAuthorizationUrl(
+			url: string,
+			redirectUri: string,
+			signal: AbortSignal,
+			interactive = true,
+		): Promise<string> {
 			const listener = prepared.get(redirectUri);
 			prepared.delete(redirectUri);
 			if (!listener) {
@@ -150,7 +161,9 @@ export function createVsCodeOAuthHooks(server: string, options: VsCodeOAuthHooks
 				const browserUrl = await reachableFromBrowser(url);
 				if (choice === 'copy') {
 					await vscode.env.clipboard.writeText(browserUrl);
-					void vscode.window.showInformationMessage(`Sign-in link for "${server}" copied. Open it in a browser to continue.`);
+					void vscode.window.showInformationMessage(
+						`Sign-in link for "${server}" copied. Open it in a browser to continue.`,
+					);
 				} else {
 					// A string, not Uri.parse(url): Uri re-encodes an already-encoded query (redirect_uri, resource), which
 					// breaks OAuth URLs; openExternal accepts the string as is (microsoft/vscode#85930).
@@ -161,7 +174,11 @@ export function createVsCodeOAuthHooks(server: string, options: VsCodeOAuthHooks
 				}
 				options.logger?.info(`OAuth: waiting for the browser to return to ${listener.redirectUri}`);
 				return await vscode.window.withProgress(
-					{ location: vscode.ProgressLocation.Notification, title: `Waiting for sign-in to "${server}" in the browser…`, cancellable: true },
+					{
+						location: vscode.ProgressLocation.Notification,
+						title: `Waiting for sign-in to "${server}" in the browser…`,
+						cancellable: true,
+					},
 					(_progress, token) =>
 						new Promise<string>((resolve, reject) => {
 							const cancel = token.onCancellationRequested(() => reject(new Error('the user cancelled sign-in')));
@@ -181,7 +198,11 @@ export function createVsCodeOAuthHooks(server: string, options: VsCodeOAuthHooks
 	return {
 		...hooks,
 		// The same listeners and store; only the browser step refuses (an automatic start must not open a sign-in).
-		withoutSignIn: { ...hooks, openAuthorizationUrl: (url: string, redirectUri: string, signal: AbortSignal) => hooks.openAuthorizationUrl(url, redirectUri, signal, false) },
+		withoutSignIn: {
+			...hooks,
+			openAuthorizationUrl: (url: string, redirectUri: string, signal: AbortSignal) =>
+				hooks.openAuthorizationUrl(url, redirectUri, signal, false),
+		},
 	};
 }
 
@@ -198,7 +219,10 @@ function loopbackPort(uri: string): number | undefined {
  * The `oauth` part of the VS Code Host: hooks per server (created once each, so a prepared redirect listener is found
  * again by its browser step), all keeping tokens in `secrets`.
  */
-export function vsCodeOAuthHooks(secrets: vscode.SecretStorage, logger?: (server: string) => Logger): (server: string, options?: { interactive: boolean }) => OAuthHostHooks {
+export function vsCodeOAuthHooks(
+	secrets: vscode.SecretStorage,
+	logger?: (server: string) => Logger,
+): (server: string, options?: { interactive: boolean }) => OAuthHostHooks {
 	const store = new SecretStorageTokenStore(secrets);
 	const hooks = new Map<string, ReturnType<typeof createVsCodeOAuthHooks>>();
 	return (server, options) => {
@@ -217,9 +241,14 @@ export function vsCodeOAuthHooks(secrets: vscode.SecretStorage, logger?: (server
  * `<that>|<issuer>|tokens` and `<that>|<issuer>|client`. SecretStorage cannot list its keys, so the session (which
  * names the issuer) is the way to the other two.
  */
-function oauthKeys(serverUrl: string, issuer: string | undefined): { session: string; tokens?: string; client?: string } {
+function oauthKeys(
+	serverUrl: string,
+	issuer: string | undefined,
+): { session: string; tokens?: string; client?: string } {
 	const session = `mcp-oauth|${canonicalResourceUri(serverUrl)}`;
-	return issuer === undefined ? { session } : { session, tokens: `${session}|${issuer}|tokens`, client: `${session}|${issuer}|client` };
+	return issuer === undefined
+		? { session }
+		: { session, tokens: `${session}|${issuer}|tokens`, client: `${session}|${issuer}|client` };
 }
 
 async function storedIssuer(store: TokenStore, serverUrl: string): Promise<string | undefined> {

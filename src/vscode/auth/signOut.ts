@@ -20,19 +20,27 @@ function remoteUrl(view: ServerView): string | undefined {
  * stored tokens. Says so, instead of failing, when there is nothing to sign out of. A store failure is shown as an
  * error message. Resolves the name signed out of, or undefined.
  */
-export async function signOutOfServer(manager: Manager, store: TokenStore, target?: string | { server: string }): Promise<string | undefined> {
+export async function signOutOfServer(
+	manager: Manager,
+	store: TokenStore,
+	target?: string | { server: string },
+): Promise<string | undefined> {
 	let name = typeof target === 'string' ? target : target?.server;
 	if (name === undefined) {
 		const candidates: Array<vscode.QuickPickItem & { name: string }> = [];
 		for (const view of manager.servers()) {
 			const url = remoteUrl(view);
-			if (url !== undefined && (await hasStoredOAuthTokens(store, url))) candidates.push({ label: view.name, description: url, name: view.name });
+			if (url !== undefined && (await hasStoredOAuthTokens(store, url)))
+				candidates.push({ label: view.name, description: url, name: view.name });
 		}
 		if (candidates.length === 0) {
 			void vscode.window.showInformationMessage('No MCP server has a stored sign-in.');
 			return undefined;
 		}
-		const picked = await vscode.window.showQuickPick(candidates, { title: 'Sign Out of MCP Server', placeHolder: 'Server to forget the sign-in of' });
+		const picked = await vscode.window.showQuickPick(candidates, {
+			title: 'Sign Out of MCP Server',
+			placeHolder: 'Server to forget the sign-in of',
+		});
 		if (!picked) return undefined;
 		name = picked.name;
 	}
@@ -53,12 +61,15 @@ export async function signOutOfServer(manager: Manager, store: TokenStore, targe
 	}
 	// The open connection holds its token in memory: a restart makes the server authorize again. Not awaited: the
 	// restart waits for the new sign-in, and its failures are the Manager's to report (state and error message).
-	if (view.state.kind === 'running' || view.state.kind === 'starting') void manager.restart(name).catch(() => undefined);
+	if (view.state.kind === 'running' || view.state.kind === 'starting')
+		void manager.restart(name).catch(() => undefined);
 	void vscode.window.showInformationMessage(`Signed out of MCP server '${name}'.`);
 	return name;
 }
 
 /** Registers the sign-out command. */
 export function registerSignOutCommand(manager: Manager, store: TokenStore): vscode.Disposable {
-	return vscode.commands.registerCommand(SIGN_OUT_COMMAND, (target?: string | { server: string }) => signOutOfServer(manager, store, target));
+	return vscode.commands.registerCommand(SIGN_OUT_COMMAND, (target?: string | { server: string }) =>
+		signOutOfServer(manager, store, target),
+	);
 }

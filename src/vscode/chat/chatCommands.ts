@@ -45,21 +45,43 @@ function firstWord(prompt: string): [string, string] {
 function resultMarkdown(result: CallToolResult): string {
 	const parts: string[] = [];
 	for (const block of result.content ?? []) {
-		const b = block as { type: string; text?: string; mimeType?: string; data?: string; uri?: string; name?: string; resource?: { uri?: string; text?: string } };
+		const b = block as {
+			type: string;
+			text?: string;
+			mimeType?: string;
+			data?: string;
+			uri?: string;
+			name?: string;
+			resource?: { uri?: string; text?: string };
+		};
 		if (b.type === 'text') parts.push(String(b.text));
-		else if (b.type === 'image' || b.type === 'audio') parts.push(`_[${b.type} ${String(b.mimeType)}, ${Math.round(((b.data?.length ?? 0) * 3) / 4)} bytes: open it in the result document]_`);
+		else if (b.type === 'image' || b.type === 'audio')
+			parts.push(
+				`_[${b.type} ${String(b.mimeType)}, ${Math.round(((b.data?.length ?? 0) * 3) / 4)} bytes: open it in the result document]_`,
+			);
 		else if (b.type === 'resource_link') parts.push(`[${String(b.name ?? b.uri)}](${String(b.uri)})`);
-		else if (b.type === 'resource') parts.push(`_Resource ${String(b.resource?.uri)}_${typeof b.resource?.text === 'string' ? `\n\n\`\`\`\n${b.resource.text}\n\`\`\`` : ''}`);
+		else if (b.type === 'resource')
+			parts.push(
+				`_Resource ${String(b.resource?.uri)}_${typeof b.resource?.text === 'string' ? `\n\n\`\`\`\n${b.resource.text}\n\`\`\`` : ''}`,
+			);
 	}
-	if (result.structuredContent !== undefined) parts.push(`\`\`\`json\n${JSON.stringify(result.structuredContent, null, 2)}\n\`\`\``);
+	if (result.structuredContent !== undefined)
+		parts.push(`\`\`\`json\n${JSON.stringify(result.structuredContent, null, 2)}\n\`\`\``);
 	return parts.join('\n\n') || '_(the tool returned no content)_';
 }
 
 function promptMessages(result: GetPromptResult): vscode.LanguageModelChatMessage[] {
 	return result.messages.map((message) => {
 		const content = message.content as { type: string; text?: string; resource?: { uri?: string; text?: string } };
-		const text = content.type === 'text' ? String(content.text) : content.type === 'resource' && typeof content.resource?.text === 'string' ? `[resource ${String(content.resource.uri)}]\n${content.resource.text}` : `[${content.type} content]`;
-		return message.role === 'assistant' ? vscode.LanguageModelChatMessage.Assistant(text) : vscode.LanguageModelChatMessage.User(text);
+		const text =
+			content.type === 'text'
+				? String(content.text)
+				: content.type === 'resource' && typeof content.resource?.text === 'string'
+					? `[resource ${String(content.resource.uri)}]\n${content.resource.text}`
+					: `[${content.type} content]`;
+		return message.role === 'assistant'
+			? vscode.LanguageModelChatMessage.Assistant(text)
+			: vscode.LanguageModelChatMessage.User(text);
 	});
 }
 
@@ -74,10 +96,20 @@ interface ResourceItem extends vscode.QuickPickItem {
  * server with templates (it may come from one); otherwise a pick among the resources of the Servers view, filtered by
  * what was typed (the completion of the URI from the tree). Undefined when nothing is picked or nothing is listed.
  */
-async function resourceTarget(manager: Manager, typed: string, token: vscode.CancellationToken): Promise<{ server: string; uri: string } | undefined> {
+async function resourceTarget(
+	manager: Manager,
+	typed: string,
+	token: vscode.CancellationToken,
+): Promise<{ server: string; uri: string } | undefined> {
 	const running = manager.servers().filter((server) => server.state.kind === 'running');
 	const items: ResourceItem[] = running.flatMap((server) =>
-		server.resources.map((resource) => ({ server: server.name, uri: resource.uri, label: resource.title ?? resource.name, description: resource.uri, detail: `${server.name}${resource.mimeType ? ` · ${resource.mimeType}` : ''}` })),
+		server.resources.map((resource) => ({
+			server: server.name,
+			uri: resource.uri,
+			label: resource.title ?? resource.name,
+			description: resource.uri,
+			detail: `${server.name}${resource.mimeType ? ` · ${resource.mimeType}` : ''}`,
+		})),
 	);
 	if (typed) {
 		const exact = items.find((item) => item.uri === typed);
@@ -106,7 +138,12 @@ async function resourceTarget(manager: Manager, typed: string, token: vscode.Can
 }
 
 /** Runs one of {@link EXACT_COMMANDS}. Never throws: a failure is the answer, naming the server. */
-export async function runExactCommand(manager: Manager, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<CommandOutcome> {
+export async function runExactCommand(
+	manager: Manager,
+	request: vscode.ChatRequest,
+	stream: vscode.ChatResponseStream,
+	token: vscode.CancellationToken,
+): Promise<CommandOutcome> {
 	const fail = (message: string): CommandOutcome => {
 		stream.markdown(message);
 		return { done: {} };
@@ -122,20 +159,30 @@ export async function runExactCommand(manager: Manager, request: vscode.ChatRequ
 				}
 				for (const server of servers) {
 					const running = server.state.kind === 'running';
-					stream.markdown(`**${server.name}**: ${describeState(server.state)}${running ? ` · ${plural(server.tools.length, 'tool')}, ${plural(server.prompts.length, 'prompt')}, ${plural(server.resources.length, 'resource')}` : ''}\n\n`);
-					stream.button(running ? { command: Commands.restartServer, title: `Restart ${server.name}`, arguments: [server.name] } : { command: Commands.startServer, title: `Start ${server.name}`, arguments: [server.name] });
+					stream.markdown(
+						`**${server.name}**: ${describeState(server.state)}${running ? ` · ${plural(server.tools.length, 'tool')}, ${plural(server.prompts.length, 'prompt')}, ${plural(server.resources.length, 'resource')}` : ''}\n\n`,
+					);
+					stream.button(
+						running
+							? { command: Commands.restartServer, title: `Restart ${server.name}`, arguments: [server.name] }
+							: { command: Commands.startServer, title: `Start ${server.name}`, arguments: [server.name] },
+					);
 				}
 				return { done: {} };
 			}
 			case 'call': {
 				const [target, json] = firstWord(request.prompt);
 				const split = target ? splitTarget(manager, target) : undefined;
-				if (!split) return fail('Usage: `/call server.tool {"argument": "value"}` (without arguments, a form asks for them). `/tools` lists the tools.');
+				if (!split)
+					return fail(
+						'Usage: `/call server.tool {"argument": "value"}` (without arguments, a form asks for them). `/tools` lists the tools.',
+					);
 				let args: Record<string, unknown> | undefined;
 				if (json) {
 					try {
 						const parsed: unknown = JSON.parse(json);
-						if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return fail('The arguments must be a JSON object, e.g. `{"message": "hi"}`.');
+						if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+							return fail('The arguments must be a JSON object, e.g. `{"message": "hi"}`.');
 						args = parsed as Record<string, unknown>;
 					} catch (error) {
 						return fail(`The arguments are not valid JSON: ${errorMessage(error)}`);
@@ -143,12 +190,22 @@ export async function runExactCommand(manager: Manager, request: vscode.ChatRequ
 				}
 				stream.progress(`Calling ${split.server} › ${split.name}…`);
 				// The palette's Call Tool: the same form, consent rule, progress and result document.
-				const outcome = await vscode.commands.executeCommand<CallOutcome | undefined>(Commands.callTool, { server: split.server, tool: split.name, arguments: args });
+				const outcome = await vscode.commands.executeCommand<CallOutcome | undefined>(Commands.callTool, {
+					server: split.server,
+					tool: split.name,
+					arguments: args,
+				});
 				if (!outcome || outcome.cancelled) return fail(`_${split.server} › ${split.name} was not run._`);
 				if (outcome.error !== undefined) return fail(`**${split.server} › ${split.name} failed:** ${outcome.error}`);
 				if (!outcome.result) return fail(`_${split.server} › ${split.name} returned nothing._`);
-				stream.markdown(`**${split.server} › ${split.name}**${outcome.result.isError ? ' (the tool reported an error)' : ''}\n\n${resultMarkdown(outcome.result)}`);
-				return { done: { metadata: { call: { server: split.server, tool: split.name, text: toolResultText(outcome.result) } } } };
+				stream.markdown(
+					`**${split.server} › ${split.name}**${outcome.result.isError ? ' (the tool reported an error)' : ''}\n\n${resultMarkdown(outcome.result)}`,
+				);
+				return {
+					done: {
+						metadata: { call: { server: split.server, tool: split.name, text: toolResultText(outcome.result) } },
+					},
+				};
 			}
 			case 'prompt': {
 				const [target, rest] = firstWord(request.prompt);
@@ -176,7 +233,14 @@ export async function runExactCommand(manager: Manager, request: vscode.ChatRequ
 				const result = await manager.readResource(target.server, target.uri, { origin: 'chat' });
 				stream.reference(resourceUri(target.server, target.uri));
 				const ask = question || 'Summarise this resource.';
-				return { messages: [vscode.LanguageModelChatMessage.User([...resourceParts(result).map(modelPart), new vscode.LanguageModelTextPart(ask)])] };
+				return {
+					messages: [
+						vscode.LanguageModelChatMessage.User([
+							...resourceParts(result).map(modelPart),
+							new vscode.LanguageModelTextPart(ask),
+						]),
+					],
+				};
 			}
 		}
 		return fail('Unknown command.');

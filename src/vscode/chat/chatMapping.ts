@@ -27,19 +27,27 @@ export const MODEL_IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'ima
 export const MAX_MODEL_IMAGE_BYTES = 5 * 1024 * 1024;
 
 /** One part of what a tool result gives the model: text, or an image as bytes (a data part at the edge). */
-export type ModelPart = { kind: 'text'; text: string } | { kind: 'image'; mimeType: string; data: Uint8Array; label: string };
+export type ModelPart =
+	{ kind: 'text'; text: string } | { kind: 'image'; mimeType: string; data: Uint8Array; label: string };
 
 const READ_HINT = 'the user can attach it with `@mcp /read <uri>`';
 
 /** Name, URI, type and description of a linked or embedded resource, for the model. */
-function resourceLabel(kind: string, fields: { uri?: unknown; name?: unknown; title?: unknown; mimeType?: unknown; description?: unknown }, extra = ''): string {
-	const name = typeof fields.title === 'string' ? fields.title : typeof fields.name === 'string' ? fields.name : undefined;
+function resourceLabel(
+	kind: string,
+	fields: { uri?: unknown; name?: unknown; title?: unknown; mimeType?: unknown; description?: unknown },
+	extra = '',
+): string {
+	const name =
+		typeof fields.title === 'string' ? fields.title : typeof fields.name === 'string' ? fields.name : undefined;
 	const details = [
 		`uri ${textOf(fields.uri, '(none)')}`,
 		name ? `name "${name}"` : undefined,
 		typeof fields.mimeType === 'string' ? `type ${fields.mimeType}` : undefined,
 		extra || undefined,
-		typeof fields.description === 'string' && fields.description.trim() ? `description "${fields.description.trim()}"` : undefined,
+		typeof fields.description === 'string' && fields.description.trim()
+			? `description "${fields.description.trim()}"`
+			: undefined,
 	].filter((detail): detail is string => detail !== undefined);
 	return `[${kind}: ${details.join(', ')}]`;
 }
@@ -47,10 +55,12 @@ function resourceLabel(kind: string, fields: { uri?: unknown; name?: unknown; ti
 /** The bytes of an image the model can take, or why not (as the text to send instead). */
 function modelImage(mimeType: unknown, base64: unknown): { data: Uint8Array } | { why: string } {
 	if (typeof base64 !== 'string' || !base64) return { why: 'no data' };
-	if (typeof mimeType !== 'string' || !MODEL_IMAGE_TYPES.has(mimeType.toLowerCase())) return { why: 'not sent: the model takes PNG, JPEG, GIF and WebP images' };
+	if (typeof mimeType !== 'string' || !MODEL_IMAGE_TYPES.has(mimeType.toLowerCase()))
+		return { why: 'not sent: the model takes PNG, JPEG, GIF and WebP images' };
 	const data = Buffer.from(base64, 'base64');
 	if (data.byteLength === 0) return { why: 'not valid base64' };
-	if (data.byteLength > MAX_MODEL_IMAGE_BYTES) return { why: `not sent: larger than ${MAX_MODEL_IMAGE_BYTES / 1024 / 1024} MB` };
+	if (data.byteLength > MAX_MODEL_IMAGE_BYTES)
+		return { why: `not sent: larger than ${MAX_MODEL_IMAGE_BYTES / 1024 / 1024} MB` };
 	return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
 }
 
@@ -59,13 +69,19 @@ function modelImage(mimeType: unknown, base64: unknown): { data: Uint8Array } | 
  * as the image after the label, other binary content described (`binaryNote` says how to get it).
  */
 function contentParts(kind: string, resource: Record<string, unknown>, binaryNote: string): ModelPart[] {
-	if (typeof resource.text === 'string') return [{ kind: 'text', text: `${resourceLabel(kind, resource)}\n${resource.text}` }];
+	if (typeof resource.text === 'string')
+		return [{ kind: 'text', text: `${resourceLabel(kind, resource)}\n${resource.text}` }];
 	const size = base64Size(textOf(resource.blob));
 	const image = modelImage(resource.mimeType, resource.blob);
 	if ('data' in image) {
 		return [
 			{ kind: 'text', text: resourceLabel(kind, resource, `${size}, sent as the image that follows`) },
-			{ kind: 'image', mimeType: String(resource.mimeType).toLowerCase(), data: image.data, label: resourceLabel(kind, resource, `image, ${size}`) },
+			{
+				kind: 'image',
+				mimeType: String(resource.mimeType).toLowerCase(),
+				data: image.data,
+				label: resourceLabel(kind, resource, `image, ${size}`),
+			},
 		];
 	}
 	return [{ kind: 'text', text: resourceLabel(kind, resource, `binary, ${size}, not shown; ${binaryNote}`) }];
@@ -80,15 +96,33 @@ function blockParts(block: ContentBlock): ModelPart[] {
 		case 'image': {
 			const label = `[image ${textOf(b.mimeType, '(no type)')}, ${base64Size(textOf(b.data))}`;
 			const image = modelImage(b.mimeType, b.data);
-			return 'data' in image ? [{ kind: 'image', mimeType: String(b.mimeType).toLowerCase(), data: image.data, label: `${label}, sent as an image]` }] : [{ kind: 'text', text: `${label}, ${image.why}]` }];
+			return 'data' in image
+				? [
+						{
+							kind: 'image',
+							mimeType: String(b.mimeType).toLowerCase(),
+							data: image.data,
+							label: `${label}, sent as an image]`,
+						},
+					]
+				: [{ kind: 'text', text: `${label}, ${image.why}]` }];
 		}
 		case 'audio':
 			// VS Code's chat models take text and images; audio goes as its description.
-			return [{ kind: 'text', text: `[audio ${textOf(b.mimeType, '(no type)')}, ${base64Size(textOf(b.data))}, not sent: the model takes text and images only; the result document in VS Code plays it]` }];
+			return [
+				{
+					kind: 'text',
+					text: `[audio ${textOf(b.mimeType, '(no type)')}, ${base64Size(textOf(b.data))}, not sent: the model takes text and images only; the result document in VS Code plays it]`,
+				},
+			];
 		case 'resource_link':
 			return [{ kind: 'text', text: resourceLabel('resource link', b, READ_HINT) }];
 		case 'resource':
-			return contentParts('embedded resource', (typeof b.resource === 'object' && b.resource !== null ? b.resource : {}) as Record<string, unknown>, READ_HINT);
+			return contentParts(
+				'embedded resource',
+				(typeof b.resource === 'object' && b.resource !== null ? b.resource : {}) as Record<string, unknown>,
+				READ_HINT,
+			);
 		default:
 			return [{ kind: 'text', text: `[${textOf(b.type, 'unknown')} content]` }];
 	}
@@ -127,7 +161,9 @@ function withinBudget(parts: readonly ModelPart[], maxChars: number): ModelPart[
  * its URI and type, images the model takes as images, other binary content described; cut like a tool result.
  */
 export function resourceParts(result: ReadResourceResult, maxChars = MAX_RESULT_CHARS): ModelPart[] {
-	const parts = result.contents.flatMap((content) => contentParts('resource', content as Record<string, unknown>, 'the model takes text and images only'));
+	const parts = result.contents.flatMap((content) =>
+		contentParts('resource', content as Record<string, unknown>, 'the model takes text and images only'),
+	);
 	return withinBudget(parts.length > 0 ? parts : [{ kind: 'text', text: '(the resource has no contents)' }], maxChars);
 }
 
@@ -139,7 +175,8 @@ export function resourceParts(result: ReadResourceResult, maxChars = MAX_RESULT_
  */
 export function toolResultParts(result: CallToolResult, maxChars = MAX_RESULT_CHARS): ModelPart[] {
 	const parts = (result.content ?? []).flatMap((block) => blockParts(block as ContentBlock));
-	if (result.structuredContent !== undefined) parts.push({ kind: 'text', text: `Structured content (JSON):\n${textOf(result.structuredContent)}` });
+	if (result.structuredContent !== undefined)
+		parts.push({ kind: 'text', text: `Structured content (JSON):\n${textOf(result.structuredContent)}` });
 	if (parts.length === 0) parts.push({ kind: 'text', text: '(the tool returned no content)' });
 	if (result.isError === true) {
 		const first = parts[0]!;
@@ -183,7 +220,10 @@ function oneLine(value: string, max = 200): string {
  * The `/tools` answer: per running server a heading and one line per tool (qualified name in code, description),
  * servers that are configured but not running listed with their state. Says so when nothing is configured.
  */
-export function toolsMarkdown(servers: readonly Pick<ServerView, 'name' | 'state' | 'tools'>[], describe: (server: Pick<ServerView, 'state'>) => string): string {
+export function toolsMarkdown(
+	servers: readonly Pick<ServerView, 'name' | 'state' | 'tools'>[],
+	describe: (server: Pick<ServerView, 'state'>) => string,
+): string {
 	if (servers.length === 0) return 'No MCP server is configured.';
 	const lines: string[] = [];
 	const notRunning: string[] = [];
@@ -207,7 +247,11 @@ export function toolsMarkdown(servers: readonly Pick<ServerView, 'name' | 'state
 
 /** The model-facing description of a tool: its description, else its title, else its name (never empty). */
 export function toolDescription(named: NamedTool): string {
-	return named.tool.description?.trim() || named.tool.title?.trim() || `${named.tool.name} (from the MCP server ${named.server})`;
+	return (
+		named.tool.description?.trim() ||
+		named.tool.title?.trim() ||
+		`${named.tool.name} (from the MCP server ${named.server})`
+	);
 }
 
 /** The JSON Schema sent for a tool: the tool's input schema, or an empty object schema when it has none. */

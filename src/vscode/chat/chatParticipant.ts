@@ -5,7 +5,15 @@ import { indexServerTools, MAX_MODEL_TOOLS, selectTools, type Selection } from '
 import { EXACT_COMMANDS, runExactCommand } from './chatCommands';
 import { attachedParts, modelPart } from './chatReferences';
 import { toAbortSignal } from '../cancellation';
-import { MAX_TOOL_ROUNDS, progressLabel, toolDescription, toolFailureText, toolInputSchema, toolResultParts, toolsMarkdown } from './chatMapping';
+import {
+	MAX_TOOL_ROUNDS,
+	progressLabel,
+	toolDescription,
+	toolFailureText,
+	toolInputSchema,
+	toolResultParts,
+	toolsMarkdown,
+} from './chatMapping';
 import { Commands } from '../commandIds';
 import { ToolConsent } from '../tools/consent';
 import { errorMessage } from '../../common/errors';
@@ -32,13 +40,22 @@ export interface ChatOptions {
 }
 
 /** The settings of tool selection (package.json `mcpSwitchboard.chat.*`). */
-export const ChatSettings = { maxTools: 'mcpSwitchboard.chat.maxTools', pinnedTools: 'mcpSwitchboard.chat.pinnedTools' } as const;
+export const ChatSettings = {
+	maxTools: 'mcpSwitchboard.chat.maxTools',
+	pinnedTools: 'mcpSwitchboard.chat.pinnedTools',
+} as const;
 
 /** The words a request is ranked by: the prompt, then earlier prompts of the conversation (weighted lower). */
-function selectionQuery(request: vscode.ChatRequest, history: vscode.ChatContext['history']): { text: string; weight: number }[] {
+function selectionQuery(
+	request: vscode.ChatRequest,
+	history: vscode.ChatContext['history'],
+): { text: string; weight: number }[] {
 	const query = [{ text: request.prompt, weight: 1 }];
-	for (const reference of request.references ?? []) if (typeof reference.modelDescription === 'string') query.push({ text: reference.modelDescription, weight: 0.5 });
-	const earlier = history.filter((turn): turn is vscode.ChatRequestTurn => turn instanceof vscode.ChatRequestTurn).slice(-5);
+	for (const reference of request.references ?? [])
+		if (typeof reference.modelDescription === 'string') query.push({ text: reference.modelDescription, weight: 0.5 });
+	const earlier = history
+		.filter((turn): turn is vscode.ChatRequestTurn => turn instanceof vscode.ChatRequestTurn)
+		.slice(-5);
 	for (const turn of earlier) query.push({ text: turn.prompt, weight: 0.5 });
 	return query;
 }
@@ -48,7 +65,11 @@ function selectionQuery(request: vscode.ChatRequest, history: vscode.ChatContext
  * `mcpSwitchboard.chat.maxTools` (at most 128) and a quarter of its input tokens (about 4 characters a token) for the
  * definitions — with `mcpSwitchboard.chat.pinnedTools` always included.
  */
-function toolsForRequest(available: readonly NamedTool[], request: vscode.ChatRequest, history: vscode.ChatContext['history']): Selection {
+function toolsForRequest(
+	available: readonly NamedTool[],
+	request: vscode.ChatRequest,
+	history: vscode.ChatContext['history'],
+): Selection {
 	const config = vscode.workspace.getConfiguration();
 	const maxTools = config.get<number>(ChatSettings.maxTools, MAX_MODEL_TOOLS);
 	const pinned = config.get<string[]>(ChatSettings.pinnedTools, []);
@@ -67,7 +88,8 @@ function memoryMemento(): vscode.Memento {
 	return {
 		keys: () => [...values.keys()],
 		get: <T>(key: string, fallback?: T) => (values.has(key) ? (values.get(key) as T) : fallback),
-		update: async (key: string, value: unknown) => void (value === undefined ? values.delete(key) : values.set(key, value)),
+		update: async (key: string, value: unknown) =>
+			void (value === undefined ? values.delete(key) : values.set(key, value)),
 	};
 }
 
@@ -115,11 +137,16 @@ export async function handleChatRequest(
 	let seed: vscode.LanguageModelChatMessage[] | undefined;
 	if (request.command && EXACT_COMMANDS.has(request.command)) {
 		const outcome = await runExactCommand(manager, request, stream, token);
-		if ('done' in outcome) return { ...outcome.done, metadata: { ...metadata, ...(outcome.done.metadata as object | undefined) } };
+		if ('done' in outcome)
+			return { ...outcome.done, metadata: { ...metadata, ...(outcome.done.metadata as object | undefined) } };
 		seed = outcome.messages;
 	}
 	if (!servers.some((server) => server.state.kind === 'running')) {
-		stream.markdown(servers.length === 0 ? '_No MCP server is configured, so no MCP tools are available._\n\n' : '_No MCP server is running, so no MCP tools are available._\n\n');
+		stream.markdown(
+			servers.length === 0
+				? '_No MCP server is configured, so no MCP tools are available._\n\n'
+				: '_No MCP server is running, so no MCP tools are available._\n\n',
+		);
 		showServers();
 	}
 
@@ -131,7 +158,11 @@ export async function handleChatRequest(
 			`_${selection.tools.length} of ${enabled.length} MCP tools sent to the model (the best matches for your request); ${selection.leftOut} left out. ` +
 				'To always send a tool, add its name (e.g. `mcp__server__tool`, or `mcp__server__*`) to the setting `mcpSwitchboard.chat.pinnedTools`._\n\n',
 		);
-		stream.button({ command: 'workbench.action.openSettings', arguments: [ChatSettings.pinnedTools], title: 'Pin Tools' });
+		stream.button({
+			command: 'workbench.action.openSettings',
+			arguments: [ChatSettings.pinnedTools],
+			title: 'Pin Tools',
+		});
 	}
 	const tools: vscode.LanguageModelChatTool[] = selection.tools.map((named) => ({
 		name: named.qualifiedName,
@@ -144,10 +175,17 @@ export async function handleChatRequest(
 		const attached = (await attachedParts(manager, request.references ?? [], bridge.signal)).map(modelPart);
 		const prompt = seed ?? [vscode.LanguageModelChatMessage.User([new vscode.LanguageModelTextPart(request.prompt)])];
 		if (attached.length > 0 && seed) prompt.unshift(vscode.LanguageModelChatMessage.User(attached));
-		else if (attached.length > 0) prompt[0] = vscode.LanguageModelChatMessage.User([...attached, new vscode.LanguageModelTextPart(request.prompt)]);
+		else if (attached.length > 0)
+			prompt[0] = vscode.LanguageModelChatMessage.User([...attached, new vscode.LanguageModelTextPart(request.prompt)]);
 		const messages = [...historyMessages(context.history), ...prompt];
 		for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
-			const response = await request.model.sendRequest(messages, tools.length > 0 ? { tools, justification: 'MCP Switchboard offers the tools of your running MCP servers to the model.' } : {}, token);
+			const response = await request.model.sendRequest(
+				messages,
+				tools.length > 0
+					? { tools, justification: 'MCP Switchboard offers the tools of your running MCP servers to the model.' }
+					: {},
+				token,
+			);
 			let text = '';
 			const calls: vscode.LanguageModelToolCallPart[] = [];
 			for await (const part of response.stream) {
@@ -159,9 +197,15 @@ export async function handleChatRequest(
 				}
 			}
 			if (calls.length === 0 || token.isCancellationRequested) return { metadata };
-			messages.push(vscode.LanguageModelChatMessage.Assistant([...(text ? [new vscode.LanguageModelTextPart(text)] : []), ...calls]));
+			messages.push(
+				vscode.LanguageModelChatMessage.Assistant([
+					...(text ? [new vscode.LanguageModelTextPart(text)] : []),
+					...calls,
+				]),
+			);
 			const results: vscode.LanguageModelToolResultPart[] = [];
-			for (const call of calls) results.push(await runTool(manager, consent, isEnabled, call, stream, bridge.signal, metadata, options.tasks));
+			for (const call of calls)
+				results.push(await runTool(manager, consent, isEnabled, call, stream, bridge.signal, metadata, options.tasks));
 			if (token.isCancellationRequested) return { metadata };
 			messages.push(vscode.LanguageModelChatMessage.User(results));
 		}
@@ -178,13 +222,27 @@ export async function handleChatRequest(
 }
 
 /** Runs one tool call and turns whatever happens (result, isError, throw, unknown tool, refusal) into a result part. */
-async function runTool(manager: Manager, consent: ToolConsent, isEnabled: (named: NamedTool) => boolean, call: vscode.LanguageModelToolCallPart, stream: vscode.ChatResponseStream, signal: AbortSignal, metadata: ChatMetadata, tasks?: TaskList): Promise<vscode.LanguageModelToolResultPart> {
-	const answer = (text: string) => new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(text)]);
+async function runTool(
+	manager: Manager,
+	consent: ToolConsent,
+	isEnabled: (named: NamedTool) => boolean,
+	call: vscode.LanguageModelToolCallPart,
+	stream: vscode.ChatResponseStream,
+	signal: AbortSignal,
+	metadata: ChatMetadata,
+	tasks?: TaskList,
+): Promise<vscode.LanguageModelToolResultPart> {
+	const answer = (text: string) =>
+		new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(text)]);
 	const found = manager.findTool(call.name);
 	const named = found && isEnabled(found) ? found : undefined;
-	if (!named) return answer(`Tool error: there is no tool ${call.name} (its MCP server may have stopped or changed its tools).`);
+	if (!named)
+		return answer(`Tool error: there is no tool ${call.name} (its MCP server may have stopped or changed its tools).`);
 	const { server, tool } = named;
-	const args = call.input && typeof call.input === 'object' && !Array.isArray(call.input) ? (call.input as Record<string, unknown>) : {};
+	const args =
+		call.input && typeof call.input === 'object' && !Array.isArray(call.input)
+			? (call.input as Record<string, unknown>)
+			: {};
 	if (!(await consent.confirm(server, tool, args, 'model'))) {
 		metadata.toolCalls.push({ server, tool: tool.name, ok: false });
 		stream.markdown(`\n\n_Not run: ${server} › ${tool.name} (declined)._\n\n`);
@@ -206,14 +264,16 @@ async function runTool(manager: Manager, consent: ToolConsent, isEnabled: (named
 				taskId = handle.taskId;
 				tasks?.track(server, tool.name, args, handle, '@mcp');
 			},
-			onTaskStatus: (task) => stream.progress(progressLabel(server, tool.name, task.statusMessage ?? task.status.replace('_', ' '))),
+			onTaskStatus: (task) =>
+				stream.progress(progressLabel(server, tool.name, task.statusMessage ?? task.status.replace('_', ' '))),
 		});
 		metadata.toolCalls.push({ server, tool: tool.name, ok: result.isError !== true });
 		return new vscode.LanguageModelToolResultPart(call.callId, toolResultParts(result).map(modelPart));
 	} catch (error) {
 		metadata.toolCalls.push({ server, tool: tool.name, ok: false });
 		const text = toolFailureText(server, tool.name, error);
-		if (!signal.aborted) stream.markdown(`\n\n_${text.replace(/^Tool error: /, '').replace(/([\\*_[\]<>])/g, '\\$1')}_\n\n`);
+		if (!signal.aborted)
+			stream.markdown(`\n\n_${text.replace(/^Tool error: /, '').replace(/([\\*_[\]<>])/g, '\\$1')}_\n\n`);
 		return answer(text);
 	}
 }
@@ -222,25 +282,41 @@ async function runTool(manager: Manager, consent: ToolConsent, isEnabled: (named
  * Registers `@mcp` ({@link CHAT_PARTICIPANT_ID}) with the extension's icon. Dispose to unregister.
  * Fails only if VS Code lacks the chat API (then nothing is registered and a no-op disposable is returned).
  */
-export function registerChatParticipant(context: vscode.ExtensionContext, manager: Manager, options: ChatOptions = {}): vscode.Disposable {
+export function registerChatParticipant(
+	context: vscode.ExtensionContext,
+	manager: Manager,
+	options: ChatOptions = {},
+): vscode.Disposable {
 	if (typeof vscode.chat?.createChatParticipant !== 'function') return new vscode.Disposable(() => undefined);
-	const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT_ID, (request, chatContext, stream, token) => handleChatRequest(manager, request, chatContext, stream, token, options));
+	const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT_ID, (request, chatContext, stream, token) =>
+		handleChatRequest(manager, request, chatContext, stream, token, options),
+	);
 	participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'mcp.svg');
 	participant.followupProvider = {
 		provideFollowups: (result) => {
 			const called = (result.metadata as { call?: { server: string; tool: string } } | undefined)?.call;
-			if (called) return [{ prompt: `Summarise the result of ${called.server} › ${called.tool}`, label: 'Summarise the result' }];
+			if (called)
+				return [{ prompt: `Summarise the result of ${called.server} › ${called.tool}`, label: 'Summarise the result' }];
 			const calls = (result.metadata as ChatMetadata | undefined)?.toolCalls ?? [];
-			return calls.length === 0 ? [] : [{ prompt: 'List the available tools', command: 'tools', label: 'List the MCP tools' }];
+			return calls.length === 0
+				? []
+				: [{ prompt: 'List the available tools', command: 'tools', label: 'List the MCP tools' }];
 		},
 	};
 	// Each server's tools are indexed for ranking when its list arrives, so a request only combines the indexes.
 	const indexing = indexServerTools(manager);
 	// From a resource row of the Servers view (or the palette): the chat opens with `@mcp /read <uri> ` typed, for the
 	// question to follow; without a row, `/read` alone offers the resources to pick from.
-	const ask = vscode.commands.registerCommand(ASK_ABOUT_RESOURCE, (element?: { kind?: string; resource?: { uri?: unknown } }) => {
-		const uri = element?.kind === 'resource' && typeof element.resource?.uri === 'string' ? element.resource.uri : undefined;
-		return vscode.commands.executeCommand('workbench.action.chat.open', { query: `@mcp /read ${uri ? `${uri} ` : ''}`, isPartialQuery: uri !== undefined });
-	});
+	const ask = vscode.commands.registerCommand(
+		ASK_ABOUT_RESOURCE,
+		(element?: { kind?: string; resource?: { uri?: unknown } }) => {
+			const uri =
+				element?.kind === 'resource' && typeof element.resource?.uri === 'string' ? element.resource.uri : undefined;
+			return vscode.commands.executeCommand('workbench.action.chat.open', {
+				query: `@mcp /read ${uri ? `${uri} ` : ''}`,
+				isPartialQuery: uri !== undefined,
+			});
+		},
+	);
 	return vscode.Disposable.from(participant, ask, indexing);
 }

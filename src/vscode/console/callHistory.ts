@@ -5,7 +5,12 @@
  * key-value store shaped like a Memento, so this is unit-tested in plain Node.
  */
 import { Emitter, type Event } from '../../common/event';
-import type { InvocationOrigin, InvocationOutcome, InvocationRecord, InvocationTarget } from '../../manager/invocations';
+import type {
+	InvocationOrigin,
+	InvocationOutcome,
+	InvocationRecord,
+	InvocationTarget,
+} from '../../manager/invocations';
 
 /** A Memento's two methods. */
 export interface KeyValueStore {
@@ -120,5 +125,12 @@ export class CallHistory {
 function isEntry(value: unknown): value is HistoryEntry {
 	if (typeof value !== 'object' || value === null) return false;
 	const entry = value as Partial<HistoryEntry>;
-	return typeof entry.id === 'string' && typeof entry.target === 'object' && entry.target !== null && typeof entry.outcome === 'object' && entry.outcome !== null && typeof entry.startedAt === 'number';
+	return (
+		typeof entry.id === 'string' &&
+		typeof entry.target === 'object' &&
+		entry.target !== null &&
+		typeof entry.outcome === 'object' &&
+		entry.outcome !== null &&
+		typeof entry.startedAt === 'number'
+	);
 }

@@ -34,7 +34,10 @@ function outcomeText(entry: HistoryEntry): string {
 
 function icon(entry: HistoryEntry): vscode.ThemeIcon {
 	const outcome = entry.outcome;
-	if (outcome.kind === 'error') return outcome.cancelled ? new vscode.ThemeIcon('circle-slash') : new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
+	if (outcome.kind === 'error')
+		return outcome.cancelled
+			? new vscode.ThemeIcon('circle-slash')
+			: new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
 	if (outcome.isError) return new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
 	return new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'));
 }
@@ -55,8 +58,10 @@ export function invocationOf(entry: HistoryEntry): Invocation {
 /** The JSON a person sees for an entry's result: the server's answer as sent, or the error. */
 export function resultText(entry: HistoryEntry): string {
 	const outcome = entry.outcome;
-	if (entry.resultDropped) return `// The result (${entry.resultDropped.chars.toLocaleString('en-US')} characters of JSON) was too large to keep in the history. Re-run the call to see it.\n`;
-	if (outcome.kind === 'error') return `${JSON.stringify({ error: outcome.message, cancelled: outcome.cancelled }, null, 2)}\n`;
+	if (entry.resultDropped)
+		return `// The result (${entry.resultDropped.chars.toLocaleString('en-US')} characters of JSON) was too large to keep in the history. Re-run the call to see it.\n`;
+	if (outcome.kind === 'error')
+		return `${JSON.stringify({ error: outcome.message, cancelled: outcome.cancelled }, null, 2)}\n`;
 	return `${JSON.stringify(outcome.result, null, 2)}\n`;
 }
 
@@ -70,15 +75,29 @@ export function resultUri(entry: HistoryEntry): vscode.Uri {
 export function runInvocation(invocation: Invocation, edit = false): Thenable<unknown> {
 	switch (invocation.kind) {
 		case 'tool':
-			return vscode.commands.executeCommand('mcpSwitchboard.callTool', { server: invocation.server, tool: invocation.tool, arguments: invocation.arguments, edit });
+			return vscode.commands.executeCommand('mcpSwitchboard.callTool', {
+				server: invocation.server,
+				tool: invocation.tool,
+				arguments: invocation.arguments,
+				edit,
+			});
 		case 'prompt':
-			return vscode.commands.executeCommand('mcpSwitchboard.getPrompt', { server: invocation.server, prompt: invocation.prompt, ...(edit ? {} : { arguments: invocation.arguments }) });
+			return vscode.commands.executeCommand('mcpSwitchboard.getPrompt', {
+				server: invocation.server,
+				prompt: invocation.prompt,
+				...(edit ? {} : { arguments: invocation.arguments }),
+			});
 		case 'resource':
-			return vscode.commands.executeCommand('mcpSwitchboard.readResource', { server: invocation.server, uri: invocation.uri });
+			return vscode.commands.executeCommand('mcpSwitchboard.readResource', {
+				server: invocation.server,
+				uri: invocation.uri,
+			});
 	}
 }
 
-export class HistoryView implements vscode.TreeDataProvider<HistoryEntry>, vscode.TextDocumentContentProvider, vscode.Disposable {
+export class HistoryView
+	implements vscode.TreeDataProvider<HistoryEntry>, vscode.TextDocumentContentProvider, vscode.Disposable
+{
 	private readonly changed = new vscode.EventEmitter<HistoryEntry | undefined>();
 	readonly onDidChangeTreeData = this.changed.event;
 	private readonly disposables: vscode.Disposable[] = [];
@@ -106,8 +125,11 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryEntry>, vscod
 		item.iconPath = icon(entry);
 		item.contextValue = `mcpHistory.${entry.target.kind}`;
 		const tooltip = new vscode.MarkdownString();
-		tooltip.appendText(`${entry.target.kind} on ${entry.target.server}, from ${entry.origin}, ${new Date(entry.startedAt).toLocaleString()}, ${duration(entry.durationMs)}: ${outcomeText(entry)}`);
-		if (entry.target.kind !== 'resource') tooltip.appendCodeblock(JSON.stringify(entry.target.arguments, null, 2), 'json');
+		tooltip.appendText(
+			`${entry.target.kind} on ${entry.target.server}, from ${entry.origin}, ${new Date(entry.startedAt).toLocaleString()}, ${duration(entry.durationMs)}: ${outcomeText(entry)}`,
+		);
+		if (entry.target.kind !== 'resource')
+			tooltip.appendCodeblock(JSON.stringify(entry.target.arguments, null, 2), 'json');
 		item.tooltip = tooltip;
 		item.command = { command: HistoryCommands.open, title: 'Open Result', arguments: [entry] };
 		return item;
@@ -128,7 +150,10 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryEntry>, vscod
  * The view's commands. `entry` comes from the row; the commands say so when invoked without one. `onOpen` also sees
  * each opened entry (MCP Apps shows a tool's app beside it).
  */
-export function registerHistoryCommands(history: CallHistory, onOpen?: (entry: HistoryEntry) => void): vscode.Disposable {
+export function registerHistoryCommands(
+	history: CallHistory,
+	onOpen?: (entry: HistoryEntry) => void,
+): vscode.Disposable {
 	const needEntry = (entry: HistoryEntry | undefined): entry is HistoryEntry => {
 		if (entry && history.get(entry.id)) return true;
 		void vscode.window.showInformationMessage('Pick a call in the MCP Call History view first.');
@@ -142,29 +167,54 @@ export function registerHistoryCommands(history: CallHistory, onOpen?: (entry: H
 		return editor;
 	};
 	return vscode.Disposable.from(
-		vscode.commands.registerCommand(HistoryCommands.open, (entry?: HistoryEntry) => (needEntry(entry) ? open(entry) : undefined)),
-		vscode.commands.registerCommand(HistoryCommands.rerun, (entry?: HistoryEntry) => (needEntry(entry) ? runInvocation(invocationOf(entry)) : undefined)),
-		vscode.commands.registerCommand(HistoryCommands.editRerun, (entry?: HistoryEntry) => (needEntry(entry) ? runInvocation(invocationOf(entry), true) : undefined)),
+		vscode.commands.registerCommand(HistoryCommands.open, (entry?: HistoryEntry) =>
+			needEntry(entry) ? open(entry) : undefined,
+		),
+		vscode.commands.registerCommand(HistoryCommands.rerun, (entry?: HistoryEntry) =>
+			needEntry(entry) ? runInvocation(invocationOf(entry)) : undefined,
+		),
+		vscode.commands.registerCommand(HistoryCommands.editRerun, (entry?: HistoryEntry) =>
+			needEntry(entry) ? runInvocation(invocationOf(entry), true) : undefined,
+		),
 		vscode.commands.registerCommand(HistoryCommands.compare, async (entry?: HistoryEntry) => {
 			if (!needEntry(entry)) return undefined;
 			const previous = history.previous(entry);
 			if (!previous) {
-				void vscode.window.showInformationMessage(`'${targetLabel(entry.target)}' on ${entry.target.server} has no earlier call in the history to compare with.`);
+				void vscode.window.showInformationMessage(
+					`'${targetLabel(entry.target)}' on ${entry.target.server} has no earlier call in the history to compare with.`,
+				);
 				return undefined;
 			}
 			const title = `${targetLabel(entry.target)} (${entry.target.server}): ${new Date(previous.startedAt).toLocaleTimeString()} ↔ ${new Date(entry.startedAt).toLocaleTimeString()}`;
-			return vscode.commands.executeCommand('vscode.diff', resultUri(previous), resultUri(entry), title, { preview: true });
+			return vscode.commands.executeCommand('vscode.diff', resultUri(previous), resultUri(entry), title, {
+				preview: true,
+			});
 		}),
 		vscode.commands.registerCommand(HistoryCommands.copy, async (entry?: HistoryEntry) => {
 			if (!needEntry(entry)) return undefined;
-			const text = JSON.stringify({ ...formatTarget(entry), origin: entry.origin, startedAt: new Date(entry.startedAt).toISOString(), durationMs: Math.round(entry.durationMs), outcome: entry.outcome }, null, 2);
+			const text = JSON.stringify(
+				{
+					...formatTarget(entry),
+					origin: entry.origin,
+					startedAt: new Date(entry.startedAt).toISOString(),
+					durationMs: Math.round(entry.durationMs),
+					outcome: entry.outcome,
+				},
+				null,
+				2,
+			);
 			await vscode.env.clipboard.writeText(text);
 			return text;
 		}),
 		vscode.commands.registerCommand(HistoryCommands.save, async (entry?: HistoryEntry, target?: vscode.Uri) => {
 			if (!needEntry(entry)) return undefined;
 			const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-			const suggested = `${targetLabel(entry.target).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'call'}.mcpcall.json`;
+			const suggested = `${
+				targetLabel(entry.target)
+					.replace(/[^A-Za-z0-9._-]+/g, '-')
+					.replace(/^-+|-+$/g, '')
+					.slice(0, 60) || 'call'
+			}.mcpcall.json`;
 			const uri =
 				target ??
 				(await vscode.window.showSaveDialog({

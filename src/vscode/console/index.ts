@@ -12,7 +12,9 @@ import { registerInvocationFiles } from './invocationLens';
 import { ProtocolViews } from './protocolView';
 
 function maxEntries(): number {
-	const value = vscode.workspace.getConfiguration('mcpSwitchboard').get<number>('history.maxEntries', DEFAULT_MAX_ENTRIES);
+	const value = vscode.workspace
+		.getConfiguration('mcpSwitchboard')
+		.get<number>('history.maxEntries', DEFAULT_MAX_ENTRIES);
 	return typeof value === 'number' && value >= 0 ? value : DEFAULT_MAX_ENTRIES;
 }
 
@@ -35,7 +37,13 @@ export function registerConsole(
 		vscode.workspace.registerTextDocumentContentProvider(HISTORY_SCHEME, view),
 		// Open shows a tool call's app beside its JSON, with the arguments and result as recorded (nothing runs again).
 		registerHistoryCommands(history, (entry) => {
-			if (entry.target.kind === 'tool' && entry.outcome.kind === 'result') void apps.open(entry.target.server, entry.target.name, entry.target.arguments, entry.outcome.result as CallToolResult);
+			if (entry.target.kind === 'tool' && entry.outcome.kind === 'result')
+				void apps.open(
+					entry.target.server,
+					entry.target.name,
+					entry.target.arguments,
+					entry.outcome.result as CallToolResult,
+				);
 		}),
 		registerInvocationFiles(),
 		vscode.workspace.onDidChangeConfiguration((e) => {

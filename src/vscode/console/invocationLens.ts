@@ -17,7 +17,13 @@ export class InvocationLens implements vscode.CodeLensProvider {
 		const title = parsed.invocation
 			? `$(play) Run ${parsed.invocation.kind === 'resource' ? `read ${parsed.invocation.uri}` : parsed.invocation.kind === 'tool' ? parsed.invocation.tool : `prompt ${parsed.invocation.prompt}`} on ${parsed.invocation.server}`
 			: '$(play) Run (fix the file first)';
-		return [new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), { title, command: RUN_INVOCATION_FILE, arguments: [document.uri] })];
+		return [
+			new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), {
+				title,
+				command: RUN_INVOCATION_FILE,
+				arguments: [document.uri],
+			}),
+		];
 	}
 }
 

@@ -64,7 +64,8 @@ const MAX_GAP = 8;
  */
 type Utf8Write = (this: Buffer, text: string, offset: number) => number;
 const bufferMethods = Buffer.prototype as unknown as { utf8Write?: Utf8Write; write: Utf8Write };
-const utf8Write: Utf8Write = typeof bufferMethods.utf8Write === 'function' ? bufferMethods.utf8Write : bufferMethods.write;
+const utf8Write: Utf8Write =
+	typeof bufferMethods.utf8Write === 'function' ? bufferMethods.utf8Write : bufferMethods.write;
 
 export class MessageRing {
 	/** Seq of the oldest message kept (equal to `next` when empty). Seqs start at 1 and are never reused. */
@@ -114,7 +115,9 @@ export class MessageRing {
 		this.capacity = Math.max(1, Math.floor(capacity));
 		this.readAhead = Math.min(READ_AHEAD, Math.floor(maxBytes / 8));
 		this.allocate(this.capacity);
-		this.data = Buffer.allocUnsafeSlow(Math.max(1, Math.min(Math.max(FIRST_BYTES, this.capacity * BYTES_PER_MESSAGE), this.maxBytes)));
+		this.data = Buffer.allocUnsafeSlow(
+			Math.max(1, Math.min(Math.max(FIRST_BYTES, this.capacity * BYTES_PER_MESSAGE), this.maxBytes)),
+		);
 	}
 
 	get count(): number {
@@ -277,7 +280,8 @@ export class MessageRing {
 		if (capacity === this.capacity) return;
 		this.chunk = undefined;
 		while (this.count > capacity) this.dropOldest();
-		const { times, sizes, flags, methods, ids, pairs, latencies, scans, stringIds, extraMethods, offsets, lengths } = this;
+		const { times, sizes, flags, methods, ids, pairs, latencies, scans, stringIds, extraMethods, offsets, lengths } =
+			this;
 		const oldCapacity = this.capacity;
 		this.capacity = capacity;
 		this.allocate(capacity);

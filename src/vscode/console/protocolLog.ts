@@ -241,7 +241,10 @@ export class ProtocolLog {
 			flags |= Flag.Redacted;
 		}
 		const ring = this.ring;
-		const seq = bytes !== undefined && !(flags & Flag.Redacted) ? ring.pushBytes(bytes, start, end, flags) : ring.push(text, flags);
+		const seq =
+			bytes !== undefined && !(flags & Flag.Redacted)
+				? ring.pushBytes(bytes, start, end, flags)
+				: ring.push(text, flags);
 		this.fill(seq, this.time(), size, method, id);
 		this.startTimer();
 	}
@@ -266,7 +269,14 @@ export class ProtocolLog {
 		const first = ring.pushAll(this.pendingTexts, this.pendingFlags, n);
 		for (let i = 0; i < n; i++) {
 			// A burst longer than the ring keeps only its newest.
-			if (ring.has(first + i)) this.fill(first + i, this.pendingTimes[i]!, this.pendingTexts[i]!.length, this.pendingMethods[i], this.pendingIds[i]);
+			if (ring.has(first + i))
+				this.fill(
+					first + i,
+					this.pendingTimes[i]!,
+					this.pendingTexts[i]!.length,
+					this.pendingMethods[i],
+					this.pendingIds[i],
+				);
 		}
 		// Let go of, so nothing of them outlives the burst (see messageRing.ts on what surviving costs).
 		this.pendingTexts.fill('', 0, n);
@@ -283,7 +293,8 @@ export class ProtocolLog {
 		ring.times[slot] = time;
 		ring.sizes[slot] = size;
 		// The method of the message before, most often (a busy client calls one method), without a lookup.
-		ring.methods[slot] = method === undefined ? 0 : method === this.lastMethod ? this.lastMethodCode : this.methodCode(method, slot);
+		ring.methods[slot] =
+			method === undefined ? 0 : method === this.lastMethod ? this.lastMethodCode : this.methodCode(method, slot);
 		let flags = ring.flags[slot]!;
 		if (typeof id === 'number') {
 			ring.ids[slot] = id;
@@ -423,7 +434,18 @@ export class ProtocolLog {
 		const ring = this.ring;
 		const kept = seqs.filter((seq) => ring.has(seq));
 		const n = kept.length;
-		const columns: RowColumns = { first: kept[0] ?? ring.first, seqs: kept, times: new Array<number>(n), flags: new Array<number>(n), sizes: new Array<number>(n), methods: new Array<number>(n), names: [], ids: new Array<string | number | null>(n), pairs: new Array<number>(n), latencies: new Array<number | null>(n) };
+		const columns: RowColumns = {
+			first: kept[0] ?? ring.first,
+			seqs: kept,
+			times: new Array<number>(n),
+			flags: new Array<number>(n),
+			sizes: new Array<number>(n),
+			methods: new Array<number>(n),
+			names: [],
+			ids: new Array<string | number | null>(n),
+			pairs: new Array<number>(n),
+			latencies: new Array<number | null>(n),
+		};
 		const names = new Map<number, number>();
 		for (let i = 0; i < n; i++) {
 			const slot = ring.slot(kept[i]!);
@@ -502,7 +524,13 @@ export class ProtocolLog {
 		const ring = this.ring;
 		const slot = ring.slot(seq);
 		const flags = ring.flags[slot]!;
-		const row: ProtocolRow = { seq, time: ring.times[slot]!, direction: flags & Flag.In ? 'in' : 'out', kind: PROTOCOL_KINDS[kindOf(flags)]!, size: ring.sizes[slot]! };
+		const row: ProtocolRow = {
+			seq,
+			time: ring.times[slot]!,
+			direction: flags & Flag.In ? 'in' : 'out',
+			kind: PROTOCOL_KINDS[kindOf(flags)]!,
+			size: ring.sizes[slot]!,
+		};
 		const method = this.methodAt(slot);
 		if (method !== undefined) row.method = method;
 		const id = this.idAt(slot);
@@ -574,7 +602,8 @@ export class ProtocolLog {
 			if (pattern) {
 				const code = methods[slot]!;
 				if (code !== 0) {
-					let matches = code === EXTRA_METHOD ? (pattern.test(ring.extraMethods[slot] ?? '') ? 2 : 1) : methodMatches[code]!;
+					let matches =
+						code === EXTRA_METHOD ? (pattern.test(ring.extraMethods[slot] ?? '') ? 2 : 1) : methodMatches[code]!;
 					if (matches === 0) methodMatches[code] = matches = pattern.test(this.methodNames[code]!) ? 2 : 1;
 					if (matches === 2) {
 						out.push(seq);

@@ -26,7 +26,9 @@ export function prettyText(entry: ProtocolEntry): string {
 }
 
 function capacity(): number {
-	const value = vscode.workspace.getConfiguration('mcpSwitchboard').get<number>('protocolView.maxMessages', DEFAULT_CAPACITY);
+	const value = vscode.workspace
+		.getConfiguration('mcpSwitchboard')
+		.get<number>('protocolView.maxMessages', DEFAULT_CAPACITY);
 	return typeof value === 'number' && value >= 100 ? value : DEFAULT_CAPACITY;
 }
 
@@ -56,7 +58,9 @@ export class ProtocolPanel implements vscode.Disposable {
 		panel.webview.options = { enableScripts: true, localResourceRoots: [] };
 		panel.webview.html = protocolViewHtml(server, nonce, panel.webview.cspSource);
 		this.disposables.push(
-			manager.watchMessages(server, (direction, message, text, bytes, start, end) => this.log.record(direction, message, text, bytes, start, end)),
+			manager.watchMessages(server, (direction, message, text, bytes, start, end) =>
+				this.log.record(direction, message, text, bytes, start, end),
+			),
 			this.log.onDidAdd(() => this.post()),
 			panel.webview.onDidReceiveMessage((message: FromWebview) => void this.receive(message)),
 			vscode.workspace.onDidChangeConfiguration((e) => {
@@ -85,7 +89,9 @@ export class ProtocolPanel implements vscode.Disposable {
 				}
 				return;
 			case 'rows': {
-				const seqs = Array.isArray(message.seqs) ? message.seqs.filter((seq): seq is number => typeof seq === 'number').slice(0, MAX_ROWS_ASKED) : [];
+				const seqs = Array.isArray(message.seqs)
+					? message.seqs.filter((seq): seq is number => typeof seq === 'number').slice(0, MAX_ROWS_ASKED)
+					: [];
 				await this.panel.webview.postMessage({ type: 'rows', columns: this.log.columnsOf(seqs) });
 				return;
 			}
@@ -94,12 +100,21 @@ export class ProtocolPanel implements vscode.Disposable {
 					// `after`: the webview filters a new batch alone and appends what matches.
 					const after = typeof message.after === 'number' ? message.after : 0;
 					const seqs = this.log.filter(String(message.query ?? ''), message.errorsOnly === true, after);
-					await this.panel.webview.postMessage({ type: 'filtered', token: message.token, seqs, ...(after > 0 ? { after } : {}) });
+					await this.panel.webview.postMessage({
+						type: 'filtered',
+						token: message.token,
+						seqs,
+						...(after > 0 ? { after } : {}),
+					});
 				}
 				return;
 			case 'details': {
 				const entry = this.log.get(Number(message.seq));
-				await this.panel.webview.postMessage({ type: 'details', seq: message.seq, text: entry ? prettyText(entry) : 'This message is no longer kept (the view keeps the newest ones).' });
+				await this.panel.webview.postMessage({
+					type: 'details',
+					seq: message.seq,
+					text: entry ? prettyText(entry) : 'This message is no longer kept (the view keeps the newest ones).',
+				});
 				return;
 			}
 			case 'copy': {
@@ -141,7 +156,12 @@ export class ProtocolViews implements vscode.Disposable {
 
 	/** Opens (or reveals) the view of the server named by `target` (a name, a tree node, `{ server }`), else asks. */
 	async show(target?: unknown): Promise<ProtocolPanel | undefined> {
-		let server = typeof target === 'string' ? target : typeof target === 'object' && target !== null && typeof (target as { server?: unknown }).server === 'string' ? (target as { server: string }).server : undefined;
+		let server =
+			typeof target === 'string'
+				? target
+				: typeof target === 'object' && target !== null && typeof (target as { server?: unknown }).server === 'string'
+					? (target as { server: string }).server
+					: undefined;
 		if (server === undefined) {
 			const recent = this.recent();
 			const names = this.manager
@@ -152,7 +172,9 @@ export class ProtocolViews implements vscode.Disposable {
 				void vscode.window.showInformationMessage('No MCP server is configured. Add one from the MCP view first.');
 				return undefined;
 			}
-			server = (await vscode.window.showQuickPick(names, { title: 'Show Protocol of MCP Server', placeHolder: 'Pick a server' }))?.label;
+			server = (
+				await vscode.window.showQuickPick(names, { title: 'Show Protocol of MCP Server', placeHolder: 'Pick a server' })
+			)?.label;
 			if (server === undefined) return undefined;
 		}
 		const open = this.panels.get(server);
@@ -164,7 +186,12 @@ export class ProtocolViews implements vscode.Disposable {
 			void vscode.window.showErrorMessage(`No MCP server named '${server}' is configured.`);
 			return undefined;
 		}
-		const panel = vscode.window.createWebviewPanel('mcpSwitchboard.protocol', `MCP Protocol: ${server}`, vscode.ViewColumn.Active, { retainContextWhenHidden: true });
+		const panel = vscode.window.createWebviewPanel(
+			'mcpSwitchboard.protocol',
+			`MCP Protocol: ${server}`,
+			vscode.ViewColumn.Active,
+			{ retainContextWhenHidden: true },
+		);
 		const view = new ProtocolPanel(server, panel, this.manager, () => this.panels.delete(server));
 		this.panels.set(server, view);
 		return view;

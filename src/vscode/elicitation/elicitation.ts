@@ -105,11 +105,13 @@ export class ElicitationPresenter implements vscode.Disposable {
 	 */
 	async elicit(server: string, params: ElicitRequest, signal: AbortSignal): Promise<ElicitResult> {
 		if (this.disposed) return CANCELLED;
-		const summary = params.mode === 'url' ? `asks you to open a page: ${params.message}` : `asks for input: ${params.message}`;
+		const summary =
+			params.mode === 'url' ? `asks you to open a page: ${params.message}` : `asks for input: ${params.message}`;
 		try {
 			return await this.queue.run(
 				{ server, summary, signal },
-				(turn) => (signal.aborted || this.disposed ? Promise.resolve(CANCELLED) : this.run({ server, signal, turn }, params)),
+				(turn) =>
+					signal.aborted || this.disposed ? Promise.resolve(CANCELLED) : this.run({ server, signal, turn }, params),
 				{ dismissed: () => this.dismissed(server), aborted: () => CANCELLED },
 			);
 		} catch (error) {
@@ -171,7 +173,9 @@ export class ElicitationPresenter implements vscode.Disposable {
 			log.warn(`Elicitation form: ${problem.message}${problem.required ? ' (required)' : ' (skipped)'}`);
 		}
 		if (model.problems.some((p) => p.required)) {
-			void vscode.window.showWarningMessage(`${server} asked for information in a form this client cannot show; the request was declined. See the server's output for details.`);
+			void vscode.window.showWarningMessage(
+				`${server} asked for information in a form this client cannot show; the request was declined. See the server's output for details.`,
+			);
 			return { action: 'decline' };
 		}
 		const fields = model.fields;
@@ -225,7 +229,9 @@ export class ElicitationPresenter implements vscode.Disposable {
 				return { action: 'decline' };
 			}
 			// Edit: one field (then back to the review), or the whole form from the first step.
-			const target = review.value.startsWith('field:') ? fields.findIndex((f) => `field:${f.name}` === review.value) : 0;
+			const target = review.value.startsWith('field:')
+				? fields.findIndex((f) => `field:${f.name}` === review.value)
+				: 0;
 			index = Math.max(0, target);
 			editingFromReview = review.value.startsWith('field:');
 		}
@@ -241,7 +247,14 @@ export class ElicitationPresenter implements vscode.Disposable {
 		return field.secret ? `${this.secretWarning(server, field)} ${text}` : text;
 	}
 
-	private askField(session: Session, title: string, field: FormField, current: FormValue | undefined, step: number, totalSteps: number): Promise<StepResult<FormValue | undefined>> {
+	private askField(
+		session: Session,
+		title: string,
+		field: FormField,
+		current: FormValue | undefined,
+		step: number,
+		totalSteps: number,
+	): Promise<StepResult<FormValue | undefined>> {
 		switch (field.kind) {
 			case 'string':
 			case 'number':
@@ -266,7 +279,11 @@ export class ElicitationPresenter implements vscode.Disposable {
 					session,
 					title,
 					field,
-					field.options.map((o) => ({ id: o.value, label: o.label, description: o.label === o.value ? undefined : o.value })),
+					field.options.map((o) => ({
+						id: o.value,
+						label: o.label,
+						description: o.label === o.value ? undefined : o.value,
+					})),
 					typeof current === 'string' ? current : undefined,
 					(id) => id,
 					step,
@@ -279,7 +296,10 @@ export class ElicitationPresenter implements vscode.Disposable {
 
 	/** The Back button (after the first step) and the Decline button of one form step. */
 	private stepButtons(server: string, step: number): vscode.QuickInputButton[] {
-		const decline: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('close'), tooltip: `Decline (tell ${server} you will not answer)` };
+		const decline: vscode.QuickInputButton = {
+			iconPath: new vscode.ThemeIcon('close'),
+			tooltip: `Decline (tell ${server} you will not answer)`,
+		};
 		return step > 1 ? [vscode.QuickInputButtons.Back, decline] : [decline];
 	}
 
@@ -346,7 +366,14 @@ export class ElicitationPresenter implements vscode.Disposable {
 		});
 	}
 
-	private askText(session: Session, title: string, field: FormField, current: FormValue | undefined, step: number, totalSteps: number): Promise<StepResult<FormValue | undefined>> {
+	private askText(
+		session: Session,
+		title: string,
+		field: FormField,
+		current: FormValue | undefined,
+		step: number,
+		totalSteps: number,
+	): Promise<StepResult<FormValue | undefined>> {
 		const { server } = session;
 		const box = vscode.window.createInputBox();
 		box.title = title;
@@ -390,7 +417,10 @@ export class ElicitationPresenter implements vscode.Disposable {
 		pick.matchOnDescription = true;
 		const items: Item[] = choices.map((c) => (c.id === current ? { ...c, detail: 'current choice' } : c));
 		if (!field.required) {
-			items.push({ id: '', label: '', kind: vscode.QuickPickItemKind.Separator }, { id: '\0skip', label: 'Leave unset', description: 'optional: send nothing for this field' });
+			items.push(
+				{ id: '', label: '', kind: vscode.QuickPickItemKind.Separator },
+				{ id: '\0skip', label: 'Leave unset', description: 'optional: send nothing for this field' },
+			);
 		}
 		pick.items = items;
 		const active = items.find((i) => i.id === current);
@@ -421,7 +451,11 @@ export class ElicitationPresenter implements vscode.Disposable {
 		pick.canSelectMany = true;
 		const prompt = this.fieldPrompt(server, field);
 		pick.placeholder = prompt;
-		const items: Item[] = field.options.map((o) => ({ id: o.value, label: o.label, description: o.label === o.value ? undefined : o.value }));
+		const items: Item[] = field.options.map((o) => ({
+			id: o.value,
+			label: o.label,
+			description: o.label === o.value ? undefined : o.value,
+		}));
 		pick.items = items;
 		pick.selectedItems = items.filter((i) => current.includes(i.id));
 		return this.runInput(pick, { server, kind: 'field', field: field.name, step, totalSteps }, session, (settle) => [
@@ -443,7 +477,13 @@ export class ElicitationPresenter implements vscode.Disposable {
 		]);
 	}
 
-	private review(session: Session, title: string, fields: readonly FormField[], values: ReadonlyMap<string, FormValue>, totalSteps: number): Promise<StepResult<string>> {
+	private review(
+		session: Session,
+		title: string,
+		fields: readonly FormField[],
+		values: ReadonlyMap<string, FormValue>,
+		totalSteps: number,
+	): Promise<StepResult<string>> {
 		const { server } = session;
 		const pick = vscode.window.createQuickPick<Item>();
 		pick.title = title;
@@ -499,7 +539,9 @@ export class ElicitationPresenter implements vscode.Disposable {
 		// Only web pages: a command:, file: or vscode: link could act inside the editor instead of showing a page.
 		if (target.protocol !== 'https:' && target.protocol !== 'http:') {
 			log.warn(`URL elicitation declined: only http and https pages are opened, not ${target.protocol}`);
-			void vscode.window.showWarningMessage(`${server} asked to open a ${target.protocol} link; only web pages are opened. The request was declined.`);
+			void vscode.window.showWarningMessage(
+				`${server} asked to open a ${target.protocol} link; only web pages are opened. The request was declined.`,
+			);
 			return { action: 'decline' };
 		}
 		const domain = target.hostname;
@@ -525,7 +567,9 @@ export class ElicitationPresenter implements vscode.Disposable {
 		}
 		// Spec: accept means the user agreed to open the URL; the interaction itself happens out of band.
 		const opened = await this.open(params.url);
-		log.info(`Opened ${domain} for URL elicitation ${params.elicitationId}${opened ? '' : ' (the editor could not open it)'}`);
+		log.info(
+			`Opened ${domain} for URL elicitation ${params.elicitationId}${opened ? '' : ' (the editor could not open it)'}`,
+		);
 		return { action: 'accept' };
 	}
 
@@ -533,19 +577,33 @@ export class ElicitationPresenter implements vscode.Disposable {
 	 * After the user opened the URLs of a -32042 error: offers to retry the tool call, going on by itself when the
 	 * server reports every elicitation complete. Resolves true to retry.
 	 */
-	async confirmRetry(server: string, what: string, elicitationIds: readonly string[], signal?: AbortSignal): Promise<boolean> {
+	async confirmRetry(
+		server: string,
+		what: string,
+		elicitationIds: readonly string[],
+		signal?: AbortSignal,
+	): Promise<boolean> {
 		const pending = () => elicitationIds.filter((id) => !this.isComplete(server, id));
 		if (elicitationIds.length > 0 && pending().length === 0) {
 			return true;
 		}
 		const own = signal ?? new AbortController().signal;
-		return this.queue.run({ server, summary: `waits for you to retry ${what}`, signal: own }, (turn) => this.askRetry({ server, signal: own, turn }, what, elicitationIds, pending), {
-			dismissed: () => false,
-			aborted: () => false,
-		});
+		return this.queue.run(
+			{ server, summary: `waits for you to retry ${what}`, signal: own },
+			(turn) => this.askRetry({ server, signal: own, turn }, what, elicitationIds, pending),
+			{
+				dismissed: () => false,
+				aborted: () => false,
+			},
+		);
 	}
 
-	private async askRetry(session: Session, what: string, elicitationIds: readonly string[], pending: () => string[]): Promise<boolean> {
+	private async askRetry(
+		session: Session,
+		what: string,
+		elicitationIds: readonly string[],
+		pending: () => string[],
+	): Promise<boolean> {
 		const { server } = session;
 		if (elicitationIds.length > 0 && pending().length === 0) {
 			return true;
@@ -581,10 +639,16 @@ export function urlElicitationsOf(error: unknown): ElicitUrlRequest[] | undefine
 	}
 	const data = error.data as { elicitations?: unknown } | undefined;
 	const list = Array.isArray(data?.elicitations) ? data.elicitations : [];
-	return list.filter(
-		(e): e is ElicitUrlRequest =>
-			typeof e === 'object' && e !== null && (e as { mode?: unknown }).mode === 'url' && typeof (e as { url?: unknown }).url === 'string' && typeof (e as { elicitationId?: unknown }).elicitationId === 'string',
-	).map((e) => ({ ...e, message: typeof e.message === 'string' ? e.message : '' }));
+	return list
+		.filter(
+			(e): e is ElicitUrlRequest =>
+				typeof e === 'object' &&
+				e !== null &&
+				(e as { mode?: unknown }).mode === 'url' &&
+				typeof (e as { url?: unknown }).url === 'string' &&
+				typeof (e as { elicitationId?: unknown }).elicitationId === 'string',
+		)
+		.map((e) => ({ ...e, message: typeof e.message === 'string' ? e.message : '' }));
 }
 
 /**
@@ -593,7 +657,13 @@ export function urlElicitationsOf(error: unknown): ElicitUrlRequest[] | undefine
  * false when the error is not -32042 or the user declined, cancelled or chose not to retry.
  * Spec: https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation#url-elicitation-required-error
  */
-export async function handleUrlElicitationRequired(server: string, error: unknown, presenter: ElicitationPresenter, what = 'the tool call', signal?: AbortSignal): Promise<boolean> {
+export async function handleUrlElicitationRequired(
+	server: string,
+	error: unknown,
+	presenter: ElicitationPresenter,
+	what = 'the tool call',
+	signal?: AbortSignal,
+): Promise<boolean> {
 	const elicitations = urlElicitationsOf(error);
 	if (!elicitations || elicitations.length === 0) {
 		return false;

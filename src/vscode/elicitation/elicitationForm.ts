@@ -39,7 +39,13 @@ export type FormField =
 	| (FieldBase & { kind: 'number' | 'integer'; minimum?: number; maximum?: number; default?: number })
 	| (FieldBase & { kind: 'boolean'; default?: boolean })
 	| (FieldBase & { kind: 'enum'; options: FormOption[]; default?: string })
-	| (FieldBase & { kind: 'multiEnum'; options: FormOption[]; minItems?: number; maxItems?: number; default?: string[] });
+	| (FieldBase & {
+			kind: 'multiEnum';
+			options: FormOption[];
+			minItems?: number;
+			maxItems?: number;
+			default?: string[];
+	  });
 
 /** The fields of a form, and the properties that could not be turned into one (with why). */
 export interface FormModel {
@@ -64,7 +70,8 @@ function nonNegInt(value: unknown): number | undefined {
 }
 
 /** Words that mark a secret wherever they appear. */
-const SECRET_WORDS = /\b(passwords?|passphrases?|passwd|passcodes?|secrets?|api ?keys?|apikeys?|access ?tokens?|auth ?tokens?|bearer ?tokens?|refresh ?tokens?|private ?keys?|credentials?)\b/;
+const SECRET_WORDS =
+	/\b(passwords?|passphrases?|passwd|passcodes?|secrets?|api ?keys?|apikeys?|access ?tokens?|auth ?tokens?|bearer ?tokens?|refresh ?tokens?|private ?keys?|credentials?)\b/;
 /** Short words that mark a secret only in a field's name or title: in prose ("do not give us your pin") they mislead. */
 const SECRET_NAMES = /\b(pwd|pass|token|pin|otp|ssn|cvv|cvc|security code)\b/;
 
@@ -92,7 +99,7 @@ function optionsFromEnum(values: unknown, names: unknown): FormOption[] | undefi
 		return undefined;
 	}
 	const labels = Array.isArray(names) ? names : [];
-	return (values).map((value, i) => ({ value, label: str(labels[i]) ?? value }));
+	return values.map((value, i) => ({ value, label: str(labels[i]) ?? value }));
 }
 
 function optionsFromConsts(list: unknown): FormOption[] | undefined {
@@ -113,7 +120,13 @@ function optionsFromConsts(list: unknown): FormOption[] | undefined {
 function fieldFromProperty(name: string, prop: Json, required: boolean): FormField | string {
 	const label = str(prop.title) ?? name;
 	const description = str(prop.description);
-	const base: FieldBase = { name, label, description, required, secret: looksSecret(name, str(prop.title), description) };
+	const base: FieldBase = {
+		name,
+		label,
+		description,
+		required,
+		secret: looksSecret(name, str(prop.title), description),
+	};
 	const type = prop.type;
 	if (type === 'string') {
 		const fromEnum = optionsFromEnum(prop.enum, prop.enumNames);
@@ -121,7 +134,12 @@ function fieldFromProperty(name: string, prop: Json, required: boolean): FormFie
 		const options = fromOneOf ?? fromEnum;
 		if (options) {
 			const def = str(prop.default);
-			return { ...base, kind: 'enum', options, ...(def !== undefined && options.some((o) => o.value === def) ? { default: def } : {}) };
+			return {
+				...base,
+				kind: 'enum',
+				options,
+				...(def !== undefined && options.some((o) => o.value === def) ? { default: def } : {}),
+			};
 		}
 		if (prop.enum !== undefined || prop.oneOf !== undefined) {
 			return `"${name}" has an enum this client cannot read`;
@@ -150,11 +168,14 @@ function fieldFromProperty(name: string, prop: Json, required: boolean): FormFie
 		return field;
 	}
 	if (type === 'boolean') {
-		return typeof prop.default === 'boolean' ? { ...base, kind: 'boolean', default: prop.default } : { ...base, kind: 'boolean' };
+		return typeof prop.default === 'boolean'
+			? { ...base, kind: 'boolean', default: prop.default }
+			: { ...base, kind: 'boolean' };
 	}
 	if (type === 'array') {
 		const items = isObject(prop.items) ? prop.items : {};
-		const options = optionsFromConsts(items.anyOf) ?? optionsFromConsts(items.oneOf) ?? optionsFromEnum(items.enum, items.enumNames);
+		const options =
+			optionsFromConsts(items.anyOf) ?? optionsFromConsts(items.oneOf) ?? optionsFromEnum(items.enum, items.enumNames);
 		if (!options) {
 			return `"${name}" is an array without a list of choices (items.enum or items.anyOf)`;
 		}
@@ -178,7 +199,11 @@ function fieldFromProperty(name: string, prop: Json, required: boolean): FormFie
  */
 export function formFromSchema(requestedSchema: { properties?: unknown; required?: unknown }): FormModel {
 	const properties = isObject(requestedSchema.properties) ? requestedSchema.properties : {};
-	const required = new Set(Array.isArray(requestedSchema.required) ? requestedSchema.required.filter((r): r is string => typeof r === 'string') : []);
+	const required = new Set(
+		Array.isArray(requestedSchema.required)
+			? requestedSchema.required.filter((r): r is string => typeof r === 'string')
+			: [],
+	);
 	const model: FormModel = { fields: [], problems: [] };
 	for (const [name, prop] of Object.entries(properties)) {
 		const result = isObject(prop) ? fieldFromProperty(name, prop, required.has(name)) : `"${name}" is not a schema`;
@@ -224,7 +249,12 @@ function formatProblem(format: StringFormat, text: string): string | undefined {
 			return validDate(text) ? undefined : 'Enter a date as YYYY-MM-DD, like 2025-11-25';
 		case 'date-time': {
 			const match = DATE_TIME.exec(text);
-			const ok = match !== null && validDate(match[1] ?? '') && Number(match[2]) < 24 && Number(match[3]) < 60 && Number(match[4]) < 61;
+			const ok =
+				match !== null &&
+				validDate(match[1] ?? '') &&
+				Number(match[2]) < 24 &&
+				Number(match[3]) < 60 &&
+				Number(match[4]) < 61;
 			return ok ? undefined : 'Enter a date and time as YYYY-MM-DDTHH:MM:SSZ, like 2025-11-25T14:30:00Z';
 		}
 	}
@@ -265,7 +295,10 @@ export function validateText(field: FormField, text: string): string | undefined
 		if (field.kind === 'integer' && !Number.isInteger(value)) {
 			return 'Enter a whole number';
 		}
-		if ((field.minimum !== undefined && value < field.minimum) || (field.maximum !== undefined && value > field.maximum)) {
+		if (
+			(field.minimum !== undefined && value < field.minimum) ||
+			(field.maximum !== undefined && value > field.maximum)
+		) {
 			return `Enter a number ${rangeText(field.minimum, field.maximum)}`;
 		}
 		return undefined;
@@ -339,7 +372,8 @@ export function displayValue(field: FormField, value: FormValue | undefined): st
 	if (field.secret && typeof value === 'string') {
 		return '•'.repeat(Math.min(12, Math.max(4, value.length)));
 	}
-	const label = (v: string) => (field.kind === 'enum' || field.kind === 'multiEnum' ? (field.options.find((o) => o.value === v)?.label ?? v) : v);
+	const label = (v: string) =>
+		field.kind === 'enum' || field.kind === 'multiEnum' ? (field.options.find((o) => o.value === v)?.label ?? v) : v;
 	if (Array.isArray(value)) {
 		return value.length === 0 ? '(none)' : value.map(label).join(', ');
 	}
@@ -352,7 +386,8 @@ export function fieldHint(field: FormField): string {
 	switch (field.kind) {
 		case 'string': {
 			parts.push(field.format ?? 'text');
-			if (field.minLength !== undefined && field.maxLength !== undefined) parts.push(`${field.minLength}–${field.maxLength} characters`);
+			if (field.minLength !== undefined && field.maxLength !== undefined)
+				parts.push(`${field.minLength}–${field.maxLength} characters`);
 			else if (field.minLength !== undefined) parts.push(`at least ${plural(field.minLength, 'character')}`);
 			else if (field.maxLength !== undefined) parts.push(`at most ${plural(field.maxLength, 'character')}`);
 			break;
@@ -360,7 +395,13 @@ export function fieldHint(field: FormField): string {
 		case 'number':
 		case 'integer': {
 			const range = rangeText(field.minimum, field.maximum);
-			parts.push(range ? `${field.kind === 'integer' ? 'whole number' : 'number'} ${range}` : field.kind === 'integer' ? 'whole number' : 'number');
+			parts.push(
+				range
+					? `${field.kind === 'integer' ? 'whole number' : 'number'} ${range}`
+					: field.kind === 'integer'
+						? 'whole number'
+						: 'number',
+			);
 			break;
 		}
 		case 'boolean':
@@ -371,7 +412,15 @@ export function fieldHint(field: FormField): string {
 			break;
 		case 'multiEnum': {
 			const { minItems: lo, maxItems: hi } = field;
-			parts.push(lo !== undefined && hi !== undefined ? `choose ${lo}–${hi}` : lo !== undefined ? `choose at least ${lo}` : hi !== undefined ? `choose up to ${hi}` : 'choose any');
+			parts.push(
+				lo !== undefined && hi !== undefined
+					? `choose ${lo}–${hi}`
+					: lo !== undefined
+						? `choose at least ${lo}`
+						: hi !== undefined
+							? `choose up to ${hi}`
+							: 'choose any',
+			);
 			break;
 		}
 	}
@@ -383,7 +432,10 @@ export function fieldHint(field: FormField): string {
  * The answer's `content`: only the fields with a value, in schema order. Throws when a required field has no value
  * or a value has the wrong type, so a bug in the presenter cannot send the server something the schema forbids.
  */
-export function buildContent(fields: readonly FormField[], values: ReadonlyMap<string, FormValue>): Record<string, FormValue> {
+export function buildContent(
+	fields: readonly FormField[],
+	values: ReadonlyMap<string, FormValue>,
+): Record<string, FormValue> {
 	const content: Record<string, FormValue> = {};
 	for (const field of fields) {
 		const value = values.get(field.name);

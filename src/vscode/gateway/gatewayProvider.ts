@@ -19,14 +19,17 @@ export const GATEWAY_ENABLED_SETTING = 'mcpSwitchboard.gateway.enabled';
 /** The server's label in VS Code's MCP lists. */
 export const GATEWAY_LABEL = 'MCP Switchboard';
 
-const INSTRUCTIONS = 'The tools, prompts and resources of the MCP servers configured in MCP Switchboard, named mcp__<server>__<tool>.';
+const INSTRUCTIONS =
+	'The tools, prompts and resources of the MCP servers configured in MCP Switchboard, named mcp__<server>__<tool>.';
 
 function enabled(): boolean {
 	return vscode.workspace.getConfiguration().get<boolean>(GATEWAY_ENABLED_SETTING, true);
 }
 
 /** The gateway's life in this window, behind VS Code's McpServerDefinitionProvider. */
-export class GatewayProvider implements vscode.McpServerDefinitionProvider<vscode.McpHttpServerDefinition>, vscode.Disposable {
+export class GatewayProvider
+	implements vscode.McpServerDefinitionProvider<vscode.McpHttpServerDefinition>, vscode.Disposable
+{
 	private readonly changeEmitter = new vscode.EventEmitter<void>();
 	readonly onDidChangeMcpServerDefinitions = this.changeEmitter.event;
 	readonly catalog: ManagerCatalog;
@@ -65,7 +68,9 @@ export class GatewayProvider implements vscode.McpServerDefinitionProvider<vscod
 		}
 	}
 
-	async resolveMcpServerDefinition(server: vscode.McpHttpServerDefinition): Promise<vscode.McpHttpServerDefinition | undefined> {
+	async resolveMcpServerDefinition(
+		server: vscode.McpHttpServerDefinition,
+	): Promise<vscode.McpHttpServerDefinition | undefined> {
 		if (!enabled()) return undefined;
 		// The gateway may have been restarted (setting off and on): give VS Code the current address and token.
 		const gateway = await this.start();
@@ -82,11 +87,19 @@ export class GatewayProvider implements vscode.McpServerDefinitionProvider<vscod
 	}
 
 	private definition(gateway: Gateway): vscode.McpHttpServerDefinition {
-		return new vscode.McpHttpServerDefinition(GATEWAY_LABEL, vscode.Uri.parse(gateway.url), { Authorization: `Bearer ${gateway.token}` }, this.version);
+		return new vscode.McpHttpServerDefinition(
+			GATEWAY_LABEL,
+			vscode.Uri.parse(gateway.url),
+			{ Authorization: `Bearer ${gateway.token}` },
+			this.version,
+		);
 	}
 
 	private start(): Promise<Gateway> {
-		this.running ??= startGateway(this.catalog, { logger: channelLogger(this.channel), instructions: INSTRUCTIONS }).catch((error: unknown) => {
+		this.running ??= startGateway(this.catalog, {
+			logger: channelLogger(this.channel),
+			instructions: INSTRUCTIONS,
+		}).catch((error: unknown) => {
 			this.running = undefined;
 			throw error;
 		});
@@ -105,9 +118,17 @@ export class GatewayProvider implements vscode.McpServerDefinitionProvider<vscod
  * Registers the gateway with VS Code (when this VS Code has the MCP provider API; otherwise a provider is still
  * returned, unregistered, so `@mcp` and tests can use its catalog).
  */
-export function registerGateway(manager: Manager, channel: vscode.LogOutputChannel, version: string, isEnabled?: ToolFilter): { provider: GatewayProvider; disposable: vscode.Disposable } {
+export function registerGateway(
+	manager: Manager,
+	channel: vscode.LogOutputChannel,
+	version: string,
+	isEnabled?: ToolFilter,
+): { provider: GatewayProvider; disposable: vscode.Disposable } {
 	const provider = new GatewayProvider(manager, channel, version, isEnabled);
-	const registration = typeof vscode.lm?.registerMcpServerDefinitionProvider === 'function' ? vscode.lm.registerMcpServerDefinitionProvider(GATEWAY_PROVIDER_ID, provider) : undefined;
+	const registration =
+		typeof vscode.lm?.registerMcpServerDefinitionProvider === 'function'
+			? vscode.lm.registerMcpServerDefinitionProvider(GATEWAY_PROVIDER_ID, provider)
+			: undefined;
 	return {
 		provider,
 		disposable: new vscode.Disposable(() => {

@@ -9,7 +9,12 @@ import type { ServerLogs } from './logging';
  * "Show Protocol" its JSON-RPC messages from then on (console/protocolView.ts).
  * The message also goes to that log unless `alreadyLogged` (the Manager logs state changes itself).
  */
-export function showServerError(logs: ServerLogs, server: string | undefined, message: string, alreadyLogged = false): void {
+export function showServerError(
+	logs: ServerLogs,
+	server: string | undefined,
+	message: string,
+	alreadyLogged = false,
+): void {
 	const text = server !== undefined ? `MCP server '${server}': ${message}` : `MCP: ${message}`;
 	if (!alreadyLogged) (server !== undefined ? logs.channel(server) : logs.main).error(message);
 	const actions = server !== undefined ? ['Show Output', 'Show Protocol'] : ['Show Output'];

@@ -10,7 +10,9 @@ function asLevel(value: unknown): LoggingLevel | typeof SERVER_DEFAULT | undefin
 	if (value === SERVER_DEFAULT) {
 		return SERVER_DEFAULT;
 	}
-	return typeof value === 'string' && (LOGGING_LEVELS as readonly string[]).includes(value) ? (value as LoggingLevel) : undefined;
+	return typeof value === 'string' && (LOGGING_LEVELS as readonly string[]).includes(value)
+		? (value as LoggingLevel)
+		: undefined;
 }
 
 /**
@@ -31,9 +33,15 @@ export function loggingLevel(server: string): LoggingLevel | undefined {
  * `mcpSwitchboard.logLevelOverrides` changes, so the setting applies without a restart. Failures go to the
  * server's log (`log(server)`), never to the user. Dispose on deactivate.
  */
-export function watchLogLevelSetting(manager: Manager, log: (server: string) => { warn(message: string): void; info(message: string): void }): vscode.Disposable {
+export function watchLogLevelSetting(
+	manager: Manager,
+	log: (server: string) => { warn(message: string): void; info(message: string): void },
+): vscode.Disposable {
 	return vscode.workspace.onDidChangeConfiguration((event) => {
-		if (!event.affectsConfiguration('mcpSwitchboard.logLevel') && !event.affectsConfiguration('mcpSwitchboard.logLevelOverrides')) {
+		if (
+			!event.affectsConfiguration('mcpSwitchboard.logLevel') &&
+			!event.affectsConfiguration('mcpSwitchboard.logLevelOverrides')
+		) {
 			return;
 		}
 		for (const view of manager.servers()) {

@@ -70,7 +70,10 @@ export class BlobFiles {
 	async save(data: string, mimeType: string | undefined, hint: string): Promise<vscode.Uri> {
 		await (this.prepared ??= this.prepare());
 		const safe = hint.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60) || 'blob';
-		const uri = vscode.Uri.joinPath(this.folder, `${Date.now()}-${++this.counter}-${safe}.${extensionForMime(mimeType)}`);
+		const uri = vscode.Uri.joinPath(
+			this.folder,
+			`${Date.now()}-${++this.counter}-${safe}.${extensionForMime(mimeType)}`,
+		);
 		await vscode.workspace.fs.writeFile(uri, Buffer.from(data, 'base64'));
 		this.cleaned ??= this.cleanOthers();
 		return uri;
@@ -78,7 +81,10 @@ export class BlobFiles {
 
 	private async prepare(): Promise<void> {
 		await vscode.workspace.fs.createDirectory(this.folder);
-		await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(this.folder, OWNER_FILE), Buffer.from(JSON.stringify({ pid: process.pid })));
+		await vscode.workspace.fs.writeFile(
+			vscode.Uri.joinPath(this.folder, OWNER_FILE),
+			Buffer.from(JSON.stringify({ pid: process.pid })),
+		);
 	}
 
 	/** Deletes what windows that are gone left behind. Never throws: a folder that cannot be read or deleted stays. */
@@ -94,7 +100,8 @@ export class BlobFiles {
 			if (name === own) continue;
 			const uri = vscode.Uri.joinPath(this.root, name);
 			try {
-				if (await this.abandoned(uri, type)) await vscode.workspace.fs.delete(uri, { recursive: true, useTrash: false });
+				if (await this.abandoned(uri, type))
+					await vscode.workspace.fs.delete(uri, { recursive: true, useTrash: false });
 			} catch {
 				// In use, or gone already: try again next session.
 			}

@@ -13,18 +13,36 @@ export function registerResourceCommands(deps: DocumentCommandDeps): vscode.Disp
 	);
 }
 
-async function pickResource(deps: DocumentCommandDeps): Promise<{ server: string; resource?: Resource; template?: ResourceTemplate } | undefined> {
+async function pickResource(
+	deps: DocumentCommandDeps,
+): Promise<{ server: string; resource?: Resource; template?: ResourceTemplate } | undefined> {
 	const items: (vscode.QuickPickItem & { server: string; resource?: Resource; template?: ResourceTemplate })[] = [];
 	for (const view of deps.manager.servers()) {
-		for (const resource of view.resources) items.push({ label: resource.title ?? resource.name, description: `${view.name} · ${resource.uri}`, server: view.name, resource });
-		for (const template of view.resourceTemplates) items.push({ label: `$(symbol-variable) ${template.title ?? template.name}`, description: `${view.name} · ${template.uriTemplate}`, server: view.name, template });
+		for (const resource of view.resources)
+			items.push({
+				label: resource.title ?? resource.name,
+				description: `${view.name} · ${resource.uri}`,
+				server: view.name,
+				resource,
+			});
+		for (const template of view.resourceTemplates)
+			items.push({
+				label: `$(symbol-variable) ${template.title ?? template.name}`,
+				description: `${view.name} · ${template.uriTemplate}`,
+				server: view.name,
+				template,
+			});
 	}
 	if (items.length === 0) {
 		if (deps.manager.servers().length === 0) await nothingConfigured(deps);
 		else void vscode.window.showInformationMessage('No running MCP server offers resources.');
 		return undefined;
 	}
-	return vscode.window.showQuickPick(items, { title: 'Read Resource', placeHolder: 'Pick a resource or template', matchOnDescription: true });
+	return vscode.window.showQuickPick(items, {
+		title: 'Read Resource',
+		placeHolder: 'Pick a resource or template',
+		matchOnDescription: true,
+	});
 }
 
 async function readResource(deps: DocumentCommandDeps, target: Target): Promise<vscode.Uri | undefined> {
@@ -39,11 +57,14 @@ async function readResource(deps: DocumentCommandDeps, target: Target): Promise<
 	if (!chosen) return undefined;
 	if (chosen.template) return readTemplate(promptDepsOf(deps), chosen.server, chosen.template);
 	const uri = chosen.uri ?? chosen.resource?.uri;
-	return uri !== undefined ? deps.resources.open(chosen.server, uri, undefined, chosen.resource?.title ?? chosen.resource?.name) : undefined;
+	return uri !== undefined
+		? deps.resources.open(chosen.server, uri, undefined, chosen.resource?.title ?? chosen.resource?.name)
+		: undefined;
 }
 
 async function subscribe(deps: DocumentCommandDeps, target: Target): Promise<void> {
-	const node = target && typeof target === 'object' && 'kind' in target && target.kind === 'resource' ? target : undefined;
+	const node =
+		target && typeof target === 'object' && 'kind' in target && target.kind === 'resource' ? target : undefined;
 	const picked = node ? { server: node.server, resource: node.resource } : await pickResource(deps);
 	if (!picked?.resource) return;
 	try {

@@ -55,9 +55,19 @@ export function languageForMime(mimeType: string | undefined): string | undefine
  * would otherwise title the tab with the last segment alone. The server and URI travel in the query.
  */
 export function resourceUri(server: string, uri: string, title?: string): vscode.Uri {
-	const last = decodeSafe(uri.replace(/[?#].*$/, '').split('/').filter(Boolean).pop() ?? '');
+	const last = decodeSafe(
+		uri
+			.replace(/[?#].*$/, '')
+			.split('/')
+			.filter(Boolean)
+			.pop() ?? '',
+	);
 	const name = `${title?.trim() || last || 'resource'} · ${server}`.replace(/[\\/:*?"<>|\n]+/g, '-');
-	return vscode.Uri.from({ scheme: RESOURCE_SCHEME, path: `/${server.replace(/[\\/]+/g, '-')}/${name}`, query: new URLSearchParams({ server, uri }).toString() });
+	return vscode.Uri.from({
+		scheme: RESOURCE_SCHEME,
+		path: `/${server.replace(/[\\/]+/g, '-')}/${name}`,
+		query: new URLSearchParams({ server, uri }).toString(),
+	});
 }
 
 /** The key of a resource of a server, whatever title its document has. */
@@ -88,7 +98,11 @@ function textOf(result: ReadResourceResult): string {
 		return result.contents[0].text;
 	}
 	return result.contents
-		.map((content) => (typeof content.text === 'string' ? content.text : `[binary ${content.mimeType ?? 'data'}, ${content.blob?.length ?? 0} base64 characters: open it from the tree to see it as a file]`))
+		.map((content) =>
+			typeof content.text === 'string'
+				? content.text
+				: `[binary ${content.mimeType ?? 'data'}, ${content.blob?.length ?? 0} base64 characters: open it from the tree to see it as a file]`,
+		)
 		.join('\n\n');
 }
 
@@ -190,8 +204,15 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
 				for (const d of subscriptions) d.dispose();
 				resolve(reason);
 			};
-			const timer = setTimeout(() => done(this.manager.get(server) ? 'still starting' : 'not configured'), SERVER_WAIT_MS);
-			const subscriptions = [this.manager.onDidChangeServers(check), this.manager.onDidChangeState(check), token.onCancellationRequested(() => done('cancelled'))];
+			const timer = setTimeout(
+				() => done(this.manager.get(server) ? 'still starting' : 'not configured'),
+				SERVER_WAIT_MS,
+			);
+			const subscriptions = [
+				this.manager.onDidChangeServers(check),
+				this.manager.onDidChangeState(check),
+				token.onCancellationRequested(() => done('cancelled')),
+			];
 		});
 	}
 
@@ -232,7 +253,11 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
 		if (title) this.titles.set(resourceKey(server, uri), title);
 		let result: ReadResourceResult;
 		try {
-			result = await this.manager.readResource(server, uri, signal ? { signal, origin: 'palette' } : { origin: 'palette' });
+			result = await this.manager.readResource(
+				server,
+				uri,
+				signal ? { signal, origin: 'palette' } : { origin: 'palette' },
+			);
 		} catch (error) {
 			this.onError(server, `Could not read ${uri}: ${errorMessage(error)}`);
 			return undefined;
@@ -241,7 +266,11 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
 		if (blobs.length > 0 && blobs.length === result.contents.length) {
 			let first: vscode.Uri | undefined;
 			for (const content of blobs) {
-				const file = await this.blobs.save(content.blob ?? '', content.mimeType, content.uri.split('/').pop() ?? 'resource');
+				const file = await this.blobs.save(
+					content.blob ?? '',
+					content.mimeType,
+					content.uri.split('/').pop() ?? 'resource',
+				);
 				first ??= file;
 				await vscode.commands.executeCommand('vscode.open', file);
 			}

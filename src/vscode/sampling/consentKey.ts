@@ -21,7 +21,13 @@ export interface ServerIdentity {
  * client the Manager does not know (`server` undefined: a connection opened in code), in a key space of its own, so
  * it never matches a configured server's consent.
  */
-export function samplingConsentKey(server: ServerIdentity | undefined, modelId: string, name = server?.name ?? ''): string {
-	const where = server ? `${server.source.kind}\u0000${server.source.path ?? server.source.label}\u0000${configHash(server.config)}` : 'not-configured';
+export function samplingConsentKey(
+	server: ServerIdentity | undefined,
+	modelId: string,
+	name = server?.name ?? '',
+): string {
+	const where = server
+		? `${server.source.kind}\u0000${server.source.path ?? server.source.label}\u0000${configHash(server.config)}`
+		: 'not-configured';
 	return createHash('sha256').update(`${where}\u0000${name}\u0000${modelId}`).digest('hex').slice(0, 32);
 }

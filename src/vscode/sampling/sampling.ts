@@ -5,7 +5,15 @@ import { McpError } from '../../protocol/mcpError';
 import type { CreateMessageRequest, CreateMessageResult } from '../../protocol/schema';
 import { plural, textOf } from '../../common/text';
 import { reshowItems, ServerInputQueue, type Turn } from '../serverInput/inputQueue';
-import { chooseModel, describeRequest, summarizeExchange, toCreateMessageResult, toNeutralRequest, type NeutralMessage, type ResponsePart } from './samplingMapping';
+import {
+	chooseModel,
+	describeRequest,
+	summarizeExchange,
+	toCreateMessageResult,
+	toNeutralRequest,
+	type NeutralMessage,
+	type ResponsePart,
+} from './samplingMapping';
 import { errorMessage } from '../../common/errors';
 
 /** The user's answer to a sampling request. `show` opens the full request and asks again. */
@@ -73,21 +81,31 @@ function imageSupport(model: vscode.LanguageModelChat): ((data: Uint8Array, mime
 	// LanguageModelDataPart and model capabilities are newer than the 1.104 API this extension targets (engines),
 	// so they are looked up at run time and used only when the running VS Code provides them; elsewhere the image
 	// becomes a short text note. Type them properly once engines.vscode moves past the version that added them.
-	const DataPart = (vscode as unknown as { LanguageModelDataPart?: new (data: Uint8Array, mimeType: string) => unknown }).LanguageModelDataPart;
-	const capabilities = (model as unknown as { capabilities?: { supportsImageToText?: boolean; imageInput?: boolean } }).capabilities;
+	const DataPart = (
+		vscode as unknown as { LanguageModelDataPart?: new (data: Uint8Array, mimeType: string) => unknown }
+	).LanguageModelDataPart;
+	const capabilities = (model as unknown as { capabilities?: { supportsImageToText?: boolean; imageInput?: boolean } })
+		.capabilities;
 	const accepts = capabilities?.supportsImageToText === true || capabilities?.imageInput === true;
 	return DataPart && accepts ? (data, mimeType) => new DataPart(data, mimeType) : undefined;
 }
 
-function toChatMessages(messages: readonly NeutralMessage[], image: ((data: Uint8Array, mimeType: string) => unknown) | undefined): vscode.LanguageModelChatMessage[] {
+function toChatMessages(
+	messages: readonly NeutralMessage[],
+	image: ((data: Uint8Array, mimeType: string) => unknown) | undefined,
+): vscode.LanguageModelChatMessage[] {
 	return messages.map((message) => {
-		const role = message.role === 'assistant' ? vscode.LanguageModelChatMessageRole.Assistant : vscode.LanguageModelChatMessageRole.User;
+		const role =
+			message.role === 'assistant'
+				? vscode.LanguageModelChatMessageRole.Assistant
+				: vscode.LanguageModelChatMessageRole.User;
 		const parts: vscode.LanguageModelInputPart[] = message.parts.map((part): vscode.LanguageModelInputPart => {
 			switch (part.kind) {
 				case 'text':
 					return new vscode.LanguageModelTextPart(part.text);
 				case 'image':
-					return (image?.(part.data, part.mimeType) ?? new vscode.LanguageModelTextPart(`[image omitted (${part.mimeType})]`)) as vscode.LanguageModelInputPart;
+					return (image?.(part.data, part.mimeType) ??
+						new vscode.LanguageModelTextPart(`[image omitted (${part.mimeType})]`)) as vscode.LanguageModelInputPart;
 				case 'toolCall':
 					// The API takes tool calls only in assistant messages and results only in user messages (as does the spec).
 					return message.role === 'assistant'
@@ -150,7 +168,8 @@ export class SamplingBroker implements vscode.Disposable {
 		this.disposables.push(
 			vscode.workspace.registerTextDocumentContentProvider(SAMPLING_REQUEST_SCHEME, {
 				onDidChange: this.documentChanged.event,
-				provideTextDocumentContent: (uri) => this.documents.get(uri.toString()) ?? 'This sampling request is no longer available.',
+				provideTextDocumentContent: (uri) =>
+					this.documents.get(uri.toString()) ?? 'This sampling request is no longer available.',
 			}),
 		);
 	}
@@ -167,7 +186,9 @@ export class SamplingBroker implements vscode.Disposable {
 	 */
 	async sample(server: string, params: CreateMessageRequest, signal: AbortSignal): Promise<CreateMessageResult> {
 		const log = this.log(server);
-		log.info(`Sampling request: ${plural(params.messages.length, 'message')}, max ${plural(params.maxTokens, 'token')}${params.tools?.length ? `, ${plural(params.tools.length, 'tool')}` : ''}`);
+		log.info(
+			`Sampling request: ${plural(params.messages.length, 'message')}, max ${plural(params.maxTokens, 'token')}${params.tools?.length ? `, ${plural(params.tools.length, 'tool')}` : ''}`,
+		);
 		if (log.logLevel <= vscode.LogLevel.Trace) {
 			log.trace(`Sampling request in full: ${JSON.stringify(params)}`);
 		}
@@ -185,7 +206,13 @@ export class SamplingBroker implements vscode.Disposable {
 		const model = choice.model;
 		log.info(`Sampling model: ${modelLabel(model)} (by ${choice.reason})`);
 
-		await this.consent(server, params, modelLabel(model), samplingConsentKey(this.identify(server), `${model.vendor}/${model.id}`, server), signal);
+		await this.consent(
+			server,
+			params,
+			modelLabel(model),
+			samplingConsentKey(this.identify(server), `${model.vendor}/${model.id}`, server),
+			signal,
+		);
 		throwIfAborted(signal);
 
 		const image = imageSupport(model);
@@ -196,7 +223,10 @@ export class SamplingBroker implements vscode.Disposable {
 		};
 		if (neutral.tools.length > 0) {
 			options.tools = neutral.tools;
-			options.toolMode = neutral.toolMode === 'required' ? vscode.LanguageModelChatToolMode.Required : vscode.LanguageModelChatToolMode.Auto;
+			options.toolMode =
+				neutral.toolMode === 'required'
+					? vscode.LanguageModelChatToolMode.Required
+					: vscode.LanguageModelChatToolMode.Auto;
 		}
 		const source = new vscode.CancellationTokenSource();
 		const onAbort = () => source.cancel();
@@ -215,7 +245,10 @@ export class SamplingBroker implements vscode.Disposable {
 			throwIfAborted(signal);
 			const text = parts.map((p) => (p.kind === 'text' ? p.text : '')).join('');
 			// The API does not say why a response ended: an answer that fills the budget most likely hit it.
-			const reachedMaxTokens = text !== '' && !parts.some((p) => p.kind === 'toolCall') && (await countTokens(model, text, source.token)) >= params.maxTokens;
+			const reachedMaxTokens =
+				text !== '' &&
+				!parts.some((p) => p.kind === 'toolCall') &&
+				(await countTokens(model, text, source.token)) >= params.maxTokens;
 			const result = toCreateMessageResult(parts, model.id, { reachedMaxTokens });
 			log.info(summarizeExchange(params, result));
 			if (log.logLevel <= vscode.LogLevel.Trace) {
@@ -230,7 +263,8 @@ export class SamplingBroker implements vscode.Disposable {
 			if (error instanceof McpError) {
 				throw error;
 			}
-			const message = error instanceof vscode.LanguageModelError ? `${error.message} (${error.code})` : errorMessage(error);
+			const message =
+				error instanceof vscode.LanguageModelError ? `${error.message} (${error.code})` : errorMessage(error);
 			log.error(`Sampling failed on ${modelLabel(model)}: ${message}`);
 			throw new McpError(ErrorCode.InternalError, `The language model failed: ${message}`);
 		} finally {
@@ -265,7 +299,13 @@ export class SamplingBroker implements vscode.Disposable {
 		return Array.isArray(stored) ? stored.filter((s): s is string => typeof s === 'string') : [];
 	}
 
-	private async consent(server: string, params: CreateMessageRequest, model: string, key: string, signal: AbortSignal): Promise<void> {
+	private async consent(
+		server: string,
+		params: CreateMessageRequest,
+		model: string,
+		key: string,
+		signal: AbortSignal,
+	): Promise<void> {
 		const log = this.log(server);
 		const remembered = this.remembered(key);
 		if (remembered) {
@@ -289,7 +329,10 @@ export class SamplingBroker implements vscode.Disposable {
 				await this.showRequest(server, params);
 			}
 		};
-		const choice = await this.queue.run({ server, summary: `wants to use a language model (${model})`, signal }, ask, { dismissed: () => 'deny', aborted: () => 'aborted' });
+		const choice = await this.queue.run({ server, summary: `wants to use a language model (${model})`, signal }, ask, {
+			dismissed: () => 'deny',
+			aborted: () => 'aborted',
+		});
 		if (choice === 'aborted' || signal.aborted) {
 			throw McpError.cancelled('sampling/createMessage', signal.reason);
 		}
@@ -314,7 +357,10 @@ export class SamplingBroker implements vscode.Disposable {
 
 	/** Opens the full request in a read-only Markdown document beside the editor. */
 	private async showRequest(server: string, params: CreateMessageRequest): Promise<void> {
-		const uri = vscode.Uri.from({ scheme: SAMPLING_REQUEST_SCHEME, path: `/${encodeURIComponent(server)}/request-${++this.requestCounter}.md` });
+		const uri = vscode.Uri.from({
+			scheme: SAMPLING_REQUEST_SCHEME,
+			path: `/${encodeURIComponent(server)}/request-${++this.requestCounter}.md`,
+		});
 		this.documents.set(uri.toString(), describeRequest(server, params));
 		// Keep the last few only: they are small, but a chatty server should not grow this forever.
 		while (this.documents.size > 20) {
@@ -323,7 +369,11 @@ export class SamplingBroker implements vscode.Disposable {
 			this.documents.delete(oldest);
 		}
 		const document = await vscode.workspace.openTextDocument(uri);
-		await vscode.window.showTextDocument(document, { preview: true, preserveFocus: true, viewColumn: vscode.ViewColumn.Beside });
+		await vscode.window.showTextDocument(document, {
+			preview: true,
+			preserveFocus: true,
+			viewColumn: vscode.ViewColumn.Beside,
+		});
 	}
 
 	private quickPickConsent(request: ConsentRequest, signal: AbortSignal, turn: Turn): Promise<ConsentChoice> {
@@ -340,8 +390,16 @@ export class SamplingBroker implements vscode.Disposable {
 			{ id: 'deny', label: '$(close) Deny', description: `${server} gets an error` },
 			{ id: 'once', label: '$(check) Allow once', description: 'this request only' },
 			{ id: 'session', label: '$(pass) Allow for this session', description: `with ${model}, until VS Code restarts` },
-			{ id: 'always', label: '$(verified) Always allow', description: `for ${server} as configured now, with ${model}; reset with "MCP Switchboard: Reset Sampling Consent"` },
-			{ id: 'show', label: '$(eye) Show request…', description: 'system prompt, messages, tokens, model preferences, tools' },
+			{
+				id: 'always',
+				label: '$(verified) Always allow',
+				description: `for ${server} as configured now, with ${model}; reset with "MCP Switchboard: Reset Sampling Consent"`,
+			},
+			{
+				id: 'show',
+				label: '$(eye) Show request…',
+				description: 'system prompt, messages, tokens, model preferences, tools',
+			},
 		];
 		pick.ignoreFocusOut = true;
 		return new Promise<ConsentChoice>((resolve, reject) => {
@@ -398,7 +456,11 @@ function throwIfAborted(signal: AbortSignal): void {
 	}
 }
 
-async function countTokens(model: vscode.LanguageModelChat, text: string, token: vscode.CancellationToken): Promise<number> {
+async function countTokens(
+	model: vscode.LanguageModelChat,
+	text: string,
+	token: vscode.CancellationToken,
+): Promise<number> {
 	try {
 		return await model.countTokens(text, token);
 	} catch {

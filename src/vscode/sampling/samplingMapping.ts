@@ -68,7 +68,9 @@ function describeBlock(block: Record<string, unknown>): string {
 			return `[resource link: ${textOf(block.name, '')} ${textOf(block.uri, '')}]`.replace('  ', ' ');
 		case 'resource': {
 			const resource = isRecord(block.resource) ? block.resource : {};
-			return typeof resource.text === 'string' ? resource.text : `[embedded resource ${textOf(resource.uri, '')} (${textOf(resource.mimeType, 'binary')})]`;
+			return typeof resource.text === 'string'
+				? resource.text
+				: `[embedded resource ${textOf(resource.uri, '')} (${textOf(resource.mimeType, 'binary')})]`;
 		}
 		default:
 			return `[${String(block.type)} content: ${JSON.stringify(block)}]`;
@@ -105,7 +107,11 @@ function partsOf(content: ContentBlock | ContentBlock[], options: MappingOptions
 				break;
 			case 'image': {
 				const data = options.acceptsImages ? decodeBase64(block.data) : undefined;
-				parts.push(data && typeof block.mimeType === 'string' ? { kind: 'image', mimeType: block.mimeType, data } : { kind: 'text', text: describeBlock(block) });
+				parts.push(
+					data && typeof block.mimeType === 'string'
+						? { kind: 'image', mimeType: block.mimeType, data }
+						: { kind: 'text', text: describeBlock(block) },
+				);
 				break;
 			}
 			case 'tool_use':
@@ -135,7 +141,10 @@ function partsOf(content: ContentBlock | ContentBlock[], options: MappingOptions
 export function toNeutralRequest(params: CreateMessageRequest, options: MappingOptions = {}): NeutralRequest {
 	const messages: NeutralMessage[] = [];
 	if (params.systemPrompt) {
-		messages.push({ role: 'user', parts: [{ kind: 'text', text: `${SYSTEM_PROMPT_PREFIX}\n\n${params.systemPrompt}` }] });
+		messages.push({
+			role: 'user',
+			parts: [{ kind: 'text', text: `${SYSTEM_PROMPT_PREFIX}\n\n${params.systemPrompt}` }],
+		});
 	}
 	for (const message of params.messages) {
 		messages.push({ role: message.role, parts: partsOf(message.content, options) });
@@ -157,14 +166,19 @@ export function toNeutralRequest(params: CreateMessageRequest, options: MappingO
 }
 
 /** A piece of the model's answer: text or a tool call (the language model API streams nothing else in 1.104). */
-export type ResponsePart = { kind: 'text'; text: string } | { kind: 'toolCall'; callId: string; name: string; input: object };
+export type ResponsePart =
+	{ kind: 'text'; text: string } | { kind: 'toolCall'; callId: string; name: string; input: object };
 
 /**
  * The `sampling/createMessage` result for the streamed parts. Text parts are joined. With tool calls the content is
  * an array of text and `tool_use` blocks and `stopReason` is `toolUse`; otherwise one text block and `endTurn`, or
  * `maxTokens` when the caller measured that the answer used the whole budget.
  */
-export function toCreateMessageResult(parts: readonly ResponsePart[], model: string, options: { reachedMaxTokens?: boolean } = {}): CreateMessageResult {
+export function toCreateMessageResult(
+	parts: readonly ResponsePart[],
+	model: string,
+	options: { reachedMaxTokens?: boolean } = {},
+): CreateMessageResult {
 	const text = parts
 		.filter((p): p is Extract<ResponsePart, { kind: 'text' }> => p.kind === 'text')
 		.map((p) => p.text)
@@ -180,7 +194,12 @@ export function toCreateMessageResult(parts: readonly ResponsePart[], model: str
 		}
 		return { role: 'assistant', content, model, stopReason: 'toolUse' };
 	}
-	return { role: 'assistant', content: { type: 'text', text }, model, stopReason: options.reachedMaxTokens ? 'maxTokens' : 'endTurn' };
+	return {
+		role: 'assistant',
+		content: { type: 'text', text },
+		model,
+		stopReason: options.reachedMaxTokens ? 'maxTokens' : 'endTurn',
+	};
 }
 
 /** What the chooser needs of a model (`vscode.LanguageModelChat` has all of it). */
@@ -199,7 +218,10 @@ export interface ModelChoice<T extends ModelInfo> {
 
 function matches(model: ModelInfo, wanted: string): boolean {
 	const needle = wanted.trim().toLowerCase();
-	return needle !== '' && [model.id, model.family, model.name, `${model.vendor}/${model.id}`].some((v) => v.toLowerCase().includes(needle));
+	return (
+		needle !== '' &&
+		[model.id, model.family, model.name, `${model.vendor}/${model.id}`].some((v) => v.toLowerCase().includes(needle))
+	);
 }
 
 function exact(model: ModelInfo, wanted: string): boolean {
@@ -226,7 +248,8 @@ export function chooseModel<T extends ModelInfo>(
 	// for the model: a server allowed to sample must not be able to pick the most expensive one the user has access
 	// to. Hints still decide among models when the user set no preference (or it matches nothing available).
 	if (settings.preferred) {
-		const found = allowed.find((m) => exact(m, settings.preferred!)) ?? allowed.find((m) => matches(m, settings.preferred!));
+		const found =
+			allowed.find((m) => exact(m, settings.preferred!)) ?? allowed.find((m) => matches(m, settings.preferred!));
 		if (found) {
 			return { model: found, reason: `setting "${settings.preferred}"` };
 		}
@@ -274,8 +297,10 @@ export function describeRequest(server: string, params: CreateMessageRequest): s
 	const lines: string[] = [`# Sampling request from "${server}"`, ''];
 	lines.push(`- Max tokens: ${params.maxTokens}`);
 	if (params.temperature !== undefined) lines.push(`- Temperature: ${params.temperature}`);
-	if (params.stopSequences?.length) lines.push(`- Stop sequences: ${params.stopSequences.map((s) => JSON.stringify(s)).join(', ')}`);
-	if (params.includeContext && params.includeContext !== 'none') lines.push(`- Include context: ${params.includeContext} (not sent: this client shares no other context)`);
+	if (params.stopSequences?.length)
+		lines.push(`- Stop sequences: ${params.stopSequences.map((s) => JSON.stringify(s)).join(', ')}`);
+	if (params.includeContext && params.includeContext !== 'none')
+		lines.push(`- Include context: ${params.includeContext} (not sent: this client shares no other context)`);
 	const prefs = params.modelPreferences;
 	if (prefs) {
 		const hints = (prefs.hints ?? []).map((h) => h.name).filter(Boolean);
@@ -292,7 +317,16 @@ export function describeRequest(server: string, params: CreateMessageRequest): s
 	if (params.tools?.length) {
 		lines.push(`## Tools (tool choice: ${params.toolChoice?.mode ?? 'auto'})`, '');
 		for (const tool of params.tools) {
-			lines.push(`### ${tool.name}`, '', tool.description ?? '', '', '```json', JSON.stringify(tool.inputSchema, null, 2), '```', '');
+			lines.push(
+				`### ${tool.name}`,
+				'',
+				tool.description ?? '',
+				'',
+				'```json',
+				JSON.stringify(tool.inputSchema, null, 2),
+				'```',
+				'',
+			);
 		}
 	}
 	return lines.join('\n');
@@ -301,7 +335,11 @@ export function describeRequest(server: string, params: CreateMessageRequest): s
 /** One line for the server's log: how many messages, which model, and the answer's size and stop reason. */
 export function summarizeExchange(params: CreateMessageRequest, result: CreateMessageResult): string {
 	const out = blocks(result.content)
-		.map((b) => ((b as Record<string, unknown>).type === 'text' ? `${textOf((b as Record<string, unknown>).text).length} chars of text` : String(b.type)))
+		.map((b) =>
+			(b as Record<string, unknown>).type === 'text'
+				? `${textOf((b as Record<string, unknown>).text).length} chars of text`
+				: String(b.type),
+		)
 		.join(', ');
 	return `sampling: ${plural(params.messages.length, 'message')}, ${plural(params.tools?.length ?? 0, 'tool')}, max ${plural(params.maxTokens, 'token')} → ${result.model}: ${out}, stopReason ${result.stopReason ?? '?'}`;
 }

@@ -74,9 +74,19 @@ export class ServerInputQueue implements vscode.Disposable {
 	 * Runs `body` when the request gets its turn and returns what it returns. `dismissed` gives the answer when the user
 	 * dismisses the request before it was shown again, `aborted` when the server cancels it while it waits.
 	 */
-	async run<T>(request: InputRequest, body: (turn: Turn) => Promise<T>, answers: { dismissed: () => T; aborted: () => T }): Promise<T> {
+	async run<T>(
+		request: InputRequest,
+		body: (turn: Turn) => Promise<T>,
+		answers: { dismissed: () => T; aborted: () => T },
+	): Promise<T> {
 		if (request.signal.aborted) return answers.aborted();
-		const entry: Entry = { id: ++this.nextId, server: request.server, summary: request.summary, state: 'queued', since: Date.now() };
+		const entry: Entry = {
+			id: ++this.nextId,
+			server: request.server,
+			summary: request.summary,
+			state: 'queued',
+			since: Date.now(),
+		};
 		this.entries.push(entry);
 		const onAbort = () => entry.wake?.('aborted');
 		request.signal.addEventListener('abort', onAbort, { once: true });

@@ -8,7 +8,10 @@ interface Row extends vscode.QuickPickItem {
 	request: WaitingRequest;
 }
 
-const dismissButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('close'), tooltip: 'Dismiss (the server is told you cancelled)' };
+const dismissButton: vscode.QuickInputButton = {
+	iconPath: new vscode.ThemeIcon('close'),
+	tooltip: 'Dismiss (the server is told you cancelled)',
+};
 
 function ago(since: number): string {
 	const seconds = Math.max(0, Math.round((Date.now() - since) / 1000));
@@ -19,7 +22,9 @@ function ago(since: number): string {
 export function announcement(waiting: readonly WaitingRequest[]): string {
 	const first = waiting[0];
 	if (!first) return '';
-	return waiting.length === 1 ? `${first.server} ${first.summary}` : `${waiting.length} MCP server requests wait for you`;
+	return waiting.length === 1
+		? `${first.server} ${first.summary}`
+		: `${waiting.length} MCP server requests wait for you`;
 }
 
 /**
@@ -29,7 +34,11 @@ export function announcement(waiting: readonly WaitingRequest[]): string {
  * Dismiss button) when there are several.
  */
 export class WaitingRequestsAnnouncer implements vscode.Disposable {
-	private readonly item = vscode.window.createStatusBarItem('mcpSwitchboard.waitingRequests', vscode.StatusBarAlignment.Left, 99);
+	private readonly item = vscode.window.createStatusBarItem(
+		'mcpSwitchboard.waitingRequests',
+		vscode.StatusBarAlignment.Left,
+		99,
+	);
 	private readonly disposables: vscode.Disposable[] = [];
 	private announced = false;
 
@@ -69,7 +78,13 @@ export class WaitingRequestsAnnouncer implements vscode.Disposable {
 		pick.title = 'MCP server requests waiting for you';
 		pick.placeholder = 'Pick one to answer it, or dismiss it with ✕';
 		const rows = () =>
-			this.queue.waiting().map((request): Row => ({ label: request.server, description: request.summary, detail: `asked ${ago(request.since)}`, buttons: [dismissButton], request }));
+			this.queue.waiting().map((request): Row => ({
+				label: request.server,
+				description: request.summary,
+				detail: `asked ${ago(request.since)}`,
+				buttons: [dismissButton],
+				request,
+			}));
 		pick.items = rows();
 		const subscriptions: vscode.Disposable[] = [];
 		const chosen = await new Promise<WaitingRequest | undefined>((resolve) => {
@@ -113,9 +128,11 @@ export class WaitingRequestsAnnouncer implements vscode.Disposable {
 		if (!this.announced) {
 			// Once per burst: a notification for every waiting request would bury the user.
 			this.announced = true;
-			void vscode.window.showInformationMessage(`MCP: ${text}. The request waits until you answer it.`, 'Show').then((choice) => {
-				if (choice === 'Show') void this.show();
-			});
+			void vscode.window
+				.showInformationMessage(`MCP: ${text}. The request waits until you answer it.`, 'Show')
+				.then((choice) => {
+					if (choice === 'Show') void this.show();
+				});
 		}
 	}
 

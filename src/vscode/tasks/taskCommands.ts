@@ -30,8 +30,15 @@ export interface TaskCommandDeps {
  */
 export async function chooseTaskMode(server: string, tool: string): Promise<'wait' | 'task' | undefined> {
 	const wait = { label: '$(play) Run and wait for the result', mode: 'wait' as const };
-	const task = { label: '$(tasklist) Run as task', description: 'follow it under Tasks; its result can be fetched later, also after a reload', mode: 'task' as const };
-	const chosen = await vscode.window.showQuickPick([wait, task], { title: `${server}: ${tool} can run as a task`, placeHolder: 'How should it run?' });
+	const task = {
+		label: '$(tasklist) Run as task',
+		description: 'follow it under Tasks; its result can be fetched later, also after a reload',
+		mode: 'task' as const,
+	};
+	const chosen = await vscode.window.showQuickPick([wait, task], {
+		title: `${server}: ${tool} can run as a task`,
+		placeHolder: 'How should it run?',
+	});
 	return chosen?.mode;
 }
 
@@ -40,7 +47,10 @@ export async function openTaskResult(deps: TaskCommandDeps, target: TaskTarget):
 	const entry = target && deps.tasks.get(target.server, target.taskId);
 	if (!entry) return undefined;
 	try {
-		const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `MCP: fetching the result of ${entry.tool}` }, () => deps.tasks.result(entry.server, entry.taskId));
+		const result = await vscode.window.withProgress(
+			{ location: vscode.ProgressLocation.Window, title: `MCP: fetching the result of ${entry.tool}` },
+			() => deps.tasks.result(entry.server, entry.taskId),
+		);
 		const rendered = await renderToolResult(entry.server, entry.tool, entry.arguments, result, deps.blobs);
 		const editor = await deps.results.show(entry.server, `${entry.tool} (task)`, rendered);
 		return editor.document.uri;
@@ -69,7 +79,9 @@ export function registerTaskCommands(deps: TaskCommandDeps): vscode.Disposable {
 		vscode.commands.registerCommand(TaskCommands.showTasks, async () => {
 			const all = tasks.all();
 			if (all.length === 0) {
-				void vscode.window.showInformationMessage('No MCP tasks in this workspace. Tools that run as tasks appear here when called (from the MCP view, "MCP: Call Tool" or @mcp).');
+				void vscode.window.showInformationMessage(
+					'No MCP tasks in this workspace. Tools that run as tasks appear here when called (from the MCP view, "MCP: Call Tool" or @mcp).',
+				);
 				return;
 			}
 			const chosen = await vscode.window.showQuickPick(
@@ -79,7 +91,11 @@ export function registerTaskCommands(deps: TaskCommandDeps): vscode.Disposable {
 					detail: entry.error,
 					entry,
 				})),
-				{ title: 'MCP Tasks', placeHolder: 'Pick a task: a finished one opens its result, a running one can be cancelled', matchOnDescription: true },
+				{
+					title: 'MCP Tasks',
+					placeHolder: 'Pick a task: a finished one opens its result, a running one can be cancelled',
+					matchOnDescription: true,
+				},
 			);
 			if (!chosen) return;
 			const { entry } = chosen;
@@ -87,7 +103,13 @@ export function registerTaskCommands(deps: TaskCommandDeps): vscode.Disposable {
 				await openTaskResult(deps, entry);
 				return;
 			}
-			const cancel = await vscode.window.showQuickPick([{ label: '$(debug-stop) Cancel the task', cancel: true }, { label: 'Keep it running', cancel: false }], { title: `${entry.tool} on ${entry.server} is ${entry.status}` });
+			const cancel = await vscode.window.showQuickPick(
+				[
+					{ label: '$(debug-stop) Cancel the task', cancel: true },
+					{ label: 'Keep it running', cancel: false },
+				],
+				{ title: `${entry.tool} on ${entry.server} is ${entry.status}` },
+			);
 			if (cancel?.cancel) await tasks.cancel(entry.server, entry.taskId);
 		}),
 	];

@@ -59,8 +59,13 @@ export class TaskList implements vscode.Disposable {
 		private readonly state: vscode.Memento,
 	) {
 		for (const stored of state.get<Stored[]>(TASKS_STATE_KEY, [])) {
-			if (typeof stored?.server !== 'string' || typeof stored.taskId !== 'string' || typeof stored.tool !== 'string') continue;
-			const entry: TaskEntry = { ...stored, arguments: stored.arguments ?? {}, origin: stored.origin ?? 'an earlier window' };
+			if (typeof stored?.server !== 'string' || typeof stored.taskId !== 'string' || typeof stored.tool !== 'string')
+				continue;
+			const entry: TaskEntry = {
+				...stored,
+				arguments: stored.arguments ?? {},
+				origin: stored.origin ?? 'an earlier window',
+			};
 			if (!isFinished(entry)) entry.status = 'unknown';
 			this.entries.set(keyOf(entry.server, entry.taskId), entry);
 		}
@@ -74,7 +79,9 @@ export class TaskList implements vscode.Disposable {
 
 	/** Every task of `server`, newest first. */
 	tasksOf(server: string): TaskEntry[] {
-		return [...this.entries.values()].filter((entry) => entry.server === server).sort((a, b) => b.startedAt - a.startedAt);
+		return [...this.entries.values()]
+			.filter((entry) => entry.server === server)
+			.sort((a, b) => b.startedAt - a.startedAt);
 	}
 
 	/** Every task, newest first. */
@@ -94,7 +101,16 @@ export class TaskList implements vscode.Disposable {
 	/** Starts following a task the palette, the tree or the chat just created. */
 	track(server: string, tool: string, args: Record<string, unknown>, handle: ToolTask, origin: string): TaskEntry {
 		const now = Date.now();
-		const entry: TaskEntry = { server, taskId: handle.taskId, tool, arguments: args, startedAt: now, status: handle.status, statusMessage: handle.task.statusMessage, origin };
+		const entry: TaskEntry = {
+			server,
+			taskId: handle.taskId,
+			tool,
+			arguments: args,
+			startedAt: now,
+			status: handle.status,
+			statusMessage: handle.task.statusMessage,
+			origin,
+		};
 		entry.expiresAt = expiryOf(handle.task, now);
 		this.entries.set(keyOf(server, handle.taskId), entry);
 		this.follow(entry, handle);
@@ -127,8 +143,10 @@ export class TaskList implements vscode.Disposable {
 		const entry = this.get(server, taskId);
 		if (!entry) throw new Error(`MCP server '${server}' has no task ${taskId} in this workspace`);
 		if (entry.result) return entry.result;
-		if (entry.error !== undefined && entry.status !== 'completed' && entry.status !== 'failed') throw new Error(entry.error);
-		if (this.manager.get(server)?.state.kind !== 'running') throw new Error(`MCP server '${server}' is not running: start it to fetch the result of ${entry.tool}`);
+		if (entry.error !== undefined && entry.status !== 'completed' && entry.status !== 'failed')
+			throw new Error(entry.error);
+		if (this.manager.get(server)?.state.kind !== 'running')
+			throw new Error(`MCP server '${server}' is not running: start it to fetch the result of ${entry.tool}`);
 		const handle = this.handles.get(keyOf(server, taskId)) ?? (await this.resume(entry));
 		if (!handle) throw new Error(entry.error ?? `MCP server '${server}' no longer knows task ${taskId}`);
 		return handle.result();
@@ -165,25 +183,28 @@ export class TaskList implements vscode.Disposable {
 		};
 		const subscription = handle.onDidChange(apply);
 		apply(handle.task);
-		handle.result().then(
-			(result) => {
-				entry.result = result;
-				entry.status = handle.status;
-				entry.statusMessage = handle.task.statusMessage;
-				entry.finishedAt = Date.now();
-			},
-			(error: unknown) => {
-				// detach(): this window stopped following it (closing, or removed from the list); the server still has it.
-				if (this.disposed || !this.entries.has(key)) return;
-				entry.status = handle.status === 'working' || handle.status === 'input_required' ? 'failed' : handle.status;
-				entry.error = errorMessage(error);
-				entry.finishedAt = Date.now();
-			},
-		).finally(() => {
-			subscription.dispose();
-			if (this.handles.get(key) === handle) this.handles.delete(key);
-			if (!this.disposed && this.entries.get(key) === entry) this.save(entry.server);
-		});
+		handle
+			.result()
+			.then(
+				(result) => {
+					entry.result = result;
+					entry.status = handle.status;
+					entry.statusMessage = handle.task.statusMessage;
+					entry.finishedAt = Date.now();
+				},
+				(error: unknown) => {
+					// detach(): this window stopped following it (closing, or removed from the list); the server still has it.
+					if (this.disposed || !this.entries.has(key)) return;
+					entry.status = handle.status === 'working' || handle.status === 'input_required' ? 'failed' : handle.status;
+					entry.error = errorMessage(error);
+					entry.finishedAt = Date.now();
+				},
+			)
+			.finally(() => {
+				subscription.dispose();
+				if (this.handles.get(key) === handle) this.handles.delete(key);
+				if (!this.disposed && this.entries.get(key) === entry) this.save(entry.server);
+			});
 	}
 
 	/** Picks up every unfinished task of a server that just started running (e.g. after a reload). */
@@ -241,7 +262,6 @@ export class TaskList implements vscode.Disposable {
 function keyOf(server: string, taskId: string): string {
 	return `${server}\u0000${taskId}`;
 }
-
 
 function expiryOf(task: Task, fallbackStart: number): number | undefined {
 	if (task.ttl === null) return undefined;

@@ -48,12 +48,19 @@ export function taskDescription(entry: TaskState, now = Date.now()): string {
 	if (isFinished(entry)) {
 		if (entry.error === undefined && entry.status === 'completed') return `completed in ${elapsed}`;
 		if (entry.error === undefined && entry.status === 'cancelled') return `cancelled after ${elapsed}`;
-		const status = entry.error !== undefined && entry.status !== 'failed' && entry.status !== 'cancelled' ? 'error' : statusWords[entry.status];
+		const status =
+			entry.error !== undefined && entry.status !== 'failed' && entry.status !== 'cancelled'
+				? 'error'
+				: statusWords[entry.status];
 		// A failed task's own status message is usually its reason in the server's words ("The backend went away").
 		const why = entry.statusMessage ?? (entry.error !== undefined ? firstLine(entry.error) : undefined);
 		return [status, why, `after ${elapsed}`].filter(Boolean).join(' · ');
 	}
-	const progress = entry.progress ? (entry.progress.total ? `${Math.round((entry.progress.progress / entry.progress.total) * 100)}%` : String(entry.progress.progress)) : undefined;
+	const progress = entry.progress
+		? entry.progress.total
+			? `${Math.round((entry.progress.progress / entry.progress.total) * 100)}%`
+			: String(entry.progress.progress)
+		: undefined;
 	return [statusWords[entry.status], entry.statusMessage, progress, elapsed].filter(Boolean).join(' · ');
 }
 

@@ -38,13 +38,17 @@ export function taskItem(entry: TaskEntry, now = Date.now()): vscode.TreeItem {
 	item.id = `server/${entry.server}/tasks/${entry.taskId}`;
 	const finished = isFinished(entry);
 	item.description = taskDescription(entry, now);
-	item.iconPath = entry.error !== undefined && entry.status !== 'cancelled' ? statusIcons.failed : statusIcons[entry.status];
+	item.iconPath =
+		entry.error !== undefined && entry.status !== 'cancelled' ? statusIcons.failed : statusIcons[entry.status];
 	item.contextValue = finished ? TASK_CONTEXT.finished : TASK_CONTEXT.live;
 	const node = { kind: 'task', server: entry.server, taskId: entry.taskId };
-	if (finished && entry.status !== 'cancelled') item.command = { command: 'mcpSwitchboard.openTaskResult', title: 'Open Task Result', arguments: [node] };
+	if (finished && entry.status !== 'cancelled')
+		item.command = { command: 'mcpSwitchboard.openTaskResult', title: 'Open Task Result', arguments: [node] };
 	const md = new vscode.MarkdownString('', true);
 	md.appendMarkdown(`**${entry.tool}** on ${entry.server} — ${statusWords[entry.status]}\n\n`);
-	md.appendText(`Task ${entry.taskId}\nStarted ${new Date(entry.startedAt).toLocaleString()} from ${entry.origin}${entry.expiresAt !== undefined ? `\nKept by the server until ${new Date(entry.expiresAt).toLocaleString()}` : ''}`);
+	md.appendText(
+		`Task ${entry.taskId}\nStarted ${new Date(entry.startedAt).toLocaleString()} from ${entry.origin}${entry.expiresAt !== undefined ? `\nKept by the server until ${new Date(entry.expiresAt).toLocaleString()}` : ''}`,
+	);
 	if (entry.statusMessage) md.appendMarkdown('\n\n').appendText(entry.statusMessage);
 	if (entry.error) md.appendMarkdown('\n\n**Error**\n\n').appendText(entry.error);
 	md.appendMarkdown('\n\nArguments:\n\n').appendCodeblock(JSON.stringify(entry.arguments, null, 2), 'json');

@@ -69,7 +69,8 @@ export class ToolCommands implements vscode.Disposable {
 	private readonly active = new Set<ActiveCall>();
 
 	constructor(private readonly deps: ToolCommandDeps) {
-		const register = (id: string, fn: (...args: never[]) => unknown) => this.disposables.push(vscode.commands.registerCommand(id, fn as (...args: unknown[]) => unknown));
+		const register = (id: string, fn: (...args: never[]) => unknown) =>
+			this.disposables.push(vscode.commands.registerCommand(id, fn as (...args: unknown[]) => unknown));
 		register(Commands.callTool, (target: Target) => this.callTool(target));
 		register(Commands.runAgain, () => this.runAgain());
 		register(Commands.copyToolName, (target: Target) => this.copyToolName(target));
@@ -89,12 +90,27 @@ export class ToolCommands implements vscode.Disposable {
 		const tools = this.deps.manager.allTools();
 		if (tools.length === 0) {
 			if (this.deps.manager.servers().length === 0) await nothingConfigured(this.deps);
-			else void vscode.window.showInformationMessage(this.deps.manager.servers().some((v) => v.state.kind === 'running') ? 'The running MCP servers offer no tools.' : 'No MCP server is running, so there are no tools to call. Start one from the MCP view.');
+			else
+				void vscode.window.showInformationMessage(
+					this.deps.manager.servers().some((v) => v.state.kind === 'running')
+						? 'The running MCP servers offer no tools.'
+						: 'No MCP server is running, so there are no tools to call. Start one from the MCP view.',
+				);
 			return undefined;
 		}
 		const chosen = await vscode.window.showQuickPick(
-			tools.map((named) => ({ label: named.tool.name, description: `${named.server}${named.tool.title ? ` · ${named.tool.title}` : ''}`, detail: named.tool.description?.split('\n', 1)[0], named })),
-			{ title: 'Call Tool', placeHolder: 'Pick a tool (type to search names, servers and descriptions)', matchOnDescription: true, matchOnDetail: true },
+			tools.map((named) => ({
+				label: named.tool.name,
+				description: `${named.server}${named.tool.title ? ` · ${named.tool.title}` : ''}`,
+				detail: named.tool.description?.split('\n', 1)[0],
+				named,
+			})),
+			{
+				title: 'Call Tool',
+				placeHolder: 'Pick a tool (type to search names, servers and descriptions)',
+				matchOnDescription: true,
+				matchOnDetail: true,
+			},
 		);
 		return chosen?.named;
 	}
@@ -118,7 +134,12 @@ export class ToolCommands implements vscode.Disposable {
 		} else if (target && typeof target === 'object' && target.server !== undefined && target.tool !== undefined) {
 			named = this.findTool(target.server, target.tool);
 			if (!named) {
-				this.error(target.server, this.deps.manager.get(target.server)?.state.kind === 'running' ? `has no tool named '${target.tool}'` : `is not running, so '${target.tool}' cannot be called`);
+				this.error(
+					target.server,
+					this.deps.manager.get(target.server)?.state.kind === 'running'
+						? `has no tool named '${target.tool}'`
+						: `is not running, so '${target.tool}' cannot be called`,
+				);
 				return undefined;
 			}
 			if (target.edit) prefill = target.arguments;
@@ -134,7 +155,11 @@ export class ToolCommands implements vscode.Disposable {
 			try {
 				named ??= await this.pickTool();
 				if (!named) return undefined;
-				args ??= await askToolArguments(`${named.server}: ${named.tool.name}`, formFromSchema(named.tool.inputSchema), prefill);
+				args ??= await askToolArguments(
+					`${named.server}: ${named.tool.name}`,
+					formFromSchema(named.tool.inputSchema),
+					prefill,
+				);
 			} finally {
 				form?.dispose();
 			}
@@ -146,25 +171,41 @@ export class ToolCommands implements vscode.Disposable {
 	private async callToolOf(server: string): Promise<CallOutcome | undefined> {
 		const tools = this.deps.manager.get(server)?.tools ?? [];
 		if (tools.length === 0) {
-			void vscode.window.showInformationMessage(`MCP server '${server}' ${this.deps.manager.get(server)?.state.kind === 'running' ? 'offers no tools' : 'is not running'}.`);
+			void vscode.window.showInformationMessage(
+				`MCP server '${server}' ${this.deps.manager.get(server)?.state.kind === 'running' ? 'offers no tools' : 'is not running'}.`,
+			);
 			return undefined;
 		}
 		const chosen = await vscode.window.showQuickPick(
-			tools.map((named) => ({ label: named.tool.name, description: named.tool.title, detail: named.tool.description?.split('\n', 1)[0], named })),
+			tools.map((named) => ({
+				label: named.tool.name,
+				description: named.tool.title,
+				detail: named.tool.description?.split('\n', 1)[0],
+				named,
+			})),
 			{ title: `Call Tool on ${server}`, matchOnDescription: true, matchOnDetail: true },
 		);
-		return chosen ? this.callTool(chosen.named.server === server ? { kind: 'tool', server, tool: chosen.named } : undefined) : undefined;
+		return chosen
+			? this.callTool(chosen.named.server === server ? { kind: 'tool', server, tool: chosen.named } : undefined)
+			: undefined;
 	}
 
 	private async runAgain(): Promise<CallOutcome | undefined> {
 		const last = this.lastCall;
 		if (!last) {
-			void vscode.window.showInformationMessage('No tool was called yet in this window. Use "MCP Switchboard: Call Tool…" first.');
+			void vscode.window.showInformationMessage(
+				'No tool was called yet in this window. Use "MCP Switchboard: Call Tool…" first.',
+			);
 			return undefined;
 		}
 		const named = this.findTool(last.server, last.tool);
 		if (!named) {
-			this.error(last.server, this.deps.manager.get(last.server)?.state.kind === 'running' ? `no longer offers '${last.tool}'` : `is not running, so '${last.tool}' cannot run again`);
+			this.error(
+				last.server,
+				this.deps.manager.get(last.server)?.state.kind === 'running'
+					? `no longer offers '${last.tool}'`
+					: `is not running, so '${last.tool}' cannot run again`,
+			);
 			return undefined;
 		}
 		return this.execute(named, last.arguments);
@@ -191,57 +232,71 @@ export class ToolCommands implements vscode.Disposable {
 		const call: ActiveCall = { server, tool: tool.name, progress: outcome.progress, cancel: () => own.cancel() };
 		this.active.add(call);
 		try {
-			await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `${server}: ${tool.title ?? tool.name}`, cancellable: true }, async (report, token) => {
-				const cancelled = token.onCancellationRequested(() => own.cancel());
-				const bridge = toAbortSignal(own.token);
-				let reported = 0;
-				const call = () => this.deps.manager.callTool(server, tool.name, args, {
-					origin: 'palette',
-					signal: bridge.signal,
-					task,
-					onTaskCreated: (handle) => {
-						outcome.taskId = handle.taskId;
-						outcome.taskStatus = [];
-						this.deps.tasks?.track(server, tool.name, args, handle, 'Call Tool');
-					},
-					onTaskStatus: (state) => {
-						const message = state.statusMessage ?? state.status.replace('_', ' ');
-						outcome.taskStatus?.push(message);
-						report.report({ message });
-					},
-					onProgress: (progress) => {
-						outcome.progress.push(progress);
-						if (outcome.taskId !== undefined) this.deps.tasks?.progress(server, outcome.taskId, progress);
-						const counter = progress.total !== undefined ? `${progress.progress}/${progress.total}` : `${progress.progress}`;
-						const message = progress.message ? `${progress.message} (${counter})` : counter;
-						if (progress.total !== undefined && progress.total > 0) {
-							const percent = Math.min(100, (progress.progress / progress.total) * 100);
-							report.report({ message, increment: Math.max(0, percent - reported) });
-							reported = Math.max(reported, percent);
-						} else {
-							report.report({ message });
-						}
-					},
-				});
-				try {
+			await vscode.window.withProgress(
+				{
+					location: vscode.ProgressLocation.Notification,
+					title: `${server}: ${tool.title ?? tool.name}`,
+					cancellable: true,
+				},
+				async (report, token) => {
+					const cancelled = token.onCancellationRequested(() => own.cancel());
+					const bridge = toAbortSignal(own.token);
+					let reported = 0;
+					const call = () =>
+						this.deps.manager.callTool(server, tool.name, args, {
+							origin: 'palette',
+							signal: bridge.signal,
+							task,
+							onTaskCreated: (handle) => {
+								outcome.taskId = handle.taskId;
+								outcome.taskStatus = [];
+								this.deps.tasks?.track(server, tool.name, args, handle, 'Call Tool');
+							},
+							onTaskStatus: (state) => {
+								const message = state.statusMessage ?? state.status.replace('_', ' ');
+								outcome.taskStatus?.push(message);
+								report.report({ message });
+							},
+							onProgress: (progress) => {
+								outcome.progress.push(progress);
+								if (outcome.taskId !== undefined) this.deps.tasks?.progress(server, outcome.taskId, progress);
+								const counter =
+									progress.total !== undefined ? `${progress.progress}/${progress.total}` : `${progress.progress}`;
+								const message = progress.message ? `${progress.message} (${counter})` : counter;
+								if (progress.total !== undefined && progress.total > 0) {
+									const percent = Math.min(100, (progress.progress / progress.total) * 100);
+									report.report({ message, increment: Math.max(0, percent - reported) });
+									reported = Math.max(reported, percent);
+								} else {
+									report.report({ message });
+								}
+							},
+						});
 					try {
-						outcome.result = await call();
+						try {
+							outcome.result = await call();
+						} catch (error) {
+							if (
+								bridge.signal.aborted ||
+								!this.deps.retryAfterError ||
+								!(await this.deps.retryAfterError(server, tool.name, error))
+							)
+								throw error;
+							outcome.result = await call();
+						}
 					} catch (error) {
-						if (bridge.signal.aborted || !this.deps.retryAfterError || !(await this.deps.retryAfterError(server, tool.name, error))) throw error;
-						outcome.result = await call();
+						// Cancelled here, or (a task) from the Tasks list: either way the person asked for it.
+						if (bridge.signal.aborted || (error instanceof McpError && error.code === ErrorCode.RequestCancelled)) {
+							outcome.cancelled = true;
+						} else {
+							outcome.error = errorMessage(error);
+						}
+					} finally {
+						bridge.dispose();
+						cancelled.dispose();
 					}
-				} catch (error) {
-					// Cancelled here, or (a task) from the Tasks list: either way the person asked for it.
-					if (bridge.signal.aborted || (error instanceof McpError && error.code === ErrorCode.RequestCancelled)) {
-						outcome.cancelled = true;
-					} else {
-						outcome.error = errorMessage(error);
-					}
-				} finally {
-					bridge.dispose();
-					cancelled.dispose();
-				}
-			});
+				},
+			);
 		} finally {
 			this.active.delete(call);
 			own.dispose();
@@ -266,7 +321,10 @@ export class ToolCommands implements vscode.Disposable {
 	}
 
 	private async copyToolName(target: Target): Promise<string | undefined> {
-		const named = target && typeof target === 'object' && 'kind' in target && target.kind === 'tool' ? target.tool : await this.pickTool();
+		const named =
+			target && typeof target === 'object' && 'kind' in target && target.kind === 'tool'
+				? target.tool
+				: await this.pickTool();
 		if (!named) return undefined;
 		await vscode.env.clipboard.writeText(named.qualifiedName);
 		void vscode.window.setStatusBarMessage(`Copied ${named.qualifiedName}`, 3000);

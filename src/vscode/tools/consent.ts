@@ -109,7 +109,12 @@ export class ToolConsent {
 		return Array.isArray(value) ? value.filter((k): k is string => typeof k === 'string') : [];
 	}
 
-	private async ask(server: string, tool: Tool, args: Record<string, unknown>, caller: ConsentCaller): Promise<ConsentChoice> {
+	private async ask(
+		server: string,
+		tool: Tool,
+		args: Record<string, unknown>,
+		caller: ConsentCaller,
+	): Promise<ConsentChoice> {
 		const destructive = isDestructive(tool);
 		const warning = destructive ? `'${server}' says ${tool.name} may delete or overwrite data` : undefined;
 		type Item = vscode.QuickPickItem & { choice: ConsentChoice };
@@ -117,13 +122,25 @@ export class ToolConsent {
 			caller === 'palette'
 				? [
 						{ label: 'Cancel', choice: 'deny' },
-						{ label: `$(warning) Run ${tool.name}`, description: 'the server marks this tool as destructive', choice: 'once' },
+						{
+							label: `$(warning) Run ${tool.name}`,
+							description: 'the server marks this tool as destructive',
+							choice: 'once',
+						},
 					]
 				: [
 						{ label: 'Deny', description: 'the model is told you declined', choice: 'deny' },
 						{ label: 'Allow once', choice: 'once' },
-						{ label: 'Allow for this session', description: `until VS Code restarts, for ${tool.name} of ${server}`, choice: 'session' },
-						{ label: 'Always allow this tool in this workspace', description: 'MCP Switchboard: Review Tool Permissions… forgets it', choice: 'always' },
+						{
+							label: 'Allow for this session',
+							description: `until VS Code restarts, for ${tool.name} of ${server}`,
+							choice: 'session',
+						},
+						{
+							label: 'Always allow this tool in this workspace',
+							description: 'MCP Switchboard: Review Tool Permissions… forgets it',
+							choice: 'always',
+						},
 					];
 		const title =
 			caller === 'palette'
@@ -131,7 +148,11 @@ export class ToolConsent {
 				: destructive
 					? `$(warning) The chat model wants to run ${tool.name}: ${warning}`
 					: `The chat model wants to run ${server} › ${tool.name}${tool.annotations?.readOnlyHint === false ? ' (it may change things)' : ' (the server does not say it only reads)'}`;
-		const chosen = await vscode.window.showQuickPick(items, { title, placeHolder: `Arguments: ${argumentsLine(args)}`, ignoreFocusOut: true });
+		const chosen = await vscode.window.showQuickPick(items, {
+			title,
+			placeHolder: `Arguments: ${argumentsLine(args)}`,
+			ignoreFocusOut: true,
+		});
 		return chosen?.choice ?? 'deny';
 	}
 }
@@ -148,22 +169,33 @@ export function registerConsentCommands(consent: ToolConsent): vscode.Disposable
 		vscode.commands.registerCommand(ConsentCommands.review, async () => {
 			const entries = consent.entries();
 			if (entries.length === 0) {
-				void vscode.window.showInformationMessage('MCP: no tool is allowed for this session or always. A chat model asks before each tool that is not read-only.');
+				void vscode.window.showInformationMessage(
+					'MCP: no tool is allowed for this session or always. A chat model asks before each tool that is not read-only.',
+				);
 				return;
 			}
 			type Item = vscode.QuickPickItem & { entry?: ConsentEntry };
 			const items: Item[] = [
-				...entries.map((entry) => ({ label: `${entry.server} › ${entry.tool}`, description: entry.scope === 'always' ? 'always, in this workspace' : 'for this session', entry })),
+				...entries.map((entry) => ({
+					label: `${entry.server} › ${entry.tool}`,
+					description: entry.scope === 'always' ? 'always, in this workspace' : 'for this session',
+					entry,
+				})),
 				{ label: '', kind: vscode.QuickPickItemKind.Separator },
 				{ label: '$(clear-all) Forget all' },
 			];
-			const chosen = await vscode.window.showQuickPick(items, { title: 'Tool permissions: pick one to forget it', placeHolder: 'A chat model asks again before a forgotten tool' });
+			const chosen = await vscode.window.showQuickPick(items, {
+				title: 'Tool permissions: pick one to forget it',
+				placeHolder: 'A chat model asks again before a forgotten tool',
+			});
 			if (!chosen) return;
 			await consent.forget(chosen.entry);
 		}),
 		vscode.commands.registerCommand(ConsentCommands.reset, async () => {
 			await consent.forget();
-			void vscode.window.showInformationMessage('MCP: tool permissions reset. A chat model asks again before each tool that is not read-only.');
+			void vscode.window.showInformationMessage(
+				'MCP: tool permissions reset. A chat model asks again before each tool that is not read-only.',
+			);
 		}),
 	);
 }

@@ -41,7 +41,13 @@ export function fence(text: string, language = ''): string {
  * Link targets stay out of the text (long encoded URIs are unreadable in an editor): the visible label or URI is
  * recorded in `links` and made clickable by the document link provider.
  */
-async function renderBlocks(blocks: readonly Json[], server: string, blobs: BlobFiles, lines: string[], links: ResultLink[]): Promise<void> {
+async function renderBlocks(
+	blocks: readonly Json[],
+	server: string,
+	blobs: BlobFiles,
+	lines: string[],
+	links: ResultLink[],
+): Promise<void> {
 	let index = 0;
 	const saveInto = async (data: string, mimeType: string | undefined, label: string, hint: string) => {
 		try {
@@ -62,7 +68,12 @@ async function renderBlocks(blocks: readonly Json[], server: string, blobs: Blob
 			case 'audio': {
 				const data = typeof block.data === 'string' ? block.data : '';
 				const mimeType = typeof block.mimeType === 'string' ? block.mimeType : undefined;
-				await saveInto(data, mimeType, `${block.type} ${index}: ${mimeType ?? 'unknown type'}, ${base64Size(data)}`, `${server}-${block.type}`);
+				await saveInto(
+					data,
+					mimeType,
+					`${block.type} ${index}: ${mimeType ?? 'unknown type'}, ${base64Size(data)}`,
+					`${server}-${block.type}`,
+				);
 				break;
 			}
 			case 'resource_link': {
@@ -83,7 +94,12 @@ async function renderBlocks(blocks: readonly Json[], server: string, blobs: Blob
 				if (typeof resource.text === 'string') {
 					lines.push(fence(resource.text, languageForMime(mimeType) ?? ''), '');
 				} else if (typeof resource.blob === 'string') {
-					await saveInto(resource.blob, mimeType, `${mimeType ?? 'binary data'}, ${base64Size(resource.blob)}`, uri.split('/').pop() ?? 'resource');
+					await saveInto(
+						resource.blob,
+						mimeType,
+						`${mimeType ?? 'binary data'}, ${base64Size(resource.blob)}`,
+						uri.split('/').pop() ?? 'resource',
+					);
 				}
 				break;
 			}
@@ -95,11 +111,20 @@ async function renderBlocks(blocks: readonly Json[], server: string, blobs: Blob
 }
 
 /** The Markdown of a tool result: `isError` marked at the top, the content blocks, structured content, the arguments. */
-export async function renderToolResult(server: string, tool: string, args: Record<string, unknown>, result: CallToolResult, blobs: BlobFiles): Promise<Rendered> {
+export async function renderToolResult(
+	server: string,
+	tool: string,
+	args: Record<string, unknown>,
+	result: CallToolResult,
+	blobs: BlobFiles,
+): Promise<Rendered> {
 	const lines: string[] = [];
 	const links: ResultLink[] = [];
 	if (result.isError) {
-		lines.push('> **Error**: the tool reported a failure (`isError: true`). The content below is its error message.', '');
+		lines.push(
+			'> **Error**: the tool reported a failure (`isError: true`). The content below is its error message.',
+			'',
+		);
 	}
 	lines.push(`# ${tool} · ${server}`, '');
 	if (result.content.length === 0) {
@@ -114,12 +139,24 @@ export async function renderToolResult(server: string, tool: string, args: Recor
 }
 
 /** The Markdown of a prompt's messages, one section per message with its role. */
-export async function renderPrompt(server: string, prompt: string, args: Record<string, string>, result: GetPromptResult, blobs: BlobFiles): Promise<Rendered> {
+export async function renderPrompt(
+	server: string,
+	prompt: string,
+	args: Record<string, string>,
+	result: GetPromptResult,
+	blobs: BlobFiles,
+): Promise<Rendered> {
 	const lines: string[] = [`# ${prompt} · ${server}`, ''];
 	const links: ResultLink[] = [];
 	if (result.description) lines.push(`*${result.description}*`, '');
 	if (Object.keys(args).length > 0) {
-		lines.push('Arguments: ' + Object.entries(args).map(([k, v]) => `\`${k}\` = ${JSON.stringify(v)}`).join(', '), '');
+		lines.push(
+			'Arguments: ' +
+				Object.entries(args)
+					.map(([k, v]) => `\`${k}\` = ${JSON.stringify(v)}`)
+					.join(', '),
+			'',
+		);
 	}
 	for (const message of result.messages) {
 		lines.push(`## ${message.role}`, '');
@@ -133,7 +170,9 @@ export async function renderPrompt(server: string, prompt: string, args: Record<
  * Resource links and saved images are clickable through a DocumentLinkProvider, because a plain editor does
  * not follow Markdown links (and long encoded targets would bury the content).
  */
-export class ResultDocuments implements vscode.TextDocumentContentProvider, vscode.DocumentLinkProvider, vscode.Disposable {
+export class ResultDocuments
+	implements vscode.TextDocumentContentProvider, vscode.DocumentLinkProvider, vscode.Disposable
+{
 	private readonly contents = new Map<string, Rendered>();
 	private readonly changed = new vscode.EventEmitter<vscode.Uri>();
 	readonly onDidChange = this.changed.event;
@@ -148,7 +187,10 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
 	}
 
 	provideTextDocumentContent(uri: vscode.Uri): string {
-		return this.contents.get(uri.toString())?.markdown ?? '# Result no longer available\n\nResults are kept in memory for this window only. Run the tool again.';
+		return (
+			this.contents.get(uri.toString())?.markdown ??
+			'# Result no longer available\n\nResults are kept in memory for this window only. Run the tool again.'
+		);
 	}
 
 	provideDocumentLinks(document: vscode.TextDocument): vscode.DocumentLink[] {
@@ -157,8 +199,17 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
 		const text = document.getText();
 		const found: vscode.DocumentLink[] = [];
 		for (const link of rendered.links) {
-			for (let at = text.indexOf(link.text); at >= 0 && link.text; at = text.indexOf(link.text, at + link.text.length)) {
-				found.push(new vscode.DocumentLink(new vscode.Range(document.positionAt(at), document.positionAt(at + link.text.length)), link.target));
+			for (
+				let at = text.indexOf(link.text);
+				at >= 0 && link.text;
+				at = text.indexOf(link.text, at + link.text.length)
+			) {
+				found.push(
+					new vscode.DocumentLink(
+						new vscode.Range(document.positionAt(at), document.positionAt(at + link.text.length)),
+						link.target,
+					),
+				);
 			}
 		}
 		return found;
@@ -167,7 +218,10 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
 	/** Stores a rendered result under a new `switchboard-result:` URI named after `title` and opens it in the active editor group. */
 	async show(server: string, title: string, rendered: Rendered): Promise<vscode.TextEditor> {
 		const safe = title.replace(/[\\/:*?"<>|#%]+/g, '-');
-		const uri = vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${server.replace(/[\\/]+/g, '-')}/${safe} #${++this.counter}.md` });
+		const uri = vscode.Uri.from({
+			scheme: RESULT_SCHEME,
+			path: `/${server.replace(/[\\/]+/g, '-')}/${safe} #${++this.counter}.md`,
+		});
 		this.contents.set(uri.toString(), rendered);
 		while (this.contents.size > MAX_RESULTS) {
 			const oldest = this.contents.keys().next().value as string;

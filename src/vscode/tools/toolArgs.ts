@@ -68,7 +68,10 @@ function deref(schema: Json, root: Json): Json {
 	for (let hops = 0; hops < 8 && typeof current.$ref === 'string'; hops++) {
 		const match = /^#\/(\$defs|definitions)\/(.+)$/.exec(current.$ref);
 		const defs = match ? root[match[1] as string] : undefined;
-		const target = match && isObject(defs) ? defs[decodeURIComponent((match[2] as string).replace(/~1/g, '/').replace(/~0/g, '~'))] : undefined;
+		const target =
+			match && isObject(defs)
+				? defs[decodeURIComponent((match[2] as string).replace(/~1/g, '/').replace(/~0/g, '~'))]
+				: undefined;
 		if (!isObject(target)) {
 			break;
 		}
@@ -99,7 +102,10 @@ function labelOf(value: unknown): string {
 function choicesOf(schema: Json): EnumChoice[] | undefined {
 	if (Array.isArray(schema.enum)) {
 		const names = Array.isArray(schema.enumNames) ? schema.enumNames : undefined;
-		return schema.enum.map((value: unknown, i) => ({ value, label: typeof names?.[i] === 'string' ? names[i] : labelOf(value) }));
+		return schema.enum.map((value: unknown, i) => ({
+			value,
+			label: typeof names?.[i] === 'string' ? names[i] : labelOf(value),
+		}));
 	}
 	if ('const' in schema) {
 		return [{ value: schema.const, label: labelOf(schema.const) }];
@@ -123,7 +129,13 @@ function num(value: unknown): number | undefined {
 
 function fieldFrom(name: string, raw: Json, root: Json, required: boolean): FieldSpec {
 	const schema = deref(raw, root);
-	const field: FieldSpec = { name, label: typeof schema.title === 'string' ? schema.title : name, kind: 'json', required, schema };
+	const field: FieldSpec = {
+		name,
+		label: typeof schema.title === 'string' ? schema.title : name,
+		kind: 'json',
+		required,
+		schema,
+	};
 	if (typeof schema.description === 'string') {
 		field.description = schema.description;
 	}
@@ -168,7 +180,12 @@ function fieldFrom(name: string, raw: Json, root: Json, required: boolean): Fiel
 			field.jsonType = 'any';
 			return field;
 	}
-	const set = <K extends 'minimum' | 'maximum' | 'exclusiveMinimum' | 'exclusiveMaximum' | 'multipleOf' | 'minLength' | 'maxLength'>(key: K) => {
+	const set = <
+		K extends
+			'minimum' | 'maximum' | 'exclusiveMinimum' | 'exclusiveMaximum' | 'multipleOf' | 'minLength' | 'maxLength',
+	>(
+		key: K,
+	) => {
 		const value = num(schema[key]);
 		if (value !== undefined) {
 			field[key] = value;
@@ -204,7 +221,9 @@ export function formFromSchema(inputSchema: unknown): ToolForm {
 	const root = inputSchema;
 	const schema = deref(root, root);
 	const properties = isObject(schema.properties) ? schema.properties : {};
-	const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : []);
+	const required = new Set(
+		Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [],
+	);
 	const fields: FieldSpec[] = [];
 	for (const [name, property] of Object.entries(properties)) {
 		fields.push(fieldFrom(name, isObject(property) ? property : {}, root, required.has(name)));
@@ -221,14 +240,25 @@ const formats: Record<string, { test: (value: string) => boolean; hint: string }
 	url: { test: (v) => /^[a-zA-Z][a-zA-Z0-9+.-]*:\S*$/.test(v), hint: 'a URL with a scheme, like https://example.com' },
 	date: { test: (v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v)), hint: 'a date like 2025-11-25' },
 	'date-time': {
-		test: (v) => /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v)),
+		test: (v) =>
+			/^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})$/.test(v) &&
+			!Number.isNaN(Date.parse(v)),
 		hint: 'a date and time like 2025-11-25T14:30:00Z',
 	},
 	time: { test: (v) => /^\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})?$/.test(v), hint: 'a time like 14:30:00' },
-	uuid: { test: (v) => /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(v), hint: 'a UUID' },
-	ipv4: { test: (v) => /^((25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(25[0-5]|2[0-4]\d|1?\d?\d)$/.test(v), hint: 'an IPv4 address like 192.168.0.1' },
+	uuid: {
+		test: (v) => /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(v),
+		hint: 'a UUID',
+	},
+	ipv4: {
+		test: (v) => /^((25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(25[0-5]|2[0-4]\d|1?\d?\d)$/.test(v),
+		hint: 'an IPv4 address like 192.168.0.1',
+	},
 	ipv6: { test: (v) => /^[0-9a-fA-F:.]+$/.test(v) && v.includes(':'), hint: 'an IPv6 address' },
-	hostname: { test: (v) => /^[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?)*$/.test(v), hint: 'a host name' },
+	hostname: {
+		test: (v) => /^[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?)*$/.test(v),
+		hint: 'a host name',
+	},
 };
 
 /** The outcome of converting one typed answer. */
@@ -332,7 +362,9 @@ export function convertText(field: FieldSpec, text: string): Conversion {
 		case 'boolean': {
 			// Picked from a list in the form; typed text is accepted when it names a choice (used by Run Again edits).
 			const choice = field.choices?.find((c) => c.label === text || labelOf(c.value) === text);
-			return choice ? { ok: true, value: choice.value } : { ok: false, error: `Choose one of: ${(field.choices ?? []).map((c) => c.label).join(', ')}` };
+			return choice
+				? { ok: true, value: choice.value }
+				: { ok: false, error: `Choose one of: ${(field.choices ?? []).map((c) => c.label).join(', ')}` };
 		}
 	}
 }
@@ -352,7 +384,11 @@ export function initialText(field: FieldSpec, previous?: unknown): string {
 	if (field.kind === 'string' && typeof value === 'string') {
 		return value;
 	}
-	return field.kind === 'json' ? JSON.stringify(value, null, 0) : typeof value === 'string' ? value : JSON.stringify(value);
+	return field.kind === 'json'
+		? JSON.stringify(value, null, 0)
+		: typeof value === 'string'
+			? value
+			: JSON.stringify(value);
 }
 
 /** The prompt line under an input box: description plus the constraints the person must meet. */
@@ -362,7 +398,12 @@ export function describeField(field: FieldSpec): string {
 		parts.push(/[.!?:)]$/.test(field.description.trim()) ? field.description.trim() : `${field.description.trim()}.`);
 	}
 	const limits: string[] = [];
-	const range = (lo: number | undefined, hi: number | undefined, exLo: number | undefined, exHi: number | undefined) => {
+	const range = (
+		lo: number | undefined,
+		hi: number | undefined,
+		exLo: number | undefined,
+		exHi: number | undefined,
+	) => {
 		if (lo !== undefined) limits.push(`≥ ${lo}`);
 		if (exLo !== undefined) limits.push(`> ${exLo}`);
 		if (hi !== undefined) limits.push(`≤ ${hi}`);
@@ -401,7 +442,10 @@ export const SKIP: unique symbol = Symbol('skip');
  * Builds the `arguments` object from the answers, in field order, leaving out skipped fields.
  * Fails (with the field names) when a required field has no answer.
  */
-export function buildArguments(fields: readonly FieldSpec[], answers: ReadonlyMap<string, unknown>): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
+export function buildArguments(
+	fields: readonly FieldSpec[],
+	answers: ReadonlyMap<string, unknown>,
+): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
 	const value: Record<string, unknown> = {};
 	const missing: string[] = [];
 	for (const field of fields) {
@@ -414,5 +458,7 @@ export function buildArguments(fields: readonly FieldSpec[], answers: ReadonlyMa
 		}
 		value[field.name] = answer;
 	}
-	return missing.length > 0 ? { ok: false, error: `Missing required argument${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}` } : { ok: true, value };
+	return missing.length > 0
+		? { ok: false, error: `Missing required argument${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}` }
+		: { ok: true, value };
 }

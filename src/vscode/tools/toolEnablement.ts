@@ -10,7 +10,13 @@ import type { Manager } from '../../manager/manager';
 import type { NamedTool } from '../../manager/types';
 import type { TreeNode } from '../tree/serversTree';
 import { plural } from '../../common/text';
-import { activeDisabledTools, activeToolProfile, EnablementSettings, parseToolProfiles, type DisabledTools } from '../../manager/toolEnablement';
+import {
+	activeDisabledTools,
+	activeToolProfile,
+	EnablementSettings,
+	parseToolProfiles,
+	type DisabledTools,
+} from '../../manager/toolEnablement';
 
 /** The command ids (package.json). */
 export const EnablementCommands = { switchProfile: 'mcpSwitchboard.switchToolProfile' } as const;
@@ -34,11 +40,15 @@ export class ToolEnablement implements vscode.Disposable {
 	}
 
 	/** True unless the tool is switched off in the active list. Constant time (called for every tool per request). */
-	readonly isEnabled = (named: Pick<NamedTool, 'server'> & { tool: { name: string } }): boolean => !this.disabledKeys.has(`${named.server}\u0000${named.tool.name}`);
+	readonly isEnabled = (named: Pick<NamedTool, 'server'> & { tool: { name: string } }): boolean =>
+		!this.disabledKeys.has(`${named.server}\u0000${named.tool.name}`);
 
 	/** The active profile's name, or undefined for the workspace's own list. */
 	activeProfile(): string | undefined {
-		return activeToolProfile(vscode.workspace.getConfiguration().get<unknown>(EnablementSettings.activeProfile), this.profiles());
+		return activeToolProfile(
+			vscode.workspace.getConfiguration().get<unknown>(EnablementSettings.activeProfile),
+			this.profiles(),
+		);
 	}
 
 	/** Every saved profile. */
@@ -49,7 +59,11 @@ export class ToolEnablement implements vscode.Disposable {
 	/** The switched-off tools of the active list. */
 	disabled(): DisabledTools {
 		const config = vscode.workspace.getConfiguration();
-		return activeDisabledTools({ disabled: config.get<unknown>(EnablementSettings.disabled), profiles: config.get<unknown>(EnablementSettings.profiles), activeProfile: config.get<unknown>(EnablementSettings.activeProfile) }).disabled;
+		return activeDisabledTools({
+			disabled: config.get<unknown>(EnablementSettings.disabled),
+			profiles: config.get<unknown>(EnablementSettings.profiles),
+			activeProfile: config.get<unknown>(EnablementSettings.activeProfile),
+		}).disabled;
 	}
 
 	/** Switches tools on or off in the active list (the active profile, or the workspace's own list). */
@@ -86,7 +100,12 @@ export class ToolEnablement implements vscode.Disposable {
 		const active = this.activeProfile();
 		const config = vscode.workspace.getConfiguration();
 		if (active) await config.update(EnablementSettings.profiles, { ...this.profiles(), [active]: disabled }, target());
-		else await config.update(EnablementSettings.disabled, Object.keys(disabled).length > 0 ? disabled : undefined, target());
+		else
+			await config.update(
+				EnablementSettings.disabled,
+				Object.keys(disabled).length > 0 ? disabled : undefined,
+				target(),
+			);
 		// Read now rather than wait for the configuration event, so the caller sees its own change at once.
 		this.read();
 		this.changeEmitter.fire();
@@ -94,14 +113,17 @@ export class ToolEnablement implements vscode.Disposable {
 
 	private read(): void {
 		const keys = new Set<string>();
-		for (const [server, tools] of Object.entries(this.disabled())) for (const tool of tools) keys.add(`${server}\u0000${tool}`);
+		for (const [server, tools] of Object.entries(this.disabled()))
+			for (const tool of tools) keys.add(`${server}\u0000${tool}`);
 		this.disabledKeys = keys;
 	}
 }
 
 /** Workspace settings when a workspace is open (enablement belongs to the project), else user settings. */
 function target(): vscode.ConfigurationTarget {
-	return vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+	return vscode.workspace.workspaceFolders?.length
+		? vscode.ConfigurationTarget.Workspace
+		: vscode.ConfigurationTarget.Global;
 }
 
 /**
@@ -118,7 +140,7 @@ export function registerEnablementUi(enablement: ToolEnablement): vscode.Disposa
 		const off = Object.values(enablement.disabled()).reduce((sum, tools) => sum + tools.length, 0);
 		const profiles = Object.keys(enablement.profiles()).length;
 		item.text = `$(tools) ${active ?? (off > 0 ? `${off} off` : 'all tools')}`;
-		item.tooltip = `MCP tools offered to chat models: ${active ? `profile "${active}"` : 'the workspace\'s list'}, ${off} switched off. Click to switch profiles.`;
+		item.tooltip = `MCP tools offered to chat models: ${active ? `profile "${active}"` : "the workspace's list"}, ${off} switched off. Click to switch profiles.`;
 		if (active || off > 0 || profiles > 0) item.show();
 		else item.hide();
 	};
@@ -127,17 +149,27 @@ export function registerEnablementUi(enablement: ToolEnablement): vscode.Disposa
 		type Item = vscode.QuickPickItem & { profile?: string; save?: boolean };
 		const active = enablement.activeProfile();
 		const items: Item[] = [
-			{ label: 'Workspace list', description: active === undefined ? 'active' : undefined, detail: 'The tools switched off with the checkboxes in the MCP view' },
+			{
+				label: 'Workspace list',
+				description: active === undefined ? 'active' : undefined,
+				detail: 'The tools switched off with the checkboxes in the MCP view',
+			},
 			...Object.entries(enablement.profiles()).map(([name, disabled]) => ({
 				label: name,
 				profile: name,
 				description: name === active ? 'active' : undefined,
-				detail: `${plural(Object.values(disabled).reduce((sum, tools) => sum + tools.length, 0), 'tool')} switched off`,
+				detail: `${plural(
+					Object.values(disabled).reduce((sum, tools) => sum + tools.length, 0),
+					'tool',
+				)} switched off`,
 			})),
 			{ label: '', kind: vscode.QuickPickItemKind.Separator },
 			{ label: '$(save) Save the current list as a profile…', save: true },
 		];
-		const chosen = await vscode.window.showQuickPick(items, { title: 'MCP Tool Profile', placeHolder: 'Which tools chat models get (@mcp and VS Code\'s agent)' });
+		const chosen = await vscode.window.showQuickPick(items, {
+			title: 'MCP Tool Profile',
+			placeHolder: "Which tools chat models get (@mcp and VS Code's agent)",
+		});
 		if (!chosen) return;
 		if (chosen.save) {
 			const name = await vscode.window.showInputBox({
@@ -154,12 +186,21 @@ export function registerEnablementUi(enablement: ToolEnablement): vscode.Disposa
 }
 
 /** Applies the Servers view's checkboxes: a tool row switches that tool, a server row every tool of the server. */
-export function watchCheckboxes(treeView: vscode.TreeView<TreeNode>, manager: Manager, enablement: ToolEnablement): vscode.Disposable {
+export function watchCheckboxes(
+	treeView: vscode.TreeView<TreeNode>,
+	manager: Manager,
+	enablement: ToolEnablement,
+): vscode.Disposable {
 	return treeView.onDidChangeCheckboxState(async (event) => {
 		for (const [node, state] of event.items) {
 			const enabled = state === vscode.TreeItemCheckboxState.Checked;
-			if (node.kind === 'tool') await enablement.setEnabled([{ server: node.server, tool: node.tool.tool.name }], enabled);
-			else if (node.kind === 'server') await enablement.setEnabled((manager.get(node.server)?.tools ?? []).map((named) => ({ server: named.server, tool: named.tool.name })), enabled);
+			if (node.kind === 'tool')
+				await enablement.setEnabled([{ server: node.server, tool: node.tool.tool.name }], enabled);
+			else if (node.kind === 'server')
+				await enablement.setEnabled(
+					(manager.get(node.server)?.tools ?? []).map((named) => ({ server: named.server, tool: named.tool.name })),
+					enabled,
+				);
 		}
 	});
 }

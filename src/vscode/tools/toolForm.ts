@@ -1,5 +1,13 @@
 import * as vscode from 'vscode';
-import { buildArguments, convertText, describeField, type FieldSpec, initialText, SKIP, type ToolForm } from './toolArgs';
+import {
+	buildArguments,
+	convertText,
+	describeField,
+	type FieldSpec,
+	initialText,
+	SKIP,
+	type ToolForm,
+} from './toolArgs';
 
 /**
  * The Call Tool argument form: one quick input step per field, built from `toolArgs.ts`.
@@ -14,7 +22,10 @@ import { buildArguments, convertText, describeField, type FieldSpec, initialText
 
 type StepResult = { value: unknown } | typeof SKIP | 'back' | undefined;
 
-const skipButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('debug-step-over'), tooltip: 'Skip (leave this argument out)' };
+const skipButton: vscode.QuickInputButton = {
+	iconPath: new vscode.ThemeIcon('debug-step-over'),
+	tooltip: 'Skip (leave this argument out)',
+};
 
 interface StepContext {
 	title: string;
@@ -27,7 +38,10 @@ function stepTitle(context: StepContext, field: FieldSpec): string {
 }
 
 /** A step's one-time end: `finish` resolves the step once and disposes the input and every listener pushed to `disposables`. */
-function settleOnce(input: vscode.Disposable, resolve: (result: StepResult) => void): { disposables: vscode.Disposable[]; finish: (result: StepResult) => void } {
+function settleOnce(
+	input: vscode.Disposable,
+	resolve: (result: StepResult) => void,
+): { disposables: vscode.Disposable[]; finish: (result: StepResult) => void } {
 	const disposables: vscode.Disposable[] = [input];
 	let settled = false;
 	const finish = (result: StepResult) => {
@@ -48,7 +62,10 @@ function askText(field: FieldSpec, context: StepContext, previous: unknown): Pro
 		box.placeholder = field.name;
 		box.value = initialText(field, previous === SKIP ? undefined : previous);
 		box.ignoreFocusOut = true;
-		box.buttons = [...(context.step > 1 ? [vscode.QuickInputButtons.Back] : []), ...(field.required ? [] : [skipButton])];
+		box.buttons = [
+			...(context.step > 1 ? [vscode.QuickInputButtons.Back] : []),
+			...(field.required ? [] : [skipButton]),
+		];
 		const validate = (text: string): string | undefined => {
 			if (text === '' && (!field.required || field.kind === 'string')) {
 				// Empty means "leave out" for optional fields; a required string may be empty on purpose.
@@ -95,10 +112,16 @@ function askChoice(field: FieldSpec, context: StepContext, previous: unknown): P
 		const pick = vscode.window.createQuickPick<ChoiceItem>();
 		const { disposables, finish } = settleOnce(pick, resolve);
 		const current = previous !== undefined && previous !== SKIP ? previous : field.default;
-		const isCurrent = (value: unknown) => (many ? Array.isArray(current) && current.some((c) => JSON.stringify(c) === JSON.stringify(value)) : JSON.stringify(value) === JSON.stringify(current));
+		const isCurrent = (value: unknown) =>
+			many
+				? Array.isArray(current) && current.some((c) => JSON.stringify(c) === JSON.stringify(value))
+				: JSON.stringify(value) === JSON.stringify(current);
 		const items: ChoiceItem[] = (field.choices ?? []).map((choice) => {
 			const item: ChoiceItem = { label: choice.label, value: choice.value };
-			const notes = [JSON.stringify(choice.value) === JSON.stringify(field.default) ? 'default' : '', choice.description ?? ''].filter(Boolean);
+			const notes = [
+				JSON.stringify(choice.value) === JSON.stringify(field.default) ? 'default' : '',
+				choice.description ?? '',
+			].filter(Boolean);
 			if (notes.length > 0) item.description = notes.join(' · ');
 			return item;
 		});
@@ -111,7 +134,10 @@ function askChoice(field: FieldSpec, context: StepContext, previous: unknown): P
 		pick.canSelectMany = many;
 		pick.ignoreFocusOut = true;
 		pick.matchOnDescription = true;
-		pick.buttons = [...(context.step > 1 ? [vscode.QuickInputButtons.Back] : []), ...(field.required ? [] : [skipButton])];
+		pick.buttons = [
+			...(context.step > 1 ? [vscode.QuickInputButtons.Back] : []),
+			...(field.required ? [] : [skipButton]),
+		];
 		const preset = items.filter((item) => !item.skip && isCurrent(item.value));
 		if (many) {
 			pick.selectedItems = preset;
@@ -139,7 +165,11 @@ function askChoice(field: FieldSpec, context: StepContext, previous: unknown): P
  * Asks for every field of `form`, one step each, and returns the `arguments` object, or undefined when the
  * person cancels. `previous` prefills answers (Run Again with edits). A tool with no properties needs no steps.
  */
-export async function askToolArguments(title: string, form: ToolForm, previous?: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
+export async function askToolArguments(
+	title: string,
+	form: ToolForm,
+	previous?: Record<string, unknown>,
+): Promise<Record<string, unknown> | undefined> {
 	const fields = form.fields;
 	const answers = new Map<string, unknown>();
 	for (const [name, value] of Object.entries(previous ?? {})) answers.set(name, value);
@@ -148,7 +178,10 @@ export async function askToolArguments(title: string, form: ToolForm, previous?:
 		const field = fields[index] as FieldSpec;
 		const context: StepContext = { title, step: index + 1, total: fields.length };
 		const answered = answers.get(field.name);
-		const result = field.kind === 'enum' || field.kind === 'boolean' || field.kind === 'multiEnum' ? await askChoice(field, context, answered) : await askText(field, context, answered);
+		const result =
+			field.kind === 'enum' || field.kind === 'boolean' || field.kind === 'multiEnum'
+				? await askChoice(field, context, answered)
+				: await askText(field, context, answered);
 		if (result === undefined) return undefined;
 		if (result === 'back') {
 			index = Math.max(0, index - 1);

@@ -45,10 +45,19 @@ export function suggestName(commandOrUrl: string): string {
 	} catch {
 		const words = splitCommandLine(commandOrUrl);
 		const pkg = words.slice(1).find((w) => !w.startsWith('-')) ?? words[0] ?? 'server';
-		base = pkg.replace(/@[^/]*$/, '').split('/').pop() ?? pkg;
+		base =
+			pkg
+				.replace(/@[^/]*$/, '')
+				.split('/')
+				.pop() ?? pkg;
 		base = base.replace(/^server-|^mcp-server-|-mcp$|\.(js|py|ts)$/g, '');
 	}
-	return base.toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || 'server';
+	return (
+		base
+			.toLowerCase()
+			.replace(/[^a-z0-9_-]+/g, '-')
+			.replace(/^-+|-+$/g, '') || 'server'
+	);
 }
 
 /**
@@ -59,8 +68,16 @@ export function suggestName(commandOrUrl: string): string {
 export async function addServer(): Promise<string | undefined> {
 	const kind = await vscode.window.showQuickPick(
 		[
-			{ label: '$(terminal) Command (stdio)', description: 'run a local program, e.g. npx -y @modelcontextprotocol/server-everything', id: 'stdio' as const },
-			{ label: '$(globe) URL (HTTP)', description: 'connect to a Streamable HTTP server, e.g. http://localhost:3001/mcp', id: 'http' as const },
+			{
+				label: '$(terminal) Command (stdio)',
+				description: 'run a local program, e.g. npx -y @modelcontextprotocol/server-everything',
+				id: 'stdio' as const,
+			},
+			{
+				label: '$(globe) URL (HTTP)',
+				description: 'connect to a Streamable HTTP server, e.g. http://localhost:3001/mcp',
+				id: 'http' as const,
+			},
 			{ label: '$(globe) URL (legacy SSE)', description: 'an older server with an /sse endpoint', id: 'sse' as const },
 		],
 		{ title: 'Add MCP Server (1/3)', placeHolder: 'How does the server run?' },
@@ -89,7 +106,9 @@ export async function addServer(): Promise<string | undefined> {
 			validateInput: (text) => {
 				try {
 					const parsed = new URL(text);
-					return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? undefined : 'Use an http:// or https:// URL';
+					return parsed.protocol === 'http:' || parsed.protocol === 'https:'
+						? undefined
+						: 'Use an http:// or https:// URL';
 				} catch {
 					return 'Enter a URL like https://example.com/mcp';
 				}
@@ -105,21 +124,34 @@ export async function addServer(): Promise<string | undefined> {
 		prompt: 'A name for the server (shown in the MCP view and in tool names)',
 		value: suggestName(hint),
 		ignoreFocusOut: true,
-		validateInput: (text) => (!text.trim() ? 'Enter a name' : Object.hasOwn(existing, text.trim()) ? `A server named '${text.trim()}' exists already` : undefined),
+		validateInput: (text) =>
+			!text.trim()
+				? 'Enter a name'
+				: Object.hasOwn(existing, text.trim())
+					? `A server named '${text.trim()}' exists already`
+					: undefined,
 	});
 	if (name === undefined) return undefined;
-	const targets = [{ label: 'User settings', description: 'available in every window', target: vscode.ConfigurationTarget.Global }];
+	const targets = [
+		{ label: 'User settings', description: 'available in every window', target: vscode.ConfigurationTarget.Global },
+	];
 	// In Restricted Mode the workspace's value of this setting is withheld from the extension (restrictedConfigurations
 	// in package.json), so writing the object back would replace, and so delete, every server the workspace defines.
 	// Workspace settings are offered only in a trusted workspace.
 	if (vscode.workspace.workspaceFolders?.length && vscode.workspace.isTrusted) {
-		targets.push({ label: 'Workspace settings', description: 'only this workspace (asks for trust before it starts)', target: vscode.ConfigurationTarget.Workspace });
+		targets.push({
+			label: 'Workspace settings',
+			description: 'only this workspace (asks for trust before it starts)',
+			target: vscode.ConfigurationTarget.Workspace,
+		});
 	}
-	const where = targets.length === 1 ? targets[0] : await vscode.window.showQuickPick(targets, { title: 'Save the server in' });
+	const where =
+		targets.length === 1 ? targets[0] : await vscode.window.showQuickPick(targets, { title: 'Save the server in' });
 	if (!where) return undefined;
 	const config = vscode.workspace.getConfiguration(SECTION);
 	const inspected = config.inspect<Record<string, unknown>>(KEY);
-	const current = (where.target === vscode.ConfigurationTarget.Global ? inspected?.globalValue : inspected?.workspaceValue) ?? {};
+	const current =
+		(where.target === vscode.ConfigurationTarget.Global ? inspected?.globalValue : inspected?.workspaceValue) ?? {};
 	if (where.target === vscode.ConfigurationTarget.Workspace && !vscode.workspace.isTrusted) return undefined; // Trust was revoked while the pick was open.
 	try {
 		await config.update(KEY, { ...current, [name.trim()]: entry }, where.target);
@@ -127,7 +159,12 @@ export async function addServer(): Promise<string | undefined> {
 		void vscode.window.showErrorMessage(`Could not save MCP server '${name.trim()}': ${errorMessage(error)}`);
 		return undefined;
 	}
-	const restricted = !vscode.workspace.isTrusted && vscode.workspace.workspaceFolders?.length ? ' (workspace settings are not offered in Restricted Mode)' : '';
-	void vscode.window.showInformationMessage(`Added MCP server '${name.trim()}' to ${where.label.toLowerCase()}${restricted}.`);
+	const restricted =
+		!vscode.workspace.isTrusted && vscode.workspace.workspaceFolders?.length
+			? ' (workspace settings are not offered in Restricted Mode)'
+			: '';
+	void vscode.window.showInformationMessage(
+		`Added MCP server '${name.trim()}' to ${where.label.toLowerCase()}${restricted}.`,
+	);
 	return name.trim();
 }

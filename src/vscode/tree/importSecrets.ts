@@ -17,9 +17,11 @@ export interface ExtractedSecret {
 }
 
 /** Names that hold credentials (env variables and HTTP headers). */
-const SECRET_NAME = /(token|secret|passw(or)?d|passwd|api[-_]?key|access[-_]?key|private[-_]?key|credential|auth|cookie|session|bearer|pat$)/i;
+const SECRET_NAME =
+	/(token|secret|passw(or)?d|passwd|api[-_]?key|access[-_]?key|private[-_]?key|credential|auth|cookie|session|bearer|pat$)/i;
 /** Values shaped like well-known credentials, whatever their name. */
-const SECRET_VALUE = /^(bearer\s+\S{8,}|basic\s+\S{8,}|sk-[\w-]{16,}|gh[pousr]_\w{20,}|github_pat_\w{20,}|glpat-[\w-]{16,}|xox[abprs]-[\w-]{10,}|AKIA[0-9A-Z]{16}|AIza[\w-]{30,}|eyJ[\w-]+\.[\w-]+\.[\w-]+)$/i;
+const SECRET_VALUE =
+	/^(bearer\s+\S{8,}|basic\s+\S{8,}|sk-[\w-]{16,}|gh[pousr]_\w{20,}|github_pat_\w{20,}|glpat-[\w-]{16,}|xox[abprs]-[\w-]{10,}|AKIA[0-9A-Z]{16}|AIza[\w-]{30,}|eyJ[\w-]+\.[\w-]+\.[\w-]+)$/i;
 
 /** Whether `value` (under `name`) is a credential that must not be written to settings. */
 export function looksSecret(name: string, value: string): boolean {
@@ -35,7 +37,10 @@ function inputId(server: string, field: string): string {
  * Replaces every secret string in the entry's `env` and `headers` with `${input:<server>.<field>}`. Returns the new
  * entry (the input is not changed) and the secrets taken out.
  */
-export function extractSecrets(server: string, entry: Record<string, unknown>): { entry: Record<string, unknown>; secrets: ExtractedSecret[] } {
+export function extractSecrets(
+	server: string,
+	entry: Record<string, unknown>,
+): { entry: Record<string, unknown>; secrets: ExtractedSecret[] } {
 	const secrets: ExtractedSecret[] = [];
 	const out: Record<string, unknown> = { ...entry };
 	for (const group of ['env', 'headers'] as const) {
@@ -46,7 +51,12 @@ export function extractSecrets(server: string, entry: Record<string, unknown>): 
 			if (typeof value !== 'string' || !looksSecret(key, value)) continue;
 			const field = `${group}.${key}`;
 			const id = inputId(server, field);
-			secrets.push({ id, field, value, description: `${key} for the MCP server '${server}' (imported; kept in VS Code's secret storage)` });
+			secrets.push({
+				id,
+				field,
+				value,
+				description: `${key} for the MCP server '${server}' (imported; kept in VS Code's secret storage)`,
+			});
 			copy[key] = `\${input:${id}}`;
 		}
 		out[group] = copy;
@@ -59,7 +69,9 @@ function shownPairs(values: unknown, group: 'env' | 'headers'): string[] {
 	if (typeof values !== 'object' || values === null || Array.isArray(values)) return [];
 	return Object.entries(values as Record<string, unknown>).map(([key, value]) => {
 		const text = typeof value === 'string' ? value : JSON.stringify(value);
-		return typeof value === 'string' && looksSecret(key, value) ? `${key}=•••• (to secret storage)` : `${key}=${group === 'env' ? JSON.stringify(text) : text}`;
+		return typeof value === 'string' && looksSecret(key, value)
+			? `${key}=•••• (to secret storage)`
+			: `${key}=${group === 'env' ? JSON.stringify(text) : text}`;
 	});
 }
 
@@ -70,8 +82,12 @@ function shownPairs(values: unknown, group: 'env' | 'headers'): string[] {
 export function describeImport(entry: Record<string, unknown>): string[] {
 	const lines: string[] = [];
 	if (typeof entry.command === 'string') {
-		const args = Array.isArray(entry.args) ? entry.args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))) : [];
-		lines.push(`Runs: ${[entry.command, ...args].map((w) => (/^[\w@%+=:,./${}-]+$/.test(w) ? w : JSON.stringify(w))).join(' ')}`);
+		const args = Array.isArray(entry.args)
+			? entry.args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a)))
+			: [];
+		lines.push(
+			`Runs: ${[entry.command, ...args].map((w) => (/^[\w@%+=:,./${}-]+$/.test(w) ? w : JSON.stringify(w))).join(' ')}`,
+		);
 		lines.push(`In: ${typeof entry.cwd === 'string' ? entry.cwd : '(the workspace folder, or your home directory)'}`);
 	} else if (entry.url !== undefined) {
 		lines.push(`Connects to: ${textOf(entry.url)}`);

@@ -27,7 +27,11 @@ export function knownServerFiles(): { label: string; path: string }[] {
 		process.platform === 'darwin'
 			? path.join(home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json')
 			: process.platform === 'win32'
-				? path.join(process.env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Claude', 'claude_desktop_config.json')
+				? path.join(
+						process.env.APPDATA ?? path.join(home, 'AppData', 'Roaming'),
+						'Claude',
+						'claude_desktop_config.json',
+					)
 				: path.join(process.env.XDG_CONFIG_HOME ?? path.join(home, '.config'), 'Claude', 'claude_desktop_config.json');
 	const files = [
 		{ label: 'Claude Desktop', path: claude },
@@ -37,7 +41,8 @@ export function knownServerFiles(): { label: string; path: string }[] {
 	// cloned repository run its servers in every window, bypassing Restricted Mode.
 	if (vscode.workspace.isTrusted) {
 		for (const folder of vscode.workspace.workspaceFolders ?? []) {
-			if (folder.uri.scheme === 'file') files.push({ label: `Cursor (${folder.name})`, path: path.join(folder.uri.fsPath, '.cursor', 'mcp.json') });
+			if (folder.uri.scheme === 'file')
+				files.push({ label: `Cursor (${folder.name})`, path: path.join(folder.uri.fsPath, '.cursor', 'mcp.json') });
 		}
 	}
 	return files;
@@ -70,14 +75,25 @@ export async function importServers(secrets: vscode.SecretStorage, file?: vscode
 	if (!uri) {
 		const found: { label: string; description: string; uri?: vscode.Uri }[] = [];
 		for (const candidate of knownServerFiles()) {
-			if (await exists(candidate.path)) found.push({ label: candidate.label, description: candidate.path, uri: vscode.Uri.file(candidate.path) });
+			if (await exists(candidate.path))
+				found.push({ label: candidate.label, description: candidate.path, uri: vscode.Uri.file(candidate.path) });
 		}
-		found.push({ label: '$(folder-opened) Browse…', description: 'Pick a claude_desktop_config.json or mcp.json file' });
-		const picked = await vscode.window.showQuickPick(found, { title: 'Import MCP servers from', placeHolder: 'A Claude Desktop or Cursor configuration file' });
+		found.push({
+			label: '$(folder-opened) Browse…',
+			description: 'Pick a claude_desktop_config.json or mcp.json file',
+		});
+		const picked = await vscode.window.showQuickPick(found, {
+			title: 'Import MCP servers from',
+			placeHolder: 'A Claude Desktop or Cursor configuration file',
+		});
 		if (!picked) return [];
 		uri = picked.uri;
 		if (!uri) {
-			const chosen = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { JSON: ['json'] }, title: 'Import MCP servers' });
+			const chosen = await vscode.window.showOpenDialog({
+				canSelectMany: false,
+				filters: { JSON: ['json'] },
+				title: 'Import MCP servers',
+			});
 			uri = chosen?.[0];
 			if (!uri) return [];
 		}
@@ -98,16 +114,21 @@ export async function importServers(secrets: vscode.SecretStorage, file?: vscode
 	const { servers, problems } = importMcpServers(text, path.basename(uri.fsPath));
 	const names = Object.keys(servers);
 	if (names.length === 0) {
-		void vscode.window.showWarningMessage(`MCP: no servers to import from ${uri.fsPath}${problems.length ? `: ${problems[0]}` : ''}`);
+		void vscode.window.showWarningMessage(
+			`MCP: no servers to import from ${uri.fsPath}${problems.length ? `: ${problems[0]}` : ''}`,
+		);
 		return [];
 	}
 	const config = vscode.workspace.getConfiguration('mcpSwitchboard');
-	const existing = (config.inspect<Record<string, unknown>>('servers')?.globalValue ?? {});
+	const existing = config.inspect<Record<string, unknown>>('servers')?.globalValue ?? {};
 	const items = names.map((name) => {
 		const entry = servers[name]!;
 		const replaces = existing[name] ? `replaces the existing '${name}'` : undefined;
 		const secretCount = extractSecrets(name, entry).secrets.length;
-		const description = [replaces, secretCount > 0 ? `${plural(secretCount, 'secret')} to secret storage` : undefined].filter(Boolean).join(' · ') || undefined;
+		const description =
+			[replaces, secretCount > 0 ? `${plural(secretCount, 'secret')} to secret storage` : undefined]
+				.filter(Boolean)
+				.join(' · ') || undefined;
 		return { label: name, description, detail: describeImport(entry).join(' · '), picked: !existing[name] };
 	});
 	const chosen = await vscode.window.showQuickPick(items, {
@@ -119,7 +140,9 @@ export async function importServers(secrets: vscode.SecretStorage, file?: vscode
 	if (!chosen || chosen.length === 0) return [];
 	const next = { ...existing };
 	const inputs = config.inspect<unknown[]>('inputs')?.globalValue;
-	const definitions = (Array.isArray(inputs) ? inputs : []).filter((i): i is Record<string, unknown> => typeof i === 'object' && i !== null);
+	const definitions = (Array.isArray(inputs) ? inputs : []).filter(
+		(i): i is Record<string, unknown> => typeof i === 'object' && i !== null,
+	);
 	let moved = 0;
 	for (const item of chosen) {
 		const { entry, secrets: found } = extractSecrets(item.label, servers[item.label]!);
@@ -136,9 +159,16 @@ export async function importServers(secrets: vscode.SecretStorage, file?: vscode
 	// Inputs first: the servers that use them are applied when `servers` changes.
 	if (moved > 0) await config.update('inputs', definitions, vscode.ConfigurationTarget.Global);
 	await config.update('servers', next, vscode.ConfigurationTarget.Global);
-	const skipped = problems.length ? ` ${problems.length} entr${problems.length === 1 ? 'y was' : 'ies were'} skipped: ${problems[0]}` : '';
-	const kept = moved > 0 ? ` ${moved} secret${moved === 1 ? ' was' : 's were'} kept in VS Code's secret storage, not in settings.json.` : '';
-	void vscode.window.showInformationMessage(`MCP: imported ${chosen.map((c) => c.label).join(', ')} into your user settings.${kept}${skipped}`);
+	const skipped = problems.length
+		? ` ${problems.length} entr${problems.length === 1 ? 'y was' : 'ies were'} skipped: ${problems[0]}`
+		: '';
+	const kept =
+		moved > 0
+			? ` ${moved} secret${moved === 1 ? ' was' : 's were'} kept in VS Code's secret storage, not in settings.json.`
+			: '';
+	void vscode.window.showInformationMessage(
+		`MCP: imported ${chosen.map((c) => c.label).join(', ')} into your user settings.${kept}${skipped}`,
+	);
 	return chosen.map((c) => c.label);
 }
 
@@ -146,25 +176,36 @@ export async function importServers(secrets: vscode.SecretStorage, file?: vscode
  * Registers the configuration commands. With `manager`, also applies `mcpSwitchboard.maxConcurrentStarts.*`
  * to it now and whenever the settings change. Returns one Disposable for everything.
  */
-export function registerConfigCommands(context: vscode.ExtensionContext, config: ServerConfiguration, manager?: Manager): vscode.Disposable {
+export function registerConfigCommands(
+	context: vscode.ExtensionContext,
+	config: ServerConfiguration,
+	manager?: Manager,
+): vscode.Disposable {
 	const disposables: vscode.Disposable[] = [
-		vscode.commands.registerCommand(ConfigCommands.importServers, (file?: vscode.Uri) => importServers(context.secrets, file instanceof vscode.Uri ? file : undefined)),
+		vscode.commands.registerCommand(ConfigCommands.importServers, (file?: vscode.Uri) =>
+			importServers(context.secrets, file instanceof vscode.Uri ? file : undefined),
+		),
 		vscode.commands.registerCommand(ConfigCommands.resetTrust, async () => {
 			const count = await config.resetTrust();
 			void vscode.window.showInformationMessage(
-				count === 0 ? 'MCP: there were no server trust decisions to reset.' : `MCP: forgot ${plural(count, 'server trust decision')}; workspace servers will ask again when you start them.`,
+				count === 0
+					? 'MCP: there were no server trust decisions to reset.'
+					: `MCP: forgot ${plural(count, 'server trust decision')}; workspace servers will ask again when you start them.`,
 			);
 		}),
 		vscode.commands.registerCommand(ConfigCommands.clearInputs, async () => {
 			await config.clearInputs();
-			void vscode.window.showInformationMessage('MCP: saved input values were forgotten; servers that use them will ask again.');
+			void vscode.window.showInformationMessage(
+				'MCP: saved input values were forgotten; servers that use them will ask again.',
+			);
 		}),
 	];
 	if (manager) {
 		manager.setMaxConcurrentStarts(config.startLimits());
 		disposables.push(
 			vscode.workspace.onDidChangeConfiguration((e) => {
-				if (e.affectsConfiguration('mcpSwitchboard.maxConcurrentStarts')) manager.setMaxConcurrentStarts(config.startLimits());
+				if (e.affectsConfiguration('mcpSwitchboard.maxConcurrentStarts'))
+					manager.setMaxConcurrentStarts(config.startLimits());
 			}),
 		);
 	}

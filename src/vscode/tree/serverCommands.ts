@@ -30,11 +30,28 @@ function running(): (view: ServerView) => boolean {
 
 async function lifecycle(base: CommandBase, target: Target, action: 'start' | 'stop' | 'restart'): Promise<void> {
 	const filter: (view: ServerView) => boolean =
-		action === 'start' ? (view) => view.state.kind !== 'running' && view.state.kind !== 'starting' : action === 'stop' ? (view) => view.state.kind === 'running' || view.state.kind === 'starting' || view.state.kind === 'error' : () => true;
-	const server = serverOf(target) ?? (await pickServer(base, `Server to ${action}`, filter, action === 'start' ? 'Every MCP server is already running.' : 'No MCP server is running.'));
+		action === 'start'
+			? (view) => view.state.kind !== 'running' && view.state.kind !== 'starting'
+			: action === 'stop'
+				? (view) => view.state.kind === 'running' || view.state.kind === 'starting' || view.state.kind === 'error'
+				: () => true;
+	const server =
+		serverOf(target) ??
+		(await pickServer(
+			base,
+			`Server to ${action}`,
+			filter,
+			action === 'start' ? 'Every MCP server is already running.' : 'No MCP server is running.',
+		));
 	if (server === undefined) return;
 	try {
-		await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `MCP: ${action === 'stop' ? 'stopping' : action === 'start' ? 'starting' : 'restarting'} ${server}` }, () => base.manager[action](server));
+		await vscode.window.withProgress(
+			{
+				location: vscode.ProgressLocation.Window,
+				title: `MCP: ${action === 'stop' ? 'stopping' : action === 'start' ? 'starting' : 'restarting'} ${server}`,
+			},
+			() => base.manager[action](server),
+		);
 	} catch (error) {
 		commandError(base, server, `${action} failed: ${errorMessage(error)}`);
 	}
@@ -46,10 +63,19 @@ async function showLog(base: CommandBase, target: Target): Promise<void> {
 }
 
 async function refresh(base: CommandBase, target: Target): Promise<void> {
-	const servers = serverOf(target) !== undefined ? [serverOf(target) as string] : base.manager.servers().filter(running()).map((v) => v.name);
+	const servers =
+		serverOf(target) !== undefined
+			? [serverOf(target) as string]
+			: base.manager
+					.servers()
+					.filter(running())
+					.map((v) => v.name);
 	if (servers.length === 0) {
 		if (base.manager.servers().length === 0) await nothingConfigured(base);
-		else void vscode.window.showInformationMessage('No MCP server is running: nothing to refresh. Start one from the MCP view.');
+		else
+			void vscode.window.showInformationMessage(
+				'No MCP server is running: nothing to refresh. Start one from the MCP view.',
+			);
 		return;
 	}
 	await Promise.all(
@@ -68,16 +94,33 @@ async function showServers(base: CommandBase): Promise<void> {
 		await nothingConfigured(base);
 		return;
 	}
-	const icon = (view: ServerView) => (view.state.kind === 'running' ? '$(vm-running)' : view.state.kind === 'error' ? '$(error)' : view.state.kind === 'starting' ? '$(loading~spin)' : '$(vm-outline)');
+	const icon = (view: ServerView) =>
+		view.state.kind === 'running'
+			? '$(vm-running)'
+			: view.state.kind === 'error'
+				? '$(error)'
+				: view.state.kind === 'starting'
+					? '$(loading~spin)'
+					: '$(vm-outline)';
 	const chosen = await vscode.window.showQuickPick(
-		views.map((view) => ({ label: `${icon(view)} ${view.name}`, description: stateLabel(view.state), detail: view.state.kind === 'error' ? view.state.message : undefined, name: view.name })),
+		views.map((view) => ({
+			label: `${icon(view)} ${view.name}`,
+			description: stateLabel(view.state),
+			detail: view.state.kind === 'error' ? view.state.message : undefined,
+			name: view.name,
+		})),
 		{ title: 'MCP Servers', placeHolder: 'Pick a server for its actions' },
 	);
 	if (!chosen) return;
 	const view = base.manager.get(chosen.name);
 	const active = view?.state.kind === 'running' || view?.state.kind === 'starting';
 	const actions = [
-		...(active ? [{ label: '$(debug-restart) Restart', id: Commands.restartServer }, { label: '$(debug-stop) Stop', id: Commands.stopServer }] : [{ label: '$(debug-start) Start', id: Commands.startServer }]),
+		...(active
+			? [
+					{ label: '$(debug-restart) Restart', id: Commands.restartServer },
+					{ label: '$(debug-stop) Stop', id: Commands.stopServer },
+				]
+			: [{ label: '$(debug-start) Start', id: Commands.startServer }]),
 		...(view?.state.kind === 'running' ? [{ label: '$(play) Call Tool…', id: Commands.callTool }] : []),
 		{ label: '$(output) Show Log', id: Commands.showServerLog },
 	];

@@ -24,8 +24,18 @@ export type TreeNode =
 	| { kind: 'tasks'; server: string }
 	| { kind: 'task'; server: string; taskId: string };
 
-const groupLabels: Record<GroupKind, string> = { tools: 'Tools', resources: 'Resources', resourceTemplates: 'Resource Templates', prompts: 'Prompts' };
-const groupIcons: Record<GroupKind, string> = { tools: 'tools', resources: 'file-text', resourceTemplates: 'file-symlink-file', prompts: 'comment-discussion' };
+const groupLabels: Record<GroupKind, string> = {
+	tools: 'Tools',
+	resources: 'Resources',
+	resourceTemplates: 'Resource Templates',
+	prompts: 'Prompts',
+};
+const groupIcons: Record<GroupKind, string> = {
+	tools: 'tools',
+	resources: 'file-text',
+	resourceTemplates: 'file-symlink-file',
+	prompts: 'comment-discussion',
+};
 const groupOrder: readonly GroupKind[] = ['tools', 'resources', 'resourceTemplates', 'prompts'];
 
 /** Refreshes are coalesced over this long, so a burst of list_changed or state events repaints once. */
@@ -46,7 +56,11 @@ export function stateLabel(state: ServerState): string {
 			return 'needs trust';
 		case 'error':
 			if (needsSignIn(state.message)) return 'sign in';
-			return state.crashLoop ? 'error (crash loop, stopped retrying)' : state.retryAt !== undefined ? 'error (will retry)' : 'error';
+			return state.crashLoop
+				? 'error (crash loop, stopped retrying)'
+				: state.retryAt !== undefined
+					? 'error (will retry)'
+					: 'error';
 	}
 }
 
@@ -87,7 +101,8 @@ function stateIcon(state: ServerState): vscode.ThemeIcon {
 		case 'needsTrust':
 			return new vscode.ThemeIcon('shield', new vscode.ThemeColor('problemsWarningIcon.foreground'));
 		case 'error':
-			if (needsSignIn(state.message)) return new vscode.ThemeIcon('account', new vscode.ThemeColor('problemsWarningIcon.foreground'));
+			if (needsSignIn(state.message))
+				return new vscode.ThemeIcon('account', new vscode.ThemeColor('problemsWarningIcon.foreground'));
 			return new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground'));
 	}
 }
@@ -143,21 +158,30 @@ export function serverTooltip(view: ServerView): vscode.MarkdownString {
 		const caps = Object.entries(client.serverCapabilities)
 			.filter(([, value]) => value !== undefined)
 			.map(([name, value]) => {
-				const flags = typeof value === 'object' && value ? Object.entries(value as Record<string, unknown>).filter(([, v]) => v === true).map(([k]) => k) : [];
+				const flags =
+					typeof value === 'object' && value
+						? Object.entries(value as Record<string, unknown>)
+								.filter(([, v]) => v === true)
+								.map(([k]) => k)
+						: [];
 				if (DEPRECATED_CAPABILITIES.has(name)) flags.push('deprecated');
 				return flags.length > 0 ? `${name} (${flags.join(', ')})` : name;
 			});
 		lines.push(`Capabilities: ${caps.length > 0 ? escapeMd(caps.join(', ')) : 'none'}`);
 	}
 	const config = view.config;
-	lines.push(`Transport: ${transportOf(view)} — ${escapeMd(config.type === 'stdio' ? [config.command, ...(config.args ?? [])].join(' ') : config.url)}`);
+	lines.push(
+		`Transport: ${transportOf(view)} — ${escapeMd(config.type === 'stdio' ? [config.command, ...(config.args ?? [])].join(' ') : config.url)}`,
+	);
 	lines.push(`Configured in: ${escapeMd(view.source.label)}`);
 	md.appendMarkdown(lines.join('  \n'));
 	const deprecated = view.deprecatedFeatures;
 	if (deprecated.length > 0) {
 		// They keep working; the person learns why the server is behind and what it should move to.
 		md.appendMarkdown(`\n\n**${escapeMd(deprecationSummary(deprecated).replace(/^u/, 'U'))}**\n\n`);
-		md.appendMarkdown(deprecated.map((feature) => `- ${escapeMd(feature)}: ${escapeMd(DEPRECATION_NOTES[feature])}`).join('\n'));
+		md.appendMarkdown(
+			deprecated.map((feature) => `- ${escapeMd(feature)}: ${escapeMd(DEPRECATION_NOTES[feature])}`).join('\n'),
+		);
 	}
 	if (view.state.kind === 'running' && view.state.client.instructions) {
 		md.appendMarkdown('\n\n**Instructions**\n\n');
@@ -176,13 +200,20 @@ export function serverTooltip(view: ServerView): vscode.MarkdownString {
  * as its description, the whole explanation as its tooltip; a click or its inline ▷ is the user's Start, which asks.
  */
 export function trustRow(server: string, reason: string, trust: 'ask' | 'refused'): vscode.TreeItem {
-	const item = new vscode.TreeItem(trust === 'ask' ? 'Needs trust' : 'Not allowed to run', vscode.TreeItemCollapsibleState.None);
+	const item = new vscode.TreeItem(
+		trust === 'ask' ? 'Needs trust' : 'Not allowed to run',
+		vscode.TreeItemCollapsibleState.None,
+	);
 	item.id = `server/${server}/message`;
 	item.description = trust === 'ask' ? 'Start to review what it runs' : 'Start to be asked again';
 	item.iconPath = new vscode.ThemeIcon('shield', new vscode.ThemeColor('problemsWarningIcon.foreground'));
 	item.tooltip = reason;
 	item.contextValue = 'mcpMessage.needsTrust';
-	item.command = { command: 'mcpSwitchboard.startServer', title: 'Start (asks whether to allow it)', arguments: [server] };
+	item.command = {
+		command: 'mcpSwitchboard.startServer',
+		title: 'Start (asks whether to allow it)',
+		arguments: [server],
+	};
 	return item;
 }
 
@@ -190,7 +221,7 @@ export function trustRow(server: string, reason: string, trust: 'ask' | 'refused
 export function errorTooltip(message: string): vscode.MarkdownString {
 	const md = new vscode.MarkdownString('', true);
 	md.appendCodeblock(message, 'text');
-	md.appendMarkdown('\n\nClick to open the server\'s log.');
+	md.appendMarkdown("\n\nClick to open the server's log.");
 	return md;
 }
 
@@ -262,7 +293,12 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 					this.elapsedTimer = undefined;
 					return;
 				}
-				const servers = new Set(this.tasks.all().filter((entry) => entry.finishedAt === undefined).map((entry) => entry.server));
+				const servers = new Set(
+					this.tasks
+						.all()
+						.filter((entry) => entry.finishedAt === undefined)
+						.map((entry) => entry.server),
+				);
 				for (const server of servers) this.schedule(server);
 			}, 1000);
 		}
@@ -339,7 +375,9 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 
 	getChildren(element?: TreeNode): TreeNode[] {
 		if (!element) {
-			return [...this.manager.servers()].sort((a, b) => a.name.localeCompare(b.name)).map((view) => this.serverNode(view.name));
+			return [...this.manager.servers()]
+				.sort((a, b) => a.name.localeCompare(b.name))
+				.map((view) => this.serverNode(view.name));
 		}
 		const view = this.manager.get(element.server);
 		if (!view) {
@@ -349,12 +387,24 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 			case 'server': {
 				// Every state has children, so a server row is expandable from its first paint (usually "starting") and
 				// VS Code keeps it open when the groups or an error message arrive.
-				const message = (text: string, error = false): TreeNode[] => [{ kind: 'message', server: view.name, message: text, error }, ...this.tasksRow(view.name)];
+				const message = (text: string, error = false): TreeNode[] => [
+					{ kind: 'message', server: view.name, message: text, error },
+					...this.tasksRow(view.name),
+				];
 				switch (view.state.kind) {
 					case 'error':
 						return message(view.state.message, true);
 					case 'needsTrust':
-						return [{ kind: 'message', server: view.name, message: view.state.reason, error: false, trust: view.state.refused ? 'refused' : 'ask' }, ...this.tasksRow(view.name)];
+						return [
+							{
+								kind: 'message',
+								server: view.name,
+								message: view.state.reason,
+								error: false,
+								trust: view.state.refused ? 'refused' : 'ask',
+							},
+							...this.tasksRow(view.name),
+						];
 					case 'starting':
 						return message('Starting…');
 					case 'stopped':
@@ -365,23 +415,52 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 						break;
 				}
 				const caps = view.state.client.serverCapabilities;
-				const groups: TreeNode[] = groupOrder.filter((group) => (group === 'tools' ? true : group === 'prompts' ? caps.prompts !== undefined : caps.resources !== undefined) || this.items(view, group) > 0).map((group) => this.groupNode(view.name, group));
+				const groups: TreeNode[] = groupOrder
+					.filter(
+						(group) =>
+							(group === 'tools'
+								? true
+								: group === 'prompts'
+									? caps.prompts !== undefined
+									: caps.resources !== undefined) || this.items(view, group) > 0,
+					)
+					.map((group) => this.groupNode(view.name, group));
 				return [...groups, ...this.tasksRow(view.name)];
 			}
 			case 'tasks':
-				return (this.tasks?.tasksOf(element.server) ?? []).map((entry) => ({ kind: 'task', server: entry.server, taskId: entry.taskId }));
+				return (this.tasks?.tasksOf(element.server) ?? []).map((entry) => ({
+					kind: 'task',
+					server: entry.server,
+					taskId: entry.taskId,
+				}));
 			case 'group':
 				// A server may list an entry twice (same URI, tool or prompt name); the row ids derive from those, and VS Code
 				// refuses a tree with two rows of one id, so only the first of each is shown.
 				switch (element.group) {
 					case 'tools':
-						return firstOfEach(view.tools, (named) => named.tool.name).map((tool) => ({ kind: 'tool', server: view.name, tool }));
+						return firstOfEach(view.tools, (named) => named.tool.name).map((tool) => ({
+							kind: 'tool',
+							server: view.name,
+							tool,
+						}));
 					case 'resources':
-						return firstOfEach(view.resources, (resource) => resource.uri).map((resource) => ({ kind: 'resource', server: view.name, resource }));
+						return firstOfEach(view.resources, (resource) => resource.uri).map((resource) => ({
+							kind: 'resource',
+							server: view.name,
+							resource,
+						}));
 					case 'resourceTemplates':
-						return firstOfEach(view.resourceTemplates, (template) => template.uriTemplate).map((template) => ({ kind: 'template', server: view.name, template }));
+						return firstOfEach(view.resourceTemplates, (template) => template.uriTemplate).map((template) => ({
+							kind: 'template',
+							server: view.name,
+							template,
+						}));
 					case 'prompts':
-						return firstOfEach(view.prompts, (prompt) => prompt.name).map((prompt) => ({ kind: 'prompt', server: view.name, prompt }));
+						return firstOfEach(view.prompts, (prompt) => prompt.name).map((prompt) => ({
+							kind: 'prompt',
+							server: view.name,
+							prompt,
+						}));
 				}
 				break;
 			default:
@@ -431,17 +510,33 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 				// Checked when every tool is offered to chat models; toggling it switches them all (toolEnablement.ts).
 				if (this.enablement && view.tools.length > 0) {
 					const all = view.tools.every((named) => this.enablement!.isEnabled(named));
-					item.checkboxState = { state: all ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked, tooltip: 'Offer all of this server\'s tools to chat models' };
+					item.checkboxState = {
+						state: all ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
+						tooltip: "Offer all of this server's tools to chat models",
+					};
 				}
 				// Nothing asks for trust by itself: a click on a server waiting for it is the user's Start, which asks.
-				if (view.state.kind === 'needsTrust') item.command = { command: 'mcpSwitchboard.startServer', title: 'Start (asks whether to allow it)', arguments: [element.server] };
-				if (view.state.kind === 'error' && needsSignIn(view.state.message)) item.command = { command: 'mcpSwitchboard.startServer', title: 'Sign in and start', arguments: [element.server] };
+				if (view.state.kind === 'needsTrust')
+					item.command = {
+						command: 'mcpSwitchboard.startServer',
+						title: 'Start (asks whether to allow it)',
+						arguments: [element.server],
+					};
+				if (view.state.kind === 'error' && needsSignIn(view.state.message))
+					item.command = {
+						command: 'mcpSwitchboard.startServer',
+						title: 'Sign in and start',
+						arguments: [element.server],
+					};
 				return item;
 			}
 			case 'group': {
 				const view = this.manager.get(element.server);
 				const count = view ? this.getChildren(element).length : 0;
-				const item = new vscode.TreeItem(groupLabels[element.group], count > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+				const item = new vscode.TreeItem(
+					groupLabels[element.group],
+					count > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+				);
 				item.id = `server/${element.server}/${element.group}`;
 				item.description = String(count);
 				item.iconPath = new vscode.ThemeIcon(groupIcons[element.group]);
@@ -450,7 +545,10 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 			}
 			case 'tool': {
 				const { tool } = element.tool;
-				const item = new vscode.TreeItem(tool.title ?? tool.annotations?.title ?? tool.name, vscode.TreeItemCollapsibleState.None);
+				const item = new vscode.TreeItem(
+					tool.title ?? tool.annotations?.title ?? tool.name,
+					vscode.TreeItemCollapsibleState.None,
+				);
 				item.id = `server/${element.server}/tools/${tool.name}`;
 				const badges = toolBadges(tool);
 				item.description = [...badges, taskBadge(tool), firstLine(tool.description)].filter(Boolean).join(' · ');
@@ -458,7 +556,10 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 				item.contextValue = 'mcpTool';
 				if (this.enablement) {
 					const on = this.enablement.isEnabled(element.tool);
-					item.checkboxState = { state: on ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked, tooltip: on ? 'Offered to chat models (@mcp, VS Code\'s agent)' : 'Not offered to chat models' };
+					item.checkboxState = {
+						state: on ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
+						tooltip: on ? "Offered to chat models (@mcp, VS Code's agent)" : 'Not offered to chat models',
+					};
 				}
 				// No click command: a click selects the row (its tooltip shows the details); running takes the inline ▶ or
 				// the context menu. As the row's command, one stray click ran a tool that takes no arguments at once.
@@ -471,7 +572,10 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 				item.description = resource.mimeType ?? firstLine(resource.description, 60);
 				item.iconPath = new vscode.ThemeIcon(resource.mimeType?.startsWith('image/') ? 'file-media' : 'file');
 				const subscribable = this.manager.get(element.server)?.state;
-				item.contextValue = subscribable?.kind === 'running' && subscribable.client.serverCapabilities.resources?.subscribe ? 'mcpResource.subscribable' : 'mcpResource';
+				item.contextValue =
+					subscribable?.kind === 'running' && subscribable.client.serverCapabilities.resources?.subscribe
+						? 'mcpResource.subscribable'
+						: 'mcpResource';
 				item.command = { command: 'mcpSwitchboard.readResource', title: 'Read Resource', arguments: [element] };
 				return item;
 			}
@@ -490,7 +594,12 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 				const item = new vscode.TreeItem(prompt.title ?? prompt.name, vscode.TreeItemCollapsibleState.None);
 				item.id = `server/${element.server}/prompts/${prompt.name}`;
 				const args = prompt.arguments ?? [];
-				item.description = [args.length > 0 ? `(${args.map((a) => (a.required ? a.name : `${a.name}?`)).join(', ')})` : '', firstLine(prompt.description, 60)].filter(Boolean).join(' ');
+				item.description = [
+					args.length > 0 ? `(${args.map((a) => (a.required ? a.name : `${a.name}?`)).join(', ')})` : '',
+					firstLine(prompt.description, 60),
+				]
+					.filter(Boolean)
+					.join(' ');
 				item.iconPath = new vscode.ThemeIcon('comment');
 				item.contextValue = 'mcpPrompt';
 				item.command = { command: 'mcpSwitchboard.getPrompt', title: 'Get Prompt', arguments: [element] };
@@ -506,12 +615,24 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 				if (element.trust) return trustRow(element.server, element.message, element.trust);
 				// An error row says why in one line (a crash: the reason from its stderr, not "Last stderr lines:"); the
 				// whole message is its tooltip, and a click or its inline button opens the server's log.
-				const item = new vscode.TreeItem(element.error ? errorSummary(element.message) : firstLine(element.message, 200), vscode.TreeItemCollapsibleState.None);
+				const item = new vscode.TreeItem(
+					element.error ? errorSummary(element.message) : firstLine(element.message, 200),
+					vscode.TreeItemCollapsibleState.None,
+				);
 				item.id = `server/${element.server}/message`;
-				item.iconPath = new vscode.ThemeIcon(element.error ? 'warning' : 'info', element.error ? new vscode.ThemeColor('problemsErrorIcon.foreground') : undefined);
+				item.iconPath = new vscode.ThemeIcon(
+					element.error ? 'warning' : 'info',
+					element.error ? new vscode.ThemeColor('problemsErrorIcon.foreground') : undefined,
+				);
 				item.tooltip = element.error ? errorTooltip(element.message) : element.message;
 				item.contextValue = element.error ? 'mcpMessage.error' : 'mcpMessage';
-				item.command = element.error ? { command: 'mcpSwitchboard.showServerLog', title: 'Show Server Log', arguments: [this.serverNode(element.server)] } : undefined;
+				item.command = element.error
+					? {
+							command: 'mcpSwitchboard.showServerLog',
+							title: 'Show Server Log',
+							arguments: [this.serverNode(element.server)],
+						}
+					: undefined;
 				return item;
 			}
 		}
@@ -554,7 +675,9 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 				md.appendMarkdown(`**${escapeMd(prompt.title ?? prompt.name)}**`);
 				if (prompt.description) md.appendMarkdown('\n\n').appendText(prompt.description);
 				for (const arg of prompt.arguments ?? []) {
-					md.appendMarkdown(`\n- \`${arg.name}\`${arg.required ? ' (required)' : ''}${arg.description ? ` — ${escapeMd(arg.description)}` : ''}`);
+					md.appendMarkdown(
+						`\n- \`${arg.name}\`${arg.required ? ' (required)' : ''}${arg.description ? ` — ${escapeMd(arg.description)}` : ''}`,
+					);
 				}
 				item.tooltip = md;
 				break;

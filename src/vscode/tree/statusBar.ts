@@ -19,11 +19,17 @@ export class ServersStatusBar implements vscode.Disposable {
 	private readonly subscriptions: { dispose(): void }[];
 	private timer: ReturnType<typeof setTimeout> | undefined;
 
-	constructor(private readonly manager: Manager, command: string) {
+	constructor(
+		private readonly manager: Manager,
+		command: string,
+	) {
 		this.item = vscode.window.createStatusBarItem('mcpSwitchboard.servers', vscode.StatusBarAlignment.Left, 50);
 		this.item.name = 'MCP Servers';
 		this.item.command = command;
-		this.subscriptions = [manager.onDidChangeServers(() => this.schedule()), manager.onDidChangeState(() => this.schedule())];
+		this.subscriptions = [
+			manager.onDidChangeServers(() => this.schedule()),
+			manager.onDidChangeState(() => this.schedule()),
+		];
 		this.update();
 	}
 
@@ -45,9 +51,13 @@ export class ServersStatusBar implements vscode.Disposable {
 		const { text, errors } = statusText(views.map((v) => v.state));
 		this.item.text = text;
 		this.item.backgroundColor = errors > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-		const lines = views.map((v) => `${v.name}: ${v.state.kind}${v.state.kind === 'error' ? ` (${v.state.message.split('\n', 1)[0]})` : ''}`);
+		const lines = views.map(
+			(v) => `${v.name}: ${v.state.kind}${v.state.kind === 'error' ? ` (${v.state.message.split('\n', 1)[0]})` : ''}`,
+		);
 		this.item.tooltip = `MCP servers\n${lines.join('\n')}\n\nClick for actions`;
-		this.item.accessibilityInformation = { label: `MCP: ${views.filter((v) => v.state.kind === 'running').length} of ${plural(views.length, 'server')} running${errors > 0 ? `, ${errors} in error` : ''}` };
+		this.item.accessibilityInformation = {
+			label: `MCP: ${views.filter((v) => v.state.kind === 'running').length} of ${plural(views.length, 'server')} running${errors > 0 ? `, ${errors} in error` : ''}`,
+		};
 		this.item.show();
 	}
 

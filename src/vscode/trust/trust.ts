@@ -62,7 +62,9 @@ export class TrustDecisions {
 		const override = (globalThis as unknown as Holder)[overrideKey];
 		if (override) return { answer: await override(server, description), remember: true };
 		if (this.testMode) {
-			this.log?.info(`Extension test mode: allowing workspace server '${server}' without asking (${description.split('\n')[0]})`);
+			this.log?.info(
+				`Extension test mode: allowing workspace server '${server}' without asking (${description.split('\n')[0]})`,
+			);
 			return { answer: true, remember: false };
 		}
 		return { answer: await modalPrompt(server, description), remember: true };
@@ -94,7 +96,8 @@ export class TrustDecisions {
 			// open (the user clicked Start) is shared; otherwise the server waits in "needs trust" until the user starts it.
 			const open = this.asking.get(key);
 			if (open) return open;
-			if (this.testMode && !(globalThis as unknown as Holder)[overrideKey]) return this.ask(server, description).then(({ answer }) => answer ?? false);
+			if (this.testMode && !(globalThis as unknown as Holder)[overrideKey])
+				return this.ask(server, description).then(({ answer }) => answer ?? false);
 			return Promise.resolve(false);
 		}
 		let pending = this.asking.get(key);
@@ -102,7 +105,8 @@ export class TrustDecisions {
 			pending = (async () => {
 				try {
 					const { answer, remember } = await this.ask(server, description);
-					if (answer !== undefined && remember) await this.state.update(STATE_KEY, { ...this.decisions(), [key]: answer });
+					if (answer !== undefined && remember)
+						await this.state.update(STATE_KEY, { ...this.decisions(), [key]: answer });
 					return answer ?? false;
 				} finally {
 					this.asking.delete(key);

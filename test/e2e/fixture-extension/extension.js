@@ -40,9 +40,18 @@ function describeMessages(messages) {
 		const texts = [];
 		for (const part of message.content) {
 			if (part instanceof vscode.LanguageModelTextPart) texts.push(part.value);
-			else if (part instanceof vscode.LanguageModelToolCallPart) texts.push(`[call ${part.name} ${JSON.stringify(part.input)}]`);
+			else if (part instanceof vscode.LanguageModelToolCallPart)
+				texts.push(`[call ${part.name} ${JSON.stringify(part.input)}]`);
 			else if (part instanceof vscode.LanguageModelToolResultPart) {
-				const text = part.content.map((c) => (c instanceof vscode.LanguageModelTextPart ? c.value : isData(c) ? `[data ${c.mimeType} ${c.data.byteLength} bytes]` : '?')).join('');
+				const text = part.content
+					.map((c) =>
+						c instanceof vscode.LanguageModelTextPart
+							? c.value
+							: isData(c)
+								? `[data ${c.mimeType} ${c.data.byteLength} bytes]`
+								: '?',
+					)
+					.join('');
 				toolResults.push({ callId: part.callId, text });
 				texts.push(`[result ${part.callId}]`);
 			} else if (isData(part)) {

@@ -11,7 +11,9 @@ let reads = 0;
 const subscribed = new Set();
 
 const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
-const text = (value) => ({ content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }] });
+const text = (value) => ({
+	content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }],
+});
 
 const resources = [
 	{ uri: 'test://docs/readme', name: 'readme', mimeType: 'text/plain' },
@@ -28,9 +30,21 @@ const handlers = {
 	ping: () => ({}),
 	'tools/list': () => ({
 		tools: [
-			{ name: 'count', description: 'Counts its calls (takes no arguments)', inputSchema: { type: 'object', properties: {} } },
-			{ name: 'subscriptions', description: 'The URIs this process follows', inputSchema: { type: 'object', properties: {} } },
-			{ name: 'touch', description: 'Reports every followed URI as updated', inputSchema: { type: 'object', properties: {} } },
+			{
+				name: 'count',
+				description: 'Counts its calls (takes no arguments)',
+				inputSchema: { type: 'object', properties: {} },
+			},
+			{
+				name: 'subscriptions',
+				description: 'The URIs this process follows',
+				inputSchema: { type: 'object', properties: {} },
+			},
+			{
+				name: 'touch',
+				description: 'Reports every followed URI as updated',
+				inputSchema: { type: 'object', properties: {} },
+			},
 		],
 	}),
 	'tools/call': (params) => {
@@ -40,7 +54,8 @@ const handlers = {
 			case 'subscriptions':
 				return text([...subscribed]);
 			case 'touch':
-				for (const uri of subscribed) send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } });
+				for (const uri of subscribed)
+					send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } });
 				return text([...subscribed]);
 			default:
 				return { isError: true, ...text(`no tool ${params.name}`) };
@@ -48,7 +63,9 @@ const handlers = {
 	},
 	'resources/list': () => ({ resources }),
 	'resources/templates/list': () => ({ resourceTemplates: [] }),
-	'resources/read': (params) => ({ contents: [{ uri: params.uri, mimeType: 'text/plain', text: `${params.uri} read ${++reads}` }] }),
+	'resources/read': (params) => ({
+		contents: [{ uri: params.uri, mimeType: 'text/plain', text: `${params.uri} read ${++reads}` }],
+	}),
 	'resources/subscribe': (params) => (subscribed.add(params.uri), {}),
 	'resources/unsubscribe': (params) => (subscribed.delete(params.uri), {}),
 };

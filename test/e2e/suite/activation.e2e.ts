@@ -34,16 +34,20 @@ test('the "MCP Switchboard" log says it activated, with no error', async () => {
 	// What a user finds in Output › MCP Switchboard: the channel is written to <logUri>/MCP Switchboard.log.
 	const api = await extensionApi<SwitchboardApi>();
 	const file = vscode.Uri.joinPath(api.logUri, 'MCP Switchboard.log');
-	const text = await waitFor(async () => {
-		const content = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
-		return /activated/.test(content) && content;
-	}, { timeoutMs: 10_000, message: `"activated" in ${file.fsPath}` });
+	const text = await waitFor(
+		async () => {
+			const content = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
+			return /activated/.test(content) && content;
+		},
+		{ timeoutMs: 10_000, message: `"activated" in ${file.fsPath}` },
+	);
 	const errors = text.split('\n').filter((line) => /\[error\]/.test(line));
 	assert.deepEqual(errors, [], 'the main log has no error lines after activation');
 });
 
 test('every command in package.json is registered', async () => {
-	const contributed = ((extension().packageJSON as { contributes?: { commands?: ContributedCommand[] } }).contributes?.commands ?? []);
+	const contributed =
+		(extension().packageJSON as { contributes?: { commands?: ContributedCommand[] } }).contributes?.commands ?? [];
 	assert.ok(contributed.length > 0, 'package.json contributes no commands');
 	const registered = new Set(await vscode.commands.getCommands(true));
 	const missing = contributed.filter((c) => !registered.has(c.command)).map((c) => c.command);

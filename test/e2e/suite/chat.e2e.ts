@@ -6,12 +6,27 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { CHAT_PARTICIPANT_ID, handleChatRequest, type ChatMetadata, type ChatOptions } from '../../../src/vscode/chat/chatParticipant';
+import {
+	CHAT_PARTICIPANT_ID,
+	handleChatRequest,
+	type ChatMetadata,
+	type ChatOptions,
+} from '../../../src/vscode/chat/chatParticipant';
 import type { SwitchboardApi } from '../../../src/extension';
 import { ConsentCommands } from '../../../src/vscode/tools/consent';
 import { resourceUri } from '../../../src/vscode/resources/resourceDocuments';
 import { api, needDriver, quickInput, serverWithTool, waitForQuickInput } from './elicitationSupport';
-import { answerInputBox, answerQuickPick, driver, extensionApi, pageTexts, pressKey, screenshot, test, waitFor } from './harness';
+import {
+	answerInputBox,
+	answerQuickPick,
+	driver,
+	extensionApi,
+	pageTexts,
+	pressKey,
+	screenshot,
+	test,
+	waitFor,
+} from './harness';
 
 const SERVER = 'everything';
 /** A 1×1 PNG (70 bytes). */
@@ -21,10 +36,13 @@ const ECHO = 'mcp__everything__echo';
 async function fakeModel(): Promise<vscode.LanguageModelChat> {
 	// Asking for models makes the workbench resolve the providers' models (see notes/real-vscode.md), so the chat
 	// panel has a model to send the request to.
-	const [model] = await waitFor(async () => {
-		const models = await vscode.lm.selectChatModels({ vendor: 'switchboard-test' });
-		return models.length > 0 && models;
-	}, { timeoutMs: 20_000, message: 'the Fake Echo model of test/e2e/fixture-extension' });
+	const [model] = await waitFor(
+		async () => {
+			const models = await vscode.lm.selectChatModels({ vendor: 'switchboard-test' });
+			return models.length > 0 && models;
+		},
+		{ timeoutMs: 20_000, message: 'the Fake Echo model of test/e2e/fixture-extension' },
+	);
 	assert.ok(model);
 	return model;
 }
@@ -59,8 +77,12 @@ test(
 		const response = await ask(`@mcp call:${ECHO} say hello`, 'Echo: Paris');
 		await screenshot('chat-echo');
 		// The fake model answers with what it received: the tool result text it could only get from the real server.
-		assert.match(response, /echo: \{/, 'the model\'s answer streams into the chat');
-		assert.match(response, /"toolResults":\[\{"callId":"call-1","text":"Echo: Paris"\}\]/, 'the server\'s echo result went back to the model');
+		assert.match(response, /echo: \{/, "the model's answer streams into the chat");
+		assert.match(
+			response,
+			/"toolResults":\[\{"callId":"call-1","text":"Echo: Paris"\}\]/,
+			"the server's echo result went back to the model",
+		);
 	},
 	{ timeoutMs: 90_000 },
 );
@@ -82,7 +104,7 @@ test(
 );
 
 test(
-	'@mcp /tools lists the running servers\' tools by qualified name',
+	"@mcp /tools lists the running servers' tools by qualified name",
 	async () => {
 		await serverWithTool(SERVER, 'echo');
 		await fakeModel();
@@ -95,16 +117,24 @@ test(
 );
 
 /** A ChatResponseStream that records what the handler streamed. */
-function recordingStream(): { stream: vscode.ChatResponseStream; markdown: string[]; progress: string[]; buttons: string[] } {
+function recordingStream(): {
+	stream: vscode.ChatResponseStream;
+	markdown: string[];
+	progress: string[];
+	buttons: string[];
+} {
 	const markdown: string[] = [];
 	const progress: string[] = [];
 	const buttons: string[] = [];
 	const known = {
-		markdown: (value: string | vscode.MarkdownString) => void markdown.push(typeof value === 'string' ? value : value.value),
+		markdown: (value: string | vscode.MarkdownString) =>
+			void markdown.push(typeof value === 'string' ? value : value.value),
 		progress: (value: string) => void progress.push(value),
 		button: (command: vscode.Command) => void buttons.push(command.command),
 	};
-	const stream = new Proxy(known, { get: (target, key) => (key in target ? target[key as keyof typeof known] : () => undefined) });
+	const stream = new Proxy(known, {
+		get: (target, key) => (key in target ? target[key as keyof typeof known] : () => undefined),
+	});
 	return { stream: stream as unknown as vscode.ChatResponseStream, markdown, progress, buttons };
 }
 
@@ -115,7 +145,14 @@ test(
 		await serverWithTool(SERVER, 'echo');
 		const model = await fakeModel();
 		const recorded = recordingStream();
-		const request = { prompt: `call:${ECHO} hi`, command: undefined, model, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
+		const request = {
+			prompt: `call:${ECHO} hi`,
+			command: undefined,
+			model,
+			references: [],
+			toolReferences: [],
+			toolInvocationToken: undefined,
+		} as unknown as vscode.ChatRequest;
 		const source = new vscode.CancellationTokenSource();
 		const result = await handleChatRequest(manager, request, { history: [] }, recorded.stream, source.token);
 		source.dispose();
@@ -126,7 +163,10 @@ test(
 		assert.match(text, /"toolResults":\[\{"callId":"call-1","text":"Echo: Paris"\}\]/);
 		// Every running tool was offered to the model under its qualified name.
 		const offered = (JSON.parse(text.slice(text.indexOf('{'))) as { tools: string[] }).tools;
-		assert.deepEqual(offered, manager.allTools().map((t) => t.qualifiedName));
+		assert.deepEqual(
+			offered,
+			manager.allTools().map((t) => t.qualifiedName),
+		);
 		assert.ok(offered.includes(ECHO));
 		assert.equal(CHAT_PARTICIPANT_ID, 'mcpSwitchboard.mcp');
 	},
@@ -138,18 +178,43 @@ async function runHandler(
 	prompt: string,
 	options: ChatOptions = {},
 	references: vscode.ChatPromptReference[] = [],
-): Promise<{ result: vscode.ChatResult; calls: ChatMetadata['toolCalls']; text: string; toolResults: { callId: string; text: string }[]; messages: { role: string; text: string }[]; images: number }> {
+): Promise<{
+	result: vscode.ChatResult;
+	calls: ChatMetadata['toolCalls'];
+	text: string;
+	toolResults: { callId: string; text: string }[];
+	messages: { role: string; text: string }[];
+	images: number;
+}> {
 	const { manager } = await api();
 	const model = await fakeModel();
 	const recorded = recordingStream();
-	const request = { prompt, command: undefined, model, references, toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
+	const request = {
+		prompt,
+		command: undefined,
+		model,
+		references,
+		toolReferences: [],
+		toolInvocationToken: undefined,
+	} as unknown as vscode.ChatRequest;
 	const source = new vscode.CancellationTokenSource();
 	try {
 		const result = await handleChatRequest(manager, request, { history: [] }, recorded.stream, source.token, options);
 		const text = recorded.markdown.join('');
 		const json = text.slice(text.indexOf('echo: {') + 'echo: '.length);
-		const echo = JSON.parse(json) as { toolResults: { callId: string; text: string }[]; messages: { role: string; text: string }[]; images: number };
-		return { result, calls: (result.metadata as ChatMetadata).toolCalls, text, toolResults: echo.toolResults, messages: echo.messages, images: echo.images };
+		const echo = JSON.parse(json) as {
+			toolResults: { callId: string; text: string }[];
+			messages: { role: string; text: string }[];
+			images: number;
+		};
+		return {
+			result,
+			calls: (result.metadata as ChatMetadata).toolCalls,
+			text,
+			toolResults: echo.toolResults,
+			messages: echo.messages,
+			images: echo.images,
+		};
 	} finally {
 		source.dispose();
 	}
@@ -202,9 +267,16 @@ test(
 		const name = 'wiper';
 		const config = vscode.workspace.getConfiguration('mcpSwitchboard');
 		const previous = config.inspect<Record<string, unknown>>('servers')?.globalValue;
-		await config.update('servers', { ...(previous ?? {}), [name]: { command: process.execPath, args: [script] } }, vscode.ConfigurationTarget.Global);
+		await config.update(
+			'servers',
+			{ ...(previous ?? {}), [name]: { command: process.execPath, args: [script] } },
+			vscode.ConfigurationTarget.Global,
+		);
 		try {
-			await waitFor(() => manager.get(name)?.tools.length === 1, { timeoutMs: 20_000, message: `'${name}' running with its tool` });
+			await waitFor(() => manager.get(name)?.tools.length === 1, {
+				timeoutMs: 20_000,
+				message: `'${name}' running with its tool`,
+			});
 			const ask = async (answer: string) => {
 				const run = runHandler('call:mcp__wiper__wipe');
 				const consent = await waitForQuickInput('may delete or overwrite data');
@@ -230,7 +302,12 @@ test(
 async function withoutQuestion<T>(run: Promise<T>, ms = 15_000): Promise<T> {
 	let timer: ReturnType<typeof setTimeout> | undefined;
 	try {
-		return await Promise.race([run, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the call waited: was the user asked again?')), ms)))]);
+		return await Promise.race([
+			run,
+			new Promise<never>(
+				(_, reject) => (timer = setTimeout(() => reject(new Error('the call waited: was the user asked again?')), ms)),
+			),
+		]);
 	} finally {
 		clearTimeout(timer);
 	}
@@ -246,7 +323,11 @@ test(
 		const name = 'wiper';
 		const config = vscode.workspace.getConfiguration('mcpSwitchboard');
 		const previous = config.inspect<Record<string, unknown>>('servers')?.globalValue;
-		await config.update('servers', { ...(previous ?? {}), [name]: { command: process.execPath, args: [script] } }, vscode.ConfigurationTarget.Global);
+		await config.update(
+			'servers',
+			{ ...(previous ?? {}), [name]: { command: process.execPath, args: [script] } },
+			vscode.ConfigurationTarget.Global,
+		);
 		await consent.forget();
 		const call = () => runHandler('call:mcp__wiper__wipe', { consent });
 		const answered = async (answer: string) => {
@@ -254,29 +335,53 @@ test(
 			await waitForQuickInput('may delete or overwrite data');
 			// Right after the previous pick closed the widget can still show its rows for a moment (seen once in a full
 			// run: one row, the old filter): wait until this pick's own four choices are on screen, in order.
-			const question = await waitFor(async () => {
-				const shown = await quickInput();
-				return shown?.text.includes('may delete or overwrite data') && shown.rows.length === 4 ? shown : undefined;
-			}, { timeoutMs: 15_000, message: 'the consent pick with its four choices' });
-			assert.deepEqual(question.rows, ['Deny', 'Allow once', 'Allow for this session', 'Always allow this tool in this workspace']);
+			const question = await waitFor(
+				async () => {
+					const shown = await quickInput();
+					return shown?.text.includes('may delete or overwrite data') && shown.rows.length === 4 ? shown : undefined;
+				},
+				{ timeoutMs: 15_000, message: 'the consent pick with its four choices' },
+			);
+			assert.deepEqual(question.rows, [
+				'Deny',
+				'Allow once',
+				'Allow for this session',
+				'Always allow this tool in this workspace',
+			]);
 			await answerQuickPick(answer);
 			return run;
 		};
 		try {
-			await waitFor(() => manager.get(name)?.tools.length === 1, { timeoutMs: 20_000, message: `'${name}' running with its tool` });
+			await waitFor(() => manager.get(name)?.tools.length === 1, {
+				timeoutMs: 20_000,
+				message: `'${name}' running with its tool`,
+			});
 			assert.deepEqual((await answered('Allow for this session')).calls, [{ server: name, tool: 'wipe', ok: true }]);
-			assert.deepEqual((await withoutQuestion(call())).calls, [{ server: name, tool: 'wipe', ok: true }], 'allowed for the session: not asked again');
+			assert.deepEqual(
+				(await withoutQuestion(call())).calls,
+				[{ server: name, tool: 'wipe', ok: true }],
+				'allowed for the session: not asked again',
+			);
 			assert.deepEqual(consent.entries(), [{ server: name, tool: 'wipe', scope: 'session' }]);
 
 			// MCP: Review Tool Permissions… lists it; picking it forgets it.
 			void vscode.commands.executeCommand(ConsentCommands.review);
 			await waitForQuickInput('pick one to forget it');
 			await answerQuickPick(`${name} › wipe`);
-			await waitFor(() => consent.entries().length === 0, { timeoutMs: 15_000, message: 'the permission to be forgotten' });
+			await waitFor(() => consent.entries().length === 0, {
+				timeoutMs: 15_000,
+				message: 'the permission to be forgotten',
+			});
 
-			assert.deepEqual((await answered('Always allow this tool in this workspace')).calls, [{ server: name, tool: 'wipe', ok: true }]);
+			assert.deepEqual((await answered('Always allow this tool in this workspace')).calls, [
+				{ server: name, tool: 'wipe', ok: true },
+			]);
 			assert.deepEqual(consent.entries(), [{ server: name, tool: 'wipe', scope: 'always' }]);
-			assert.deepEqual((await withoutQuestion(call())).calls, [{ server: name, tool: 'wipe', ok: true }], 'always allowed: not asked');
+			assert.deepEqual(
+				(await withoutQuestion(call())).calls,
+				[{ server: name, tool: 'wipe', ok: true }],
+				'always allowed: not asked',
+			);
 
 			// MCP: Reset Tool Permissions forgets everything: the next call asks again.
 			await vscode.commands.executeCommand(ConsentCommands.reset);
@@ -294,7 +399,7 @@ test(
 );
 
 test(
-	'a tool without annotations asks too (the spec\'s defaults: not read-only, maybe destructive); Allow once runs it once',
+	"a tool without annotations asks too (the spec's defaults: not read-only, maybe destructive); Allow once runs it once",
 	async () => {
 		needDriver();
 		const { manager } = await api();
@@ -305,9 +410,16 @@ test(
 		const name = 'plain';
 		const config = vscode.workspace.getConfiguration('mcpSwitchboard');
 		const previous = config.inspect<Record<string, unknown>>('servers')?.globalValue;
-		await config.update('servers', { ...(previous ?? {}), [name]: { command: process.execPath, args: [script] } }, vscode.ConfigurationTarget.Global);
+		await config.update(
+			'servers',
+			{ ...(previous ?? {}), [name]: { command: process.execPath, args: [script] } },
+			vscode.ConfigurationTarget.Global,
+		);
 		try {
-			await waitFor(() => manager.get(name)?.tools.length === 1, { timeoutMs: 20_000, message: `'${name}' running with its tool` });
+			await waitFor(() => manager.get(name)?.tools.length === 1, {
+				timeoutMs: 20_000,
+				message: `'${name}' running with its tool`,
+			});
 			for (let i = 0; i < 2; i++) {
 				const run = runHandler('call:mcp__plain__wipe');
 				const question = await waitForQuickInput('does not say it only reads');
@@ -333,10 +445,17 @@ test(
 		const config = vscode.workspace.getConfiguration('mcpSwitchboard');
 		const previous = config.inspect<Record<string, unknown>>('servers')?.globalValue;
 		const fixture = path.join(process.env.MCP_SWITCHBOARD_E2E_REPO ?? '', 'test/fixtures/servers/manager/mcpServer.js');
-		await config.update('servers', { ...(previous ?? {}), [name]: { command: process.execPath, args: [fixture, '--tools', '1000'] } }, vscode.ConfigurationTarget.Global);
+		await config.update(
+			'servers',
+			{ ...(previous ?? {}), [name]: { command: process.execPath, args: [fixture, '--tools', '1000'] } },
+			vscode.ConfigurationTarget.Global,
+		);
 		await config.update('chat.pinnedTools', ['mcp__many__tool_999'], vscode.ConfigurationTarget.Global);
 		try {
-			await waitFor(() => manager.get(name)?.tools.length === 1002, { timeoutMs: 30_000, message: `'${name}' running with its 1,002 tools` });
+			await waitFor(() => manager.get(name)?.tools.length === 1002, {
+				timeoutMs: 30_000,
+				message: `'${name}' running with its 1,002 tools`,
+			});
 			const total = manager.allTools().length;
 			// "env" is described as "An environment variable": the request's words find it among 1,000 look-alikes.
 			const run = runHandler('call:mcp__many__env which environment variable holds the PATH?');
@@ -344,7 +463,11 @@ test(
 			await waitForQuickInput('many › env');
 			await answerQuickPick('Allow once');
 			const { calls, text } = await run;
-			assert.deepEqual(calls, [{ server: name, tool: 'env', ok: true }], 'the model could call the matching tool: it was sent');
+			assert.deepEqual(
+				calls,
+				[{ server: name, tool: 'env', ok: true }],
+				'the model could call the matching tool: it was sent',
+			);
 			const offered = (JSON.parse(text.slice(text.indexOf('echo: {') + 'echo: '.length)) as { tools: string[] }).tools;
 			assert.equal(offered.length, 128);
 			assert.ok(offered.includes('mcp__many__env'));
@@ -360,11 +483,21 @@ test(
 );
 
 /** Runs `@mcp /<command> <prompt>` through the handler with the real Fake Echo model; what it streamed and returned. */
-async function runCommand(command: string, prompt: string): Promise<{ result: vscode.ChatResult; text: string; buttons: string[]; progress: string[] }> {
+async function runCommand(
+	command: string,
+	prompt: string,
+): Promise<{ result: vscode.ChatResult; text: string; buttons: string[]; progress: string[] }> {
 	const { manager } = await api();
 	const model = await fakeModel();
 	const recorded = recordingStream();
-	const request = { prompt, command, model, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
+	const request = {
+		prompt,
+		command,
+		model,
+		references: [],
+		toolReferences: [],
+		toolInvocationToken: undefined,
+	} as unknown as vscode.ChatRequest;
 	const source = new vscode.CancellationTokenSource();
 	try {
 		const result = await handleChatRequest(manager, request, { history: [] }, recorded.stream, source.token);
@@ -375,7 +508,7 @@ async function runCommand(command: string, prompt: string): Promise<{ result: vs
 }
 
 test(
-	'@mcp /servers shows each server\'s state with a Start or Restart button',
+	"@mcp /servers shows each server's state with a Start or Restart button",
 	async () => {
 		await serverWithTool(SERVER, 'echo');
 		const { text, buttons } = await runCommand('servers', '');
@@ -392,7 +525,11 @@ test(
 		await serverWithTool(SERVER, 'echo');
 		const { text, result } = await runCommand('call', 'everything.echo {"message": "exactly this"}');
 		assert.match(text, /\*\*everything › echo\*\*\n\nEcho: exactly this/);
-		assert.deepEqual((result.metadata as { call?: { tool: string } }).call?.tool, 'echo', 'a follow-up can ask the model to summarise it');
+		assert.deepEqual(
+			(result.metadata as { call?: { tool: string } }).call?.tool,
+			'echo',
+			'a follow-up can ask the model to summarise it',
+		);
 		const structured = await runCommand('call', 'everything.get-structured-content {"location": "New York"}');
 		assert.match(structured.text, /```json\n\{/, 'structured content shows as JSON');
 		// No arguments: the palette's form asks for the required message.
@@ -409,20 +546,28 @@ test(
 );
 
 test(
-	'@mcp /prompt server.prompt a=b puts the prompt\'s messages into the conversation and the model answers them',
+	"@mcp /prompt server.prompt a=b puts the prompt's messages into the conversation and the model answers them",
 	async () => {
 		await serverWithTool(SERVER, 'echo');
 		const { text, progress } = await runCommand('prompt', 'everything.args-prompt city=Lisbon');
 		// args-prompt answers one user message: the count reads "1 message", in the right number.
-		assert.ok(progress.some((p) => /everything › args-prompt: 1 message$/.test(p)), progress.join(' | '));
-		const echo = JSON.parse(text.slice(text.indexOf('echo: {') + 'echo: '.length)) as { messages: { role: string; text: string }[] };
-		assert.ok(echo.messages.some((m) => m.role === 'user' && /Lisbon/.test(m.text)), 'the prompt\'s message (with the argument) reached the model');
+		assert.ok(
+			progress.some((p) => /everything › args-prompt: 1 message$/.test(p)),
+			progress.join(' | '),
+		);
+		const echo = JSON.parse(text.slice(text.indexOf('echo: {') + 'echo: '.length)) as {
+			messages: { role: string; text: string }[];
+		};
+		assert.ok(
+			echo.messages.some((m) => m.role === 'user' && /Lisbon/.test(m.text)),
+			"the prompt's message (with the argument) reached the model",
+		);
 	},
 	{ timeoutMs: 60_000 },
 );
 
 test(
-	'@mcp /read uri attaches the resource to the request the model answers; /read alone picks it from the Servers view\'s resources',
+	"@mcp /read uri attaches the resource to the request the model answers; /read alone picks it from the Servers view's resources",
 	async () => {
 		needDriver();
 		const manager = await serverWithTool(SERVER, 'echo');
@@ -439,11 +584,19 @@ test(
 		const picking = runCommand('read', '');
 		const pick = await waitForQuickInput('The resource to attach');
 		const first = resources[0]!;
-		assert.ok(pick.rows.includes(first.title ?? first.name), `the tree's resources are offered: ${pick.rows.join(', ')}`);
+		assert.ok(
+			pick.rows.includes(first.title ?? first.name),
+			`the tree's resources are offered: ${pick.rows.join(', ')}`,
+		);
 		await answerQuickPick(other.title ?? other.name);
 		const picked = await picking;
-		const pickedEcho = JSON.parse(picked.text.slice(picked.text.indexOf('echo: {') + 'echo: '.length)) as { messages: { text: string }[] };
-		assert.ok(pickedEcho.messages.some((m) => m.text.includes(`[resource: uri ${other.uri}`)), 'the picked resource went to the model');
+		const pickedEcho = JSON.parse(picked.text.slice(picked.text.indexOf('echo: {') + 'echo: '.length)) as {
+			messages: { text: string }[];
+		};
+		assert.ok(
+			pickedEcho.messages.some((m) => m.text.includes(`[resource: uri ${other.uri}`)),
+			'the picked resource went to the model',
+		);
 		// Escape: nothing is read, the answer says how to use it.
 		const cancelled = runCommand('read', '');
 		await waitForQuickInput('The resource to attach');
@@ -454,7 +607,7 @@ test(
 );
 
 test(
-	'a tool\'s image reaches the model as an image (a data part), its resource links described with URI and name',
+	"a tool's image reaches the model as an image (a data part), its resource links described with URI and name",
 	async () => {
 		await serverWithTool(SERVER, 'get-tiny-image');
 		const image = await runHandler('call:mcp__everything__get-tiny-image show me');
@@ -497,14 +650,30 @@ test(
 			const { messages, images } = await runHandler('what do these say?', noTools, references);
 			const user = messages.at(-1)?.text ?? '';
 			assert.ok(user.includes(`[attached file hello.txt (plaintext)]\n${helloText}`), user.slice(0, 400));
-			assert.ok(user.includes(`[attached selection of hello.txt, line 1 (plaintext)]\n${firstLine.text}`), 'the selection, with its lines');
-			assert.ok(user.includes('[attached image attached-e2e.png, image/png, sent as the image that follows][data image/png 70 bytes]'), 'the image file as an image');
-			assert.ok(user.includes(`[attached resource of the MCP server '${SERVER}'][resource: uri ${resource.uri}`), 'the resource document, read through its server');
+			assert.ok(
+				user.includes(`[attached selection of hello.txt, line 1 (plaintext)]\n${firstLine.text}`),
+				'the selection, with its lines',
+			);
+			assert.ok(
+				user.includes(
+					'[attached image attached-e2e.png, image/png, sent as the image that follows][data image/png 70 bytes]',
+				),
+				'the image file as an image',
+			);
+			assert.ok(
+				user.includes(`[attached resource of the MCP server '${SERVER}'][resource: uri ${resource.uri}`),
+				'the resource document, read through its server',
+			);
 			assert.ok(user.endsWith('what do these say?'), 'the prompt comes last');
 			assert.equal(images, 1);
 			// A reference that cannot be read says so; the rest still go.
-			const missing = await runHandler('and this?', noTools, [{ id: 'vscode.file', value: vscode.Uri.joinPath(folder, 'no-such-file.txt') }]);
-			assert.match(missing.messages.at(-1)?.text ?? '', /^\[attached no-such-file\.txt: could not be read: .+\]and this\?$/);
+			const missing = await runHandler('and this?', noTools, [
+				{ id: 'vscode.file', value: vscode.Uri.joinPath(folder, 'no-such-file.txt') },
+			]);
+			assert.match(
+				missing.messages.at(-1)?.text ?? '',
+				/^\[attached no-such-file\.txt: could not be read: .+\]and this\?$/,
+			);
 		} finally {
 			await vscode.workspace.fs.delete(png).then(undefined, () => undefined);
 		}
@@ -528,7 +697,13 @@ function markScript(selector: string, text: string, mark: string): string {
 }
 
 /** Waits until `selector` with `text` is on screen, then clicks it with a real mouse click (`button` right: a right-click). */
-async function clickText(selector: string, text: string, mark: string, prepare?: () => PromiseLike<unknown>, button: 'left' | 'right' = 'left'): Promise<void> {
+async function clickText(
+	selector: string,
+	text: string,
+	mark: string,
+	prepare?: () => PromiseLike<unknown>,
+	button: 'left' | 'right' = 'left',
+): Promise<void> {
 	let seen = '';
 	await waitFor(
 		async () => {
@@ -542,13 +717,15 @@ async function clickText(selector: string, text: string, mark: string, prepare?:
 }
 
 test(
-	'Ask @mcp About Resource from a resource row\'s context menu: the chat opens with /read and the resource, the question typed after it, and the model receives the resource\'s text',
+	"Ask @mcp About Resource from a resource row's context menu: the chat opens with /read and the resource, the question typed after it, and the model receives the resource's text",
 	async () => {
 		needDriver();
 		const { manager, tree, treeView } = await extensionApi<SwitchboardApi>();
 		await serverWithTool(SERVER, 'echo');
 		await fakeModel();
-		const node = tree.getChildren(tree.groupNode(SERVER, 'resources')).find((n) => n.kind === 'resource' && n.resource.mimeType?.startsWith('text/'));
+		const node = tree
+			.getChildren(tree.groupNode(SERVER, 'resources'))
+			.find((n) => n.kind === 'resource' && n.resource.mimeType?.startsWith('text/'));
 		assert.ok(node && node.kind === 'resource', 'the Servers view shows a text resource of everything');
 		const read = await manager.readResource(SERVER, node.resource.uri);
 		const first = read.contents[0];
@@ -561,7 +738,8 @@ test(
 		// What a person does: right-click the row, pick the entry. (A left click opens the resource in an editor and moves
 		// the focus there, so Shift+F10 would open the editor's menu instead of the row's.)
 		await vscode.commands.executeCommand('workbench.view.extension.mcpSwitchboard');
-		const revealRow = () => treeView.reveal(node, { expand: true, select: false, focus: false }).then(undefined, () => undefined);
+		const revealRow = () =>
+			treeView.reveal(node, { expand: true, select: false, focus: false }).then(undefined, () => undefined);
 		const menuItems = '.context-view .monaco-menu .action-label';
 		let menu = '';
 		await waitFor(
@@ -573,7 +751,11 @@ test(
 				await clickText('.pane-body .monaco-list-row .label-name', rowLabel, 'resource-row', revealRow, 'right');
 				return false;
 			},
-			{ timeoutMs: 45_000, intervalMs: 1_000, message: () => `the resource row's context menu (last menu seen: ${menu || 'none'})` },
+			{
+				timeoutMs: 45_000,
+				intervalMs: 1_000,
+				message: () => `the resource row's context menu (last menu seen: ${menu || 'none'})`,
+			},
 		);
 		await screenshot('resource-context-menu');
 		await driver({ action: 'click', selector: `${menuItems}:text-is("Ask @mcp About Resource")` });
@@ -581,10 +763,12 @@ test(
 		await waitFor(
 			async () => {
 				// The narrow chat input wraps the URI over lines (and the editor writes spaces as U+00A0): compare without spacing.
-				const typed = (await pageTexts('.interactive-input-part .monaco-editor .view-lines')).join('').replace(/\s/g, '');
+				const typed = (await pageTexts('.interactive-input-part .monaco-editor .view-lines'))
+					.join('')
+					.replace(/\s/g, '');
 				return typed.includes(node.resource.uri) && typed.includes('@mcp/read');
 			},
-			{ timeoutMs: 30_000, message: 'the chat input with /read and the resource\'s URI' },
+			{ timeoutMs: 30_000, message: "the chat input with /read and the resource's URI" },
 		);
 		await driver({ action: 'type', text: 'what is in it?' });
 		await pressKey('Enter');
@@ -599,9 +783,17 @@ test(
 		// The Fake Echo model answers with the messages it received: the resource's text, read through the server.
 		// Three of its lines of plain prose (the echo shows the messages as JSON, so line ends are escaped there, and the chat
 		// renders the answer as Markdown, so lines with Markdown marks would not read as written).
-		const lines = resourceText.split(/\r?\n/).map((line) => line.trim()).filter((line) => line.length > 20 && /^[A-Za-z][A-Za-z0-9 .,;:'()-]+$/.test(line)).slice(0, 3);
+		const lines = resourceText
+			.split(/\r?\n/)
+			.map((line) => line.trim())
+			.filter((line) => line.length > 20 && /^[A-Za-z][A-Za-z0-9 .,;:'()-]+$/.test(line))
+			.slice(0, 3);
 		assert.ok(lines.length > 0, 'the resource has lines to look for');
-		for (const line of lines) assert.ok(response.includes(JSON.stringify(line).slice(1, -1)), `"${line}" of the resource reached the model: ${response.slice(0, 600)}`);
+		for (const line of lines)
+			assert.ok(
+				response.includes(JSON.stringify(line).slice(1, -1)),
+				`"${line}" of the resource reached the model: ${response.slice(0, 600)}`,
+			);
 		assert.ok(response.includes(node.resource.uri));
 	},
 	{ timeoutMs: 120_000 },
@@ -625,7 +817,10 @@ test(
 			await vscode.commands.executeCommand('workbench.action.chat.open', {
 				query: '@mcp what do the attached notes say?',
 				// The selection is the workbench's own range type (1-based lines and columns): "A file" of hello.txt's first line.
-				attachFiles: [notes, { uri: hello(folder), range: { startLineNumber: 1, startColumn: 1, endLineNumber: 1, endColumn: 7 } }],
+				attachFiles: [
+					notes,
+					{ uri: hello(folder), range: { startLineNumber: 1, startColumn: 1, endLineNumber: 1, endColumn: 7 } },
+				],
 			});
 			const response = await waitFor(
 				async () => {
@@ -635,9 +830,15 @@ test(
 				{ timeoutMs: 60_000, intervalMs: 250, message: 'the answer with the attachments' },
 			);
 			await screenshot('chat-attached-references');
-			assert.ok(response.includes('[attached file attached-notes.md'), `the file went to the model: ${response.slice(0, 800)}`);
+			assert.ok(
+				response.includes('[attached file attached-notes.md'),
+				`the file went to the model: ${response.slice(0, 800)}`,
+			);
 			assert.ok(response.includes('The launch code word is PELICAN-42.'), 'with its content');
-			assert.ok(/\[attached selection of hello\.txt, line 1 \(plaintext\)\]\\nA file(?! for the tests)/.test(response), `the selection, with only its text: ${response.slice(0, 800)}`);
+			assert.ok(
+				/\[attached selection of hello\.txt, line 1 \(plaintext\)\]\\nA file(?! for the tests)/.test(response),
+				`the selection, with only its text: ${response.slice(0, 800)}`,
+			);
 		} finally {
 			await vscode.workspace.fs.delete(notes).then(undefined, () => undefined);
 		}
@@ -654,9 +855,18 @@ test(
 	async () => {
 		const model = await fakeModel();
 		// A Manager with nothing configured (the extension's own has everything running, which other suites need).
-		const empty = { servers: () => [], allTools: () => [], findTool: () => undefined } as unknown as Parameters<typeof handleChatRequest>[0];
+		const empty = { servers: () => [], allTools: () => [], findTool: () => undefined } as unknown as Parameters<
+			typeof handleChatRequest
+		>[0];
 		const recorded = recordingStream();
-		const request = { prompt: 'hello there', command: undefined, model, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
+		const request = {
+			prompt: 'hello there',
+			command: undefined,
+			model,
+			references: [],
+			toolReferences: [],
+			toolInvocationToken: undefined,
+		} as unknown as vscode.ChatRequest;
 		const source = new vscode.CancellationTokenSource();
 		const result = await handleChatRequest(empty, request, { history: [] }, recorded.stream, source.token);
 		source.dispose();
@@ -664,7 +874,10 @@ test(
 		const text = recorded.markdown.join('');
 		assert.match(text, /No MCP server is configured/);
 		assert.deepEqual(recorded.buttons, ['mcpSwitchboard.showServers']);
-		const echo = JSON.parse(text.slice(text.indexOf('echo: {') + 'echo: '.length)) as { tools: string[]; messages: { text: string }[] };
+		const echo = JSON.parse(text.slice(text.indexOf('echo: {') + 'echo: '.length)) as {
+			tools: string[];
+			messages: { text: string }[];
+		};
 		assert.deepEqual(echo.tools, [], 'no tools offered');
 		assert.equal(echo.messages.at(-1)?.text, 'hello there');
 	},

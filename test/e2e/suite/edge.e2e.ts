@@ -22,7 +22,18 @@ async function withListsServer<T>(body: (a: SwitchboardApi) => Promise<T>): Prom
 	const a = await extensionApi<SwitchboardApi>();
 	const config = vscode.workspace.getConfiguration('mcpSwitchboard');
 	const previous = config.inspect<Record<string, unknown>>('servers')?.globalValue;
-	await config.update('servers', { ...(previous ?? {}), [LISTS]: { type: 'stdio', command: 'node', args: [path.join(repoRoot(), 'test/e2e/fixture-extension/listsServer.mjs')] } }, vscode.ConfigurationTarget.Global);
+	await config.update(
+		'servers',
+		{
+			...(previous ?? {}),
+			[LISTS]: {
+				type: 'stdio',
+				command: 'node',
+				args: [path.join(repoRoot(), 'test/e2e/fixture-extension/listsServer.mjs')],
+			},
+		},
+		vscode.ConfigurationTarget.Global,
+	);
 	try {
 		await serverWithTool(LISTS, 'count');
 		return await body(a);
@@ -49,7 +60,9 @@ test(
 	async () => {
 		needDriver();
 		await withListsServer(async (a) => {
-			const tool = a.tree.getChildren(a.tree.groupNode(LISTS, 'tools')).find((n) => n.kind === 'tool' && n.tool.tool.name === 'count');
+			const tool = a.tree
+				.getChildren(a.tree.groupNode(LISTS, 'tools'))
+				.find((n) => n.kind === 'tool' && n.tool.tool.name === 'count');
 			assert.ok(tool);
 			const row = `.pane-body .monaco-list-row[aria-label*="count"]`;
 			// Each attempt reveals again, as below: a reveal that lands while the view repaints can leave the list where
@@ -90,16 +103,25 @@ test(
 			const group = a.tree.groupNode(LISTS, 'resources');
 			const rows = a.tree.getChildren(group);
 			const ids = rows.map((n) => a.tree.getTreeItem(n).id);
-			assert.deepEqual(ids, [`server/${LISTS}/resources/test://docs/readme`, `server/${LISTS}/resources/test://docs/notes`]);
+			assert.deepEqual(ids, [
+				`server/${LISTS}/resources/test://docs/readme`,
+				`server/${LISTS}/resources/test://docs/notes`,
+			]);
 			assert.equal(a.tree.getTreeItem(group).description, '2');
 			const notes = rows[1];
 			assert.ok(notes);
 			// Each attempt reveals again: a reveal that lands while the view repaints can leave the list where it was.
-			const labels = await waitFor(async () => {
-				await reveal(a, notes);
-				const texts = (await driver({ action: 'texts', selector: '.pane-body .monaco-list-row .label-name' })) as string[];
-				return texts.includes('notes') && texts;
-			}, { timeoutMs: 30_000, intervalMs: 500, message: 'the resource rows on screen' });
+			const labels = await waitFor(
+				async () => {
+					await reveal(a, notes);
+					const texts = (await driver({
+						action: 'texts',
+						selector: '.pane-body .monaco-list-row .label-name',
+					})) as string[];
+					return texts.includes('notes') && texts;
+				},
+				{ timeoutMs: 30_000, intervalMs: 500, message: 'the resource rows on screen' },
+			);
 			assert.equal(labels.filter((l) => l === 'readme').length, 1, `rows: ${labels.join(', ')}`);
 		});
 	},
@@ -120,11 +142,19 @@ test(
 			const port = (server.address() as AddressInfo).port;
 			const url = `http://127.0.0.1:${port}/approve?next=a%26b%3Dc&state=x%2Fy`;
 			const manager = await serverWithTool('everything', 'trigger-url-elicitation');
-			const call = manager.callTool('everything', 'trigger-url-elicitation', { url, message: 'Approve in the browser' }, USER_PACED);
+			const call = manager.callTool(
+				'everything',
+				'trigger-url-elicitation',
+				{ url, message: 'Approve in the browser' },
+				USER_PACED,
+			);
 			await waitForQuickInput('asks you to open a page on 127.0.0.1');
 			await answerQuickPick('Open 127.0.0.1');
 			await call;
-			const path = await waitFor(() => received.find((r) => r.startsWith('/approve')), { timeoutMs: 15_000, message: 'the browser to load the page' });
+			const path = await waitFor(() => received.find((r) => r.startsWith('/approve')), {
+				timeoutMs: 15_000,
+				message: 'the browser to load the page',
+			});
 			assert.equal(path, '/approve?next=a%26b%3Dc&state=x%2Fy');
 		} finally {
 			await driver({ action: 'pages', close: true } as never).catch(() => undefined);
@@ -135,7 +165,7 @@ test(
 );
 
 test(
-	'images go to a folder of this window; another window\'s folder stays, and a gone window\'s folder is cleaned after the first save',
+	"images go to a folder of this window; another window's folder stays, and a gone window's folder is cleaned after the first save",
 	async () => {
 		const a = await extensionApi<SwitchboardApi>();
 		const root = path.dirname(a.blobs.folder.fsPath);
@@ -147,7 +177,11 @@ test(
 		fs.writeFileSync(path.join(root, 'gone-window', 'owner.json'), JSON.stringify({ pid: 2 ** 30 }));
 		fs.writeFileSync(path.join(root, 'gone-window', 'image.png'), 'x');
 		const manager = await serverWithTool('everything', 'get-tiny-image');
-		const outcome = await vscode.commands.executeCommand<CallOutcome>('mcpSwitchboard.callTool', { server: 'everything', tool: 'get-tiny-image', arguments: {} });
+		const outcome = await vscode.commands.executeCommand<CallOutcome>('mcpSwitchboard.callTool', {
+			server: 'everything',
+			tool: 'get-tiny-image',
+			arguments: {},
+		});
 		assert.ok(outcome.result, outcome.error);
 		assert.ok(manager);
 		const saved = fs.readdirSync(a.blobs.folder.fsPath).filter((f) => f.endsWith('.png'));
@@ -155,7 +189,7 @@ test(
 		assert.notEqual(path.basename(a.blobs.folder.fsPath), 'blobs');
 		await a.blobs.cleaned;
 		assert.ok(fs.existsSync(path.join(root, 'other-window', 'image.png')), 'a running window keeps its images');
-		assert.ok(!fs.existsSync(path.join(root, 'gone-window')), 'a gone window\'s folder is cleaned');
+		assert.ok(!fs.existsSync(path.join(root, 'gone-window')), "a gone window's folder is cleaned");
 		fs.rmSync(path.join(root, 'other-window'), { recursive: true, force: true });
 		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 	},
@@ -164,23 +198,37 @@ test(
 
 /** Ellipses and case do not tell two palette entries apart for a reader. */
 function normalized(label: string): string {
-	return label.replace(/…|\.\.\./g, '').trim().toLowerCase();
+	return label
+		.replace(/…|\.\.\./g, '')
+		.trim()
+		.toLowerCase();
 }
 
 test(
 	'the command palette: every command of this extension is in the category "MCP Switchboard", and none reads like one of VS Code\'s own',
 	async () => {
 		needDriver();
-		const ours = ((vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as { contributes: { commands: { title: string; category?: string }[] } }).contributes.commands);
+		const ours = (
+			vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as {
+				contributes: { commands: { title: string; category?: string }[] };
+			}
+		).contributes.commands;
 		const seenMcp = new Set<string>();
 		try {
 			for (const command of ours) {
 				assert.equal(command.category, 'MCP Switchboard', `${command.title} has the category "MCP Switchboard"`);
 				const label = `${command.category}: ${command.title}`;
 				await vscode.commands.executeCommand('workbench.action.showCommands');
-				await driver({ action: 'fill', selector: '.quick-input-widget .quick-input-box input', text: `>${command.title.replace(/…$/, '')}` });
+				await driver({
+					action: 'fill',
+					selector: '.quick-input-widget .quick-input-box input',
+					text: `>${command.title.replace(/…$/, '')}`,
+				});
 				await sleep(400);
-				const rows = (await driver({ action: 'texts', selector: '.quick-input-widget .quick-input-list .monaco-list-row .label-name' })) as string[];
+				const rows = (await driver({
+					action: 'texts',
+					selector: '.quick-input-widget .quick-input-list .monaco-list-row .label-name',
+				})) as string[];
 				const others = rows.map((r) => r.trim()).filter((r) => r !== label);
 				for (const row of others) if (/\bMCP\b/.test(row)) seenMcp.add(row);
 				const twin = others.find((row) => normalized(row) === normalized(label));
@@ -207,13 +255,20 @@ test(
 		const early = vscode.workspace.openTextDocument(resourceUri(LISTS, 'test://docs/readme'));
 		await withListsServer(async () => {
 			const document = await early;
-			assert.match(document.getText(), /^test:\/\/docs\/readme read \d+$/, `the restored tab shows the resource: ${document.getText()}`);
+			assert.match(
+				document.getText(),
+				/^test:\/\/docs\/readme read \d+$/,
+				`the restored tab shows the resource: ${document.getText()}`,
+			);
 
 			await a.manager.stop(LISTS);
 			const stopped = await vscode.workspace.openTextDocument(resourceUri(LISTS, 'test://docs/notes'));
 			assert.match(stopped.getText(), /MCP server 'lists' is stopped, so test:\/\/docs\/notes cannot be read yet/);
 			await a.manager.start(LISTS);
-			await waitFor(() => /^test:\/\/docs\/notes read \d+$/.test(stopped.getText()), { timeoutMs: 15_000, message: `the document read again once the server runs (shows: ${stopped.getText()})` });
+			await waitFor(() => /^test:\/\/docs\/notes read \d+$/.test(stopped.getText()), {
+				timeoutMs: 15_000,
+				message: `the document read again once the server runs (shows: ${stopped.getText()})`,
+			});
 		});
 		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 	},
@@ -224,18 +279,32 @@ test(
 	'after a server restart its resource subscriptions are made again, and updates keep refreshing the document',
 	async () => {
 		await withListsServer(async (a) => {
-			const notes = a.tree.getChildren(a.tree.groupNode(LISTS, 'resources')).find((n) => n.kind === 'resource' && n.resource.uri === 'test://docs/notes');
+			const notes = a.tree
+				.getChildren(a.tree.groupNode(LISTS, 'resources'))
+				.find((n) => n.kind === 'resource' && n.resource.uri === 'test://docs/notes');
 			assert.ok(notes);
 			await vscode.commands.executeCommand('mcpSwitchboard.subscribeResource', notes);
 			assert.deepEqual(await followed(a), ['test://docs/notes']);
-			const document = await waitFor(() => vscode.workspace.textDocuments.find((d) => parseResourceUri(d.uri)?.server === LISTS && parseResourceUri(d.uri)?.uri === 'test://docs/notes'), { message: 'the subscribed document open' });
+			const document = await waitFor(
+				() =>
+					vscode.workspace.textDocuments.find(
+						(d) => parseResourceUri(d.uri)?.server === LISTS && parseResourceUri(d.uri)?.uri === 'test://docs/notes',
+					),
+				{ message: 'the subscribed document open' },
+			);
 
 			await a.manager.restart(LISTS);
 			await serverWithTool(LISTS, 'subscriptions');
-			await waitFor(async () => (await followed(a)).includes('test://docs/notes'), { timeoutMs: 15_000, message: 'the new server process asked to follow the URI again' });
+			await waitFor(async () => (await followed(a)).includes('test://docs/notes'), {
+				timeoutMs: 15_000,
+				message: 'the new server process asked to follow the URI again',
+			});
 			const before = document.getText();
 			await a.manager.callTool(LISTS, 'touch', {});
-			await waitFor(() => document.getText() !== before && /^test:\/\/docs\/notes read \d+$/.test(document.getText()), { timeoutMs: 15_000, message: `an update after the restart refreshes the document (was: ${before})` });
+			await waitFor(() => document.getText() !== before && /^test:\/\/docs\/notes read \d+$/.test(document.getText()), {
+				timeoutMs: 15_000,
+				message: `an update after the restart refreshes the document (was: ${before})`,
+			});
 			await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 		});
 	},

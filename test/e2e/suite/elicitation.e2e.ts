@@ -3,8 +3,31 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CallToolResult } from '../../../src/protocol/schema';
-import { answerInputBox, answerQuickPick, quickInputAccept, quickInputClose, screenshot, sleep, test, waitFor } from './harness';
-import { clickDecline, FIXTURE, fixtureServer, jsonAfter, needDriver, resultText, serverWithTool, showWaiting, toggleRow, typeInto, waitForQuickInput, waitingText, USER_PACED } from './elicitationSupport';
+import {
+	answerInputBox,
+	answerQuickPick,
+	quickInputAccept,
+	quickInputClose,
+	screenshot,
+	sleep,
+	test,
+	waitFor,
+} from './harness';
+import {
+	clickDecline,
+	FIXTURE,
+	fixtureServer,
+	jsonAfter,
+	needDriver,
+	resultText,
+	serverWithTool,
+	showWaiting,
+	toggleRow,
+	typeInto,
+	waitForQuickInput,
+	waitingText,
+	USER_PACED,
+} from './elicitationSupport';
 
 const SERVER = 'everything';
 const TOOL = 'trigger-elicitation-request';
@@ -44,7 +67,11 @@ test(
 		const { call } = await startElicitation();
 
 		const first = await waitForQuickInput(STEP.name);
-		assert.match(first.text, new RegExp(`${SERVER}: Please provide inputs for the following fields:`), 'titled with the server and the message');
+		assert.match(
+			first.text,
+			new RegExp(`${SERVER}: Please provide inputs for the following fields:`),
+			'titled with the server and the message',
+		);
 		assert.match(first.text, /1\/14/, 'step 1 of 14 (13 fields and the review)');
 		await answerInputBox('Ada Lovelace');
 
@@ -101,7 +128,13 @@ test(
 		const review = await waitForQuickInput(STEP.review);
 		await screenshot('elicitation-review');
 		assert.match(review.text, /14\/14/);
-		for (const row of ['String: Ada Lovelace', 'Integer: 7', 'Untitled Multiple Select Enum: Guitar, Piano', 'Titled Single Select Enum: Wonder Woman', 'Legacy Titled Single Select Enum: Dogs']) {
+		for (const row of [
+			'String: Ada Lovelace',
+			'Integer: 7',
+			'Untitled Multiple Select Enum: Guitar, Piano',
+			'Titled Single Select Enum: Wonder Woman',
+			'Legacy Titled Single Select Enum: Dogs',
+		]) {
 			assert.ok(review.rows.includes(row), `the review shows "${row}" (rows: ${review.rows.join(' | ')})`);
 		}
 		await answerQuickPick('Accept');
@@ -133,7 +166,20 @@ test(
 async function acceptDefaultsToReview(name: string): Promise<void> {
 	await waitForQuickInput(STEP.name);
 	await answerInputBox(name);
-	for (const marker of [STEP.check, STEP.firstLine, STEP.email, STEP.homepage, STEP.birthdate, STEP.integer, STEP.number, STEP.friend, STEP.instruments, STEP.hero, STEP.fish, STEP.pet]) {
+	for (const marker of [
+		STEP.check,
+		STEP.firstLine,
+		STEP.email,
+		STEP.homepage,
+		STEP.birthdate,
+		STEP.integer,
+		STEP.number,
+		STEP.friend,
+		STEP.instruments,
+		STEP.hero,
+		STEP.fish,
+		STEP.pet,
+	]) {
 		await waitForQuickInput(marker);
 		await quickInputAccept();
 	}
@@ -207,7 +253,9 @@ test(
 		await quickInputClose();
 		let settled = false;
 		void call.then(() => (settled = true));
-		await waitFor(async () => (await waitingText())?.includes(`${SERVER} asks for input`), { message: 'the waiting form announced' });
+		await waitFor(async () => (await waitingText())?.includes(`${SERVER} asks for input`), {
+			message: 'the waiting form announced',
+		});
 		await sleep(1000);
 		assert.equal(settled, false, 'hiding the form did not answer the server');
 		await showWaiting();
@@ -272,7 +320,10 @@ test(
 		assert.match(review.placeholder, /includes a secret \(API token\)/);
 		assert.ok(!review.text.includes('sk-test-1234'), 'the review masks the secret');
 		await answerQuickPick('Accept');
-		assert.deepEqual(JSON.parse(resultText(await call)), { action: 'accept', content: { apiToken: 'sk-test-1234', remember: false } });
+		assert.deepEqual(JSON.parse(resultText(await call)), {
+			action: 'accept',
+			content: { apiToken: 'sk-test-1234', remember: false },
+		});
 	},
 	{ timeoutMs: 60_000 },
 );

@@ -24,11 +24,19 @@ async function edge(name: string, args: string[]): Promise<Edge> {
 	const presenter = new ElicitationPresenter(() => log, { openExternal: async (url) => (opened.push(url), true) });
 	// The broker uses only globalState of its context: an in-memory one keeps the extension's own consent untouched.
 	const state = new Map<string, unknown>();
-	const globalState = { get: (key: string) => state.get(key), update: async (key: string, value: unknown) => void state.set(key, value), keys: () => [...state.keys()] };
+	const globalState = {
+		get: (key: string) => state.get(key),
+		update: async (key: string, value: unknown) => void state.set(key, value),
+		keys: () => [...state.keys()],
+	};
 	const context = { globalState } as unknown as vscode.ExtensionContext;
 	const broker = new SamplingBroker(context, () => log);
 	// Consent is keyed on where a server is defined (consentKey.ts); without an identity nothing is remembered.
-	broker.setServerIdentity((server) => ({ name: server, source: { kind: 'api', label: 'e2e' }, config: { type: 'stdio', command: 'node', args } }));
+	broker.setServerIdentity((server) => ({
+		name: server,
+		source: { kind: 'api', label: 'e2e' },
+		config: { type: 'stdio', command: 'node', args },
+	}));
 	const client = await connect(
 		{ type: 'stdio', command: 'node', args },
 		{
@@ -57,8 +65,10 @@ async function edge(name: string, args: string[]): Promise<Edge> {
 	};
 }
 
-
-const EVERYTHING = () => [path.join(repoRoot(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'];
+const EVERYTHING = () => [
+	path.join(repoRoot(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'),
+	'stdio',
+];
 
 test(
 	'with url elicitation advertised: the page opens after consent, and -32042 runs it and the retried call succeeds',
@@ -100,7 +110,9 @@ test(
 	'with sampling tools advertised: the tool loop runs through the Fake Echo model, tool_use and tool_result both ways',
 	async () => {
 		needDriver();
-		await waitFor(async () => (await vscode.lm.selectChatModels({ vendor: 'switchboard-test' })).length > 0, { timeoutMs: 20_000 });
+		await waitFor(async () => (await vscode.lm.selectChatModels({ vendor: 'switchboard-test' })).length > 0, {
+			timeoutMs: 20_000,
+		});
 		const e = await edge('tools-direct', [path.join(repoRoot(), 'test/e2e/fixture-extension/fixtureServer.mjs')]);
 		try {
 			const call = e.client.callTool('weather-via-sampling', {});
@@ -108,9 +120,14 @@ test(
 			await answerQuickPick('Allow for this session');
 			const result = await call;
 			assert.notEqual(result.isError, true, resultText(result));
-			const { first, final } = JSON.parse(resultText(result)) as { first: { stopReason: string; content: unknown }; final: { stopReason: string; content: { text: string } } };
+			const { first, final } = JSON.parse(resultText(result)) as {
+				first: { stopReason: string; content: unknown };
+				final: { stopReason: string; content: { text: string } };
+			};
 			assert.equal(first.stopReason, 'toolUse');
-			assert.deepEqual(first.content, [{ type: 'tool_use', id: 'call-1', name: 'get_weather', input: { city: 'Paris' } }]);
+			assert.deepEqual(first.content, [
+				{ type: 'tool_use', id: 'call-1', name: 'get_weather', input: { city: 'Paris' } },
+			]);
 			assert.equal(final.stopReason, 'endTurn');
 			const echo = JSON.parse(final.content.text.slice('echo: '.length)) as { tools: string[]; toolResults: unknown[] };
 			assert.deepEqual(echo.tools, ['get_weather']);

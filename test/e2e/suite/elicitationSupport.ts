@@ -29,9 +29,11 @@ export async function serverWithTool(server: string, tool: string, timeoutMs = 3
 		() => {
 			const view = manager.get(server);
 			if (!view) throw new Error(`no server "${server}" is configured`);
-			if (view.state.kind !== 'running') throw new Error(`"${server}" is ${view.state.kind}${'message' in view.state ? `: ${view.state.message}` : ''}`);
+			if (view.state.kind !== 'running')
+				throw new Error(`"${server}" is ${view.state.kind}${'message' in view.state ? `: ${view.state.message}` : ''}`);
 			const names = view.tools.map((t) => t.tool.name);
-			if (!names.includes(tool)) throw new Error(`"${server}" runs but lists no "${tool}" (it has ${names.join(', ')})`);
+			if (!names.includes(tool))
+				throw new Error(`"${server}" runs but lists no "${tool}" (it has ${names.join(', ')})`);
 			return true;
 		},
 		{ timeoutMs, message: `server "${server}" with tool "${tool}"` },
@@ -54,7 +56,11 @@ export async function fixtureServer(tool: string): Promise<Manager> {
 	const config = vscode.workspace.getConfiguration('mcpSwitchboard');
 	const servers = { ...(config.get<Record<string, unknown>>('servers') ?? {}) };
 	if (!servers[FIXTURE]) {
-		servers[FIXTURE] = { type: 'stdio', command: 'node', args: [path.join(repoRoot(), 'test/e2e/fixture-extension/fixtureServer.mjs')] };
+		servers[FIXTURE] = {
+			type: 'stdio',
+			command: 'node',
+			args: [path.join(repoRoot(), 'test/e2e/fixture-extension/fixtureServer.mjs')],
+		};
 		await config.update('servers', servers, vscode.ConfigurationTarget.Workspace);
 	}
 	return serverWithTool(FIXTURE, tool);
@@ -69,7 +75,9 @@ export const USER_PACED = { timeoutMs: 10 * 60_000 };
 
 /** The text of a tool result's text blocks, joined by newlines. */
 export function resultText(result: CallToolResult): string {
-	return result.content.map((c) => (c.type === 'text' ? textOf((c as { text?: unknown }).text) : `[${c.type}]`)).join('\n');
+	return result.content
+		.map((c) => (c.type === 'text' ? textOf((c as { text?: unknown }).text) : `[${c.type}]`))
+		.join('\n');
 }
 
 /** What the open quick input shows, read from the page. */
@@ -131,7 +139,9 @@ export async function waitForQuickInput(marker: string, timeoutMs = 15_000): Pro
 			{ timeoutMs, intervalMs: 150, message: `a quick input showing "${marker}"` },
 		);
 	} catch (error) {
-		const seen = last ? ` (showing: ${JSON.stringify({ text: last.text.slice(0, 300), placeholder: last.placeholder })})` : ' (none open)';
+		const seen = last
+			? ` (showing: ${JSON.stringify({ text: last.text.slice(0, 300), placeholder: last.placeholder })})`
+			: ' (none open)';
 		throw new Error(`${(error as Error).message}${seen}`, { cause: error });
 	}
 }

@@ -2,9 +2,22 @@
 // and the domain before anything opens, and the -32042 "URL elicitation required" error leads to a retry.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { ElicitationPresenter, handleUrlElicitationRequired, urlElicitationsOf } from '../../../src/vscode/elicitation/elicitation';
+import {
+	ElicitationPresenter,
+	handleUrlElicitationRequired,
+	urlElicitationsOf,
+} from '../../../src/vscode/elicitation/elicitation';
 import { answerQuickPick, quickInputAccept, quickInputClose, sleep, test, waitFor } from './harness';
-import { jsonAfter, needDriver, resultText, serverWithTool, showWaiting, waitForQuickInput, waitingText, USER_PACED } from './elicitationSupport';
+import {
+	jsonAfter,
+	needDriver,
+	resultText,
+	serverWithTool,
+	showWaiting,
+	waitForQuickInput,
+	waitingText,
+	USER_PACED,
+} from './elicitationSupport';
 
 const SERVER = 'everything';
 const TOOL = 'trigger-url-elicitation';
@@ -39,15 +52,20 @@ test(
 		await quickInputClose();
 		let settled = false;
 		void call.then(() => (settled = true));
-		await waitFor(async () => (await waitingText())?.includes(`${SERVER} asks you to open a page`), { message: 'the waiting request announced' });
+		await waitFor(async () => (await waitingText())?.includes(`${SERVER} asks you to open a page`), {
+			message: 'the waiting request announced',
+		});
 		await sleep(1000);
 		assert.equal(settled, false, 'hiding the consent did not answer the server');
 		await showWaiting();
 		await waitForQuickInput('consent.example.com');
-		const again = await waitFor(async () => {
-			const shown = await waitForQuickInput('consent.example.com');
-			return shown.rows.length > 0 && shown;
-		}, { message: 'the consent shown again with its rows' });
+		const again = await waitFor(
+			async () => {
+				const shown = await waitForQuickInput('consent.example.com');
+				return shown.rows.length > 0 && shown;
+			},
+			{ message: 'the consent shown again with its rows' },
+		);
 		assert.equal(again.rows[0], 'Decline', `the first row is Decline (rows: ${again.rows.join(' | ')})`);
 		await quickInputAccept();
 		assert.deepEqual(jsonAfter(resultText(await call), 'Raw result: '), { action: 'decline' });

@@ -26,8 +26,18 @@ test(
 		const inherit = config.inspect<boolean>('inheritEnvironment')?.globalValue;
 		try {
 			// A user-level server: no trust question. HOME: null removes an inherited (allow-listed) variable.
-			await config.update('servers', { ...servers, 'e2e-env': { command: 'node', args: [everything], env: { PASSED_ON_PURPOSE: 'yes', HOME: null } } }, vscode.ConfigurationTarget.Global);
-			await waitFor(() => api.manager.get('e2e-env')?.state.kind === 'running', { timeoutMs: 30_000, message: 'e2e-env to run' });
+			await config.update(
+				'servers',
+				{
+					...servers,
+					'e2e-env': { command: 'node', args: [everything], env: { PASSED_ON_PURPOSE: 'yes', HOME: null } },
+				},
+				vscode.ConfigurationTarget.Global,
+			);
+			await waitFor(() => api.manager.get('e2e-env')?.state.kind === 'running', {
+				timeoutMs: 30_000,
+				message: 'e2e-env to run',
+			});
 			const env = await serverEnv(api, 'e2e-env');
 			assert.equal(env.PASSED_ON_PURPOSE, 'yes', 'the configured variable is there');
 			assert.ok(env.PATH, 'PATH is passed');

@@ -21,16 +21,22 @@ test(
 	async () => {
 		await serverWithTool('everything', 'echo');
 		const api = await extensionApi<SwitchboardApi>();
-		const gateway = await waitFor(() => api.gateway.current(), { timeoutMs: 20_000, message: 'VS Code to ask the provider (the gateway starts then)' });
+		const gateway = await waitFor(() => api.gateway.current(), {
+			timeoutMs: 20_000,
+			message: 'VS Code to ask the provider (the gateway starts then)',
+		});
 		assert.match(gateway.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
 
 		if (hasDriver()) {
 			// VS Code's own list of MCP servers (MCP: List Servers) shows the provider's server.
 			void vscode.commands.executeCommand('workbench.mcp.listServer');
-			const rows = await waitFor(async () => {
-				const found = await quickInputRows();
-				return found.some((row) => row.label.includes(GATEWAY_LABEL)) && found;
-			}, { timeoutMs: 15_000, message: `"${GATEWAY_LABEL}" in MCP: List Servers` });
+			const rows = await waitFor(
+				async () => {
+					const found = await quickInputRows();
+					return found.some((row) => row.label.includes(GATEWAY_LABEL)) && found;
+				},
+				{ timeoutMs: 15_000, message: `"${GATEWAY_LABEL}" in MCP: List Servers` },
+			);
 			assert.ok(rows.some((row) => row.label.includes(GATEWAY_LABEL)));
 			await screenshot('gateway-list-servers');
 			await quickInputClose();
@@ -38,14 +44,22 @@ test(
 
 		// Start every MCP server VS Code knows (ours is the only one) and wait until their tools are live.
 		await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true });
-		const echo = await waitFor(() => gatewayEcho(), { timeoutMs: 30_000, message: `the gateway's echo among vscode.lm.tools (have: ${vscode.lm.tools.map((t) => t.name).join(', ')})` });
+		const echo = await waitFor(() => gatewayEcho(), {
+			timeoutMs: 30_000,
+			message: `the gateway's echo among vscode.lm.tools (have: ${vscode.lm.tools.map((t) => t.name).join(', ')})`,
+		});
 		assert.ok(gateway.sessionCount > 0, 'VS Code opened a session on the gateway');
 		// Exactly the enabled tools of running servers: as many as the Manager has.
 		const offered = vscode.lm.tools.filter((tool) => /mcp__\w+__/.test(tool.name));
 		assert.equal(offered.length, api.manager.allTools().length, offered.map((t) => t.name).join(', '));
 
-		const result = await vscode.lm.invokeTool(echo.name, { input: { message: 'from VS Code' }, toolInvocationToken: undefined });
-		const text = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+		const result = await vscode.lm.invokeTool(echo.name, {
+			input: { message: 'from VS Code' },
+			toolInvocationToken: undefined,
+		});
+		const text = result.content
+			.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : ''))
+			.join('');
 		assert.equal(text, 'Echo: from VS Code');
 	},
 	{ timeoutMs: 90_000 },
@@ -58,8 +72,14 @@ test(
 		const config = vscode.workspace.getConfiguration();
 		try {
 			await config.update(GATEWAY_ENABLED_SETTING, false, vscode.ConfigurationTarget.Global);
-			await waitFor(async () => (await api.gateway.current()) === undefined, { timeoutMs: 10_000, message: 'the gateway to stop' });
-			await waitFor(() => gatewayEcho() === undefined, { timeoutMs: 20_000, message: 'VS Code to drop the gateway\'s tools' });
+			await waitFor(async () => (await api.gateway.current()) === undefined, {
+				timeoutMs: 10_000,
+				message: 'the gateway to stop',
+			});
+			await waitFor(() => gatewayEcho() === undefined, {
+				timeoutMs: 20_000,
+				message: "VS Code to drop the gateway's tools",
+			});
 		} finally {
 			await config.update(GATEWAY_ENABLED_SETTING, undefined, vscode.ConfigurationTarget.Global);
 		}
@@ -71,7 +91,7 @@ test(
 );
 
 test(
-	'a tool switched off in the tree (workspace setting) leaves @mcp, the gateway and VS Code\'s tools; profiles switch whole lists',
+	"a tool switched off in the tree (workspace setting) leaves @mcp, the gateway and VS Code's tools; profiles switch whole lists",
 	async () => {
 		const api = await extensionApi<SwitchboardApi>();
 		const { enablement, tree, manager } = api;
@@ -85,16 +105,30 @@ test(
 		const toolNode = { kind: 'tool' as const, server: 'everything', tool: echoNamed };
 		assert.equal(checkbox(toolNode), vscode.TreeItemCheckboxState.Checked, 'the tool row shows a checked checkbox');
 		await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true });
-		await waitFor(() => gatewayEcho(), { timeoutMs: 30_000, message: 'the gateway\'s echo among VS Code\'s tools' });
+		await waitFor(() => gatewayEcho(), { timeoutMs: 30_000, message: "the gateway's echo among VS Code's tools" });
 		try {
 			await enablement.setEnabled([{ server: 'everything', tool: 'echo' }], false);
-			assert.deepEqual(vscode.workspace.getConfiguration().get('mcpSwitchboard.tools.disabled'), { everything: ['echo'] }, 'saved in the workspace settings');
-			assert.equal(vscode.workspace.getConfiguration().inspect('mcpSwitchboard.tools.disabled')?.workspaceValue !== undefined, true);
+			assert.deepEqual(
+				vscode.workspace.getConfiguration().get('mcpSwitchboard.tools.disabled'),
+				{ everything: ['echo'] },
+				'saved in the workspace settings',
+			);
+			assert.equal(
+				vscode.workspace.getConfiguration().inspect('mcpSwitchboard.tools.disabled')?.workspaceValue !== undefined,
+				true,
+			);
 			assert.equal(checkbox(toolNode), vscode.TreeItemCheckboxState.Unchecked);
-			assert.equal(checkbox({ kind: 'server', server: 'everything' }), vscode.TreeItemCheckboxState.Unchecked, 'the server row shows that not all are on');
+			assert.equal(
+				checkbox({ kind: 'server', server: 'everything' }),
+				vscode.TreeItemCheckboxState.Unchecked,
+				'the server row shows that not all are on',
+			);
 			assert.equal(api.gateway.catalog.findTool('mcp__everything__echo'), undefined, 'the gateway no longer offers it');
 			// VS Code's agent sees exactly the enabled tools: list_changed reached VS Code, which dropped echo.
-			await waitFor(() => gatewayEcho() === undefined, { timeoutMs: 20_000, message: 'VS Code to drop the switched-off tool' });
+			await waitFor(() => gatewayEcho() === undefined, {
+				timeoutMs: 20_000,
+				message: 'VS Code to drop the switched-off tool',
+			});
 			const offered = vscode.lm.tools.filter((tool) => /mcp__\w+__/.test(tool.name));
 			assert.equal(offered.length, manager.allTools().length - 1);
 
@@ -105,12 +139,23 @@ test(
 			assert.ok(enablement.isEnabled(echoNamed), 'on in the review profile');
 			await waitFor(() => gatewayEcho(), { timeoutMs: 20_000, message: 'VS Code to get echo back with the profile' });
 			await enablement.switchTo(undefined);
-			await waitFor(() => !enablement.isEnabled(echoNamed), { timeoutMs: 15_000, message: 'the workspace list (echo off) to be active again' });
+			await waitFor(() => !enablement.isEnabled(echoNamed), {
+				timeoutMs: 15_000,
+				message: 'the workspace list (echo off) to be active again',
+			});
 			await enablement.switchTo('review');
-			await waitFor(() => enablement.isEnabled(echoNamed), { timeoutMs: 15_000, message: 'the review profile (echo on)' });
+			await waitFor(() => enablement.isEnabled(echoNamed), {
+				timeoutMs: 15_000,
+				message: 'the review profile (echo on)',
+			});
 		} finally {
 			const config = vscode.workspace.getConfiguration();
-			for (const key of ['mcpSwitchboard.tools.disabled', 'mcpSwitchboard.tools.profiles', 'mcpSwitchboard.tools.activeProfile']) await config.update(key, undefined, vscode.ConfigurationTarget.Workspace);
+			for (const key of [
+				'mcpSwitchboard.tools.disabled',
+				'mcpSwitchboard.tools.profiles',
+				'mcpSwitchboard.tools.activeProfile',
+			])
+				await config.update(key, undefined, vscode.ConfigurationTarget.Workspace);
 		}
 		await waitFor(() => enablement.isEnabled(echoNamed), { timeoutMs: 15_000, message: 'every tool on again' });
 	},
@@ -118,15 +163,17 @@ test(
 );
 
 test(
-	'a click on a tool\'s checkbox in the Servers view switches it off for @mcp and the gateway\'s tools/list; a second click brings it back',
+	"a click on a tool's checkbox in the Servers view switches it off for @mcp and the gateway's tools/list; a second click brings it back",
 	async () => {
 		needDriver();
 		const api = await extensionApi<SwitchboardApi>();
 		const { enablement, tree, treeView, manager } = api;
 		await serverWithTool('everything', 'echo');
 		await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true });
-		await waitFor(() => gatewayEcho(), { timeoutMs: 30_000, message: 'the gateway\'s echo among VS Code\'s tools' });
-		const echoNode = tree.getChildren(tree.groupNode('everything', 'tools')).find((node) => node.kind === 'tool' && node.tool.tool.name === 'echo');
+		await waitFor(() => gatewayEcho(), { timeoutMs: 30_000, message: "the gateway's echo among VS Code's tools" });
+		const echoNode = tree
+			.getChildren(tree.groupNode('everything', 'tools'))
+			.find((node) => node.kind === 'tool' && node.tool.tool.name === 'echo');
 		assert.ok(echoNode);
 		const echo = manager.findTool('mcp__everything__echo');
 		assert.ok(echo && enablement.isEnabled(echo), 'echo starts switched on');
@@ -151,12 +198,18 @@ test(
 			return { token: box.getAttribute('data-e2e-token'), box: [r.x, r.y, r.width, r.height].map(Math.round).join(','), checked: box.getAttribute('aria-checked') === 'true' };
 		})()`;
 		type Look = { token: string; box: string; checked: boolean };
-		const look = async (): Promise<Look | string> => (await driver({ action: 'evaluate', script: lookAtCheckbox })) as Look | string;
+		const look = async (): Promise<Look | string> =>
+			(await driver({ action: 'evaluate', script: lookAtCheckbox })) as Look | string;
 		// Checkbox events the extension host received for the echo row: proof that a click landed, whatever the
 		// settings write that follows takes on a loaded machine.
 		let echoEvents = 0;
 		const watching = treeView.onDidChangeCheckboxState((event) => {
-			if (event.items.some(([node]) => node.kind === 'tool' && node.server === 'everything' && node.tool.tool.name === 'echo')) echoEvents++;
+			if (
+				event.items.some(
+					([node]) => node.kind === 'tool' && node.server === 'everything' && node.tool.tool.name === 'echo',
+				)
+			)
+				echoEvents++;
 		});
 		/**
 		 * Waits until the echo row's checkbox is on screen and at rest (the same element in the same place over three
@@ -175,7 +228,9 @@ test(
 						// Not on screen (yet): bring it there. Only then, since a reveal may draw the row anew.
 						seen = now;
 						steady = 0;
-						await treeView.reveal(echoNode, { expand: true, select: false, focus: false }).then(undefined, (error: Error) => (seen = `${now}; reveal: ${error.message}`));
+						await treeView
+							.reveal(echoNode, { expand: true, select: false, focus: false })
+							.then(undefined, (error: Error) => (seen = `${now}; reveal: ${error.message}`));
 						return undefined;
 					}
 					const same = previous !== undefined && previous.token === now.token && previous.box === now.box;
@@ -184,7 +239,11 @@ test(
 					seen = `checkbox ${JSON.stringify(now)}, the extension has echo ${enablement.isEnabled(echo) ? 'on' : 'off'}`;
 					return steady >= 2 ? now : undefined;
 				},
-				{ timeoutMs: 30_000, intervalMs: 300, message: () => `the echo row's checkbox on screen and at rest (${seen})` },
+				{
+					timeoutMs: 30_000,
+					intervalMs: 300,
+					message: () => `the echo row's checkbox on screen and at rest (${seen})`,
+				},
 			);
 		};
 		/**
@@ -198,11 +257,16 @@ test(
 			await atRest();
 			await driver({ action: 'click', selector: marked });
 			const took = () => enablement.isEnabled(echo) === on;
-			const tookOrLanded = await waitFor(() => took() || echoEvents > before, { timeoutMs: 5_000, message: '' }).then(() => true, () => false);
+			const tookOrLanded = await waitFor(() => took() || echoEvents > before, { timeoutMs: 5_000, message: '' }).then(
+				() => true,
+				() => false,
+			);
 			if (!tookOrLanded) {
 				const now = await atRest();
 				if (!took() && echoEvents === before && now.checked !== on) {
-					console.log(`e2e: the click on echo's checkbox did not reach the extension (checkbox ${JSON.stringify(now)}); clicking it again`);
+					console.log(
+						`e2e: the click on echo's checkbox did not reach the extension (checkbox ${JSON.stringify(now)}); clicking it again`,
+					);
 					await driver({ action: 'click', selector: marked });
 				}
 			}
@@ -211,23 +275,38 @@ test(
 		try {
 			await clickCheckbox(false, 'the click to switch echo off');
 			await screenshot('tool-checkbox-off');
-			assert.deepEqual(vscode.workspace.getConfiguration().inspect('mcpSwitchboard.tools.disabled')?.workspaceValue, { everything: ['echo'] }, 'saved in the workspace settings');
+			assert.deepEqual(
+				vscode.workspace.getConfiguration().inspect('mcpSwitchboard.tools.disabled')?.workspaceValue,
+				{ everything: ['echo'] },
+				'saved in the workspace settings',
+			);
 			// The gateway's tools/list, as an MCP client reads it, no longer has echo.
 			assert.equal(api.gateway.catalog.findTool('mcp__everything__echo'), undefined);
 			const listed = await gatewayToolNames(api);
-			assert.ok(!listed.includes('mcp__everything__echo') && listed.includes('mcp__everything__get-tiny-image'), listed.join(', '));
-			await waitFor(() => gatewayEcho() === undefined, { timeoutMs: 20_000, message: 'VS Code\'s agent to drop echo (list_changed)' });
+			assert.ok(
+				!listed.includes('mcp__everything__echo') && listed.includes('mcp__everything__get-tiny-image'),
+				listed.join(', '),
+			);
+			await waitFor(() => gatewayEcho() === undefined, {
+				timeoutMs: 20_000,
+				message: "VS Code's agent to drop echo (list_changed)",
+			});
 			// @mcp offers the model every enabled tool but echo.
 			const offered = await mcpOfferedTools(api);
-			assert.ok(!offered.includes('mcp__everything__echo') && offered.includes('mcp__everything__get-tiny-image'), offered.join(', '));
+			assert.ok(
+				!offered.includes('mcp__everything__echo') && offered.includes('mcp__everything__get-tiny-image'),
+				offered.join(', '),
+			);
 
 			await clickCheckbox(true, 'the second click to switch echo on');
 			assert.ok((await gatewayToolNames(api)).includes('mcp__everything__echo'));
 			assert.ok((await mcpOfferedTools(api)).includes('mcp__everything__echo'));
-			await waitFor(() => gatewayEcho(), { timeoutMs: 20_000, message: 'VS Code\'s agent to get echo back' });
+			await waitFor(() => gatewayEcho(), { timeoutMs: 20_000, message: "VS Code's agent to get echo back" });
 		} finally {
 			watching.dispose();
-			await vscode.workspace.getConfiguration().update('mcpSwitchboard.tools.disabled', undefined, vscode.ConfigurationTarget.Workspace);
+			await vscode.workspace
+				.getConfiguration()
+				.update('mcpSwitchboard.tools.disabled', undefined, vscode.ConfigurationTarget.Workspace);
 		}
 	},
 	{ timeoutMs: 120_000 },
@@ -237,20 +316,29 @@ test(
 // server (ui.e2e's 5,000 tools) makes VS Code fetch and register the whole list again in its own extension host and
 // window, load that belongs to this suite and slowed the next suites' steps on a slow CI machine.
 test(
-	'turning the gateway off ends VS Code\'s session on it; on again, it listens afresh with no session until VS Code starts it',
+	"turning the gateway off ends VS Code's session on it; on again, it listens afresh with no session until VS Code starts it",
 	async () => {
 		const api = await extensionApi<SwitchboardApi>();
 		const config = vscode.workspace.getConfiguration();
 		const before = await waitFor(() => api.gateway.current(), { timeoutMs: 20_000, message: 'the gateway running' });
 		try {
 			await config.update(GATEWAY_ENABLED_SETTING, false, vscode.ConfigurationTarget.Global);
-			await waitFor(async () => (await api.gateway.current()) === undefined, { timeoutMs: 10_000, message: 'the gateway to stop' });
+			await waitFor(async () => (await api.gateway.current()) === undefined, {
+				timeoutMs: 10_000,
+				message: 'the gateway to stop',
+			});
 			assert.equal(before.sessionCount, 0, 'every session ended with the gateway');
-			await waitFor(() => gatewayEcho() === undefined, { timeoutMs: 20_000, message: 'VS Code to drop the gateway\'s tools' });
+			await waitFor(() => gatewayEcho() === undefined, {
+				timeoutMs: 20_000,
+				message: "VS Code to drop the gateway's tools",
+			});
 		} finally {
 			await config.update(GATEWAY_ENABLED_SETTING, undefined, vscode.ConfigurationTarget.Global);
 		}
-		const after = await waitFor(() => api.gateway.current(), { timeoutMs: 20_000, message: 'the gateway to start again' });
+		const after = await waitFor(() => api.gateway.current(), {
+			timeoutMs: 20_000,
+			message: 'the gateway to start again',
+		});
 		assert.notEqual(after, before, 'a new listener');
 	},
 	{ timeoutMs: 60_000 },
@@ -260,11 +348,28 @@ test(
 async function gatewayToolNames(api: SwitchboardApi): Promise<string[]> {
 	const gateway = await api.gateway.current();
 	assert.ok(gateway, 'the gateway runs');
-	const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${gateway.token}` };
-	const opened = await fetch(gateway.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'e2e', version: '1' } } }) });
+	const headers = {
+		'content-type': 'application/json',
+		accept: 'application/json, text/event-stream',
+		authorization: `Bearer ${gateway.token}`,
+	};
+	const opened = await fetch(gateway.url, {
+		method: 'POST',
+		headers,
+		body: JSON.stringify({
+			jsonrpc: '2.0',
+			id: 1,
+			method: 'initialize',
+			params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'e2e', version: '1' } },
+		}),
+	});
 	const session = opened.headers.get('mcp-session-id') ?? '';
 	await opened.text();
-	const listed = await fetch(gateway.url, { method: 'POST', headers: { ...headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+	const listed = await fetch(gateway.url, {
+		method: 'POST',
+		headers: { ...headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
+		body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+	});
 	const body = (await listed.json()) as { result: { tools: { name: string }[] } };
 	await fetch(gateway.url, { method: 'DELETE', headers: { ...headers, 'mcp-session-id': session } });
 	return body.result.tools.map((tool) => tool.name);
@@ -272,16 +377,34 @@ async function gatewayToolNames(api: SwitchboardApi): Promise<string[]> {
 
 /** The tools @mcp offers the Fake Echo model for a request, with the extension's own enablement. */
 async function mcpOfferedTools(api: SwitchboardApi): Promise<string[]> {
-	const [model] = await waitFor(async () => {
-		const models = await vscode.lm.selectChatModels({ vendor: 'switchboard-test' });
-		return models.length > 0 && models;
-	}, { timeoutMs: 20_000, message: 'the Fake Echo model' });
+	const [model] = await waitFor(
+		async () => {
+			const models = await vscode.lm.selectChatModels({ vendor: 'switchboard-test' });
+			return models.length > 0 && models;
+		},
+		{ timeoutMs: 20_000, message: 'the Fake Echo model' },
+	);
 	const markdown: string[] = [];
-	const stream = new Proxy({ markdown: (value: string | vscode.MarkdownString) => void markdown.push(typeof value === 'string' ? value : value.value) }, { get: (target, key) => (key in target ? target[key as 'markdown'] : () => undefined) }) as unknown as vscode.ChatResponseStream;
+	const stream = new Proxy(
+		{
+			markdown: (value: string | vscode.MarkdownString) =>
+				void markdown.push(typeof value === 'string' ? value : value.value),
+		},
+		{ get: (target, key) => (key in target ? target[key as 'markdown'] : () => undefined) },
+	) as unknown as vscode.ChatResponseStream;
 	// get-tiny-image is read-only: the fake model's call runs without a consent question, then it echoes what it got.
-	const request = { prompt: 'call:mcp__everything__get-tiny-image', command: undefined, model, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
+	const request = {
+		prompt: 'call:mcp__everything__get-tiny-image',
+		command: undefined,
+		model,
+		references: [],
+		toolReferences: [],
+		toolInvocationToken: undefined,
+	} as unknown as vscode.ChatRequest;
 	const source = new vscode.CancellationTokenSource();
-	await handleChatRequest(api.manager, request, { history: [] }, stream, source.token, { isEnabled: api.enablement.isEnabled });
+	await handleChatRequest(api.manager, request, { history: [] }, stream, source.token, {
+		isEnabled: api.enablement.isEnabled,
+	});
 	source.dispose();
 	const text = markdown.join('');
 	return (JSON.parse(text.slice(text.indexOf('echo: {') + 'echo: '.length)) as { tools: string[] }).tools;

@@ -99,8 +99,15 @@ export async function waitFor<T>(predicate: () => T | Promise<T>, options: WaitO
 			lastError = error;
 		}
 		if (Date.now() >= deadline) {
-			const what = (typeof options.message === 'function' ? options.message() : options.message) ?? predicate.toString().slice(0, 200);
-			const last = lastError instanceof Error ? `; last error: ${lastError.message}` : lastError !== undefined ? `; last error: ${textOf(lastError)}` : '';
+			const what =
+				(typeof options.message === 'function' ? options.message() : options.message) ??
+				predicate.toString().slice(0, 200);
+			const last =
+				lastError instanceof Error
+					? `; last error: ${lastError.message}`
+					: lastError !== undefined
+						? `; last error: ${textOf(lastError)}`
+						: '';
 			throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${last}`);
 		}
 		await sleep(intervalMs);
@@ -154,18 +161,27 @@ export async function answerInputBox(text: string): Promise<void> {
 export async function answerQuickPick(label: string): Promise<void> {
 	await driver({ action: 'fill', selector: QUICK_INPUT_BOX, text: label });
 	let seen: QuickInputRow[] = [];
-	await waitFor(async () => {
-		seen = await quickInputRows();
-		const target = seen.find((row) => row.label === label);
-		if (!target) return false;
-		const focused = seen.find((row) => row.focused);
-		if (focused?.index === target.index) return true;
-		// One move per look; the next look sees where the focus went.
-		if (!focused) await vscode.commands.executeCommand('quickInput.first');
-		else if (focused.index < target.index) await quickPickNext(target.index - focused.index);
-		else for (let i = target.index; i < focused.index; i++) await vscode.commands.executeCommand('workbench.action.quickOpenSelectPrevious');
-		return false;
-	}, { timeoutMs: QUICK_INPUT_WAIT_MS, message: () => `a focused quick pick row labelled "${label}" (rows seen: ${JSON.stringify(seen.map((row) => `${row.focused ? '>' : ''}${row.label}`))})` });
+	await waitFor(
+		async () => {
+			seen = await quickInputRows();
+			const target = seen.find((row) => row.label === label);
+			if (!target) return false;
+			const focused = seen.find((row) => row.focused);
+			if (focused?.index === target.index) return true;
+			// One move per look; the next look sees where the focus went.
+			if (!focused) await vscode.commands.executeCommand('quickInput.first');
+			else if (focused.index < target.index) await quickPickNext(target.index - focused.index);
+			else
+				for (let i = target.index; i < focused.index; i++)
+					await vscode.commands.executeCommand('workbench.action.quickOpenSelectPrevious');
+			return false;
+		},
+		{
+			timeoutMs: QUICK_INPUT_WAIT_MS,
+			message: () =>
+				`a focused quick pick row labelled "${label}" (rows seen: ${JSON.stringify(seen.map((row) => `${row.focused ? '>' : ''}${row.label}`))})`,
+		},
+	);
 	await quickInputAccept();
 }
 
@@ -257,11 +273,16 @@ export async function driver(request: DriverRequest, timeoutMs = DRIVER_ANSWER_M
 	// Written under a temporary name, then renamed, so the driver never reads half a request.
 	fs.writeFileSync(path.join(dir, `${id}.tmp`), JSON.stringify(request));
 	fs.renameSync(path.join(dir, `${id}.tmp`), path.join(dir, `${id}.request.json`));
-	const answer = await waitFor(() => fs.existsSync(answerPath) && (JSON.parse(fs.readFileSync(answerPath, 'utf8')) as { ok: boolean; value?: unknown; error?: string }), {
-		timeoutMs,
-		intervalMs: 50,
-		message: `the page driver to answer ${request.action}`,
-	});
+	const answer = await waitFor(
+		() =>
+			fs.existsSync(answerPath) &&
+			(JSON.parse(fs.readFileSync(answerPath, 'utf8')) as { ok: boolean; value?: unknown; error?: string }),
+		{
+			timeoutMs,
+			intervalMs: 50,
+			message: `the page driver to answer ${request.action}`,
+		},
+	);
 	fs.rmSync(answerPath, { force: true });
 	if (!answer.ok) throw new Error(`Page driver ${request.action} failed: ${answer.error ?? 'unknown error'}`);
 	return answer.value;

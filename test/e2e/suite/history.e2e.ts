@@ -8,13 +8,23 @@ import type { SwitchboardApi } from '../../../src/extension';
 import type { HistoryEntry } from '../../../src/vscode/console/callHistory';
 import { RUN_INVOCATION_FILE } from '../../../src/vscode/console/invocationLens';
 import { serverWithTool, waitForQuickInput, needDriver } from './elicitationSupport';
-import { answerInputBox, extensionApi, hasDriver, pageTexts, quickInputClose, screenshot, test, waitFor } from './harness';
+import {
+	answerInputBox,
+	extensionApi,
+	hasDriver,
+	pageTexts,
+	quickInputClose,
+	screenshot,
+	test,
+	waitFor,
+} from './harness';
 
 const SERVER = 'everything';
 
 async function ready(): Promise<SwitchboardApi> {
 	const extension = await extensionApi<SwitchboardApi>();
-	if (extension.manager.get(SERVER)?.state.kind === 'needsTrust') await vscode.commands.executeCommand('mcpSwitchboard.startServer', SERVER);
+	if (extension.manager.get(SERVER)?.state.kind === 'needsTrust')
+		await vscode.commands.executeCommand('mcpSwitchboard.startServer', SERVER);
 	await serverWithTool(SERVER, 'echo');
 	return extension;
 }
@@ -26,8 +36,18 @@ function echoed(entry: HistoryEntry | undefined): unknown {
 /** Calls echo through the palette's command (no form: the arguments are given) and returns the new history entry. */
 async function echo(extension: SwitchboardApi, message: string): Promise<HistoryEntry> {
 	const before = extension.history.all().length;
-	await vscode.commands.executeCommand('mcpSwitchboard.callTool', { server: SERVER, tool: 'echo', arguments: { message } });
-	return waitFor(() => (extension.history.all().length > before && echoed(extension.history.all()[0]) === message ? extension.history.all()[0] : undefined), { message: `the call of echo '${message}' in the history` });
+	await vscode.commands.executeCommand('mcpSwitchboard.callTool', {
+		server: SERVER,
+		tool: 'echo',
+		arguments: { message },
+	});
+	return waitFor(
+		() =>
+			extension.history.all().length > before && echoed(extension.history.all()[0]) === message
+				? extension.history.all()[0]
+				: undefined,
+		{ message: `the call of echo '${message}' in the history` },
+	);
 }
 
 async function closeEditors(): Promise<void> {
@@ -45,13 +65,22 @@ test('every palette call is in the history, newest first, with server, origin, d
 	assert.ok(second.durationMs >= 0);
 	assert.equal(second.outcome.kind, 'result');
 	await vscode.commands.executeCommand('mcpSwitchboard.history.open', second);
-	const editor = await waitFor(() => (vscode.window.activeTextEditor?.document.uri.scheme === 'switchboard-history' ? vscode.window.activeTextEditor : undefined), { message: 'the result document' });
+	const editor = await waitFor(
+		() =>
+			vscode.window.activeTextEditor?.document.uri.scheme === 'switchboard-history'
+				? vscode.window.activeTextEditor
+				: undefined,
+		{ message: 'the result document' },
+	);
 	assert.equal(editor.document.languageId, 'json');
 	assert.match(editor.document.getText(), /"text": "Echo: history two"/);
 	await vscode.commands.executeCommand('workbench.view.extension.mcpSwitchboard');
 	if (hasDriver()) {
 		// What a person sees: the view lists the calls (rows labelled with the tool), not its empty-state text.
-		await waitFor(async () => (await pageTexts('.pane-body .monaco-list-row .label-name')).filter((t) => t === 'echo').length >= 2, { message: 'two echo rows in the Call History view' });
+		await waitFor(
+			async () => (await pageTexts('.pane-body .monaco-list-row .label-name')).filter((t) => t === 'echo').length >= 2,
+			{ message: 'two echo rows in the Call History view' },
+		);
 	}
 	await screenshot('call-history');
 	await closeEditors();
@@ -60,14 +89,21 @@ test('every palette call is in the history, newest first, with server, origin, d
 test('Compare with Previous opens the diff editor with the earlier result of the same call', async () => {
 	const extension = await ready();
 	const older = await echo(extension, 'compare before');
-	await vscode.commands.executeCommand('mcpSwitchboard.callTool', { server: SERVER, tool: 'get-sum', arguments: { a: 1, b: 2 } });
+	await vscode.commands.executeCommand('mcpSwitchboard.callTool', {
+		server: SERVER,
+		tool: 'get-sum',
+		arguments: { a: 1, b: 2 },
+	});
 	const newer = await echo(extension, 'compare after');
 	assert.equal(extension.history.previous(newer)?.id, older.id, 'the other tool in between is not "the same call"');
 	await vscode.commands.executeCommand('mcpSwitchboard.history.compare', newer);
-	const tab = await waitFor(() => {
-		const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
-		return input instanceof vscode.TabInputTextDiff ? input : undefined;
-	}, { message: 'a diff editor' });
+	const tab = await waitFor(
+		() => {
+			const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+			return input instanceof vscode.TabInputTextDiff ? input : undefined;
+		},
+		{ message: 'a diff editor' },
+	);
 	const original = await vscode.workspace.openTextDocument(tab.original);
 	const modified = await vscode.workspace.openTextDocument(tab.modified);
 	assert.match(original.getText(), /Echo: compare before/);
@@ -79,8 +115,16 @@ test('Copy puts the call and its outcome on the clipboard as JSON', async () => 
 	const extension = await ready();
 	const entry = await echo(extension, 'copied');
 	await vscode.commands.executeCommand('mcpSwitchboard.history.copy', entry);
-	const copied = JSON.parse(await vscode.env.clipboard.readText()) as { server: string; tool: string; arguments: unknown; outcome: { kind: string } };
-	assert.deepEqual([copied.server, copied.tool, copied.arguments, copied.outcome.kind], [SERVER, 'echo', { message: 'copied' }, 'result']);
+	const copied = JSON.parse(await vscode.env.clipboard.readText()) as {
+		server: string;
+		tool: string;
+		arguments: unknown;
+		outcome: { kind: string };
+	};
+	assert.deepEqual(
+		[copied.server, copied.tool, copied.arguments, copied.outcome.kind],
+		[SERVER, 'echo', { message: 'copied' }, 'result'],
+	);
 });
 
 test('Edit and Run Again shows the palette form prefilled with the earlier arguments', async () => {
@@ -108,17 +152,25 @@ test('Save writes a *.mcpcall.json file whose CodeLens runs the call again; a ma
 		const saved = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(file))) as unknown;
 		assert.deepEqual(saved, { server: SERVER, tool: 'echo', arguments: { message: 'saved for later' } });
 
-		const lenses = await waitFor(async () => {
-			const found = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', file);
-			return found?.find((lens) => lens.command?.command === RUN_INVOCATION_FILE);
-		}, { message: 'the Run CodeLens on the saved file' });
+		const lenses = await waitFor(
+			async () => {
+				const found = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', file);
+				return found?.find((lens) => lens.command?.command === RUN_INVOCATION_FILE);
+			},
+			{ message: 'the Run CodeLens on the saved file' },
+		);
 		assert.match(lenses.command!.title, /Run echo on everything/);
 		const before = extension.history.all().length;
 		await vscode.commands.executeCommand(lenses.command!.command, ...((lenses.command!.arguments ?? []) as unknown[]));
-		await waitFor(() => extension.history.all().length === before + 1, { message: 'the run from the file in the history' });
+		await waitFor(() => extension.history.all().length === before + 1, {
+			message: 'the run from the file in the history',
+		});
 		assert.equal(echoed(extension.history.all()[0]), 'saved for later');
 
-		await vscode.workspace.fs.writeFile(broken, new TextEncoder().encode('{ "server": "everything", "tool": "echo", "prompt": "x" }'));
+		await vscode.workspace.fs.writeFile(
+			broken,
+			new TextEncoder().encode('{ "server": "everything", "tool": "echo", "prompt": "x" }'),
+		);
 		const count = extension.history.all().length;
 		assert.equal(await vscode.commands.executeCommand(RUN_INVOCATION_FILE, broken), undefined);
 		assert.equal(extension.history.all().length, count, 'nothing ran');
@@ -131,8 +183,15 @@ test('Save writes a *.mcpcall.json file whose CodeLens runs the call again; a ma
 
 test('a prompt from the history runs again with its arguments, without asking', async () => {
 	const extension = await ready();
-	await vscode.commands.executeCommand('mcpSwitchboard.getPrompt', { server: SERVER, prompt: 'args-prompt', arguments: { city: 'Lyon' } });
-	const entry = await waitFor(() => extension.history.all().find((e) => e.target.kind === 'prompt' && e.target.name === 'args-prompt'), { message: 'the prompt in the history' });
+	await vscode.commands.executeCommand('mcpSwitchboard.getPrompt', {
+		server: SERVER,
+		prompt: 'args-prompt',
+		arguments: { city: 'Lyon' },
+	});
+	const entry = await waitFor(
+		() => extension.history.all().find((e) => e.target.kind === 'prompt' && e.target.name === 'args-prompt'),
+		{ message: 'the prompt in the history' },
+	);
 	assert.deepEqual(entry.target.kind === 'prompt' ? entry.target.arguments : undefined, { city: 'Lyon' });
 	const before = extension.history.all().length;
 	await vscode.commands.executeCommand('mcpSwitchboard.history.rerun', entry);

@@ -32,7 +32,13 @@ export async function run(): Promise<void> {
 	// trusted run loads the `*.e2e.js` ones.
 	const chosen = process.env.MCP_SWITCHBOARD_E2E_SUITES;
 	const suffix = chosen === 'restricted' ? '.restricted.js' : '.e2e.js';
-	const suites = chosen && chosen !== 'restricted' ? chosen.split(',') : fs.readdirSync(__dirname).filter((f) => f.endsWith(suffix)).sort();
+	const suites =
+		chosen && chosen !== 'restricted'
+			? chosen.split(',')
+			: fs
+					.readdirSync(__dirname)
+					.filter((f) => f.endsWith(suffix))
+					.sort();
 	for (const suite of suites) {
 		r.currentSuite = suite;
 		try {
@@ -45,8 +51,12 @@ export async function run(): Promise<void> {
 		}
 	}
 	const filters = (process.env.MCP_SWITCHBOARD_E2E_GREP ?? '').split('|').filter(Boolean);
-	const selected = r.tests.filter((t) => filters.length === 0 || filters.some((f) => t.name.includes(f) || t.suite.includes(f)));
-	log(`e2e: ${selected.length} tests from ${suites.length} suites in VS Code ${vscode.version}${filters.length ? ` (filter ${filters.join('|')})` : ''}`);
+	const selected = r.tests.filter(
+		(t) => filters.length === 0 || filters.some((f) => t.name.includes(f) || t.suite.includes(f)),
+	);
+	log(
+		`e2e: ${selected.length} tests from ${suites.length} suites in VS Code ${vscode.version}${filters.length ? ` (filter ${filters.join('|')})` : ''}`,
+	);
 	for (const failure of loadErrors) {
 		results.push(failure);
 		log(`✖ ${failure.name}: ${failure.error}`);
@@ -58,7 +68,13 @@ export async function run(): Promise<void> {
 	for (const [i, t] of selected.entries()) {
 		const left = deadline - reserveMs - Date.now();
 		if (left <= 1000) {
-			results.push({ name: t.name, suite: t.suite, ok: false, error: 'not run: the e2e run\'s time budget was used up by earlier tests', durationMs: 0 });
+			results.push({
+				name: t.name,
+				suite: t.suite,
+				ok: false,
+				error: "not run: the e2e run's time budget was used up by earlier tests",
+				durationMs: 0,
+			});
 			log(`✖ ${t.name}: not run (time budget used up)`);
 			continue;
 		}
@@ -69,7 +85,11 @@ export async function run(): Promise<void> {
 			// Keep a picture of what went wrong, then leave the next test a clean workbench: a failed test may have
 			// left a quick input, an editor or a notification open.
 			await screenshot(`failure-${results.length}`).then(undefined, () => undefined);
-			for (const command of ['workbench.action.closeQuickOpen', 'notifications.clearAll', 'workbench.action.closeAllEditors']) {
+			for (const command of [
+				'workbench.action.closeQuickOpen',
+				'notifications.clearAll',
+				'workbench.action.closeAllEditors',
+			]) {
 				await vscode.commands.executeCommand(command).then(undefined, () => undefined);
 			}
 		}
@@ -101,7 +121,9 @@ export async function run(): Promise<void> {
 async function restoreSettings(snapshot: SettingsSnapshot, suite: string): Promise<void> {
 	const changed = snapshot.restore();
 	if (changed.length === 0) return;
-	log(`e2e: ${suite} changed ${changed.map((f) => path.basename(path.dirname(f)) + '/' + path.basename(f)).join(', ')}; restored`);
+	log(
+		`e2e: ${suite} changed ${changed.map((f) => path.basename(path.dirname(f)) + '/' + path.basename(f)).join(', ')}; restored`,
+	);
 	try {
 		const api = await extensionApi<{ settled?: () => Promise<void> } | undefined>();
 		// The configuration watcher is debounced: give it a moment to see the files, then wait for it to apply them.
@@ -119,7 +141,11 @@ async function runOne(t: RegisteredTest, timeoutMs: number): Promise<TestResult>
 	const timeout = new Promise<never>((_, reject) => {
 		timer = setTimeout(() => {
 			controller.abort();
-			reject(new Error(`timed out after ${timeoutMs} ms${timeoutMs < t.timeoutMs ? ' (cut short by the run\'s time budget)' : ''}`));
+			reject(
+				new Error(
+					`timed out after ${timeoutMs} ms${timeoutMs < t.timeoutMs ? " (cut short by the run's time budget)" : ''}`,
+				),
+			);
 		}, timeoutMs);
 	});
 	try {
@@ -135,7 +161,11 @@ async function runOne(t: RegisteredTest, timeoutMs: number): Promise<TestResult>
 function describe(error: unknown): string {
 	if (error instanceof Error) {
 		// The first stack frames say where; the whole stack is noise in a one-line summary.
-		const frames = (error.stack ?? '').split('\n').filter((l) => l.trimStart().startsWith('at ')).slice(0, 3).map((l) => l.trim());
+		const frames = (error.stack ?? '')
+			.split('\n')
+			.filter((l) => l.trimStart().startsWith('at '))
+			.slice(0, 3)
+			.map((l) => l.trim());
 		return [error.message, ...frames].join(' | ');
 	}
 	return String(error);

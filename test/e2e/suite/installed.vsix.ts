@@ -19,10 +19,13 @@ function extension(): vscode.Extension<unknown> {
 
 /** Every file below `dir`, as paths relative to it with `/` separators, sorted. */
 function filesBelow(dir: string, prefix = ''): string[] {
-	return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-		const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
-		return entry.isDirectory() ? filesBelow(path.join(dir, entry.name), relative) : [relative];
-	}).sort();
+	return fs
+		.readdirSync(dir, { withFileTypes: true })
+		.flatMap((entry) => {
+			const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
+			return entry.isDirectory() ? filesBelow(path.join(dir, entry.name), relative) : [relative];
+		})
+		.sort();
 }
 
 /** Relative file paths that package.json points at (main, icons, JSON schemas), except the npm CLI's `bin`. */
@@ -46,9 +49,16 @@ test('the extension runs from the installed .vsix, not from the repository', asy
 	assert.ok(repo, 'MCP_SWITCHBOARD_E2E_REPO names the repository');
 	const where = fs.realpathSync(extension().extensionPath);
 	assert.equal(where, fs.realpathSync(installedFolder), 'the extension host loaded the installed copy');
-	assert.ok(!where.startsWith(fs.realpathSync(repo) + path.sep), `the extension path ${where} is not inside the repository`);
+	assert.ok(
+		!where.startsWith(fs.realpathSync(repo) + path.sep),
+		`the extension path ${where} is not inside the repository`,
+	);
 	const version = (JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')) as { version: string }).version;
-	assert.equal((extension().packageJSON as { version: string }).version, version, 'the installed version is the repository\'s');
+	assert.equal(
+		(extension().packageJSON as { version: string }).version,
+		version,
+		"the installed version is the repository's",
+	);
 	await waitFor(() => extension().isActive, { timeoutMs: 20_000, message: `${EXTENSION_ID} to activate on startup` });
 	const api = await extensionApi<SwitchboardApi>();
 	assert.equal(typeof api.manager.servers, 'function', 'the installed extension returns its API');
@@ -58,23 +68,41 @@ test('the package holds what the extension needs and nothing of the source tree'
 	const files = filesBelow(extension().extensionPath);
 	// What a user needs: the manifest, the bundle, the files package.json points at, the license and the docs shown
 	// on the extension's page (vsce stores README and CHANGELOG as readme.md / changelog.md, LICENSE as LICENSE.txt).
-	const needed = ['package.json', 'readme.md', 'changelog.md', 'LICENSE.txt', ...referencedFiles(extension().packageJSON)];
+	const needed = [
+		'package.json',
+		'readme.md',
+		'changelog.md',
+		'LICENSE.txt',
+		...referencedFiles(extension().packageJSON),
+	];
 	const missing = needed.filter((f) => !files.includes(f));
 	assert.deepEqual(missing, [], `missing from the installed package (has: ${files.join(', ')})`);
-	assert.ok(needed.includes('dist/extension.js') && needed.includes('media/mcp.svg'), `package.json's main and icon are among the needed files: ${needed.join(', ')}`);
+	assert.ok(
+		needed.includes('dist/extension.js') && needed.includes('media/mcp.svg'),
+		`package.json's main and icon are among the needed files: ${needed.join(', ')}`,
+	);
 	// Nothing else: no sources, tests, source maps, dependencies (the bundle holds them) or development files.
-	const allowed = /^(package\.json|readme\.md|changelog\.md|LICENSE\.txt|\.vsixmanifest|dist\/extension\.js|media\/[\w.-]+\.svg|schemas\/[\w.-]+\.json|docs\/[\w.-]+\.png)$/;
+	const allowed =
+		/^(package\.json|readme\.md|changelog\.md|LICENSE\.txt|\.vsixmanifest|dist\/extension\.js|media\/[\w.-]+\.svg|schemas\/[\w.-]+\.json|docs\/[\w.-]+\.png)$/;
 	const unexpected = files.filter((f) => !allowed.test(f));
 	assert.deepEqual(unexpected, [], 'files in the package beyond what the extension needs');
 	const bundle = fs.readFileSync(path.join(extension().extensionPath, 'dist', 'extension.js'), 'utf8');
-	assert.ok(!/sourceMappingURL/.test(bundle), 'the packaged bundle is the production build, without a source map reference');
-	assert.ok(bundle.length < fs.statSync(path.join(repo, 'dist', 'extension.js')).size, 'the packaged bundle is minified: smaller than the development build');
+	assert.ok(
+		!/sourceMappingURL/.test(bundle),
+		'the packaged bundle is the production build, without a source map reference',
+	);
+	assert.ok(
+		bundle.length < fs.statSync(path.join(repo, 'dist', 'extension.js')).size,
+		'the packaged bundle is minified: smaller than the development build',
+	);
 });
 
 test('the images the README shows on the extension page are in the package', () => {
 	const folder = extension().extensionPath;
 	const readme = fs.readFileSync(path.join(folder, 'readme.md'), 'utf8');
-	const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1] ?? '').filter((src) => !/^[a-z]+:/i.test(src));
+	const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)]
+		.map((m) => m[1] ?? '')
+		.filter((src) => !/^[a-z]+:/i.test(src));
 	assert.ok(images.length > 0, 'the README shows at least one image (the Servers view screenshot)');
 	const missing = images.filter((src) => !fs.existsSync(path.join(folder, src)));
 	assert.deepEqual(missing, [], 'README images not in the package');

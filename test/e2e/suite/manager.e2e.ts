@@ -32,11 +32,15 @@ function serverEntry(args: string[] = []): Record<string, unknown> {
 }
 
 /** Runs `fn` with extra workspace servers added to the setting, then restores the setting as it was. */
-async function withServers(extra: Record<string, unknown>, fn: (update: (next: Record<string, unknown>) => Promise<void>) => Promise<void>): Promise<void> {
+async function withServers(
+	extra: Record<string, unknown>,
+	fn: (update: (next: Record<string, unknown>) => Promise<void>) => Promise<void>,
+): Promise<void> {
 	assert.ok(repo && fs.existsSync(fixture), `the fixture server exists (${fixture})`);
 	const config = vscode.workspace.getConfiguration('mcpSwitchboard');
 	const original = config.inspect<Record<string, unknown>>('servers')?.workspaceValue;
-	const update = (next: Record<string, unknown>) => Promise.resolve(config.update('servers', { ...(original ?? {}), ...next }, vscode.ConfigurationTarget.Workspace));
+	const update = (next: Record<string, unknown>) =>
+		Promise.resolve(config.update('servers', { ...(original ?? {}), ...next }, vscode.ConfigurationTarget.Workspace));
 	try {
 		await update(extra);
 		await fn(update);
@@ -52,7 +56,10 @@ function stateOf(manager: Manager, name: string): string {
 }
 
 async function running(manager: Manager, name: string, timeoutMs = 20_000): Promise<void> {
-	await waitFor(() => stateOf(manager, name) === 'running', { timeoutMs, message: `server '${name}' to run (it is ${stateOf(manager, name)})` });
+	await waitFor(() => stateOf(manager, name) === 'running', {
+		timeoutMs,
+		message: `server '${name}' to run (it is ${stateOf(manager, name)})`,
+	});
 }
 
 async function pidOf(manager: Manager, name: string): Promise<number> {
@@ -79,11 +86,15 @@ test(
 			await running(manager, 'e2e-b');
 			const b = manager.get('e2e-b')!;
 			assert.equal(b.source.kind, 'workspace');
-			await waitFor(() => manager.findTool('mcp__e2e-b__tool_4'), { message: 'the tools of e2e-b under qualified names' });
+			await waitFor(() => manager.findTool('mcp__e2e-b__tool_4'), {
+				message: 'the tools of e2e-b under qualified names',
+			});
 			pid = await pidOf(manager, 'e2e-a');
 			assert.ok(alive(pid));
 		});
-		await waitFor(() => !manager.get('e2e-a') && !manager.get('e2e-b'), { message: 'the removed servers to leave the Manager' });
+		await waitFor(() => !manager.get('e2e-a') && !manager.get('e2e-b'), {
+			message: 'the removed servers to leave the Manager',
+		});
 		await waitFor(() => !alive(pid), { message: `the process of e2e-a (${pid}) to exit` });
 	},
 	{ timeoutMs: 60_000 },
@@ -98,15 +109,20 @@ test(
 			await running(manager, 'e2e-change');
 			const keepPid = await pidOf(manager, 'e2e-keep');
 			const changePid = await pidOf(manager, 'e2e-change');
-			const everythingClient = manager.get('everything')?.state.kind === 'running' ? manager.client('everything') : undefined;
+			const everythingClient =
+				manager.get('everything')?.state.kind === 'running' ? manager.client('everything') : undefined;
 
 			await update({ 'e2e-keep': serverEntry(), 'e2e-change': serverEntry(['--tools', '7']) });
-			await waitFor(() => manager.get('e2e-change')?.tools.length === 9, { timeoutMs: 20_000, message: 'e2e-change to restart with 7 tools' });
+			await waitFor(() => manager.get('e2e-change')?.tools.length === 9, {
+				timeoutMs: 20_000,
+				message: 'e2e-change to restart with 7 tools',
+			});
 			const newPid = await pidOf(manager, 'e2e-change');
 			assert.notEqual(newPid, changePid, 'the changed server runs in a new process');
 			await waitFor(() => !alive(changePid), { message: 'the old process of the changed server to exit' });
 			assert.equal(await pidOf(manager, 'e2e-keep'), keepPid, 'the unchanged server kept its process');
-			if (everythingClient) assert.equal(manager.client('everything'), everythingClient, "the workspace's other server was not restarted");
+			if (everythingClient)
+				assert.equal(manager.client('everything'), everythingClient, "the workspace's other server was not restarted");
 		});
 	},
 	{ timeoutMs: 60_000 },
@@ -139,7 +155,10 @@ test(
 				await manager.start('e2e-untrusted');
 				const question = asked.find((q) => q.startsWith('e2e-untrusted:')) ?? '';
 				assert.ok(question, 'Start asked the user');
-				assert.ok(question.includes(fixture) && question.includes('--pid-file'), `the question shows exactly what will run: ${question}`);
+				assert.ok(
+					question.includes(fixture) && question.includes('--pid-file'),
+					`the question shows exactly what will run: ${question}`,
+				);
 				assert.equal(manager.get('e2e-untrusted')?.state.kind, 'needsTrust');
 				await sleep(300);
 				assert.equal(fs.existsSync(pidFile), false, 'no process was spawned');
@@ -158,7 +177,10 @@ test(
 				// A changed command line stops the server and waits (no question by itself); Start asks about the new one.
 				answer = false;
 				await update({ 'e2e-untrusted': serverEntry(['--pid-file', pidFile, '--tools', '9']) });
-				await waitFor(() => manager.get('e2e-untrusted')?.state.kind === 'needsTrust', { timeoutMs: 15_000, message: 'the changed server to need trust again' });
+				await waitFor(() => manager.get('e2e-untrusted')?.state.kind === 'needsTrust', {
+					timeoutMs: 15_000,
+					message: 'the changed server to need trust again',
+				});
 				assert.equal(asked.length, askedBefore, 'the settings change itself asks nothing');
 				await manager.start('e2e-untrusted');
 				assert.equal(asked.length, askedBefore + 1, 'Start asked once more, for the new command line');
@@ -183,20 +205,37 @@ test(
 			return true;
 		});
 		// Nothing listens on port 9 of loopback: allowed, the server fails to connect, which is fine here.
-		const remote = (template: string) => ({ 'e2e-remote': { type: 'http', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: template, 'X-Client': 'e2e' } } });
+		const remote = (template: string) => ({
+			'e2e-remote': {
+				type: 'http',
+				url: 'http://127.0.0.1:9/mcp',
+				headers: { Authorization: template, 'X-Client': 'e2e' },
+			},
+		});
 		try {
 			await vscode.commands.executeCommand('mcpSwitchboard.resetTrust');
 			await withServers(remote('Bearer ${env:E2E_TOKEN_ONE}'), async (update) => {
-				await waitFor(() => manager.get('e2e-remote')?.state.kind === 'needsTrust', { timeoutMs: 15_000, message: `e2e-remote to need trust (it is ${stateOf(manager, 'e2e-remote')})` });
+				await waitFor(() => manager.get('e2e-remote')?.state.kind === 'needsTrust', {
+					timeoutMs: 15_000,
+					message: `e2e-remote to need trust (it is ${stateOf(manager, 'e2e-remote')})`,
+				});
 				assert.equal(asked.length, 0, 'nothing asked before Start');
 				await manager.start('e2e-remote');
 				assert.equal(asked.length, 1);
 				assert.match(asked[0]!, /Header Authorization: "Bearer \$\{env:E2E_TOKEN_ONE\}"/, asked[0]);
 				assert.match(asked[0]!, /Header X-Client: e2e/);
-				await waitFor(() => manager.get('e2e-remote')?.state.kind !== 'needsTrust' && manager.get('e2e-remote')?.state.kind !== 'starting', { timeoutMs: 15_000, message: 'the allowed server to try to connect' });
+				await waitFor(
+					() =>
+						manager.get('e2e-remote')?.state.kind !== 'needsTrust' &&
+						manager.get('e2e-remote')?.state.kind !== 'starting',
+					{ timeoutMs: 15_000, message: 'the allowed server to try to connect' },
+				);
 
 				await update(remote('Bearer ${env:E2E_TOKEN_TWO}'));
-				await waitFor(() => manager.get('e2e-remote')?.state.kind === 'needsTrust', { timeoutMs: 15_000, message: `the changed header to need trust again (it is ${stateOf(manager, 'e2e-remote')})` });
+				await waitFor(() => manager.get('e2e-remote')?.state.kind === 'needsTrust', {
+					timeoutMs: 15_000,
+					message: `the changed header to need trust again (it is ${stateOf(manager, 'e2e-remote')})`,
+				});
 				assert.equal(asked.length, 1, 'the change itself asks nothing and starts nothing');
 				await manager.start('e2e-remote');
 				assert.equal(asked.length, 2, 'Start asks again');
@@ -220,9 +259,16 @@ test(
 		const config = vscode.workspace.getConfiguration('mcpSwitchboard');
 		const original = config.inspect<Record<string, unknown>>('servers')?.globalValue;
 		try {
-			await config.update('servers', { ...(original ?? {}), 'e2e-cwd': serverEntry(['--pid-file', relative]) }, vscode.ConfigurationTarget.Global);
+			await config.update(
+				'servers',
+				{ ...(original ?? {}), 'e2e-cwd': serverEntry(['--pid-file', relative]) },
+				vscode.ConfigurationTarget.Global,
+			);
 			await running(manager, 'e2e-cwd');
-			assert.ok(fs.existsSync(expected), `the relative --pid-file was written in the workspace folder ${folder.uri.fsPath} (extension host cwd: ${process.cwd()})`);
+			assert.ok(
+				fs.existsSync(expected),
+				`the relative --pid-file was written in the workspace folder ${folder.uri.fsPath} (extension host cwd: ${process.cwd()})`,
+			);
 		} finally {
 			await config.update('servers', original, vscode.ConfigurationTarget.Global);
 			fs.rmSync(expected, { force: true });
@@ -246,18 +292,32 @@ test(
 				file,
 				JSON.stringify({
 					inputs: [{ type: 'promptString', id, description: 'The token for the e2e server', password: true }],
-					servers: { 'e2e-json': { type: 'stdio', command: 'node', args: [fixture, ...args], env: { E2E_TOKEN: `\${input:${id}}` } } },
+					servers: {
+						'e2e-json': {
+							type: 'stdio',
+							command: 'node',
+							args: [fixture, ...args],
+							env: { E2E_TOKEN: `\${input:${id}}` },
+						},
+					},
 				}),
 			);
 		setTrustPromptForTests(async () => true);
 		try {
 			write([]);
 			// Nothing of a workspace server is resolved before the user starts and allows it: no input box yet.
-			await waitFor(() => manager.get('e2e-json')?.state.kind === 'needsTrust', { timeoutMs: 20_000, message: `e2e-json to wait for trust (it is ${stateOf(manager, 'e2e-json')})` });
+			await waitFor(() => manager.get('e2e-json')?.state.kind === 'needsTrust', {
+				timeoutMs: 20_000,
+				message: `e2e-json to wait for trust (it is ${stateOf(manager, 'e2e-json')})`,
+			});
 			await sleep(1000);
 			assert.equal(await quickInput(), undefined, 'no input box before the server is allowed');
 			const written = manager.get('e2e-json')?.config;
-			assert.deepEqual(written?.type === 'stdio' ? written.env : undefined, { E2E_TOKEN: `\${input:${id}}` }, 'the view holds the config as written');
+			assert.deepEqual(
+				written?.type === 'stdio' ? written.env : undefined,
+				{ E2E_TOKEN: `\${input:${id}}` },
+				'the view holds the config as written',
+			);
 			const starting = manager.start('e2e-json');
 			const box = await waitForQuickInput(id, 20_000);
 			assert.equal(box.password, true, 'a password input hides what is typed');
@@ -272,13 +332,19 @@ test(
 
 			// A change to the file waits for trust again; allowed, it re-resolves without asking for the stored value.
 			write(['--tools', '4']);
-			await waitFor(() => manager.get('e2e-json')?.state.kind === 'needsTrust', { timeoutMs: 20_000, message: `the changed e2e-json to wait for trust (it is ${stateOf(manager, 'e2e-json')})` });
+			await waitFor(() => manager.get('e2e-json')?.state.kind === 'needsTrust', {
+				timeoutMs: 20_000,
+				message: `the changed e2e-json to wait for trust (it is ${stateOf(manager, 'e2e-json')})`,
+			});
 			await manager.start('e2e-json');
 			assert.equal(await quickInput(), undefined, 'the stored password is not asked again');
-			await waitFor(() => manager.get('e2e-json')?.tools.length === 6 && manager.get('e2e-json')?.state.kind === 'running', {
-				timeoutMs: 20_000,
-				message: `e2e-json to restart with the changed args (it is ${stateOf(manager, 'e2e-json')})`,
-			});
+			await waitFor(
+				() => manager.get('e2e-json')?.tools.length === 6 && manager.get('e2e-json')?.state.kind === 'running',
+				{
+					timeoutMs: 20_000,
+					message: `e2e-json to restart with the changed args (it is ${stateOf(manager, 'e2e-json')})`,
+				},
+			);
 			const again = await manager.callTool('e2e-json', 'env', { name: 'E2E_TOKEN' });
 			assert.equal((again.content[0] as unknown as { text: string }).text, 's3cret-value');
 		} finally {
@@ -286,7 +352,10 @@ test(
 			fs.rmSync(file, { force: true });
 			await vscode.commands.executeCommand('mcpSwitchboard.clearInputs');
 		}
-		await waitFor(() => !manager.get('e2e-json'), { timeoutMs: 15_000, message: 'the server to leave when mcp.json is deleted' });
+		await waitFor(() => !manager.get('e2e-json'), {
+			timeoutMs: 15_000,
+			message: 'the server to leave when mcp.json is deleted',
+		});
 	},
 	{ timeoutMs: 60_000 },
 );
@@ -298,12 +367,21 @@ test(
 		const { manager } = await api();
 		const token = `tok-${Date.now()}-abcdef`;
 		const file = path.join(os.tmpdir(), `claude_desktop_config-${process.pid}-${Date.now()}.json`);
-		fs.writeFileSync(file, JSON.stringify({ mcpServers: { 'e2e-imported': { command: 'node', args: [fixture], env: { E2E_API_TOKEN: token, E2E_PLAIN: 'visible' } } } }));
+		fs.writeFileSync(
+			file,
+			JSON.stringify({
+				mcpServers: {
+					'e2e-imported': { command: 'node', args: [fixture], env: { E2E_API_TOKEN: token, E2E_PLAIN: 'visible' } },
+				},
+			}),
+		);
 		const config = vscode.workspace.getConfiguration('mcpSwitchboard');
 		const previousServers = config.inspect<Record<string, unknown>>('servers')?.globalValue;
 		const previousInputs = config.inspect<unknown[]>('inputs')?.globalValue;
 		try {
-			const importing = Promise.resolve(vscode.commands.executeCommand<string[]>('mcpSwitchboard.importServers', vscode.Uri.file(file)));
+			const importing = Promise.resolve(
+				vscode.commands.executeCommand<string[]>('mcpSwitchboard.importServers', vscode.Uri.file(file)),
+			);
 			const pick = await waitForQuickInput('Import MCP servers from');
 			assert.ok(pick.text.includes('Runs: node'), pick.text);
 			assert.ok(pick.text.includes('In: (the workspace folder'), `the working folder is shown: ${pick.text}`);
@@ -318,7 +396,11 @@ test(
 			assert.ok(userSettings.includes('${input:e2e-imported.env.E2E_API_TOKEN}'), userSettings);
 			await running(manager, 'e2e-imported');
 			const result = await manager.callTool('e2e-imported', 'env', { name: 'E2E_API_TOKEN' });
-			assert.equal((result.content[0] as unknown as { text: string }).text, token, 'the server gets the token from secret storage, without a prompt');
+			assert.equal(
+				(result.content[0] as unknown as { text: string }).text,
+				token,
+				'the server gets the token from secret storage, without a prompt',
+			);
 		} finally {
 			await config.update('servers', previousServers, vscode.ConfigurationTarget.Global);
 			await config.update('inputs', previousInputs, vscode.ConfigurationTarget.Global);

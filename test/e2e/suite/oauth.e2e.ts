@@ -10,8 +10,24 @@ import * as vscode from 'vscode';
 import type { Manager } from '../../../src/manager/manager';
 import { setSignInPromptForTests } from '../../../src/vscode/auth/oauth';
 import { startAuthFixture, type AuthFixture } from '../../fixtures/authServer';
-import { answerQuickPick, driver, extensionApi, hasDriver, quickInputClose, quickInputRows, test, waitFor } from './harness';
-import { assertNotWritten, browserTabs, running as runningNamed, stateOf as stateOfNamed, waitForSignInRow as waitForSignInRowNamed, type OAuthApi as Api } from './oauthSupport';
+import {
+	answerQuickPick,
+	driver,
+	extensionApi,
+	hasDriver,
+	quickInputClose,
+	quickInputRows,
+	test,
+	waitFor,
+} from './harness';
+import {
+	assertNotWritten,
+	browserTabs,
+	running as runningNamed,
+	stateOf as stateOfNamed,
+	waitForSignInRow as waitForSignInRowNamed,
+	type OAuthApi as Api,
+} from './oauthSupport';
 
 const NAME = 'oauth-e2e';
 
@@ -26,7 +42,11 @@ async function whoami(manager: Manager): Promise<string> {
 
 /** The access tokens the fixture saw on MCP requests, in order, without repeats. */
 function bearerTokens(fixture: AuthFixture): string[] {
-	return [...new Set(fixture.mcpAuthorizations.map((a) => /^Bearer (.+)$/.exec(a)?.[1]).filter((t): t is string => Boolean(t)))];
+	return [
+		...new Set(
+			fixture.mcpAuthorizations.map((a) => /^Bearer (.+)$/.exec(a)?.[1]).filter((t): t is string => Boolean(t)),
+		),
+	];
 }
 
 test(
@@ -44,33 +64,59 @@ test(
 		// User settings (Global): a user-defined server needs no workspace trust question.
 		const original = config.inspect<Record<string, unknown>>('servers')?.globalValue;
 		try {
-			await config.update('servers', { ...(original ?? {}), [NAME]: { type: 'http', url: fixture.mcpUrl } }, vscode.ConfigurationTarget.Global);
+			await config.update(
+				'servers',
+				{ ...(original ?? {}), [NAME]: { type: 'http', url: fixture.mcpUrl } },
+				vscode.ConfigurationTarget.Global,
+			);
 			// Added (or at start-up), the server opens no sign-in by itself: its row says "sign in" until the user starts it.
 			await waitForSignInRow(manager);
 			assert.equal(asked.length, 0, 'no sign-in question without the user asking for it');
 			void manager.start(NAME).catch(() => undefined);
 			await running(manager, 25_000, `'${NAME}' to run after signing in`).catch((error: unknown) => {
-				throw new Error(`${String(error)}; authorization requests: ${JSON.stringify(fixture.authorizeRequests.map((q) => q.toString()))}; requests: ${fixture.requests.join(', ')}`);
+				throw new Error(
+					`${String(error)}; authorization requests: ${JSON.stringify(fixture.authorizeRequests.map((q) => q.toString()))}; requests: ${fixture.requests.join(', ')}`,
+				);
 			});
 
 			// The flow as the fixture saw it: a 401 without a token, discovery, one registration, one authorization, one code.
 			assert.equal(fixture.mcpAuthorizations[0], '', 'the first request carried no token');
-			assert.ok(fixture.requests.includes('GET /meta/protected-resource/mcp'), 'protected resource metadata was fetched');
-			assert.ok(fixture.requests.includes('GET /.well-known/oauth-authorization-server/tenant'), 'authorization server metadata was fetched');
+			assert.ok(
+				fixture.requests.includes('GET /meta/protected-resource/mcp'),
+				'protected resource metadata was fetched',
+			);
+			assert.ok(
+				fixture.requests.includes('GET /.well-known/oauth-authorization-server/tenant'),
+				'authorization server metadata was fetched',
+			);
 			assert.equal(fixture.registrations.length, 1, 'one dynamic client registration');
 			assert.equal(fixture.authorizeRequests.length, 1, 'the authorization URL was visited once');
-			assert.deepEqual(fixture.tokenRequests.map((r) => r.grantType), ['authorization_code']);
-			assert.deepEqual(asked, [{ server: NAME, origin: fixture.origin }], 'the user was asked once, shown the server and the authorization server');
+			assert.deepEqual(
+				fixture.tokenRequests.map((r) => r.grantType),
+				['authorization_code'],
+			);
+			assert.deepEqual(
+				asked,
+				[{ server: NAME, origin: fixture.origin }],
+				'the user was asked once, shown the server and the authorization server',
+			);
 
 			// The browser step happened in Chromium: a tab opened by openExternal followed the fixture's redirect to the
 			// redirect URI from asExternalUri, and shows the loopback listener's page.
 			const redirectUri = fixture.authorizeRequests[0]!.get('redirect_uri') ?? '';
-			const landed = await waitFor(async () => {
-				const tabs = await browserTabs();
-				const found = tabs.find((tab) => tab.url.startsWith(redirectUri) && /Authorization complete/.test(tab.text));
-				if (!found) throw new Error(`tabs: ${JSON.stringify(tabs.map((t) => [t.url.split('?')[0], t.text.slice(0, 40)]))}`);
-				return found;
-			}, { timeoutMs: 20_000, message: `a browser tab at the redirect URI ${redirectUri} showing that sign-in is complete` });
+			const landed = await waitFor(
+				async () => {
+					const tabs = await browserTabs();
+					const found = tabs.find((tab) => tab.url.startsWith(redirectUri) && /Authorization complete/.test(tab.text));
+					if (!found)
+						throw new Error(`tabs: ${JSON.stringify(tabs.map((t) => [t.url.split('?')[0], t.text.slice(0, 40)]))}`);
+					return found;
+				},
+				{
+					timeoutMs: 20_000,
+					message: `a browser tab at the redirect URI ${redirectUri} showing that sign-in is complete`,
+				},
+			);
 			await browserTabs(true);
 			assert.ok(new URL(landed.url).searchParams.get('code'), 'the tab carried the authorization code back');
 			console.log(`e2e: OAuth redirect URI from asExternalUri: ${redirectUri}`);
@@ -84,11 +130,18 @@ test(
 			// Stored in SecretStorage: Sign Out's picker lists the servers that have tokens there. Not in settings or logs.
 			await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
 			const picking = vscode.commands.executeCommand('mcpSwitchboard.signOut');
-			const rows = await waitFor(async () => {
-				const found = await quickInputRows();
-				return found.length > 0 && found;
-			}, { timeoutMs: 15_000, message: 'the Sign Out picker' });
-			assert.deepEqual(rows.map((r) => r.label), [NAME], 'the picker lists the signed-in server (its tokens are in SecretStorage)');
+			const rows = await waitFor(
+				async () => {
+					const found = await quickInputRows();
+					return found.length > 0 && found;
+				},
+				{ timeoutMs: 15_000, message: 'the Sign Out picker' },
+			);
+			assert.deepEqual(
+				rows.map((r) => r.label),
+				[NAME],
+				'the picker lists the signed-in server (its tokens are in SecretStorage)',
+			);
 			await quickInputClose();
 			assert.equal(await picking, undefined, 'closing the picker signs out of nothing');
 
@@ -114,7 +167,10 @@ test(
 			const second = await whoami(manager);
 			assert.notEqual(second.split(' ')[0], first.split(' ')[0], 'the new token belongs to the new client');
 			assert.equal(bearerTokens(fixture).length, 2, 'a new token after signing in again');
-			await waitFor(async () => (await browserTabs()).some((tab) => /Authorization complete/.test(tab.text)), { timeoutMs: 20_000, message: 'the second sign-in to go through a browser tab too' });
+			await waitFor(async () => (await browserTabs()).some((tab) => /Authorization complete/.test(tab.text)), {
+				timeoutMs: 20_000,
+				message: 'the second sign-in to go through a browser tab too',
+			});
 			await browserTabs(true);
 		} finally {
 			await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
@@ -125,7 +181,10 @@ test(
 			}
 			setSignInPromptForTests(undefined);
 			await config.update('servers', original, vscode.ConfigurationTarget.Global);
-			await waitFor(() => manager.get(NAME) === undefined, { timeoutMs: 10_000, message: `'${NAME}' to leave with the setting` }).catch(() => undefined);
+			await waitFor(() => manager.get(NAME) === undefined, {
+				timeoutMs: 10_000,
+				message: `'${NAME}' to leave with the setting`,
+			}).catch(() => undefined);
 			await settled();
 			await browserTabs(true).catch(() => undefined);
 			await fixture.close();
@@ -149,40 +208,66 @@ test(
 		const config = vscode.workspace.getConfiguration('mcpSwitchboard');
 		const original = config.inspect<Record<string, unknown>>('servers')?.globalValue;
 		try {
-			await config.update('servers', { ...(original ?? {}), [NAME]: { type: 'http', url: fixture.mcpUrl } }, vscode.ConfigurationTarget.Global);
+			await config.update(
+				'servers',
+				{ ...(original ?? {}), [NAME]: { type: 'http', url: fixture.mcpUrl } },
+				vscode.ConfigurationTarget.Global,
+			);
 			await waitForSignInRow(manager);
 			assert.equal(asked, 0, 'no sign-in question without the user asking for it');
 			await manager.start(NAME).catch(() => undefined);
-			const failed = await waitFor(() => stateOf(manager).startsWith('error') && stateOf(manager), { timeoutMs: 20_000, message: `'${NAME}' to fail after the sign-in was declined` });
+			const failed = await waitFor(() => stateOf(manager).startsWith('error') && stateOf(manager), {
+				timeoutMs: 20_000,
+				message: `'${NAME}' to fail after the sign-in was declined`,
+			});
 			assert.match(failed, /declined to sign in/);
 			// Nobody is asked again behind the user's back (no retry is scheduled), and no browser tab or authorization
 			// request happened.
 			const state = manager.get(NAME)?.state;
-			assert.ok(state?.kind === 'error' && state.retryAt === undefined, `no retry is scheduled after a declined sign-in (${JSON.stringify(state)})`);
+			assert.ok(
+				state?.kind === 'error' && state.retryAt === undefined,
+				`no retry is scheduled after a declined sign-in (${JSON.stringify(state)})`,
+			);
 			assert.equal(asked, 1, 'a declined sign-in is not asked again by itself');
 			assert.equal(fixture.authorizeRequests.length, 0);
 			assert.deepEqual(await browserTabs(true), []);
-			assert.equal(await vscode.commands.executeCommand('mcpSwitchboard.signOut', { kind: 'server', server: NAME }), undefined, 'nothing to sign out of');
+			assert.equal(
+				await vscode.commands.executeCommand('mcpSwitchboard.signOut', { kind: 'server', server: NAME }),
+				undefined,
+				'nothing to sign out of',
+			);
 
 			// Starting it again (the user's action) asks again; this time the user copies the link and opens it in a
 			// new browser tab: the copied link is the one the browser can reach (mapped like the redirect URI).
 			answer = 'copy';
 			await vscode.env.clipboard.writeText('');
 			const starting = manager.start(NAME).catch(() => undefined);
-			const link = await waitFor(async () => (await vscode.env.clipboard.readText()).startsWith('http') && vscode.env.clipboard.readText(), { timeoutMs: 10_000, message: 'the sign-in link on the clipboard' });
+			const link = await waitFor(
+				async () => (await vscode.env.clipboard.readText()).startsWith('http') && vscode.env.clipboard.readText(),
+				{ timeoutMs: 10_000, message: 'the sign-in link on the clipboard' },
+			);
 			assert.equal(asked, 2);
 			const external = (await vscode.env.asExternalUri(vscode.Uri.parse(fixture.origin))).toString();
-			assert.ok(link.startsWith(external.replace(/\/$/, '')), `the copied link (${link.split('?')[0]}) is the browser's way to ${fixture.origin} (${external})`);
+			assert.ok(
+				link.startsWith(external.replace(/\/$/, '')),
+				`the copied link (${link.split('?')[0]}) is the browser's way to ${fixture.origin} (${external})`,
+			);
 			// A new tab in the same browser, as a person pastes the link.
 			await driver({ action: 'evaluate', script: `void window.open(${JSON.stringify(link)}, '_blank')` });
 			await starting;
 			await running(manager, 20_000, `'${NAME}' to run after signing in with the copied link`);
-			await waitFor(async () => (await browserTabs()).some((tab) => /Authorization complete/.test(tab.text)), { timeoutMs: 20_000, message: "the pasted link's tab to show that sign-in is complete" });
+			await waitFor(async () => (await browserTabs()).some((tab) => /Authorization complete/.test(tab.text)), {
+				timeoutMs: 20_000,
+				message: "the pasted link's tab to show that sign-in is complete",
+			});
 			await browserTabs(true);
 			answer = 'open';
 
 			// Sign Out from the server's row in the tree (the command gets the row's node): it restarts and asks again.
-			assert.equal(await vscode.commands.executeCommand('mcpSwitchboard.signOut', { kind: 'server', server: NAME }), NAME);
+			assert.equal(
+				await vscode.commands.executeCommand('mcpSwitchboard.signOut', { kind: 'server', server: NAME }),
+				NAME,
+			);
 			await waitFor(() => asked === 3, { timeoutMs: 15_000, message: 'the sign-in question after signing out' });
 			await running(manager, 20_000, `'${NAME}' to run after signing in again`);
 			assert.equal(fixture.registrations.length, 2, 'signing out forgot the client registration');
@@ -193,7 +278,10 @@ test(
 			}
 			setSignInPromptForTests(undefined);
 			await config.update('servers', original, vscode.ConfigurationTarget.Global);
-			await waitFor(() => manager.get(NAME) === undefined, { timeoutMs: 10_000, message: `'${NAME}' to leave with the setting` }).catch(() => undefined);
+			await waitFor(() => manager.get(NAME) === undefined, {
+				timeoutMs: 10_000,
+				message: `'${NAME}' to leave with the setting`,
+			}).catch(() => undefined);
 			await settled();
 			await browserTabs(true).catch(() => undefined);
 			await fixture.close();

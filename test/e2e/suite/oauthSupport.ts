@@ -34,19 +34,25 @@ export function stateOf(manager: Manager, name: string): string {
 
 /** Resolves when the server runs; the timeout error says the state it was in. */
 export async function running(manager: Manager, name: string, timeoutMs: number, what: string): Promise<void> {
-	await waitFor(() => {
-		const state = stateOf(manager, name);
-		if (state !== 'running') throw new Error(`'${name}' is ${state}`);
-		return true;
-	}, { timeoutMs, message: what });
+	await waitFor(
+		() => {
+			const state = stateOf(manager, name);
+			if (state !== 'running') throw new Error(`'${name}' is ${state}`);
+			return true;
+		},
+		{ timeoutMs, message: what },
+	);
 }
 
 /** Waits until the server waits for the user to sign in: an error state naming it, the row saying "sign in", no toast. */
 export async function waitForSignInRow(manager: Manager, name: string): Promise<void> {
-	await waitFor(() => {
-		const state = manager.get(name)?.state;
-		return state?.kind === 'error' && needsSignIn(state.message) && state.retryAt === undefined;
-	}, { timeoutMs: 20_000, message: `'${name}' to wait for a sign-in (it is ${stateOf(manager, name)})` });
+	await waitFor(
+		() => {
+			const state = manager.get(name)?.state;
+			return state?.kind === 'error' && needsSignIn(state.message) && state.retryAt === undefined;
+		},
+		{ timeoutMs: 20_000, message: `'${name}' to wait for a sign-in (it is ${stateOf(manager, name)})` },
+	);
 	const { tree } = await extensionApi<{ tree: { getTreeItem(node: unknown): vscode.TreeItem } }>();
 	const row = tree.getTreeItem({ kind: 'server', server: name });
 	assert.match(String(row.description), /^sign in/);
@@ -82,7 +88,11 @@ export function assertNotWritten(logUri: vscode.Uri, folder: string, name: strin
 	const logsRoot = path.dirname(path.dirname(logUri.fsPath));
 	assert.ok(fs.existsSync(logsRoot), `the log folder exists (${logsRoot})`);
 	for (const where of [logsRoot, path.join(folder, '.vscode'), path.dirname(userSettings)]) {
-		for (const secret of secrets) assert.deepEqual(filesContaining(where, secret), [], `a token, code or secret is written under ${where}`);
+		for (const secret of secrets)
+			assert.deepEqual(filesContaining(where, secret), [], `a token, code or secret is written under ${where}`);
 	}
-	assert.ok(filesContaining(logUri.fsPath, name).length > 0, `'${name}' has a log file (so the search above looked at it)`);
+	assert.ok(
+		filesContaining(logUri.fsPath, name).length > 0,
+		`'${name}' has a log file (so the search above looked at it)`,
+	);
 }

@@ -32,123 +32,226 @@ async function viewState(): Promise<ViewState | undefined> {
 
 /** Runs `script` inside the protocol view's page (to type into its filter or press its keys). */
 async function inView(script: string): Promise<void> {
-	const values = (await driver({ action: 'frameEvaluate', script: `(() => { if (!document.getElementById('list')) return undefined; ${script}; return true; })()` })) as unknown[];
+	const values = (await driver({
+		action: 'frameEvaluate',
+		script: `(() => { if (!document.getElementById('list')) return undefined; ${script}; return true; })()`,
+	})) as unknown[];
 	assert.equal(values.length, 1, 'exactly one protocol view page');
 }
 
-test('the protocol view lists a tool call live, paired with latency; filter, details and copy work in the webview', async () => {
-	needDriver();
-	const extension = await extensionApi<SwitchboardApi>();
-	if (extension.manager.get(SERVER)?.state.kind === 'needsTrust') await vscode.commands.executeCommand('mcpSwitchboard.startServer', SERVER);
-	await serverWithTool(SERVER, 'echo');
-	const panel = await vscode.commands.executeCommand<{ log: { size: number } } | undefined>('mcpSwitchboard.showProtocol', SERVER);
-	assert.ok(panel, 'the view opened');
-	try {
-		await waitFor(async () => (await viewState())?.count !== undefined, { message: 'the protocol view page' });
-		await vscode.commands.executeCommand('mcpSwitchboard.callTool', { server: SERVER, tool: 'echo', arguments: { message: 'seen on the wire' } });
-		const state = await waitFor(async () => {
-			const s = await viewState();
-			return s && s.rows.some((r) => r[2] === 'response' && r[3] === 'tools/call') ? s : undefined;
-		}, { message: 'the tools/call request and response in the view' });
-		const request = state.rows.find((r) => r[1] === '→' && r[2] === 'request' && r[3] === 'tools/call');
-		const response = state.rows.find((r) => r[1] === '←' && r[2] === 'response' && r[3] === 'tools/call');
-		assert.ok(request && response, JSON.stringify(state.rows));
-		assert.equal(request[4], response[4], 'the same id');
-		assert.match(response[6] ?? '', /^\d+ ms$|^\d+\.\d+ s$/, 'the response shows its latency');
-		assert.match(state.count, /\d+ messages/);
+test(
+	'the protocol view lists a tool call live, paired with latency; filter, details and copy work in the webview',
+	async () => {
+		needDriver();
+		const extension = await extensionApi<SwitchboardApi>();
+		if (extension.manager.get(SERVER)?.state.kind === 'needsTrust')
+			await vscode.commands.executeCommand('mcpSwitchboard.startServer', SERVER);
+		await serverWithTool(SERVER, 'echo');
+		const panel = await vscode.commands.executeCommand<{ log: { size: number } } | undefined>(
+			'mcpSwitchboard.showProtocol',
+			SERVER,
+		);
+		assert.ok(panel, 'the view opened');
+		try {
+			await waitFor(async () => (await viewState())?.count !== undefined, { message: 'the protocol view page' });
+			await vscode.commands.executeCommand('mcpSwitchboard.callTool', {
+				server: SERVER,
+				tool: 'echo',
+				arguments: { message: 'seen on the wire' },
+			});
+			const state = await waitFor(
+				async () => {
+					const s = await viewState();
+					return s && s.rows.some((r) => r[2] === 'response' && r[3] === 'tools/call') ? s : undefined;
+				},
+				{ message: 'the tools/call request and response in the view' },
+			);
+			const request = state.rows.find((r) => r[1] === '→' && r[2] === 'request' && r[3] === 'tools/call');
+			const response = state.rows.find((r) => r[1] === '←' && r[2] === 'response' && r[3] === 'tools/call');
+			assert.ok(request && response, JSON.stringify(state.rows));
+			assert.equal(request[4], response[4], 'the same id');
+			assert.match(response[6] ?? '', /^\d+ ms$|^\d+\.\d+ s$/, 'the response shows its latency');
+			assert.match(state.count, /\d+ messages/);
 
-		// A notification (progress of a long-running call) fits its columns: "notification" is the longest kind.
-		await vscode.commands.executeCommand('mcpSwitchboard.callTool', { server: SERVER, tool: 'trigger-long-running-operation', arguments: { duration: 1, steps: 2 } });
-		const withNotification = await waitFor(async () => {
-			const s = await viewState();
-			return s && s.rows.some((r) => r[2] === 'notification') ? s : undefined;
-		}, { message: 'a notification row in the view' });
-		assert.deepEqual(withNotification.clipped, [], 'no time or kind cell is cut off');
+			// A notification (progress of a long-running call) fits its columns: "notification" is the longest kind.
+			await vscode.commands.executeCommand('mcpSwitchboard.callTool', {
+				server: SERVER,
+				tool: 'trigger-long-running-operation',
+				arguments: { duration: 1, steps: 2 },
+			});
+			const withNotification = await waitFor(
+				async () => {
+					const s = await viewState();
+					return s && s.rows.some((r) => r[2] === 'notification') ? s : undefined;
+				},
+				{ message: 'a notification row in the view' },
+			);
+			assert.deepEqual(withNotification.clipped, [], 'no time or kind cell is cut off');
 
-		// Filter by text, then open the (only) response with the keyboard and copy it.
-		await inView(`const f = document.getElementById('filter'); f.value = 'seen on the wire'; f.dispatchEvent(new Event('input'))`);
-		await waitFor(async () => /^2 of \d+ messages$/.test((await viewState())?.count ?? ''), { message: 'the filter to leave the request and its response' });
-		await inView(`const l = document.getElementById('list'); l.focus(); for (const key of ['End', 'Enter']) l.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }))`);
-		const opened = await waitFor(async () => {
-			const s = await viewState();
-			return s?.detailsOpen && s.details.includes('Echo: seen on the wire') ? s : undefined;
-		}, { message: 'the details pane with the response JSON' });
-		assert.match(opened.details, /\n {2}"result": \{/, 'pretty-printed');
-		// The call's result document opened on top: bring the view back (the same panel) for the picture.
-		await vscode.commands.executeCommand('mcpSwitchboard.showProtocol', SERVER);
-		await waitFor(async () => (await viewState())?.detailsOpen === true, { message: 'the view shown again' });
-		await screenshot('protocol-view');
-		await vscode.env.clipboard.writeText('');
-		await inView(`document.getElementById('list').dispatchEvent(new KeyboardEvent('keydown', { key: 'c', bubbles: true }))`);
-		await waitFor(async () => (await vscode.env.clipboard.readText()).includes('Echo: seen on the wire'), { message: 'the message on the clipboard' });
-	} finally {
-		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-	}
-	const client = extension.manager.get(SERVER)?.state;
-	assert.equal(client?.kind === 'running' ? client.client.messageTap : 'not running', undefined, 'nothing is tapped once the view is closed');
-}, { timeoutMs: 90_000 });
-
-test('a busy server: the view keeps up, and rows scrolled back to (asked of the extension as they come into view) show in full', async () => {
-	needDriver();
-	const extension = await extensionApi<SwitchboardApi>();
-	await serverWithTool(SERVER, 'echo');
-	const panel = await vscode.commands.executeCommand<{ log: { size: number } } | undefined>('mcpSwitchboard.showProtocol', SERVER);
-	assert.ok(panel, 'the view opened');
-	try {
-		await waitFor(async () => (await viewState())?.count !== undefined, { timeoutMs: 30_000, message: 'the protocol view page' });
-		// 300 calls, 16 at a time: 600 messages or more, far more rows than the view shows.
-		const calls = Array.from({ length: 300 }, (_, i) => i);
-		for (let i = 0; i < calls.length; i += 16) {
-			await Promise.all(calls.slice(i, i + 16).map((n) => extension.manager.callTool(SERVER, 'echo', { message: `busy ${n}` })));
+			// Filter by text, then open the (only) response with the keyboard and copy it.
+			await inView(
+				`const f = document.getElementById('filter'); f.value = 'seen on the wire'; f.dispatchEvent(new Event('input'))`,
+			);
+			await waitFor(async () => /^2 of \d+ messages$/.test((await viewState())?.count ?? ''), {
+				message: 'the filter to leave the request and its response',
+			});
+			await inView(
+				`const l = document.getElementById('list'); l.focus(); for (const key of ['End', 'Enter']) l.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }))`,
+			);
+			const opened = await waitFor(
+				async () => {
+					const s = await viewState();
+					return s?.detailsOpen && s.details.includes('Echo: seen on the wire') ? s : undefined;
+				},
+				{ message: 'the details pane with the response JSON' },
+			);
+			assert.match(opened.details, /\n {2}"result": \{/, 'pretty-printed');
+			// The call's result document opened on top: bring the view back (the same panel) for the picture.
+			await vscode.commands.executeCommand('mcpSwitchboard.showProtocol', SERVER);
+			await waitFor(async () => (await viewState())?.detailsOpen === true, { message: 'the view shown again' });
+			await screenshot('protocol-view');
+			await vscode.env.clipboard.writeText('');
+			await inView(
+				`document.getElementById('list').dispatchEvent(new KeyboardEvent('keydown', { key: 'c', bubbles: true }))`,
+			);
+			await waitFor(async () => (await vscode.env.clipboard.readText()).includes('Echo: seen on the wire'), {
+				message: 'the message on the clipboard',
+			});
+		} finally {
+			await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 		}
-		const total = panel.log.size;
-		assert.ok(total >= 600, `${total} messages kept`);
-		// Following: the newest rows are in view, the last answer with its latency.
-		const newest = await waitFor(async () => {
-			const s = await viewState();
-			return s && Number(/^(\d+) messages$/.exec(s.count)?.[1]) >= total && s.rows.length > 0 && s.rows.every((r) => r.length === 7) && s.rows.some((r) => r[2] === 'response' && /busy|tools\/call/.test(r[3] ?? '') && /^\d+ ms$|^\d+\.\d+ s$/.test(r[6] ?? '')) ? s : undefined;
-		}, { timeoutMs: 30_000, message: 'the newest rows in view, an answer with its latency among them' });
-		assert.ok(newest.rows.length >= 10, `${newest.rows.length} rows drawn`);
-		// Back to the oldest (Home stops following): those rows were never sent to the page; they come when asked for,
-		// complete, the answers paired with their requests.
-		await inView(`const l = document.getElementById('list'); l.focus(); l.dispatchEvent(new KeyboardEvent('keydown', { key: 'Home', bubbles: true }))`);
-		const oldest = await waitFor(async () => {
-			const s = await viewState();
-			return s && s.rows.length >= 10 && s.rows.every((r) => r.length === 7) && s.rows.some((r) => r[1] === '→' && r[2] === 'request' && r[3] === 'tools/call') && s.rows.some((r) => r[2] === 'response' && r[3] === 'tools/call' && /^\d+ ms$|^\d+\.\d+ s$/.test(r[6] ?? '')) ? s : undefined;
-		}, { timeoutMs: 30_000, message: 'the oldest rows drawn in full, with a tools/call answer and its latency' });
-		const firstSeen = await driver({ action: 'frameEvaluate', script: `(() => { const l = document.getElementById('list'); return l ? { top: l.scrollTop, follow: document.getElementById('follow').checked } : undefined; })()` }) as Array<{ top: number; follow: boolean }>;
-		assert.deepEqual(firstSeen[0], { top: 0, follow: false }, 'scrolled to the oldest, no longer following');
-		assert.notDeepEqual(oldest.rows[0], newest.rows[0], 'other rows than the newest');
-		await screenshot('protocol-view-oldest');
-	} finally {
-		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-	}
-}, { timeoutMs: 120_000 });
+		const client = extension.manager.get(SERVER)?.state;
+		assert.equal(
+			client?.kind === 'running' ? client.client.messageTap : 'not running',
+			undefined,
+			'nothing is tapped once the view is closed',
+		);
+	},
+	{ timeoutMs: 90_000 },
+);
 
-test('"Show Protocol" on a server\'s error notification, pressed like a person, opens that server\'s protocol view', async () => {
-	needDriver();
-	const extension = await extensionApi<SwitchboardApi>();
-	const config = vscode.workspace.getConfiguration('mcpSwitchboard');
-	const previous = config.inspect<Record<string, unknown>>('servers')?.globalValue;
-	const name = 'protocol-broken-e2e';
-	await config.update('servers', { ...(previous ?? {}), [name]: { command: 'mcp-switchboard-no-such-command-e2e', args: [] } }, vscode.ConfigurationTarget.Global);
-	try {
-		await waitFor(() => extension.manager.get(name)?.state.kind === 'error', { timeoutMs: 30_000, message: `'${name}' in error` });
-		assert.equal(extension.protocol.get(name), undefined, 'no protocol view before the button');
-		// Toasts are hidden in this test mode; the notification center holds the same notification with its buttons.
-		await vscode.commands.executeCommand('notifications.showList');
-		const item = `.notifications-center .notification-list-item:has-text("MCP server '${name}'")`;
-		const button = `${item} .monaco-button:has-text("Show Protocol")`;
-		await waitFor(async () => ((await driver({ action: 'texts', selector: button })) as string[]).length === 1, { timeoutMs: 30_000, message: `the notification of '${name}' with its Show Protocol button` });
-		await driver({ action: 'click', selector: button });
-		const view = await waitFor(() => extension.protocol.get(name), { timeoutMs: 30_000, message: `the protocol view of '${name}'` });
-		assert.equal(view.server, name);
-		// The person sees the view's page (its message counter), in the editor area.
-		await waitFor(async () => (await viewState())?.count !== undefined, { timeoutMs: 30_000, message: 'the protocol view page' });
-	} finally {
-		await vscode.commands.executeCommand('notifications.hideList');
-		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-		await config.update('servers', previous, vscode.ConfigurationTarget.Global);
-	}
-	await waitFor(() => extension.manager.get(name) === undefined, { timeoutMs: 15_000, message: `'${name}' removed again` });
-}, { timeoutMs: 90_000 });
+test(
+	'a busy server: the view keeps up, and rows scrolled back to (asked of the extension as they come into view) show in full',
+	async () => {
+		needDriver();
+		const extension = await extensionApi<SwitchboardApi>();
+		await serverWithTool(SERVER, 'echo');
+		const panel = await vscode.commands.executeCommand<{ log: { size: number } } | undefined>(
+			'mcpSwitchboard.showProtocol',
+			SERVER,
+		);
+		assert.ok(panel, 'the view opened');
+		try {
+			await waitFor(async () => (await viewState())?.count !== undefined, {
+				timeoutMs: 30_000,
+				message: 'the protocol view page',
+			});
+			// 300 calls, 16 at a time: 600 messages or more, far more rows than the view shows.
+			const calls = Array.from({ length: 300 }, (_, i) => i);
+			for (let i = 0; i < calls.length; i += 16) {
+				await Promise.all(
+					calls.slice(i, i + 16).map((n) => extension.manager.callTool(SERVER, 'echo', { message: `busy ${n}` })),
+				);
+			}
+			const total = panel.log.size;
+			assert.ok(total >= 600, `${total} messages kept`);
+			// Following: the newest rows are in view, the last answer with its latency.
+			const newest = await waitFor(
+				async () => {
+					const s = await viewState();
+					return s &&
+						Number(/^(\d+) messages$/.exec(s.count)?.[1]) >= total &&
+						s.rows.length > 0 &&
+						s.rows.every((r) => r.length === 7) &&
+						s.rows.some(
+							(r) =>
+								r[2] === 'response' && /busy|tools\/call/.test(r[3] ?? '') && /^\d+ ms$|^\d+\.\d+ s$/.test(r[6] ?? ''),
+						)
+						? s
+						: undefined;
+				},
+				{ timeoutMs: 30_000, message: 'the newest rows in view, an answer with its latency among them' },
+			);
+			assert.ok(newest.rows.length >= 10, `${newest.rows.length} rows drawn`);
+			// Back to the oldest (Home stops following): those rows were never sent to the page; they come when asked for,
+			// complete, the answers paired with their requests.
+			await inView(
+				`const l = document.getElementById('list'); l.focus(); l.dispatchEvent(new KeyboardEvent('keydown', { key: 'Home', bubbles: true }))`,
+			);
+			const oldest = await waitFor(
+				async () => {
+					const s = await viewState();
+					return s &&
+						s.rows.length >= 10 &&
+						s.rows.every((r) => r.length === 7) &&
+						s.rows.some((r) => r[1] === '→' && r[2] === 'request' && r[3] === 'tools/call') &&
+						s.rows.some((r) => r[2] === 'response' && r[3] === 'tools/call' && /^\d+ ms$|^\d+\.\d+ s$/.test(r[6] ?? ''))
+						? s
+						: undefined;
+				},
+				{ timeoutMs: 30_000, message: 'the oldest rows drawn in full, with a tools/call answer and its latency' },
+			);
+			const firstSeen = (await driver({
+				action: 'frameEvaluate',
+				script: `(() => { const l = document.getElementById('list'); return l ? { top: l.scrollTop, follow: document.getElementById('follow').checked } : undefined; })()`,
+			})) as Array<{ top: number; follow: boolean }>;
+			assert.deepEqual(firstSeen[0], { top: 0, follow: false }, 'scrolled to the oldest, no longer following');
+			assert.notDeepEqual(oldest.rows[0], newest.rows[0], 'other rows than the newest');
+			await screenshot('protocol-view-oldest');
+		} finally {
+			await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+		}
+	},
+	{ timeoutMs: 120_000 },
+);
+
+test(
+	'"Show Protocol" on a server\'s error notification, pressed like a person, opens that server\'s protocol view',
+	async () => {
+		needDriver();
+		const extension = await extensionApi<SwitchboardApi>();
+		const config = vscode.workspace.getConfiguration('mcpSwitchboard');
+		const previous = config.inspect<Record<string, unknown>>('servers')?.globalValue;
+		const name = 'protocol-broken-e2e';
+		await config.update(
+			'servers',
+			{ ...(previous ?? {}), [name]: { command: 'mcp-switchboard-no-such-command-e2e', args: [] } },
+			vscode.ConfigurationTarget.Global,
+		);
+		try {
+			await waitFor(() => extension.manager.get(name)?.state.kind === 'error', {
+				timeoutMs: 30_000,
+				message: `'${name}' in error`,
+			});
+			assert.equal(extension.protocol.get(name), undefined, 'no protocol view before the button');
+			// Toasts are hidden in this test mode; the notification center holds the same notification with its buttons.
+			await vscode.commands.executeCommand('notifications.showList');
+			const item = `.notifications-center .notification-list-item:has-text("MCP server '${name}'")`;
+			const button = `${item} .monaco-button:has-text("Show Protocol")`;
+			await waitFor(async () => ((await driver({ action: 'texts', selector: button })) as string[]).length === 1, {
+				timeoutMs: 30_000,
+				message: `the notification of '${name}' with its Show Protocol button`,
+			});
+			await driver({ action: 'click', selector: button });
+			const view = await waitFor(() => extension.protocol.get(name), {
+				timeoutMs: 30_000,
+				message: `the protocol view of '${name}'`,
+			});
+			assert.equal(view.server, name);
+			// The person sees the view's page (its message counter), in the editor area.
+			await waitFor(async () => (await viewState())?.count !== undefined, {
+				timeoutMs: 30_000,
+				message: 'the protocol view page',
+			});
+		} finally {
+			await vscode.commands.executeCommand('notifications.hideList');
+			await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+			await config.update('servers', previous, vscode.ConfigurationTarget.Global);
+		}
+		await waitFor(() => extension.manager.get(name) === undefined, {
+			timeoutMs: 15_000,
+			message: `'${name}' removed again`,
+		});
+	},
+	{ timeoutMs: 90_000 },
+);

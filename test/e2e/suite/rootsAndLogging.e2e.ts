@@ -51,7 +51,9 @@ test('the log level comes from mcpSwitchboard.logLevel, overridden per server', 
 
 /** The lines of the server's log channel file ("MCP: everything"), with their time, from the extension's log folder. */
 function channelLines(logDir: string): { at: number; text: string }[] {
-	const files = fs.existsSync(logDir) ? fs.readdirSync(logDir).filter((f) => f.endsWith('.log') && f.includes(SERVER)) : [];
+	const files = fs.existsSync(logDir)
+		? fs.readdirSync(logDir).filter((f) => f.endsWith('.log') && f.includes(SERVER))
+		: [];
 	return files.flatMap((f) =>
 		fs
 			.readFileSync(path.join(logDir, f), 'utf8')

@@ -7,8 +7,26 @@ import type { CallToolResult } from '../../../src/protocol/schema';
 import { SAMPLING_REQUEST_SCHEME } from '../../../src/vscode/sampling/sampling';
 import { SYSTEM_PROMPT_PREFIX } from '../../../src/vscode/sampling/samplingMapping';
 import type { SwitchboardApi } from '../../../src/extension';
-import { answerQuickPick, extensionApi, quickInputAccept, quickInputClose, screenshot, sleep, test, waitFor } from './harness';
-import { FIXTURE, fixtureServer, needDriver, quickInput, resultText, serverWithTool, waitForQuickInput, USER_PACED } from './elicitationSupport';
+import {
+	answerQuickPick,
+	extensionApi,
+	quickInputAccept,
+	quickInputClose,
+	screenshot,
+	sleep,
+	test,
+	waitFor,
+} from './harness';
+import {
+	FIXTURE,
+	fixtureServer,
+	needDriver,
+	quickInput,
+	resultText,
+	serverWithTool,
+	waitForQuickInput,
+	USER_PACED,
+} from './elicitationSupport';
 
 const SERVER = 'everything';
 const TOOL = 'trigger-sampling-request';
@@ -18,7 +36,8 @@ interface SamplingResult {
 	role: string;
 	model: string;
 	stopReason?: string;
-	content: { type: string; text?: string } | { type: string; text?: string; id?: string; name?: string; input?: unknown }[];
+	content:
+		{ type: string; text?: string } | { type: string; text?: string; id?: string; name?: string; input?: unknown }[];
 }
 
 interface Echo {
@@ -84,7 +103,11 @@ test(
 		const { call } = await sample('hello');
 		const consent = await waitForQuickInput(CONSENT);
 		await screenshot('sampling-consent');
-		assert.match(consent.text, /Fake Echo \(switchboard-test\/fake-echo\)/, 'the prompt names the model that will answer');
+		assert.match(
+			consent.text,
+			/Fake Echo \(switchboard-test\/fake-echo\)/,
+			'the prompt names the model that will answer',
+		);
 		assert.match(consent.placeholder, /Resource trigger-sampling-request context: hello/, 'and shows what is sent');
 		assert.match(consent.placeholder, /up to 1000 tokens/);
 		for (const row of ['Allow once', 'Allow for this session', 'Always allow', 'Deny', 'Show request…']) {
@@ -135,7 +158,9 @@ test(
 		let settled = false;
 		void call.then(() => (settled = true));
 		const a = await extensionApi<SwitchboardApi>();
-		await waitFor(() => a.waitingRequests.text?.includes(`${SERVER} wants to use a language model`), { message: 'the waiting request announced in the status bar' });
+		await waitFor(() => a.waitingRequests.text?.includes(`${SERVER} wants to use a language model`), {
+			message: 'the waiting request announced in the status bar',
+		});
 		await sleep(1000);
 		assert.equal(settled, false, 'hiding the prompt did not answer the server');
 		await vscode.commands.executeCommand('mcpSwitchboard.showWaitingRequests');
@@ -154,18 +179,34 @@ test(
 		const { call } = await sample('show me', 5);
 		await waitForQuickInput(CONSENT);
 		await answerQuickPick('Show request…');
-		const document = await waitFor(() => vscode.workspace.textDocuments.find((d) => d.uri.scheme === SAMPLING_REQUEST_SCHEME && d.getText().includes('show me')), {
-			message: 'the "Show request" document',
-		});
+		const document = await waitFor(
+			() =>
+				vscode.workspace.textDocuments.find(
+					(d) => d.uri.scheme === SAMPLING_REQUEST_SCHEME && d.getText().includes('show me'),
+				),
+			{
+				message: 'the "Show request" document',
+			},
+		);
 		const text = document.getText();
-		for (const expected of ['Sampling request from "everything"', 'Max tokens: 5', 'Temperature: 0.7', 'You are a helpful test server.', 'Resource trigger-sampling-request context: show me']) {
+		for (const expected of [
+			'Sampling request from "everything"',
+			'Max tokens: 5',
+			'Temperature: 0.7',
+			'You are a helpful test server.',
+			'Resource trigger-sampling-request context: show me',
+		]) {
 			assert.ok(text.includes(expected), `the document shows "${expected}"`);
 		}
 		await waitForQuickInput(CONSENT);
 		await answerQuickPick('Allow once');
 		const result = samplingResult(await call);
 		assert.equal(result.stopReason, 'maxTokens');
-		assert.equal((result.content as { text: string }).text.length, 20, 'the fake model stops at 5 tokens of 4 characters');
+		assert.equal(
+			(result.content as { text: string }).text.length,
+			20,
+			'the fake model stops at 5 tokens of 4 characters',
+		);
 	},
 	{ timeoutMs: 60_000 },
 );
@@ -175,7 +216,10 @@ async function noPromptFor(ms: number): Promise<void> {
 	const until = Date.now() + ms;
 	while (Date.now() < until) {
 		const open = await quickInput();
-		assert.ok(!open || !(open.text.includes(CONSENT) || open.placeholder.includes(CONSENT)), `no consent prompt expected, but one shows: ${JSON.stringify(open)}`);
+		assert.ok(
+			!open || !(open.text.includes(CONSENT) || open.placeholder.includes(CONSENT)),
+			`no consent prompt expected, but one shows: ${JSON.stringify(open)}`,
+		);
 		await sleep(200);
 	}
 }
@@ -225,9 +269,18 @@ test(
 		assert.ok(original?.[SERVER], `the workspace defines '${SERVER}'`);
 		try {
 			// Same name, another definition (as a repository's own 'everything' would be): the grant does not carry over.
-			await config.update('servers', { ...original, [SERVER]: { ...original[SERVER], env: { E2E_CHANGED: '1' } } }, vscode.ConfigurationTarget.Workspace);
-			const api = await extensionApi<{ manager: { get(name: string): { config: { env?: Record<string, string> } } | undefined } }>();
-			await waitFor(() => api.manager.get(SERVER)?.config.env?.E2E_CHANGED === '1', { timeoutMs: 15_000, message: 'the changed config to apply' });
+			await config.update(
+				'servers',
+				{ ...original, [SERVER]: { ...original[SERVER], env: { E2E_CHANGED: '1' } } },
+				vscode.ConfigurationTarget.Workspace,
+			);
+			const api = await extensionApi<{
+				manager: { get(name: string): { config: { env?: Record<string, string> } } | undefined };
+			}>();
+			await waitFor(() => api.manager.get(SERVER)?.config.env?.E2E_CHANGED === '1', {
+				timeoutMs: 15_000,
+				message: 'the changed config to apply',
+			});
 			({ call } = await sample('always, after the change'));
 			await waitForQuickInput(CONSENT, 30_000);
 			await answerQuickPick('Deny');
@@ -250,16 +303,25 @@ test(
 
 		const call = manager.callTool(FIXTURE, 'weather-via-sampling', {}, USER_PACED);
 		// A client that does not advertise sampling.tools gets an error from the server at once: say so, not "timed out".
-		const early = await Promise.race([call.then((r) => resultText(r)), waitForQuickInput(`${FIXTURE} wants to use a language model`).then(() => undefined)]);
+		const early = await Promise.race([
+			call.then((r) => resultText(r)),
+			waitForQuickInput(`${FIXTURE} wants to use a language model`).then(() => undefined),
+		]);
 		assert.equal(early, undefined, `the call ended before any consent prompt: ${early}`);
 		const consent = await waitForQuickInput(`${FIXTURE} wants to use a language model`);
-		assert.match(consent.placeholder, /, 1 tool(?!s)/, 'the consent names the one tool offered to the model, in the right number');
+		assert.match(
+			consent.placeholder,
+			/, 1 tool(?!s)/,
+			'the consent names the one tool offered to the model, in the right number',
+		);
 		await answerQuickPick('Allow for this session');
 		const result = await call;
 		assert.notEqual(result.isError, true, resultText(result));
 		const { first, final } = JSON.parse(resultText(result)) as { first: SamplingResult; final: SamplingResult };
 		assert.equal(first.stopReason, 'toolUse');
-		assert.deepEqual(first.content, [{ type: 'tool_use', id: 'call-1', name: 'get_weather', input: { city: 'Paris' } }]);
+		assert.deepEqual(first.content, [
+			{ type: 'tool_use', id: 'call-1', name: 'get_weather', input: { city: 'Paris' } },
+		]);
 		assert.equal(final.stopReason, 'endTurn');
 		const echo = echoOf(final.content);
 		assert.deepEqual(echo.tools, ['get_weather']);

@@ -7,7 +7,19 @@ import type { SwitchboardApi } from '../../../src/extension';
 import type { CallToolResult } from '../../../src/protocol/schema';
 import type { CallOutcome } from '../../../src/vscode/tools/commands';
 import { answerQuickPick, extensionApi, quickInputAccept, quickInputClose, sleep, test, waitFor } from './harness';
-import { clickDecline, jsonAfter, needDriver, quickInput, resultText, serverWithTool, showWaiting, typeInto, waitForQuickInput, waitingText, USER_PACED } from './elicitationSupport';
+import {
+	clickDecline,
+	jsonAfter,
+	needDriver,
+	quickInput,
+	resultText,
+	serverWithTool,
+	showWaiting,
+	typeInto,
+	waitForQuickInput,
+	waitingText,
+	USER_PACED,
+} from './elicitationSupport';
 
 const SERVER = 'everything';
 const CONSENT = `${SERVER} wants to use a language model`;
@@ -29,7 +41,10 @@ function track<T>(promise: Promise<T>): { promise: Promise<T>; settled: () => bo
 
 async function sampling(prompt: string): Promise<ReturnType<typeof track<CallToolResult>>> {
 	needDriver();
-	await waitFor(async () => (await vscode.lm.selectChatModels({ vendor: 'switchboard-test' })).length > 0, { timeoutMs: 20_000, message: 'the Fake Echo model' });
+	await waitFor(async () => (await vscode.lm.selectChatModels({ vendor: 'switchboard-test' })).length > 0, {
+		timeoutMs: 20_000,
+		message: 'the Fake Echo model',
+	});
 	await vscode.commands.executeCommand('mcpSwitchboard.resetSamplingConsent');
 	const manager = await serverWithTool(SERVER, 'trigger-sampling-request');
 	return track(manager.callTool(SERVER, 'trigger-sampling-request', { prompt, maxTokens: 100 }, USER_PACED));
@@ -47,11 +62,13 @@ test(
 		const call = await sampling('quick open');
 		await waitForQuickInput(CONSENT);
 		await vscode.commands.executeCommand('workbench.action.quickOpen');
-		await waitFor(async () => (await waitingText())?.includes(CONSENT), { message: 'the consent announced as waiting' });
+		await waitFor(async () => (await waitingText())?.includes(CONSENT), {
+			message: 'the consent announced as waiting',
+		});
 		await sleep(1000);
 		assert.equal(call.settled(), false, 'opening Ctrl+P did not answer the server');
 		const open = await quickInput();
-		assert.ok(open && !open.text.includes(CONSENT), 'the consent did not push the user\'s Ctrl+P away again');
+		assert.ok(open && !open.text.includes(CONSENT), "the consent did not push the user's Ctrl+P away again");
 		await quickInputClose();
 		await showWaiting();
 		await waitForQuickInput(CONSENT);
@@ -70,11 +87,21 @@ test(
 		const manager = await serverWithTool(SERVER, 'echo');
 		const echo = manager.get(SERVER)?.tools.find((t) => t.tool.name === 'echo');
 		assert.ok(echo);
-		const form = track(Promise.resolve(vscode.commands.executeCommand<CallOutcome>('mcpSwitchboard.callTool', { kind: 'tool', server: SERVER, tool: echo })));
+		const form = track(
+			Promise.resolve(
+				vscode.commands.executeCommand<CallOutcome>('mcpSwitchboard.callTool', {
+					kind: 'tool',
+					server: SERVER,
+					tool: echo,
+				}),
+			),
+		);
 		await waitForQuickInput(`${SERVER}: echo`);
 		await typeInto('half a sentence');
 		const call = await elicitation();
-		await waitFor(async () => (await waitingText())?.includes(`${SERVER} asks for input`), { message: 'the elicitation announced as waiting' });
+		await waitFor(async () => (await waitingText())?.includes(`${SERVER} asks for input`), {
+			message: 'the elicitation announced as waiting',
+		});
 		await sleep(1000);
 		const still = await quickInput();
 		assert.ok(still?.text.includes(`${SERVER}: echo`), `the Call Tool form is still open: ${JSON.stringify(still)}`);
@@ -100,7 +127,10 @@ test(
 		const form = await elicitation();
 		await sleep(1500);
 		const open = await quickInput();
-		assert.ok(open?.text.includes(CONSENT), `the consent is still on screen: ${JSON.stringify(open?.text.slice(0, 200))}`);
+		assert.ok(
+			open?.text.includes(CONSENT),
+			`the consent is still on screen: ${JSON.stringify(open?.text.slice(0, 200))}`,
+		);
 		assert.equal(consent.settled() || form.settled(), false);
 		await answerQuickPick('Deny');
 		assert.match(resultText(await consent.promise), /declined/);
@@ -119,7 +149,9 @@ test(
 		await waitForQuickInput(FORM_FIRST_STEP);
 		const second = await elicitation();
 		await quickInputClose();
-		await waitFor(() => a.waitingRequests.text?.includes('2 MCP server requests wait for you'), { message: 'both announced' });
+		await waitFor(() => a.waitingRequests.text?.includes('2 MCP server requests wait for you'), {
+			message: 'both announced',
+		});
 		await sleep(500);
 		assert.equal(await quickInput(), undefined, 'after Escape nothing pops up by itself');
 		await showWaiting();

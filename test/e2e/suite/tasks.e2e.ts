@@ -43,7 +43,10 @@ async function switchboard(): Promise<SwitchboardApi> {
 }
 
 /** The Tasks row under `server` and its task rows, as the view gets them. */
-function taskRows(api: SwitchboardApi, server: string): { group?: TreeNode; rows: { node: TreeNode; item: vscode.TreeItem }[] } {
+function taskRows(
+	api: SwitchboardApi,
+	server: string,
+): { group?: TreeNode; rows: { node: TreeNode; item: vscode.TreeItem }[] } {
 	const group = api.tree.getChildren(api.tree.serverNode(server)).find((node) => node.kind === 'tasks');
 	if (!group) return { rows: [] };
 	return { group, rows: api.tree.getChildren(group).map((node) => ({ node, item: api.tree.getTreeItem(node) })) };
@@ -57,7 +60,11 @@ async function taskFixture(name = TASKS, flags: string[] = []): Promise<void> {
 	const config = vscode.workspace.getConfiguration('mcpSwitchboard');
 	const servers = { ...(config.get<Record<string, unknown>>('servers') ?? {}) };
 	if (!servers[name]) {
-		servers[name] = { type: 'stdio', command: 'node', args: [path.join(repoRoot(), 'test/fixtures/servers/taskServer.js'), ...flags] };
+		servers[name] = {
+			type: 'stdio',
+			command: 'node',
+			args: [path.join(repoRoot(), 'test/fixtures/servers/taskServer.js'), ...flags],
+		};
 		await config.update('servers', servers, vscode.ConfigurationTarget.Workspace);
 	}
 	await serverWithTool(name, 'work');
@@ -74,25 +81,44 @@ taskTest(
 	async () => {
 		const api = await switchboard();
 		await serverWithTool(SERVER, RESEARCH);
-		const toolNode = api.tree.getChildren(api.tree.groupNode(SERVER, 'tools')).find((node) => node.kind === 'tool' && node.tool.tool.name === RESEARCH);
+		const toolNode = api.tree
+			.getChildren(api.tree.groupNode(SERVER, 'tools'))
+			.find((node) => node.kind === 'tool' && node.tool.tool.name === RESEARCH);
 		assert.ok(toolNode, 'the tool is in the tree');
-		assert.match(String(api.tree.getTreeItem(toolNode).description), /runs as a task/, 'the tree says the tool runs as a task');
+		assert.match(
+			String(api.tree.getTreeItem(toolNode).description),
+			/runs as a task/,
+			'the tree says the tool runs as a task',
+		);
 
 		const outcome = await callTool({ server: SERVER, tool: RESEARCH, arguments: { topic: 'tides' } });
 		assert.equal(outcome.error, undefined, `no error: ${outcome.error ?? ''}`);
 		assert.ok(outcome.taskId, 'it ran as a task');
-		assert.ok(outcome.taskStatus?.includes('Analyzing content...'), `status messages in the progress: ${outcome.taskStatus?.join(' | ')}`);
+		assert.ok(
+			outcome.taskStatus?.includes('Analyzing content...'),
+			`status messages in the progress: ${outcome.taskStatus?.join(' | ')}`,
+		);
 		assert.ok(outcome.document, 'the result document opened');
 		const text = (await vscode.workspace.openTextDocument(outcome.document)).getText();
 		assert.match(text, /# Research Report: tides/);
 
 		const row = await waitFor(() => rowOf(api, SERVER, outcome.taskId!), { timeoutMs: 5000, message: 'the task row' });
-		await waitFor(() => /^completed/.test(String(rowOf(api, SERVER, outcome.taskId!)?.description)), { timeoutMs: 5000, message: 'the row to say completed' });
+		await waitFor(() => /^completed/.test(String(rowOf(api, SERVER, outcome.taskId!)?.description)), {
+			timeoutMs: 5000,
+			message: 'the row to say completed',
+		});
 		assert.equal(row.contextValue, 'mcpTask.finished');
 		assert.equal(row.command?.command, 'mcpSwitchboard.openTaskResult', 'a click opens the result');
 		// Done, it says so and how long it took, not the last "working" message the server sent ("Synthesizing findings...").
-		assert.match(String(rowOf(api, SERVER, outcome.taskId)?.description), /^completed in \d+ s$/, 'completed, with the elapsed time');
-		const reopened = await vscode.commands.executeCommand<vscode.Uri | undefined>('mcpSwitchboard.openTaskResult', { server: SERVER, taskId: outcome.taskId });
+		assert.match(
+			String(rowOf(api, SERVER, outcome.taskId)?.description),
+			/^completed in \d+ s$/,
+			'completed, with the elapsed time',
+		);
+		const reopened = await vscode.commands.executeCommand<vscode.Uri | undefined>('mcpSwitchboard.openTaskResult', {
+			server: SERVER,
+			taskId: outcome.taskId,
+		});
 		assert.ok(reopened);
 		assert.match((await vscode.workspace.openTextDocument(reopened)).getText(), /Research Report: tides/);
 		await api.treeView.reveal(taskRows(api, SERVER).group!, { expand: true }).then(undefined, () => undefined);
@@ -107,7 +133,9 @@ taskTest(
 		needDriver();
 		const api = await switchboard();
 		await serverWithTool(SERVER, RESEARCH);
-		const toolNode = api.tree.getChildren(api.tree.groupNode(SERVER, 'tools')).find((node) => node.kind === 'tool' && node.tool.tool.name === RESEARCH);
+		const toolNode = api.tree
+			.getChildren(api.tree.groupNode(SERVER, 'tools'))
+			.find((node) => node.kind === 'tool' && node.tool.tool.name === RESEARCH);
 		assert.ok(toolNode);
 		assert.equal(api.tree.getTreeItem(toolNode).contextValue, 'mcpTool', 'the row offers the inline Call Tool (▶)');
 		// What the row's inline ▶ does: Call Tool with the row's node.
@@ -119,7 +147,10 @@ taskTest(
 		const outcome = await running;
 		assert.ok(outcome?.taskId, `it ran as a task: ${JSON.stringify(outcome)}`);
 		assert.equal(outcome.error, undefined);
-		assert.match((await vscode.workspace.openTextDocument(outcome.document!)).getText(), /# Research Report: coral reefs/);
+		assert.match(
+			(await vscode.workspace.openTextDocument(outcome.document!)).getText(),
+			/# Research Report: coral reefs/,
+		);
 	},
 	{ timeoutMs: 90_000 },
 );
@@ -132,7 +163,10 @@ taskTest(
 		await serverWithTool(SERVER, RESEARCH);
 		const running = callTool({ server: SERVER, tool: RESEARCH, arguments: { topic: 'python', ambiguous: true } });
 		await waitForQuickInput('Which interpretation of the topic do you mean?', 30_000);
-		await waitFor(() => api.tasks.all().find((entry) => entry.tool === RESEARCH && entry.status === 'input_required'), { timeoutMs: 5000, message: 'the Tasks list to show the task waiting for input' });
+		await waitFor(() => api.tasks.all().find((entry) => entry.tool === RESEARCH && entry.status === 'input_required'), {
+			timeoutMs: 5000,
+			message: 'the Tasks list to show the task waiting for input',
+		});
 		await answerQuickPick('Python snake species');
 		await waitForQuickInput('Review what everything will receive');
 		await answerQuickPick('Accept');
@@ -145,30 +179,62 @@ taskTest(
 );
 
 taskTest(
-	'in @mcp, the task\'s stages show in the chat progress line and its report goes back to the model',
+	"in @mcp, the task's stages show in the chat progress line and its report goes back to the model",
 	async () => {
 		needDriver();
 		const api = await switchboard();
 		await serverWithTool(SERVER, RESEARCH);
-		const [model] = await waitFor(async () => {
-			const models = await vscode.lm.selectChatModels({ vendor: 'switchboard-test' });
-			return models.length > 0 && models;
-		}, { timeoutMs: 20_000, message: 'the Fake Echo model' });
+		const [model] = await waitFor(
+			async () => {
+				const models = await vscode.lm.selectChatModels({ vendor: 'switchboard-test' });
+				return models.length > 0 && models;
+			},
+			{ timeoutMs: 20_000, message: 'the Fake Echo model' },
+		);
 		const progress: string[] = [];
 		const markdown: string[] = [];
-		const known = { progress: (text: string) => void progress.push(text), markdown: (text: string | vscode.MarkdownString) => void markdown.push(typeof text === 'string' ? text : text.value) };
-		const stream = new Proxy(known, { get: (target, key) => (key in target ? target[key as keyof typeof known] : () => undefined) }) as unknown as vscode.ChatResponseStream;
-		const request = { prompt: `call:mcp__everything__${RESEARCH}`, command: undefined, model, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
+		const known = {
+			progress: (text: string) => void progress.push(text),
+			markdown: (text: string | vscode.MarkdownString) =>
+				void markdown.push(typeof text === 'string' ? text : text.value),
+		};
+		const stream = new Proxy(known, {
+			get: (target, key) => (key in target ? target[key as keyof typeof known] : () => undefined),
+		}) as unknown as vscode.ChatResponseStream;
+		const request = {
+			prompt: `call:mcp__everything__${RESEARCH}`,
+			command: undefined,
+			model,
+			references: [],
+			toolReferences: [],
+			toolInvocationToken: undefined,
+		} as unknown as vscode.ChatRequest;
 		const source = new vscode.CancellationTokenSource();
-		const handling = handleChatRequest(api.manager, request, { history: [] }, stream, source.token, { tasks: api.tasks, consent: api.consent });
+		const handling = handleChatRequest(api.manager, request, { history: [] }, stream, source.token, {
+			tasks: api.tasks,
+			consent: api.consent,
+		});
 		await waitForQuickInput('The chat model wants to run everything › simulate-research-query');
 		await answerQuickPick('Allow once');
 		const result = await handling;
 		source.dispose();
 		assert.deepEqual((result.metadata as ChatMetadata).toolCalls, [{ server: SERVER, tool: RESEARCH, ok: true }]);
-		assert.ok(progress.includes('Calling everything › simulate-research-query: Synthesizing findings...…') || progress.some((line) => /Synthesizing findings/.test(line)), `progress lines: ${progress.join(' | ')}`);
-		assert.match(markdown.join(''), /Research Report: Paris/, 'the report went back to the model (topic "Paris" from the fake model)');
-		assert.ok(api.tasks.all().some((entry) => entry.tool === RESEARCH && entry.origin === '@mcp' && entry.status === 'completed'), 'the chat\'s task is in the Tasks list');
+		assert.ok(
+			progress.includes('Calling everything › simulate-research-query: Synthesizing findings...…') ||
+				progress.some((line) => /Synthesizing findings/.test(line)),
+			`progress lines: ${progress.join(' | ')}`,
+		);
+		assert.match(
+			markdown.join(''),
+			/Research Report: Paris/,
+			'the report went back to the model (topic "Paris" from the fake model)',
+		);
+		assert.ok(
+			api.tasks
+				.all()
+				.some((entry) => entry.tool === RESEARCH && entry.origin === '@mcp' && entry.status === 'completed'),
+			"the chat's task is in the Tasks list",
+		);
 	},
 	{ timeoutMs: 90_000 },
 );
@@ -183,16 +249,32 @@ taskTest(
 		assert.ok(model);
 		const stream = new Proxy({}, { get: () => () => undefined }) as unknown as vscode.ChatResponseStream;
 		// The fake model fills only required strings: `never` has none, so it runs until cancelled.
-		const request = { prompt: `call:mcp__${TASKS}__never`, command: undefined, model, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
+		const request = {
+			prompt: `call:mcp__${TASKS}__never`,
+			command: undefined,
+			model,
+			references: [],
+			toolReferences: [],
+			toolInvocationToken: undefined,
+		} as unknown as vscode.ChatRequest;
 		const source = new vscode.CancellationTokenSource();
-		const handling = handleChatRequest(api.manager, request, { history: [] }, stream, source.token, { tasks: api.tasks, consent: api.consent });
+		const handling = handleChatRequest(api.manager, request, { history: [] }, stream, source.token, {
+			tasks: api.tasks,
+			consent: api.consent,
+		});
 		await waitForQuickInput(`The chat model wants to run ${TASKS} › never`);
 		await answerQuickPick('Allow once');
-		const entry = await waitFor(() => api.tasks.all().find((e) => e.server === TASKS && e.tool === 'never' && e.status === 'working'), { timeoutMs: 15_000, message: 'the chat\'s task to run' });
+		const entry = await waitFor(
+			() => api.tasks.all().find((e) => e.server === TASKS && e.tool === 'never' && e.status === 'working'),
+			{ timeoutMs: 15_000, message: "the chat's task to run" },
+		);
 		source.cancel();
 		await handling;
 		source.dispose();
-		await waitFor(() => api.tasks.get(TASKS, entry.taskId)?.status === 'cancelled', { timeoutMs: 10_000, message: 'the task to be cancelled' });
+		await waitFor(() => api.tasks.get(TASKS, entry.taskId)?.status === 'cancelled', {
+			timeoutMs: 10_000,
+			message: 'the task to be cancelled',
+		});
 		const client = api.manager.get(TASKS)?.state;
 		assert.ok(client?.kind === 'running');
 		assert.equal((await client.client.getTask(entry.taskId)).status, 'cancelled', 'the server has it cancelled');
@@ -206,19 +288,32 @@ taskTest(
 		needDriver();
 		const api = await switchboard();
 		await taskFixture();
-		const toolNode = api.tree.getChildren(api.tree.groupNode(TASKS, 'tools')).find((node) => node.kind === 'tool' && node.tool.tool.name === 'work');
+		const toolNode = api.tree
+			.getChildren(api.tree.groupNode(TASKS, 'tools'))
+			.find((node) => node.kind === 'tool' && node.tool.tool.name === 'work');
 		assert.match(String(api.tree.getTreeItem(toolNode!).description), /can run as a task/);
 		const running = callTool({ server: TASKS, tool: 'work', arguments: { ms: 60_000, steps: 60 } });
 		await waitForQuickInput('can run as a task');
 		await answerQuickPick('Run as task');
-		const entry = await waitFor(() => api.tasks.all().find((e) => e.server === TASKS && e.tool === 'work' && e.status === 'working' && e.statusMessage !== undefined), { timeoutMs: 10_000, message: 'the task to run' });
+		const entry = await waitFor(
+			() =>
+				api.tasks
+					.all()
+					.find(
+						(e) => e.server === TASKS && e.tool === 'work' && e.status === 'working' && e.statusMessage !== undefined,
+					),
+			{ timeoutMs: 10_000, message: 'the task to run' },
+		);
 		const item = rowOf(api, TASKS, entry.taskId);
 		assert.equal(item?.contextValue, 'mcpTask.live', 'a live row (the Cancel button)');
 		assert.match(String(item?.description), /^working · Step \d+ of 60/);
 		await vscode.commands.executeCommand('mcpSwitchboard.cancelTask', { server: TASKS, taskId: entry.taskId });
 		const outcome = await running;
 		assert.equal(outcome.cancelled, true, 'the call reports the cancel');
-		await waitFor(() => api.tasks.get(TASKS, entry.taskId)?.status === 'cancelled', { timeoutMs: 5000, message: 'cancelled in the list' });
+		await waitFor(() => api.tasks.get(TASKS, entry.taskId)?.status === 'cancelled', {
+			timeoutMs: 5000,
+			message: 'cancelled in the list',
+		});
 
 		// "Run and wait" runs it as a plain call.
 		const plain = callTool({ server: TASKS, tool: 'work', arguments: { ms: 100, steps: 1 } });
@@ -228,7 +323,10 @@ taskTest(
 		assert.equal(waited.taskId, undefined);
 
 		const failed = await callTool({ server: TASKS, tool: 'error', arguments: {} });
-		assert.match(failed.error ?? '', /Task .+ \(error\) on taskfixture ended with an error: Internal error: the backend went away/);
+		assert.match(
+			failed.error ?? '',
+			/Task .+ \(error\) on taskfixture ended with an error: Internal error: the backend went away/,
+		);
 		const row = await waitFor(() => rowOf(api, TASKS, failed.taskId!), { timeoutMs: 5000, message: 'the failed row' });
 		assert.match(String(row.description), /^failed · The backend went away/);
 	},
@@ -236,7 +334,7 @@ taskTest(
 );
 
 taskTest(
-	'the task list is kept in workspace state: a new window\'s list shows the tasks and fetches a result again from the server',
+	"the task list is kept in workspace state: a new window's list shows the tasks and fetches a result again from the server",
 	async () => {
 		const api = await switchboard();
 		await taskFixture();
@@ -248,10 +346,13 @@ taskTest(
 		const memento = new Map<string, unknown>();
 		const state = {
 			get: <T>(key: string, fallback?: T) => (memento.has(key) ? memento.get(key) : fallback) as T,
-			update: (key: string, value: unknown) => Promise.resolve(void memento.set(key, JSON.parse(JSON.stringify(value)))),
+			update: (key: string, value: unknown) =>
+				Promise.resolve(void memento.set(key, JSON.parse(JSON.stringify(value)))),
 			keys: () => [...memento.keys()],
 		} as unknown as vscode.Memento;
-		const persisted = JSON.parse(JSON.stringify(api.tasks.all().map(({ result: _r, progress: _p, ...rest }) => rest))) as unknown[];
+		const persisted = JSON.parse(
+			JSON.stringify(api.tasks.all().map(({ result: _r, progress: _p, ...rest }) => rest)),
+		) as unknown[];
 		await state.update(TASKS_STATE_KEY, persisted);
 		const next = new TaskList(api.manager, state);
 		try {
@@ -261,11 +362,25 @@ taskTest(
 			const result = await next.result(TASKS, outcome.taskId);
 			assert.equal((result.content[0] as { text?: string }).text, 'worked 200 ms');
 			// A task the server no longer knows: a clear error naming the server.
-			const gone = { server: TASKS, taskId: 'gone-task', tool: 'work', arguments: {}, status: 'working', startedAt: Date.now(), origin: 'Call Tool' };
+			const gone = {
+				server: TASKS,
+				taskId: 'gone-task',
+				tool: 'work',
+				arguments: {},
+				status: 'working',
+				startedAt: Date.now(),
+				origin: 'Call Tool',
+			};
 			await state.update(TASKS_STATE_KEY, [gone]);
 			const third = new TaskList(api.manager, state);
-			await waitFor(() => third.get(TASKS, 'gone-task')?.error, { timeoutMs: 10_000, message: 'the lost task to be marked' });
-			assert.match(third.get(TASKS, 'gone-task')?.error ?? '', /MCP server 'taskfixture': Task gone-task \(work\) is no longer known to taskfixture/);
+			await waitFor(() => third.get(TASKS, 'gone-task')?.error, {
+				timeoutMs: 10_000,
+				message: 'the lost task to be marked',
+			});
+			assert.match(
+				third.get(TASKS, 'gone-task')?.error ?? '',
+				/MCP server 'taskfixture': Task gone-task \(work\) is no longer known to taskfixture/,
+			);
 			third.dispose();
 		} finally {
 			next.dispose();
@@ -277,16 +392,22 @@ taskTest(
 );
 
 taskTest(
-	'a 2026-07-28 server\'s own task (tasks extension): its question comes up in the quick input, the answer goes back with tasks/update, the Tasks row ends completed; Cancel on a row cancels on the server',
+	"a 2026-07-28 server's own task (tasks extension): its question comes up in the quick input, the answer goes back with tasks/update, the Tasks row ends completed; Cancel on a row cancels on the server",
 	async () => {
 		needDriver();
 		const api = await switchboard();
 		await taskFixture(TASKS26, ['--modern']);
 		const running = api.manager.get(TASKS26)?.state;
-		assert.ok(running?.kind === 'running' && running.client.era === 'modern' && running.client.supportsTasksExtension(), 'the fixture speaks 2026-07-28 with the tasks extension');
+		assert.ok(
+			running?.kind === 'running' && running.client.era === 'modern' && running.client.supportsTasksExtension(),
+			'the fixture speaks 2026-07-28 with the tasks extension',
+		);
 		const asking = callTool({ server: TASKS26, tool: 'ask', arguments: { question: 'Which colour is the sea?' } });
 		await waitForQuickInput('Which colour is the sea?', 30_000);
-		await waitFor(() => api.tasks.all().find((e) => e.server === TASKS26 && e.tool === 'ask' && e.status === 'input_required'), { timeoutMs: 5000, message: 'the Tasks list to show the task waiting for input' });
+		await waitFor(
+			() => api.tasks.all().find((e) => e.server === TASKS26 && e.tool === 'ask' && e.status === 'input_required'),
+			{ timeoutMs: 5000, message: 'the Tasks list to show the task waiting for input' },
+		);
 		await answerInputBox('teal');
 		await waitForQuickInput(`Review what ${TASKS26} will receive`);
 		await answerQuickPick('Accept');
@@ -294,15 +415,29 @@ taskTest(
 		assert.equal(outcome.error, undefined, outcome.error);
 		assert.ok(outcome.taskId, 'the server ran it as a task');
 		assert.match((await vscode.workspace.openTextDocument(outcome.document!)).getText(), /answer: teal/);
-		await waitFor(() => /^completed/.test(String(rowOf(api, TASKS26, outcome.taskId!)?.description)), { timeoutMs: 5000, message: 'the row to say completed' });
+		await waitFor(() => /^completed/.test(String(rowOf(api, TASKS26, outcome.taskId!)?.description)), {
+			timeoutMs: 5000,
+			message: 'the row to say completed',
+		});
 
 		// The same Cancel as for a 2025-11-25 task: tasks/cancel (an acknowledgement), then the server reports it cancelled.
 		const long = callTool({ server: TASKS26, tool: 'work', arguments: { ms: 60_000, steps: 60 } });
-		const entry = await waitFor(() => api.tasks.all().find((e) => e.server === TASKS26 && e.tool === 'work' && e.status === 'working' && e.statusMessage !== undefined), { timeoutMs: 10_000, message: 'the task to run' });
+		const entry = await waitFor(
+			() =>
+				api.tasks
+					.all()
+					.find(
+						(e) => e.server === TASKS26 && e.tool === 'work' && e.status === 'working' && e.statusMessage !== undefined,
+					),
+			{ timeoutMs: 10_000, message: 'the task to run' },
+		);
 		assert.equal(rowOf(api, TASKS26, entry.taskId)?.contextValue, 'mcpTask.live', 'a live row (the Cancel button)');
 		await vscode.commands.executeCommand('mcpSwitchboard.cancelTask', { server: TASKS26, taskId: entry.taskId });
 		assert.equal((await long).cancelled, true, 'the call reports the cancel');
-		await waitFor(() => api.tasks.get(TASKS26, entry.taskId)?.status === 'cancelled', { timeoutMs: 5000, message: 'cancelled in the list' });
+		await waitFor(() => api.tasks.get(TASKS26, entry.taskId)?.status === 'cancelled', {
+			timeoutMs: 5000,
+			message: 'cancelled in the list',
+		});
 		assert.ok(running.kind === 'running');
 		assert.equal((await running.client.getTask(entry.taskId)).status, 'cancelled', 'the server has it cancelled');
 	},

@@ -7,7 +7,16 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../../src/extension';
-import { answerInputBox, answerQuickPick, extensionApi, quickInputClose, quickInputRows, sleep, test, waitFor } from './harness';
+import {
+	answerInputBox,
+	answerQuickPick,
+	extensionApi,
+	quickInputClose,
+	quickInputRows,
+	sleep,
+	test,
+	waitFor,
+} from './harness';
 import { needDriver, quickInput, waitForQuickInput } from './elicitationSupport';
 
 const repo = process.env.MCP_SWITCHBOARD_E2E_REPO ?? '';
@@ -55,7 +64,8 @@ test(
 		}
 		assert.deepEqual(spawned(), [], 'no server process was started');
 		for (const view of api.manager.servers()) {
-			if (view.source.kind !== 'user') assert.equal(view.state.kind, 'needsTrust', `${view.name} (${view.source.label}) waits for trust`);
+			if (view.source.kind !== 'user')
+				assert.equal(view.state.kind, 'needsTrust', `${view.name} (${view.source.label}) waits for trust`);
 		}
 
 		// The tree shows the configuration as written: no input asked, no environment variable expanded, no envFile read.
@@ -69,11 +79,19 @@ test(
 		assert.equal(remote.url, 'http://127.0.0.1:9/mcp?team=${input:repoToken}');
 		assert.deepEqual(remote.headers, { Authorization: 'Bearer ${env:GITHUB_TOKEN}' });
 		assert.match(tooltip(api, 'ws-remote'), /team=.{0,4}input:repoToken/);
-		assert.doesNotMatch(JSON.stringify(api.manager.servers().map((v) => v.config)), /read-before-trust/, 'the envFile was not merged in');
+		assert.doesNotMatch(
+			JSON.stringify(api.manager.servers().map((v) => v.config)),
+			/read-before-trust/,
+			'the envFile was not merged in',
+		);
 
 		const row = api.tree.getTreeItem({ kind: 'server', server: 'ws-json' });
 		assert.match(String(row.description), /^needs trust/);
-		assert.equal(row.command?.command, 'mcpSwitchboard.startServer', 'a click on the row is the user asking to start it');
+		assert.equal(
+			row.command?.command,
+			'mcpSwitchboard.startServer',
+			'a click on the row is the user asking to start it',
+		);
 	},
 	{ timeoutMs: 60_000 },
 );
@@ -114,12 +132,20 @@ test(
 			// With only one place to save to, no "Save the server in" pick: the flow ends here.
 			const done = await Promise.race([adding.then((r) => ({ result: r })), sleep(5000).then(() => undefined)]);
 			const shown = await quickInput();
-			assert.ok(done, `Add Server finished without asking where to save (showing: ${JSON.stringify(shown?.text.slice(0, 200))})`);
+			assert.ok(
+				done,
+				`Add Server finished without asking where to save (showing: ${JSON.stringify(shown?.text.slice(0, 200))})`,
+			);
 			assert.equal(done.result, name);
-			const saved = vscode.workspace.getConfiguration('mcpSwitchboard').inspect<Record<string, unknown>>('servers')?.globalValue;
+			const saved = vscode.workspace
+				.getConfiguration('mcpSwitchboard')
+				.inspect<Record<string, unknown>>('servers')?.globalValue;
 			assert.ok(saved?.[name], 'saved in user settings');
 			assert.equal(fs.readFileSync(settingsFile, 'utf8'), before, "the workspace's settings.json is untouched");
-			await waitFor(() => stateOf(api, name) === 'running' || stateOf(api, name) === 'starting', { timeoutMs: 15_000, message: 'the user-level server to start in Restricted Mode' });
+			await waitFor(() => stateOf(api, name) === 'running' || stateOf(api, name) === 'starting', {
+				timeoutMs: 15_000,
+				message: 'the user-level server to start in Restricted Mode',
+			});
 		} finally {
 			await quickInputClose();
 			await config.update('servers', previous, vscode.ConfigurationTarget.Global);
@@ -139,8 +165,14 @@ test(
 			await waitForQuickInput('Import MCP servers from');
 			// The pick's rows are drawn after its title: wait for them (the Browse row is always there) before reading.
 			let rows = await quickInputRows();
-			await waitFor(async () => (rows = await quickInputRows()).some((r) => r.label.includes('Browse')), { timeoutMs: 15_000, message: () => `the Browse row (rows: ${JSON.stringify(rows)})` });
-			assert.ok(!rows.some((r) => r.label.startsWith('Cursor (') && r.label !== 'Cursor (user)'), `no workspace file offered: ${JSON.stringify(rows.map((r) => r.label))}`);
+			await waitFor(async () => (rows = await quickInputRows()).some((r) => r.label.includes('Browse')), {
+				timeoutMs: 15_000,
+				message: () => `the Browse row (rows: ${JSON.stringify(rows)})`,
+			});
+			assert.ok(
+				!rows.some((r) => r.label.startsWith('Cursor (') && r.label !== 'Cursor (user)'),
+				`no workspace file offered: ${JSON.stringify(rows.map((r) => r.label))}`,
+			);
 		} finally {
 			await quickInputClose();
 		}
@@ -151,7 +183,9 @@ test(
 		assert.deepEqual(named, [], 'nothing imported from the workspace');
 		const shown = await quickInput();
 		assert.equal(shown, undefined, `and no pick was shown for it: ${JSON.stringify(shown)}`);
-		const saved = vscode.workspace.getConfiguration('mcpSwitchboard').inspect<Record<string, unknown>>('servers')?.globalValue ?? {};
+		const saved =
+			vscode.workspace.getConfiguration('mcpSwitchboard').inspect<Record<string, unknown>>('servers')?.globalValue ??
+			{};
 		assert.equal(Object.hasOwn(saved, 'cursor-ws'), false);
 	},
 	{ timeoutMs: 30_000 },

@@ -10,7 +10,18 @@ import type { SwitchboardApi } from '../../../src/extension';
 import type { CallOutcome } from '../../../src/vscode/tools/commands';
 import type { TreeNode } from '../../../src/vscode/tree/serversTree';
 import { setTrustPromptForTests } from '../../../src/vscode/trust/trust';
-import { answerInputBox, answerQuickPick, driver, extensionApi, hasDriver, quickInputRows, screenshot, sleep, test, waitFor } from './harness';
+import {
+	answerInputBox,
+	answerQuickPick,
+	driver,
+	extensionApi,
+	hasDriver,
+	quickInputRows,
+	screenshot,
+	sleep,
+	test,
+	waitFor,
+} from './harness';
 
 const SERVER = 'everything';
 
@@ -28,8 +39,12 @@ async function trusted(a: SwitchboardApi): Promise<void> {
 	setTrustPromptForTests(async (server) => (server === SERVER ? true : undefined));
 	try {
 		await vscode.commands.executeCommand('mcpSwitchboard.startServer', SERVER);
-		if (a.manager.get(SERVER)?.state.kind === 'needsTrust') await vscode.commands.executeCommand('mcpSwitchboard.resetTrust');
-		await waitFor(() => a.manager.get(SERVER)?.state.kind !== 'needsTrust', { timeoutMs: 10_000, message: `'${SERVER}' allowed to start` });
+		if (a.manager.get(SERVER)?.state.kind === 'needsTrust')
+			await vscode.commands.executeCommand('mcpSwitchboard.resetTrust');
+		await waitFor(() => a.manager.get(SERVER)?.state.kind !== 'needsTrust', {
+			timeoutMs: 10_000,
+			message: `'${SERVER}' allowed to start`,
+		});
 	} finally {
 		setTrustPromptForTests(undefined);
 	}
@@ -45,7 +60,10 @@ async function running(timeoutMs = 30_000): Promise<SwitchboardApi> {
 			const view = a.manager.get(SERVER);
 			return view?.state.kind === 'running' && view.tools.length > 0;
 		},
-		{ timeoutMs, message: `server '${SERVER}' running with tools (state: ${a.manager.get(SERVER)?.state.kind ?? 'not configured'})` },
+		{
+			timeoutMs,
+			message: `server '${SERVER}' running with tools (state: ${a.manager.get(SERVER)?.state.kind ?? 'not configured'})`,
+		},
 	);
 	return a;
 }
@@ -68,7 +86,11 @@ async function quickInputShowing(text: string): Promise<void> {
 	);
 }
 
-function child(a: SwitchboardApi, parent: TreeNode | undefined, predicate: (node: TreeNode, item: vscode.TreeItem) => boolean): TreeNode | undefined {
+function child(
+	a: SwitchboardApi,
+	parent: TreeNode | undefined,
+	predicate: (node: TreeNode, item: vscode.TreeItem) => boolean,
+): TreeNode | undefined {
 	return a.tree.getChildren(parent).find((node) => predicate(node, a.tree.getTreeItem(node)));
 }
 
@@ -77,10 +99,13 @@ function label(item: vscode.TreeItem): string {
 }
 
 async function activeText(predicate: (editor: vscode.TextEditor) => boolean, message: string): Promise<string> {
-	const editor = await waitFor(() => {
-		const e = vscode.window.activeTextEditor;
-		return e && predicate(e) ? e : undefined;
-	}, { timeoutMs: 10_000, message });
+	const editor = await waitFor(
+		() => {
+			const e = vscode.window.activeTextEditor;
+			return e && predicate(e) ? e : undefined;
+		},
+		{ timeoutMs: 10_000, message },
+	);
 	return editor.document.getText();
 }
 
@@ -100,7 +125,9 @@ test('the Servers tree lists server-everything with its state, counts and tools'
 	const tools = a.tree.getChildren(toolsGroup).map((node) => a.tree.getTreeItem(node));
 	const echo = tools.find((t) => label(t) === 'echo' || String(t.id).endsWith('/tools/echo'));
 	assert.ok(echo, `echo among ${tools.map(label).join(', ')}`);
-	const longRunning = a.tree.getChildren(toolsGroup).find((n) => n.kind === 'tool' && n.tool.tool.name === 'trigger-long-running-operation');
+	const longRunning = a.tree
+		.getChildren(toolsGroup)
+		.find((n) => n.kind === 'tool' && n.tool.tool.name === 'trigger-long-running-operation');
 	assert.ok(longRunning);
 	// Badges come from annotations; the tooltip, built on hover, carries the input schema.
 	assert.match(String(a.tree.getTreeItem(longRunning).description), /read-only/);
@@ -109,7 +136,10 @@ test('the Servers tree lists server-everything with its state, counts and tools'
 	const serverTooltip = a.tree.resolveTreeItem(a.tree.getTreeItem(server), server).tooltip as vscode.MarkdownString;
 	assert.match(serverTooltip.value, /Protocol: 2025/);
 	// The status bar repaints debounced, and servers a previous suite configured may still be on their way out.
-	await waitFor(() => /MCP 1\/1/.test(a.statusText()), { timeoutMs: 10_000, message: 'the status bar to read "MCP 1/1"' });
+	await waitFor(() => /MCP 1\/1/.test(a.statusText()), {
+		timeoutMs: 10_000,
+		message: 'the status bar to read "MCP 1/1"',
+	});
 });
 
 test('Call Tool on echo: pick the tool, answer the input box, read the result editor', async () => {
@@ -147,21 +177,36 @@ test('a long-running tool reports progress in a notification and can be cancelle
 	await answerInputBox('60');
 	await quickInputShowing('steps');
 	await answerInputBox('60');
-	const active = await waitFor(() => a.activeCalls().find((c) => c.tool === 'trigger-long-running-operation' && c.progress.length >= 2), {
-		timeoutMs: 15_000,
-		message: 'two progress notifications',
-	});
+	const active = await waitFor(
+		() => a.activeCalls().find((c) => c.tool === 'trigger-long-running-operation' && c.progress.length >= 2),
+		{
+			timeoutMs: 15_000,
+			message: 'two progress notifications',
+		},
+	);
 	assert.equal(active.progress[0]?.total, 60);
 	if (hasDriver()) {
 		// The notification a person sees: the server and tool, and the count from notifications/progress.
 		await vscode.commands.executeCommand('notifications.showList');
 		try {
-			await waitFor(async () => {
-				const texts = (await driver({ action: 'texts', selector: '.notifications-center .notification-list-item' })) as string[];
-				return texts.some((t) => /everything: Trigger Long Running Operation Tool: \d+\/60/.test(t) && t.includes('Cancel'));
-			}, { timeoutMs: 15_000, message: 'the progress notification with its count and Cancel button' });
+			await waitFor(
+				async () => {
+					const texts = (await driver({
+						action: 'texts',
+						selector: '.notifications-center .notification-list-item',
+					})) as string[];
+					return texts.some(
+						(t) => /everything: Trigger Long Running Operation Tool: \d+\/60/.test(t) && t.includes('Cancel'),
+					);
+				},
+				{ timeoutMs: 15_000, message: 'the progress notification with its count and Cancel button' },
+			);
 			// Press its Cancel button, as a person does.
-			await driver({ action: 'click', selector: '.notifications-center .notification-list-item:has-text("Trigger Long Running Operation Tool") .monaco-button:has-text("Cancel")' });
+			await driver({
+				action: 'click',
+				selector:
+					'.notifications-center .notification-list-item:has-text("Trigger Long Running Operation Tool") .monaco-button:has-text("Cancel")',
+			});
 		} finally {
 			await vscode.commands.executeCommand('notifications.hideList');
 		}
@@ -174,7 +219,11 @@ test('a long-running tool reports progress in a notification and can be cancelle
 	assert.equal(outcome.result, undefined);
 	assert.equal(a.activeCalls().length, 0);
 	// The connection survives a cancelled call.
-	const again = await vscode.commands.executeCommand<CallOutcome | undefined>('mcpSwitchboard.callTool', { server: SERVER, tool: 'echo', arguments: { message: 'still here' } });
+	const again = await vscode.commands.executeCommand<CallOutcome | undefined>('mcpSwitchboard.callTool', {
+		server: SERVER,
+		tool: 'echo',
+		arguments: { message: 'still here' },
+	});
 	assert.match(JSON.stringify(again?.result?.content), /still here/);
 });
 
@@ -188,7 +237,8 @@ test('a resource opens in a read-only editor whose language follows its MIME typ
 	assert.equal(uri?.scheme, 'switchboard-resource');
 	const text = await activeText((e) => e.document.uri.scheme === 'switchboard-resource', 'the resource editor');
 	assert.ok(text.length > 0, 'the resource has text');
-	if (resource.mimeType === 'text/markdown') assert.equal(vscode.window.activeTextEditor?.document.languageId, 'markdown');
+	if (resource.mimeType === 'text/markdown')
+		assert.equal(vscode.window.activeTextEditor?.document.languageId, 'markdown');
 });
 
 test('a prompt with arguments asks for them and opens its messages as Markdown', async () => {
@@ -199,7 +249,10 @@ test('a prompt with arguments asks for them and opens its messages as Markdown',
 	await quickInputShowing('state');
 	await answerInputBox('Illinois');
 	await call;
-	const text = await activeText((e) => e.document.uri.scheme === 'switchboard-result' && e.document.getText().includes('args-prompt'), 'the prompt document');
+	const text = await activeText(
+		(e) => e.document.uri.scheme === 'switchboard-result' && e.document.getText().includes('args-prompt'),
+		'the prompt document',
+	);
 	assert.match(text, /Springfield, Illinois/);
 	assert.match(text, /## user/);
 	assert.equal(vscode.window.activeTextEditor?.document.languageId, 'markdown');
@@ -215,10 +268,13 @@ test('Restart Server reconnects and the tree shows the tools again', async () =>
 	});
 	try {
 		await vscode.commands.executeCommand('mcpSwitchboard.restartServer', SERVER);
-		await waitFor(() => {
-			const state = a.manager.get(SERVER)?.state;
-			return state?.kind === 'running' && before?.kind === 'running' && state.client !== before.client;
-		}, { timeoutMs: 30_000, message: 'a new connection after restart' });
+		await waitFor(
+			() => {
+				const state = a.manager.get(SERVER)?.state;
+				return state?.kind === 'running' && before?.kind === 'running' && state.client !== before.client;
+			},
+			{ timeoutMs: 30_000, message: 'a new connection after restart' },
+		);
 	} finally {
 		subscription.dispose();
 	}
@@ -257,13 +313,23 @@ test('the server log channel holds lifecycle events and, at Trace level, the JSO
 	await answerQuickPick('Trace');
 	await setting;
 	const marker = `trace marker ${Date.now()}`;
-	const outcome = await vscode.commands.executeCommand<CallOutcome | undefined>('mcpSwitchboard.callTool', { server: SERVER, tool: 'echo', arguments: { message: marker } });
+	const outcome = await vscode.commands.executeCommand<CallOutcome | undefined>('mcpSwitchboard.callTool', {
+		server: SERVER,
+		tool: 'echo',
+		arguments: { message: marker },
+	});
 	assert.ok(outcome?.result);
-	const file = await waitFor(() => logFile(a, SERVER), { timeoutMs: 10_000, message: `a log file for "MCP: ${SERVER}" under ${a.logUri.fsPath}` });
-	const text = await waitFor(() => {
-		const t = fs.readFileSync(file, 'utf8');
-		return t.includes(marker) ? t : undefined;
-	}, { timeoutMs: 10_000, message: `the traced call in ${file}` });
+	const file = await waitFor(() => logFile(a, SERVER), {
+		timeoutMs: 10_000,
+		message: `a log file for "MCP: ${SERVER}" under ${a.logUri.fsPath}`,
+	});
+	const text = await waitFor(
+		() => {
+			const t = fs.readFileSync(file, 'utf8');
+			return t.includes(marker) ? t : undefined;
+		},
+		{ timeoutMs: 10_000, message: `the traced call in ${file}` },
+	);
 	assert.match(text, /\[trace\].*tools\/call/);
 	assert.match(text, /\[info\]/, 'lifecycle lines');
 });
@@ -273,12 +339,22 @@ test('a server whose command does not exist shows in error with a helpful messag
 	const config = vscode.workspace.getConfiguration('mcpSwitchboard');
 	const previous = config.inspect<Record<string, unknown>>('servers')?.globalValue;
 	const name = 'broken-e2e';
-	await config.update('servers', { ...(previous ?? {}), [name]: { command: 'mcp-switchboard-no-such-command', args: [] } }, vscode.ConfigurationTarget.Global);
+	await config.update(
+		'servers',
+		{ ...(previous ?? {}), [name]: { command: 'mcp-switchboard-no-such-command', args: [] } },
+		vscode.ConfigurationTarget.Global,
+	);
 	try {
-		const state = await waitFor(() => {
-			const s = a.manager.get(name)?.state;
-			return s?.kind === 'error' ? s : undefined;
-		}, { timeoutMs: 20_000, message: `server '${name}' in error (state: ${a.manager.get(name)?.state.kind ?? 'absent'})` });
+		const state = await waitFor(
+			() => {
+				const s = a.manager.get(name)?.state;
+				return s?.kind === 'error' ? s : undefined;
+			},
+			{
+				timeoutMs: 20_000,
+				message: `server '${name}' in error (state: ${a.manager.get(name)?.state.kind ?? 'absent'})`,
+			},
+		);
 		assert.match(state.message, /mcp-switchboard-no-such-command/);
 		const node = a.tree.serverNode(name);
 		const item = a.tree.getTreeItem(node);
@@ -286,15 +362,24 @@ test('a server whose command does not exist shows in error with a helpful messag
 		const [messageNode] = a.tree.getChildren(node);
 		assert.equal(messageNode?.kind, 'message');
 		assert.match(label(a.tree.getTreeItem(messageNode)), /mcp-switchboard-no-such-command/);
-		await waitFor(() => a.statusText().includes('$(warning)'), { timeoutMs: 15_000, message: 'the status bar warning' });
+		await waitFor(() => a.statusText().includes('$(warning)'), {
+			timeoutMs: 15_000,
+			message: 'the status bar warning',
+		});
 		if (hasDriver()) {
 			// One error notification naming the server (toasts are hidden in this test mode; the notification center keeps it).
 			await vscode.commands.executeCommand('notifications.showList');
 			try {
-				const messages = await waitFor(async () => {
-					const texts = (await driver({ action: 'texts', selector: '.notifications-center .notification-list-item' })) as string[];
-					return texts.some((t) => t.includes(`MCP server '${name}'`)) ? texts : undefined;
-				}, { timeoutMs: 15_000, message: `an error notification naming '${name}'` });
+				const messages = await waitFor(
+					async () => {
+						const texts = (await driver({
+							action: 'texts',
+							selector: '.notifications-center .notification-list-item',
+						})) as string[];
+						return texts.some((t) => t.includes(`MCP server '${name}'`)) ? texts : undefined;
+					},
+					{ timeoutMs: 15_000, message: `an error notification naming '${name}'` },
+				);
 				const ours = messages.filter((t) => t.includes(`MCP server '${name}'`));
 				assert.equal(ours.length, 1, 'one notification, not one per retry');
 				assert.match(ours[0] ?? '', /Show Output/);
@@ -329,20 +414,37 @@ test('screenshot: the populated Servers tree', async () => {
 		assert.ok(file && fs.existsSync(file), 'the screenshot was saved');
 		const rows = (await driver({ action: 'texts', selector: '.pane-body .monaco-list-row .label-name' })) as string[];
 		// Tools show their title when they have one (echo's is "Echo Tool").
-		const echoLabel = label(a.tree.getTreeItem({ kind: 'tool', server: SERVER, tool: a.manager.get(SERVER)?.tools.find((t) => t.tool.name === 'echo') as never }));
-		assert.ok(rows.includes(SERVER) && rows.includes(echoLabel), `tree rows on screen: ${rows.slice(0, 20).join(', ')}`);
+		const echoLabel = label(
+			a.tree.getTreeItem({
+				kind: 'tool',
+				server: SERVER,
+				tool: a.manager.get(SERVER)?.tools.find((t) => t.tool.name === 'echo') as never,
+			}),
+		);
+		assert.ok(
+			rows.includes(SERVER) && rows.includes(echoLabel),
+			`tree rows on screen: ${rows.slice(0, 20).join(', ')}`,
+		);
 	}
 });
 
 test('results show images as files, structured content as JSON, clickable resource links, and isError at the top', async () => {
 	await running();
-	const call = (tool: string, args: Record<string, unknown>) => vscode.commands.executeCommand<CallOutcome | undefined>('mcpSwitchboard.callTool', { server: SERVER, tool, arguments: args });
+	const call = (tool: string, args: Record<string, unknown>) =>
+		vscode.commands.executeCommand<CallOutcome | undefined>('mcpSwitchboard.callTool', {
+			server: SERVER,
+			tool,
+			arguments: args,
+		});
 
 	const image = await call('get-tiny-image', {});
 	assert.ok(image?.document);
 	const imageDocument = await vscode.workspace.openTextDocument(image.document);
 	assert.match(imageDocument.getText(), /\[image \d+: image\/png, [\d.]+ (B|KB)\]/);
-	const imageLinks = await vscode.commands.executeCommand<vscode.DocumentLink[]>('vscode.executeLinkProvider', imageDocument.uri);
+	const imageLinks = await vscode.commands.executeCommand<vscode.DocumentLink[]>(
+		'vscode.executeLinkProvider',
+		imageDocument.uri,
+	);
 	const file = imageLinks.find((l) => l.target?.scheme === 'file' && l.target.path.endsWith('.png'))?.target;
 	assert.ok(file, `a link to the saved PNG among ${imageLinks.map((l) => l.target?.toString()).join(', ')}`);
 	assert.ok(fs.statSync(file.fsPath).size > 0, 'the image was written');
@@ -353,7 +455,10 @@ test('results show images as files, structured content as JSON, clickable resour
 
 	const links = await call('get-resource-links', { count: 2 });
 	const linksDocument = await vscode.workspace.openTextDocument(links?.document as vscode.Uri);
-	const documentLinks = await vscode.commands.executeCommand<vscode.DocumentLink[]>('vscode.executeLinkProvider', linksDocument.uri);
+	const documentLinks = await vscode.commands.executeCommand<vscode.DocumentLink[]>(
+		'vscode.executeLinkProvider',
+		linksDocument.uri,
+	);
 	const resourceLink = documentLinks.find((l) => l.target?.scheme === 'switchboard-resource');
 	assert.ok(resourceLink?.target, `a resource link among ${documentLinks.map((l) => l.target?.toString()).join(', ')}`);
 	await vscode.commands.executeCommand('vscode.open', resourceLink.target);
@@ -370,7 +475,11 @@ test('Copy Tool Name puts the qualified name on the clipboard', async () => {
 	const a = await running();
 	const echo = a.manager.get(SERVER)?.tools.find((t) => t.tool.name === 'echo');
 	assert.ok(echo);
-	const copied = await vscode.commands.executeCommand<string>('mcpSwitchboard.copyToolName', { kind: 'tool', server: SERVER, tool: echo } satisfies TreeNode);
+	const copied = await vscode.commands.executeCommand<string>('mcpSwitchboard.copyToolName', {
+		kind: 'tool',
+		server: SERVER,
+		tool: echo,
+	} satisfies TreeNode);
 	assert.equal(copied, echo.qualifiedName);
 	assert.equal(await vscode.env.clipboard.readText(), echo.qualifiedName);
 });
@@ -381,7 +490,9 @@ test('Add Server: a command line and a name write the setting, and the server st
 	const previous = config.inspect<Record<string, unknown>>('servers')?.globalValue;
 	const view = a.manager.get(SERVER);
 	assert.ok(view?.config.type === 'stdio');
-	const commandLine = [view.config.command, ...(view.config.args ?? [])].map((w) => (/\s/.test(w) ? `"${w}"` : w)).join(' ');
+	const commandLine = [view.config.command, ...(view.config.args ?? [])]
+		.map((w) => (/\s/.test(w) ? `"${w}"` : w))
+		.join(' ');
 	const name = 'added-e2e';
 	const adding = vscode.commands.executeCommand('mcpSwitchboard.addServer');
 	try {
@@ -394,13 +505,26 @@ test('Add Server: a command line and a name write the setting, and the server st
 		await quickInputShowing('Save the server in');
 		await answerQuickPick('User settings');
 		await adding;
-		const saved = vscode.workspace.getConfiguration('mcpSwitchboard').inspect<Record<string, { command?: string }>>('servers')?.globalValue;
+		const saved = vscode.workspace
+			.getConfiguration('mcpSwitchboard')
+			.inspect<Record<string, { command?: string }>>('servers')?.globalValue;
 		assert.equal(saved?.[name]?.command, view.config.command);
-		await waitFor(() => a.manager.get(name)?.state.kind === 'running', { timeoutMs: 30_000, message: `'${name}' running` });
-		await waitFor(() => a.statusText().endsWith(`MCP ${a.manager.servers().filter((v) => v.state.kind === 'running').length}/${a.manager.servers().length}`) && a.statusText().includes('MCP 2/'), {
-			timeoutMs: 15_000,
-			message: `the status bar to count the new server (it says "${a.statusText()}")`,
+		await waitFor(() => a.manager.get(name)?.state.kind === 'running', {
+			timeoutMs: 30_000,
+			message: `'${name}' running`,
 		});
+		await waitFor(
+			() =>
+				a
+					.statusText()
+					.endsWith(
+						`MCP ${a.manager.servers().filter((v) => v.state.kind === 'running').length}/${a.manager.servers().length}`,
+					) && a.statusText().includes('MCP 2/'),
+			{
+				timeoutMs: 15_000,
+				message: `the status bar to count the new server (it says "${a.statusText()}")`,
+			},
+		);
 	} finally {
 		await config.update('servers', previous, vscode.ConfigurationTarget.Global);
 	}
@@ -438,63 +562,95 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
 });
 `;
 
-test('the tree stays usable with 5,000 tools and follows tools/list_changed', async () => {
-	const a = await running();
-	const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-many-')), 'server.js');
-	fs.writeFileSync(script, manyToolsServer(5000));
-	const name = 'many-tools';
-	const config = vscode.workspace.getConfiguration('mcpSwitchboard');
-	const previous = config.inspect<Record<string, unknown>>('servers')?.globalValue;
-	await config.update('servers', { ...(previous ?? {}), [name]: { command: process.execPath, args: [script] } }, vscode.ConfigurationTarget.Global);
-	try {
-		await waitFor(() => a.manager.get(name)?.tools.length === 5000, { timeoutMs: 30_000, message: `'${name}' with 5000 tools` });
-		const group = a.tree.groupNode(name, 'tools');
-		const started = Date.now();
-		const tools = a.tree.getChildren(group);
-		const items = tools.map((node) => a.tree.getTreeItem(node));
-		console.log(`5,000 tool rows built in ${Date.now() - started} ms`);
-		assert.equal(items.length, 5000);
-		assert.equal(a.tree.getTreeItem(group).description, '5000');
-		const last = tools[tools.length - 1] as TreeNode;
-		await vscode.commands.executeCommand('workbench.view.extension.mcpSwitchboard');
-		// Reveal, then look: a reveal that lands while the view is still rendering the 5,000 rows (or before a debounced
-		// refresh repaints it) can leave the list where it was, so each attempt reveals again before it looks.
-		await waitFor(
-			async () => {
-				await a.treeView.reveal(last, { expand: true, select: true, focus: false });
-				if (!hasDriver()) return true;
-				return ((await driver({ action: 'texts', selector: '.pane-body .monaco-list-row .label-name' })) as string[]).includes('tool_4999');
-			},
-			{ timeoutMs: 25_000, intervalMs: 500, message: 'the last of 5,000 tools revealed and tool_4999 on screen' },
+test(
+	'the tree stays usable with 5,000 tools and follows tools/list_changed',
+	async () => {
+		const a = await running();
+		const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-many-')), 'server.js');
+		fs.writeFileSync(script, manyToolsServer(5000));
+		const name = 'many-tools';
+		const config = vscode.workspace.getConfiguration('mcpSwitchboard');
+		const previous = config.inspect<Record<string, unknown>>('servers')?.globalValue;
+		await config.update(
+			'servers',
+			{ ...(previous ?? {}), [name]: { command: process.execPath, args: [script] } },
+			vscode.ConfigurationTarget.Global,
 		);
-		// A call makes the server add a tool and announce it: the group's count follows without a manual refresh.
-		await vscode.commands.executeCommand('mcpSwitchboard.callTool', { server: name, tool: 'tool_0000', arguments: {} });
-		await waitFor(() => a.tree.getTreeItem(group).description === '5001', { timeoutMs: 10_000, message: 'the Tools count to become 5001' });
-		if (hasDriver()) {
+		try {
+			await waitFor(() => a.manager.get(name)?.tools.length === 5000, {
+				timeoutMs: 30_000,
+				message: `'${name}' with 5000 tools`,
+			});
+			const group = a.tree.groupNode(name, 'tools');
+			const started = Date.now();
+			const tools = a.tree.getChildren(group);
+			const items = tools.map((node) => a.tree.getTreeItem(node));
+			console.log(`5,000 tool rows built in ${Date.now() - started} ms`);
+			assert.equal(items.length, 5000);
+			assert.equal(a.tree.getTreeItem(group).description, '5000');
+			const last = tools[tools.length - 1] as TreeNode;
+			await vscode.commands.executeCommand('workbench.view.extension.mcpSwitchboard');
+			// Reveal, then look: a reveal that lands while the view is still rendering the 5,000 rows (or before a debounced
+			// refresh repaints it) can leave the list where it was, so each attempt reveals again before it looks.
 			await waitFor(
-				async () => ((await driver({ action: 'texts', selector: '.pane-body .monaco-list-row' })) as string[]).some((row) => /Tools\s*5001/.test(row)),
-				{ timeoutMs: 10_000, message: 'the row "Tools 5001" on screen' },
+				async () => {
+					await a.treeView.reveal(last, { expand: true, select: true, focus: false });
+					if (!hasDriver()) return true;
+					return (
+						(await driver({ action: 'texts', selector: '.pane-body .monaco-list-row .label-name' })) as string[]
+					).includes('tool_4999');
+				},
+				{ timeoutMs: 25_000, intervalMs: 500, message: 'the last of 5,000 tools revealed and tool_4999 on screen' },
 			);
+			// A call makes the server add a tool and announce it: the group's count follows without a manual refresh.
+			await vscode.commands.executeCommand('mcpSwitchboard.callTool', {
+				server: name,
+				tool: 'tool_0000',
+				arguments: {},
+			});
+			await waitFor(() => a.tree.getTreeItem(group).description === '5001', {
+				timeoutMs: 10_000,
+				message: 'the Tools count to become 5001',
+			});
+			if (hasDriver()) {
+				await waitFor(
+					async () =>
+						((await driver({ action: 'texts', selector: '.pane-body .monaco-list-row' })) as string[]).some((row) =>
+							/Tools\s*5001/.test(row),
+						),
+					{ timeoutMs: 10_000, message: 'the row "Tools 5001" on screen' },
+				);
+			}
+		} finally {
+			await config.update('servers', previous, vscode.ConfigurationTarget.Global);
+			fs.rmSync(path.dirname(script), { recursive: true, force: true });
 		}
-	} finally {
-		await config.update('servers', previous, vscode.ConfigurationTarget.Global);
-		fs.rmSync(path.dirname(script), { recursive: true, force: true });
-	}
-	// On a timeout, say where the removal stopped: the setting as this extension host reads it, the server's state.
-	const seen = () => Object.keys(vscode.workspace.getConfiguration('mcpSwitchboard').inspect<Record<string, unknown>>('servers')?.globalValue ?? {});
-	await waitFor(() => a.manager.get(name) === undefined, {
-		timeoutMs: 10_000,
-		message: () => `'${name}' removed (user setting as read here: [${seen().join(', ')}]; '${name}' is ${a.manager.get(name)?.state.kind ?? 'gone'})`,
-	});
-	// The test's own budget covers its waits (30 + 25 + 10 + 10 + 10 s): with the default 30 s, a slow CI machine ran out
-	// of time (CI: 30 s timeout while another heavy test took 27 s instead of 4 s), not any wait of its own.
-}, { timeoutMs: 90_000 });
+		// On a timeout, say where the removal stopped: the setting as this extension host reads it, the server's state.
+		const seen = () =>
+			Object.keys(
+				vscode.workspace.getConfiguration('mcpSwitchboard').inspect<Record<string, unknown>>('servers')?.globalValue ??
+					{},
+			);
+		await waitFor(() => a.manager.get(name) === undefined, {
+			timeoutMs: 10_000,
+			message: () =>
+				`'${name}' removed (user setting as read here: [${seen().join(', ')}]; '${name}' is ${a.manager.get(name)?.state.kind ?? 'gone'})`,
+		});
+		// The test's own budget covers its waits (30 + 25 + 10 + 10 + 10 s): with the default 30 s, a slow CI machine ran out
+		// of time (CI: 30 s timeout while another heavy test took 27 s instead of 4 s), not any wait of its own.
+	},
+	{ timeoutMs: 90_000 },
+);
 
 test('a resource template asks for its variable with server completions and opens the expanded resource', async () => {
 	const a = await running();
 	const template = a.manager.get(SERVER)?.resourceTemplates.find((t) => t.uriTemplate.includes('/dynamic/text/'));
 	assert.ok(template, 'the text template');
-	const reading = vscode.commands.executeCommand<vscode.Uri | undefined>('mcpSwitchboard.readResource', { kind: 'template', server: SERVER, template } satisfies TreeNode);
+	const reading = vscode.commands.executeCommand<vscode.Uri | undefined>('mcpSwitchboard.readResource', {
+		kind: 'template',
+		server: SERVER,
+		template,
+	} satisfies TreeNode);
 	await quickInputShowing('resourceId');
 	await answerInputBox('3');
 	const uri = await reading;
@@ -503,33 +659,52 @@ test('a resource template asks for its variable with server completions and open
 	assert.match(text, /Resource 3: This is a plaintext resource/);
 });
 
-test('Subscribe keeps an open resource document current on resources/updated', async () => {
-	await running();
-	const resource = { uri: 'demo://resource/dynamic/text/2', name: 'Dynamic text 2' };
-	await vscode.commands.executeCommand('mcpSwitchboard.subscribeResource', { kind: 'resource', server: SERVER, resource } satisfies TreeNode);
-	const document = await waitFor(() => vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'switchboard-resource' && d.uri.query.includes('dynamic%2Ftext%2F2')), { message: 'the subscribed document' });
-	const before = document.getText();
-	assert.match(before, /Resource 2:/);
-	const changed = new Promise<string>((resolve) => {
-		const subscription = vscode.workspace.onDidChangeTextDocument((event) => {
-			if (event.document === document) {
-				subscription.dispose();
-				resolve(event.document.getText());
-			}
+test(
+	'Subscribe keeps an open resource document current on resources/updated',
+	async () => {
+		await running();
+		const resource = { uri: 'demo://resource/dynamic/text/2', name: 'Dynamic text 2' };
+		await vscode.commands.executeCommand('mcpSwitchboard.subscribeResource', {
+			kind: 'resource',
+			server: SERVER,
+			resource,
+		} satisfies TreeNode);
+		const document = await waitFor(
+			() =>
+				vscode.workspace.textDocuments.find(
+					(d) => d.uri.scheme === 'switchboard-resource' && d.uri.query.includes('dynamic%2Ftext%2F2'),
+				),
+			{ message: 'the subscribed document' },
+		);
+		const before = document.getText();
+		assert.match(before, /Resource 2:/);
+		const changed = new Promise<string>((resolve) => {
+			const subscription = vscode.workspace.onDidChangeTextDocument((event) => {
+				if (event.document === document) {
+					subscription.dispose();
+					resolve(event.document.getText());
+				}
+			});
 		});
-	});
-	// server-everything sends notifications/resources/updated every 5 s for subscribed URIs once this is toggled on.
-	const toggle = () => vscode.commands.executeCommand<CallOutcome | undefined>('mcpSwitchboard.callTool', { server: SERVER, tool: 'toggle-subscriber-updates', arguments: {} });
-	await toggle();
-	try {
-		const after = await Promise.race([changed, sleep(15_000).then(() => undefined)]);
-		assert.ok(after !== undefined, 'the document changed after resources/updated');
-		assert.match(after, /Resource 2:/);
-		assert.notEqual(after, before);
-	} finally {
+		// server-everything sends notifications/resources/updated every 5 s for subscribed URIs once this is toggled on.
+		const toggle = () =>
+			vscode.commands.executeCommand<CallOutcome | undefined>('mcpSwitchboard.callTool', {
+				server: SERVER,
+				tool: 'toggle-subscriber-updates',
+				arguments: {},
+			});
 		await toggle();
-	}
-}, { timeoutMs: 40_000 });
+		try {
+			const after = await Promise.race([changed, sleep(15_000).then(() => undefined)]);
+			assert.ok(after !== undefined, 'the document changed after resources/updated');
+			assert.match(after, /Resource 2:/);
+			assert.notEqual(after, before);
+		} finally {
+			await toggle();
+		}
+	},
+	{ timeoutMs: 40_000 },
+);
 
 /** A stdio MCP server with one tool the server marks destructive; its result echoes the arguments it received. */
 const destructiveServer = `
@@ -561,41 +736,55 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
 });
 `;
 
-test('the form handles JSON, boolean and optional fields, and a destructive tool asks before it runs', async () => {
-	const a = await running();
-	const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-destructive-')), 'server.js');
-	fs.writeFileSync(script, destructiveServer);
-	const name = 'destructive';
-	const config = vscode.workspace.getConfiguration('mcpSwitchboard');
-	const previous = config.inspect<Record<string, unknown>>('servers')?.globalValue;
-	await config.update('servers', { ...(previous ?? {}), [name]: { command: process.execPath, args: [script] } }, vscode.ConfigurationTarget.Global);
-	const fill = async (consent: string) => {
-		const call = vscode.commands.executeCommand<CallOutcome | undefined>('mcpSwitchboard.callTool', { server: name });
-		await quickInputShowing('Call Tool on');
-		await answerQuickPick('delete_items');
-		await quickInputShowing('items');
-		await answerInputBox('["a", "b"]');
-		await quickInputShowing('force');
-		await answerQuickPick('true');
-		await quickInputShowing('note');
-		await answerInputBox('');
-		await quickInputShowing('may delete or overwrite data');
-		await answerQuickPick(consent);
-		return call;
-	};
-	try {
-		await waitFor(() => a.manager.get(name)?.tools.length === 1, { timeoutMs: 20_000, message: `'${name}' running with its tool` });
-		const declined = await fill('Cancel');
-		assert.equal(declined?.cancelled, true);
-		assert.equal(declined?.result, undefined, 'nothing ran without consent');
-		const accepted = await fill('Run delete_items');
-		assert.deepEqual(accepted?.arguments, { items: ['a', 'b'], force: true });
-		assert.match(JSON.stringify(accepted?.result?.content), /received \{\\"items\\":\[\\"a\\",\\"b\\"\],\\"force\\":true\}/);
-	} finally {
-		await config.update('servers', previous, vscode.ConfigurationTarget.Global);
-		fs.rmSync(path.dirname(script), { recursive: true, force: true });
-	}
-}, { timeoutMs: 60_000 });
+test(
+	'the form handles JSON, boolean and optional fields, and a destructive tool asks before it runs',
+	async () => {
+		const a = await running();
+		const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-destructive-')), 'server.js');
+		fs.writeFileSync(script, destructiveServer);
+		const name = 'destructive';
+		const config = vscode.workspace.getConfiguration('mcpSwitchboard');
+		const previous = config.inspect<Record<string, unknown>>('servers')?.globalValue;
+		await config.update(
+			'servers',
+			{ ...(previous ?? {}), [name]: { command: process.execPath, args: [script] } },
+			vscode.ConfigurationTarget.Global,
+		);
+		const fill = async (consent: string) => {
+			const call = vscode.commands.executeCommand<CallOutcome | undefined>('mcpSwitchboard.callTool', { server: name });
+			await quickInputShowing('Call Tool on');
+			await answerQuickPick('delete_items');
+			await quickInputShowing('items');
+			await answerInputBox('["a", "b"]');
+			await quickInputShowing('force');
+			await answerQuickPick('true');
+			await quickInputShowing('note');
+			await answerInputBox('');
+			await quickInputShowing('may delete or overwrite data');
+			await answerQuickPick(consent);
+			return call;
+		};
+		try {
+			await waitFor(() => a.manager.get(name)?.tools.length === 1, {
+				timeoutMs: 20_000,
+				message: `'${name}' running with its tool`,
+			});
+			const declined = await fill('Cancel');
+			assert.equal(declined?.cancelled, true);
+			assert.equal(declined?.result, undefined, 'nothing ran without consent');
+			const accepted = await fill('Run delete_items');
+			assert.deepEqual(accepted?.arguments, { items: ['a', 'b'], force: true });
+			assert.match(
+				JSON.stringify(accepted?.result?.content),
+				/received \{\\"items\\":\[\\"a\\",\\"b\\"\],\\"force\\":true\}/,
+			);
+		} finally {
+			await config.update('servers', previous, vscode.ConfigurationTarget.Global);
+			fs.rmSync(path.dirname(script), { recursive: true, force: true });
+		}
+	},
+	{ timeoutMs: 60_000 },
+);
 
 test('an enum argument is a quick pick of its values', async () => {
 	await running();
@@ -618,7 +807,10 @@ test('Stop and Start Server change the tree and the status bar', async () => {
 	const children = a.tree.getChildren(node);
 	assert.equal(children.length, 1);
 	assert.match(label(a.tree.getTreeItem(children[0] as TreeNode)), /^Stopped\. Start it/);
-	await waitFor(() => /MCP 0\//.test(a.statusText()), { timeoutMs: 15_000, message: `the status bar to count 0 running (it says "${a.statusText()}")` });
+	await waitFor(() => /MCP 0\//.test(a.statusText()), {
+		timeoutMs: 15_000,
+		message: `the status bar to count 0 running (it says "${a.statusText()}")`,
+	});
 	// Convention 11: with nothing running, Call Tool stays available and says why it cannot act.
 	const outcome = await vscode.commands.executeCommand('mcpSwitchboard.callTool');
 	assert.equal(outcome, undefined);
@@ -627,49 +819,71 @@ test('Stop and Start Server change the tree and the status bar', async () => {
 	assert.equal(a.tree.getTreeItem(node).contextValue, 'mcpServer.running');
 });
 
-test('with no server configured the view shows the welcome with Add Server and Open Settings', async () => {
-	const a = await running();
-	const config = vscode.workspace.getConfiguration('mcpSwitchboard');
-	const previous = config.inspect<Record<string, unknown>>('servers');
-	await config.update('servers', {}, vscode.ConfigurationTarget.Workspace);
-	await config.update('servers', undefined, vscode.ConfigurationTarget.Global);
-	try {
-		await waitFor(() => a.manager.servers().length === 0, { timeoutMs: 10_000, message: 'no servers' });
-		assert.deepEqual(a.tree.getChildren(), []);
-		await vscode.commands.executeCommand('workbench.view.extension.mcpSwitchboard');
-		if (hasDriver()) {
-			const welcome = await waitFor(async () => ((await driver({ action: 'texts', selector: '.welcome-view-content' })) as string[]).find((t) => t.includes('Add Server')), { timeoutMs: 10_000, message: 'the welcome view' });
-			assert.match(welcome, /Open Settings/);
-			await screenshot('ui-welcome');
+test(
+	'with no server configured the view shows the welcome with Add Server and Open Settings',
+	async () => {
+		const a = await running();
+		const config = vscode.workspace.getConfiguration('mcpSwitchboard');
+		const previous = config.inspect<Record<string, unknown>>('servers');
+		await config.update('servers', {}, vscode.ConfigurationTarget.Workspace);
+		await config.update('servers', undefined, vscode.ConfigurationTarget.Global);
+		try {
+			await waitFor(() => a.manager.servers().length === 0, { timeoutMs: 10_000, message: 'no servers' });
+			assert.deepEqual(a.tree.getChildren(), []);
+			await vscode.commands.executeCommand('workbench.view.extension.mcpSwitchboard');
+			if (hasDriver()) {
+				const welcome = await waitFor(
+					async () =>
+						((await driver({ action: 'texts', selector: '.welcome-view-content' })) as string[]).find((t) =>
+							t.includes('Add Server'),
+						),
+					{ timeoutMs: 10_000, message: 'the welcome view' },
+				);
+				assert.match(welcome, /Open Settings/);
+				await screenshot('ui-welcome');
+			}
+		} finally {
+			await config.update('servers', previous?.workspaceValue, vscode.ConfigurationTarget.Workspace);
+			await config.update('servers', previous?.globalValue, vscode.ConfigurationTarget.Global);
 		}
-	} finally {
-		await config.update('servers', previous?.workspaceValue, vscode.ConfigurationTarget.Workspace);
-		await config.update('servers', previous?.globalValue, vscode.ConfigurationTarget.Global);
-	}
-	await running();
-}, { timeoutMs: 60_000 });
+		await running();
+	},
+	{ timeoutMs: 60_000 },
+);
 
 test('prompt arguments offer the server completions, the second narrowed by the first', async () => {
 	await running();
-	const call = vscode.commands.executeCommand('mcpSwitchboard.getPrompt', { server: SERVER, prompt: 'completable-prompt' });
+	const call = vscode.commands.executeCommand('mcpSwitchboard.getPrompt', {
+		server: SERVER,
+		prompt: 'completable-prompt',
+	});
 	await quickInputShowing('department');
 	if (hasDriver()) {
-		await waitFor(async () => {
-			const labels = (await quickInputRows()).map((row) => row.label);
-			return ['Engineering', 'Sales', 'Marketing', 'Support'].every((d) => labels.includes(d));
-		}, { timeoutMs: 15_000, message: 'the four departments suggested' });
+		await waitFor(
+			async () => {
+				const labels = (await quickInputRows()).map((row) => row.label);
+				return ['Engineering', 'Sales', 'Marketing', 'Support'].every((d) => labels.includes(d));
+			},
+			{ timeoutMs: 15_000, message: 'the four departments suggested' },
+		);
 	}
 	await answerQuickPick('Sales');
 	await quickInputShowing('name');
 	if (hasDriver()) {
-		await waitFor(async () => {
-			const labels = (await quickInputRows()).map((row) => row.label);
-			return ['David', 'Eve', 'Frank'].every((n) => labels.includes(n)) && !labels.includes('Alice');
-		}, { timeoutMs: 15_000, message: "the Sales team suggested (completion context carries the department)" });
+		await waitFor(
+			async () => {
+				const labels = (await quickInputRows()).map((row) => row.label);
+				return ['David', 'Eve', 'Frank'].every((n) => labels.includes(n)) && !labels.includes('Alice');
+			},
+			{ timeoutMs: 15_000, message: 'the Sales team suggested (completion context carries the department)' },
+		);
 	}
 	await answerQuickPick('Eve');
 	await call;
-	const text = await activeText((e) => e.document.uri.scheme === 'switchboard-result' && e.document.getText().includes('completable-prompt'), 'the prompt document');
+	const text = await activeText(
+		(e) => e.document.uri.scheme === 'switchboard-result' && e.document.getText().includes('completable-prompt'),
+		'the prompt document',
+	);
 	assert.match(text, /Please promote Eve to the head of the Sales team/);
 });
 
@@ -681,21 +895,30 @@ test('the status bar item lists the servers and offers their actions', async () 
 	await quickInputShowing('Pick a server for its actions');
 	if (hasDriver()) {
 		const rows = await quickInputRows();
-		assert.ok(rows.some((row) => row.label === SERVER && row.description === 'running'), `a row "${SERVER} running" among ${JSON.stringify(rows)}`);
+		assert.ok(
+			rows.some((row) => row.label === SERVER && row.description === 'running'),
+			`a row "${SERVER} running" among ${JSON.stringify(rows)}`,
+		);
 	}
 	await answerQuickPick(SERVER);
 	await quickInputShowing(SERVER);
 	await answerQuickPick('Restart');
 	await showing;
-	await waitFor(() => {
-		const state = a.manager.get(SERVER)?.state;
-		return state?.kind === 'running' && before?.kind === 'running' && state.client !== before.client;
-	}, { timeoutMs: 30_000, message: 'restarted from the status bar list' });
+	await waitFor(
+		() => {
+			const state = a.manager.get(SERVER)?.state;
+			return state?.kind === 'running' && before?.kind === 'running' && state.client !== before.client;
+		},
+		{ timeoutMs: 30_000, message: 'restarted from the status bar list' },
+	);
 });
 
-test('a binary resource is saved as a file and opened with VS Code\'s own viewer', async () => {
+test("a binary resource is saved as a file and opened with VS Code's own viewer", async () => {
 	await running();
-	const uri = await vscode.commands.executeCommand<vscode.Uri | undefined>('mcpSwitchboard.readResource', { server: SERVER, uri: 'demo://resource/dynamic/blob/1' });
+	const uri = await vscode.commands.executeCommand<vscode.Uri | undefined>('mcpSwitchboard.readResource', {
+		server: SERVER,
+		uri: 'demo://resource/dynamic/blob/1',
+	});
 	assert.equal(uri?.scheme, 'file', `a file, got ${uri?.toString()}`);
 	assert.match(fs.readFileSync(uri.fsPath, 'utf8'), /Resource 1: This is a base64 blob/);
 	await vscode.commands.executeCommand('workbench.action.closeAllEditors');

@@ -115,8 +115,12 @@ export class AppPanel implements vscode.Disposable {
 		const csp = appContentSecurityPolicy(run.app.csp);
 		// "Audit Trail: Host SHOULD log CSP configurations for security review."
 		logger.info(`app ${run.app.uri} of ${run.tool.name}: Content-Security-Policy "${csp.policy}"`);
-		if (csp.rejected.length > 0) logger.warn(`app ${run.app.uri}: ignored declared origins that are not origins: ${csp.rejected.join('; ')}`);
-		if (run.app.permissions.length > 0) logger.info(`app ${run.app.uri}: asks for ${run.app.permissions.join(', ')}; not granted (a webview cannot pass them on)`);
+		if (csp.rejected.length > 0)
+			logger.warn(`app ${run.app.uri}: ignored declared origins that are not origins: ${csp.rejected.join('; ')}`);
+		if (run.app.permissions.length > 0)
+			logger.info(
+				`app ${run.app.uri}: asks for ${run.app.permissions.join(', ')}; not granted (a webview cannot pass them on)`,
+			);
 		this.current = run;
 		this.pageReady = false;
 		this.bridge = new AppBridge(this.deps.host(run, this), {
@@ -125,7 +129,11 @@ export class AppPanel implements vscode.Disposable {
 			tool: run.tool,
 			arguments: run.arguments,
 			hostInfo: this.deps.hostInfo,
-			hostContext: { ...this.deps.baseContext(), displayMode: this.mode, platform: vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop' },
+			hostContext: {
+				...this.deps.baseContext(),
+				displayMode: this.mode,
+				platform: vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop',
+			},
 			displayModes: PANEL_DISPLAY_MODES,
 			csp: csp.approved,
 			post: (message) => this.panel.webview.postMessage({ type: 'app', message }),
@@ -134,7 +142,10 @@ export class AppPanel implements vscode.Disposable {
 		this.lastBridge = this.bridge;
 		this.bridge.toolResult(run.result);
 		this.panel.title = `App: ${run.tool.title ?? run.tool.name}`;
-		this.panel.webview.html = appPanelHtml(csp.policy, `${run.tool.title ?? run.tool.name} · ${run.server} · ${run.app.uri} (sandboxed MCP App)`);
+		this.panel.webview.html = appPanelHtml(
+			csp.policy,
+			`${run.tool.title ?? run.tool.name} · ${run.server} · ${run.app.uri} (sandboxed MCP App)`,
+		);
 	}
 
 	/** Shows a problem in place of the app (the page stays; the bridge is closed). */
@@ -197,7 +208,11 @@ export class AppPanel implements vscode.Disposable {
 				if (!run || this.pageReady) return;
 				this.pageReady = true;
 				this.bridge?.setHostContext(hostContextOf(this.page));
-				void this.panel.webview.postMessage({ type: 'load', html: run.app.html, border: run.app.prefersBorder === true });
+				void this.panel.webview.postMessage({
+					type: 'load',
+					html: run.app.html,
+					border: run.app.prefersBorder === true,
+				});
 				return;
 			case 'context':
 				this.page = message.context;
@@ -207,12 +222,20 @@ export class AppPanel implements vscode.Disposable {
 				this.bridge?.receive(message.message);
 				return;
 			case 'navigated':
-				if (run) this.deps.logger(run.server).warn(`app ${run.app.uri}: tried to leave its page (a navigation, blocked by its frame-src); closed`);
+				if (run)
+					this.deps
+						.logger(run.server)
+						.warn(`app ${run.app.uri}: tried to leave its page (a navigation, blocked by its frame-src); closed`);
 				void this.bridge?.dispose();
 				this.bridge = undefined;
 				return;
 			case 'dropped':
-				if (run) this.deps.logger(run.server).warn(`app ${run.app.uri}: the panel dropped ${Number(message.count)} messages the app sent in one second (more than 300)`);
+				if (run)
+					this.deps
+						.logger(run.server)
+						.warn(
+							`app ${run.app.uri}: the panel dropped ${Number(message.count)} messages the app sent in one second (more than 300)`,
+						);
 				return;
 		}
 	}
@@ -240,7 +263,11 @@ export class AppPanel implements vscode.Disposable {
 			// The person closed the tab: VS Code removes a webview before it tells the extension (WebviewPanel has only
 			// onDidDispose, no "will close"), so the app is gone and cannot be sent ui/resource-teardown any more. What is
 			// left is ended here: its requests in flight are cancelled and nothing more is sent or handled.
-			this.deps.logger(this.current.server).info(`app ${this.current.app.uri}: its tab was closed, so it got no ui/resource-teardown (VS Code removes a webview before telling the extension; the title bar's Close MCP App sends it first); its requests in flight were cancelled`);
+			this.deps
+				.logger(this.current.server)
+				.info(
+					`app ${this.current.app.uri}: its tab was closed, so it got no ui/resource-teardown (VS Code removes a webview before telling the extension; the title bar's Close MCP App sends it first); its requests in flight were cancelled`,
+				);
 		}
 		void bridge?.dispose();
 		for (const disposable of this.disposables) disposable.dispose();

@@ -44,7 +44,16 @@ export interface AppViewsDeps {
 /** Calls a person made that open their tool's app (not a model's: chat and the gateway have their own UI). */
 const OPENING_ORIGINS = new Set<InvocationRecord['origin']>(['palette', 'history', 'file']);
 
-const LOG_LEVELS: Record<LoggingLevel, 'debug' | 'info' | 'warn' | 'error'> = { debug: 'debug', info: 'info', notice: 'info', warning: 'warn', error: 'error', critical: 'error', alert: 'error', emergency: 'error' };
+const LOG_LEVELS: Record<LoggingLevel, 'debug' | 'info' | 'warn' | 'error'> = {
+	debug: 'debug',
+	info: 'info',
+	notice: 'info',
+	warning: 'warn',
+	error: 'error',
+	critical: 'error',
+	alert: 'error',
+	emergency: 'error',
+};
 
 /** The schemes of the documents a call's result opens in (tools/resultDocument.ts, the Call History's JSON). */
 const RESULT_SCHEMES = new Set([RESULT_SCHEME, HISTORY_SCHEME]);
@@ -73,7 +82,9 @@ export class AppViews implements vscode.Disposable {
 			const { target, outcome } = record;
 			if (!OPENING_ORIGINS.has(record.origin) || target.kind !== 'tool' || outcome.kind !== 'result') return;
 			// The call's result document opens after this event: wait for it (briefly), so the app lands beside it.
-			void resultShown().then(() => this.open(target.server, target.name, target.arguments, outcome.result as CallToolResult));
+			void resultShown().then(() =>
+				this.open(target.server, target.name, target.arguments, outcome.result as CallToolResult),
+			);
 		});
 		const close = vscode.commands.registerCommand('mcpSwitchboard.apps.close', () => this.closeApp());
 		this.subscription = vscode.Disposable.from(listener, close);
@@ -94,7 +105,12 @@ export class AppViews implements vscode.Disposable {
 	 * or the server does not list the tool now; a resource that cannot be read or is not an app is shown in the panel
 	 * and the server's log.
 	 */
-	async open(server: string, toolName: string, args: Record<string, unknown>, result: CallToolResult): Promise<AppPanel | undefined> {
+	async open(
+		server: string,
+		toolName: string,
+		args: Record<string, unknown>,
+		result: CallToolResult,
+	): Promise<AppPanel | undefined> {
 		if (!appsEnabled()) return undefined;
 		const tool = this.deps.manager.get(server)?.tools.find((named) => named.tool.name === toolName)?.tool;
 		const uri = tool ? appResourceUri(tool) : undefined;
@@ -102,12 +118,21 @@ export class AppViews implements vscode.Disposable {
 		const key = JSON.stringify([server, toolName]);
 		let view = this.panels.get(key);
 		if (!view) {
-			const panel = vscode.window.createWebviewPanel('mcpSwitchboard.app', `App: ${tool.title ?? tool.name}`, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [] });
+			const panel = vscode.window.createWebviewPanel(
+				'mcpSwitchboard.app',
+				`App: ${tool.title ?? tool.name}`,
+				{ viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+				{ enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [] },
+			);
 			view = new AppPanel(key, panel, {
 				host: (run, target) => this.bridgeHost(run, target),
 				logger: (name) => this.deps.logs.logger(name),
 				hostInfo: this.deps.hostInfo,
-				baseContext: () => ({ locale: vscode.env.language, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, userAgent: `${vscode.env.appName} ${vscode.version}; ${this.deps.hostInfo.name} ${this.deps.hostInfo.version}` }),
+				baseContext: () => ({
+					locale: vscode.env.language,
+					timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+					userAgent: `${vscode.env.appName} ${vscode.version}; ${this.deps.hostInfo.name} ${this.deps.hostInfo.version}`,
+				}),
 			});
 			const created = view;
 			this.panels.set(key, created);
@@ -137,17 +162,23 @@ export class AppViews implements vscode.Disposable {
 			refusal: (tool: Tool) => {
 				const state = manager.get(server)?.state.kind;
 				if (state !== 'running') return `MCP server '${server}' is not running`;
-				if (!this.deps.isEnabled({ server, tool })) return `The tool '${tool.name}' is switched off in the MCP view, so the app may not call it`;
+				if (!this.deps.isEnabled({ server, tool }))
+					return `The tool '${tool.name}' is switched off in the MCP view, so the app may not call it`;
 				return undefined;
 			},
 			callTool: async (tool, args, signal) => {
-				if (!(await consent.confirm(server, tool, args, 'palette'))) throw new McpError(APP_REQUEST_DENIED, `The call of '${tool.name}' was declined`);
+				if (!(await consent.confirm(server, tool, args, 'palette')))
+					throw new McpError(APP_REQUEST_DENIED, `The call of '${tool.name}' was declined`);
 				return manager.callTool(server, tool.name, args, { origin: 'app', signal });
 			},
 			readResource: (uri, signal) => manager.readResource(server, uri, { signal }),
 			openLink: async (url) => {
 				const open = { label: '$(link-external) Open in the browser', detail: url };
-				const choice = await vscode.window.showQuickPick([open, { label: 'Do not open' }], { title: `The app of ${run.tool.name} (${server}) wants to open a link`, placeHolder: url, ignoreFocusOut: true });
+				const choice = await vscode.window.showQuickPick([open, { label: 'Do not open' }], {
+					title: `The app of ${run.tool.name} (${server}) wants to open a link`,
+					placeHolder: url,
+					ignoreFocusOut: true,
+				});
 				if (choice !== open) {
 					logs.channel(server).info(`app ${run.app.uri}: the person did not open ${url}`);
 					return false;
@@ -161,7 +192,8 @@ export class AppViews implements vscode.Disposable {
 				void panel.closeGracefully('the app asked to close');
 			},
 			setDisplayMode: (mode) => panel.setDisplayMode(mode),
-			saveFile: (file) => panel.saveFile(file, `Save ${file.fileName} from the app of ${run.tool.title ?? run.tool.name} (${server})`),
+			saveFile: (file) =>
+				panel.saveFile(file, `Save ${file.fileName} from the app of ${run.tool.title ?? run.tool.name} (${server})`),
 		};
 	}
 
