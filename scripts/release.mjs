@@ -136,9 +136,14 @@ function check(version, current, date) {
 		problems.push(`packages/cli/package.json is at ${cliVersion}, package.json at ${current}`);
 	if (git(['rev-parse', '-q', '--verify', `refs/tags/v${version}`], { allowFailure: true }).status === 0)
 		problems.push(`the tag v${version} exists already`);
-	const dirty = git(['status', '--porcelain']).stdout.trim();
-	if (dirty)
-		notes.push(`the working tree has changes (a release commits only its own): ${dirty.split('\n').length} paths`);
+	// Tracked files only: a release commits its own four files, and untracked ones cannot leak into it.
+	const dirty = git(['status', '--porcelain', '--untracked-files=no']).stdout.trim();
+	if (dirty) {
+		const count = dirty.split('\n').length;
+		notes.push(
+			`${count} tracked file${count === 1 ? ' has' : 's have'} uncommitted changes: commit or stash them first`,
+		);
+	}
 	const entry = changelogEntry(readFileSync(CHANGELOG, 'utf8'), version, date);
 	if (entry.kind === 'missing') problems.push(entry.reason);
 	return { problems, notes, entry };
@@ -151,11 +156,11 @@ async function packageBoth(version, outDir) {
 	return { vsix, tarball };
 }
 
-function printPlan({ version, current, entry, notes, artifacts, testsRun, dryRun }) {
+function printPlan({ version, current, date, entry, notes, artifacts, testsRun, dryRun }) {
 	const changelog =
 		entry.kind === 'present'
 			? `CHANGELOG.md: the "## ${version}" section is there`
-			: `CHANGELOG.md: "## Unreleased" becomes "## ${version} — <today>", under a new empty "## Unreleased"`;
+			: `CHANGELOG.md: "## Unreleased" becomes "## ${version} — ${date}", under a new empty "## Unreleased"`;
 	const lines = [
 		`release plan for ${version}${dryRun ? ' (dry run: nothing was changed)' : ''}`,
 		`  version   ${current} → ${version} in package.json, packages/cli/package.json, package-lock.json`,
@@ -203,7 +208,7 @@ async function release(args) {
 		const outDir = mkdtempSync(join(tmpdir(), 'mcp-switchboard-release-'));
 		try {
 			const artifacts = await packageBoth(version, outDir);
-			printPlan({ version, current, entry, notes, artifacts, testsRun: false, dryRun });
+			printPlan({ version, current, date, entry, notes, artifacts, testsRun: false, dryRun });
 		} finally {
 			rmSync(outDir, { recursive: true, force: true });
 		}
@@ -222,7 +227,7 @@ async function release(args) {
 	git(['add', 'package.json', 'package-lock.json', 'packages/cli/package.json', 'CHANGELOG.md']);
 	git(['commit', '-m', `Release ${version}`]);
 	git(['tag', '-a', `v${version}`, '-m', `MCP Switchboard ${version}`]);
-	printPlan({ version, current, entry, notes, artifacts, testsRun: !skipTests, dryRun });
+	printPlan({ version, current, date, entry, notes, artifacts, testsRun: !skipTests, dryRun });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
