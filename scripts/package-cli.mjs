@@ -66,10 +66,8 @@ export function manifestProblems() {
 	return problems;
 }
 
-/** The packages a bundle leaves to `require` at run time, other than Node's own modules. */
-function requiredPackages(bundle) {
-	const specifiers = [...readFileSync(bundle, 'utf8').matchAll(/\brequire\("([^"./][^"]*)"\)/g)].map((m) => m[1]);
-	// `zod/mini` is package `zod`, `@scope/name/sub` is `@scope/name`.
+/** The packages named by module specifiers, except Node's own: `zod/mini` is `zod`, `@scope/name/sub` `@scope/name`. */
+function packagesOf(specifiers) {
 	const names = specifiers.map((s) =>
 		s
 			.split('/')
@@ -77,6 +75,11 @@ function requiredPackages(bundle) {
 			.join('/'),
 	);
 	return [...new Set(names)].filter((name) => !name.startsWith('node:') && !builtinModules.includes(name));
+}
+
+/** The packages a bundle leaves to `require` at run time. */
+function requiredPackages(bundle) {
+	return packagesOf([...readFileSync(bundle, 'utf8').matchAll(/\brequire\("([^"./][^"]*)"\)/g)].map((m) => m[1]));
 }
 
 /** Every .d.ts file below `dir`. */
@@ -89,8 +92,7 @@ function declarationFiles(dir) {
 /**
  * oauth4webapi is bundled into dist/core.js, so the package does not install it, yet the OAuth provider's internal
  * declarations name a few of its types (through protocol/auth/oauthLib.d.ts), which a user's `tsc` would then fail to
- * find. None is part of the documented API: they become opaque (`unknown`) in a replacement oauthLib.d.ts. Then no
- * declaration may import a package the npm package does not depend on.
+ * find. None is part of the documented API: they become opaque (`unknown`) in a replacement oauthLib.d.ts.
  */
 function opaqueOAuthLibTypes(typesDir) {
 	const files = declarationFiles(typesDir);
@@ -109,18 +111,14 @@ function opaqueOAuthLibTypes(typesDir) {
 			'',
 		].join('\n'),
 	);
-	for (const file of files) {
+}
+
+/** Fails when a declaration imports a package the npm package does not depend on (a user's tsc would not find it). */
+function checkDeclarationImports(typesDir) {
+	for (const file of declarationFiles(typesDir)) {
 		const text = readFileSync(file, 'utf8');
 		const imported = [...text.matchAll(/(?:from\s+|import\()\s*['"]([^'"./][^'"]*)['"]/g)].map((m) => m[1]);
-		const packages = imported.map((s) =>
-			s
-				.split('/')
-				.slice(0, s.startsWith('@') ? 2 : 1)
-				.join('/'),
-		);
-		const undeclared = packages.filter(
-			(n) => !n.startsWith('node:') && !builtinModules.includes(n) && !NPM_EXTERNALS.includes(n),
-		);
+		const undeclared = packagesOf(imported).filter((name) => !NPM_EXTERNALS.includes(name));
 		if (undeclared.length > 0)
 			throw new Error(
 				`pack:cli: ${file.slice(typesDir.length + 1)} imports ${undeclared.join(', ')}, not a dependency of the package`,
@@ -186,6 +184,7 @@ export async function packCli(options = {}) {
 			repoRoot,
 		);
 		opaqueOAuthLibTypes(join(stage, 'types'));
+		checkDeclarationImports(join(stage, 'types'));
 		const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 		const packed = run(npm, ['pack', '--json', '--pack-destination', outDir], stage);
 		const warnings = (packed.stderr ?? '').split('\n').filter((line) => /\bwarn/i.test(line));
