@@ -9,7 +9,8 @@
 //  2. bumps the version in package.json, packages/cli/package.json and package-lock.json;
 //  3. runs `npm run typecheck`, `npm run lint` and `npm test` (--skip-tests skips them, and says so);
 //  4. packages both artifacts: mcp-switchboard-<version>.vsix (README links pointed at the tag, scripts/package.mjs
-//     --release) and the npm tarball mcp-switchboard-<version>.tgz (scripts/package-cli.mjs), in the repository;
+//     --release) and the npm tarball mcp-switchboard-<version>.tgz (scripts/package-cli.mjs), in the repository, and
+//     runs `npm publish --dry-run` on the tarball (vsce and ovsx have no dry run: package-check.mjs stands in);
 //  5. commits "Release <version>" and tags v<version> (not pushed: the plan prints the push that publishes).
 //
 // --dry-run changes nothing (files, git): it runs the checks (a dirty tree is reported, not fatal), skips the tests
@@ -149,10 +150,26 @@ function check(version, current, date) {
 	return { problems, notes, entry };
 }
 
-/** Builds both artifacts into `outDir` at `version`; returns their paths. */
+/**
+ * `npm publish --dry-run` of the tarball: what npm itself says of the package before it would upload it (a bin path
+ * it would have to correct, an invalid field). Its one expected warning, that nobody is logged in, is not a problem.
+ */
+function npmPublishDryRun(tarball) {
+	const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('npm_')));
+	const result = spawnSync('npm', ['publish', '--dry-run', tarball], { cwd: tmpdir(), encoding: 'utf8', env });
+	const warnings = (result.stderr ?? '')
+		.split('\n')
+		.filter((line) => /^npm warn/i.test(line) && !/requires you to be logged in/.test(line));
+	if (result.status !== 0 || warnings.length > 0) {
+		throw new Error(`release: npm publish --dry-run ${basename(tarball)} objects:\n${result.stderr}`);
+	}
+}
+
+/** Builds both artifacts into `outDir` at `version` and has npm look at the tarball; returns their paths. */
 async function packageBoth(version, outDir) {
 	const vsix = await packageVsix({ out: join(outDir, `mcp-switchboard-${version}.vsix`), release: true, version });
 	const { tarball } = await packCli({ outDir, version });
+	npmPublishDryRun(tarball);
 	return { vsix, tarball };
 }
 
@@ -167,7 +184,7 @@ function printPlan({ version, current, date, entry, notes, artifacts, testsRun, 
 		`  changes   ${changelog}`,
 		`  tests     ${testsRun ? 'npm run typecheck, npm run lint, npm test: passed' : 'skipped (--dry-run or --skip-tests): `npm run typecheck && npm run lint && npm test` is what a release runs'}`,
 		`  vsix      ${basename(artifacts.vsix)} (${kb(artifacts.vsix)}) → Visual Studio Marketplace (vsce publish) and Open VSX (ovsx publish)`,
-		`  npm       ${basename(artifacts.tarball)} (${kb(artifacts.tarball)}) → npm (npm publish), package mcp-switchboard`,
+		`  npm       ${basename(artifacts.tarball)} (${kb(artifacts.tarball)}) → npm (npm publish), package mcp-switchboard; npm publish --dry-run accepts it`,
 		`  git       commit "Release ${version}", tag v${version}`,
 		`  publish   git push origin HEAD v${version}: .github/workflows/release.yml tests, packages and publishes on the tag`,
 		...notes.map((note) => `  note      ${note}`),

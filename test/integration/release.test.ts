@@ -71,7 +71,13 @@ test('release --dry-run prints the plan with the .vsix and the npm tarball at th
 		new RegExp(`^ {2}vsix +mcp-switchboard-${next}\\.vsix \\(\\d+ KB\\) → Visual Studio Marketplace`, 'm'),
 	);
 	assert.match(plan, /Open VSX \(ovsx publish\)$/m);
-	assert.match(plan, new RegExp(`^ {2}npm +mcp-switchboard-${next}\\.tgz \\(\\d+ KB\\) → npm \\(npm publish\\)`, 'm'));
+	assert.match(
+		plan,
+		new RegExp(
+			`^ {2}npm +mcp-switchboard-${next}\\.tgz \\(\\d+ KB\\) → npm \\(npm publish\\), package mcp-switchboard; npm publish --dry-run accepts it$`,
+			'm',
+		),
+	);
 	assert.match(plan, new RegExp(`^ {2}git +commit "Release ${next}", tag v${next}$`, 'm'));
 	assert.match(plan, /^ {2}tests +skipped \(--dry-run or --skip-tests\)/m, 'the plan says the tests did not run');
 	assert.deepEqual(snapshot(), before, 'git status, HEAD, tags and the versioned files are as before the dry run');
