@@ -134,6 +134,9 @@ export function vsixProblems(file) {
 	const identity = /<Identity\b[^>]*\bPublisher="([^"]*)"/.exec(vsixManifest)?.[1];
 	if (identity !== manifest.publisher)
 		problems.push(`extension.vsixmanifest names publisher ${identity}, package.json ${manifest.publisher}`);
+	// The Marketplace's tags are the keywords plus what vsce derives from `contributes` (e.g. `chat-participant`).
+	const tags = /<Tags>([^<]*)<\/Tags>/.exec(vsixManifest)?.[1]?.split(',').filter(Boolean) ?? [];
+	if (tags.length > 30) problems.push(`${tags.length} tags in extension.vsixmanifest: the Marketplace takes 30`);
 	if (!['extension/LICENSE.txt', 'extension/LICENSE', 'extension/LICENSE.md'].some((f) => files.has(f)))
 		problems.push('no LICENSE file in the package (Open VSX requires a license)');
 	const icon = manifest.icon && files.get(`extension/${manifest.icon.replace(/^\.\//, '')}`);

@@ -146,7 +146,10 @@ test('the .vsix check accepts the real manifest and names each Marketplace / Ope
 		writeFileSync(
 			bad,
 			zip({
-				'extension.vsixmanifest': identity('someone-else'),
+				'extension.vsixmanifest': identity('someone-else').replace(
+					'</Metadata>',
+					`<Tags>${Array.from({ length: 33 }, (_, i) => `t${i}`).join(',')}</Tags></Metadata>`,
+				),
 				'extension/package.json': JSON.stringify(broken),
 				'extension/readme.md': '# x',
 				'extension/changelog.md': '# x',
@@ -158,6 +161,7 @@ test('the .vsix check accepts the real manifest and names each Marketplace / Ope
 			/^publisher "mcp switchboard" must match/,
 			/^galleryBanner\.theme is not dark or light$/,
 			/^31 keywords: the Marketplace takes 30$/,
+			/^33 tags in extension\.vsixmanifest: the Marketplace takes 30$/,
 			/^bugs is not a URL: not a url$/,
 			/^extension\.vsixmanifest names publisher someone-else/,
 			/^no LICENSE file in the package \(Open VSX requires a license\)$/,
