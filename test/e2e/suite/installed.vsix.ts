@@ -83,7 +83,7 @@ test('the package holds what the extension needs and nothing of the source tree'
 	);
 	// Nothing else: no sources, tests, source maps, dependencies (the bundle holds them) or development files.
 	const allowed =
-		/^(package\.json|readme\.md|changelog\.md|LICENSE\.txt|\.vsixmanifest|dist\/extension\.js|media\/[\w.-]+\.svg|schemas\/[\w.-]+\.json|docs\/[\w.-]+\.png)$/;
+		/^(package\.json|readme\.md|changelog\.md|LICENSE\.txt|\.vsixmanifest|dist\/extension\.js|media\/[\w.-]+\.(svg|png)|schemas\/[\w.-]+\.json|docs\/[\w.-]+\.png)$/;
 	const unexpected = files.filter((f) => !allowed.test(f));
 	assert.deepEqual(unexpected, [], 'files in the package beyond what the extension needs');
 	const bundle = fs.readFileSync(path.join(extension().extensionPath, 'dist', 'extension.js'), 'utf8');
