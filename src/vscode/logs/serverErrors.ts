@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { Commands } from '../commandIds';
 import { oneLine } from '../../common/text';
 import type { Manager } from '../../manager/manager';
 import { needsSignIn } from '../auth/oauth';
@@ -20,7 +21,7 @@ export function showServerError(
 	const actions = server !== undefined ? ['Show Output', 'Show Protocol'] : ['Show Output'];
 	void vscode.window.showErrorMessage(text, ...actions).then((choice) => {
 		if (choice === 'Show Output') logs.show(server);
-		if (choice === 'Show Protocol') void vscode.commands.executeCommand('mcpSwitchboard.showProtocol', server);
+		if (choice === 'Show Protocol') void vscode.commands.executeCommand(Commands.showProtocol, server);
 	});
 }
 

@@ -4,6 +4,7 @@
  * `mcpSwitchboard.maxConcurrentStarts.*` settings applied to a running Manager.
  */
 import * as os from 'node:os';
+import { Commands } from '../commandIds';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { plural } from '../../common/text';
@@ -13,12 +14,6 @@ import { inputSecretKey, USER_INPUT_SCOPE } from '../inputs';
 import type { ServerConfiguration } from '../settings';
 import { describeImport, extractSecrets } from './importSecrets';
 import { errorMessage } from '../../common/errors';
-
-export const ConfigCommands = {
-	importServers: 'mcpSwitchboard.importServers',
-	resetTrust: 'mcpSwitchboard.resetTrust',
-	clearInputs: 'mcpSwitchboard.clearInputs',
-} as const;
 
 /** Where Claude Desktop and Cursor keep their server lists on this platform. */
 export function knownServerFiles(): { label: string; path: string }[] {
@@ -182,10 +177,10 @@ export function registerConfigCommands(
 	manager?: Manager,
 ): vscode.Disposable {
 	const disposables: vscode.Disposable[] = [
-		vscode.commands.registerCommand(ConfigCommands.importServers, (file?: vscode.Uri) =>
+		vscode.commands.registerCommand(Commands.importServers, (file?: vscode.Uri) =>
 			importServers(context.secrets, file instanceof vscode.Uri ? file : undefined),
 		),
-		vscode.commands.registerCommand(ConfigCommands.resetTrust, async () => {
+		vscode.commands.registerCommand(Commands.resetTrust, async () => {
 			const count = await config.resetTrust();
 			void vscode.window.showInformationMessage(
 				count === 0
@@ -193,7 +188,7 @@ export function registerConfigCommands(
 					: `MCP: forgot ${plural(count, 'server trust decision')}; workspace servers will ask again when you start them.`,
 			);
 		}),
-		vscode.commands.registerCommand(ConfigCommands.clearInputs, async () => {
+		vscode.commands.registerCommand(Commands.clearInputs, async () => {
 			await config.clearInputs();
 			void vscode.window.showInformationMessage(
 				'MCP: saved input values were forgotten; servers that use them will ask again.',

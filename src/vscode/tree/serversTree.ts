@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { Commands } from '../commandIds';
 import type { Manager, NamedTool, ServerState, ServerView } from '../../manager/manager';
 import { plural } from '../../common/text';
 import { errorSummary } from '../../manager/errorSummary';
@@ -210,7 +211,7 @@ export function trustRow(server: string, reason: string, trust: 'ask' | 'refused
 	item.tooltip = reason;
 	item.contextValue = 'mcpMessage.needsTrust';
 	item.command = {
-		command: 'mcpSwitchboard.startServer',
+		command: Commands.startServer,
 		title: 'Start (asks whether to allow it)',
 		arguments: [server],
 	};
@@ -518,13 +519,13 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 				// Nothing asks for trust by itself: a click on a server waiting for it is the user's Start, which asks.
 				if (view.state.kind === 'needsTrust')
 					item.command = {
-						command: 'mcpSwitchboard.startServer',
+						command: Commands.startServer,
 						title: 'Start (asks whether to allow it)',
 						arguments: [element.server],
 					};
 				if (view.state.kind === 'error' && needsSignIn(view.state.message))
 					item.command = {
-						command: 'mcpSwitchboard.startServer',
+						command: Commands.startServer,
 						title: 'Sign in and start',
 						arguments: [element.server],
 					};
@@ -576,7 +577,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 					subscribable?.kind === 'running' && subscribable.client.serverCapabilities.resources?.subscribe
 						? 'mcpResource.subscribable'
 						: 'mcpResource';
-				item.command = { command: 'mcpSwitchboard.readResource', title: 'Read Resource', arguments: [element] };
+				item.command = { command: Commands.readResource, title: 'Read Resource', arguments: [element] };
 				return item;
 			}
 			case 'template': {
@@ -586,7 +587,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 				item.description = template.uriTemplate;
 				item.iconPath = new vscode.ThemeIcon('symbol-variable');
 				item.contextValue = 'mcpResourceTemplate';
-				item.command = { command: 'mcpSwitchboard.readResource', title: 'Read Resource', arguments: [element] };
+				item.command = { command: Commands.readResource, title: 'Read Resource', arguments: [element] };
 				return item;
 			}
 			case 'prompt': {
@@ -602,7 +603,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 					.join(' ');
 				item.iconPath = new vscode.ThemeIcon('comment');
 				item.contextValue = 'mcpPrompt';
-				item.command = { command: 'mcpSwitchboard.getPrompt', title: 'Get Prompt', arguments: [element] };
+				item.command = { command: Commands.getPrompt, title: 'Get Prompt', arguments: [element] };
 				return item;
 			}
 			case 'tasks':
@@ -628,7 +629,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 				item.contextValue = element.error ? 'mcpMessage.error' : 'mcpMessage';
 				item.command = element.error
 					? {
-							command: 'mcpSwitchboard.showServerLog',
+							command: Commands.showServerLog,
 							title: 'Show Server Log',
 							arguments: [this.serverNode(element.server)],
 						}
