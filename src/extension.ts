@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { Manager, type NamedTool } from './manager/manager';
 import { visibleToModel } from './manager/apps/appMeta';
-import { addServer } from './vscode/tree/addServer';
+import { addServer } from './vscode/serverSetup/addServer';
 import { registerChatParticipant } from './vscode/chat/chatParticipant';
 import { type ActiveCall, ToolCommands } from './vscode/tools/commands';
 import { Commands } from './vscode/commandIds';
@@ -15,15 +15,16 @@ import {
 	watchElicitationCompletions,
 } from './vscode/elicitation/elicitation';
 import { VsCodeHost } from './vscode/host';
-import { registerConfigCommands } from './vscode/tree/importServers';
+import { registerConfigCommands } from './vscode/serverSetup/importServers';
 import { ServerLogs } from './vscode/logs/logging';
 import { ResourceDocuments } from './vscode/resources/resourceDocuments';
-import { BlobFiles } from './vscode/resources/blobFiles';
-import { ResultDocuments } from './vscode/tools/resultDocument';
+import { BlobFiles } from './vscode/shared/blobFiles';
+import { ResultDocuments } from './vscode/shared/resultDocument';
 import { SecretStorageTokenStore, vsCodeOAuthHooks } from './vscode/auth/oauth';
 import { registerSamplingCommands, SamplingBroker } from './vscode/sampling/sampling';
 import { loggingLevel, watchLogLevelSetting } from './vscode/logs/serverLogging';
-import { ServersTreeProvider, type TreeNode } from './vscode/tree/serversTree';
+import { ServersTreeProvider } from './vscode/tree/serversTree';
+import type { TreeNode } from './vscode/shared/treeNodes';
 import { ServerConfiguration } from './vscode/settings';
 import { registerSignOutCommand } from './vscode/auth/signOut';
 import { notifySignInFailures } from './vscode/auth/signInFailures';
@@ -181,8 +182,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		const base = { manager, logs, addServer, openSettings };
 		context.subscriptions.push(
 			registerServerCommands(base),
-			registerResourceCommands({ ...base, results, resources, blobs }),
-			registerPromptCommands({ ...base, results, resources, blobs }),
+			registerResourceCommands({ ...base, resources }),
+			registerPromptCommands({ ...base, results, blobs }),
 		);
 		const commands = new ToolCommands({
 			...base,

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { Commands } from '../commandIds';
-import type { BlobFiles } from '../resources/blobFiles';
-import { renderToolResult, type ResultDocuments } from '../tools/resultDocument';
+import type { BlobFiles } from '../shared/blobFiles';
+import { renderToolResult, type ResultDocuments } from '../shared/resultDocument';
 import { isFinished, type TaskList } from './taskList';
 import { taskDescription } from './taskText';
 import { errorMessage } from '../../common/errors';

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { Commands } from '../commandIds';
 import type { Manager } from '../../manager/manager';
 import type { NamedTool } from '../../manager/types';
-import type { TreeNode } from '../tree/serversTree';
+import type { TreeNode } from '../shared/treeNodes';
 import { plural } from '../../common/text';
 import {
 	activeDisabledTools,

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ServerView } from '../../manager/manager';
 import { Commands } from '../commandIds';
 import { commandError, nothingConfigured, pickServer, serverOf, type CommandBase, type Target } from '../commandTarget';
-import { stateLabel } from './serversTree';
+import { stateLabel } from '../shared/serverStates';
 import { errorMessage } from '../../common/errors';
 
 /**

@@ -4,26 +4,12 @@ import type { Manager, NamedTool, ServerState, ServerView } from '../../manager/
 import { plural } from '../../common/text';
 import { errorSummary } from '../../manager/errorSummary';
 import { DEPRECATION_NOTES, deprecationSummary } from '../../manager/deprecations';
-import type { Prompt, Resource, ResourceTemplate } from '../../protocol/schema';
-import { fence } from '../tools/resultDocument';
+import { fence } from '../shared/resultDocument';
 import { needsSignIn } from '../auth/oauth';
+import { stateLabel } from '../shared/serverStates';
+import type { GroupKind, TreeNode } from '../shared/treeNodes';
 import type { TaskList } from '../tasks/taskList';
 import { taskBadge, taskItem, tasksGroupItem } from '../tasks/taskTree';
-
-/** The four lists under a running server. */
-export type GroupKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
-
-/** One row of the Servers tree. Server and group nodes are kept per server, so refreshes and reveal find them again. */
-export type TreeNode =
-	| { kind: 'server'; server: string }
-	| { kind: 'group'; server: string; group: GroupKind }
-	| { kind: 'tool'; server: string; tool: NamedTool }
-	| { kind: 'resource'; server: string; resource: Resource }
-	| { kind: 'template'; server: string; template: ResourceTemplate }
-	| { kind: 'prompt'; server: string; prompt: Prompt }
-	| { kind: 'message'; server: string; message: string; error: boolean; trust?: 'ask' | 'refused' }
-	| { kind: 'tasks'; server: string }
-	| { kind: 'task'; server: string; taskId: string };
 
 const groupLabels: Record<GroupKind, string> = {
 	tools: 'Tools',
@@ -41,29 +27,6 @@ const groupOrder: readonly GroupKind[] = ['tools', 'resources', 'resourceTemplat
 
 /** Refreshes are coalesced over this long, so a burst of list_changed or state events repaints once. */
 export const REFRESH_DEBOUNCE_MS = 100;
-
-/** "running", "stopped", … as a person reads it. */
-export function stateLabel(state: ServerState): string {
-	switch (state.kind) {
-		case 'running':
-			return 'running';
-		case 'starting':
-			return state.attempt > 1 ? `starting (attempt ${state.attempt})` : 'starting';
-		case 'stopped':
-			return 'stopped';
-		case 'disabled':
-			return 'disabled';
-		case 'needsTrust':
-			return 'needs trust';
-		case 'error':
-			if (needsSignIn(state.message)) return 'sign in';
-			return state.crashLoop
-				? 'error (crash loop, stopped retrying)'
-				: state.retryAt !== undefined
-					? 'error (will retry)'
-					: 'error';
-	}
-}
 
 /**
  * The transport as people read it. HTTP+SSE (2024-11-05) is marked: 2026-07-28 classifies it as Deprecated

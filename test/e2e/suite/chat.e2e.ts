@@ -14,7 +14,7 @@ import {
 } from '../../../src/vscode/chat/chatParticipant';
 import type { SwitchboardApi } from '../../../src/extension';
 import { Commands } from '../../../src/vscode/commandIds';
-import { resourceUri } from '../../../src/vscode/resources/resourceDocuments';
+import { resourceUri } from '../../../src/vscode/shared/resourceUris';
 import { api, needDriver, quickInput, serverWithTool, waitForQuickInput } from './elicitationSupport';
 import {
 	answerInputBox,

@@ -18,7 +18,7 @@ import type { CallToolResult, LoggingLevel, Tool } from '../../../protocol/schem
 import { openExternalUrl } from '../../externalUrl';
 import type { ServerLogs } from '../../logs/logging';
 import type { ToolConsent } from '../../tools/consent';
-import { RESULT_SCHEME } from '../../tools/resultDocument';
+import { RESULT_SCHEME } from '../../shared/resultDocument';
 import { HISTORY_SCHEME } from '../historyView';
 import { AppPanel, type AppRun } from './appPanel';
 import { errorMessage } from '../../../common/errors';

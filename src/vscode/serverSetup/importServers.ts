@@ -12,7 +12,7 @@ import { importMcpServers } from '../../manager/config';
 import type { Manager } from '../../manager/manager';
 import { inputSecretKey, USER_INPUT_SCOPE } from '../inputs';
 import type { ServerConfiguration } from '../settings';
-import { describeImport, extractSecrets } from './importSecrets';
+import { describeImport, extractSecrets } from '../../manager/importSecrets';
 import { errorMessage } from '../../common/errors';
 
 /** Where Claude Desktop and Cursor keep their server lists on this platform. */
