@@ -7,7 +7,7 @@ import { errorMessage } from '../../common/errors';
 
 /**
  * Registers the server commands of the tree, the palette and the status bar: Start, Stop, Restart, Show Log, Refresh,
- * Add Server, Open Settings and the status bar's server list. Each stays registered when nothing runs and says why
+ * Open Settings and the status bar's server list. Each stays registered when nothing runs and says why
  * it cannot act (convention 11).
  */
 export function registerServerCommands(base: CommandBase): vscode.Disposable {
@@ -18,7 +18,6 @@ export function registerServerCommands(base: CommandBase): vscode.Disposable {
 		register(Commands.restartServer, (target) => lifecycle(base, target, 'restart')),
 		register(Commands.showServerLog, (target) => showLog(base, target)),
 		register(Commands.refresh, (target) => refresh(base, target)),
-		register(Commands.addServer, () => base.addServer()),
 		register(Commands.openSettings, () => base.openSettings()),
 		register(Commands.showServers, () => showServers(base)),
 	);
