@@ -107,6 +107,8 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
 					return `failed: ${view.state.message}`;
 				case 'needsTrust':
 					return 'waiting for you to allow it (Start it from the MCP view)';
+				case 'needsSignIn':
+					return 'waiting for you to sign in (Start it from the MCP view)';
 				default:
 					return view.state.kind;
 			}

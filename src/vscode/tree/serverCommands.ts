@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ServerView } from '../../manager/manager';
 import { Commands } from '../commandIds';
 import { commandError, nothingConfigured, pickServer, serverOf, type CommandBase, type Target } from '../commandTarget';
-import { stateLabel } from '../shared/serverStates';
+import { stateIcon, stateLabel, stateMessage } from '../shared/serverStates';
 import { errorMessage } from '../../common/errors';
 
 /**
@@ -32,7 +32,11 @@ async function lifecycle(base: CommandBase, target: Target, action: 'start' | 's
 		action === 'start'
 			? (view) => view.state.kind !== 'running' && view.state.kind !== 'starting'
 			: action === 'stop'
-				? (view) => view.state.kind === 'running' || view.state.kind === 'starting' || view.state.kind === 'error'
+				? (view) =>
+						view.state.kind === 'running' ||
+						view.state.kind === 'starting' ||
+						view.state.kind === 'error' ||
+						view.state.kind === 'needsSignIn'
 				: () => true;
 	const server =
 		serverOf(target) ??
@@ -93,19 +97,12 @@ async function showServers(base: CommandBase): Promise<void> {
 		await nothingConfigured(base);
 		return;
 	}
-	const icon = (view: ServerView) =>
-		view.state.kind === 'running'
-			? '$(vm-running)'
-			: view.state.kind === 'error'
-				? '$(error)'
-				: view.state.kind === 'starting'
-					? '$(loading~spin)'
-					: '$(vm-outline)';
+	const icon = (view: ServerView) => `$(${stateIcon(view.state).id})`;
 	const chosen = await vscode.window.showQuickPick(
 		views.map((view) => ({
 			label: `${icon(view)} ${view.name}`,
 			description: stateLabel(view.state),
-			detail: view.state.kind === 'error' ? view.state.message : undefined,
+			detail: stateMessage(view.state),
 			name: view.name,
 		})),
 		{ title: 'MCP Servers', placeHolder: 'Pick a server for its actions' },

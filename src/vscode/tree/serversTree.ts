@@ -1,12 +1,11 @@
 import * as vscode from 'vscode';
 import { Commands } from '../commandIds';
-import type { Manager, NamedTool, ServerState, ServerView } from '../../manager/manager';
+import type { Manager, NamedTool, ServerView } from '../../manager/manager';
 import { plural } from '../../common/text';
 import { errorSummary } from '../../manager/errorSummary';
 import { DEPRECATION_NOTES, deprecationSummary } from '../../manager/deprecations';
 import { fence } from '../shared/resultDocument';
-import { needsSignIn } from '../auth/oauth';
-import { stateLabel } from '../shared/serverStates';
+import { stateClick, stateIcon, stateLabel, stateMessage } from '../shared/serverStates';
 import type { GroupKind, TreeNode } from '../shared/treeNodes';
 import type { TaskList } from '../tasks/taskList';
 import { taskBadge, taskItem, tasksGroupItem } from '../tasks/taskTree';
@@ -50,25 +49,6 @@ export function protocolLabel(client: { protocolVersion: string; era: 'modern' |
 export function serverDescription(view: ServerView): string {
 	const what = view.state.kind === 'running' ? plural(view.tools.length, 'tool') : stateLabel(view.state);
 	return `${what} · ${transportOf(view)}`;
-}
-
-function stateIcon(state: ServerState): vscode.ThemeIcon {
-	switch (state.kind) {
-		case 'running':
-			return new vscode.ThemeIcon('vm-running', new vscode.ThemeColor('testing.iconPassed'));
-		case 'starting':
-			return new vscode.ThemeIcon('loading~spin');
-		case 'stopped':
-			return new vscode.ThemeIcon('vm-outline');
-		case 'disabled':
-			return new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('disabledForeground'));
-		case 'needsTrust':
-			return new vscode.ThemeIcon('shield', new vscode.ThemeColor('problemsWarningIcon.foreground'));
-		case 'error':
-			if (needsSignIn(state.message))
-				return new vscode.ThemeIcon('account', new vscode.ThemeColor('problemsWarningIcon.foreground'));
-			return new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground'));
-	}
 }
 
 /** The annotation badges a tool shows: read-only, destructive, open-world (only those the server states). */
@@ -151,9 +131,11 @@ export function serverTooltip(view: ServerView): vscode.MarkdownString {
 		md.appendMarkdown('\n\n**Instructions**\n\n');
 		md.appendText(firstLine(view.state.client.instructions, 600));
 	}
-	const error = view.state.kind === 'error' ? view.state.message : view.lastError;
+	const error = stateMessage(view.state) ?? view.lastError;
 	if (error) {
-		md.appendMarkdown(view.state.kind === 'error' ? '\n\n**Error**\n\n' : '\n\n**Last error**\n\n');
+		const heading =
+			view.state.kind === 'error' ? 'Error' : view.state.kind === 'needsSignIn' ? 'Sign-in needed' : 'Last error';
+		md.appendMarkdown(`\n\n**${heading}**\n\n`);
 		md.appendText(error);
 	}
 	return md;
@@ -356,6 +338,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 					...this.tasksRow(view.name),
 				];
 				switch (view.state.kind) {
+					case 'needsSignIn':
 					case 'error':
 						return message(view.state.message, true);
 					case 'needsTrust':
@@ -479,19 +462,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 						tooltip: "Offer all of this server's tools to chat models",
 					};
 				}
-				// Nothing asks for trust by itself: a click on a server waiting for it is the user's Start, which asks.
-				if (view.state.kind === 'needsTrust')
-					item.command = {
-						command: Commands.startServer,
-						title: 'Start (asks whether to allow it)',
-						arguments: [element.server],
-					};
-				if (view.state.kind === 'error' && needsSignIn(view.state.message))
-					item.command = {
-						command: Commands.startServer,
-						title: 'Sign in and start',
-						arguments: [element.server],
-					};
+				const click = stateClick(element.server, view.state);
+				if (click) item.command = click;
 				return item;
 			}
 			case 'group': {
