@@ -1,48 +1,45 @@
 import * as vscode from 'vscode';
-import { Manager, type NamedTool } from './manager/manager';
-import { visibleToModel } from './manager/apps/appMeta';
-import { addServer } from './vscode/tree/addServer';
-import { registerChatParticipant } from './vscode/chat/chatParticipant';
-import { type ActiveCall, ToolCommands } from './vscode/tools/commands';
-import { Commands } from './vscode/commandIds';
-import { notifyServerErrors, showServerError } from './vscode/logs/serverErrors';
-import { registerServerCommands } from './vscode/tree/serverCommands';
-import { registerResourceCommands } from './vscode/resources/resourceCommands';
-import { registerPromptCommands } from './vscode/prompts/promptCommands';
-import {
-	ElicitationPresenter,
-	handleUrlElicitationRequired,
-	watchElicitationCompletions,
-} from './vscode/elicitation/elicitation';
-import { VsCodeHost } from './vscode/host';
-import { registerConfigCommands } from './vscode/tree/importServers';
-import { ServerLogs } from './vscode/logs/logging';
-import { ResourceDocuments } from './vscode/resources/resourceDocuments';
-import { BlobFiles } from './vscode/resources/blobFiles';
-import { ResultDocuments } from './vscode/tools/resultDocument';
-import { SecretStorageTokenStore, vsCodeOAuthHooks } from './vscode/auth/oauth';
-import { registerSamplingCommands, SamplingBroker } from './vscode/sampling/sampling';
-import { loggingLevel, watchLogLevelSetting } from './vscode/logs/serverLogging';
-import { ServersTreeProvider, type TreeNode } from './vscode/tree/serversTree';
-import { ServerConfiguration } from './vscode/settings';
-import { registerSignOutCommand } from './vscode/auth/signOut';
-import { notifySignInFailures } from './vscode/auth/signInFailures';
-import { ServersStatusBar } from './vscode/tree/statusBar';
-import { ServerInputQueue } from './vscode/serverInput/inputQueue';
-import { WaitingRequestsAnnouncer } from './vscode/serverInput/waitingRequests';
-import { TaskList } from './vscode/tasks/taskList';
-import { registerTaskCommands } from './vscode/tasks/taskCommands';
-import { registerGateway, type GatewayProvider } from './vscode/gateway/gatewayProvider';
-import { registerConsentCommands, ToolConsent } from './vscode/tools/consent';
-import { registerEnablementUi, ToolEnablement, watchCheckboxes } from './vscode/tools/toolEnablement';
+import { errorMessage } from './common/errors';
+import { Manager } from './manager/manager';
+import * as auth from './vscode/auth';
+import { vsCodeOAuthHooks } from './vscode/auth/oauth';
+import * as chat from './vscode/chat';
+import * as devConsole from './vscode/console';
+import { advertisedExtensions, type AppViews } from './vscode/console/apps';
 import type { CallHistory } from './vscode/console/callHistory';
 import type { ProtocolViews } from './vscode/console/protocolView';
-import { advertisedExtensions, type AppViews } from './vscode/console/apps';
-import { registerConsole } from './vscode/console';
-import { errorMessage } from './common/errors';
+import * as elicitationFeature from './vscode/elicitation';
+import { ElicitationPresenter, handleUrlElicitationRequired } from './vscode/elicitation/elicitation';
+import type { FeatureDeps } from './vscode/featureDeps';
+import * as gatewayFeature from './vscode/gateway';
+import type { GatewayProvider } from './vscode/gateway/gatewayProvider';
+import { VsCodeHost } from './vscode/host';
+import * as logsFeature from './vscode/logs';
+import { ServerLogs } from './vscode/logs/logging';
+import { loggingLevel } from './vscode/logs/serverLogging';
+import * as prompts from './vscode/prompts';
+import * as resources from './vscode/resources';
+import * as samplingFeature from './vscode/sampling';
+import { SamplingBroker } from './vscode/sampling/sampling';
+import * as serverInput from './vscode/serverInput';
+import type { ServerInputQueue } from './vscode/serverInput/inputQueue';
+import type { WaitingRequestsAnnouncer } from './vscode/serverInput/waitingRequests';
+import * as serverSetup from './vscode/serverSetup';
+import { ServerConfiguration } from './vscode/settings';
+import { BlobFiles } from './vscode/shared/blobFiles';
+import { ResultDocuments } from './vscode/shared/resultDocument';
+import type { TreeNode } from './vscode/shared/treeNodes';
+import * as tasksFeature from './vscode/tasks';
+import type { TaskList } from './vscode/tasks/taskList';
+import * as tools from './vscode/tools';
+import type { ActiveCall } from './vscode/tools/commands';
+import type { ToolConsent } from './vscode/tools/consent';
+import type { ToolEnablement } from './vscode/tools/toolEnablement';
+import * as tree from './vscode/tree';
+import type { ServersTreeProvider } from './vscode/tree/serversTree';
 
 /** The id of the Servers view (package.json `contributes.views`). */
-export const SERVERS_VIEW = 'mcpSwitchboard.servers';
+export { SERVERS_VIEW } from './vscode/tree';
 
 /** What `activate` returns: a small API for e2e suites and other extensions' tests. Not a stable public API. */
 export interface SwitchboardApi {
@@ -86,19 +83,21 @@ export interface SwitchboardApi {
 let active: { dispose(): Promise<void> } | undefined;
 
 /**
- * The composition root: log channels → Host → Manager → tree, commands, documents, status bar; everything goes into
- * `context.subscriptions`. Configuration is applied on start and on every change, without blocking activation on
- * server starts. An activation error is shown (with Show Output) and rethrown, so VS Code records it too.
+ * The composition root: log channels → Host → Manager, then each feature's `register(context, deps)` in turn (each
+ * puts what it owns into `context.subscriptions` and returns what later features or tests use). Configuration is
+ * applied on start and on every change, without blocking activation on server starts. An activation error is shown
+ * (with Show Output) and rethrown, so VS Code records it too.
  */
 export async function activate(context: vscode.ExtensionContext): Promise<SwitchboardApi> {
 	const logs = new ServerLogs();
 	context.subscriptions.push(logs);
 	try {
+		const version = String((context.extension.packageJSON as { version?: string }).version);
 		const configuration = new ServerConfiguration(context, logs.main);
-		// One queue for every UI a server starts: they take turns, and a hidden one waits, announced, instead of being refused.
-		const inputQueue = new ServerInputQueue();
-		const waitingRequests = new WaitingRequestsAnnouncer(inputQueue);
-		context.subscriptions.push(inputQueue, waitingRequests);
+		context.subscriptions.push(configuration);
+		const { queue: inputQueue, waitingRequests } = serverInput.register(context);
+
+		// The Host: the parts of the edge the Manager calls (server questions, sampling, trust, sign-in, MCP Apps).
 		const elicitation = new ElicitationPresenter((server) => logs.channel(server), { queue: inputQueue });
 		const sampling = new SamplingBroker(context, (server) => logs.channel(server), { queue: inputQueue });
 		const oauth = vsCodeOAuthHooks(context.secrets, (server) => logs.logger(server));
@@ -112,170 +111,80 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			oauth,
 			extensions: advertisedExtensions,
 		});
-		context.subscriptions.push(configuration, elicitation, sampling, host, registerSamplingCommands(sampling));
+		context.subscriptions.push(host);
+		const manager = createManager(context, host, configuration);
 
-		const manager = new Manager(host, { inheritEnvironment: configuration.inheritEnvironment() });
-		context.subscriptions.push(
-			vscode.workspace.onDidChangeConfiguration((e) => {
-				if (e.affectsConfiguration('mcpSwitchboard.inheritEnvironment'))
-					void manager.setInheritEnvironment(configuration.inheritEnvironment());
-			}),
-		);
-		// Sampling consent is remembered per server definition (where it is defined, its config) and model, not per name.
-		sampling.setServerIdentity((server) => manager.get(server));
-		let disposing: Promise<void> | undefined;
-		const disposeManager = () => (disposing ??= manager.dispose());
-		active = { dispose: disposeManager };
-		// deactivate() awaits this same promise (so no server process survives); this covers disposal without deactivate.
-		context.subscriptions.push({ dispose: () => void disposeManager().catch(() => undefined) });
-
-		// Import servers, reset trust, clear inputs; also applies the start limits setting to the Manager.
-		registerConfigCommands(context, configuration, manager);
-		context.subscriptions.push(
-			watchElicitationCompletions(manager, elicitation),
-			watchLogLevelSetting(manager, (server) => logs.channel(server)),
-		);
-
-		const tasks = new TaskList(manager, context.workspaceState);
-		context.subscriptions.push(tasks);
-		// Which tools chat models get (@mcp and the gateway), from the workspace settings and profiles.
-		const enablement = new ToolEnablement();
-		context.subscriptions.push(enablement, registerEnablementUi(enablement));
-		// One consent for every caller: the palette's rule for Call Tool, the model's rule for @mcp (consent.ts).
-		const consent = new ToolConsent(context.workspaceState);
-		// What a model may see and call: switched on, and not an app-only tool (MCP Apps: "Host MUST NOT include tools in
-		// the agent's tool list when their visibility does not include "model"").
-		const forModels = (named: NamedTool) => enablement.isEnabled(named) && visibleToModel(named.tool);
-		context.subscriptions.push(
-			registerChatParticipant(context, manager, { consent, tasks, isEnabled: forModels }),
-			registerConsentCommands(consent),
-		);
-		const version = String((context.extension.packageJSON as { version?: string }).version);
-		const gateway = registerGateway(manager, logs.main, version, forModels);
-		context.subscriptions.push(
-			gateway.disposable,
-			enablement.onDidChange(() => gateway.provider.catalog.refilter()),
-		);
-
-		const tree = new ServersTreeProvider(manager, tasks, enablement);
-		// Checkboxes are managed here: a server's checkbox switches its tools through the settings, not VS Code's cascade.
-		const treeView = vscode.window.createTreeView(SERVERS_VIEW, {
-			treeDataProvider: tree,
-			showCollapseAll: true,
-			manageCheckboxStateManually: true,
-		});
-		context.subscriptions.push(watchCheckboxes(treeView, manager, enablement));
-		context.subscriptions.push(tree, treeView);
-
+		// The features, each registered the same way; later ones get what earlier ones return.
+		const setup = serverSetup.register(context, { manager, configuration });
+		const results = new ResultDocuments();
 		// One folder per window; other windows' old folders are cleaned after the first save, never at activation.
 		const blobs = new BlobFiles(vscode.Uri.joinPath(context.globalStorageUri, 'blobs'));
-		const results = new ResultDocuments();
-		const resources = new ResourceDocuments(manager, blobs, (server, message) =>
-			showServerError(logs, server, message),
-		);
-		context.subscriptions.push(results, resources);
-
+		context.subscriptions.push(results);
 		const openSettings = () =>
 			vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${context.extension.id}`);
-		// Each feature registers its own commands; they share the Manager, the logs and the ways forward (commandTarget.ts).
-		const base = { manager, logs, addServer, openSettings };
-		context.subscriptions.push(
-			registerServerCommands(base),
-			registerResourceCommands({ ...base, results, resources, blobs }),
-			registerPromptCommands({ ...base, results, resources, blobs }),
-		);
-		const commands = new ToolCommands({
-			...base,
+		const deps: FeatureDeps = {
+			manager,
+			logs,
+			configuration,
 			results,
 			blobs,
+			version,
+			addServer: setup.addServer,
+			openSettings,
+		};
+		logsFeature.register(context, deps);
+		auth.register(context, deps);
+		elicitationFeature.register(context, { ...deps, elicitation });
+		samplingFeature.register(context, { ...deps, sampling });
+		const tasks = tasksFeature.register(context, deps);
+		resources.register(context, deps);
+		prompts.register(context, deps);
+		const toolsApi = tools.register(context, {
+			...deps,
+			tasks,
 			userInput: () => inputQueue.userInput(),
-			consent,
 			// A -32042 "URL elicitation required" error: open the pages (with consent), then offer to retry the call.
 			retryAfterError: (server, tool, error) =>
 				handleUrlElicitationRequired(server, error, elicitation, `the call of ${tool}`),
-			tasks,
 		});
-		context.subscriptions.push(
-			registerTaskCommands({
-				tasks,
-				results,
-				blobs,
-				showError: (server, message) => showServerError(logs, server, message),
-			}),
-		);
-		const devConsole = registerConsole(context, manager, {
+		const { consent, enablement, forModels } = toolsApi;
+		chat.register(context, { manager, consent, tasks, isEnabled: forModels });
+		const gateway = gatewayFeature.register(context, {
+			...deps,
+			isEnabled: forModels,
+			onDidChangeEnabled: enablement.onDidChange,
+		});
+		const servers = tree.register(context, { ...deps, tasks, enablement });
+		const consoleApi = devConsole.register(context, {
+			manager,
 			logs,
 			consent,
 			isEnabled: enablement.isEnabled,
 			hostInfo: { name: 'MCP Switchboard', version },
 		});
-		context.subscriptions.push(devConsole.disposable);
-		const statusBar = new ServersStatusBar(manager, Commands.showServers);
-		context.subscriptions.push(
-			commands,
-			statusBar,
-			notifyServerErrors(manager, logs),
-			notifySignInFailures(manager, logs),
-			registerSignOutCommand(manager, new SecretStorageTokenStore(context.secrets)),
-		);
 
-		// Apply configuration changes one at a time, in order; a change during an apply is applied after it.
-		let shownProblems = '';
-		let chain: Promise<void> = Promise.resolve();
-		const apply = (): Promise<void> => {
-			chain = chain.then(async () => {
-				try {
-					const { servers, problems } = await configuration.resolve();
-					for (const problem of problems) logs.main.warn(problem);
-					const key = problems.join('\n');
-					if (problems.length > 0 && key !== shownProblems) {
-						const more = problems.length > 1 ? ` (and ${problems.length - 1} more in the output)` : '';
-						void vscode.window
-							.showWarningMessage(`MCP configuration: ${problems[0]}${more}`, 'Open Settings', 'Show Output')
-							.then((choice) => {
-								if (choice === 'Open Settings') void openSettings();
-								if (choice === 'Show Output') logs.show();
-							});
-					}
-					shownProblems = key;
-					await manager.reconcile(servers);
-				} catch (error) {
-					logs.main.error(error instanceof Error ? error : String(error));
-					void vscode.window
-						.showErrorMessage(`MCP: applying the server configuration failed: ${errorMessage(error)}`, 'Show Output')
-						.then((choice) => {
-							if (choice === 'Show Output') logs.show();
-						});
-				}
-			});
-			return chain;
-		};
-		context.subscriptions.push(configuration.onDidChange(() => void apply()));
-		void apply();
-
-		logs.main.info(
-			`MCP Switchboard ${String((context.extension.packageJSON as { version?: string }).version)} activated`,
-		);
+		const settled = applyConfiguration(context, configuration, manager, logs, openSettings);
+		logs.main.info(`MCP Switchboard ${version} activated`);
 		return {
 			manager,
-			tree,
-			treeView,
-			activeCalls: () => commands.activeCalls,
-			statusText: () => statusBar.text,
+			tree: servers.tree,
+			treeView: servers.treeView,
+			activeCalls: toolsApi.activeCalls,
+			statusText: () => servers.statusBar.text,
 			logUri: context.logUri,
 			blobs,
 			inputQueue,
 			waitingRequests,
 			elicitation,
 			sampling,
-			settled: () => chain,
+			settled,
 			tasks,
-			gateway: gateway.provider,
+			gateway,
 			consent,
 			enablement,
-			history: devConsole.history,
-			protocol: devConsole.protocol,
-			apps: devConsole.apps,
+			history: consoleApi.history,
+			protocol: consoleApi.protocol,
+			apps: consoleApi.apps,
 		};
 	} catch (error) {
 		const message = errorMessage(error);
@@ -285,6 +194,74 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		});
 		throw error;
 	}
+}
+
+/** The Manager on the Host, disposed once (by deactivate or with the extension's subscriptions). */
+function createManager(
+	context: vscode.ExtensionContext,
+	host: VsCodeHost,
+	configuration: ServerConfiguration,
+): Manager {
+	const manager = new Manager(host, { inheritEnvironment: configuration.inheritEnvironment() });
+	context.subscriptions.push(
+		vscode.workspace.onDidChangeConfiguration((e) => {
+			if (e.affectsConfiguration('mcpSwitchboard.inheritEnvironment'))
+				void manager.setInheritEnvironment(configuration.inheritEnvironment());
+		}),
+	);
+	let disposing: Promise<void> | undefined;
+	const disposeManager = () => (disposing ??= manager.dispose());
+	active = { dispose: disposeManager };
+	// deactivate() awaits this same promise (so no server process survives); this covers disposal without deactivate.
+	context.subscriptions.push({ dispose: () => void disposeManager().catch(() => undefined) });
+	return manager;
+}
+
+/**
+ * Applies the configuration now and on every change, one at a time, in order (a change during an apply is applied
+ * after it). Problems are logged and shown once per distinct set. Returns what resolves when the configuration as of
+ * the call has been applied.
+ */
+function applyConfiguration(
+	context: vscode.ExtensionContext,
+	configuration: ServerConfiguration,
+	manager: Manager,
+	logs: ServerLogs,
+	openSettings: () => Thenable<unknown>,
+): () => Promise<void> {
+	let shownProblems = '';
+	let chain: Promise<void> = Promise.resolve();
+	const apply = (): Promise<void> => {
+		chain = chain.then(async () => {
+			try {
+				const { servers, problems } = await configuration.resolve();
+				for (const problem of problems) logs.main.warn(problem);
+				const key = problems.join('\n');
+				if (problems.length > 0 && key !== shownProblems) {
+					const more = problems.length > 1 ? ` (and ${problems.length - 1} more in the output)` : '';
+					void vscode.window
+						.showWarningMessage(`MCP configuration: ${problems[0]}${more}`, 'Open Settings', 'Show Output')
+						.then((choice) => {
+							if (choice === 'Open Settings') void openSettings();
+							if (choice === 'Show Output') logs.show();
+						});
+				}
+				shownProblems = key;
+				await manager.reconcile(servers);
+			} catch (error) {
+				logs.main.error(error instanceof Error ? error : String(error));
+				void vscode.window
+					.showErrorMessage(`MCP: applying the server configuration failed: ${errorMessage(error)}`, 'Show Output')
+					.then((choice) => {
+						if (choice === 'Show Output') logs.show();
+					});
+			}
+		});
+		return chain;
+	};
+	context.subscriptions.push(configuration.onDidChange(() => void apply()));
+	void apply();
+	return () => chain;
 }
 
 /** Stops every server and waits for it, so no server process outlives the extension host. */

@@ -109,7 +109,7 @@ async function startOne(session: CliSession, name: string): Promise<{ client: Mc
 	const state = views.get(name)?.state;
 	if (state?.kind === 'running') return { client: state.client };
 	return {
-		error: `Server '${name}' did not start: ${state?.kind === 'error' ? state.message : (state?.kind ?? 'unknown')}`,
+		error: `Server '${name}' did not start: ${state?.kind === 'error' || state?.kind === 'needsSignIn' ? state.message : (state?.kind ?? 'unknown')}`,
 	};
 }
 
@@ -172,7 +172,7 @@ async function list(session: CliSession, names: readonly string[], out: Output):
 			failed = true;
 			const error = problems
 				? problems.join('; ')
-				: state?.kind === 'error'
+				: state?.kind === 'error' || state?.kind === 'needsSignIn'
 					? state.message
 					: `not running (${state?.kind ?? 'unknown'})`;
 			json.push({ name: entry.name, state: 'error', error });

@@ -115,7 +115,10 @@ export async function diagnose(
 			const info = `${client.serverInfo.name} ${client.serverInfo.version}, protocol ${client.protocolVersion}, ${plural(tools, 'tool')}`;
 			results.set(entry.name, { name: entry.name, ok: true, summary: `running: ${info}` });
 		} else {
-			const message = state?.kind === 'error' ? state.message : `did not start (${state?.kind ?? 'unknown'})`;
+			const message =
+				state?.kind === 'error' || state?.kind === 'needsSignIn'
+					? state.message
+					: `did not start (${state?.kind ?? 'unknown'})`;
 			const diagnosis: Diagnosis = { name: entry.name, ok: false, summary: message.split('\n')[0]!, detail: message };
 			const hint = hintFor(message);
 			if (hint) diagnosis.hint = hint;

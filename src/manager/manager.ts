@@ -468,6 +468,7 @@ export function describeState(state: ServerState): string {
 			return state.attempt > 1 ? `restarting, attempt ${state.attempt}` : 'starting';
 		case 'running':
 			return 'running';
+		case 'needsSignIn':
 		case 'error':
 			return state.message;
 	}

@@ -363,7 +363,7 @@ export class ServerConnection implements ServerView {
 	}
 
 	private setState(state: ServerState): void {
-		if (state.kind === 'error') this.error = state.message;
+		if (state.kind === 'error' || state.kind === 'needsSignIn') this.error = state.message;
 		this.currentState = state;
 		this.stateEmitter.fire(state);
 	}
@@ -781,6 +781,10 @@ export class ServerConnection implements ServerView {
 		const notes = this.server.notes ?? [];
 		const message = notes.length > 0 ? `${errorMessage(error)}\n${notes.join('\n')}` : errorMessage(error);
 		this.logger.error(message);
+		if (signInRequired(error)) {
+			this.setState({ kind: 'needsSignIn', message });
+			return;
+		}
 		if (!isRetryable(error, this.server.config)) {
 			const signIn = signInFailure(error);
 			this.setState(signIn ? { kind: 'error', message, signIn } : { kind: 'error', message });
@@ -813,6 +817,12 @@ export class ServerConnection implements ServerView {
 			void this.launch(decision.attempt + 1);
 		}, decision.delayMs);
 	}
+}
+
+/** Whether `error` is the OAuth client's "the sign-in waits for the user" (not a failure). */
+function signInRequired(error: unknown): boolean {
+	if (!(error instanceof McpError) || error.code !== ErrorCode.Unauthorized) return false;
+	return (error.data as { signInRequired?: unknown } | undefined)?.signInRequired === true;
 }
 
 /** The OAuth step that failed and why, when `error` is the OAuth client's (its McpError data names both). */

@@ -73,6 +73,11 @@ export type ServerState =
 	| { kind: 'needsTrust'; reason: string; refused?: boolean }
 	| { kind: 'starting'; attempt: number }
 	| { kind: 'running'; client: McpClient }
+	/**
+	 * A remote server whose start needs the user to sign in (in the browser) and nobody asked for one: an automatic start
+	 * (start-up, a settings change) opens nothing by itself; the user's Start runs the sign-in. `message` says so.
+	 */
+	| { kind: 'needsSignIn'; message: string }
 	| { kind: 'error'; message: string; retryAt?: number; crashLoop?: boolean; signIn?: SignInFailure };
 
 /** Where an OAuth sign-in failed (from the OAuth client's error), so the edge can offer to sign in again. */

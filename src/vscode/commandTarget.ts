@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import type { Manager, ServerView } from '../manager/manager';
 import type { ServerLogs } from './logs/logging';
 import { showServerError } from './logs/serverErrors';
-import { stateLabel, type TreeNode } from './tree/serversTree';
+import { stateLabel } from './shared/serverStates';
+import type { TreeNode } from './shared/treeNodes';
 
 /**
  * Arguments a command may receive: a tree node, a server name, or `{ server, tool?, uri?, prompt?, arguments?, edit?,
@@ -26,7 +27,7 @@ export type Target =
 export interface CommandBase {
 	manager: Manager;
 	logs: ServerLogs;
-	/** Add Server's guided flow (tree/addServer.ts). */
+	/** Add Server's guided flow (serverSetup/addServer.ts). */
 	addServer(): Thenable<unknown>;
 	/** Opens the settings of the extension. */
 	openSettings(): Thenable<unknown>;

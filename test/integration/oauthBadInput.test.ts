@@ -14,7 +14,7 @@ import { createTransport } from '../../src/protocol/transports/createTransport';
 import { createHeadlessOAuthHooks } from '../../src/protocol/auth/headlessOAuthHooks';
 import { MemoryTokenStore } from '../../src/protocol/auth/memoryTokenStore';
 import { OAuthProvider } from '../../src/protocol/auth/oauthProvider';
-import type { OAuthClientConfig, OAuthHostHooks } from '../../src/protocol/auth/types';
+import { SignInRequiredError, type OAuthClientConfig, type OAuthHostHooks } from '../../src/protocol/auth/types';
 import { fakeBrowser, startAuthFixture, type AuthFixture, type AuthFixtureOptions } from '../fixtures/authServer';
 import { headlessBrowser } from '../fixtures/headlessBrowser';
 import { managerWithOAuth } from '../fixtures/oauthManager';
@@ -288,4 +288,39 @@ test('Manager: a server whose sign-in fails waits in an error that names the ste
 		for (const entry of logs.get('bad')!.entries)
 			assert.ok(!entry.message.includes(secret), `a secret leaked into: ${entry.message}`);
 	}
+});
+
+test('Manager: a sign-in nobody asked for is the needsSignIn state, whatever its message says; Start with a browser runs it', async (t) => {
+	const auth = await startAuthFixture();
+	t.after(() => auth.close());
+	const store = new MemoryTokenStore();
+	const browser = fakeBrowser();
+	let interactive = false;
+	// The edge's rule: an automatic start opens no browser; the hook says so with SignInRequiredError (any wording).
+	const hooks: OAuthHostHooks = {
+		store,
+		openAuthorizationUrl: (url, redirectUri, signal) => {
+			if (!interactive) throw new SignInRequiredError('reworded: please sign in');
+			return browser.open(url, redirectUri, signal);
+		},
+	};
+	const { manager } = managerWithOAuth(t, hooks);
+	await manager.reconcile([
+		{
+			name: 'remote',
+			config: { type: 'http', url: auth.mcpUrl },
+			source: { kind: 'user', label: 'User settings' },
+			workspaceDefined: false,
+		},
+	]);
+	const deadline = Date.now() + 15_000;
+	while (Date.now() < deadline && manager.get('remote')?.state.kind === 'starting') {
+		await new Promise((r) => setTimeout(r, 20));
+	}
+	const state = manager.get('remote')?.state;
+	assert.equal(state?.kind, 'needsSignIn', `remote is ${JSON.stringify(state && { ...state, client: undefined })}`);
+	assert.match(state.message, /reworded: please sign in/);
+	interactive = true;
+	await manager.start('remote');
+	assert.equal(manager.get('remote')?.state.kind, 'running');
 });

@@ -1,7 +1,7 @@
 // Import Servers keeps tokens out of settings.json and shows everything that will run (issue 12 item 3).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeImport, extractSecrets, looksSecret } from '../../src/vscode/tree/importSecrets';
+import { describeImport, extractSecrets, looksSecret } from '../../src/manager/importSecrets';
 
 const claudeEntry = {
 	command: 'npx',

@@ -31,7 +31,13 @@ import { requireJsonAnswer } from './jsonAnswer';
 import { oauth, type OAuthLib } from './oauthLib';
 import { registerClient } from './registration';
 import { startLoopbackRedirect, type LoopbackRedirect } from './loopbackRedirect';
-import type { OAuthClientConfig, OAuthHostHooks, StoredClient, StoredTokens } from './types';
+import {
+	isSignInRequired,
+	type OAuthClientConfig,
+	type OAuthHostHooks,
+	type StoredClient,
+	type StoredTokens,
+} from './types';
 import { parseWwwAuthenticate, type AuthChallenge } from './wwwAuthenticate';
 import { errorMessage } from '../../common/errors';
 
@@ -992,7 +998,11 @@ export class OAuthProvider implements HttpAuthProvider {
 		if (error instanceof OAuthStepError) {
 			const message = `OAuth for ${this.name}: ${error.message}`;
 			this.logger.error(message);
-			return new McpError(ErrorCode.Unauthorized, message, { step: error.step, reason: error.why }, { cause: error });
+			// `signInRequired`: nothing failed, the sign-in waits for the user (the Manager's `needsSignIn` state).
+			const data = isSignInRequired(error)
+				? { step: error.step, reason: error.why, signInRequired: true }
+				: { step: error.step, reason: error.why };
+			return new McpError(ErrorCode.Unauthorized, message, data, { cause: error });
 		}
 		if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) {
 			return error;

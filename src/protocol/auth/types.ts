@@ -111,3 +111,19 @@ export interface StoredClient {
 	/** The redirect URIs registered (DCR), so a changed redirect URI triggers a new registration. */
 	redirectUris?: string[];
 }
+
+/**
+ * What `OAuthHostHooks.openAuthorizationUrl` throws when a sign-in needs the user and nobody asked for one (an
+ * automatic start): the start stops and waits, and the Manager reports the server as `needsSignIn` instead of failed.
+ */
+export class SignInRequiredError extends Error {
+	override readonly name = 'SignInRequiredError';
+}
+
+/** Whether `error`, or an error it was caused by, is a {@link SignInRequiredError}. */
+export function isSignInRequired(error: unknown): boolean {
+	for (let cause = error, depth = 0; cause instanceof Error && depth < 8; cause = cause.cause, depth++) {
+		if (cause instanceof SignInRequiredError) return true;
+	}
+	return false;
+}

@@ -3,7 +3,7 @@ import type { Logger } from '../../common/logger';
 import { canonicalResourceUri } from '../../protocol/auth/discovery';
 import { reachableFromBrowser } from '../externalUrl';
 import { startLoopbackRedirect, type LoopbackRedirect } from '../../protocol/auth/loopbackRedirect';
-import type { OAuthHostHooks, TokenStore } from '../../protocol/auth/types';
+import { SignInRequiredError, type OAuthHostHooks, type TokenStore } from '../../protocol/auth/types';
 
 /** A TokenStore over VS Code's SecretStorage (the OS keychain on desktop; encrypted storage in remote/web hosts). */
 export class SecretStorageTokenStore implements TokenStore {
@@ -24,15 +24,10 @@ export class SecretStorageTokenStore implements TokenStore {
 
 /**
  * The reason an automatic start (start-up, a settings change) of a server that needs a browser sign-in stops:
- * nothing pops up by itself, the row says "sign in" (serversTree.ts looks for this text) and the user's Start or
- * click runs the sign-in, as VS Code's own MCP support does.
+ * nothing pops up by itself; thrown as a {@link SignInRequiredError}, it makes the server's state `needsSignIn`, whose
+ * row says "sign in" and whose click (or the user's Start) runs the sign-in, as VS Code's own MCP support does.
  */
 export const SIGN_IN_NEEDED = 'sign-in needed: click the server or use Start to sign in';
-
-/** Whether a server state's message is {@link SIGN_IN_NEEDED} (the start waits for the user to sign in). */
-export function needsSignIn(message: string): boolean {
-	return message.includes(SIGN_IN_NEEDED);
-}
 
 /** The answer to "sign in to this server?": open the browser, copy the link, or undefined (declined). */
 export type SignInChoice = 'open' | 'copy' | undefined;
@@ -147,7 +142,7 @@ export function createVsCodeOAuthHooks(
 			try {
 				if (!interactive) {
 					options.logger?.info(`OAuth: ${SIGN_IN_NEEDED} (not started by you, so no sign-in was opened)`);
-					throw new Error(SIGN_IN_NEEDED);
+					throw new SignInRequiredError(SIGN_IN_NEEDED);
 				}
 				const target = new URL(url);
 				const prompt = (globalThis as unknown as SignInHolder)[signInOverrideKey] ?? modalSignInPrompt;

@@ -7,7 +7,6 @@
 import * as vscode from 'vscode';
 import type { Manager, ServerState, SignInFailure } from '../../manager/manager';
 import type { ServerLogs } from '../logs/logging';
-import { needsSignIn } from './oauth';
 
 /** The notification's buttons. */
 export const SIGN_IN_AGAIN = 'Sign In Again';
@@ -25,9 +24,9 @@ export function signInFailureText(server: string, failure: SignInFailure): strin
 	return text.length > maxLength ? `${text.slice(0, maxLength - 1)}…` : text;
 }
 
-/** The failed sign-in in `state`, unless the state only waits for the user to start the sign-in. */
+/** The failed sign-in in `state` (a server waiting for the user to sign in is `needsSignIn`, not a failure). */
 export function failedSignIn(state: ServerState): SignInFailure | undefined {
-	return state.kind === 'error' && state.signIn && !needsSignIn(state.message) ? state.signIn : undefined;
+	return state.kind === 'error' ? state.signIn : undefined;
 }
 
 /** Shows a notification each time a server's sign-in fails (again only after it left the error state in between). */

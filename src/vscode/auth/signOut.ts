@@ -3,13 +3,11 @@
  * runs, so its next connection asks the user to sign in again.
  */
 import * as vscode from 'vscode';
+import { Commands } from '../commandIds';
 import type { Manager, ServerView } from '../../manager/manager';
 import type { TokenStore } from '../../protocol/auth/types';
 import { forgetOAuth, hasStoredOAuthTokens } from './oauth';
 import { errorMessage } from '../../common/errors';
-
-/** The command id (package.json `contributes.commands`). */
-export const SIGN_OUT_COMMAND = 'mcpSwitchboard.signOut';
 
 function remoteUrl(view: ServerView): string | undefined {
 	return view.config.type === 'stdio' ? undefined : view.config.url;
@@ -69,7 +67,7 @@ export async function signOutOfServer(
 
 /** Registers the sign-out command. */
 export function registerSignOutCommand(manager: Manager, store: TokenStore): vscode.Disposable {
-	return vscode.commands.registerCommand(SIGN_OUT_COMMAND, (target?: string | { server: string }) =>
+	return vscode.commands.registerCommand(Commands.signOut, (target?: string | { server: string }) =>
 		signOutOfServer(manager, store, target),
 	);
 }

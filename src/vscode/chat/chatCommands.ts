@@ -12,7 +12,7 @@ import { Commands } from '../commandIds';
 import type { CallOutcome } from '../tools/commands';
 import { resourceParts, toolResultText } from './chatMapping';
 import { modelPart } from './chatReferences';
-import { resourceUri } from '../resources/resourceDocuments';
+import { resourceUri } from '../shared/resourceUris';
 import { plural } from '../../common/text';
 import { errorMessage } from '../../common/errors';
 

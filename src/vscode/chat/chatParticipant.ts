@@ -21,9 +21,6 @@ import { errorMessage } from '../../common/errors';
 /** The participant's id (package.json `contributes.chatParticipants`). */
 export const CHAT_PARTICIPANT_ID = 'mcpSwitchboard.mcp';
 
-/** The command that opens the chat with `@mcp /read <uri>` for a resource of the Servers view. */
-export const ASK_ABOUT_RESOURCE = 'mcpSwitchboard.askAboutResource';
-
 /** What a finished request reports in `ChatResult.metadata`: the tool calls it made, in order. */
 export interface ChatMetadata {
 	toolCalls: { server: string; tool: string; ok: boolean }[];
@@ -308,7 +305,7 @@ export function registerChatParticipant(
 	// From a resource row of the Servers view (or the palette): the chat opens with `@mcp /read <uri> ` typed, for the
 	// question to follow; without a row, `/read` alone offers the resources to pick from.
 	const ask = vscode.commands.registerCommand(
-		ASK_ABOUT_RESOURCE,
+		Commands.askAboutResource,
 		(element?: { kind?: string; resource?: { uri?: unknown } }) => {
 			const uri =
 				element?.kind === 'resource' && typeof element.resource?.uri === 'string' ? element.resource.uri : undefined;

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { Manager } from '../../manager/manager';
-import { parseResourceUri } from '../resources/resourceDocuments';
+import { parseResourceUri } from '../shared/resourceUris';
 import {
 	MAX_MODEL_IMAGE_BYTES,
 	MAX_RESULT_CHARS,

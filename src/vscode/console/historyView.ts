@@ -5,22 +5,13 @@
  * `*.mcpcall.json` file that runs again from a CodeLens or the command line.
  */
 import * as vscode from 'vscode';
+import { Commands } from '../commandIds';
 import { formatInvocation, type Invocation } from '../../manager/invocationFile';
 import type { Manager } from '../../manager/manager';
 import { type CallHistory, type HistoryEntry, targetLabel } from './callHistory';
 
 export const HISTORY_VIEW = 'mcpSwitchboard.history';
 export const HISTORY_SCHEME = 'switchboard-history';
-
-export const HistoryCommands = {
-	open: 'mcpSwitchboard.history.open',
-	rerun: 'mcpSwitchboard.history.rerun',
-	editRerun: 'mcpSwitchboard.history.editRerun',
-	compare: 'mcpSwitchboard.history.compare',
-	copy: 'mcpSwitchboard.history.copy',
-	save: 'mcpSwitchboard.history.save',
-	clear: 'mcpSwitchboard.history.clear',
-} as const;
 
 function duration(ms: number): string {
 	return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
@@ -75,20 +66,20 @@ export function resultUri(entry: HistoryEntry): vscode.Uri {
 export function runInvocation(invocation: Invocation, edit = false): Thenable<unknown> {
 	switch (invocation.kind) {
 		case 'tool':
-			return vscode.commands.executeCommand('mcpSwitchboard.callTool', {
+			return vscode.commands.executeCommand(Commands.callTool, {
 				server: invocation.server,
 				tool: invocation.tool,
 				arguments: invocation.arguments,
 				edit,
 			});
 		case 'prompt':
-			return vscode.commands.executeCommand('mcpSwitchboard.getPrompt', {
+			return vscode.commands.executeCommand(Commands.getPrompt, {
 				server: invocation.server,
 				prompt: invocation.prompt,
 				...(edit ? {} : { arguments: invocation.arguments }),
 			});
 		case 'resource':
-			return vscode.commands.executeCommand('mcpSwitchboard.readResource', {
+			return vscode.commands.executeCommand(Commands.readResource, {
 				server: invocation.server,
 				uri: invocation.uri,
 			});
@@ -131,7 +122,7 @@ export class HistoryView
 		if (entry.target.kind !== 'resource')
 			tooltip.appendCodeblock(JSON.stringify(entry.target.arguments, null, 2), 'json');
 		item.tooltip = tooltip;
-		item.command = { command: HistoryCommands.open, title: 'Open Result', arguments: [entry] };
+		item.command = { command: Commands.historyOpen, title: 'Open Result', arguments: [entry] };
 		return item;
 	}
 
@@ -167,16 +158,16 @@ export function registerHistoryCommands(
 		return editor;
 	};
 	return vscode.Disposable.from(
-		vscode.commands.registerCommand(HistoryCommands.open, (entry?: HistoryEntry) =>
+		vscode.commands.registerCommand(Commands.historyOpen, (entry?: HistoryEntry) =>
 			needEntry(entry) ? open(entry) : undefined,
 		),
-		vscode.commands.registerCommand(HistoryCommands.rerun, (entry?: HistoryEntry) =>
+		vscode.commands.registerCommand(Commands.historyRerun, (entry?: HistoryEntry) =>
 			needEntry(entry) ? runInvocation(invocationOf(entry)) : undefined,
 		),
-		vscode.commands.registerCommand(HistoryCommands.editRerun, (entry?: HistoryEntry) =>
+		vscode.commands.registerCommand(Commands.historyEditRerun, (entry?: HistoryEntry) =>
 			needEntry(entry) ? runInvocation(invocationOf(entry), true) : undefined,
 		),
-		vscode.commands.registerCommand(HistoryCommands.compare, async (entry?: HistoryEntry) => {
+		vscode.commands.registerCommand(Commands.historyCompare, async (entry?: HistoryEntry) => {
 			if (!needEntry(entry)) return undefined;
 			const previous = history.previous(entry);
 			if (!previous) {
@@ -190,7 +181,7 @@ export function registerHistoryCommands(
 				preview: true,
 			});
 		}),
-		vscode.commands.registerCommand(HistoryCommands.copy, async (entry?: HistoryEntry) => {
+		vscode.commands.registerCommand(Commands.historyCopy, async (entry?: HistoryEntry) => {
 			if (!needEntry(entry)) return undefined;
 			const text = JSON.stringify(
 				{
@@ -206,7 +197,7 @@ export function registerHistoryCommands(
 			await vscode.env.clipboard.writeText(text);
 			return text;
 		}),
-		vscode.commands.registerCommand(HistoryCommands.save, async (entry?: HistoryEntry, target?: vscode.Uri) => {
+		vscode.commands.registerCommand(Commands.historySave, async (entry?: HistoryEntry, target?: vscode.Uri) => {
 			if (!needEntry(entry)) return undefined;
 			const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
 			const suggested = `${
@@ -228,7 +219,7 @@ export function registerHistoryCommands(
 			await vscode.window.showTextDocument(uri);
 			return uri;
 		}),
-		vscode.commands.registerCommand(HistoryCommands.clear, () => history.clear()),
+		vscode.commands.registerCommand(Commands.historyClear, () => history.clear()),
 	);
 }
 

@@ -3,7 +3,6 @@
  * MCP Apps. Registers them and keeps the history's cap in line with `mcpSwitchboard.history.maxEntries`.
  */
 import * as vscode from 'vscode';
-import type { Manager } from '../../manager/manager';
 import type { CallToolResult } from '../../protocol/schema';
 import { AppViews, type AppViewsDeps } from './apps';
 import { CallHistory, DEFAULT_MAX_ENTRIES } from './callHistory';
@@ -18,15 +17,20 @@ function maxEntries(): number {
 	return typeof value === 'number' && value >= 0 ? value : DEFAULT_MAX_ENTRIES;
 }
 
-export function registerConsole(
-	context: vscode.ExtensionContext,
-	manager: Manager,
-	appDeps: Omit<AppViewsDeps, 'manager'>,
-): { history: CallHistory; protocol: ProtocolViews; apps: AppViews; disposable: vscode.Disposable } {
+/** What other features and tests use of the console. */
+export interface DevConsole {
+	history: CallHistory;
+	protocol: ProtocolViews;
+	apps: AppViews;
+}
+
+/** Registers the Call History view and its commands, saved invocation files, the protocol view and MCP Apps. */
+export function register(context: vscode.ExtensionContext, deps: AppViewsDeps): DevConsole {
+	const { manager } = deps;
 	const history = new CallHistory(context.workspaceState, maxEntries());
 	// Opened from the Output view too (its title's Show Protocol): the server whose log was shown last comes first.
-	const protocol = new ProtocolViews(manager, () => appDeps.logs.lastShown);
-	const apps = new AppViews({ manager, ...appDeps });
+	const protocol = new ProtocolViews(manager, () => deps.logs.lastShown);
+	const apps = new AppViews(deps);
 	const view = new HistoryView(history, manager);
 	const disposable = vscode.Disposable.from(
 		{ dispose: () => history.dispose() },
@@ -50,5 +54,6 @@ export function registerConsole(
 			if (e.affectsConfiguration('mcpSwitchboard.history.maxEntries')) history.setMaxEntries(maxEntries());
 		}),
 	);
-	return { history, protocol, apps, disposable };
+	context.subscriptions.push(disposable);
+	return { history, protocol, apps };
 }

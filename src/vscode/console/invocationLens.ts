@@ -5,11 +5,10 @@
  * palette's commands, so consent, progress, Cancel and the result document are the same.
  */
 import * as vscode from 'vscode';
+import { Commands } from '../commandIds';
 import { parseInvocation } from '../../manager/invocationFile';
 import { runInvocation } from './historyView';
 import { errorMessage } from '../../common/errors';
-
-export const RUN_INVOCATION_FILE = 'mcpSwitchboard.runInvocationFile';
 
 export class InvocationLens implements vscode.CodeLensProvider {
 	provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
@@ -20,7 +19,7 @@ export class InvocationLens implements vscode.CodeLensProvider {
 		return [
 			new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), {
 				title,
-				command: RUN_INVOCATION_FILE,
+				command: Commands.runInvocationFile,
 				arguments: [document.uri],
 			}),
 		];
@@ -55,6 +54,6 @@ export async function runInvocationFile(uri: vscode.Uri | undefined): Promise<un
 export function registerInvocationFiles(): vscode.Disposable {
 	return vscode.Disposable.from(
 		vscode.languages.registerCodeLensProvider({ pattern: '**/*.mcpcall.json' }, new InvocationLens()),
-		vscode.commands.registerCommand(RUN_INVOCATION_FILE, (uri?: vscode.Uri) => runInvocationFile(uri)),
+		vscode.commands.registerCommand(Commands.runInvocationFile, (uri?: vscode.Uri) => runInvocationFile(uri)),
 	);
 }

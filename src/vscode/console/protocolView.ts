@@ -9,12 +9,11 @@
  * pretty-printed here, only when the message is opened.
  */
 import { randomBytes } from 'node:crypto';
+import { Commands } from '../commandIds';
 import * as vscode from 'vscode';
 import type { Manager } from '../../manager/manager';
 import { DEFAULT_CAPACITY, ProtocolLog, type ProtocolEntry } from './protocolLog';
 import { protocolViewHtml } from './protocolViewHtml';
-
-export const SHOW_PROTOCOL = 'mcpSwitchboard.showProtocol';
 
 /** The pretty JSON of an entry (its raw text when it was cut or is not JSON). */
 export function prettyText(entry: ProtocolEntry): string {
@@ -146,7 +145,7 @@ export class ProtocolViews implements vscode.Disposable {
 		private readonly manager: Manager,
 		private readonly recent: () => string | undefined = () => undefined,
 	) {
-		this.command = vscode.commands.registerCommand(SHOW_PROTOCOL, (target?: unknown) => this.show(target));
+		this.command = vscode.commands.registerCommand(Commands.showProtocol, (target?: unknown) => this.show(target));
 	}
 
 	/** The open view of `server`, if any (for tests). */

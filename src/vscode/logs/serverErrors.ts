@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
+import { Commands } from '../commandIds';
 import { oneLine } from '../../common/text';
 import type { Manager } from '../../manager/manager';
-import { needsSignIn } from '../auth/oauth';
 import type { ServerLogs } from './logging';
 
 /**
@@ -20,7 +20,7 @@ export function showServerError(
 	const actions = server !== undefined ? ['Show Output', 'Show Protocol'] : ['Show Output'];
 	void vscode.window.showErrorMessage(text, ...actions).then((choice) => {
 		if (choice === 'Show Output') logs.show(server);
-		if (choice === 'Show Protocol') void vscode.commands.executeCommand('mcpSwitchboard.showProtocol', server);
+		if (choice === 'Show Protocol') void vscode.commands.executeCommand(Commands.showProtocol, server);
 	});
 }
 
@@ -35,10 +35,10 @@ export function notifyServerErrors(manager: Manager, logs: ServerLogs): vscode.D
 			announced.delete(server);
 			return;
 		}
+		// A server waiting for the user to sign in (needsSignIn) is not a failure to shout about: its row says "sign in".
 		if (state.kind !== 'error' || announced.has(server)) return;
-		// A server waiting for the user to sign in is not a failure to shout about: its row says "sign in". A failed
-		// sign-in has its own notification, with Sign In Again (auth/signInFailures.ts).
-		if (needsSignIn(state.message) || state.signIn) return;
+		// A failed sign-in has its own notification, with Sign In Again (auth/signInFailures.ts).
+		if (state.signIn) return;
 		announced.add(server);
 		showServerError(logs, server, oneLine(state.message), true);
 	});

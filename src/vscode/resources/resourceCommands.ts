@@ -1,12 +1,19 @@
 import * as vscode from 'vscode';
 import type { Resource, ResourceTemplate } from '../../protocol/schema';
 import { Commands } from '../commandIds';
-import { commandError, nothingConfigured, type Target } from '../commandTarget';
-import { promptDepsOf, readTemplate, type DocumentCommandDeps } from '../prompts/promptCommands';
+import { commandError, nothingConfigured, type CommandBase, type Target } from '../commandTarget';
+import type { ResourceDocuments } from './resourceDocuments';
+import { askArguments } from '../shared/argumentQuestions';
+import { expandUriTemplate, templateVariables } from './resourceDocuments';
 import { errorMessage } from '../../common/errors';
 
+/** What the palette's resource commands act on. */
+export interface ResourceCommandDeps extends CommandBase {
+	resources: ResourceDocuments;
+}
+
 /** Registers Read Resource (resources and templates) and Subscribe. */
-export function registerResourceCommands(deps: DocumentCommandDeps): vscode.Disposable {
+export function registerResourceCommands(deps: ResourceCommandDeps): vscode.Disposable {
 	return vscode.Disposable.from(
 		vscode.commands.registerCommand(Commands.readResource, (target: Target) => readResource(deps, target)),
 		vscode.commands.registerCommand(Commands.subscribeResource, (target: Target) => subscribe(deps, target)),
@@ -14,7 +21,7 @@ export function registerResourceCommands(deps: DocumentCommandDeps): vscode.Disp
 }
 
 async function pickResource(
-	deps: DocumentCommandDeps,
+	deps: ResourceCommandDeps,
 ): Promise<{ server: string; resource?: Resource; template?: ResourceTemplate } | undefined> {
 	const items: (vscode.QuickPickItem & { server: string; resource?: Resource; template?: ResourceTemplate })[] = [];
 	for (const view of deps.manager.servers()) {
@@ -45,7 +52,7 @@ async function pickResource(
 	});
 }
 
-async function readResource(deps: DocumentCommandDeps, target: Target): Promise<vscode.Uri | undefined> {
+async function readResource(deps: ResourceCommandDeps, target: Target): Promise<vscode.Uri | undefined> {
 	let chosen: { server: string; resource?: Resource; template?: ResourceTemplate; uri?: string } | undefined;
 	if (target && typeof target === 'object' && 'kind' in target) {
 		if (target.kind === 'resource') chosen = { server: target.server, resource: target.resource };
@@ -55,14 +62,14 @@ async function readResource(deps: DocumentCommandDeps, target: Target): Promise<
 	}
 	chosen ??= await pickResource(deps);
 	if (!chosen) return undefined;
-	if (chosen.template) return readTemplate(promptDepsOf(deps), chosen.server, chosen.template);
+	if (chosen.template) return readTemplate(deps, chosen.server, chosen.template);
 	const uri = chosen.uri ?? chosen.resource?.uri;
 	return uri !== undefined
 		? deps.resources.open(chosen.server, uri, undefined, chosen.resource?.title ?? chosen.resource?.name)
 		: undefined;
 }
 
-async function subscribe(deps: DocumentCommandDeps, target: Target): Promise<void> {
+async function subscribe(deps: ResourceCommandDeps, target: Target): Promise<void> {
 	const node =
 		target && typeof target === 'object' && 'kind' in target && target.kind === 'resource' ? target : undefined;
 	const picked = node ? { server: node.server, resource: node.resource } : await pickResource(deps);
@@ -72,4 +79,28 @@ async function subscribe(deps: DocumentCommandDeps, target: Target): Promise<voi
 	} catch (error) {
 		commandError(deps, picked.server, `could not subscribe to ${picked.resource.uri}: ${errorMessage(error)}`);
 	}
+}
+
+/** Read from a resource template: asks each URI variable (with completions), expands the template, opens the resource. */
+export async function readTemplate(
+	deps: Pick<ResourceCommandDeps, 'manager' | 'resources'>,
+	server: string,
+	template: ResourceTemplate,
+): Promise<vscode.Uri | undefined> {
+	const variables = templateVariables(template.uriTemplate).map((name) => ({ name, required: true }));
+	const answers = await askArguments(
+		deps.manager,
+		server,
+		`Read ${template.title ?? template.name}`,
+		{ type: 'ref/resource', uri: template.uriTemplate },
+		variables,
+	);
+	if (!answers) return undefined;
+	// Its tab: the template's name and the values given ("Dynamic Text Resource 5 · everything").
+	return deps.resources.open(
+		server,
+		expandUriTemplate(template.uriTemplate, answers),
+		undefined,
+		[template.title ?? template.name, ...Object.values(answers)].join(' '),
+	);
 }

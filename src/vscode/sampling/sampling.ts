@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { Commands } from '../commandIds';
 import { samplingConsentKey, type ServerIdentity } from './consentKey';
 import { ErrorCode } from '../../protocol/jsonrpc';
 import { McpError } from '../../protocol/mcpError';
@@ -470,7 +471,7 @@ async function countTokens(
 
 /** Registers "MCP Switchboard: Reset Sampling Consent" (`mcpSwitchboard.resetSamplingConsent`). */
 export function registerSamplingCommands(broker: SamplingBroker): vscode.Disposable {
-	return vscode.commands.registerCommand('mcpSwitchboard.resetSamplingConsent', async () => {
+	return vscode.commands.registerCommand(Commands.resetSamplingConsent, async () => {
 		await broker.resetConsent();
 		void vscode.window.showInformationMessage('Sampling consent reset: every server will ask again.');
 	});

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
+import { Commands } from '../commandIds';
 import type { ServerInputQueue, WaitingRequest } from './inputQueue';
 
 /** The command behind the announcement: shows the waiting request, or a list when there are several. */
-export const SHOW_WAITING_REQUESTS = 'mcpSwitchboard.showWaitingRequests';
 
 interface Row extends vscode.QuickPickItem {
 	request: WaitingRequest;
@@ -30,7 +30,7 @@ export function announcement(waiting: readonly WaitingRequest[]): string {
 /**
  * Announces the server requests that wait for the user (queued behind something, or hidden without an answer): a status
  * bar item ("$(bell-dot) everything asks for input") while any waits, and one notification with Show when requests
- * start waiting. The command {@link SHOW_WAITING_REQUESTS} opens the only waiting request, or lists them (each with a
+ * start waiting. The command {@link Commands.showWaitingRequests} opens the only waiting request, or lists them (each with a
  * Dismiss button) when there are several.
  */
 export class WaitingRequestsAnnouncer implements vscode.Disposable {
@@ -44,13 +44,13 @@ export class WaitingRequestsAnnouncer implements vscode.Disposable {
 
 	constructor(private readonly queue: ServerInputQueue) {
 		this.item.name = 'MCP Server Requests';
-		this.item.command = SHOW_WAITING_REQUESTS;
+		this.item.command = Commands.showWaitingRequests;
 		this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
 		this.disposables.push(
 			this.item,
 			queue.onDidChange(() => this.update()),
 			// Not awaited: the command returns once the list or the request is on screen, not when the user chose.
-			vscode.commands.registerCommand(SHOW_WAITING_REQUESTS, () => void this.show()),
+			vscode.commands.registerCommand(Commands.showWaitingRequests, () => void this.show()),
 		);
 		this.update();
 	}

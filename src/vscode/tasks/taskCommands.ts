@@ -1,17 +1,10 @@
 import * as vscode from 'vscode';
-import type { BlobFiles } from '../resources/blobFiles';
-import { renderToolResult, type ResultDocuments } from '../tools/resultDocument';
+import { Commands } from '../commandIds';
+import type { BlobFiles } from '../shared/blobFiles';
+import { renderToolResult, type ResultDocuments } from '../shared/resultDocument';
 import { isFinished, type TaskList } from './taskList';
 import { taskDescription } from './taskText';
 import { errorMessage } from '../../common/errors';
-
-/** Command ids, as contributed in package.json (category "MCP"). */
-export const TaskCommands = {
-	cancelTask: 'mcpSwitchboard.cancelTask',
-	openTaskResult: 'mcpSwitchboard.openTaskResult',
-	forgetTask: 'mcpSwitchboard.forgetTask',
-	showTasks: 'mcpSwitchboard.showTasks',
-} as const;
 
 /** A task row of the tree, or what a test or another command passes. */
 type TaskTarget = { server: string; taskId: string } | undefined;
@@ -64,7 +57,7 @@ export async function openTaskResult(deps: TaskCommandDeps, target: TaskTarget):
 export function registerTaskCommands(deps: TaskCommandDeps): vscode.Disposable {
 	const { tasks } = deps;
 	const disposables = [
-		vscode.commands.registerCommand(TaskCommands.cancelTask, async (target: TaskTarget) => {
+		vscode.commands.registerCommand(Commands.cancelTask, async (target: TaskTarget) => {
 			if (!target) return;
 			try {
 				await tasks.cancel(target.server, target.taskId);
@@ -72,11 +65,11 @@ export function registerTaskCommands(deps: TaskCommandDeps): vscode.Disposable {
 				deps.showError(target.server, `cancelling the task failed: ${errorMessage(error)}`);
 			}
 		}),
-		vscode.commands.registerCommand(TaskCommands.openTaskResult, (target: TaskTarget) => openTaskResult(deps, target)),
-		vscode.commands.registerCommand(TaskCommands.forgetTask, (target: TaskTarget) => {
+		vscode.commands.registerCommand(Commands.openTaskResult, (target: TaskTarget) => openTaskResult(deps, target)),
+		vscode.commands.registerCommand(Commands.forgetTask, (target: TaskTarget) => {
 			if (target) tasks.forget(target.server, target.taskId);
 		}),
-		vscode.commands.registerCommand(TaskCommands.showTasks, async () => {
+		vscode.commands.registerCommand(Commands.showTasks, async () => {
 			const all = tasks.all();
 			if (all.length === 0) {
 				void vscode.window.showInformationMessage(

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { Commands } from '../commandIds';
 import type { Tool } from '../../protocol/schema';
 import { isFinished, type TaskEntry } from './taskList';
 import { statusWords, taskDescription } from './taskText';
@@ -43,7 +44,7 @@ export function taskItem(entry: TaskEntry, now = Date.now()): vscode.TreeItem {
 	item.contextValue = finished ? TASK_CONTEXT.finished : TASK_CONTEXT.live;
 	const node = { kind: 'task', server: entry.server, taskId: entry.taskId };
 	if (finished && entry.status !== 'cancelled')
-		item.command = { command: 'mcpSwitchboard.openTaskResult', title: 'Open Task Result', arguments: [node] };
+		item.command = { command: Commands.openTaskResult, title: 'Open Task Result', arguments: [node] };
 	const md = new vscode.MarkdownString('', true);
 	md.appendMarkdown(`**${entry.tool}** on ${entry.server} — ${statusWords[entry.status]}\n\n`);
 	md.appendText(

@@ -9,6 +9,7 @@
  * same choices) before it reaches the gateway, and asking twice teaches people to click through.
  */
 import * as vscode from 'vscode';
+import { Commands } from '../commandIds';
 import type { Tool } from '../../protocol/schema';
 
 /** Who wants to run the tool: a person from the palette or tree, or a language model in a chat. */
@@ -157,16 +158,10 @@ export class ToolConsent {
 	}
 }
 
-/** Command ids of the review and reset commands (package.json). */
-export const ConsentCommands = {
-	review: 'mcpSwitchboard.reviewToolPermissions',
-	reset: 'mcpSwitchboard.resetToolPermissions',
-} as const;
-
 /** Registers Review Tool Permissions… (pick one to forget it, or forget all) and Reset Tool Permissions. */
 export function registerConsentCommands(consent: ToolConsent): vscode.Disposable {
 	return vscode.Disposable.from(
-		vscode.commands.registerCommand(ConsentCommands.review, async () => {
+		vscode.commands.registerCommand(Commands.reviewToolPermissions, async () => {
 			const entries = consent.entries();
 			if (entries.length === 0) {
 				void vscode.window.showInformationMessage(
@@ -191,7 +186,7 @@ export function registerConsentCommands(consent: ToolConsent): vscode.Disposable
 			if (!chosen) return;
 			await consent.forget(chosen.entry);
 		}),
-		vscode.commands.registerCommand(ConsentCommands.reset, async () => {
+		vscode.commands.registerCommand(Commands.resetToolPermissions, async () => {
 			await consent.forget();
 			void vscode.window.showInformationMessage(
 				'MCP: tool permissions reset. A chat model asks again before each tool that is not read-only.',

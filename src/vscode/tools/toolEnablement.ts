@@ -6,9 +6,10 @@
  * tool by name.
  */
 import * as vscode from 'vscode';
+import { Commands } from '../commandIds';
 import type { Manager } from '../../manager/manager';
 import type { NamedTool } from '../../manager/types';
-import type { TreeNode } from '../tree/serversTree';
+import type { TreeNode } from '../shared/treeNodes';
 import { plural } from '../../common/text';
 import {
 	activeDisabledTools,
@@ -19,7 +20,6 @@ import {
 } from '../../manager/toolEnablement';
 
 /** The command ids (package.json). */
-export const EnablementCommands = { switchProfile: 'mcpSwitchboard.switchToolProfile' } as const;
 
 /** Per-tool enablement and named profiles, read from and written to the settings. */
 export class ToolEnablement implements vscode.Disposable {
@@ -134,7 +134,7 @@ function target(): vscode.ConfigurationTarget {
 export function registerEnablementUi(enablement: ToolEnablement): vscode.Disposable {
 	const item = vscode.window.createStatusBarItem('mcpSwitchboard.toolProfile', vscode.StatusBarAlignment.Left, 99);
 	item.name = 'MCP Tool Profile';
-	item.command = EnablementCommands.switchProfile;
+	item.command = Commands.switchToolProfile;
 	const render = () => {
 		const active = enablement.activeProfile();
 		const off = Object.values(enablement.disabled()).reduce((sum, tools) => sum + tools.length, 0);
@@ -145,7 +145,7 @@ export function registerEnablementUi(enablement: ToolEnablement): vscode.Disposa
 		else item.hide();
 	};
 	render();
-	const command = vscode.commands.registerCommand(EnablementCommands.switchProfile, async () => {
+	const command = vscode.commands.registerCommand(Commands.switchToolProfile, async () => {
 		type Item = vscode.QuickPickItem & { profile?: string; save?: boolean };
 		const active = enablement.activeProfile();
 		const items: Item[] = [

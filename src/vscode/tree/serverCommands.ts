@@ -2,12 +2,12 @@ import * as vscode from 'vscode';
 import type { ServerView } from '../../manager/manager';
 import { Commands } from '../commandIds';
 import { commandError, nothingConfigured, pickServer, serverOf, type CommandBase, type Target } from '../commandTarget';
-import { stateLabel } from './serversTree';
+import { stateIcon, stateLabel, stateMessage } from '../shared/serverStates';
 import { errorMessage } from '../../common/errors';
 
 /**
  * Registers the server commands of the tree, the palette and the status bar: Start, Stop, Restart, Show Log, Refresh,
- * Add Server, Open Settings and the status bar's server list. Each stays registered when nothing runs and says why
+ * Open Settings and the status bar's server list. Each stays registered when nothing runs and says why
  * it cannot act (convention 11).
  */
 export function registerServerCommands(base: CommandBase): vscode.Disposable {
@@ -18,7 +18,6 @@ export function registerServerCommands(base: CommandBase): vscode.Disposable {
 		register(Commands.restartServer, (target) => lifecycle(base, target, 'restart')),
 		register(Commands.showServerLog, (target) => showLog(base, target)),
 		register(Commands.refresh, (target) => refresh(base, target)),
-		register(Commands.addServer, () => base.addServer()),
 		register(Commands.openSettings, () => base.openSettings()),
 		register(Commands.showServers, () => showServers(base)),
 	);
@@ -33,7 +32,11 @@ async function lifecycle(base: CommandBase, target: Target, action: 'start' | 's
 		action === 'start'
 			? (view) => view.state.kind !== 'running' && view.state.kind !== 'starting'
 			: action === 'stop'
-				? (view) => view.state.kind === 'running' || view.state.kind === 'starting' || view.state.kind === 'error'
+				? (view) =>
+						view.state.kind === 'running' ||
+						view.state.kind === 'starting' ||
+						view.state.kind === 'error' ||
+						view.state.kind === 'needsSignIn'
 				: () => true;
 	const server =
 		serverOf(target) ??
@@ -94,19 +97,12 @@ async function showServers(base: CommandBase): Promise<void> {
 		await nothingConfigured(base);
 		return;
 	}
-	const icon = (view: ServerView) =>
-		view.state.kind === 'running'
-			? '$(vm-running)'
-			: view.state.kind === 'error'
-				? '$(error)'
-				: view.state.kind === 'starting'
-					? '$(loading~spin)'
-					: '$(vm-outline)';
+	const icon = (view: ServerView) => `$(${stateIcon(view.state).id})`;
 	const chosen = await vscode.window.showQuickPick(
 		views.map((view) => ({
 			label: `${icon(view)} ${view.name}`,
 			description: stateLabel(view.state),
-			detail: view.state.kind === 'error' ? view.state.message : undefined,
+			detail: stateMessage(view.state),
 			name: view.name,
 		})),
 		{ title: 'MCP Servers', placeHolder: 'Pick a server for its actions' },

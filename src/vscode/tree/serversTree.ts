@@ -1,28 +1,14 @@
 import * as vscode from 'vscode';
-import type { Manager, NamedTool, ServerState, ServerView } from '../../manager/manager';
+import { Commands } from '../commandIds';
+import type { Manager, NamedTool, ServerView } from '../../manager/manager';
 import { plural } from '../../common/text';
 import { errorSummary } from '../../manager/errorSummary';
 import { DEPRECATION_NOTES, deprecationSummary } from '../../manager/deprecations';
-import type { Prompt, Resource, ResourceTemplate } from '../../protocol/schema';
-import { fence } from '../tools/resultDocument';
-import { needsSignIn } from '../auth/oauth';
+import { fence } from '../shared/resultDocument';
+import { stateClick, stateIcon, stateLabel, stateMessage } from '../shared/serverStates';
+import type { GroupKind, TreeNode } from '../shared/treeNodes';
 import type { TaskList } from '../tasks/taskList';
 import { taskBadge, taskItem, tasksGroupItem } from '../tasks/taskTree';
-
-/** The four lists under a running server. */
-export type GroupKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
-
-/** One row of the Servers tree. Server and group nodes are kept per server, so refreshes and reveal find them again. */
-export type TreeNode =
-	| { kind: 'server'; server: string }
-	| { kind: 'group'; server: string; group: GroupKind }
-	| { kind: 'tool'; server: string; tool: NamedTool }
-	| { kind: 'resource'; server: string; resource: Resource }
-	| { kind: 'template'; server: string; template: ResourceTemplate }
-	| { kind: 'prompt'; server: string; prompt: Prompt }
-	| { kind: 'message'; server: string; message: string; error: boolean; trust?: 'ask' | 'refused' }
-	| { kind: 'tasks'; server: string }
-	| { kind: 'task'; server: string; taskId: string };
 
 const groupLabels: Record<GroupKind, string> = {
 	tools: 'Tools',
@@ -40,29 +26,6 @@ const groupOrder: readonly GroupKind[] = ['tools', 'resources', 'resourceTemplat
 
 /** Refreshes are coalesced over this long, so a burst of list_changed or state events repaints once. */
 export const REFRESH_DEBOUNCE_MS = 100;
-
-/** "running", "stopped", … as a person reads it. */
-export function stateLabel(state: ServerState): string {
-	switch (state.kind) {
-		case 'running':
-			return 'running';
-		case 'starting':
-			return state.attempt > 1 ? `starting (attempt ${state.attempt})` : 'starting';
-		case 'stopped':
-			return 'stopped';
-		case 'disabled':
-			return 'disabled';
-		case 'needsTrust':
-			return 'needs trust';
-		case 'error':
-			if (needsSignIn(state.message)) return 'sign in';
-			return state.crashLoop
-				? 'error (crash loop, stopped retrying)'
-				: state.retryAt !== undefined
-					? 'error (will retry)'
-					: 'error';
-	}
-}
 
 /**
  * The transport as people read it. HTTP+SSE (2024-11-05) is marked: 2026-07-28 classifies it as Deprecated
@@ -86,25 +49,6 @@ export function protocolLabel(client: { protocolVersion: string; era: 'modern' |
 export function serverDescription(view: ServerView): string {
 	const what = view.state.kind === 'running' ? plural(view.tools.length, 'tool') : stateLabel(view.state);
 	return `${what} · ${transportOf(view)}`;
-}
-
-function stateIcon(state: ServerState): vscode.ThemeIcon {
-	switch (state.kind) {
-		case 'running':
-			return new vscode.ThemeIcon('vm-running', new vscode.ThemeColor('testing.iconPassed'));
-		case 'starting':
-			return new vscode.ThemeIcon('loading~spin');
-		case 'stopped':
-			return new vscode.ThemeIcon('vm-outline');
-		case 'disabled':
-			return new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('disabledForeground'));
-		case 'needsTrust':
-			return new vscode.ThemeIcon('shield', new vscode.ThemeColor('problemsWarningIcon.foreground'));
-		case 'error':
-			if (needsSignIn(state.message))
-				return new vscode.ThemeIcon('account', new vscode.ThemeColor('problemsWarningIcon.foreground'));
-			return new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground'));
-	}
 }
 
 /** The annotation badges a tool shows: read-only, destructive, open-world (only those the server states). */
@@ -187,9 +131,11 @@ export function serverTooltip(view: ServerView): vscode.MarkdownString {
 		md.appendMarkdown('\n\n**Instructions**\n\n');
 		md.appendText(firstLine(view.state.client.instructions, 600));
 	}
-	const error = view.state.kind === 'error' ? view.state.message : view.lastError;
+	const error = stateMessage(view.state) ?? view.lastError;
 	if (error) {
-		md.appendMarkdown(view.state.kind === 'error' ? '\n\n**Error**\n\n' : '\n\n**Last error**\n\n');
+		const heading =
+			view.state.kind === 'error' ? 'Error' : view.state.kind === 'needsSignIn' ? 'Sign-in needed' : 'Last error';
+		md.appendMarkdown(`\n\n**${heading}**\n\n`);
 		md.appendText(error);
 	}
 	return md;
@@ -210,7 +156,7 @@ export function trustRow(server: string, reason: string, trust: 'ask' | 'refused
 	item.tooltip = reason;
 	item.contextValue = 'mcpMessage.needsTrust';
 	item.command = {
-		command: 'mcpSwitchboard.startServer',
+		command: Commands.startServer,
 		title: 'Start (asks whether to allow it)',
 		arguments: [server],
 	};
@@ -392,6 +338,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 					...this.tasksRow(view.name),
 				];
 				switch (view.state.kind) {
+					case 'needsSignIn':
 					case 'error':
 						return message(view.state.message, true);
 					case 'needsTrust':
@@ -515,19 +462,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 						tooltip: "Offer all of this server's tools to chat models",
 					};
 				}
-				// Nothing asks for trust by itself: a click on a server waiting for it is the user's Start, which asks.
-				if (view.state.kind === 'needsTrust')
-					item.command = {
-						command: 'mcpSwitchboard.startServer',
-						title: 'Start (asks whether to allow it)',
-						arguments: [element.server],
-					};
-				if (view.state.kind === 'error' && needsSignIn(view.state.message))
-					item.command = {
-						command: 'mcpSwitchboard.startServer',
-						title: 'Sign in and start',
-						arguments: [element.server],
-					};
+				const click = stateClick(element.server, view.state);
+				if (click) item.command = click;
 				return item;
 			}
 			case 'group': {
@@ -576,7 +512,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 					subscribable?.kind === 'running' && subscribable.client.serverCapabilities.resources?.subscribe
 						? 'mcpResource.subscribable'
 						: 'mcpResource';
-				item.command = { command: 'mcpSwitchboard.readResource', title: 'Read Resource', arguments: [element] };
+				item.command = { command: Commands.readResource, title: 'Read Resource', arguments: [element] };
 				return item;
 			}
 			case 'template': {
@@ -586,7 +522,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 				item.description = template.uriTemplate;
 				item.iconPath = new vscode.ThemeIcon('symbol-variable');
 				item.contextValue = 'mcpResourceTemplate';
-				item.command = { command: 'mcpSwitchboard.readResource', title: 'Read Resource', arguments: [element] };
+				item.command = { command: Commands.readResource, title: 'Read Resource', arguments: [element] };
 				return item;
 			}
 			case 'prompt': {
@@ -602,7 +538,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 					.join(' ');
 				item.iconPath = new vscode.ThemeIcon('comment');
 				item.contextValue = 'mcpPrompt';
-				item.command = { command: 'mcpSwitchboard.getPrompt', title: 'Get Prompt', arguments: [element] };
+				item.command = { command: Commands.getPrompt, title: 'Get Prompt', arguments: [element] };
 				return item;
 			}
 			case 'tasks':
@@ -628,7 +564,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 				item.contextValue = element.error ? 'mcpMessage.error' : 'mcpMessage';
 				item.command = element.error
 					? {
-							command: 'mcpSwitchboard.showServerLog',
+							command: Commands.showServerLog,
 							title: 'Show Server Log',
 							arguments: [this.serverNode(element.server)],
 						}

@@ -5,7 +5,8 @@ import { plural } from '../../common/text';
 /** The status bar text for a set of states: "MCP 3/4" (running / configured), with an error count when any. */
 export function statusText(states: readonly { kind: string }[]): { text: string; errors: number } {
 	const running = states.filter((s) => s.kind === 'running').length;
-	const errors = states.filter((s) => s.kind === 'error').length;
+	// A server waiting for a sign-in needs the user too: counted with the errors, as it was when it was one.
+	const errors = states.filter((s) => s.kind === 'error' || s.kind === 'needsSignIn').length;
 	const icon = errors > 0 ? '$(warning)' : '$(server-process)';
 	return { text: `${icon} MCP ${running}/${states.length}`, errors };
 }
@@ -52,7 +53,8 @@ export class ServersStatusBar implements vscode.Disposable {
 		this.item.text = text;
 		this.item.backgroundColor = errors > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
 		const lines = views.map(
-			(v) => `${v.name}: ${v.state.kind}${v.state.kind === 'error' ? ` (${v.state.message.split('\n', 1)[0]})` : ''}`,
+			(v) =>
+				`${v.name}: ${v.state.kind}${v.state.kind === 'error' || v.state.kind === 'needsSignIn' ? ` (${v.state.message.split('\n', 1)[0]})` : ''}`,
 		);
 		this.item.tooltip = `MCP servers\n${lines.join('\n')}\n\nClick for actions`;
 		this.item.accessibilityInformation = {

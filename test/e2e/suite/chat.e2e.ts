@@ -13,8 +13,8 @@ import {
 	type ChatOptions,
 } from '../../../src/vscode/chat/chatParticipant';
 import type { SwitchboardApi } from '../../../src/extension';
-import { ConsentCommands } from '../../../src/vscode/tools/consent';
-import { resourceUri } from '../../../src/vscode/resources/resourceDocuments';
+import { Commands } from '../../../src/vscode/commandIds';
+import { resourceUri } from '../../../src/vscode/shared/resourceUris';
 import { api, needDriver, quickInput, serverWithTool, waitForQuickInput } from './elicitationSupport';
 import {
 	answerInputBox,
@@ -365,7 +365,7 @@ test(
 			assert.deepEqual(consent.entries(), [{ server: name, tool: 'wipe', scope: 'session' }]);
 
 			// MCP: Review Tool Permissions… lists it; picking it forgets it.
-			void vscode.commands.executeCommand(ConsentCommands.review);
+			void vscode.commands.executeCommand(Commands.reviewToolPermissions);
 			await waitForQuickInput('pick one to forget it');
 			await answerQuickPick(`${name} › wipe`);
 			await waitFor(() => consent.entries().length === 0, {
@@ -384,7 +384,7 @@ test(
 			);
 
 			// MCP: Reset Tool Permissions forgets everything: the next call asks again.
-			await vscode.commands.executeCommand(ConsentCommands.reset);
+			await vscode.commands.executeCommand(Commands.resetToolPermissions);
 			assert.deepEqual(consent.entries(), []);
 			const declined = await answered('Deny');
 			assert.deepEqual(declined.calls, [{ server: name, tool: 'wipe', ok: false }]);

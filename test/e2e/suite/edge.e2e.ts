@@ -10,8 +10,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../../src/extension';
 import type { CallOutcome } from '../../../src/vscode/tools/commands';
-import type { TreeNode } from '../../../src/vscode/tree/serversTree';
-import { parseResourceUri, resourceUri } from '../../../src/vscode/resources/resourceDocuments';
+import type { TreeNode } from '../../../src/vscode/shared/treeNodes';
+import { parseResourceUri, resourceUri } from '../../../src/vscode/shared/resourceUris';
 import { answerQuickPick, driver, EXTENSION_ID, extensionApi, quickInputClose, sleep, test, waitFor } from './harness';
 import { needDriver, repoRoot, resultText, serverWithTool, waitForQuickInput, USER_PACED } from './elicitationSupport';
 

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../../src/extension';
 import type { HistoryEntry } from '../../../src/vscode/console/callHistory';
-import { RUN_INVOCATION_FILE } from '../../../src/vscode/console/invocationLens';
+import { Commands } from '../../../src/vscode/commandIds';
 import { serverWithTool, waitForQuickInput, needDriver } from './elicitationSupport';
 import {
 	answerInputBox,
@@ -155,7 +155,7 @@ test('Save writes a *.mcpcall.json file whose CodeLens runs the call again; a ma
 		const lenses = await waitFor(
 			async () => {
 				const found = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', file);
-				return found?.find((lens) => lens.command?.command === RUN_INVOCATION_FILE);
+				return found?.find((lens) => lens.command?.command === Commands.runInvocationFile);
 			},
 			{ message: 'the Run CodeLens on the saved file' },
 		);
@@ -172,7 +172,7 @@ test('Save writes a *.mcpcall.json file whose CodeLens runs the call again; a ma
 			new TextEncoder().encode('{ "server": "everything", "tool": "echo", "prompt": "x" }'),
 		);
 		const count = extension.history.all().length;
-		assert.equal(await vscode.commands.executeCommand(RUN_INVOCATION_FILE, broken), undefined);
+		assert.equal(await vscode.commands.executeCommand(Commands.runInvocationFile, broken), undefined);
 		assert.equal(extension.history.all().length, count, 'nothing ran');
 	} finally {
 		await closeEditors();

@@ -5,7 +5,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import type { Manager } from '../../../src/manager/manager';
-import { needsSignIn } from '../../../src/vscode/auth/oauth';
 import { driver, extensionApi, waitFor, type DriverRequest } from './harness';
 
 /** What the OAuth suites use of the extension's API. */
@@ -44,12 +43,12 @@ export async function running(manager: Manager, name: string, timeoutMs: number,
 	);
 }
 
-/** Waits until the server waits for the user to sign in: an error state naming it, the row saying "sign in", no toast. */
+/** Waits until the server waits for the user to sign in: its needsSignIn state, the row saying "sign in", no toast. */
 export async function waitForSignInRow(manager: Manager, name: string): Promise<void> {
 	await waitFor(
 		() => {
 			const state = manager.get(name)?.state;
-			return state?.kind === 'error' && needsSignIn(state.message) && state.retryAt === undefined;
+			return state?.kind === 'needsSignIn';
 		},
 		{ timeoutMs: 20_000, message: `'${name}' to wait for a sign-in (it is ${stateOf(manager, name)})` },
 	);

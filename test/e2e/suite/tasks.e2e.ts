@@ -9,7 +9,7 @@ import type { SwitchboardApi } from '../../../src/extension';
 import type { CallOutcome } from '../../../src/vscode/tools/commands';
 import { handleChatRequest, type ChatMetadata } from '../../../src/vscode/chat/chatParticipant';
 import { TASKS_STATE_KEY, TaskList } from '../../../src/vscode/tasks/taskList';
-import type { TreeNode } from '../../../src/vscode/tree/serversTree';
+import type { TreeNode } from '../../../src/vscode/shared/treeNodes';
 import { needDriver, repoRoot, serverWithTool, waitForQuickInput } from './elicitationSupport';
 import { answerInputBox, answerQuickPick, extensionApi, quickInputAccept, screenshot, test, waitFor } from './harness';
 

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../../src/extension';
-import type { TreeNode } from '../../../src/vscode/tree/serversTree';
+import type { TreeNode } from '../../../src/vscode/shared/treeNodes';
 import { setTrustPromptForTests } from '../../../src/vscode/trust/trust';
 import { driver, extensionApi, hasDriver, test, waitFor } from './harness';
 

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../../src/extension';
 import type { CallOutcome } from '../../../src/vscode/tools/commands';
-import type { TreeNode } from '../../../src/vscode/tree/serversTree';
+import type { TreeNode } from '../../../src/vscode/shared/treeNodes';
 import { setTrustPromptForTests } from '../../../src/vscode/trust/trust';
 import {
 	answerInputBox,

@@ -7,6 +7,7 @@
  * `mcpSwitchboard.apps.enabled` (default true) turns rendering and the advertised extension off.
  */
 import * as vscode from 'vscode';
+import { Commands } from '../../commandIds';
 import type { AppBridgeHost } from '../../../manager/apps/appBridge';
 import { APP_REQUEST_DENIED } from '../../../manager/apps/appBridge';
 import { appContent, appResourceUri, APPS_CLIENT_CAPABILITY } from '../../../manager/apps/appMeta';
@@ -17,7 +18,7 @@ import type { CallToolResult, LoggingLevel, Tool } from '../../../protocol/schem
 import { openExternalUrl } from '../../externalUrl';
 import type { ServerLogs } from '../../logs/logging';
 import type { ToolConsent } from '../../tools/consent';
-import { RESULT_SCHEME } from '../../tools/resultDocument';
+import { RESULT_SCHEME } from '../../shared/resultDocument';
 import { HISTORY_SCHEME } from '../historyView';
 import { AppPanel, type AppRun } from './appPanel';
 import { errorMessage } from '../../../common/errors';
@@ -86,7 +87,7 @@ export class AppViews implements vscode.Disposable {
 				this.open(target.server, target.name, target.arguments, outcome.result as CallToolResult),
 			);
 		});
-		const close = vscode.commands.registerCommand('mcpSwitchboard.apps.close', () => this.closeApp());
+		const close = vscode.commands.registerCommand(Commands.closeApp, () => this.closeApp());
 		this.subscription = vscode.Disposable.from(listener, close);
 	}
 

@@ -1,24 +1,15 @@
 /**
- * Configuration commands: import servers from a Claude Desktop or Cursor `mcpServers` file into the user's
- * `mcpSwitchboard.servers` setting, reset workspace trust decisions, forget saved inputs; and the
- * `mcpSwitchboard.maxConcurrentStarts.*` settings applied to a running Manager.
+ * Import Servers: servers from a Claude Desktop or Cursor `mcpServers` file into the user's `mcpSwitchboard.servers`
+ * setting, their secrets into SecretStorage.
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { plural } from '../../common/text';
 import { importMcpServers } from '../../manager/config';
-import type { Manager } from '../../manager/manager';
 import { inputSecretKey, USER_INPUT_SCOPE } from '../inputs';
-import type { ServerConfiguration } from '../settings';
-import { describeImport, extractSecrets } from './importSecrets';
+import { describeImport, extractSecrets } from '../../manager/importSecrets';
 import { errorMessage } from '../../common/errors';
-
-export const ConfigCommands = {
-	importServers: 'mcpSwitchboard.importServers',
-	resetTrust: 'mcpSwitchboard.resetTrust',
-	clearInputs: 'mcpSwitchboard.clearInputs',
-} as const;
 
 /** Where Claude Desktop and Cursor keep their server lists on this platform. */
 export function knownServerFiles(): { label: string; path: string }[] {
@@ -170,46 +161,4 @@ export async function importServers(secrets: vscode.SecretStorage, file?: vscode
 		`MCP: imported ${chosen.map((c) => c.label).join(', ')} into your user settings.${kept}${skipped}`,
 	);
 	return chosen.map((c) => c.label);
-}
-
-/**
- * Registers the configuration commands. With `manager`, also applies `mcpSwitchboard.maxConcurrentStarts.*`
- * to it now and whenever the settings change. Returns one Disposable for everything.
- */
-export function registerConfigCommands(
-	context: vscode.ExtensionContext,
-	config: ServerConfiguration,
-	manager?: Manager,
-): vscode.Disposable {
-	const disposables: vscode.Disposable[] = [
-		vscode.commands.registerCommand(ConfigCommands.importServers, (file?: vscode.Uri) =>
-			importServers(context.secrets, file instanceof vscode.Uri ? file : undefined),
-		),
-		vscode.commands.registerCommand(ConfigCommands.resetTrust, async () => {
-			const count = await config.resetTrust();
-			void vscode.window.showInformationMessage(
-				count === 0
-					? 'MCP: there were no server trust decisions to reset.'
-					: `MCP: forgot ${plural(count, 'server trust decision')}; workspace servers will ask again when you start them.`,
-			);
-		}),
-		vscode.commands.registerCommand(ConfigCommands.clearInputs, async () => {
-			await config.clearInputs();
-			void vscode.window.showInformationMessage(
-				'MCP: saved input values were forgotten; servers that use them will ask again.',
-			);
-		}),
-	];
-	if (manager) {
-		manager.setMaxConcurrentStarts(config.startLimits());
-		disposables.push(
-			vscode.workspace.onDidChangeConfiguration((e) => {
-				if (e.affectsConfiguration('mcpSwitchboard.maxConcurrentStarts'))
-					manager.setMaxConcurrentStarts(config.startLimits());
-			}),
-		);
-	}
-	const all = vscode.Disposable.from(...disposables);
-	context.subscriptions.push(all);
-	return all;
 }

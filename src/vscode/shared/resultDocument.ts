@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { CallToolResult, GetPromptResult } from '../../protocol/schema';
 import { base64Size } from '../../common/text';
-import { type BlobFiles } from '../resources/blobFiles';
-import { languageForMime, resourceUri } from '../resources/resourceDocuments';
+import { type BlobFiles } from './blobFiles';
+import { languageForMime, resourceUri } from './resourceUris';
 import { errorMessage } from '../../common/errors';
 
 /** The scheme of read-only result documents (tool results and prompt messages). */

@@ -5,7 +5,7 @@
  * with a password input definition (for `mcpSwitchboard.inputs`), and the value goes to SecretStorage under that id.
  * No `vscode` here, so it is unit tested in plain Node.
  */
-import { textOf } from '../../common/text';
+import { textOf } from '../common/text';
 
 /** A value moved out of the entry: `id` is the `${input:id}` now in its place. */
 export interface ExtractedSecret {

@@ -1,0 +1,46 @@
+/** The Servers view, its commands (Start, Stop, Restart, Show Log, Refresh, Open Settings) and the status bar. */
+import * as vscode from 'vscode';
+import { Commands } from '../commandIds';
+import type { FeatureDeps } from '../featureDeps';
+import type { TreeNode } from '../shared/treeNodes';
+import type { TaskList } from '../tasks/taskList';
+import { type ToolEnablement, watchCheckboxes } from '../tools/toolEnablement';
+import { registerServerCommands } from './serverCommands';
+import { ServersTreeProvider } from './serversTree';
+import { ServersStatusBar } from './statusBar';
+
+/** The id of the Servers view (package.json `contributes.views`). */
+export const SERVERS_VIEW = 'mcpSwitchboard.servers';
+
+/** What the tree needs beyond the shared deps. */
+export interface TreeDeps extends FeatureDeps {
+	tasks: TaskList;
+	enablement: ToolEnablement;
+}
+
+/** What tests and other features use of the tree. */
+export interface ServersTree {
+	tree: ServersTreeProvider;
+	treeView: vscode.TreeView<TreeNode>;
+	statusBar: ServersStatusBar;
+}
+
+/** Registers the Servers view, its checkboxes, the server commands and the status bar. */
+export function register(context: vscode.ExtensionContext, deps: TreeDeps): ServersTree {
+	const tree = new ServersTreeProvider(deps.manager, deps.tasks, deps.enablement);
+	// Checkboxes are managed here: a server's checkbox switches its tools through the settings, not VS Code's cascade.
+	const treeView = vscode.window.createTreeView(SERVERS_VIEW, {
+		treeDataProvider: tree,
+		showCollapseAll: true,
+		manageCheckboxStateManually: true,
+	});
+	const statusBar = new ServersStatusBar(deps.manager, Commands.showServers);
+	context.subscriptions.push(
+		watchCheckboxes(treeView, deps.manager, deps.enablement),
+		tree,
+		treeView,
+		registerServerCommands(deps),
+		statusBar,
+	);
+	return { tree, treeView, statusBar };
+}
