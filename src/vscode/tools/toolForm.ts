@@ -8,13 +8,17 @@ import {
 	SKIP,
 	type ToolForm,
 } from './toolArgs';
+import { checkCount, orderedChoices } from '../../manager/forms/formRules';
 
 /**
- * The Call Tool argument form: one quick input step per field, built from `toolArgs.ts`.
+ * The Call Tool argument form: one quick input step per field, built from `toolArgs.ts` (the form engine's rules in
+ * `src/manager/forms/`, the same as elicitation's and the command line's).
  * - strings, numbers, integers: an input box, validated as you type (range, pattern, format), default prefilled;
  * - enums and booleans: a quick pick (the default is the active row); arrays of enums: a multi-select pick;
  * - nested objects, arrays and anything else: an input box that takes JSON and checks it as you type
- *   (a one-line JSON editor: simple, keyboard-only, and testable like every other step);
+ *   (a one-line JSON editor: simple, keyboard-only, and testable like every other step), checked against the
+ *   nested fields the schema gives (an item's required keys, their types);
+ * - fields that look like secrets (a password, an API key) are masked;
  * - optional fields: a Skip button (and, in input boxes, empty text) leaves them out; every step after the
  *   first has a Back button.
  * Escape cancels the whole form.
@@ -66,33 +70,25 @@ function askText(field: FieldSpec, context: StepContext, previous: unknown): Pro
 			...(context.step > 1 ? [vscode.QuickInputButtons.Back] : []),
 			...(field.required ? [] : [skipButton]),
 		];
+		box.password = field.secret;
+		// The engine's rules (empty is "no answer": skip an optional field, "required" for a required one); an empty
+		// required box is not nagged about until the person presses Enter.
 		const validate = (text: string): string | undefined => {
-			if (text === '' && (!field.required || field.kind === 'string')) {
-				// Empty means "leave out" for optional fields; a required string may be empty on purpose.
-				return undefined;
-			}
-			if (text === '') return 'Required';
 			const converted = convertText(field, text);
 			return converted.ok ? undefined : converted.error;
 		};
 		box.validationMessage = box.value === '' ? undefined : validate(box.value);
 		disposables.push(
 			box.onDidChangeValue((text) => {
-				box.validationMessage = validate(text);
+				box.validationMessage = text === '' ? undefined : validate(text);
 			}),
 			box.onDidAccept(() => {
-				const text = box.value;
-				const error = validate(text);
-				if (error) {
-					box.validationMessage = error;
+				const converted = convertText(field, box.value);
+				if (!converted.ok) {
+					box.validationMessage = converted.error;
 					return;
 				}
-				if (text === '' && !field.required) {
-					finish(SKIP);
-					return;
-				}
-				const converted = convertText(field, text);
-				finish(converted.ok ? { value: converted.value } : undefined);
+				finish(converted.value === undefined ? SKIP : { value: converted.value });
 			}),
 			box.onDidTriggerButton((button) => finish(button === vscode.QuickInputButtons.Back ? 'back' : SKIP)),
 			box.onDidHide(() => finish(undefined)),
@@ -147,7 +143,16 @@ function askChoice(field: FieldSpec, context: StepContext, previous: unknown): P
 		disposables.push(
 			pick.onDidAccept(() => {
 				if (many) {
-					finish({ value: pick.selectedItems.map((item) => item.value) });
+					const picked = orderedChoices(
+						field,
+						pick.selectedItems.map((item) => item.value),
+					);
+					const problem = checkCount(field, picked.length);
+					if (problem !== undefined) {
+						pick.placeholder = `${problem}: ${describeField(field)}`;
+						return;
+					}
+					finish(picked.length === 0 && !field.required ? SKIP : { value: picked });
 					return;
 				}
 				const [chosen] = pick.selectedItems.length > 0 ? pick.selectedItems : pick.activeItems;
