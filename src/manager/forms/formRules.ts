@@ -175,8 +175,10 @@ function checkJson(field: FormField, value: unknown, path: string): string | und
 	if (field.jsonType === 'object') {
 		if (!isJsonObject(value)) return `${path}Enter a JSON object, like {"key": "value"}`;
 		for (const inner of field.fields ?? []) {
-			const problem = checkValue(inner, value[inner.name], `${path}${inner.name}: `);
-			if (problem !== undefined) return problem;
+			const problem = checkValue(inner, value[inner.name]);
+			// "newText is required" names the key already; "At least 2 characters" needs it in front.
+			if (problem !== undefined)
+				return problem.startsWith(inner.label) ? `${path}${problem}` : `${path}${inner.name}: ${problem}`;
 		}
 		return undefined;
 	}
