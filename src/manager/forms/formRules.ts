@@ -100,13 +100,13 @@ export function rangeText(field: FormField): string {
 }
 
 function checkNumber(field: FormField, value: number): string | undefined {
-	const noun = field.kind === 'integer' ? 'a whole number' : 'a number';
 	if (field.kind === 'integer' && !Number.isInteger(value)) {
 		return 'Enter a whole number';
 	}
 	const range = rangeText(field);
-	// The bound that failed, then the whole range when there are two bounds (so the message says what would do).
-	const fail = (what: string) => (range.includes(' and ') ? `Must be ${what} (${noun} ${range})` : `Must be ${what}`);
+	// With two bounds, the whole range first (what would do), then the bound that failed.
+	const fail = (what: string) =>
+		range.includes(' and ') ? `Enter a number ${range} (must be ${what})` : `Must be ${what}`;
 	if (field.minimum !== undefined && value < field.minimum) return fail(`at least ${field.minimum}`);
 	if (field.maximum !== undefined && value > field.maximum) return fail(`at most ${field.maximum}`);
 	if (field.exclusiveMinimum !== undefined && value <= field.exclusiveMinimum)
