@@ -9,7 +9,7 @@ import { checkCount, orderedChoices } from '../../manager/forms/formRules';
 
 export type StepResult = { value: unknown } | typeof SKIP | 'back' | undefined;
 
-const skipButton: vscode.QuickInputButton = {
+export const skipButton: vscode.QuickInputButton = {
 	iconPath: new vscode.ThemeIcon('debug-step-over'),
 	tooltip: 'Skip (leave this argument out)',
 };
@@ -18,9 +18,11 @@ export interface StepContext {
 	title: string;
 	step: number;
 	total: number;
+	/** The first step has a Back button too (a nested form's: back to the list or field it belongs to). */
+	backFirst?: boolean;
 }
 
-function stepTitle(context: StepContext, field: FieldSpec): string {
+export function stepTitle(context: StepContext, field: FieldSpec): string {
 	return `${context.title} (${context.step}/${context.total}): ${field.label}${field.required ? '' : ' (optional)'}`;
 }
 
@@ -50,7 +52,7 @@ export function askText(field: FieldSpec, context: StepContext, previous: unknow
 		box.value = initialText(field, previous === SKIP ? undefined : previous);
 		box.ignoreFocusOut = true;
 		box.buttons = [
-			...(context.step > 1 ? [vscode.QuickInputButtons.Back] : []),
+			...(context.step > 1 || context.backFirst ? [vscode.QuickInputButtons.Back] : []),
 			...(field.required ? [] : [skipButton]),
 		];
 		box.password = field.secret;
@@ -114,7 +116,7 @@ export function askChoice(field: FieldSpec, context: StepContext, previous: unkn
 		pick.ignoreFocusOut = true;
 		pick.matchOnDescription = true;
 		pick.buttons = [
-			...(context.step > 1 ? [vscode.QuickInputButtons.Back] : []),
+			...(context.step > 1 || context.backFirst ? [vscode.QuickInputButtons.Back] : []),
 			...(field.required ? [] : [skipButton]),
 		];
 		const preset = items.filter((item) => !item.skip && isCurrent(item.value));
