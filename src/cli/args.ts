@@ -23,9 +23,18 @@ Options:
   -w, --workspace DIR   the workspace folder (default: the current directory)
   --json                machine-readable output on stdout
   --input ID=VALUE      a value for \${input:ID} (repeatable; or set MCP_SWITCHBOARD_INPUT_<ID>)
+  --answer FIELD=VALUE  answers a field of a form a server asks for (elicitation) without a prompt, for CI
+                        (repeatable; checked against the field's type: numbers, yes/no, a choice's label or
+                        value, a comma-separated list for several choices)
+  --no-input            never prompt: forms a server asks for are declined unless --answer fills them
   --timeout MS          per-request timeout (default: the server's timeoutMs, else 60000)
   -v, --verbose         the servers' logs and the protocol trace on stderr
   -h, --help            this text
+
+Forms and pages a server asks for (elicitation): in a terminal each field is asked on stderr, checked as
+you type it (Enter keeps a [default], a number picks a choice), and a page is opened only after you say yes.
+With --json, --no-input or no terminal nothing is asked: the form is declined (with a message on stderr)
+unless --answer gives every required field. Sampling is declined: this command line has no model.
 
 Exit codes: 0 success; 1 the server failed, the tool reported an error, or doctor found a problem;
 2 a usage or configuration error (unknown server, bad arguments, malformed file).
@@ -48,6 +57,10 @@ export interface CliOptions {
 	verbose: boolean;
 	inputs: Map<string, string>;
 	timeoutMs?: number;
+	/** `--answer field=value` pairs, for forms a server asks for (cli/elicitHost.ts). */
+	answers: Map<string, string>;
+	/** `--no-input`: never prompt (forms are declined unless `--answer` fills them). */
+	noInput: boolean;
 }
 
 export type Parsed = { ok: true; command: Command; options: CliOptions } | { ok: false; error: string };
@@ -77,6 +90,8 @@ export function parseCommandLine(argv: readonly string[], cwd: string, readFile:
 				workspace: { type: 'string', short: 'w' },
 				json: { type: 'boolean' },
 				input: { type: 'string', multiple: true },
+				answer: { type: 'string', multiple: true },
+				'no-input': { type: 'boolean' },
 				timeout: { type: 'string' },
 				verbose: { type: 'boolean', short: 'v' },
 				help: { type: 'boolean', short: 'h' },
@@ -94,11 +109,19 @@ export function parseCommandLine(argv: readonly string[], cwd: string, readFile:
 		if (eq <= 0) return { ok: false, error: `--input needs ID=VALUE (got '${pair}')` };
 		inputs.set(pair.slice(0, eq), pair.slice(eq + 1));
 	}
+	const answers = new Map<string, string>();
+	for (const pair of values.answer ?? []) {
+		const eq = pair.indexOf('=');
+		if (eq <= 0) return { ok: false, error: `--answer needs FIELD=VALUE (got '${pair}')` };
+		answers.set(pair.slice(0, eq), pair.slice(eq + 1));
+	}
 	const options: CliOptions = {
 		workspace: values.workspace ?? cwd,
 		json: values.json === true,
 		verbose: values.verbose === true,
 		inputs,
+		answers,
+		noInput: values['no-input'] === true,
 	};
 	if (values.timeout !== undefined) {
 		const ms = Number(values.timeout);

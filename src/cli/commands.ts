@@ -153,11 +153,17 @@ async function invoke(session: CliSession, invocation: Invocation, out: Output):
 }
 
 /**
- * Why a server may list fewer tools here than in VS Code: some (server-everything) offer their sampling and elicitation
- * tools only to a client that declares those capabilities at initialize, and this command line cannot answer them.
+ * Why a server may list fewer tools here than in VS Code: some (server-everything) offer their sampling tools only to
+ * a client that declares sampling at initialize, and this command line has no model. Forms (elicitation) are declared
+ * and asked in a terminal; without one (or with --json / --no-input) they are declined unless --answer fills them.
  */
-export const FEWER_TOOLS_NOTE =
-	'Note: this command line cannot answer sampling or elicitation requests, so it does not offer them; servers that list some tools only to clients that do (VS Code does) show fewer tools here.';
+export function fewerToolsNote(session: CliSession): string {
+	const { json, noInput, answers } = session.options;
+	const canAsk = !json && !noInput && process.stdin.isTTY === true && process.stderr.isTTY === true;
+	return canAsk || answers.size > 0
+		? 'Note: this command line has no model, so it does not offer sampling; servers that list some tools only to clients that do (VS Code does) show fewer tools here.'
+		: 'Note: this command line cannot answer sampling or elicitation requests, as it has no model and nothing to ask in here (forms are declined unless --answer fills them); servers that list some tools only to clients that offer sampling (VS Code does) show fewer tools here.';
+}
 
 async function list(session: CliSession, names: readonly string[], out: Output): Promise<number> {
 	const entries = session.select(names).filter((entry) => names.length > 0 || !entry.config.disabled);
@@ -235,7 +241,7 @@ async function list(session: CliSession, names: readonly string[], out: Output):
 		lines.push('');
 	}
 	if (entries.length === 0) lines.push(session.configuredText());
-	if (json.some((server) => (server as { state: string }).state === 'running')) lines.push(FEWER_TOOLS_NOTE);
+	if (json.some((server) => (server as { state: string }).state === 'running')) lines.push(fewerToolsNote(session));
 	out.result(lines.join('\n').trimEnd(), { toolProfile: session.workspace.toolProfile ?? null, servers: json });
 	return failed ? EXIT.failed : EXIT.ok;
 }

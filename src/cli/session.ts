@@ -14,6 +14,7 @@ import type { ResolvedServer, ServerView } from '../manager/types';
 import { discardEarlyStart } from '../protocol/transports/stdio';
 import type { EarlyStart } from '../protocol/transports/stdioSpawn';
 import type { CliOptions } from './args';
+import { elicitHost, processElicitContext } from './elicitHost';
 import { FileEraCache } from './eraCache';
 import { inputSource } from './inputs';
 import { readWorkspaceServers, resolveWorkspaceEntry, type WorkspaceServers } from './workspaceConfig';
@@ -164,6 +165,8 @@ export class CliSession {
 			logger: (server: string): Logger => (verbose ? consoleLogger('trace', `[${server}] `) : nullLogger),
 			// The folder is the one root offered, as the editor offers its workspace folders.
 			roots: () => [{ uri: pathToFileURL(folder).href, name: path.basename(folder) }],
+			// Forms and pages a server asks for: asked in the terminal, answered by --answer, or declined saying why.
+			...elicitHost(processElicitContext(this.options)),
 		};
 		// One attempt per server: a command-line run reports a failure instead of retrying in the background. A
 		// server that ignores the end of stdin is signalled after CLOSE_GRACE_MS instead of the editor's 2 s: a

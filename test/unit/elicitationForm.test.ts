@@ -111,22 +111,22 @@ test('every field type of the 2025-11-25 form schema becomes a field, in schema 
 test('enum labels come from oneOf titles, anyOf titles and legacy enumNames; values stay the consts', () => {
 	const titled = field('titledSingleSelectEnum');
 	assert.ok(titled.kind === 'enum');
-	assert.deepEqual(titled.options, [
+	assert.deepEqual(titled.choices, [
 		{ value: 'hero-1', label: 'Superman' },
 		{ value: 'hero-2', label: 'Green Lantern' },
 	]);
 	const legacy = field('legacyTitledEnum');
 	assert.ok(legacy.kind === 'enum');
-	assert.deepEqual(legacy.options, [
+	assert.deepEqual(legacy.choices, [
 		{ value: 'pet-1', label: 'Cats' },
 		{ value: 'pet-2', label: 'Dogs' },
 	]);
 	const plain = field('untitledSingleSelectEnum');
 	assert.ok(plain.kind === 'enum');
-	assert.deepEqual(plain.options[1], { value: 'Rachel', label: 'Rachel' });
+	assert.deepEqual(plain.choices?.[1], { value: 'Rachel', label: 'Rachel' });
 	const multi = field('titledMultipleSelectEnum');
 	assert.ok(multi.kind === 'multiEnum');
-	assert.deepEqual(multi.options[1], { value: 'fish-2', label: 'Salmon' });
+	assert.deepEqual(multi.choices?.[1], { value: 'fish-2', label: 'Salmon' });
 	assert.equal(multi.minItems, 1);
 	assert.equal(multi.maxItems, 3);
 });

@@ -60,6 +60,14 @@ interface Item extends vscode.QuickPickItem {
 
 const CANCELLED: ElicitResult = { action: 'cancel' };
 
+/** A field's choices as quick pick rows; form mode's choices are strings (the engine refuses other values). */
+function choiceItems(field: FormField): Item[] {
+	return (field.choices ?? []).map((c) => {
+		const id = String(c.value);
+		return { id, label: c.label, description: c.label === id ? undefined : id };
+	});
+}
+
 /**
  * Shows a server's `elicitation/create` to the user as quick picks and input boxes, taking turns with every other
  * server-initiated UI in the {@link ServerInputQueue}.
@@ -259,6 +267,7 @@ export class ElicitationPresenter implements vscode.Disposable {
 			case 'string':
 			case 'number':
 			case 'integer':
+			case 'json': // never in form mode (elicitationForm refuses it); typed as JSON if a schema ever gets through
 				return this.askText(session, title, field, current, step, totalSteps);
 			case 'boolean':
 				return this.askChoice(
@@ -279,11 +288,7 @@ export class ElicitationPresenter implements vscode.Disposable {
 					session,
 					title,
 					field,
-					field.options.map((o) => ({
-						id: o.value,
-						label: o.label,
-						description: o.label === o.value ? undefined : o.value,
-					})),
+					choiceItems(field),
 					typeof current === 'string' ? current : undefined,
 					(id) => id,
 					step,
@@ -441,7 +446,7 @@ export class ElicitationPresenter implements vscode.Disposable {
 	private askMany(
 		session: Session,
 		title: string,
-		field: Extract<FormField, { kind: 'multiEnum' }>,
+		field: FormField,
 		current: string[],
 		step: number,
 		totalSteps: number,
@@ -451,11 +456,7 @@ export class ElicitationPresenter implements vscode.Disposable {
 		pick.canSelectMany = true;
 		const prompt = this.fieldPrompt(server, field);
 		pick.placeholder = prompt;
-		const items: Item[] = field.options.map((o) => ({
-			id: o.value,
-			label: o.label,
-			description: o.label === o.value ? undefined : o.value,
-		}));
+		const items = choiceItems(field);
 		pick.items = items;
 		pick.selectedItems = items.filter((i) => current.includes(i.id));
 		return this.runInput(pick, { server, kind: 'field', field: field.name, step, totalSteps }, session, (settle) => [
@@ -471,7 +472,9 @@ export class ElicitationPresenter implements vscode.Disposable {
 					return;
 				}
 				// Keep the schema's order, whatever order the boxes were ticked in.
-				const ordered = field.options.map((o) => o.value).filter((v) => selected.includes(v));
+				const ordered = choiceItems(field)
+					.map((i) => i.id)
+					.filter((v) => selected.includes(v));
 				settle({ kind: 'value', value: ordered.length === 0 && !field.required ? undefined : ordered });
 			}),
 		]);

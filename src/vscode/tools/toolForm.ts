@@ -1,165 +1,65 @@
-import * as vscode from 'vscode';
-import {
-	buildArguments,
-	convertText,
-	describeField,
-	type FieldSpec,
-	initialText,
-	SKIP,
-	type ToolForm,
-} from './toolArgs';
+import { buildArguments, type FieldSpec, SKIP, type ToolForm } from './toolArgs';
+import { askList, askObject, isNested, type AskFields } from './nestedForm';
+import { askChoice, askText, type StepContext, type StepResult } from './toolSteps';
 
 /**
- * The Call Tool argument form: one quick input step per field, built from `toolArgs.ts`.
+ * The Call Tool argument form: one quick input step per field, built from `toolArgs.ts` (the form engine's rules in
+ * `src/manager/forms/`, the same as elicitation's and the command line's).
  * - strings, numbers, integers: an input box, validated as you type (range, pattern, format), default prefilled;
  * - enums and booleans: a quick pick (the default is the active row); arrays of enums: a multi-select pick;
- * - nested objects, arrays and anything else: an input box that takes JSON and checks it as you type
- *   (a one-line JSON editor: simple, keyboard-only, and testable like every other step);
+ * - objects with properties and lists of such objects: field by field (nestedForm.ts: add, edit and remove items,
+ *   the item's shape shown), with "Edit as JSON" as the fallback;
+ * - other arrays and anything else: an input box that takes JSON and checks it as you type (a one-line JSON
+ *   editor), against the nested fields the schema gives (an item's required keys, their types);
+ * - fields that look like secrets (a password, an API key) are masked;
  * - optional fields: a Skip button (and, in input boxes, empty text) leaves them out; every step after the
  *   first has a Back button.
  * Escape cancels the whole form.
  */
 
-type StepResult = { value: unknown } | typeof SKIP | 'back' | undefined;
+/** One field's step: a choice, a nested object or list (nestedForm.ts), or an input box. */
+function askField(field: FieldSpec, context: StepContext, answered: unknown): Promise<StepResult> {
+	if (field.kind === 'enum' || field.kind === 'boolean' || field.kind === 'multiEnum') {
+		return askChoice(field, context, answered);
+	}
+	if (isNested(field)) {
+		return field.jsonType === 'array'
+			? askList(field, context, answered, askFields)
+			: askObject(field, context, answered, askFields);
+	}
+	return askText(field, context, answered);
+}
 
-const skipButton: vscode.QuickInputButton = {
-	iconPath: new vscode.ThemeIcon('debug-step-over'),
-	tooltip: 'Skip (leave this argument out)',
+/**
+ * Asks `fields` in order, one step each, prefilled from `previous`, and builds the object with the engine's rules.
+ * Resolves undefined on Escape; 'back' when the person goes back from the first step of a nested form.
+ */
+const askFields = async (
+	title: string,
+	fields: readonly FieldSpec[],
+	previous: Record<string, unknown> | undefined,
+	nested = true,
+): ReturnType<AskFields> => {
+	const answers = new Map<string, unknown>();
+	for (const [name, value] of Object.entries(previous ?? {})) answers.set(name, value);
+	let index = 0;
+	while (index < fields.length) {
+		const field = fields[index] as FieldSpec;
+		const context: StepContext = { title, step: index + 1, total: fields.length, backFirst: nested };
+		const result = await askField(field, context, answers.get(field.name));
+		if (result === undefined) return undefined;
+		if (result === 'back') {
+			if (index === 0 && nested) return 'back';
+			index = Math.max(0, index - 1);
+			continue;
+		}
+		answers.set(field.name, result === SKIP ? SKIP : result.value);
+		index++;
+	}
+	const built = buildArguments(fields, answers);
+	// Every field was checked as it was answered, so this fails only if the schema changed under us.
+	return built.ok ? built.value : undefined;
 };
-
-interface StepContext {
-	title: string;
-	step: number;
-	total: number;
-}
-
-function stepTitle(context: StepContext, field: FieldSpec): string {
-	return `${context.title} (${context.step}/${context.total}): ${field.label}${field.required ? '' : ' (optional)'}`;
-}
-
-/** A step's one-time end: `finish` resolves the step once and disposes the input and every listener pushed to `disposables`. */
-function settleOnce(
-	input: vscode.Disposable,
-	resolve: (result: StepResult) => void,
-): { disposables: vscode.Disposable[]; finish: (result: StepResult) => void } {
-	const disposables: vscode.Disposable[] = [input];
-	let settled = false;
-	const finish = (result: StepResult) => {
-		if (settled) return;
-		settled = true;
-		resolve(result);
-		for (const d of disposables) d.dispose();
-	};
-	return { disposables, finish };
-}
-
-function askText(field: FieldSpec, context: StepContext, previous: unknown): Promise<StepResult> {
-	return new Promise((resolve) => {
-		const box = vscode.window.createInputBox();
-		const { disposables, finish } = settleOnce(box, resolve);
-		box.title = stepTitle(context, field);
-		box.prompt = describeField(field);
-		box.placeholder = field.name;
-		box.value = initialText(field, previous === SKIP ? undefined : previous);
-		box.ignoreFocusOut = true;
-		box.buttons = [
-			...(context.step > 1 ? [vscode.QuickInputButtons.Back] : []),
-			...(field.required ? [] : [skipButton]),
-		];
-		const validate = (text: string): string | undefined => {
-			if (text === '' && (!field.required || field.kind === 'string')) {
-				// Empty means "leave out" for optional fields; a required string may be empty on purpose.
-				return undefined;
-			}
-			if (text === '') return 'Required';
-			const converted = convertText(field, text);
-			return converted.ok ? undefined : converted.error;
-		};
-		box.validationMessage = box.value === '' ? undefined : validate(box.value);
-		disposables.push(
-			box.onDidChangeValue((text) => {
-				box.validationMessage = validate(text);
-			}),
-			box.onDidAccept(() => {
-				const text = box.value;
-				const error = validate(text);
-				if (error) {
-					box.validationMessage = error;
-					return;
-				}
-				if (text === '' && !field.required) {
-					finish(SKIP);
-					return;
-				}
-				const converted = convertText(field, text);
-				finish(converted.ok ? { value: converted.value } : undefined);
-			}),
-			box.onDidTriggerButton((button) => finish(button === vscode.QuickInputButtons.Back ? 'back' : SKIP)),
-			box.onDidHide(() => finish(undefined)),
-		);
-		box.show();
-	});
-}
-
-interface ChoiceItem extends vscode.QuickPickItem {
-	value?: unknown;
-	skip?: boolean;
-}
-
-function askChoice(field: FieldSpec, context: StepContext, previous: unknown): Promise<StepResult> {
-	return new Promise((resolve) => {
-		const many = field.kind === 'multiEnum';
-		const pick = vscode.window.createQuickPick<ChoiceItem>();
-		const { disposables, finish } = settleOnce(pick, resolve);
-		const current = previous !== undefined && previous !== SKIP ? previous : field.default;
-		const isCurrent = (value: unknown) =>
-			many
-				? Array.isArray(current) && current.some((c) => JSON.stringify(c) === JSON.stringify(value))
-				: JSON.stringify(value) === JSON.stringify(current);
-		const items: ChoiceItem[] = (field.choices ?? []).map((choice) => {
-			const item: ChoiceItem = { label: choice.label, value: choice.value };
-			const notes = [
-				JSON.stringify(choice.value) === JSON.stringify(field.default) ? 'default' : '',
-				choice.description ?? '',
-			].filter(Boolean);
-			if (notes.length > 0) item.description = notes.join(' · ');
-			return item;
-		});
-		if (!field.required && !many) {
-			items.push({ label: '$(debug-step-over) Skip', description: 'leave this argument out', skip: true });
-		}
-		pick.title = stepTitle(context, field);
-		pick.placeholder = describeField(field);
-		pick.items = items;
-		pick.canSelectMany = many;
-		pick.ignoreFocusOut = true;
-		pick.matchOnDescription = true;
-		pick.buttons = [
-			...(context.step > 1 ? [vscode.QuickInputButtons.Back] : []),
-			...(field.required ? [] : [skipButton]),
-		];
-		const preset = items.filter((item) => !item.skip && isCurrent(item.value));
-		if (many) {
-			pick.selectedItems = preset;
-		} else if (preset.length > 0) {
-			pick.activeItems = preset;
-		}
-		disposables.push(
-			pick.onDidAccept(() => {
-				if (many) {
-					finish({ value: pick.selectedItems.map((item) => item.value) });
-					return;
-				}
-				const [chosen] = pick.selectedItems.length > 0 ? pick.selectedItems : pick.activeItems;
-				if (!chosen) return;
-				finish(chosen.skip ? SKIP : { value: chosen.value });
-			}),
-			pick.onDidTriggerButton((button) => finish(button === vscode.QuickInputButtons.Back ? 'back' : SKIP)),
-			pick.onDidHide(() => finish(undefined)),
-		);
-		pick.show();
-	});
-}
 
 /**
  * Asks for every field of `form`, one step each, and returns the `arguments` object, or undefined when the
@@ -170,27 +70,6 @@ export async function askToolArguments(
 	form: ToolForm,
 	previous?: Record<string, unknown>,
 ): Promise<Record<string, unknown> | undefined> {
-	const fields = form.fields;
-	const answers = new Map<string, unknown>();
-	for (const [name, value] of Object.entries(previous ?? {})) answers.set(name, value);
-	let index = 0;
-	while (index < fields.length) {
-		const field = fields[index] as FieldSpec;
-		const context: StepContext = { title, step: index + 1, total: fields.length };
-		const answered = answers.get(field.name);
-		const result =
-			field.kind === 'enum' || field.kind === 'boolean' || field.kind === 'multiEnum'
-				? await askChoice(field, context, answered)
-				: await askText(field, context, answered);
-		if (result === undefined) return undefined;
-		if (result === 'back') {
-			index = Math.max(0, index - 1);
-			continue;
-		}
-		answers.set(field.name, result === SKIP ? SKIP : result.value);
-		index++;
-	}
-	const built = buildArguments(fields, answers);
-	// Every required field was answered above, so this fails only if the schema changed under us.
-	return built.ok ? built.value : undefined;
+	const result = await askFields(title, form.fields, previous, false);
+	return result === 'back' ? undefined : result;
 }
