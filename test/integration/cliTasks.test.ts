@@ -20,7 +20,14 @@ before(async () => {
 	server = await startSdkExample('simpleStreamableHttp');
 	dir = join(scratch, 'ws');
 	mkdirSync(join(dir, '.vscode'), { recursive: true });
-	writeFileSync(join(dir, '.vscode/mcp.json'), JSON.stringify({ servers: { sdk: { type: 'http', url: server.url } } }));
+	const everything = {
+		command: process.execPath,
+		args: [join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'],
+	};
+	writeFileSync(
+		join(dir, '.vscode/mcp.json'),
+		JSON.stringify({ servers: { sdk: { type: 'http', url: server.url }, everything } }),
+	);
 	writeFileSync(
 		join(dir, 'delay.mcpcall.json'),
 		JSON.stringify({ server: 'sdk', tool: 'delay', arguments: { duration: 200 } }),
@@ -90,4 +97,27 @@ test('Ctrl+C during a long task sends tasks/cancel: the server cancels it, the c
 	assert.match(result.stderr, /^task \S+: cancelled \(Client cancelled task execution\.\)$/m);
 	assert.match(result.stderr, /^Server 'sdk': Task \S+ \(delay\) on sdk was cancelled: Interrupted \(Ctrl\+C\)$/m);
 	assert.equal(result.stdout, '');
+});
+
+test("over stdio too: server-everything's task-only research tool runs as a task, its stages on stderr", async () => {
+	const result = await run(['call', 'everything', 'simulate-research-query', '--args', '{"topic":"tides"}']);
+	assert.equal(result.code, 0, result.stderr);
+	assert.match(result.stdout, /tides/);
+	assert.match(result.stderr, /^task \S+: working \(Gathering sources\.\.\.\); Ctrl\+C cancels it$/m);
+	assert.match(result.stderr, /^task \S+: working \(Analyzing content\.\.\.\)$/m, 'a later stage, as statusMessage');
+	assert.match(result.stderr, /^task \S+: completed/m);
+});
+
+test("a plain call's progress goes to stderr, its result to stdout", async () => {
+	const result = await run([
+		'call',
+		'everything',
+		'trigger-long-running-operation',
+		'--args',
+		'{"duration":1,"steps":2}',
+	]);
+	assert.equal(result.code, 0, result.stderr);
+	assert.match(result.stderr, /^progress 1\/2/m);
+	assert.match(result.stderr, /^progress 2\/2/m);
+	assert.doesNotMatch(result.stdout, /^progress/m);
 });
