@@ -12,7 +12,8 @@ Commands (servers come from .vscode/settings.json "mcpSwitchboard.servers", .vsc
   list [server ...]                start servers and list their tools (marking those the workspace
                                    switches off for chat models), resources, templates and prompts
   call <server> <tool> [--args JSON | --args-file FILE]
-                                   call a tool and print its result
+                                   call a tool and print its result; a tool that must run as a
+                                   task runs as one, its states and progress on stderr
   read <server> <uri>              read a resource
   prompt <server> <prompt> [--args JSON]
                                    get a prompt's messages
@@ -37,7 +38,8 @@ With --json, --no-input or no terminal nothing is asked: the form is declined (w
 unless --answer gives every required field. Sampling is declined: this command line has no model.
 
 Exit codes: 0 success; 1 the server failed, the tool reported an error, or doctor found a problem;
-2 a usage or configuration error (unknown server, bad arguments, malformed file).
+2 a usage or configuration error (unknown server, bad arguments, malformed file); 130 interrupted
+(Ctrl+C cancels a call in flight first: a task gets tasks/cancel, and the server's answer is printed).
 Workspace-defined servers start because you ran this command in that folder, as \`npm run\` would: use
 \`servers\` first to see what a folder you do not know would run.`;
 

@@ -11,9 +11,11 @@ import type { Command } from './args';
 import { diagnose } from './doctor';
 import { renderPrompt, renderResource, renderToolResult } from './render';
 import { CliSession, UsageError } from './session';
+import { callToolFromCli } from './toolCall';
 import { errorMessage } from '../common/errors';
 
-export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+/** 130: interrupted (Ctrl+C), as a shell reports a process that SIGINT ended. */
+export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
 
 export interface Output {
 	/** stdout: text for people, or the JSON value with `--json`. */
@@ -30,10 +32,15 @@ function launchText(view: { config: ServerView['config'] }): string {
 		: `${config.type}: ${config.url}`;
 }
 
+/**
+ * Runs one command. Aborting `interrupt` (Ctrl+C) cancels a call, read or prompt in flight (a task on the server with
+ * tasks/cancel) and the command ends with EXIT.interrupted once the server answered.
+ */
 export async function runCommand(
 	command: Exclude<Command, { name: 'help' }>,
 	session: CliSession,
 	out: Output,
+	interrupt: AbortSignal = new AbortController().signal,
 ): Promise<number> {
 	switch (command.name) {
 		case 'servers':
@@ -50,14 +57,16 @@ export async function runCommand(
 				session,
 				{ kind: 'tool', server: command.server, tool: command.tool, arguments: command.args },
 				out,
+				interrupt,
 			);
 		case 'read':
-			return invoke(session, { kind: 'resource', server: command.server, uri: command.uri }, out);
+			return invoke(session, { kind: 'resource', server: command.server, uri: command.uri }, out, interrupt);
 		case 'prompt':
 			return invoke(
 				session,
 				{ kind: 'prompt', server: command.server, prompt: command.prompt, arguments: command.args },
 				out,
+				interrupt,
 			);
 		case 'run': {
 			const file = path.resolve(command.file);
@@ -70,7 +79,7 @@ export async function runCommand(
 			const parsed = parseInvocation(text, path.basename(file));
 			if (!parsed.invocation) throw new UsageError(parsed.problems.join('\n'));
 			for (const problem of parsed.problems) out.error(`warning: ${problem}`);
-			return invoke(session, parsed.invocation, out);
+			return invoke(session, parsed.invocation, out, interrupt);
 		}
 	}
 }
@@ -113,7 +122,12 @@ async function startOne(session: CliSession, name: string): Promise<{ client: Mc
 	};
 }
 
-async function invoke(session: CliSession, invocation: Invocation, out: Output): Promise<number> {
+async function invoke(
+	session: CliSession,
+	invocation: Invocation,
+	out: Output,
+	interrupt: AbortSignal,
+): Promise<number> {
 	if (invocation.kind === 'tool' && session.toolDisabled(invocation.server, invocation.tool)) {
 		// The command line is the developer's own tool: it runs what is asked, and says the editor's chat models do not get it.
 		out.error(
@@ -126,12 +140,20 @@ async function invoke(session: CliSession, invocation: Invocation, out: Output):
 		return EXIT.failed;
 	}
 	const client = started.client;
-	const options: RequestOptions = {};
+	const options: RequestOptions = { signal: interrupt };
 	if (session.options.timeoutMs !== undefined) options.timeoutMs = session.options.timeoutMs;
 	try {
 		switch (invocation.kind) {
 			case 'tool': {
-				const result = await client.callTool(invocation.tool, invocation.arguments, options);
+				const result = await callToolFromCli(
+					session,
+					invocation.server,
+					invocation.tool,
+					invocation.arguments,
+					interrupt,
+					(line) => out.error(line),
+					session.options.timeoutMs,
+				);
 				out.result(renderToolResult(result), result);
 				return result.isError ? EXIT.failed : EXIT.ok;
 			}
@@ -148,7 +170,7 @@ async function invoke(session: CliSession, invocation: Invocation, out: Output):
 		}
 	} catch (error) {
 		out.error(`Server '${invocation.server}': ${errorMessage(error)}`);
-		return EXIT.failed;
+		return interrupt.aborted ? EXIT.interrupted : EXIT.failed;
 	}
 }
 

@@ -8,6 +8,14 @@ import { parseCommandLine, USAGE } from './args';
 import { EXIT, runCommand, type Output } from './commands';
 import { CliSession, discardEarlyStarts, UsageError, type RunHooks } from './session';
 
+/** How long an interrupted call may take to hear the server's answer to its cancel before the run stops anyway. */
+const CANCEL_GRACE_MS = 5000;
+
+/** Commands whose request in flight Ctrl+C cancels (the others just stop the servers). */
+function cancellable(name: string): boolean {
+	return name === 'call' || name === 'run' || name === 'read' || name === 'prompt';
+}
+
 async function main(argv: readonly string[], hooks: RunHooks): Promise<number> {
 	try {
 		return await runMain(argv, hooks);
@@ -34,14 +42,22 @@ async function runMain(argv: readonly string[], hooks: RunHooks): Promise<number
 		error: (text) => process.stderr.write(`${text}\n`),
 	};
 	const session = await CliSession.open(options, hooks);
-	// Ctrl+C or a CI job's cancel: stop every server (and its process group) before leaving.
+	// Ctrl+C or a CI job's cancel: a call in flight is cancelled first (a task on the server gets tasks/cancel, and the
+	// command reports the answer and ends with 130); anything else, or a second Ctrl+C, or a server that does not answer
+	// within CANCEL_GRACE_MS: stop every server (and its process group) and leave.
+	const interrupt = new AbortController();
 	const stop = () => {
-		void session.close().finally(() => process.exit(130));
+		if (!interrupt.signal.aborted && cancellable(command.name)) {
+			interrupt.abort(new Error('Interrupted (Ctrl+C)'));
+			setTimeout(stop, CANCEL_GRACE_MS).unref();
+			return;
+		}
+		void session.close().finally(() => process.exit(EXIT.interrupted));
 	};
-	process.once('SIGINT', stop);
-	process.once('SIGTERM', stop);
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
 	try {
-		return await runCommand(command, session, out);
+		return await runCommand(command, session, out, interrupt.signal);
 	} catch (error) {
 		if (error instanceof UsageError) {
 			out.error(`mcp-switchboard: ${error.message}`);

@@ -239,7 +239,9 @@ export class Manager {
 
 	/**
 	 * Fails with an McpError naming the server when it is not running. A tool whose taskSupport is `required` (or any
-	 * tool with `options.task`) runs as a task and resolves with its final result (see McpClient.callTool).
+	 * tool with `options.task`) runs as a task and resolves with its final result (see McpClient.callTool). A call
+	 * made right after the start, on a server that runs tools as tasks, first waits for the server's first listing
+	 * (already under way): only the listing tells a task-only tool, which the server refuses as a plain call.
 	 */
 	callTool(
 		server: string,
@@ -247,9 +249,13 @@ export class Manager {
 		args: Record<string, unknown>,
 		options?: CallToolOptions & InvokeOptions,
 	): Promise<CallToolResult> {
-		return this.invoke({ kind: 'tool', server, name: tool, arguments: args }, options, (client) =>
-			client.callTool(tool, args, options),
-		);
+		return this.invoke({ kind: 'tool', server, name: tool, arguments: args }, options, (client) => {
+			const listing = this.connections.get(server)?.firstListing;
+			if (listing && options?.task === undefined && client.supportsToolTasks()) {
+				return listing.then(() => client.callTool(tool, args, options));
+			}
+			return client.callTool(tool, args, options);
+		});
 	}
 
 	/** Gets a prompt's messages; fails with an McpError naming the server when it is not running. */

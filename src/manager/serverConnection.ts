@@ -260,6 +260,16 @@ export class ServerConnection implements ServerView {
 		}
 	}
 
+	/**
+	 * The first listing of the running client while it is in flight, undefined once it ended (or before a start): a
+	 * call waits for it to know the tool's `execution.taskSupport` (a task-only tool called without the task
+	 * parameter is refused).
+	 */
+	get firstListing(): Promise<void> | undefined {
+		return this.firstListingInFlight;
+	}
+	private firstListingInFlight: Promise<void> | undefined;
+
 	/** The running client, if any. */
 	get runningClient(): McpClient | undefined {
 		return this.currentState.kind === 'running' ? this.client : undefined;
@@ -607,7 +617,12 @@ export class ServerConnection implements ServerView {
 				.setLoggingLevel(level)
 				.catch((error: unknown) => this.logger.warn(`logging/setLevel ${level} failed: ${errorMessage(error)}`));
 		}
-		void this.fetchLists(client, generation, new Set(ALL_LISTS));
+		const first = this.fetchLists(client, generation, new Set(ALL_LISTS))
+			.catch((error: unknown) => this.logger.warn(`Listing failed: ${errorMessage(error)}`))
+			.finally(() => {
+				if (this.firstListingInFlight === first) this.firstListingInFlight = undefined;
+			});
+		this.firstListingInFlight = first;
 		listenForCachedLists(client);
 		if (this.server.config.type !== 'stdio' && client.era !== 'modern') {
 			const timer = this.deps.clock.setTimeout(() => {

@@ -617,11 +617,12 @@ export class McpClient {
 	}
 
 	/**
-	 * `tasks/cancel`, when the server advertised `tasks.cancel` (CapabilityMissing otherwise); resolves with the task.
-	 * A 2026-07-28 server (tasks extension) only acknowledges it: resolves undefined; `getTask` tells what came of it.
+	 * `tasks/cancel` to a server with tasks (CapabilityMissing without any), advertised `tasks.cancel` or not; resolves
+	 * with the task, rejects with the server's error (-32601 when it cannot cancel). A 2026-07-28 server (tasks
+	 * extension) only acknowledges it: resolves undefined; `getTask` tells what came of it.
 	 */
 	async cancelTask(taskId: string): Promise<Task | undefined> {
-		if (this.era !== 'modern') this.requireCapability('tasks/cancel', 'tasks', 'cancel');
+		if (this.era !== 'modern') this.requireCapability('tasks/cancel', 'tasks');
 		return this.tasks.sendCancel(taskId);
 	}
 

@@ -236,3 +236,52 @@ test('as a receiver, the client answers task-augmented elicitation with a task a
 	});
 	await client.close();
 });
+
+test('cancel sends tasks/cancel to a server that supports tasks without advertising tasks.cancel, and says what it answered', async () => {
+	const pair = linkedPair();
+	// Tasks for tools/call, no `cancel` in the capability: the official SDK's example servers advertise exactly this.
+	const server = new FakeServer(pair.server, {
+		capabilities: { tools: {}, tasks: { requests: { tools: { call: {} } } } },
+	});
+	const clock = new ManualClock();
+	const client = await McpClient.connect(pair.client, {
+		name: 'fake',
+		logger: new MemoryLogger('debug'),
+		taskClock: clock,
+	});
+	server.on('tools/call', (params) => ({ task: task(`t-${String(params.name)}`, 'working') }));
+	server.on('tasks/cancel', (params) =>
+		task(String(params.taskId), 'cancelled', { lastUpdatedAt: '2025-11-25T10:00:01Z' }),
+	);
+
+	const accepted = await client.startToolTask('slow', {}, { task: true });
+	const outcome = await accepted.cancel();
+	assert.deepEqual(
+		server.requests('tasks/cancel').map((r) => r.params?.taskId),
+		['t-slow'],
+		'sent although not advertised',
+	);
+	assert.equal(outcome.kind, 'cancelled');
+	assert.equal(accepted.status, 'cancelled', 'the state the server answered');
+	await assert.rejects(accepted.result(), (error: McpError) => error.code === ErrorCode.RequestCancelled);
+
+	// A server without tasks/cancel answers "method not found": the user learns the task may still be running.
+	server.on('tasks/cancel', () => {
+		throw new McpError(ErrorCode.MethodNotFound, 'Method not found');
+	});
+	const refused = await client.startToolTask('other', {}, { task: true });
+	const second = await refused.cancel('Cancelled by the user');
+	assert.equal(second.kind, 'unsupported');
+	assert.match(
+		second.message,
+		/fake does not support cancelling tasks .*Method not found.*; it may still be running there/,
+	);
+	await assert.rejects(refused.result(), (error: McpError) => {
+		assert.equal(error.code, ErrorCode.RequestCancelled);
+		assert.match(error.message, /was cancelled: Cancelled by the user; fake does not support cancelling tasks/);
+		return true;
+	});
+	assert.equal((await refused.cancel()).kind, 'settled', 'a second cancel sends nothing');
+	assert.equal(server.requests('tasks/cancel').length, 2);
+	await client.close();
+});

@@ -198,6 +198,11 @@ export class AppBridge {
 		this.notify('ui/notifications/tool-cancelled', { reason });
 	}
 
+	/** The host context as the app knows it now (theme, styles, size…; what `ui/initialize` and each change sent). */
+	get hostContext(): Readonly<Record<string, unknown>> {
+		return this.context;
+	}
+
 	/** Merges a change of theme, styles or size into the context and tells the app (`host-context-changed`). */
 	setHostContext(change: Record<string, unknown>): void {
 		this.context = { ...this.context, ...change };

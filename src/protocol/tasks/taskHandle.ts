@@ -57,6 +57,16 @@ const MAX_POLL_FAILURES = 3;
 /** How a handle turns the raw `tasks/result` into its result type; throws a ProtocolViolation for a wrong shape. */
 export type ResultParser<R> = (raw: Record<string, unknown>) => R;
 
+/**
+ * What came of cancelling a task: `cancelled` (the server answered tasks/cancel; `task` is its new state, absent for
+ * the extension's plain acknowledgement), `unsupported` (it answered "method not found"), `failed` (another error:
+ * the task had already ended there, a timeout, the connection closed), `settled` (the handle had already ended:
+ * nothing was sent). `message` says it in words for the user.
+ */
+export type TaskCancelOutcome =
+	| { kind: 'cancelled'; task: Task | undefined; message: string }
+	| { kind: 'unsupported' | 'failed' | 'settled'; message: string };
+
 /** What a task handle was asked to do, for messages and the UI. */
 export interface TaskHandleOptions<R> {
 	/** The request that created the task, e.g. `tools/call`. */
@@ -160,36 +170,63 @@ export class TaskHandle<R> implements Pollable {
 	}
 
 	/**
-	 * Sends `tasks/cancel` (when the server advertised `tasks.cancel`) and ends the handle with RequestCancelled.
-	 * Does nothing once settled. Without `tasks.cancel` the server may go on working; the client stops waiting.
+	 * Sends `tasks/cancel` and ends the handle with RequestCancelled; resolves with what the server answered. It is sent
+	 * whether or not the server advertised `tasks.cancel` (a server may support it without saying so, as the official
+	 * SDK's servers do, and its own client sends it anyway); a server that answers "method not found" is reported as not
+	 * supporting cancellation, the task perhaps still running there. The handle's error message says the same, so
+	 * whoever shows the task (the Tasks list, the command line) tells the user. Does nothing once settled.
 	 */
-	async cancel(reason = 'Cancelled by the user'): Promise<void> {
+	async cancel(reason = 'Cancelled by the user'): Promise<TaskCancelOutcome> {
 		if (this.settled) {
-			return;
+			return { kind: 'settled', message: `Task ${this.taskId} (${this.label}) on ${this.server} had already ended` };
 		}
-		const error = new McpError(
-			ErrorCode.RequestCancelled,
-			`Task ${this.taskId} (${this.label}) on ${this.server} was cancelled: ${reason}`,
-			{ taskId: this.taskId },
-		);
+		const outcome = await this.sendCancel();
+		if (outcome.kind === 'cancelled' && outcome.task) {
+			this.apply(outcome.task, 'tasks/cancel');
+		} else if (
+			outcome.kind === 'cancelled' &&
+			this.requestor.inline &&
+			!this.settled &&
+			!isTerminal(this.current.status)
+		) {
+			// The extension's tasks/cancel is an acknowledgement, and "the client MAY delete all state associated with
+			// the task as soon as [it sends] a cancellation": from here on the task is cancelled as far as we follow it.
+			this.current = {
+				...this.current,
+				status: 'cancelled',
+				statusMessage: reason,
+				lastUpdatedAt: new Date().toISOString(),
+			};
+		}
+		const answer = outcome.kind === 'cancelled' ? '' : `; ${outcome.message}`;
+		this.settle({
+			error: new McpError(
+				ErrorCode.RequestCancelled,
+				`Task ${this.taskId} (${this.label}) on ${this.server} was cancelled: ${reason}${answer}`,
+				{ taskId: this.taskId, cancel: outcome.kind },
+			),
+		});
+		return outcome;
+	}
+
+	/** One `tasks/cancel`, its answer (or failure) as an outcome in words; never rejects. */
+	private async sendCancel(): Promise<TaskCancelOutcome> {
 		try {
 			const task = await this.requestor.sendCancel(this.taskId);
-			if (task) {
-				this.apply(task, 'tasks/cancel');
-			} else if (this.requestor.inline && !this.settled && !isTerminal(this.current.status)) {
-				// The extension's tasks/cancel is an acknowledgement, and "the client MAY delete all state associated with
-				// the task as soon as [it sends] a cancellation": from here on the task is cancelled as far as we follow it.
-				this.current = {
-					...this.current,
-					status: 'cancelled',
-					statusMessage: reason,
-					lastUpdatedAt: new Date().toISOString(),
-				};
-			}
+			return { kind: 'cancelled', task, message: `${this.server} cancelled task ${this.taskId} (${this.label})` };
 		} catch (cause) {
 			this.requestor.logger.warn(`${this.server}: tasks/cancel of task ${this.taskId} failed: ${errorMessage(cause)}`);
+			if (cause instanceof McpError && cause.code === ErrorCode.MethodNotFound) {
+				return {
+					kind: 'unsupported',
+					message: `${this.server} does not support cancelling tasks (it answered: ${cause.message}); it may still be running there`,
+				};
+			}
+			return {
+				kind: 'failed',
+				message: `${this.server} did not cancel it (it answered: ${errorMessage(cause)}); it may still be running there`,
+			};
 		}
-		this.settle({ error });
 	}
 
 	/**

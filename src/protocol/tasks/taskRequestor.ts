@@ -32,7 +32,7 @@ export interface TaskWire {
 		params: Record<string, unknown> | undefined,
 		options?: RequestOptions,
 	): Promise<Record<string, unknown>>;
-	/** True when the server advertised `tasks.cancel`. */
+	/** True when the server advertised `tasks.cancel` (for the log: tasks/cancel is sent either way). */
 	canCancel(): boolean;
 	/** True when the server advertised `tasks.list`. */
 	canList(): boolean;
@@ -297,18 +297,19 @@ export class TaskRequestor implements TaskHandleOwner {
 	}
 
 	/**
-	 * `tasks/cancel` when the server advertised it; otherwise resolves undefined without sending anything. With the
-	 * extension it is always there and answers an empty acknowledgement ("Cancellation is cooperative"): undefined.
+	 * `tasks/cancel`, sent whether or not the server advertised `tasks.cancel`: a server that follows a task supports
+	 * tasks, and may accept a cancel it did not advertise (the official SDK's servers do; the SDK's client sends it
+	 * regardless). Rejects with the server's error (-32601 when it has no tasks/cancel). With the extension the answer
+	 * is an empty acknowledgement ("Cancellation is cooperative"): resolves undefined.
 	 */
 	async sendCancel(taskId: string): Promise<Task | undefined> {
+		const raw = await this.wire.request('tasks/cancel', { taskId }, { timeoutMs: this.options.timeoutMs });
 		if (this.inline) {
-			await this.wire.request('tasks/cancel', { taskId }, { timeoutMs: this.options.timeoutMs });
 			return undefined;
 		}
 		if (!this.wire.canCancel()) {
-			return undefined;
+			this.logger.debug(`${this.name} accepted tasks/cancel of task ${taskId} without advertising tasks.cancel`);
 		}
-		const raw = await this.wire.request('tasks/cancel', { taskId }, { timeoutMs: this.options.timeoutMs });
 		return parseTask(raw, this.name, 'tasks/cancel');
 	}
 

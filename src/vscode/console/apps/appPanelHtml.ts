@@ -9,6 +9,13 @@
  * rest are counted and reported), what the extension sends goes into the frame. It also reports VS Code's theme as
  * the MCP Apps style variables (`--color-*`, `--font-*` from the `--vscode-*` ones) and its width, at start and on
  * every change. The app's HTML arrives by message after `ready`; nothing from the app is ever put into this page.
+ *
+ * The frame's `color-scheme` follows the theme (dark for the dark and dark high-contrast themes, light otherwise): in
+ * an iframe, `prefers-color-scheme` and CSS `light-dark()` follow the iframe element's own colour scheme, so an app
+ * that styles itself with them (`color-scheme: light dark`, as the official examples do) picks the colours of VS
+ * Code's theme. Under `normal` it picked its light colours on a dark editor (#1f2937 text on #1f1f1f). An app that
+ * declares only the other scheme gets an opaque canvas of its own scheme behind it (the browser's rule for a
+ * mismatch), which keeps its default text readable too.
  */
 export function appPanelHtml(policy: string, caption: string): string {
 	const text = caption.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -24,7 +31,8 @@ export function appPanelHtml(policy: string, caption: string): string {
 	body { display: flex; flex-direction: column; font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); background: var(--vscode-editor-background); }
 	#caption { padding: 4px 10px; color: var(--vscode-descriptionForeground); border-bottom: 1px solid var(--vscode-panel-border); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 	#stage { flex: 1; overflow: auto; padding: 8px 10px; }
-	#stage iframe { display: block; width: 100%; height: 100%; border: 0; background: transparent; color-scheme: normal; }
+	#stage iframe { display: block; width: 100%; height: 100%; border: 0; background: transparent; color-scheme: light; }
+	body.vscode-dark #stage iframe, body.vscode-high-contrast:not(.vscode-high-contrast-light) #stage iframe { color-scheme: dark; }
 	#stage iframe.border { border: 1px solid var(--vscode-panel-border); border-radius: 4px; }
 	#status { padding: 12px 10px; }
 	#status.error { color: var(--vscode-errorForeground); }
