@@ -152,4 +152,13 @@ test('release bumps the versions, dates the changelog entry, packages both artif
 	const wrongTag = await release(['--ci'], copy, { GITHUB_REF_NAME: 'v9.9.9' });
 	assert.equal(wrongTag.code, 1);
 	assert.match(wrongTag.stderr, new RegExp(`the tag v9\\.9\\.9 is not v${next.replaceAll('.', '\\.')}`));
+
+	// On the right tag it builds both into release/ and hands their paths to the publishing job ($GITHUB_OUTPUT).
+	const outputs = join(scratch, 'github-output');
+	const onTag = await release(['--ci'], copy, { GITHUB_REF_NAME: `v${next}`, GITHUB_OUTPUT: outputs });
+	assert.equal(onTag.code, 0, `${onTag.stdout}\n${onTag.stderr}`);
+	const vsix = join(copy, 'release', `mcp-switchboard-${next}.vsix`);
+	const tarball = join(copy, 'release', `mcp-switchboard-${next}.tgz`);
+	assert.equal(readFileSync(outputs, 'utf8'), `vsix=${vsix}\ntarball=${tarball}\nversion=${next}\n`);
+	assert.ok(existsSync(vsix) && existsSync(tarball), 'both artifacts are in release/');
 });
