@@ -7,10 +7,14 @@
 //   Streamable HTTP, against fastmcp's Client (both from the pip mirror, scripts/python-mcp.mjs);
 // - the TypeScript SDK's example server simpleStreamableHttp (npm dev dependency), against the SDK's Client, including
 //   its task-only `delay` tool (the SDK's client through its tasks API);
-// - server-everything (npm), against the TypeScript SDK's Client over stdio.
+// - server-everything (npm), against the TypeScript SDK's Client over stdio;
+// - a tmcp server (test/fixtures/servers/tmcpServer.mjs; tmcp is a server framework without the official SDK) and
+//   server-memory (npm), each against the TypeScript SDK's Client over stdio.
 // The Python clients run as a small script (test/fixtures/python/sdk_client.py) that prints what each call answered.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -293,4 +297,51 @@ test("server-everything answers as to the TypeScript SDK's Client over stdio", a
 		if (mineTools.has(tool.name)) assert.deepEqual(mineTools.get(tool.name), plain(tool), tool.name);
 	}
 	assert.ok(mineTools.has('echo') && mineTools.has('simulate-research-query'));
+});
+
+test("a tmcp server (tmcp 1.20, no official SDK) answers as to the TypeScript SDK's Client over stdio", async () => {
+	const server = join(process.cwd(), 'test/fixtures/servers/tmcpServer.mjs');
+	const ops: Op[] = [
+		{ op: 'list_tools' },
+		{ op: 'list_resources' },
+		{ op: 'list_prompts' },
+		{ op: 'call_tool', name: 'calculate', arguments: { operation: 'multiply', a: 6, b: 7 } },
+		{ op: 'call_tool', name: 'greet', arguments: {} },
+		{ op: 'call_tool', name: 'calculate', arguments: { operation: 'divide', a: 1, b: 2 } },
+		{ op: 'read_resource', uri: 'file://notes.md' },
+		{ op: 'get_prompt', name: 'explain', arguments: { topic: 'tides' } },
+	];
+	const client = await ours({ type: 'stdio', command: process.execPath, args: [server] });
+	const sdk = await sdkClient(new StdioClientTransport({ command: process.execPath, args: [server] }));
+	const mine = await askOurs(client, ops);
+	assertSameAnswers(ops, mine, await askSdk(sdk, ops), "the TypeScript SDK's Client");
+	assert.deepEqual(plain(mine[3]), { content: [{ type: 'text', text: '6 × 7 = 42' }] });
+	assert.deepEqual(plain(mine[4]), { content: [{ type: 'text', text: 'Hello, world!' }] });
+});
+
+test("server-memory answers as to the TypeScript SDK's Client over stdio, each with its own knowledge graph", async () => {
+	const main = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
+	const folder = await mkdtemp(join(tmpdir(), 'peers-memory-'));
+	after(() => rm(folder, { recursive: true, force: true }));
+	const entities = [{ name: 'Ada', entityType: 'person', observations: ['wrote the first program'] }];
+	const ops: Op[] = [
+		{ op: 'list_tools' },
+		{ op: 'call_tool', name: 'create_entities', arguments: { entities } },
+		{
+			op: 'call_tool',
+			name: 'add_observations',
+			arguments: { observations: [{ entityName: 'Ada', contents: ['liked poetry'] }] },
+		},
+		{ op: 'call_tool', name: 'search_nodes', arguments: { query: 'poetry' } },
+		{ op: 'call_tool', name: 'read_graph', arguments: {} },
+		{ op: 'call_tool', name: 'open_nodes', arguments: { names: 42 } },
+	];
+	const memory = (name: string) => ({ MEMORY_FILE_PATH: join(folder, `${name}.jsonl`) });
+	const client = await ours({ type: 'stdio', command: process.execPath, args: [main], env: memory('ours') });
+	const sdk = await sdkClient(
+		new StdioClientTransport({ command: process.execPath, args: [main], env: memory('sdk') }),
+	);
+	const mine = await askOurs(client, ops);
+	assertSameAnswers(ops, mine, await askSdk(sdk, ops), "the TypeScript SDK's Client");
+	assert.match(JSON.stringify(plain(mine[3])), /liked poetry/);
 });
