@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type { Manager, NamedTool, ServerState, ServerView } from '../../manager/manager';
 import { plural } from '../../common/text';
+import { describeSources } from '../../manager/configSources';
+import { ALSO_IN_VSCODE, VSCODE_RUNS_NOTE } from './vscodeRuns';
 import { errorSummary } from '../../manager/errorSummary';
 import { DEPRECATION_NOTES, deprecationSummary } from '../../manager/deprecations';
 import type { Prompt, Resource, ResourceTemplate } from '../../protocol/schema';
@@ -82,10 +84,10 @@ export function protocolLabel(client: { protocolVersion: string; era: 'modern' |
 	return `${client.protocolVersion} (${client.era === 'modern' ? 'no handshake, no session' : 'initialize handshake'})`;
 }
 
-/** The server row's description: "12 tools · stdio" when running, else the state and transport. */
+/** The server row's description: "12 tools · stdio" when running, else the state and transport (+ "also in VS Code"). */
 export function serverDescription(view: ServerView): string {
 	const what = view.state.kind === 'running' ? plural(view.tools.length, 'tool') : stateLabel(view.state);
-	return `${what} · ${transportOf(view)}`;
+	return `${what} · ${transportOf(view)}${view.source.vscodeRuns ? ` · ${ALSO_IN_VSCODE}` : ''}`;
 }
 
 function stateIcon(state: ServerState): vscode.ThemeIcon {
@@ -173,7 +175,8 @@ export function serverTooltip(view: ServerView): vscode.MarkdownString {
 	lines.push(
 		`Transport: ${transportOf(view)} — ${escapeMd(config.type === 'stdio' ? [config.command, ...(config.args ?? [])].join(' ') : config.url)}`,
 	);
-	lines.push(`Configured in: ${escapeMd(view.source.label)}`);
+	lines.push(`Configured in: ${escapeMd(describeSources(view.source))}`);
+	if (view.source.vscodeRuns) lines.push(VSCODE_RUNS_NOTE);
 	md.appendMarkdown(lines.join('  \n'));
 	const deprecated = view.deprecatedFeatures;
 	if (deprecated.length > 0) {
