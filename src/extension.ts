@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { Manager, type NamedTool } from './manager/manager';
+import { worldConnector } from './vscode/world/connector';
 import { visibleToModel } from './manager/apps/appMeta';
 import { addServer } from './vscode/tree/addServer';
 import { registerChatParticipant } from './vscode/chat/chatParticipant';
@@ -114,7 +115,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		});
 		context.subscriptions.push(configuration, elicitation, sampling, host, registerSamplingCommands(sampling));
 
-		const manager = new Manager(host, { inheritEnvironment: configuration.inheritEnvironment() });
+		// world: a server VS Code runs itself is reached through VS Code (vscode/world/connector.ts): one process.
+		const manager: Manager = new Manager(host, {
+			inheritEnvironment: configuration.inheritEnvironment(),
+			connect: worldConnector(host, (server) => manager.get(server)?.source),
+		});
 		context.subscriptions.push(
 			vscode.workspace.onDidChangeConfiguration((e) => {
 				if (e.affectsConfiguration('mcpSwitchboard.inheritEnvironment'))

@@ -21,7 +21,7 @@
  * is on): those entries are marked `vscodeRuns`, so the gateway never offers them again and the tree says so.
  */
 import * as path from 'node:path';
-import { mergeServers, parse, parseMcpJson, type InputDefinition, type ServerEntry } from './config';
+import { parse, parseMcpJson, type InputDefinition, type ServerEntry } from './config';
 import type { ConfigSource } from './types';
 
 /** A kind of configuration source, in precedence order (see the file comment). */
@@ -130,6 +130,8 @@ export interface CombineOptions {
 	defaultFolder?: string;
 	/** VS Code reads the project-root `.mcp.json` too (`chat.mcp.workspaceRootConfig.enabled`). */
 	vscodeReadsProjectMcpJson?: boolean;
+	/** VS Code runs no MCP servers at all (`chat.mcp.access: "none"`, or a command line): nothing is marked. */
+	vscodeRunsNone?: boolean;
 }
 
 /** The merged list and what it took to make it. */
@@ -144,7 +146,11 @@ export interface CombinedServers {
 }
 
 /** The origins VS Code itself runs for its agent. */
-export function vscodeRunsOrigin(origin: ConfigOrigin, options: Pick<CombineOptions, 'vscodeReadsProjectMcpJson'>) {
+export function vscodeRunsOrigin(
+	origin: ConfigOrigin,
+	options: Pick<CombineOptions, 'vscodeReadsProjectMcpJson' | 'vscodeRunsNone'>,
+): boolean {
+	if (options.vscodeRunsNone === true) return false;
 	return (
 		origin === 'workspaceMcpJson' ||
 		origin === 'userMcpJson' ||
@@ -159,41 +165,59 @@ export function vscodeRunsOrigin(origin: ConfigOrigin, options: Pick<CombineOpti
 export function combineLayers(layers: readonly ConfigLayer[], options: CombineOptions): CombinedServers {
 	const ordered = [...layers].sort((a, b) => CONFIG_PRECEDENCE.indexOf(a.origin) - CONFIG_PRECEDENCE.indexOf(b.origin));
 	const folderOf = new Map<ServerEntry, string | undefined>();
-	const originOf = new Map<ServerEntry, ConfigOrigin>();
 	const inputs = new Map<string, InputDefinition>();
 	for (const layer of ordered) {
 		for (const entry of layer.entries) {
 			folderOf.set(entry, layer.folder ?? options.defaultFolder);
-			originOf.set(entry, layer.origin);
 		}
 		for (const input of layer.inputs) if (!inputs.has(input.id)) inputs.set(input.id, input);
 	}
-	const merged = mergeServers(ordered.map((layer) => layer.entries));
-	const problems = [...merged.problems];
-
+	const problems: string[] = [];
+	const byName = new Map<string, ServerEntry>();
 	const byLaunch = new Map<string, ServerEntry>();
 	const servers: ServerEntry[] = [];
-	for (const entry of merged.servers) {
-		const origin = originOf.get(entry) ?? 'userSettings';
-		const identity = launchIdentity(entry, folderOf.get(entry), options.home);
-		const twin = identity === undefined ? undefined : byLaunch.get(identity);
-		// Twins within one file are deliberate (two names for two processes); only another source's copy folds.
-		if (twin && twin.source.label !== entry.source.label) {
-			twin.source = {
-				...twin.source,
-				alsoIn: [...(twin.source.alsoIn ?? []), { ...entry.source, name: entry.name }],
-				...(vscodeRunsOrigin(origin, options) ? { vscodeRuns: true } : {}),
-			};
-			problems.push(
-				`Server '${entry.name}' in ${entry.source.label} runs the same as '${twin.name}' in ${twin.source.label}: it runs once, as '${twin.name}'`,
-			);
-			continue;
+	/** Folds `entry` into `kept` (the same server): its source is listed, and VS Code's running it is noted. */
+	const fold = (kept: ServerEntry, entry: ServerEntry, origin: ConfigOrigin) => {
+		kept.source = {
+			...kept.source,
+			alsoIn: [...(kept.source.alsoIn ?? []), { ...entry.source, name: entry.name }],
+			...(vscodeRunsOrigin(origin, options) && !kept.source.vscodeRuns
+				? { vscodeRuns: true, vscodeName: entry.name }
+				: {}),
+		};
+	};
+	for (const layer of ordered) {
+		for (const entry of layer.entries) {
+			const origin = layer.origin;
+			const identity = launchIdentity(entry, folderOf.get(entry), options.home);
+			const sameName = byName.get(entry.name);
+			if (sameName) {
+				// The same name and the same launch in another file (VS Code may run that copy): one server, both sources.
+				if (identity !== undefined && identity === launchIdentity(sameName, folderOf.get(sameName), options.home))
+					fold(sameName, entry, origin);
+				else if (sameName.source.label !== entry.source.label)
+					problems.push(
+						`Server '${entry.name}' in ${entry.source.label} is overridden by the one in ${sameName.source.label}`,
+					);
+				continue;
+			}
+			const twin = identity === undefined ? undefined : byLaunch.get(identity);
+			// Twins within one file are deliberate (two names for two processes); only another source's copy folds.
+			if (twin && twin.source.label !== entry.source.label) {
+				fold(twin, entry, origin);
+				problems.push(
+					`Server '${entry.name}' in ${entry.source.label} runs the same as '${twin.name}' in ${twin.source.label}: it runs once, as '${twin.name}'`,
+				);
+				continue;
+			}
+			const copy: ServerEntry = { ...entry };
+			if (vscodeRunsOrigin(origin, options))
+				copy.source = { ...entry.source, vscodeRuns: true, vscodeName: entry.name };
+			folderOf.set(copy, folderOf.get(entry));
+			byName.set(entry.name, copy);
+			if (identity !== undefined && !byLaunch.has(identity)) byLaunch.set(identity, copy);
+			servers.push(copy);
 		}
-		const copy: ServerEntry = { ...entry };
-		if (vscodeRunsOrigin(origin, options)) copy.source = { ...entry.source, vscodeRuns: true };
-		folderOf.set(copy, folderOf.get(entry));
-		if (identity !== undefined && !byLaunch.has(identity)) byLaunch.set(identity, copy);
-		servers.push(copy);
 	}
 	return { servers, inputs, folderOf, problems };
 }

@@ -22,6 +22,8 @@ export interface ConfigSource {
 	alsoIn?: (ConfigSource & { name?: string })[];
 	/** VS Code itself runs this server for its agent (it is in a `.vscode/mcp.json` or the user `mcp.json`). */
 	vscodeRuns?: boolean;
+	/** The server's name (its label) in VS Code, when VS Code runs it. */
+	vscodeName?: string;
 }
 
 /** A server's configuration after variables were resolved; what the Manager starts. */

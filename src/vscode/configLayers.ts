@@ -93,6 +93,16 @@ export async function readConfigLayers(
 	return { layers, problems };
 }
 
+/**
+ * Whether this VS Code runs MCP servers for its agent at all: it has the MCP API and `chat.mcp.access` (1.139; the
+ * older `chat.mcp.enabled`) does not turn them off.
+ */
+export function vscodeRunsMcp(): boolean {
+	const config = vscode.workspace.getConfiguration();
+	if (typeof vscode.lm?.registerMcpServerDefinitionProvider !== 'function') return false;
+	return config.get<unknown>('chat.mcp.access') !== 'none' && config.get<unknown>('chat.mcp.enabled') !== false;
+}
+
 /** The layers merged in the shared precedence, runs of the same server folded into one, VS Code's own marked. */
 export function combineWindowLayers(layers: readonly ConfigLayer[]): CombinedServers {
 	const first = vscode.workspace.workspaceFolders?.[0];
@@ -100,5 +110,6 @@ export function combineWindowLayers(layers: readonly ConfigLayer[]): CombinedSer
 		home: os.homedir(),
 		...(first ? { defaultFolder: first.uri.fsPath } : {}),
 		vscodeReadsProjectMcpJson: vscode.workspace.getConfiguration().get<boolean>(VSCODE_ROOT_CONFIG, false),
+		vscodeRunsNone: !vscodeRunsMcp(),
 	});
 }

@@ -70,7 +70,7 @@ export class ServerConfiguration implements vscode.Disposable {
 		);
 		const watcher = vscode.workspace.createFileSystemWatcher('**/.vscode/mcp.json');
 		this.disposables.push(watcher, watcher.onDidCreate(fire), watcher.onDidChange(fire), watcher.onDidDelete(fire));
-		// world: the project-root .mcp.json, the user mcp.json, and VS Code's switch for reading .mcp.json itself.
+		// world: the project-root .mcp.json, the user mcp.json, and VS Code's chat.mcp settings (what VS Code runs).
 		const rootWatcher = vscode.workspace.createFileSystemWatcher('**/.mcp.json');
 		this.userMcpJson = new UserMcpJson(context);
 		this.disposables.push(
@@ -81,7 +81,7 @@ export class ServerConfiguration implements vscode.Disposable {
 			this.userMcpJson,
 			this.userMcpJson.onDidChange(fire),
 			vscode.workspace.onDidChangeConfiguration((e) => {
-				if (e.affectsConfiguration('chat.mcp.workspaceRootConfig.enabled')) fire();
+				if (e.affectsConfiguration('chat.mcp')) fire();
 			}),
 		);
 	}

@@ -119,3 +119,35 @@ test('two names for the same launch in one file both run (deliberate); only anot
 		['a', 'b'],
 	);
 });
+
+test("the same name and launch in settings and a .vscode/mcp.json is one server, marked as VS Code's too", () => {
+	const settings = settingsLayer(
+		'workspaceSettings',
+		{ e: { command: 'x' } },
+		{ kind: 'workspace', label: 'ws' },
+		'/w',
+	);
+	const file = mcpJsonLayer(
+		'workspaceMcpJson',
+		'{"servers":{"e":{"command":"x"}}}',
+		{ label: 'mcp', path: '/m' },
+		'/w',
+	);
+	const [server, ...rest] = combineLayers([file.layer, settings.layer], { home: '/h' }).servers;
+	assert.equal(rest.length, 0);
+	assert.equal(server?.source.label, 'ws');
+	assert.equal(server?.source.vscodeRuns, true);
+	assert.equal(server?.source.vscodeName, 'e');
+	assert.deepEqual(
+		server?.source.alsoIn?.map((o) => o.label),
+		['mcp'],
+	);
+	const other = combineLayers(
+		[
+			file.layer,
+			settingsLayer('workspaceSettings', { e: { command: 'y' } }, { kind: 'workspace', label: 'ws' }, '/w').layer,
+		],
+		{ home: '/h' },
+	);
+	assert.equal(other.servers[0]?.source.vscodeRuns, undefined, "another launch under that name is not VS Code's");
+});
