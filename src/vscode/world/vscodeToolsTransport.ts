@@ -56,7 +56,7 @@ export class VsCodeToolsTransport implements Transport {
 	async send(message: JsonRpcMessage): Promise<void> {
 		if (!('method' in message) || !('id' in message)) return; // notifications and responses: nothing to answer
 		const { id, method } = message;
-		const params = (message.params ?? {}) as Record<string, unknown>;
+		const params = message.params ?? {};
 		let reply: JsonRpcMessage;
 		try {
 			reply = { jsonrpc: '2.0', id, result: await this.answer(method, params) };
@@ -90,7 +90,7 @@ export class VsCodeToolsTransport implements Transport {
 			case 'tools/list':
 				return { tools: (await this.tools()).map(({ name, info }) => toMcpTool(name, info)) };
 			case 'tools/call':
-				return this.call(String(params.name), (params.arguments ?? {}) as object);
+				return this.call(String(params.name), params.arguments ?? {});
 			default:
 				throw new McpError(ErrorCode.MethodNotFound, `${method} is not available through VS Code`);
 		}
