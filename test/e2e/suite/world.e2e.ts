@@ -48,8 +48,10 @@ function tooltip(api: SwitchboardApi, server: string): string {
 async function bothLists(api: SwitchboardApi): Promise<{ extension: string[]; cli: string[] }> {
 	const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
 	const cli = await readWorkspaceServers(folder, userDir);
-	// The command line labels files relative to the folder, the extension by the folder's name: compare the files.
-	const where = (source: { path?: string; kind: string }) => source.path ?? source.kind;
+	// The command line labels files relative to the folder, the extension by the folder's name, and VS Code gives
+	// no path for settings: compare the kind of source, and the file of the mcp.json ones.
+	const where = (source: { path?: string; kind: string }) =>
+		source.kind === 'mcpJson' || source.kind === 'userMcpJson' ? `${source.kind} ${source.path}` : source.kind;
 	return {
 		extension: api.manager
 			.servers()
