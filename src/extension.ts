@@ -6,6 +6,7 @@ import { vsCodeOAuthHooks } from './vscode/auth/oauth';
 import * as chat from './vscode/chat';
 import * as devConsole from './vscode/console';
 import { advertisedExtensions, type AppViews } from './vscode/console/apps';
+import { worldConnector } from './vscode/world/connector';
 import type { CallHistory } from './vscode/console/callHistory';
 import type { ProtocolViews } from './vscode/console/protocolView';
 import * as elicitationFeature from './vscode/elicitation';
@@ -202,7 +203,11 @@ function createManager(
 	host: VsCodeHost,
 	configuration: ServerConfiguration,
 ): Manager {
-	const manager = new Manager(host, { inheritEnvironment: configuration.inheritEnvironment() });
+	// A server VS Code runs itself is reached through VS Code (vscode/world/connector.ts): one process.
+	const manager: Manager = new Manager(host, {
+		inheritEnvironment: configuration.inheritEnvironment(),
+		connect: worldConnector(host, (server) => manager.get(server)?.source),
+	});
 	context.subscriptions.push(
 		vscode.workspace.onDidChangeConfiguration((e) => {
 			if (e.affectsConfiguration('mcpSwitchboard.inheritEnvironment'))

@@ -1,8 +1,8 @@
 /**
  * The servers a workspace folder configures, read the way the extension reads them but from files: the
  * `mcpSwitchboard.servers` key of `.vscode/settings.json`, `.vscode/mcp.json` (VS Code's format, with `inputs`),
- * and `.mcp.json` (the `mcpServers` file other MCP hosts keep at a project's root). The same name in an earlier
- * file wins (settings, then mcp.json, then .mcp.json), as in the editor. Variables are resolved with the folder as
+ * `.mcp.json` (the `mcpServers` file other MCP hosts keep at a project's root), and VS Code's user settings and
+ * user `mcp.json`, in the one precedence of manager/configSources.ts, as in the editor. Variables are resolved with the folder as
  * `${workspaceFolder}`; `${input:id}` values come from `inputValue` (flags, environment or a terminal prompt).
  * The tools the workspace switches off for chat models (settings.json, manager/toolEnablement.ts) are read too, so
  * `list` and `call` can say so.
@@ -10,7 +10,16 @@
 import { readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { mergeServers, parse, parseMcpJson, type InputDefinition, type ServerEntry } from '../manager/config';
+import type { InputDefinition, ServerEntry } from '../manager/config';
+import {
+	combineLayers,
+	defaultVsCodeUserDir,
+	mcpJsonLayer,
+	readFolderFiles,
+	settingsLayer,
+	USER_MCP_JSON_LABEL,
+	type ConfigLayer,
+} from '../manager/configSources';
 import { parseJsonc } from '../manager/jsonc';
 import { resolveEntry } from '../manager/resolveEntry';
 import { activeDisabledTools, EnablementSettings, type DisabledTools } from '../manager/toolEnablement';
@@ -43,57 +52,92 @@ function readText(file: string): string | undefined {
 	}
 }
 
-/** Reads every configuration file of `folder`. Never throws for a file's content: that becomes a problem. */
-export async function readWorkspaceServers(folder: string): Promise<WorkspaceServers> {
+/** Reads a file as text, undefined when it does not exist. */
+async function readIfThere(file: string): Promise<string | undefined> {
+	return readText(file);
+}
+
+/**
+ * Reads every configuration file of `folder`, and the user-level ones of VS Code's default profile
+ * (`defaultVsCodeUserDir`: its settings.json's `mcpSwitchboard.servers` and its `mcp.json`), merged in the order the
+ * extension uses (manager/configSources.ts). Never throws for a file's content: that becomes a problem.
+ */
+export async function readWorkspaceServers(
+	folder: string,
+	userDir: string | undefined = defaultVsCodeUserDir(process.env, process.platform, os.homedir()),
+): Promise<WorkspaceServers> {
 	const problems: string[] = [];
 	const files: string[] = [];
-	const layers: ServerEntry[][] = [];
-	const inputs = new Map<string, InputDefinition>();
+	const layers: ConfigLayer[] = [];
 	let enablement: ReturnType<typeof activeDisabledTools> = { profile: undefined, disabled: {} };
 
 	const settingsFile = path.join(folder, '.vscode', 'settings.json');
-	const settingsText = readText(settingsFile);
-	if (settingsText !== undefined) {
+	const settings = readSettingsFile(settingsFile, '.vscode/settings.json', problems);
+	if (settings) {
 		files.push(settingsFile);
 		const label = '.vscode/settings.json';
-		const parsed = parseJsonc(settingsText);
-		if (parsed.error !== undefined) problems.push(`${label}: not valid JSON: ${parsed.error}`);
-		const settings = parsed.value;
-		if (typeof settings === 'object' && settings !== null) {
-			const values = settings as Record<string, unknown>;
-			const result = parse(values['mcpSwitchboard.servers'], { kind: 'workspace', label, path: settingsFile });
-			problems.push(...result.problems);
-			layers.push(result.servers);
-			enablement = activeDisabledTools({
-				disabled: values[EnablementSettings.disabled],
-				profiles: values[EnablementSettings.profiles],
-				activeProfile: values[EnablementSettings.activeProfile],
+		const parsed = settingsLayer(
+			'workspaceSettings',
+			settings['mcpSwitchboard.servers'],
+			{ kind: 'workspace', label, path: settingsFile },
+			folder,
+		);
+		problems.push(...parsed.problems);
+		layers.push(parsed.layer);
+		enablement = activeDisabledTools({
+			disabled: settings[EnablementSettings.disabled],
+			profiles: settings[EnablementSettings.profiles],
+			activeProfile: settings[EnablementSettings.activeProfile],
+		});
+	}
+	const folderFiles = await readFolderFiles(folder, readIfThere);
+	layers.push(...folderFiles.layers);
+	problems.push(...folderFiles.problems);
+	files.push(...folderFiles.files);
+	if (userDir !== undefined) {
+		const userSettingsFile = path.join(userDir, 'settings.json');
+		const userSettings = readSettingsFile(userSettingsFile, 'User settings', problems);
+		if (userSettings && userSettings['mcpSwitchboard.servers'] !== undefined) {
+			files.push(userSettingsFile);
+			const parsed = settingsLayer('userSettings', userSettings['mcpSwitchboard.servers'], {
+				kind: 'user',
+				label: 'User settings',
+				path: userSettingsFile,
 			});
+			problems.push(...parsed.problems);
+			layers.push(parsed.layer);
+		}
+		const userMcpJson = path.join(userDir, 'mcp.json');
+		const text = readText(userMcpJson);
+		if (text !== undefined) {
+			files.push(userMcpJson);
+			const parsed = mcpJsonLayer('userMcpJson', text, { label: USER_MCP_JSON_LABEL, path: userMcpJson });
+			problems.push(...parsed.problems);
+			layers.push(parsed.layer);
 		}
 	}
-	for (const [relative, kind] of [
-		['.vscode/mcp.json', 'mcpJson'],
-		['.mcp.json', 'mcpJson'],
-	] as const) {
-		const file = path.join(folder, relative);
-		const text = readText(file);
-		if (text === undefined) continue;
-		files.push(file);
-		const result = parseMcpJson(text, { kind, label: relative, path: file });
-		problems.push(...result.problems);
-		layers.push(result.servers);
-		for (const input of result.inputs) if (!inputs.has(input.id)) inputs.set(input.id, input);
-	}
-	const merged = mergeServers(layers);
-	problems.push(...merged.problems);
+	const combined = combineLayers(layers, { home: os.homedir(), defaultFolder: folder });
+	problems.push(...combined.problems);
 	return {
-		entries: merged.servers,
-		inputs,
+		entries: combined.servers,
+		inputs: combined.inputs,
 		problems,
 		files,
 		disabledTools: enablement.disabled,
 		toolProfile: enablement.profile,
 	};
+}
+
+/** A settings.json file's object (JSONC), undefined when it is missing or not an object (a problem says why). */
+function readSettingsFile(file: string, label: string, problems: string[]): Record<string, unknown> | undefined {
+	const text = readText(file);
+	if (text === undefined) return undefined;
+	const parsed = parseJsonc(text);
+	if (parsed.error !== undefined) problems.push(`${label}: not valid JSON: ${parsed.error}`);
+	const value = parsed.value;
+	return typeof value === 'object' && value !== null && !Array.isArray(value)
+		? (value as Record<string, unknown>)
+		: undefined;
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * What the gateway offers to its clients: the enabled tools of running servers (a server runs only once it is
- * trusted), their prompts and resources, and how to reach each through the Manager. The gateway itself only sees
+ * trusted; servers VS Code runs itself are left out), their prompts and resources, and how to reach each through the Manager. The gateway itself only sees
  * this interface, so its tests can hand it a Manager with real servers or a small fake.
  */
 import { Emitter, type Event } from '../common/event';
@@ -15,7 +15,7 @@ import type {
 	ResourceTemplate,
 } from '../protocol/schema';
 import type { Manager } from '../manager/manager';
-import type { NamedTool } from '../manager/types';
+import type { NamedTool, ServerView } from '../manager/types';
 import { qualifyToolName, sanitizeName } from '../manager/toolNames';
 
 /** A prompt with its server and its gateway name `mcp__<server>__<prompt>`. */
@@ -49,6 +49,14 @@ export interface GatewayCatalog {
 	readResource(server: string, uri: string, options: RequestOptions): Promise<ReadResourceResult>;
 	/** Fires when any of the lists above may have changed (a server started or stopped, a list changed, enablement). */
 	readonly onDidChange: Event<void>;
+}
+
+/**
+ * A server the gateway offers: running, and not one VS Code runs itself for its agent (its `.vscode/mcp.json` or user
+ * `mcp.json`, manager/configSources.ts), whose tools VS Code's agent already has once.
+ */
+function offered(server: ServerView): boolean {
+	return server.state.kind === 'running' && server.source.vscodeRuns !== true;
 }
 
 /** Decides whether a tool is offered; the per-tool enablement of the edge plugs in here. Default: every tool. */
@@ -99,7 +107,7 @@ export class ManagerCatalog implements GatewayCatalog, Disposable {
 	prompts(): readonly NamedPrompt[] {
 		const prompts: NamedPrompt[] = [];
 		for (const server of this.manager.servers()) {
-			if (server.state.kind !== 'running') continue;
+			if (!offered(server)) continue;
 			for (const prompt of server.prompts)
 				prompts.push({
 					server: server.name,
@@ -114,7 +122,7 @@ export class ManagerCatalog implements GatewayCatalog, Disposable {
 		return this.manager
 			.servers()
 			.flatMap((server) =>
-				server.state.kind === 'running' ? server.resources.map((resource) => ({ server: server.name, resource })) : [],
+				offered(server) ? server.resources.map((resource) => ({ server: server.name, resource })) : [],
 			);
 	}
 
@@ -122,9 +130,7 @@ export class ManagerCatalog implements GatewayCatalog, Disposable {
 		return this.manager
 			.servers()
 			.flatMap((server) =>
-				server.state.kind === 'running'
-					? server.resourceTemplates.map((template) => ({ server: server.name, template }))
-					: [],
+				offered(server) ? server.resourceTemplates.map((template) => ({ server: server.name, template })) : [],
 			);
 	}
 
@@ -168,7 +174,7 @@ export class ManagerCatalog implements GatewayCatalog, Disposable {
 			const running = new Set(
 				this.manager
 					.servers()
-					.filter((server) => server.state.kind === 'running')
+					.filter(offered)
 					.map((server) => server.name),
 			);
 			const tools = source.filter((named) => running.has(named.server) && this.isEnabled(named));

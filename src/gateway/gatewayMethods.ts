@@ -19,12 +19,14 @@ export const GATEWAY_SERVER_INFO = {
 	version: '0.1.0',
 } as const;
 
-/** What a tool looks like to the gateway's clients: the server's tool under its qualified name, the rest as is. */
+/**
+ * What a tool looks like to the gateway's clients: the server's tool under its qualified name, the rest as is. The
+ * description is one line: VS Code's *Configure Tools* shows each line break as a "⏎" glyph.
+ */
 function exposedTool(named: NamedTool): Tool {
 	const server = `(from the MCP server '${named.server}' in MCP Switchboard)`;
-	const description = named.tool.description?.trim()
-		? `${named.tool.description.trim()}\n\n${server}`
-		: `${named.tool.title ?? named.tool.name} ${server}`;
+	const own = named.tool.description?.trim().replace(/\s*\n\s*/g, ' ');
+	const description = own ? `${own} ${server}` : `${named.tool.title ?? named.tool.name} ${server}`;
 	return { ...named.tool, name: named.qualifiedName, title: named.tool.title ?? named.tool.name, description };
 }
 

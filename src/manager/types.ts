@@ -9,12 +9,21 @@ import type { DeprecatedFeature } from './deprecations';
 
 /** Where a server's configuration came from (shown in the tree's tooltip). */
 export interface ConfigSource {
-	/** `user`: user settings; `workspace`: workspace / folder settings; `mcpJson`: a .vscode/mcp.json file; `api`: given in code. */
-	kind: 'user' | 'workspace' | 'mcpJson' | 'api';
+	/**
+	 * `user`: user settings; `workspace`: workspace / folder settings; `mcpJson`: a workspace's `.vscode/mcp.json` or
+	 * `.mcp.json`; `userMcpJson`: the VS Code profile's user-level `mcp.json` (user-defined); `api`: given in code.
+	 */
+	kind: 'user' | 'workspace' | 'mcpJson' | 'userMcpJson' | 'api';
 	/** A short label for people, e.g. "User settings" or "demo/.vscode/mcp.json". */
 	label: string;
 	/** The file it came from, when there is one. */
 	path?: string;
+	/** The other places that define the same server (same launch or URL), which runs once (configSources.ts). */
+	alsoIn?: (ConfigSource & { name?: string })[];
+	/** VS Code itself runs this server for its agent (it is in a `.vscode/mcp.json` or the user `mcp.json`). */
+	vscodeRuns?: boolean;
+	/** The server's name (its label) in VS Code, when VS Code runs it. */
+	vscodeName?: string;
 }
 
 /** A server's configuration after variables were resolved; what the Manager starts. */

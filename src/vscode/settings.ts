@@ -1,7 +1,7 @@
 /**
  * The server configuration as VS Code holds it: the `mcpSwitchboard.servers` setting at every scope (user,
- * workspace, folder) and each folder's `.vscode/mcp.json`, merged (the most specific setting wins; settings win over
- * mcp.json). User-level servers are resolved here (inputs from `mcpSwitchboard.inputs`, passwords kept in
+ * workspace, folder), each folder's `.vscode/mcp.json` and `.mcp.json`, and the profile's user `mcp.json`, merged in
+ * the precedence of manager/configSources.ts (shared with the command line). User-level servers are resolved here (inputs from `mcpSwitchboard.inputs`, passwords kept in
  * SecretStorage); a workspace-defined server is handed to the Manager as written, with a `resolve` the Manager calls
  * only after the user allowed it (trust.ts): until then no `${input:}` is asked, no envFile read, no `${env:}`
  * expanded, and the tree shows the unresolved text.
@@ -9,15 +9,8 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import {
-	mergeServers,
-	parse,
-	parseInputs,
-	parseMcpJson,
-	type InputDefinition,
-	type ServerEntry,
-} from '../manager/config';
-import type { ConfigSource, ResolvedServer } from '../manager/manager';
+import { parseInputs, type InputDefinition, type ServerEntry } from '../manager/config';
+import type { ResolvedServer } from '../manager/manager';
 import { describeAsWritten } from '../manager/trustText';
 import type { ServerConfig } from '../manager/types';
 import { resolveEntry } from '../manager/resolveEntry';
@@ -25,6 +18,9 @@ import type { VariableContext } from '../manager/variables';
 import { InputValues, USER_INPUT_SCOPE } from './inputs';
 import { TrustDecisions } from './trust/trust';
 import { errorMessage } from '../common/errors';
+// world: the sources and their precedence live in manager/configSources.ts (shared with the CLI).
+import { combineWindowLayers, readConfigLayers } from './configLayers';
+import { UserMcpJson } from './userMcpJson';
 
 const SECTION = 'mcpSwitchboard';
 const SERVERS = 'servers';
@@ -32,12 +28,6 @@ const SERVERS = 'servers';
 const INPUTS = 'inputs';
 /** Events within this window are applied once (saving settings.json fires several). */
 const DEBOUNCE_MS = 150;
-
-interface Layer {
-	entries: ServerEntry[];
-	/** The folder `${workspaceFolder}` means for entries of this layer (undefined: the first folder). */
-	folder?: vscode.WorkspaceFolder;
-}
 
 /**
  * Reads `mcpSwitchboard.servers` and every `.vscode/mcp.json`, resolves variables (asking for `${input:…}` values,
@@ -55,6 +45,8 @@ export class ServerConfiguration implements vscode.Disposable {
 	private readonly userInputs: InputValues;
 	private timer: NodeJS.Timeout | undefined;
 	private inputIdsSeen = new Set<string>();
+	/** world: the profile's user-level mcp.json (VS Code's own user servers), read and watched. */
+	private readonly userMcpJson: UserMcpJson;
 
 	constructor(
 		context: vscode.ExtensionContext,
@@ -78,6 +70,20 @@ export class ServerConfiguration implements vscode.Disposable {
 		);
 		const watcher = vscode.workspace.createFileSystemWatcher('**/.vscode/mcp.json');
 		this.disposables.push(watcher, watcher.onDidCreate(fire), watcher.onDidChange(fire), watcher.onDidDelete(fire));
+		// world: the project-root .mcp.json, the user mcp.json, and VS Code's chat.mcp settings (what VS Code runs).
+		const rootWatcher = vscode.workspace.createFileSystemWatcher('**/.mcp.json');
+		this.userMcpJson = new UserMcpJson(context);
+		this.disposables.push(
+			rootWatcher,
+			rootWatcher.onDidCreate(fire),
+			rootWatcher.onDidChange(fire),
+			rootWatcher.onDidDelete(fire),
+			this.userMcpJson,
+			this.userMcpJson.onDidChange(fire),
+			vscode.workspace.onDidChangeConfiguration((e) => {
+				if (e.affectsConfiguration('chat.mcp')) fire();
+			}),
+		);
 	}
 
 	private fireSoon(): void {
@@ -94,12 +100,19 @@ export class ServerConfiguration implements vscode.Disposable {
 	 */
 	async resolve(): Promise<{ servers: ResolvedServer[]; problems: string[] }> {
 		const problems: string[] = [];
-		const { layers, inputs } = await this.readLayers(problems);
-		const userInputs = this.readUserInputs(problems);
-		const merged = mergeServers(layers.map((layer) => layer.entries));
+		// world: every source, merged in the shared precedence (configLayers.ts, manager/configSources.ts).
+		const read = await readConfigLayers(this.userMcpJson);
+		problems.push(...read.problems);
+		const merged = combineWindowLayers(read.layers);
 		problems.push(...merged.problems);
+		const inputs = merged.inputs;
+		const userInputs = this.readUserInputs(problems);
 		const folderOf = new Map<ServerEntry, vscode.WorkspaceFolder | undefined>();
-		for (const layer of layers) for (const entry of layer.entries) folderOf.set(entry, layer.folder);
+		for (const [entry, fsPath] of merged.folderOf)
+			folderOf.set(
+				entry,
+				vscode.workspace.workspaceFolders?.find((f) => f.uri.fsPath === fsPath),
+			);
 
 		const servers: ResolvedServer[] = [];
 		for (const entry of merged.servers) {
@@ -203,57 +216,6 @@ export class ServerConfiguration implements vscode.Disposable {
 	dispose(): void {
 		if (this.timer) clearTimeout(this.timer);
 		for (const disposable of this.disposables) disposable.dispose();
-	}
-
-	/** Every layer, most specific first: folder settings, workspace settings, user settings, then each mcp.json. */
-	private async readLayers(problems: string[]): Promise<{ layers: Layer[]; inputs: Map<string, InputDefinition> }> {
-		const folders = vscode.workspace.workspaceFolders ?? [];
-		const multiRoot = vscode.workspace.workspaceFile !== undefined || folders.length > 1;
-		const layers: Layer[] = [];
-		const add = (raw: unknown, source: ConfigSource, folder?: vscode.WorkspaceFolder) => {
-			const result = parse(raw, source);
-			problems.push(...result.problems);
-			layers.push(folder ? { entries: result.servers, folder } : { entries: result.servers });
-		};
-
-		if (multiRoot) {
-			for (const folder of folders) {
-				const inspected = vscode.workspace.getConfiguration(SECTION, folder.uri).inspect<unknown>(SERVERS);
-				if (inspected?.workspaceFolderValue !== undefined)
-					add(inspected.workspaceFolderValue, { kind: 'workspace', label: `Folder settings (${folder.name})` }, folder);
-			}
-		}
-		const inspected = vscode.workspace.getConfiguration(SECTION).inspect<unknown>(SERVERS);
-		if (inspected?.workspaceValue !== undefined) {
-			const label = multiRoot ? 'Workspace settings' : `Workspace settings (${folders[0]?.name ?? 'workspace'})`;
-			add(
-				inspected.workspaceValue,
-				{
-					kind: 'workspace',
-					label,
-					...(vscode.workspace.workspaceFile ? { path: vscode.workspace.workspaceFile.fsPath } : {}),
-				},
-				multiRoot ? undefined : folders[0],
-			);
-		}
-		if (inspected?.globalValue !== undefined) add(inspected.globalValue, { kind: 'user', label: 'User settings' });
-
-		const inputs = new Map<string, InputDefinition>();
-		for (const folder of folders) {
-			const uri = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
-			let text: string;
-			try {
-				text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-			} catch {
-				continue; // No mcp.json in this folder.
-			}
-			const label = `${folder.name}/.vscode/mcp.json`;
-			const result = parseMcpJson(text, { kind: 'mcpJson', label, path: uri.fsPath });
-			problems.push(...result.problems);
-			layers.push({ entries: result.servers, folder });
-			for (const input of result.inputs) if (!inputs.has(input.id)) inputs.set(input.id, input);
-		}
-		return { layers, inputs };
 	}
 
 	/** `mcpSwitchboard.inputs` from user settings only: a workspace must not define what user-level servers ask. */

@@ -108,6 +108,11 @@ test('the SDK client lists exactly the enabled tools of running servers and call
 	assert.ok(!names.includes('mcp__fixture__tool_0'), 'a disabled tool is not offered');
 	assert.equal(names.length, manager.allTools().length - 1);
 	assert.match(tools.find((tool) => tool.name === 'mcp__everything__echo')?.description ?? '', /everything/);
+	// One line each: VS Code's Configure Tools shows a line break as a "⏎" glyph.
+	assert.deepEqual(
+		tools.filter((tool) => tool.description?.includes('\n')).map((tool) => tool.name),
+		[],
+	);
 
 	const echo = await client.callTool({ name: 'mcp__everything__echo', arguments: { message: 'through the gateway' } });
 	assert.deepEqual(echo.content, [{ type: 'text', text: 'Echo: through the gateway' }]);

@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import { Commands } from '../commandIds';
 import type { Manager, NamedTool, ServerView } from '../../manager/manager';
 import { plural } from '../../common/text';
+import { describeSources } from '../../manager/configSources';
+import { ALSO_IN_VSCODE, VSCODE_RUNS_NOTE } from './vscodeRuns';
 import { errorSummary } from '../../manager/errorSummary';
 import { DEPRECATION_NOTES, deprecationSummary } from '../../manager/deprecations';
 import { fence } from '../shared/resultDocument';
@@ -45,10 +47,10 @@ export function protocolLabel(client: { protocolVersion: string; era: 'modern' |
 	return `${client.protocolVersion} (${client.era === 'modern' ? 'no handshake, no session' : 'initialize handshake'})`;
 }
 
-/** The server row's description: "12 tools · stdio" when running, else the state and transport. */
+/** The server row's description: "12 tools · stdio" when running, else the state and transport (+ "also in VS Code"). */
 export function serverDescription(view: ServerView): string {
 	const what = view.state.kind === 'running' ? plural(view.tools.length, 'tool') : stateLabel(view.state);
-	return `${what} · ${transportOf(view)}`;
+	return `${what} · ${transportOf(view)}${view.source.vscodeRuns ? ` · ${ALSO_IN_VSCODE}` : ''}`;
 }
 
 /** The annotation badges a tool shows: read-only, destructive, open-world (only those the server states). */
@@ -117,7 +119,8 @@ export function serverTooltip(view: ServerView): vscode.MarkdownString {
 	lines.push(
 		`Transport: ${transportOf(view)} — ${escapeMd(config.type === 'stdio' ? [config.command, ...(config.args ?? [])].join(' ') : config.url)}`,
 	);
-	lines.push(`Configured in: ${escapeMd(view.source.label)}`);
+	lines.push(`Configured in: ${escapeMd(describeSources(view.source))}`);
+	if (view.source.vscodeRuns) lines.push(VSCODE_RUNS_NOTE);
 	md.appendMarkdown(lines.join('  \n'));
 	const deprecated = view.deprecatedFeatures;
 	if (deprecated.length > 0) {

@@ -1,0 +1,115 @@
+/**
+ * Every source of servers as VS Code holds them, as the layers of manager/configSources.ts (one precedence with the
+ * command line): `mcpSwitchboard.servers` at folder, workspace and user scope, each folder's `.vscode/mcp.json` and
+ * project-root `.mcp.json`, and the profile's user `mcp.json` (userMcpJson.ts). Only reads; settings.ts merges.
+ */
+import * as vscode from 'vscode';
+import {
+	combineLayers,
+	mcpJsonLayer,
+	readFolderFiles,
+	settingsLayer,
+	USER_MCP_JSON_LABEL,
+	type CombinedServers,
+	type ConfigLayer,
+} from '../manager/configSources';
+import type { ConfigSource } from '../manager/types';
+import type { UserMcpJson } from './userMcpJson';
+import * as os from 'node:os';
+
+const SECTION = 'mcpSwitchboard';
+const SERVERS = 'servers';
+/** VS Code's own setting for reading the project-root `.mcp.json` (experimental in 1.139, off in stable). */
+const VSCODE_ROOT_CONFIG = 'chat.mcp.workspaceRootConfig.enabled';
+
+async function readUri(uri: vscode.Uri): Promise<string | undefined> {
+	try {
+		return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+	} catch {
+		return undefined; // No such file.
+	}
+}
+
+/** Every layer of this window, unordered (combineLayers orders them), with the problems of parsing them. */
+export async function readConfigLayers(
+	userMcpJson: UserMcpJson | undefined,
+): Promise<{ layers: ConfigLayer[]; problems: string[] }> {
+	const folders = vscode.workspace.workspaceFolders ?? [];
+	const multiRoot = vscode.workspace.workspaceFile !== undefined || folders.length > 1;
+	const layers: ConfigLayer[] = [];
+	const problems: string[] = [];
+	const addSettings = (
+		origin: 'folderSettings' | 'workspaceSettings' | 'userSettings',
+		raw: unknown,
+		source: ConfigSource,
+		folder?: vscode.WorkspaceFolder,
+	) => {
+		const parsed = settingsLayer(origin, raw, source, folder?.uri.fsPath);
+		layers.push(parsed.layer);
+		problems.push(...parsed.problems);
+	};
+
+	if (multiRoot) {
+		for (const folder of folders) {
+			const inspected = vscode.workspace.getConfiguration(SECTION, folder.uri).inspect<unknown>(SERVERS);
+			if (inspected?.workspaceFolderValue !== undefined)
+				addSettings(
+					'folderSettings',
+					inspected.workspaceFolderValue,
+					{ kind: 'workspace', label: `Folder settings (${folder.name})` },
+					folder,
+				);
+		}
+	}
+	const inspected = vscode.workspace.getConfiguration(SECTION).inspect<unknown>(SERVERS);
+	if (inspected?.workspaceValue !== undefined) {
+		const label = multiRoot ? 'Workspace settings' : `Workspace settings (${folders[0]?.name ?? 'workspace'})`;
+		addSettings(
+			'workspaceSettings',
+			inspected.workspaceValue,
+			{
+				kind: 'workspace',
+				label,
+				...(vscode.workspace.workspaceFile ? { path: vscode.workspace.workspaceFile.fsPath } : {}),
+			},
+			multiRoot ? undefined : folders[0],
+		);
+	}
+	if (inspected?.globalValue !== undefined)
+		addSettings('userSettings', inspected.globalValue, { kind: 'user', label: 'User settings' });
+
+	for (const folder of folders) {
+		const read = (file: string) => readUri(vscode.Uri.joinPath(folder.uri, file.slice(folder.uri.fsPath.length)));
+		const files = await readFolderFiles(folder.uri.fsPath, read, folder.name);
+		layers.push(...files.layers);
+		problems.push(...files.problems);
+	}
+	const user = await userMcpJson?.read();
+	if (user) {
+		const parsed = mcpJsonLayer('userMcpJson', user.text, { label: USER_MCP_JSON_LABEL, path: user.path });
+		layers.push(parsed.layer);
+		problems.push(...parsed.problems);
+	}
+	return { layers, problems };
+}
+
+/**
+ * Whether this VS Code runs MCP servers for its agent at all: it has the MCP API and `chat.mcp.access` (1.139; the
+ * older `chat.mcp.enabled`) does not turn them off.
+ */
+export function vscodeRunsMcp(): boolean {
+	const config = vscode.workspace.getConfiguration();
+	if (typeof vscode.lm?.registerMcpServerDefinitionProvider !== 'function') return false;
+	return config.get<unknown>('chat.mcp.access') !== 'none' && config.get<unknown>('chat.mcp.enabled') !== false;
+}
+
+/** The layers merged in the shared precedence, runs of the same server folded into one, VS Code's own marked. */
+export function combineWindowLayers(layers: readonly ConfigLayer[]): CombinedServers {
+	const first = vscode.workspace.workspaceFolders?.[0];
+	return combineLayers(layers, {
+		home: os.homedir(),
+		...(first ? { defaultFolder: first.uri.fsPath } : {}),
+		vscodeReadsProjectMcpJson: vscode.workspace.getConfiguration().get<boolean>(VSCODE_ROOT_CONFIG, false),
+		vscodeRunsNone: !vscodeRunsMcp(),
+	});
+}
