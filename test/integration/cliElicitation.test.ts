@@ -183,7 +183,7 @@ test('--answer answers the form for CI: values typed per field, defaults kept; a
 	);
 	assert.match(bad.stdout, /User declined/);
 	assert.match(bad.stderr, /--answer email=ada@: Enter an email address/);
-	assert.match(bad.stderr, /--answer integer=700: Must be at most 100/);
+	assert.match(bad.stderr, /--answer integer=700: Enter a number between 1 and 100 \(must be at most 100\)/);
 });
 
 test('without a terminal a page is not opened: the URL is printed and the request declined', async () => {

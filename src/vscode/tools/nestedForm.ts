@@ -121,7 +121,9 @@ export async function askList(
 			},
 			{ id: 'json', label: '$(json) Edit as JSON', description: 'the whole list as one JSON array' },
 		);
-		const placeholder = problem ? `${problem} — ${describeField(field)}` : describeField(field);
+		const about = field.description ? `${field.description.trim()} ` : '';
+		const how = `${about}Add, edit (select) or remove (trash) items, then Done.${field.required ? ' Required.' : ''}`;
+		const placeholder = problem ? `${problem} — ${how}` : how;
 		const chosen = await pickRow(field, context, rows, placeholder);
 		problem = undefined;
 		if (chosen === undefined || chosen === 'back' || chosen === SKIP) return chosen;

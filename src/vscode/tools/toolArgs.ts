@@ -50,14 +50,3 @@ export function buildArguments(
 	}
 	return { ok: false, error: collected.invalid.map((i) => `${i.field.name}: ${i.problem}`).join('; ') };
 }
-
-/**
- * Checks arguments given whole (a history row's Run Again, a saved call, `/call server.tool {…}`) against the tool's
- * schema, with the same rules as the form: undefined when they may be sent, else what is wrong, field by field.
- * Properties the schema does not name pass (a schema may allow more).
- */
-export function checkArguments(form: ToolForm, args: Readonly<Record<string, unknown>>): string | undefined {
-	const answers = new Map<string, unknown>(Object.entries(args));
-	const built = buildArguments(form.fields, answers);
-	return built.ok ? undefined : built.error;
-}

@@ -41,10 +41,12 @@ async function quickInputShowing(text: string): Promise<void> {
 	);
 }
 
-/** Starts server-filesystem on a scratch folder holding notes.txt; resolves the file and a cleanup. */
+/** Starts server-filesystem with a scratch folder holding notes.txt; resolves the file and a cleanup. */
 async function filesystemServer(): Promise<{ file: string; dispose(): Promise<void> }> {
 	const a = await extensionApi<SwitchboardApi>();
-	const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-nested-')));
+	// Inside the workspace folder: server-filesystem takes the client's roots (the workspace) as its allowed folders.
+	const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.tmpdir();
+	const dir = fs.realpathSync(fs.mkdtempSync(path.join(workspace, 'nested-form-')));
 	const file = path.join(dir, 'notes.txt');
 	fs.writeFileSync(file, 'hello world\n');
 	const config = vscode.workspace.getConfiguration('mcpSwitchboard');
