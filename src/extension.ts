@@ -143,6 +143,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		context.subscriptions.push(enablement, registerEnablementUi(enablement));
 		// One consent for every caller: the palette's rule for Call Tool, the model's rule for @mcp (consent.ts).
 		const consent = new ToolConsent(context.workspaceState);
+		// Remembered tool permissions are keyed on the server's identity (where defined, its config), not its name.
+		consent.setServerLookup((server) => manager.get(server));
 		// What a model may see and call: switched on, and not an app-only tool (MCP Apps: "Host MUST NOT include tools in
 		// the agent's tool list when their visibility does not include "model"").
 		const forModels = (named: NamedTool) => enablement.isEnabled(named) && visibleToModel(named.tool);

@@ -71,8 +71,20 @@ export function resultUri(entry: HistoryEntry): vscode.Uri {
 	return vscode.Uri.from({ scheme: HISTORY_SCHEME, path: `/${entry.id}/${name}.json` });
 }
 
-/** Runs an invocation through the palette's own commands (consent, progress, Cancel, the result document). */
-export function runInvocation(invocation: Invocation, edit = false): Thenable<unknown> {
+/**
+ * Where an invocation's arguments come from, for the consent rule (manager/consentRule.ts): a saved file, or the
+ * history (`typedHere`: a re-run of the user's own palette call).
+ */
+export interface InvocationSource {
+	via: 'file' | 'history';
+	typedHere?: boolean;
+}
+
+/**
+ * Runs an invocation through the palette's own commands (consent, progress, Cancel, the result document). A tool
+ * call from `source` asks as the consent rule says for that path.
+ */
+export function runInvocation(invocation: Invocation, edit = false, source?: InvocationSource): Thenable<unknown> {
 	switch (invocation.kind) {
 		case 'tool':
 			return vscode.commands.executeCommand('mcpSwitchboard.callTool', {
@@ -80,6 +92,7 @@ export function runInvocation(invocation: Invocation, edit = false): Thenable<un
 				tool: invocation.tool,
 				arguments: invocation.arguments,
 				edit,
+				...source,
 			});
 		case 'prompt':
 			return vscode.commands.executeCommand('mcpSwitchboard.getPrompt', {
@@ -171,7 +184,9 @@ export function registerHistoryCommands(
 			needEntry(entry) ? open(entry) : undefined,
 		),
 		vscode.commands.registerCommand(HistoryCommands.rerun, (entry?: HistoryEntry) =>
-			needEntry(entry) ? runInvocation(invocationOf(entry)) : undefined,
+			needEntry(entry)
+				? runInvocation(invocationOf(entry), false, { via: 'history', typedHere: entry.origin === 'palette' })
+				: undefined,
 		),
 		vscode.commands.registerCommand(HistoryCommands.editRerun, (entry?: HistoryEntry) =>
 			needEntry(entry) ? runInvocation(invocationOf(entry), true) : undefined,
