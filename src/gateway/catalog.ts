@@ -16,7 +16,7 @@ import type {
 } from '../protocol/schema';
 import type { Manager } from '../manager/manager';
 import type { NamedTool } from '../manager/types';
-import { qualifyToolName, sanitizeName } from '../manager/toolNames';
+import { ToolNameRegistry } from '../manager/toolNames';
 
 /** A prompt with its server and its gateway name `mcp__<server>__<prompt>`. */
 export interface NamedPrompt {
@@ -96,16 +96,24 @@ export class ManagerCatalog implements GatewayCatalog, Disposable {
 		return this.current().byName.get(qualifiedName);
 	}
 
+	/**
+	 * Every running server's prompts under unique gateway names, named as tools are (ToolNameRegistry: server
+	 * prefixes unique in configuration order, so `team notes` and `team.notes` never share `mcp__team_notes__…`).
+	 */
 	prompts(): readonly NamedPrompt[] {
+		const names = new ToolNameRegistry<NamedPrompt>();
+		const servers = this.manager.servers();
+		names.setServers(servers.map((server) => server.name));
 		const prompts: NamedPrompt[] = [];
-		for (const server of this.manager.servers()) {
+		for (const server of servers) {
 			if (server.state.kind !== 'running') continue;
-			for (const prompt of server.prompts)
-				prompts.push({
+			prompts.push(
+				...names.setTools(server.name, server.prompts, (prompt, qualifiedName) => ({
 					server: server.name,
-					qualifiedName: qualifyToolName(sanitizeName(server.name), prompt.name, server.name),
+					qualifiedName,
 					prompt,
-				});
+				})),
+			);
 		}
 		return prompts;
 	}
