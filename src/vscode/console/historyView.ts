@@ -59,7 +59,9 @@ export function invocationOf(entry: HistoryEntry): Invocation {
 export function resultText(entry: HistoryEntry): string {
 	const outcome = entry.outcome;
 	if (entry.resultDropped)
-		return `// The result (${entry.resultDropped.chars.toLocaleString('en-US')} characters of JSON) was too large to keep in the history. Re-run the call to see it.\n`;
+		return entry.resultDropped.notStored
+			? `// The result (${entry.resultDropped.chars.toLocaleString('en-US')} characters of JSON) was shown in the window that ran it; results this large are not written to workspace storage. Re-run the call to see it.\n`
+			: `// The result (${entry.resultDropped.chars.toLocaleString('en-US')} characters of JSON) was too large to keep in the history. Re-run the call to see it.\n`;
 	if (outcome.kind === 'error')
 		return `${JSON.stringify({ error: outcome.message, cancelled: outcome.cancelled }, null, 2)}\n`;
 	return `${JSON.stringify(outcome.result, null, 2)}\n`;
