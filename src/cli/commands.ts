@@ -30,11 +30,21 @@ function launchText(view: { config: ServerView['config'] }): string {
 		: `${config.type}: ${config.url}`;
 }
 
+/**
+ * The configuration's problems on stderr (a malformed file, an entry that is not valid): a command that uses the
+ * servers must not hide why one is missing. Returns true when there were any.
+ */
+function reportProblems(session: CliSession, out: Output): boolean {
+	for (const problem of session.workspace.problems) out.error(`error: ${problem}`);
+	return session.workspace.problems.length > 0;
+}
+
 export async function runCommand(
 	command: Exclude<Command, { name: 'help' }>,
 	session: CliSession,
 	out: Output,
 ): Promise<number> {
+	if (command.name !== 'servers' && command.name !== 'doctor') reportProblems(session, out);
 	switch (command.name) {
 		case 'servers':
 			return servers(session, out);
@@ -236,6 +246,11 @@ async function list(session: CliSession, names: readonly string[], out: Output):
 	}
 	if (entries.length === 0) lines.push(session.configuredText());
 	if (json.some((server) => (server as { state: string }).state === 'running')) lines.push(FEWER_TOOLS_NOTE);
-	out.result(lines.join('\n').trimEnd(), { toolProfile: session.workspace.toolProfile ?? null, servers: json });
-	return failed ? EXIT.failed : EXIT.ok;
+	out.result(lines.join('\n').trimEnd(), {
+		toolProfile: session.workspace.toolProfile ?? null,
+		servers: json,
+		problems: session.workspace.problems,
+	});
+	// A configuration problem (on stderr) means the list is not the whole of what is configured: not a success.
+	return failed || session.workspace.problems.length > 0 ? EXIT.failed : EXIT.ok;
 }

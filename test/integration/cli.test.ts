@@ -464,3 +464,76 @@ test('the launcher starts no more servers early than the Manager starts at once;
 	assert.equal(startedInRun.length, 1, result.stderr);
 	assert.equal(readFileSync(pidFile, 'utf8').trim().split('\n').length, 17, 'each server process started once');
 });
+
+test('an ${input:} two servers share is asked once on a terminal, and both get that value', async () => {
+	// Issue 27 defect 9: each server had its own input source, so the question came once per server.
+	const dir = workspace({
+		'.vscode/mcp.json': {
+			inputs: [{ type: 'promptString', id: 'token', description: 'A shared token' }],
+			servers: {
+				a: { command: process.execPath, args: [fixture], env: { TOKEN: '${input:token}' } },
+				b: { command: process.execPath, args: [fixture], env: { TOKEN: '${input:token}' } },
+			},
+		},
+	});
+	// `script` gives the command line a terminal, as a person has (util-linux; the answer goes in through its stdin).
+	const result = await new Promise<{ code: number | null; output: string; questions: number }>((resolve, reject) => {
+		const child = spawn(
+			'script',
+			['-qfec', `${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} list`, '/dev/null'],
+			{
+				cwd: dir,
+				env: { ...process.env, XDG_CACHE_HOME: join(scratch, 'cache') },
+				stdio: ['pipe', 'pipe', 'pipe'],
+			},
+		);
+		let output = '';
+		let questions = 0;
+		child.stdout.on('data', (d: Buffer) => {
+			output += d.toString();
+			const asked = output.split('A shared token').length - 1;
+			while (questions < asked) {
+				questions++;
+				child.stdin.write('same-value\r');
+			}
+		});
+		const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+		child.on('error', reject);
+		child.on('close', (code) => {
+			clearTimeout(timer);
+			resolve({ code, output, questions });
+		});
+	});
+	assert.equal(result.questions, 1, `asked once: ${result.output}`);
+	assert.equal(result.code, 0, result.output);
+	assert.match(result.output, /^a {2}/m);
+	assert.match(result.output, /^b {2}/m);
+});
+
+test('a malformed or invalid configuration is named on stderr by list, call and doctor, and is not a success', async () => {
+	// Issue 27 defect 5: a malformed mcp.json gave "No servers are configured" and exit 0; an invalid entry vanished.
+	const malformed = workspace({ '.vscode/mcp.json': '{ "servers": { "everything": { "command": ' });
+	const list = await run(['list'], malformed);
+	assert.notEqual(list.code, 0, 'list could not do what was asked');
+	assert.match(list.stderr, /mcp\.json: not valid JSON/);
+	assert.doesNotMatch(list.stdout, /No servers are configured/);
+	const doctor = await run(['doctor'], malformed);
+	assert.equal(doctor.code, 1);
+	assert.doesNotMatch(doctor.stdout, /0 servers OK/);
+	assert.match(doctor.stdout, /No server to check: the configuration has 1 problem/);
+	const call = await run(['call', 'everything', 'echo', '--args', '{"message":"x"}'], malformed);
+	assert.equal(call.code, 2);
+	assert.match(call.stderr, /not valid JSON/);
+
+	const invalid = workspace({
+		'.vscode/mcp.json': { servers: { everything: everythingServer, broken: { args: ['no command or url'] } } },
+	});
+	const partial = await run(['list'], invalid);
+	assert.equal(partial.code, 1, 'the list is not the whole configuration');
+	assert.match(partial.stderr, /broken/);
+	assert.match(partial.stdout, /^everything {2}/m, 'the valid server is still listed');
+	const echo = await run(['call', 'everything', 'echo', '--args', '{"message":"still works"}'], invalid);
+	assert.equal(echo.code, 0, echo.stderr);
+	assert.match(echo.stdout, /still works/);
+	assert.match(echo.stderr, /broken/, 'the problem is named even when the call runs');
+});
