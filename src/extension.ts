@@ -34,6 +34,8 @@ import { TaskList } from './vscode/tasks/taskList';
 import { registerTaskCommands } from './vscode/tasks/taskCommands';
 import { registerGateway, type GatewayProvider } from './vscode/gateway/gatewayProvider';
 import { registerConsentCommands, ToolConsent } from './vscode/tools/consent';
+import { type DefinitionPins, offeredToModels } from './manager/pinning/definitionPins';
+import { registerPinning } from './vscode/pinning';
 import { registerEnablementUi, ToolEnablement, watchCheckboxes } from './vscode/tools/toolEnablement';
 import type { CallHistory } from './vscode/console/callHistory';
 import type { ProtocolViews } from './vscode/console/protocolView';
@@ -72,6 +74,8 @@ export interface SwitchboardApi {
 	gateway: GatewayProvider;
 	/** Tool permissions (what chat models may run without asking). */
 	consent: ToolConsent;
+	/** Pinned definitions: what changed since it was approved, held back from models until reviewed. */
+	pins: DefinitionPins;
 	/** Which tools chat models get (checkboxes, profiles). */
 	enablement: ToolEnablement;
 	/** The call history (newest first), as the Call History view shows it. */
@@ -147,7 +151,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		consent.setServerLookup((server) => manager.get(server));
 		// What a model may see and call: switched on, and not an app-only tool (MCP Apps: "Host MUST NOT include tools in
 		// the agent's tool list when their visibility does not include "model"").
-		const forModels = (named: NamedTool) => enablement.isEnabled(named) && visibleToModel(named.tool);
+		// Pinning holds back tools, prompts and templates that changed since they were approved (vscode/pinning).
+		const pinning = registerPinning(context, manager);
+		consent.setDefinitionCheck((server, tool) => pinning.pins.isChanged(server, 'tool', tool));
+		const forModels = offeredToModels(
+			pinning.pins,
+			(named: NamedTool) => enablement.isEnabled(named) && visibleToModel(named.tool),
+		);
 		context.subscriptions.push(
 			registerChatParticipant(context, manager, { consent, tasks, isEnabled: forModels }),
 			registerConsentCommands(consent),
@@ -157,7 +167,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		context.subscriptions.push(
 			gateway.disposable,
 			enablement.onDidChange(() => gateway.provider.catalog.refilter()),
+			pinning.disposable,
+			pinning.pins.onDidChange(() => gateway.provider.catalog.refilter()),
 		);
+		gateway.provider.catalog.holdBack(pinning.pins);
 
 		const tree = new ServersTreeProvider(manager, tasks, enablement);
 		// Checkboxes are managed here: a server's checkbox switches its tools through the settings, not VS Code's cascade.
@@ -167,6 +180,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			manageCheckboxStateManually: true,
 		});
 		context.subscriptions.push(watchCheckboxes(treeView, manager, enablement));
+		pinning.showBadgeOn(treeView as vscode.TreeView<never>);
 		context.subscriptions.push(tree, treeView);
 
 		// One folder per window; other windows' old folders are cleaned after the first save, never at activation.
@@ -274,6 +288,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			tasks,
 			gateway: gateway.provider,
 			consent,
+			pins: pinning.pins,
 			enablement,
 			history: devConsole.history,
 			protocol: devConsole.protocol,

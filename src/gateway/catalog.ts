@@ -51,6 +51,11 @@ export interface GatewayCatalog {
 	readonly onDidChange: Event<void>;
 }
 
+/** Says which prompts and resource templates are held back (changed since the user approved them; manager/pinning). */
+export interface DefinitionHold {
+	isHeld(server: string, kind: 'prompt' | 'template', item: Prompt | ResourceTemplate): boolean;
+}
+
 /** Decides whether a tool is offered; the per-tool enablement of the edge plugs in here. Default: every tool. */
 export type ToolFilter = (named: NamedTool) => boolean;
 
@@ -66,6 +71,8 @@ export class ManagerCatalog implements GatewayCatalog, Disposable {
 	private snapshot:
 		{ source: readonly NamedTool[]; tools: readonly NamedTool[]; byName: Map<string, NamedTool> } | undefined;
 
+	private held: DefinitionHold | undefined;
+
 	constructor(
 		private readonly manager: Manager,
 		private isEnabled: ToolFilter = () => true,
@@ -79,6 +86,15 @@ export class ManagerCatalog implements GatewayCatalog, Disposable {
 			manager.onDidChangeState(changed),
 			manager.onDidChangeLists(changed),
 		];
+	}
+
+	/**
+	 * Holds back prompts and resource templates that `held` says changed since the user approved them (tools are
+	 * held through the tool filter); tells the gateway's clients.
+	 */
+	holdBack(held: DefinitionHold): void {
+		this.held = held;
+		this.refilter();
 	}
 
 	/** Replaces the enablement filter (or re-reads it, when called without one) and tells the gateway's clients. */
@@ -108,14 +124,27 @@ export class ManagerCatalog implements GatewayCatalog, Disposable {
 		for (const server of servers) {
 			if (server.state.kind !== 'running') continue;
 			prompts.push(
-				...names.setTools(server.name, server.prompts, (prompt, qualifiedName) => ({
-					server: server.name,
-					qualifiedName,
-					prompt,
-				})),
+				...names.setTools(
+					server.name,
+					this.offered(server.name, 'prompt', server.prompts),
+					(prompt, qualifiedName) => ({
+						server: server.name,
+						qualifiedName,
+						prompt,
+					}),
+				),
 			);
 		}
 		return prompts;
+	}
+
+	private offered<T extends Prompt | ResourceTemplate>(
+		server: string,
+		kind: 'prompt' | 'template',
+		items: readonly T[],
+	): readonly T[] {
+		const held = this.held;
+		return held ? items.filter((item) => !held.isHeld(server, kind, item)) : items;
 	}
 
 	resources(): readonly { server: string; resource: Resource }[] {
@@ -127,13 +156,14 @@ export class ManagerCatalog implements GatewayCatalog, Disposable {
 	}
 
 	resourceTemplates(): readonly { server: string; template: ResourceTemplate }[] {
-		return this.manager
-			.servers()
-			.flatMap((server) =>
-				server.state.kind === 'running'
-					? server.resourceTemplates.map((template) => ({ server: server.name, template }))
-					: [],
-			);
+		return this.manager.servers().flatMap((server) =>
+			server.state.kind === 'running'
+				? this.offered(server.name, 'template', server.resourceTemplates).map((template) => ({
+						server: server.name,
+						template,
+					}))
+				: [],
+		);
 	}
 
 	callTool(

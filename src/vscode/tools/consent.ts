@@ -81,8 +81,14 @@ export type ServerLookup = (server: string) => Pick<ServerView, 'name' | 'source
 export class ToolConsent {
 	private readonly session = new Set<string>();
 	private lookup: ServerLookup | undefined;
+	private changed: ((server: string, tool: Tool) => boolean) | undefined;
 
 	constructor(private readonly workspaceState: vscode.Memento) {}
+
+	/** Whether a tool's definition changed since it was approved (manager/pinning): a changed tool asks again. */
+	setDefinitionCheck(changed: (server: string, tool: Tool) => boolean): void {
+		this.changed = changed;
+	}
 
 	/** Where to find a server's identity (set once by the extension; without it a server is known by name only). */
 	setServerLookup(lookup: ServerLookup): void {
@@ -123,7 +129,7 @@ export class ToolConsent {
 			annotations: tool.annotations,
 			serverTrusted: this.trusted(server),
 			workspaceTrusted: vscode.workspace.isTrusted,
-			definitionChanged: context.definitionChanged,
+			definitionChanged: context.definitionChanged ?? this.changed?.(server, tool),
 		});
 		if (verdict.kind === 'run') return true;
 		if (verdict.kind === 'refuse') {
