@@ -18,6 +18,7 @@ import * as vscode from 'vscode';
 import { type CallPath, consentVerdict, isMarkedDestructive } from '../../manager/consentRule';
 import { definitionHash } from '../../manager/pinning/definitionHash';
 import { serverIdentity } from '../../manager/serverIdentity';
+import { suspicionsOf, suspicionText } from '../../manager/pinning/suspicion';
 import type { ServerView } from '../../manager/types';
 import type { Tool } from '../../protocol/schema';
 
@@ -75,7 +76,7 @@ function namesOf(key: string): { server: string; tool: string; identity?: string
 }
 
 /** Finds the server a call goes to (the Manager's view: where it is defined, its configuration). */
-export type ServerLookup = (server: string) => Pick<ServerView, 'name' | 'source' | 'config'> | undefined;
+export type ServerLookup = (server: string) => Pick<ServerView, 'name' | 'source' | 'config' | 'tools'> | undefined;
 
 /** Asks, remembers and forgets tool permissions. One per extension (session choices live as long as it does). */
 export class ToolConsent {
@@ -138,7 +139,9 @@ export class ToolConsent {
 		}
 		const key = keyOf(this.identity(server), server, tool);
 		if (verdict.remember && (this.session.has(key) || this.always().includes(key))) return true;
-		const choice = await this.ask(server, tool, args, path, verdict.reason, verdict.remember, context.suspicion);
+		const peers = this.lookup?.(server)?.tools.map((named) => named.tool) ?? [];
+		const suspicion = context.suspicion ?? suspicionText(suspicionsOf(tool, peers));
+		const choice = await this.ask(server, tool, args, path, verdict.reason, verdict.remember, suspicion);
 		if (verdict.remember && choice === 'session') this.session.add(key);
 		if (verdict.remember && choice === 'always')
 			await this.workspaceState.update(ALWAYS_KEY, [...new Set([...this.always(), key])]);
