@@ -12,6 +12,9 @@ import { diagnose } from './doctor';
 import { renderPrompt, renderResource, renderToolResult } from './render';
 import { CliSession, UsageError } from './session';
 import { errorMessage } from '../common/errors';
+import { isChanged, pinAll } from '../manager/pinning/pins';
+import { serverIdentity } from '../manager/serverIdentity';
+import { FilePinStore } from './pinFile';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
@@ -169,6 +172,21 @@ async function invoke(session: CliSession, invocation: Invocation, out: Output):
 export const FEWER_TOOLS_NOTE =
 	'Note: this command line cannot answer sampling or elicitation requests, so it does not offer them; servers that list some tools only to clients that do (VS Code does) show fewer tools here.';
 
+/**
+ * The tools of `view` whose definition changed since a `list` first pinned them (manager/pinning; the pins are in the
+ * user's state folder, cli/pinFile.ts). The first listing of a server pins it and marks nothing.
+ */
+function changedSincePinned(view: ServerView, store = new FilePinStore()): string[] {
+	const identity = serverIdentity(view);
+	const tools = view.tools.map((named) => named.tool);
+	const record = store.get(identity);
+	if (!record) {
+		store.set(identity, pinAll({ tools, prompts: view.prompts, templates: view.resourceTemplates }));
+		return [];
+	}
+	return tools.filter((tool) => isChanged(record, 'tool', tool)).map((tool) => tool.name);
+}
+
 async function list(session: CliSession, names: readonly string[], out: Output): Promise<number> {
 	const entries = session.select(names).filter((entry) => names.length > 0 || !entry.config.disabled);
 	const { views, unresolved } = await session.start(entries);
@@ -195,6 +213,7 @@ async function list(session: CliSession, names: readonly string[], out: Output):
 		const tools = view.tools.map((t) => t.tool);
 		const { resources, resourceTemplates, prompts } = view;
 		const disabledTools = session.workspace.disabledTools[entry.name] ?? [];
+		const changedTools = changedSincePinned(view);
 		json.push({
 			name: entry.name,
 			state: 'running',
@@ -202,6 +221,7 @@ async function list(session: CliSession, names: readonly string[], out: Output):
 			serverInfo: client.serverInfo,
 			tools,
 			disabledTools,
+			changedTools,
 			resources,
 			resourceTemplates,
 			prompts,
@@ -211,7 +231,14 @@ async function list(session: CliSession, names: readonly string[], out: Output):
 		);
 		const section = (
 			title: string,
-			items: readonly { name?: string; uri?: string; uriTemplate?: string; description?: string; off?: boolean }[],
+			items: readonly {
+				name?: string;
+				uri?: string;
+				uriTemplate?: string;
+				description?: string;
+				off?: boolean;
+				changed?: boolean;
+			}[],
 			note = '',
 		) => {
 			if (items.length === 0) return;
@@ -219,13 +246,15 @@ async function list(session: CliSession, names: readonly string[], out: Output):
 			for (const item of items) {
 				const label = item.name ?? item.uri ?? item.uriTemplate ?? '';
 				const first = item.description?.split('\n')[0];
-				lines.push(`    ${label}${item.off ? ' (switched off)' : ''}${first ? ` — ${first}` : ''}`);
+				const marks = `${item.changed ? ' (changed since first listed)' : ''}${item.off ? ' (switched off)' : ''}`;
+				lines.push(`    ${label}${marks}${first ? ` — ${first}` : ''}`);
 			}
 		};
 		const toolRows = tools.map((tool) => ({
 			name: tool.name,
 			description: tool.description,
 			off: session.toolDisabled(entry.name, tool.name),
+			changed: changedTools.includes(tool.name),
 		}));
 		const off = toolRows.filter((row) => row.off).length;
 		section(

@@ -24,10 +24,10 @@ interface Run {
 /** Runs the CLI with stdin not a terminal (as in CI), in `cwd`. */
 function run(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
 	return new Promise((resolve, reject) => {
-		// The CLI's cache folder (eras, compiled code) inside the scratch folder, not the user's.
+		// The CLI's cache folder (eras, compiled code) and state folder (pins) inside the scratch folder, not the user's.
 		const child = spawn(process.execPath, [cli, ...args], {
 			cwd,
-			env: { ...process.env, XDG_CACHE_HOME: join(scratch, 'cache'), ...env },
+			env: { ...process.env, XDG_CACHE_HOME: join(scratch, 'cache'), XDG_STATE_HOME: join(scratch, 'state'), ...env },
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
 		let stdout = '';
@@ -483,7 +483,7 @@ test('an ${input:} two servers share is asked once on a terminal, and both get t
 			['-qfec', `${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} list`, '/dev/null'],
 			{
 				cwd: dir,
-				env: { ...process.env, XDG_CACHE_HOME: join(scratch, 'cache') },
+				env: { ...process.env, XDG_CACHE_HOME: join(scratch, 'cache'), XDG_STATE_HOME: join(scratch, 'state') },
 				stdio: ['pipe', 'pipe', 'pipe'],
 			},
 		);
@@ -536,4 +536,25 @@ test('a malformed or invalid configuration is named on stderr by list, call and 
 	assert.equal(echo.code, 0, echo.stderr);
 	assert.match(echo.stdout, /still works/);
 	assert.match(echo.stderr, /broken/, 'the problem is named even when the call runs');
+});
+
+test('list marks the tools whose definition changed since a server was first listed', async () => {
+	const marker = join(scratch, 'rug-pulled');
+	const changing = join(process.cwd(), 'test/fixtures/servers/changingServer.js');
+	const dir = workspace({
+		'.vscode/mcp.json': {
+			servers: { weather: { command: process.execPath, args: [changing, '--changed-if', marker] } },
+		},
+	});
+	const first = await run(['list'], dir);
+	assert.equal(first.code, 0, first.stderr);
+	assert.match(first.stdout, /^ {4}forecast — Gets the weather forecast for a city\.$/m, 'the first listing is pinned');
+	writeFileSync(marker, 'changed');
+	const second = await run(['list', '--json'], dir);
+	assert.equal(second.code, 0, second.stderr);
+	const server = (JSON.parse(second.stdout) as { servers: { changedTools: string[] }[] }).servers[0];
+	assert.deepEqual(server?.changedTools, ['forecast', 'exfiltrate']);
+	const text = await run(['list'], dir);
+	assert.match(text.stdout, /^ {4}forecast \(changed since first listed\) — /m);
+	assert.match(text.stdout, /^ {4}rug — /m, 'an unchanged tool is not marked');
 });
