@@ -7,6 +7,8 @@ import * as chat from './vscode/chat';
 import * as devConsole from './vscode/console';
 import { advertisedExtensions, type AppViews } from './vscode/console/apps';
 import { worldConnector } from './vscode/world/connector';
+import type { DefinitionPins } from './manager/pinning/definitionPins';
+import * as pinningFeature from './vscode/pinning';
 import type { CallHistory } from './vscode/console/callHistory';
 import type { ProtocolViews } from './vscode/console/protocolView';
 import * as elicitationFeature from './vscode/elicitation';
@@ -70,6 +72,8 @@ export interface SwitchboardApi {
 	gateway: GatewayProvider;
 	/** Tool permissions (what chat models may run without asking). */
 	consent: ToolConsent;
+	/** Pinned definitions: what changed since it was approved, held back from models until reviewed. */
+	pins: DefinitionPins;
 	/** Which tools chat models get (checkboxes, profiles). */
 	enablement: ToolEnablement;
 	/** The call history (newest first), as the Call History view shows it. */
@@ -140,8 +144,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		const tasks = tasksFeature.register(context, deps);
 		resources.register(context, deps);
 		prompts.register(context, deps);
+		// Pinning holds back tools, prompts and templates that changed since they were approved (vscode/pinning).
+		const pinning = pinningFeature.register(context, deps);
 		const toolsApi = tools.register(context, {
 			...deps,
+			pins: pinning.pins,
 			tasks,
 			userInput: () => inputQueue.userInput(),
 			// A -32042 "URL elicitation required" error: open the pages (with consent), then offer to retry the call.
@@ -155,7 +162,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			isEnabled: forModels,
 			onDidChangeEnabled: enablement.onDidChange,
 		});
+		gateway.catalog.holdBack(pinning.pins);
+		context.subscriptions.push(pinning.pins.onDidChange(() => gateway.catalog.refilter()));
 		const servers = tree.register(context, { ...deps, tasks, enablement });
+		pinning.showBadgeOn(servers.treeView as vscode.TreeView<never>);
 		const consoleApi = devConsole.register(context, {
 			manager,
 			logs,
@@ -182,6 +192,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			tasks,
 			gateway,
 			consent,
+			pins: pinning.pins,
 			enablement,
 			history: consoleApi.history,
 			protocol: consoleApi.protocol,

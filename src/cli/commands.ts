@@ -13,6 +13,9 @@ import { renderPrompt, renderResource, renderToolResult } from './render';
 import { CliSession, UsageError } from './session';
 import { callToolFromCli } from './toolCall';
 import { errorMessage } from '../common/errors';
+import { isChanged, pinAll } from '../manager/pinning/pins';
+import { serverIdentity } from '../manager/serverIdentity';
+import { FilePinStore } from './pinFile';
 
 /** 130: interrupted (Ctrl+C), as a shell reports a process that SIGINT ended. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
@@ -33,6 +36,15 @@ function launchText(view: { config: ServerView['config'] }): string {
 }
 
 /**
+ * The configuration's problems on stderr (a malformed file, an entry that is not valid): a command that uses the
+ * servers must not hide why one is missing. Returns true when there were any.
+ */
+function reportProblems(session: CliSession, out: Output): boolean {
+	for (const problem of session.workspace.problems) out.error(`error: ${problem}`);
+	return session.workspace.problems.length > 0;
+}
+
+/**
  * Runs one command. Aborting `interrupt` (Ctrl+C) cancels a call, read or prompt in flight (a task on the server with
  * tasks/cancel) and the command ends with EXIT.interrupted once the server answered.
  */
@@ -42,6 +54,7 @@ export async function runCommand(
 	out: Output,
 	interrupt: AbortSignal = new AbortController().signal,
 ): Promise<number> {
+	if (command.name !== 'servers' && command.name !== 'doctor') reportProblems(session, out);
 	switch (command.name) {
 		case 'servers':
 			return servers(session, out);
@@ -187,6 +200,21 @@ export function fewerToolsNote(session: CliSession): string {
 		: 'Note: this command line cannot answer sampling or elicitation requests, as it has no model and nothing to ask in here (forms are declined unless --answer fills them); servers that list some tools only to clients that offer sampling (VS Code does) show fewer tools here.';
 }
 
+/**
+ * The tools of `view` whose definition changed since a `list` first pinned them (manager/pinning; the pins are in the
+ * user's state folder, cli/pinFile.ts). The first listing of a server pins it and marks nothing.
+ */
+function changedSincePinned(view: ServerView, store = new FilePinStore()): string[] {
+	const identity = serverIdentity(view);
+	const tools = view.tools.map((named) => named.tool);
+	const record = store.get(identity);
+	if (!record) {
+		store.set(identity, pinAll({ tools, prompts: view.prompts, templates: view.resourceTemplates }));
+		return [];
+	}
+	return tools.filter((tool) => isChanged(record, 'tool', tool)).map((tool) => tool.name);
+}
+
 async function list(session: CliSession, names: readonly string[], out: Output): Promise<number> {
 	const entries = session.select(names).filter((entry) => names.length > 0 || !entry.config.disabled);
 	const { views, unresolved } = await session.start(entries);
@@ -213,6 +241,7 @@ async function list(session: CliSession, names: readonly string[], out: Output):
 		const tools = view.tools.map((t) => t.tool);
 		const { resources, resourceTemplates, prompts } = view;
 		const disabledTools = session.workspace.disabledTools[entry.name] ?? [];
+		const changedTools = changedSincePinned(view);
 		json.push({
 			name: entry.name,
 			state: 'running',
@@ -220,6 +249,7 @@ async function list(session: CliSession, names: readonly string[], out: Output):
 			serverInfo: client.serverInfo,
 			tools,
 			disabledTools,
+			changedTools,
 			resources,
 			resourceTemplates,
 			prompts,
@@ -229,7 +259,14 @@ async function list(session: CliSession, names: readonly string[], out: Output):
 		);
 		const section = (
 			title: string,
-			items: readonly { name?: string; uri?: string; uriTemplate?: string; description?: string; off?: boolean }[],
+			items: readonly {
+				name?: string;
+				uri?: string;
+				uriTemplate?: string;
+				description?: string;
+				off?: boolean;
+				changed?: boolean;
+			}[],
 			note = '',
 		) => {
 			if (items.length === 0) return;
@@ -237,13 +274,15 @@ async function list(session: CliSession, names: readonly string[], out: Output):
 			for (const item of items) {
 				const label = item.name ?? item.uri ?? item.uriTemplate ?? '';
 				const first = item.description?.split('\n')[0];
-				lines.push(`    ${label}${item.off ? ' (switched off)' : ''}${first ? ` — ${first}` : ''}`);
+				const marks = `${item.changed ? ' (changed since first listed)' : ''}${item.off ? ' (switched off)' : ''}`;
+				lines.push(`    ${label}${marks}${first ? ` — ${first}` : ''}`);
 			}
 		};
 		const toolRows = tools.map((tool) => ({
 			name: tool.name,
 			description: tool.description,
 			off: session.toolDisabled(entry.name, tool.name),
+			changed: changedTools.includes(tool.name),
 		}));
 		const off = toolRows.filter((row) => row.off).length;
 		section(
@@ -264,6 +303,11 @@ async function list(session: CliSession, names: readonly string[], out: Output):
 	}
 	if (entries.length === 0) lines.push(session.configuredText());
 	if (json.some((server) => (server as { state: string }).state === 'running')) lines.push(fewerToolsNote(session));
-	out.result(lines.join('\n').trimEnd(), { toolProfile: session.workspace.toolProfile ?? null, servers: json });
-	return failed ? EXIT.failed : EXIT.ok;
+	out.result(lines.join('\n').trimEnd(), {
+		toolProfile: session.workspace.toolProfile ?? null,
+		servers: json,
+		problems: session.workspace.problems,
+	});
+	// A configuration problem (on stderr) means the list is not the whole of what is configured: not a success.
+	return failed || session.workspace.problems.length > 0 ? EXIT.failed : EXIT.ok;
 }

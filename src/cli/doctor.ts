@@ -141,14 +141,19 @@ export async function diagnose(
 	for (const problem of session.workspace.problems) lines.push(`! ${problem}`);
 	if (entries.length === 0) lines.push(session.configuredText());
 	const failed = ordered.filter((d) => !d.ok).length;
+	const configProblems = session.workspace.problems.length;
 	lines.push(
 		'',
-		failed === 0
-			? `${plural(ordered.length, 'server')} OK`
-			: `${failed} of ${plural(ordered.length, 'server')} with problems`,
+		ordered.length === 0
+			? `No server to check${configProblems > 0 ? `: the configuration has ${plural(configProblems, 'problem')}` : ''}`
+			: failed === 0 && configProblems === 0
+				? `${plural(ordered.length, 'server')} OK`
+				: failed === 0
+					? `${plural(ordered.length, 'server')} OK, and ${plural(configProblems, 'configuration problem')}`
+					: `${failed} of ${plural(ordered.length, 'server')} with problems`,
 	);
 	return {
-		ok: failed === 0 && entries.length > 0,
+		ok: failed === 0 && entries.length > 0 && configProblems === 0,
 		text: lines.join('\n'),
 		json: { servers: ordered, problems: session.workspace.problems },
 	};

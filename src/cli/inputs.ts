@@ -24,14 +24,19 @@ export interface InputSourceOptions {
 
 export function inputSource(options: InputSourceOptions): InputValue {
 	const answered = new Map<string, string | undefined>();
+	const missing = (id: string) =>
+		options.problems.push(`Input '${id}' has no value: pass --input ${id}=VALUE or set ${inputEnvName(id)}`);
 	return async (definition, id) => {
-		if (answered.has(id)) return answered.get(id);
+		if (answered.has(id)) {
+			// Asked once for every server that uses it; a missing value is a problem for each of them.
+			const value = answered.get(id);
+			if (value === undefined) missing(id);
+			return value;
+		}
 		let value = options.flags.get(id) ?? options.env[inputEnvName(id)];
 		if (value === undefined && definition?.default !== undefined) value = definition.default;
 		if (value === undefined && options.interactive) value = await ask(definition, id);
-		if (value === undefined) {
-			options.problems.push(`Input '${id}' has no value: pass --input ${id}=VALUE or set ${inputEnvName(id)}`);
-		}
+		if (value === undefined) missing(id);
 		answered.set(id, value);
 		return value;
 	};

@@ -17,7 +17,7 @@ import type { CliOptions } from './args';
 import { elicitHost, processElicitContext } from './elicitHost';
 import { FileEraCache } from './eraCache';
 import { inputSource } from './inputs';
-import { readWorkspaceServers, resolveWorkspaceEntry, type WorkspaceServers } from './workspaceConfig';
+import { readWorkspaceServers, resolveWorkspaceEntry, type InputValue, type WorkspaceServers } from './workspaceConfig';
 
 /** How long a server may take to exit after its stdin ends when the command is done (then SIGTERM). */
 const CLOSE_GRACE_MS = 300;
@@ -44,6 +44,12 @@ export class CliSession {
 	/** Servers whose lists the Manager has fetched since they started, and callers waiting for that. */
 	private readonly listed = new Set<string>();
 	private readonly listWaiters = new Map<string, (() => void)[]>();
+	/**
+	 * One input source for the whole run: an `${input:…}` two servers share is asked once and both get the same value
+	 * (as the editor does), never once per server.
+	 */
+	private inputValues: InputValue | undefined;
+	private readonly inputProblems: string[] = [];
 
 	private constructor(
 		readonly options: CliOptions,
@@ -69,9 +75,14 @@ export class CliSession {
 
 	/** "Configured: a, b (from .vscode/mcp.json)" or where servers can be configured. */
 	configuredText(): string {
+		const problems = this.workspace.problems.length;
 		if (this.workspace.entries.length === 0) {
+			if (problems > 0)
+				return `No server could be read from the configuration in ${this.folder}: it has ${problems === 1 ? 'a problem' : `${problems} problems`} (on stderr).`;
 			return `No servers are configured in ${this.folder} (.vscode/settings.json "mcpSwitchboard.servers", .vscode/mcp.json or .mcp.json).`;
 		}
+		if (problems > 0)
+			return `Configured: ${this.workspace.entries.map((e) => e.name).join(', ')} (and ${problems === 1 ? 'a problem' : `${problems} problems`} in the configuration, on stderr).`;
 		return `Configured: ${this.workspace.entries.map((e) => e.name).join(', ')}.`;
 	}
 
@@ -92,13 +103,10 @@ export class CliSession {
 		const resolved: ResolvedServer[] = [];
 		for (const entry of entries) {
 			const problems: string[] = [];
-			const input = inputSource({
-				flags: this.options.inputs,
-				env: process.env,
-				interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
-				problems,
-			});
-			const server = await resolveWorkspaceEntry(entry, this.folder, this.workspace.inputs, input, problems);
+			const seen = this.inputProblems.length;
+			const server = await resolveWorkspaceEntry(entry, this.folder, this.workspace.inputs, this.input(), problems);
+			// The input source's own problems (an input without a value) belong to the server that asked just now.
+			problems.unshift(...new Set(this.inputProblems.splice(seen)));
 			if (server) {
 				delete server.config.disabled;
 				resolved.push(server);
@@ -155,6 +163,16 @@ export class CliSession {
 		await this.manager?.dispose();
 		this.manager = undefined;
 		await discardEarlyStarts(this.hooks);
+	}
+
+	private input(): InputValue {
+		this.inputValues ??= inputSource({
+			flags: this.options.inputs,
+			env: process.env,
+			interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
+			problems: this.inputProblems,
+		});
+		return this.inputValues;
 	}
 
 	private managerFor(): Manager {

@@ -16,7 +16,7 @@ import type {
 } from '../protocol/schema';
 import type { Manager } from '../manager/manager';
 import type { NamedTool, ServerView } from '../manager/types';
-import { qualifyToolName, sanitizeName } from '../manager/toolNames';
+import { ToolNameRegistry } from '../manager/toolNames';
 
 /** A prompt with its server and its gateway name `mcp__<server>__<prompt>`. */
 export interface NamedPrompt {
@@ -55,8 +55,13 @@ export interface GatewayCatalog {
  * A server the gateway offers: running, and not one VS Code runs itself for its agent (its `.vscode/mcp.json` or user
  * `mcp.json`, manager/configSources.ts), whose tools VS Code's agent already has once.
  */
-function offered(server: ServerView): boolean {
+function offeredServer(server: ServerView): boolean {
 	return server.state.kind === 'running' && server.source.vscodeRuns !== true;
+}
+
+/** Says which prompts and resource templates are held back (changed since the user approved them; manager/pinning). */
+export interface DefinitionHold {
+	isHeld(server: string, kind: 'prompt' | 'template', item: Prompt | ResourceTemplate): boolean;
 }
 
 /** Decides whether a tool is offered; the per-tool enablement of the edge plugs in here. Default: every tool. */
@@ -74,6 +79,8 @@ export class ManagerCatalog implements GatewayCatalog, Disposable {
 	private snapshot:
 		{ source: readonly NamedTool[]; tools: readonly NamedTool[]; byName: Map<string, NamedTool> } | undefined;
 
+	private held: DefinitionHold | undefined;
+
 	constructor(
 		private readonly manager: Manager,
 		private isEnabled: ToolFilter = () => true,
@@ -87,6 +94,15 @@ export class ManagerCatalog implements GatewayCatalog, Disposable {
 			manager.onDidChangeState(changed),
 			manager.onDidChangeLists(changed),
 		];
+	}
+
+	/**
+	 * Holds back prompts and resource templates that `held` says changed since the user approved them (tools are
+	 * held through the tool filter); tells the gateway's clients.
+	 */
+	holdBack(held: DefinitionHold): void {
+		this.held = held;
+		this.refilter();
 	}
 
 	/** Replaces the enablement filter (or re-reads it, when called without one) and tells the gateway's clients. */
@@ -104,34 +120,58 @@ export class ManagerCatalog implements GatewayCatalog, Disposable {
 		return this.current().byName.get(qualifiedName);
 	}
 
+	/**
+	 * Every running server's prompts under unique gateway names, named as tools are (ToolNameRegistry: server
+	 * prefixes unique in configuration order, so `team notes` and `team.notes` never share `mcp__team_notes__…`).
+	 */
 	prompts(): readonly NamedPrompt[] {
+		const names = new ToolNameRegistry<NamedPrompt>();
+		const servers = this.manager.servers();
+		names.setServers(servers.map((server) => server.name));
 		const prompts: NamedPrompt[] = [];
-		for (const server of this.manager.servers()) {
-			if (!offered(server)) continue;
-			for (const prompt of server.prompts)
-				prompts.push({
-					server: server.name,
-					qualifiedName: qualifyToolName(sanitizeName(server.name), prompt.name, server.name),
-					prompt,
-				});
+		for (const server of servers) {
+			if (!offeredServer(server)) continue;
+			prompts.push(
+				...names.setTools(
+					server.name,
+					this.offered(server.name, 'prompt', server.prompts),
+					(prompt, qualifiedName) => ({
+						server: server.name,
+						qualifiedName,
+						prompt,
+					}),
+				),
+			);
 		}
 		return prompts;
+	}
+
+	private offered<T extends Prompt | ResourceTemplate>(
+		server: string,
+		kind: 'prompt' | 'template',
+		items: readonly T[],
+	): readonly T[] {
+		const held = this.held;
+		return held ? items.filter((item) => !held.isHeld(server, kind, item)) : items;
 	}
 
 	resources(): readonly { server: string; resource: Resource }[] {
 		return this.manager
 			.servers()
 			.flatMap((server) =>
-				offered(server) ? server.resources.map((resource) => ({ server: server.name, resource })) : [],
+				offeredServer(server) ? server.resources.map((resource) => ({ server: server.name, resource })) : [],
 			);
 	}
 
 	resourceTemplates(): readonly { server: string; template: ResourceTemplate }[] {
-		return this.manager
-			.servers()
-			.flatMap((server) =>
-				offered(server) ? server.resourceTemplates.map((template) => ({ server: server.name, template })) : [],
-			);
+		return this.manager.servers().flatMap((server) =>
+			offeredServer(server)
+				? this.offered(server.name, 'template', server.resourceTemplates).map((template) => ({
+						server: server.name,
+						template,
+					}))
+				: [],
+		);
 	}
 
 	callTool(
@@ -174,7 +214,7 @@ export class ManagerCatalog implements GatewayCatalog, Disposable {
 			const running = new Set(
 				this.manager
 					.servers()
-					.filter(offered)
+					.filter(offeredServer)
 					.map((server) => server.name),
 			);
 			const tools = source.filter((named) => running.has(named.server) && this.isEnabled(named));

@@ -8,9 +8,29 @@ import type { JsonRpcConnection } from '../protocol/connection';
 import { ErrorCode } from '../protocol/jsonrpc';
 import { McpError } from '../protocol/mcpError';
 import { SUPPORTED_PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION } from '../protocol/protocolConstants';
-import type { Progress, Tool } from '../protocol/schema';
+import type { CallToolResult, Progress, Tool } from '../protocol/schema';
 import type { NamedTool } from '../manager/types';
 import type { GatewayCatalog } from './catalog';
+import { serversForUri } from '../manager/uriTemplate';
+
+/** The resource links a session's tool results gave, by URI, so reading one goes to the server that linked it. */
+class ResourceLinks {
+	private static readonly MAX = 1000;
+	private readonly byUri = new Map<string, string>();
+
+	note(server: string, result: CallToolResult): void {
+		for (const block of result.content ?? []) {
+			if (block.type !== 'resource_link' || typeof block.uri !== 'string') continue;
+			this.byUri.delete(block.uri);
+			this.byUri.set(block.uri, server);
+			if (this.byUri.size > ResourceLinks.MAX) this.byUri.delete(this.byUri.keys().next().value!);
+		}
+	}
+
+	serverOf(uri: string): string | undefined {
+		return this.byUri.get(uri);
+	}
+}
 
 /** The gateway's serverInfo. */
 export const GATEWAY_SERVER_INFO = {
@@ -65,6 +85,7 @@ export function registerGatewayMethods(
 	instructions?: string,
 ): void {
 	let exposed: { source: readonly NamedTool[]; tools: Tool[] } | undefined;
+	const links = new ResourceLinks();
 
 	connection.setRequestHandler('initialize', (params) => {
 		const requested = params?.protocolVersion;
@@ -113,7 +134,9 @@ export function registerGatewayMethods(
 							.catch(() => undefined);
 					};
 		// cancelWith, not a signal: the caller's cancellation reaches the server's request with no AbortSignal made.
-		return catalog.callTool(named.server, named.tool.name, args, { cancelWith: context, onProgress });
+		return catalog
+			.callTool(named.server, named.tool.name, args, { cancelWith: context, onProgress })
+			.then((result) => (links.note(named.server, result), result));
 	});
 
 	connection.setRequestHandler('prompts/list', () => ({
@@ -153,20 +176,17 @@ export function registerGatewayMethods(
 		const uri = stringParam(params, 'uri', 'resources/read');
 		const listed = catalog.resources().find(({ resource }) => resource.uri === uri);
 		if (listed) return catalog.readResource(listed.server, uri, { cancelWith: context });
-		// Not listed: it may come from a template (or a tool's resource link). Ask the servers that have templates, in order.
-		const servers = [...new Set(catalog.resourceTemplates().map(({ server }) => server))];
-		let last: unknown;
-		for (const server of servers) {
-			try {
-				return await catalog.readResource(server, uri, { cancelWith: context });
-			} catch (error) {
-				if (context.aborted) throw error;
-				last = error;
-			}
-		}
+		// Not listed: it may come from a tool's resource link (the server whose tool linked it answers) or a template
+		// (only the server whose template matches it answers). Never every server in turn: another server would learn
+		// the URI and could answer with its own content, which the agent trusts.
+		const linkedBy = links.serverOf(uri);
+		const servers = linkedBy !== undefined ? [linkedBy] : serversForUri(uri, catalog.resourceTemplates());
+		if (servers.length === 1) return catalog.readResource(servers[0]!, uri, { cancelWith: context });
 		throw new McpError(
 			ErrorCode.ResourceNotFound,
-			`Resource not found: ${uri}${last instanceof Error ? ` (${last.message})` : ''}`,
+			servers.length === 0
+				? `Resource not found: ${uri} (no server in MCP Switchboard lists it or has a template that matches it)`
+				: `Resource not found: ${uri} (the templates of ${servers.map((s) => `'${s}'`).join(' and ')} match it equally, so none is asked)`,
 			{ uri },
 		);
 	});

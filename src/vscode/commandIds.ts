@@ -25,6 +25,8 @@ export const Commands = {
 	reviewToolPermissions: 'mcpSwitchboard.reviewToolPermissions',
 	resetToolPermissions: 'mcpSwitchboard.resetToolPermissions',
 	switchToolProfile: 'mcpSwitchboard.switchToolProfile',
+	// Pinning (pinning/)
+	reviewDefinitionChanges: 'mcpSwitchboard.reviewDefinitionChanges',
 	// Resources and prompts (resources/, prompts/)
 	readResource: 'mcpSwitchboard.readResource',
 	subscribeResource: 'mcpSwitchboard.subscribeResource',

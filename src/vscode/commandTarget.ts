@@ -20,6 +20,12 @@ export type Target =
 			arguments?: Record<string, unknown>;
 			edit?: boolean;
 			task?: boolean;
+			/**
+			 * Where the arguments come from, for consent (manager/consentRule.ts): a saved file, or a history re-run
+			 * (`typedHere` when it re-runs the user's own palette call). Absent: the palette.
+			 */
+			via?: 'file' | 'history';
+			typedHere?: boolean;
 	  }
 	| undefined;
 

@@ -24,10 +24,10 @@ interface Run {
 /** Runs the CLI with stdin not a terminal (as in CI), in `cwd`. */
 function run(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
 	return new Promise((resolve, reject) => {
-		// The CLI's cache folder (eras, compiled code) inside the scratch folder, not the user's.
+		// The CLI's cache folder (eras, compiled code) and state folder (pins) inside the scratch folder, not the user's.
 		const child = spawn(process.execPath, [cli, ...args], {
 			cwd,
-			env: { ...process.env, XDG_CACHE_HOME: join(scratch, 'cache'), ...env },
+			env: { ...process.env, XDG_CACHE_HOME: join(scratch, 'cache'), XDG_STATE_HOME: join(scratch, 'state'), ...env },
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
 		let stdout = '';
@@ -463,4 +463,98 @@ test('the launcher starts no more servers early than the Manager starts at once;
 	assert.equal(tookOver.length, 16, result.stderr);
 	assert.equal(startedInRun.length, 1, result.stderr);
 	assert.equal(readFileSync(pidFile, 'utf8').trim().split('\n').length, 17, 'each server process started once');
+});
+
+test('an ${input:} two servers share is asked once on a terminal, and both get that value', async () => {
+	// Issue 27 defect 9: each server had its own input source, so the question came once per server.
+	const dir = workspace({
+		'.vscode/mcp.json': {
+			inputs: [{ type: 'promptString', id: 'token', description: 'A shared token' }],
+			servers: {
+				a: { command: process.execPath, args: [fixture], env: { TOKEN: '${input:token}' } },
+				b: { command: process.execPath, args: [fixture], env: { TOKEN: '${input:token}' } },
+			},
+		},
+	});
+	// `script` gives the command line a terminal, as a person has (util-linux; the answer goes in through its stdin).
+	const result = await new Promise<{ code: number | null; output: string; questions: number }>((resolve, reject) => {
+		const child = spawn(
+			'script',
+			['-qfec', `${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} list`, '/dev/null'],
+			{
+				cwd: dir,
+				env: { ...process.env, XDG_CACHE_HOME: join(scratch, 'cache'), XDG_STATE_HOME: join(scratch, 'state') },
+				stdio: ['pipe', 'pipe', 'pipe'],
+			},
+		);
+		let output = '';
+		let questions = 0;
+		child.stdout.on('data', (d: Buffer) => {
+			output += d.toString();
+			const asked = output.split('A shared token').length - 1;
+			while (questions < asked) {
+				questions++;
+				child.stdin.write('same-value\r');
+			}
+		});
+		const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+		child.on('error', reject);
+		child.on('close', (code) => {
+			clearTimeout(timer);
+			resolve({ code, output, questions });
+		});
+	});
+	assert.equal(result.questions, 1, `asked once: ${result.output}`);
+	assert.equal(result.code, 0, result.output);
+	assert.match(result.output, /^a {2}/m);
+	assert.match(result.output, /^b {2}/m);
+});
+
+test('a malformed or invalid configuration is named on stderr by list, call and doctor, and is not a success', async () => {
+	// Issue 27 defect 5: a malformed mcp.json gave "No servers are configured" and exit 0; an invalid entry vanished.
+	const malformed = workspace({ '.vscode/mcp.json': '{ "servers": { "everything": { "command": ' });
+	const list = await run(['list'], malformed);
+	assert.notEqual(list.code, 0, 'list could not do what was asked');
+	assert.match(list.stderr, /mcp\.json: not valid JSON/);
+	assert.doesNotMatch(list.stdout, /No servers are configured/);
+	const doctor = await run(['doctor'], malformed);
+	assert.equal(doctor.code, 1);
+	assert.doesNotMatch(doctor.stdout, /0 servers OK/);
+	assert.match(doctor.stdout, /No server to check: the configuration has 1 problem/);
+	const call = await run(['call', 'everything', 'echo', '--args', '{"message":"x"}'], malformed);
+	assert.equal(call.code, 2);
+	assert.match(call.stderr, /not valid JSON/);
+
+	const invalid = workspace({
+		'.vscode/mcp.json': { servers: { everything: everythingServer, broken: { args: ['no command or url'] } } },
+	});
+	const partial = await run(['list'], invalid);
+	assert.equal(partial.code, 1, 'the list is not the whole configuration');
+	assert.match(partial.stderr, /broken/);
+	assert.match(partial.stdout, /^everything {2}/m, 'the valid server is still listed');
+	const echo = await run(['call', 'everything', 'echo', '--args', '{"message":"still works"}'], invalid);
+	assert.equal(echo.code, 0, echo.stderr);
+	assert.match(echo.stdout, /still works/);
+	assert.match(echo.stderr, /broken/, 'the problem is named even when the call runs');
+});
+
+test('list marks the tools whose definition changed since a server was first listed', async () => {
+	const marker = join(scratch, 'rug-pulled');
+	const changing = join(process.cwd(), 'test/fixtures/servers/changingServer.js');
+	const dir = workspace({
+		'.vscode/mcp.json': {
+			servers: { weather: { command: process.execPath, args: [changing, '--changed-if', marker] } },
+		},
+	});
+	const first = await run(['list'], dir);
+	assert.equal(first.code, 0, first.stderr);
+	assert.match(first.stdout, /^ {4}forecast — Gets the weather forecast for a city\.$/m, 'the first listing is pinned');
+	writeFileSync(marker, 'changed');
+	const second = await run(['list', '--json'], dir);
+	assert.equal(second.code, 0, second.stderr);
+	const server = (JSON.parse(second.stdout) as { servers: { changedTools: string[] }[] }).servers[0];
+	assert.deepEqual(server?.changedTools, ['forecast', 'exfiltrate']);
+	const text = await run(['list'], dir);
+	assert.match(text.stdout, /^ {4}forecast \(changed since first listed\) — /m);
+	assert.match(text.stdout, /^ {4}rug — /m, 'an unchanged tool is not marked');
 });

@@ -538,3 +538,40 @@ test('headless hooks: the redirect comes back to the loopback listener the clien
 	assert.equal(opened.length, 1);
 	assert.match((await provider.headers()).authorization ?? '', /^Bearer /);
 });
+
+// --- the loopback redirect -----------------------------------------------------------------------------------------
+
+test('a stray GET to the loopback /callback (an image on any web page) does not abort the sign-in in progress', async (t) => {
+	// Issue 27 defect 7: any request to the path ended the wait, so the real redirect found nobody listening.
+	const fixture = await startAuthFixture();
+	t.after(() => fixture.close());
+	const strays: number[] = [];
+	const provider = new OAuthProvider({
+		serverUrl: fixture.mcpUrl,
+		config: {},
+		name: 'fixture',
+		hooks: {
+			store: new MemoryTokenStore(),
+			openAuthorizationUrl: async (url, redirectUri) => {
+				// Another page loads the callback address: with no state, and with someone else's.
+				strays.push((await fetch(redirectUri)).status);
+				strays.push((await fetch(`${redirectUri}?code=forged&state=not-this-one`)).status);
+				// Then the real browser comes back to the loopback listener (the hook itself never answers).
+				const answer = await fetch(url, { redirect: 'manual' });
+				const location = answer.headers.get('location');
+				assert.ok(location, 'the authorization server redirected');
+				await fetch(location);
+				return new Promise<string>(() => {});
+			},
+		},
+	});
+	const response = await fetch(fixture.mcpUrl, { method: 'POST', body: '{}' });
+	const retry = await provider.onUnauthorized({
+		status: 401,
+		wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined,
+		url: fixture.mcpUrl,
+	});
+	assert.equal(retry, true, 'signed in with the real redirect');
+	assert.deepEqual(strays, [400, 400], 'the stray requests were turned away');
+	assert.match((await provider.headers()).authorization ?? '', /^Bearer /);
+});

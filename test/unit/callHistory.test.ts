@@ -1,16 +1,32 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { InvocationRecord } from '../../src/manager/invocations';
-import { CallHistory, MAX_RESULT_CHARS, type KeyValueStore } from '../../src/vscode/console/callHistory';
+import {
+	CallHistory,
+	MAX_RESULT_CHARS,
+	MAX_STORED_CHARS,
+	MAX_STORED_RESULT_CHARS,
+	type KeyValueStore,
+} from '../../src/vscode/console/callHistory';
 
-function memoryStore(): KeyValueStore & { data: Map<string, unknown> } {
+function memoryStore(): KeyValueStore & { data: Map<string, unknown>; writes: number } {
 	const data = new Map<string, unknown>();
-	return {
+	const store = {
 		data,
+		writes: 0,
 		get: <T>(key: string) => (data.has(key) ? (JSON.parse(JSON.stringify(data.get(key))) as T) : undefined),
 		update: async (key: string, value: unknown) => {
+			store.writes++;
 			data.set(key, value);
 		},
+	};
+	return store;
+}
+
+function withResult(record: InvocationRecord, chars: number): InvocationRecord {
+	return {
+		...record,
+		outcome: { kind: 'result', result: { content: [{ type: 'text', text: 'r'.repeat(chars) }] }, isError: false },
 	};
 }
 
@@ -82,4 +98,37 @@ test('stored garbage is ignored, not a crash; clear empties the store', async ()
 	history.clear();
 	await history.flushed();
 	assert.deepEqual(store.data.get('mcpSwitchboard.callHistory'), []);
+});
+
+// Issue 27 defect 4: every call rewrote the whole list (one call rewrote 50 MiB), with no total cap, results included.
+
+test('a burst of calls is written to storage once, not once per call', async () => {
+	const store = memoryStore();
+	const history = new CallHistory(store);
+	for (let i = 0; i < 100; i++) history.add(call(`m${i}`, i));
+	assert.equal(store.writes, 0, 'nothing written while the calls come');
+	await history.flushed();
+	assert.equal(store.writes, 1);
+	assert.equal((store.data.get('mcpSwitchboard.callHistory') as unknown[]).length, 100);
+});
+
+test('what is written is capped in total, newest kept; large results stay in memory only', async () => {
+	const store = memoryStore();
+	const history = new CallHistory(store);
+	for (let i = 0; i < 200; i++) history.add(withResult(call(`m${i}`, i), 100_000));
+	assert.equal(history.all().length, 200, 'the window still lists every call');
+	await history.flushed();
+	const written = store.data.get('mcpSwitchboard.callHistory') as { id: string }[];
+	assert.ok(JSON.stringify(written).length <= MAX_STORED_CHARS, `${JSON.stringify(written).length} characters written`);
+	assert.doesNotMatch(JSON.stringify(written), /r{1000}/, 'no large result body reached storage');
+	assert.equal(written[0]?.id, history.all()[0]?.id, 'the newest entry is written first');
+
+	const small = history.add(withResult(call('small', 999), 100));
+	const large = history.add(withResult(call('large', 1000), MAX_STORED_RESULT_CHARS + 100));
+	assert.match(JSON.stringify(history.get(large.id)?.outcome), /r{1000}/, 'this window still shows the large result');
+	await history.flushed();
+	const reloaded = new CallHistory(store);
+	assert.deepEqual(reloaded.get(large.id)?.resultDropped?.notStored, true, 'after a reload it says it was not kept');
+	assert.match(JSON.stringify(reloaded.get(small.id)?.outcome), /r{100}/, 'a small result is kept across a reload');
+	assert.ok(JSON.stringify(store.data.get('mcpSwitchboard.callHistory')).length <= MAX_STORED_CHARS);
 });

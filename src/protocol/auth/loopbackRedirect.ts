@@ -9,10 +9,17 @@ export interface LoopbackRedirect {
 	/** `http://127.0.0.1:<port><path>`, the URI to register and send as `redirect_uri`. */
 	readonly redirectUri: string;
 	/**
-	 * Resolves with the full URL the browser was sent to (query included) on the first request to the path;
+	 * Resolves with the full URL the browser was sent to (query included) on the first request to the path that
+	 * carries the expected state (any request, when no state is expected);
 	 * rejects when `close()` is called or the start signal aborts first.
 	 */
 	readonly redirect: Promise<string>;
+	/**
+	 * From now on only a request whose `state` parameter is `state` ends the wait: any other request to the path
+	 * (an image on a web page, another sign-in's late redirect) is answered 400 and ignored, so it cannot abort the
+	 * sign-in in progress. Call it as soon as the authorization URL (which carries the state) is known.
+	 */
+	expectState(state: string): void;
 	/** Stops listening; idempotent. */
 	close(): Promise<void>;
 }
@@ -24,6 +31,8 @@ export interface LoopbackRedirectOptions {
 	path?: string;
 	/** Aborting closes the listener and rejects `redirect`. */
 	signal?: AbortSignal;
+	/** The OAuth `state` the redirect must carry (see LoopbackRedirect.expectState). Default: set later, or none. */
+	state?: string;
 }
 
 const page = (title: string, text: string) =>
@@ -45,10 +54,17 @@ export async function startLoopbackRedirect(options: LoopbackRedirectOptions = {
 	// Callers that close without waiting must not see an unhandled rejection.
 	redirect.catch(() => {});
 	let port = 0;
+	let expected: string | undefined = options.state;
 	const server = createServer((request, response) => {
 		const url = new URL(request.url ?? '/', `http://127.0.0.1:${port}`);
 		if (request.method !== 'GET' || url.pathname !== path) {
 			response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+			return;
+		}
+		if (expected !== undefined && url.searchParams.get('state') !== expected) {
+			response
+				.writeHead(400, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+				.end(page('Not this sign-in', 'This address is waiting for another sign-in. You can close this tab.'));
 			return;
 		}
 		const failed = url.searchParams.get('error');
@@ -104,7 +120,10 @@ export async function startLoopbackRedirect(options: LoopbackRedirectOptions = {
 	} else {
 		options.signal?.addEventListener('abort', onAbort, { once: true });
 	}
-	return { redirectUri: `http://127.0.0.1:${port}${path}`, redirect, close };
+	const expectState = (state: string) => {
+		expected = state;
+	};
+	return { redirectUri: `http://127.0.0.1:${port}${path}`, redirect, expectState, close };
 }
 
 function listen(server: Server, port: number): Promise<number> {

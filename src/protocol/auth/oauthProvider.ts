@@ -532,6 +532,8 @@ export class OAuthProvider implements HttpAuthProvider {
 			query.set('code_challenge', await oauth().calculatePKCECodeChallenge(verifier));
 			query.set('code_challenge_method', 'S256');
 			query.set('state', state);
+			// Only the browser coming back with this state ends the wait (not any GET to the loopback address).
+			loopback?.expectState(state);
 			query.set('resource', resource);
 			if (scopes?.length) {
 				query.set('scope', scopes.join(' '));

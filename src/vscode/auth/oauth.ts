@@ -139,6 +139,9 @@ export function createVsCodeOAuthHooks(
 			if (!listener) {
 				throw new Error(`no redirect listener is waiting for ${redirectUri}`);
 			}
+			// Only the browser coming back with this sign-in's state ends the wait (not any GET to the loopback address).
+			const state = new URL(url).searchParams.get('state');
+			if (state) listener.expectState(state);
 			try {
 				if (!interactive) {
 					options.logger?.info(`OAuth: ${SIGN_IN_NEEDED} (not started by you, so no sign-in was opened)`);

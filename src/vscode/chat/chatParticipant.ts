@@ -240,7 +240,7 @@ async function runTool(
 		call.input && typeof call.input === 'object' && !Array.isArray(call.input)
 			? (call.input as Record<string, unknown>)
 			: {};
-	if (!(await consent.confirm(server, tool, args, 'model'))) {
+	if (!(await consent.confirm(server, tool, args, 'chat'))) {
 		metadata.toolCalls.push({ server, tool: tool.name, ok: false });
 		stream.markdown(`\n\n_Not run: ${server} › ${tool.name} (declined)._\n\n`);
 		return answer(`Tool error: the user declined to run ${tool.name}. Do not retry it unless the user asks.`);

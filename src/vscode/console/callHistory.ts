@@ -3,6 +3,11 @@
  * the tree, `@mcp`, the gateway, saved files), newest first, kept in the workspace's storage so it survives a
  * reload, capped in count and in the size of what it keeps per result. No `vscode` import: the storage is any
  * key-value store shaped like a Memento, so this is unit-tested in plain Node.
+ *
+ * Workspace storage is a small database on disk, not a file store, and results may hold secrets: what is written
+ * there is capped in total ({@link MAX_STORED_CHARS}, oldest entries first to go), a result larger than
+ * {@link MAX_STORED_RESULT_CHARS} is kept in memory for this window only (after a reload its row says so), and the
+ * list is written at most once per {@link SAVE_DELAY_MS} however many calls come, not rewritten on every call.
  */
 import { Emitter, type Event } from '../../common/event';
 import type {
@@ -26,14 +31,33 @@ export interface HistoryEntry {
 	startedAt: number;
 	durationMs: number;
 	outcome: InvocationOutcome;
-	/** The result was larger than MAX_RESULT_CHARS as JSON: its text was not kept (the outcome says how large). */
-	resultDropped?: { chars: number };
+	/**
+	 * The result was not kept (the outcome says how large it was): larger than MAX_RESULT_CHARS as JSON, or (after a
+	 * reload, `notStored`) larger than MAX_STORED_RESULT_CHARS, kept in memory only.
+	 */
+	resultDropped?: { chars: number; notStored?: boolean };
 }
 
 const STORAGE_KEY = 'mcpSwitchboard.callHistory';
 /** Results above this (as JSON text) are not kept: workspace storage is a small database, not a file store. */
 export const MAX_RESULT_CHARS = 256 * 1024;
+/** Results above this (as JSON text) are kept in memory for this window, not written to workspace storage. */
+export const MAX_STORED_RESULT_CHARS = 16 * 1024;
+/** What the history writes to workspace storage in all (JSON text); older entries beyond it are not written. */
+export const MAX_STORED_CHARS = 1024 * 1024;
+/** Calls within this time of each other are written together. */
+export const SAVE_DELAY_MS = 1000;
 export const DEFAULT_MAX_ENTRIES = 200;
+
+/** An entry as written to storage: its result left out when large (see MAX_STORED_RESULT_CHARS). */
+function storedForm(entry: HistoryEntry, resultChars: number): HistoryEntry {
+	if (entry.outcome.kind !== 'result' || resultChars <= MAX_STORED_RESULT_CHARS) return entry;
+	return {
+		...entry,
+		outcome: { ...entry.outcome, result: { content: [] } },
+		resultDropped: { chars: resultChars, notStored: true },
+	};
+}
 
 /** A short label for an entry's target: the tool or prompt name, or the resource URI. */
 export function targetLabel(target: InvocationTarget): string {
@@ -52,10 +76,15 @@ export class CallHistory {
 	readonly onDidChange: Event<void> = this.changed.event;
 	/** Writes happen one after another, so a later state never lands before an earlier one. */
 	private saving: Promise<void> = Promise.resolve();
+	/** A write waiting for SAVE_DELAY_MS, so a burst of calls is written once. */
+	private pendingSave: ReturnType<typeof setTimeout> | undefined;
+	/** Each entry's stored form and its size as JSON, measured once when it is added (never the whole list per call). */
+	private readonly stored = new WeakMap<HistoryEntry, { form: HistoryEntry; chars: number }>();
 
 	constructor(
 		private readonly store: KeyValueStore,
 		private maxEntries: number = DEFAULT_MAX_ENTRIES,
+		private readonly saveDelayMs = SAVE_DELAY_MS,
 	) {
 		const stored = store.get<unknown>(STORAGE_KEY);
 		this.entries = Array.isArray(stored) ? stored.filter(isEntry).slice(0, maxEntries) : [];
@@ -80,13 +109,16 @@ export class CallHistory {
 	/** Adds a record as the newest entry, drops the oldest beyond the cap, and saves. Returns the entry. */
 	add(record: InvocationRecord): HistoryEntry {
 		const entry: HistoryEntry = { id: `${record.startedAt}-${++this.counter}`, ...record };
+		let resultChars = 0;
 		if (record.outcome.kind === 'result') {
-			const chars = JSON.stringify(record.outcome.result).length;
-			if (chars > MAX_RESULT_CHARS) {
+			resultChars = JSON.stringify(record.outcome.result).length;
+			if (resultChars > MAX_RESULT_CHARS) {
 				entry.outcome = { ...record.outcome, result: { content: [] } };
-				entry.resultDropped = { chars };
+				entry.resultDropped = { chars: resultChars };
 			}
 		}
+		const form = storedForm(entry, entry.resultDropped ? 0 : resultChars);
+		this.stored.set(entry, { form, chars: JSON.stringify(form).length });
 		this.entries = [entry, ...this.entries].slice(0, this.maxEntries);
 		this.save();
 		return entry;
@@ -106,19 +138,47 @@ export class CallHistory {
 		this.save();
 	}
 
-	/** Resolves when every change so far is in the store. */
+	/** Writes what is waiting now and resolves when every change so far is in the store. */
 	flushed(): Promise<void> {
+		if (this.pendingSave !== undefined) this.write();
 		return this.saving;
 	}
 
+	/** Writes what is waiting (the window closes) and stops. */
 	dispose(): void {
+		if (this.pendingSave !== undefined) this.write();
 		this.changed.dispose();
 	}
 
 	private save(): void {
-		const snapshot = this.entries;
-		this.saving = this.saving.then(() => this.store.update(STORAGE_KEY, snapshot)).catch(() => undefined);
+		this.pendingSave ??= setTimeout(() => this.write(), this.saveDelayMs);
+		(this.pendingSave as { unref?: () => void }).unref?.();
 		this.changed.fire();
+	}
+
+	/** The newest entries' stored forms, up to MAX_STORED_CHARS in all. */
+	private snapshot(): HistoryEntry[] {
+		const forms: HistoryEntry[] = [];
+		let total = 2;
+		for (const entry of this.entries) {
+			let stored = this.stored.get(entry);
+			if (!stored) {
+				// Read back from storage: already in its stored form.
+				stored = { form: entry, chars: JSON.stringify(entry).length };
+				this.stored.set(entry, stored);
+			}
+			total += stored.chars + 1;
+			if (total > MAX_STORED_CHARS) break;
+			forms.push(stored.form);
+		}
+		return forms;
+	}
+
+	private write(): void {
+		clearTimeout(this.pendingSave);
+		this.pendingSave = undefined;
+		const snapshot = this.snapshot();
+		this.saving = this.saving.then(() => this.store.update(STORAGE_KEY, snapshot)).catch(() => undefined);
 	}
 }
 

@@ -50,7 +50,9 @@ export function invocationOf(entry: HistoryEntry): Invocation {
 export function resultText(entry: HistoryEntry): string {
 	const outcome = entry.outcome;
 	if (entry.resultDropped)
-		return `// The result (${entry.resultDropped.chars.toLocaleString('en-US')} characters of JSON) was too large to keep in the history. Re-run the call to see it.\n`;
+		return entry.resultDropped.notStored
+			? `// The result (${entry.resultDropped.chars.toLocaleString('en-US')} characters of JSON) was shown in the window that ran it; results this large are not written to workspace storage. Re-run the call to see it.\n`
+			: `// The result (${entry.resultDropped.chars.toLocaleString('en-US')} characters of JSON) was too large to keep in the history. Re-run the call to see it.\n`;
 	if (outcome.kind === 'error')
 		return `${JSON.stringify({ error: outcome.message, cancelled: outcome.cancelled }, null, 2)}\n`;
 	return `${JSON.stringify(outcome.result, null, 2)}\n`;
@@ -62,8 +64,20 @@ export function resultUri(entry: HistoryEntry): vscode.Uri {
 	return vscode.Uri.from({ scheme: HISTORY_SCHEME, path: `/${entry.id}/${name}.json` });
 }
 
-/** Runs an invocation through the palette's own commands (consent, progress, Cancel, the result document). */
-export function runInvocation(invocation: Invocation, edit = false): Thenable<unknown> {
+/**
+ * Where an invocation's arguments come from, for the consent rule (manager/consentRule.ts): a saved file, or the
+ * history (`typedHere`: a re-run of the user's own palette call).
+ */
+export interface InvocationSource {
+	via: 'file' | 'history';
+	typedHere?: boolean;
+}
+
+/**
+ * Runs an invocation through the palette's own commands (consent, progress, Cancel, the result document). A tool
+ * call from `source` asks as the consent rule says for that path.
+ */
+export function runInvocation(invocation: Invocation, edit = false, source?: InvocationSource): Thenable<unknown> {
 	switch (invocation.kind) {
 		case 'tool':
 			return vscode.commands.executeCommand(Commands.callTool, {
@@ -71,6 +85,7 @@ export function runInvocation(invocation: Invocation, edit = false): Thenable<un
 				tool: invocation.tool,
 				arguments: invocation.arguments,
 				edit,
+				...source,
 			});
 		case 'prompt':
 			return vscode.commands.executeCommand(Commands.getPrompt, {
@@ -162,7 +177,9 @@ export function registerHistoryCommands(
 			needEntry(entry) ? open(entry) : undefined,
 		),
 		vscode.commands.registerCommand(Commands.historyRerun, (entry?: HistoryEntry) =>
-			needEntry(entry) ? runInvocation(invocationOf(entry)) : undefined,
+			needEntry(entry)
+				? runInvocation(invocationOf(entry), false, { via: 'history', typedHere: entry.origin === 'palette' })
+				: undefined,
 		),
 		vscode.commands.registerCommand(Commands.historyEditRerun, (entry?: HistoryEntry) =>
 			needEntry(entry) ? runInvocation(invocationOf(entry), true) : undefined,

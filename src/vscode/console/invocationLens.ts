@@ -2,7 +2,9 @@
  * Saved invocations in the editor: a `*.mcpcall.json` file shows a "Run" CodeLens at its top (and the command
  * "Run Saved MCP Call" works on the active file). Running parses the file as the command line does
  * (manager/invocationFile.ts), names the file and the problem when it cannot run, and otherwise runs it through the
- * palette's commands, so consent, progress, Cancel and the result document are the same.
+ * palette's commands, so progress, Cancel and the result document are the same; consent is the rule for arguments
+ * nobody typed in this window (manager/consentRule.ts): a tool that is not read-only asks first, and in Restricted
+ * Mode nothing runs.
  */
 import * as vscode from 'vscode';
 import { Commands } from '../commandIds';
@@ -48,7 +50,8 @@ export async function runInvocationFile(uri: vscode.Uri | undefined): Promise<un
 		void vscode.window.showErrorMessage(`Cannot run ${parsed.problems.join('; ')}`);
 		return undefined;
 	}
-	return runInvocation(parsed.invocation);
+	// A file's arguments are not ones the user typed (it may come from a cloned repository): the consent rule asks.
+	return runInvocation(parsed.invocation, false, { via: 'file' });
 }
 
 export function registerInvocationFiles(): vscode.Disposable {

@@ -14,6 +14,14 @@ import { chooseTaskMode } from '../tasks/taskCommands';
 import type { TaskList } from '../tasks/taskList';
 import type { ToolConsent } from './consent';
 import { errorMessage } from '../../common/errors';
+import type { CallPath } from '../../manager/consentRule';
+import type { InvocationOrigin } from '../../manager/invocations';
+
+/** The path a call takes and, for a history re-run, whether its arguments were the user's own (consentRule.ts). */
+interface Via {
+	path: CallPath;
+	typedHere?: boolean;
+}
 
 /** What the tool commands act on. */
 export interface ToolCommandDeps extends CommandBase {
@@ -28,7 +36,7 @@ export interface ToolCommandDeps extends CommandBase {
 	retryAfterError?(server: string, tool: string, error: unknown): Promise<boolean>;
 	/** The Tasks list: calls that run as tasks are followed there. */
 	tasks?: TaskList;
-	/** Asks before a tool the server marks destructive (the palette's rule; see consent.ts). */
+	/** Asks before a tool runs when the one consent rule says so (consent.ts, manager/consentRule.ts). */
 	consent: ToolConsent;
 }
 
@@ -65,7 +73,7 @@ export interface ActiveCall {
  */
 export class ToolCommands implements vscode.Disposable {
 	private readonly disposables: vscode.Disposable[] = [];
-	private lastCall: { server: string; tool: string; arguments: Record<string, unknown> } | undefined;
+	private lastCall: { server: string; tool: string; arguments: Record<string, unknown>; via: Via } | undefined;
 	private readonly active = new Set<ActiveCall>();
 
 	constructor(private readonly deps: ToolCommandDeps) {
@@ -128,6 +136,7 @@ export class ToolCommands implements vscode.Disposable {
 		let args: Record<string, unknown> | undefined;
 		let prefill: Record<string, unknown> | undefined;
 		let task: boolean | undefined;
+		let via: Via = { path: 'palette' };
 		if (target && typeof target === 'object' && 'kind' in target) {
 			named = target.kind === 'tool' ? target.tool : undefined;
 			if (!named && target.kind === 'server') return this.callToolOf(target.server);
@@ -145,6 +154,7 @@ export class ToolCommands implements vscode.Disposable {
 			if (target.edit) prefill = target.arguments;
 			else args = target.arguments;
 			task = target.task;
+			if (target.via) via = { path: target.via, typedHere: target.typedHere === true };
 		} else if (typeof target === 'string') {
 			return this.callToolOf(target);
 		} else if (target && typeof target === 'object' && target.server !== undefined) {
@@ -165,7 +175,9 @@ export class ToolCommands implements vscode.Disposable {
 			}
 		}
 		if (!args) return undefined;
-		return this.execute(named, args, task);
+		// Arguments the person edited in the form are theirs, whatever prefilled it.
+		if (prefill) via = { path: 'palette' };
+		return this.execute(named, args, task, via);
 	}
 
 	private async callToolOf(server: string): Promise<CallOutcome | undefined> {
@@ -208,13 +220,18 @@ export class ToolCommands implements vscode.Disposable {
 			);
 			return undefined;
 		}
-		return this.execute(named, last.arguments);
+		return this.execute(named, last.arguments, undefined, last.via);
 	}
 
-	private async execute(named: NamedTool, args: Record<string, unknown>, task?: boolean): Promise<CallOutcome> {
+	private async execute(
+		named: NamedTool,
+		args: Record<string, unknown>,
+		task?: boolean,
+		via: Via = { path: 'palette' },
+	): Promise<CallOutcome> {
 		const { server, tool } = named;
 		const outcome: CallOutcome = { server, tool: tool.name, arguments: args, progress: [] };
-		if (!(await this.deps.consent.confirm(server, tool, args, 'palette'))) {
+		if (!(await this.deps.consent.confirm(server, tool, args, via.path, { typedHere: via.typedHere }))) {
 			outcome.cancelled = true;
 			return outcome;
 		}
@@ -227,7 +244,10 @@ export class ToolCommands implements vscode.Disposable {
 			}
 			task = mode === 'task';
 		}
-		this.lastCall = { server, tool: tool.name, arguments: args };
+		// Run Again repeats what was allowed: a call the person typed stays theirs, a file's call asks again.
+		this.lastCall = { server, tool: tool.name, arguments: args, via };
+		const origin: InvocationOrigin =
+			via.path === 'file' ? 'file' : via.path === 'history' && !via.typedHere ? 'history' : 'palette';
 		const own = new vscode.CancellationTokenSource();
 		const call: ActiveCall = { server, tool: tool.name, progress: outcome.progress, cancel: () => own.cancel() };
 		this.active.add(call);
@@ -244,7 +264,7 @@ export class ToolCommands implements vscode.Disposable {
 					let reported = 0;
 					const call = () =>
 						this.deps.manager.callTool(server, tool.name, args, {
-							origin: 'palette',
+							origin,
 							signal: bridge.signal,
 							task,
 							onTaskCreated: (handle) => {

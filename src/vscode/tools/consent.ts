@@ -1,19 +1,27 @@
 /**
- * The one place that asks before a tool runs, for every caller: Call Tool from the palette and the tree, and a
- * language model's calls in `@mcp`. Asked in a quick pick, never a modal (the smoke-test driver answers modals by
- * itself, and a quick pick shows the arguments). Choices a person can make for a model's calls: Allow once, Allow
- * for this session, Always allow this tool in this workspace (kept in the workspace state), or Deny; *Review Tool
- * Permissions* lists what was allowed and forgets it.
+ * The one place that asks before a tool runs, for every caller: Call Tool from the palette and the tree, a re-run
+ * from the Call History, a saved `*.mcpcall.json` file, an MCP App, and a language model's calls in `@mcp`. What to
+ * do is decided by the one rule in `manager/consentRule.ts`; this file asks the question it calls for, in a quick
+ * pick, never a modal (the smoke-test driver answers modals by itself, and a quick pick shows the arguments).
+ * Choices a person can make for a model's calls: Allow once, Allow for this session, Always allow this tool in this
+ * workspace (kept in the workspace state), or Deny; *Review Tool Permissions* lists what was allowed and forgets it.
+ *
+ * A remembered permission is keyed on the server's identity (where it is defined and its configuration, not its
+ * name: `manager/serverIdentity.ts`) and on the tool's definition hash (`manager/pinning`), so a repository's own
+ * `github` does not inherit what was allowed for the user's, and a tool whose description or schema changed asks
+ * again.
  *
  * The gateway does not ask here: VS Code's agent, its only client, confirms every MCP tool call itself (with the
  * same choices) before it reaches the gateway, and asking twice teaches people to click through.
  */
 import * as vscode from 'vscode';
 import { Commands } from '../commandIds';
+import { type CallPath, consentVerdict, isMarkedDestructive } from '../../manager/consentRule';
+import { definitionHash } from '../../manager/pinning/definitionHash';
+import { serverIdentity } from '../../manager/serverIdentity';
+import { suspicionsOf, suspicionText } from '../../manager/pinning/suspicion';
+import type { ServerView } from '../../manager/types';
 import type { Tool } from '../../protocol/schema';
-
-/** Who wants to run the tool: a person from the palette or tree, or a language model in a chat. */
-export type ConsentCaller = 'palette' | 'model';
 
 /** How a person answered (or an earlier "session"/"always" choice that answered for them). */
 export type ConsentChoice = 'once' | 'session' | 'always' | 'deny';
@@ -26,21 +34,17 @@ const ALWAYS_KEY = 'mcpSwitchboard.toolConsent.always';
 
 /** True when the server says the tool may destroy or overwrite data (and does not also say it is read-only). */
 export function isDestructive(tool: Tool): boolean {
-	return tool.annotations?.destructiveHint === true && tool.annotations.readOnlyHint !== true;
+	return isMarkedDestructive(tool.annotations);
 }
 
-/**
- * Whether a caller must be asked first.
- *
- * - palette: only tools the server marks destructive. A person runs the tool by hand with arguments they just
- *   typed; asking on every unannotated tool (most tools) trains them to click through.
- * - model: every tool that is not `readOnlyHint: true`. The spec's defaults for a tool without annotations are
- *   `readOnlyHint: false` and `destructiveHint: true`
- *   (https://modelcontextprotocol.io/specification/2025-11-25/schema#toolannotations), and here nobody typed the
- *   arguments: a model chose them.
- */
-export function needsConsent(tool: Tool, caller: ConsentCaller): boolean {
-	return caller === 'palette' ? isDestructive(tool) : tool.annotations?.readOnlyHint !== true;
+/** What a caller knows about a call besides its path. */
+export interface ConsentContext {
+	/** For a history re-run: the recorded call was the user's own palette call. */
+	typedHere?: boolean;
+	/** What looks suspicious in the tool's definition (manager/pinning/suspicion.ts), shown in the question. */
+	suspicion?: string;
+	/** The tool's definition changed since it was approved and was not reviewed yet (manager/pinning). */
+	definitionChanged?: boolean;
 }
 
 /** The arguments as one line for the quick pick (long values are cut). */
@@ -56,52 +60,121 @@ export interface ConsentEntry {
 	scope: ConsentScope;
 }
 
-function keyOf(server: string, tool: string): string {
-	return JSON.stringify([server, tool]);
+/** The key of a remembered permission: the server's identity, names for the review list, the definition's hash. */
+function keyOf(identity: string, server: string, tool: Tool): string {
+	return JSON.stringify([server, tool.name, identity, definitionHash(tool)]);
 }
+
+function namesOf(key: string): { server: string; tool: string; identity?: string } | undefined {
+	try {
+		const [server, tool, identity] = JSON.parse(key) as unknown[];
+		return typeof server === 'string' && typeof tool === 'string'
+			? { server, tool, identity: typeof identity === 'string' ? identity : undefined }
+			: undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Finds the server a call goes to (the Manager's view: where it is defined, its configuration). */
+export type ServerLookup = (server: string) => Pick<ServerView, 'name' | 'source' | 'config' | 'tools'> | undefined;
 
 /** Asks, remembers and forgets tool permissions. One per extension (session choices live as long as it does). */
 export class ToolConsent {
 	private readonly session = new Set<string>();
+	private lookup: ServerLookup | undefined;
+	private changed: ((server: string, tool: Tool) => boolean) | undefined;
 
 	constructor(private readonly workspaceState: vscode.Memento) {}
 
+	/** Whether a tool's definition changed since it was approved (manager/pinning): a changed tool asks again. */
+	setDefinitionCheck(changed: (server: string, tool: Tool) => boolean): void {
+		this.changed = changed;
+	}
+
+	/** Where to find a server's identity (set once by the extension; without it a server is known by name only). */
+	setServerLookup(lookup: ServerLookup): void {
+		this.lookup = lookup;
+	}
+
+	private identity(server: string): string {
+		const view = this.lookup?.(server);
+		return view ? serverIdentity(view) : `name-only:${server}`;
+	}
+
 	/**
-	 * Resolves true when the tool may run: no consent needed for this caller, an earlier "session" or "always"
-	 * choice, or the person allows it now. False when they deny or dismiss the question.
+	 * A server the user trusts: one defined in user settings or in code, or a workspace's server in a trusted
+	 * workspace (where it runs only after the user allowed exactly its configuration).
 	 */
-	async confirm(server: string, tool: Tool, args: Record<string, unknown>, caller: ConsentCaller): Promise<boolean> {
-		if (!needsConsent(tool, caller)) return true;
-		const key = keyOf(server, tool.name);
-		if (caller === 'model' && (this.session.has(key) || this.always().includes(key))) return true;
-		const choice = await this.ask(server, tool, args, caller);
-		if (choice === 'session') this.session.add(key);
-		if (choice === 'always') await this.workspaceState.update(ALWAYS_KEY, [...new Set([...this.always(), key])]);
+	private trusted(server: string): boolean {
+		if (!this.lookup) return vscode.workspace.isTrusted;
+		const view = this.lookup(server);
+		if (!view) return false;
+		return view.source.kind === 'user' || view.source.kind === 'api' || vscode.workspace.isTrusted;
+	}
+
+	/**
+	 * Resolves true when the tool may run on `path` (manager/consentRule.ts): no question needed, an earlier
+	 * "session" or "always" choice for this server and this definition, or the person allows it now. False when
+	 * the rule refuses (the reason is shown), or the person denies or dismisses the question.
+	 */
+	async confirm(
+		server: string,
+		tool: Tool,
+		args: Record<string, unknown>,
+		path: CallPath,
+		context: ConsentContext = {},
+	): Promise<boolean> {
+		const verdict = consentVerdict({
+			path,
+			typedHere: context.typedHere,
+			annotations: tool.annotations,
+			serverTrusted: this.trusted(server),
+			workspaceTrusted: vscode.workspace.isTrusted,
+			definitionChanged: context.definitionChanged ?? this.changed?.(server, tool),
+		});
+		if (verdict.kind === 'run') return true;
+		if (verdict.kind === 'refuse') {
+			void vscode.window.showWarningMessage(`MCP: did not run ${tool.name} of '${server}': ${verdict.reason}.`);
+			return false;
+		}
+		const key = keyOf(this.identity(server), server, tool);
+		if (verdict.remember && (this.session.has(key) || this.always().includes(key))) return true;
+		const peers = this.lookup?.(server)?.tools.map((named) => named.tool) ?? [];
+		const suspicion = context.suspicion ?? suspicionText(suspicionsOf(tool, peers));
+		const choice = await this.ask(server, tool, args, path, verdict.reason, verdict.remember, suspicion);
+		if (verdict.remember && choice === 'session') this.session.add(key);
+		if (verdict.remember && choice === 'always')
+			await this.workspaceState.update(ALWAYS_KEY, [...new Set([...this.always(), key])]);
 		return choice !== 'deny';
 	}
 
 	/** What was allowed for the session or always (in this workspace), sorted by server and tool. */
 	entries(): ConsentEntry[] {
 		const entries: ConsentEntry[] = [];
+		const always = this.always();
 		const add = (key: string, scope: ConsentScope) => {
-			const [server, tool] = JSON.parse(key) as [string, string];
-			entries.push({ server, tool, scope });
+			const names = namesOf(key);
+			if (names) entries.push({ server: names.server, tool: names.tool, scope });
 		};
-		for (const key of this.always()) add(key, 'always');
-		for (const key of this.session) if (!this.always().includes(key)) add(key, 'session');
+		for (const key of always) add(key, 'always');
+		for (const key of this.session) if (!always.includes(key)) add(key, 'session');
 		return entries.sort((a, b) => a.server.localeCompare(b.server) || a.tool.localeCompare(b.tool));
 	}
 
-	/** Forgets one permission, or every one when no entry is given. */
+	/** Forgets one permission (every definition of that tool of that server name), or every one when none is given. */
 	async forget(entry?: Pick<ConsentEntry, 'server' | 'tool'>): Promise<void> {
 		if (!entry) {
 			this.session.clear();
 			await this.workspaceState.update(ALWAYS_KEY, undefined);
 			return;
 		}
-		const key = keyOf(entry.server, entry.tool);
-		this.session.delete(key);
-		const always = this.always().filter((k) => k !== key);
+		const matches = (key: string) => {
+			const names = namesOf(key);
+			return names?.server === entry.server && names.tool === entry.tool;
+		};
+		for (const key of [...this.session]) if (matches(key)) this.session.delete(key);
+		const always = this.always().filter((k) => !matches(k));
 		await this.workspaceState.update(ALWAYS_KEY, always.length > 0 ? always : undefined);
 	}
 
@@ -114,43 +187,45 @@ export class ToolConsent {
 		server: string,
 		tool: Tool,
 		args: Record<string, unknown>,
-		caller: ConsentCaller,
+		path: CallPath,
+		reason: string,
+		remember: boolean,
+		suspicion: string | undefined,
 	): Promise<ConsentChoice> {
 		const destructive = isDestructive(tool);
 		const warning = destructive ? `'${server}' says ${tool.name} may delete or overwrite data` : undefined;
+		const flag = suspicion ? ` $(alert) Suspicious definition: ${suspicion}` : '';
 		type Item = vscode.QuickPickItem & { choice: ConsentChoice };
-		const items: Item[] =
-			caller === 'palette'
-				? [
-						{ label: 'Cancel', choice: 'deny' },
-						{
-							label: `$(warning) Run ${tool.name}`,
-							description: 'the server marks this tool as destructive',
-							choice: 'once',
-						},
-					]
-				: [
-						{ label: 'Deny', description: 'the model is told you declined', choice: 'deny' },
-						{ label: 'Allow once', choice: 'once' },
-						{
-							label: 'Allow for this session',
-							description: `until VS Code restarts, for ${tool.name} of ${server}`,
-							choice: 'session',
-						},
-						{
-							label: 'Always allow this tool in this workspace',
-							description: 'MCP Switchboard: Review Tool Permissions… forgets it',
-							choice: 'always',
-						},
-					];
+		const items: Item[] = !remember
+			? [
+					{ label: 'Cancel', choice: 'deny' },
+					{ label: `${destructive ? '$(warning) ' : ''}Run ${tool.name}`, description: reason, choice: 'once' },
+				]
+			: [
+					{ label: 'Deny', description: 'the model is told you declined', choice: 'deny' },
+					{ label: 'Allow once', choice: 'once' },
+					{
+						label: 'Allow for this session',
+						description: `until VS Code restarts, for ${tool.name} of ${server}`,
+						choice: 'session',
+					},
+					{
+						label: 'Always allow this tool in this workspace',
+						description: 'MCP Switchboard: Review Tool Permissions… forgets it',
+						choice: 'always',
+					},
+				];
+		const who = path === 'file' ? 'A saved call file' : path === 'app' ? 'An MCP App' : 'A re-run';
 		const title =
-			caller === 'palette'
-				? (warning ?? `Run ${tool.name} of '${server}'?`)
-				: destructive
+			path === 'chat'
+				? destructive
 					? `$(warning) The chat model wants to run ${tool.name}: ${warning}`
-					: `The chat model wants to run ${server} › ${tool.name}${tool.annotations?.readOnlyHint === false ? ' (it may change things)' : ' (the server does not say it only reads)'}`;
+					: `The chat model wants to run ${server} › ${tool.name}${tool.annotations?.readOnlyHint === false ? ' (it may change things)' : ' (the server does not say it only reads)'}`
+				: path === 'palette' || path === 'tree'
+					? (warning ?? `Run ${tool.name} of '${server}'? (${reason})`)
+					: `${who} wants to run ${server} › ${tool.name}: ${warning ?? reason}`;
 		const chosen = await vscode.window.showQuickPick(items, {
-			title,
+			title: `${title}${flag}`,
 			placeHolder: `Arguments: ${argumentsLine(args)}`,
 			ignoreFocusOut: true,
 		});

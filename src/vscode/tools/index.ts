@@ -3,6 +3,7 @@
  * tools chat models get (checkboxes, profiles).
  */
 import type * as vscode from 'vscode';
+import { type DefinitionPins, offeredToModels } from '../../manager/pinning/definitionPins';
 import { visibleToModel } from '../../manager/apps/appMeta';
 import type { NamedTool } from '../../manager/manager';
 import type { FeatureDeps } from '../featureDeps';
@@ -19,6 +20,8 @@ export interface ToolDeps extends FeatureDeps {
 	userInput(): vscode.Disposable;
 	/** Given a failed call's error, handles what it asks for (e.g. URL elicitation) and says whether to retry once. */
 	retryAfterError(server: string, tool: string, error: unknown): Promise<boolean>;
+	/** Pinned definitions: a changed tool asks again and is held back from models until reviewed (vscode/pinning). */
+	pins: DefinitionPins;
 }
 
 /** What other features use of tools. */
@@ -40,12 +43,16 @@ export function register(context: vscode.ExtensionContext, deps: ToolDeps): Tool
 	const enablement = new ToolEnablement();
 	// One consent for every caller: the palette's rule for Call Tool, the model's rule for @mcp (consent.ts).
 	const consent = new ToolConsent(context.workspaceState);
+	// Remembered tool permissions are keyed on the server's identity (where defined, its config), not its name.
+	consent.setServerLookup((server) => deps.manager.get(server));
+	consent.setDefinitionCheck((server, tool) => deps.pins.isChanged(server, 'tool', tool));
 	const commands = new ToolCommands({ ...deps, consent });
 	context.subscriptions.push(enablement, registerEnablementUi(enablement), registerConsentCommands(consent), commands);
 	return {
 		consent,
 		enablement,
-		forModels: (named) => enablement.isEnabled(named) && visibleToModel(named.tool),
+		// Held back while changed since approved (manager/pinning), as well as switched off or app-only.
+		forModels: offeredToModels(deps.pins, (named) => enablement.isEnabled(named) && visibleToModel(named.tool)),
 		activeCalls: () => commands.activeCalls,
 	};
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { Commands } from '../commandIds';
 import type { Manager, NamedTool, ServerView } from '../../manager/manager';
+import { suspicionsOf, suspicionText } from '../../manager/pinning/suspicion';
 import { plural } from '../../common/text';
 import { describeSources } from '../../manager/configSources';
 import { ALSO_IN_VSCODE, VSCODE_RUNS_NOTE } from './vscodeRuns';
@@ -490,8 +491,14 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 				);
 				item.id = `server/${element.server}/tools/${tool.name}`;
 				const badges = toolBadges(tool);
-				item.description = [...badges, taskBadge(tool), firstLine(tool.description)].filter(Boolean).join(' · ');
-				item.iconPath = new vscode.ThemeIcon(badges.includes('destructive') ? 'warning' : 'tools');
+				// A definition that hides text or instructs the model (manager/pinning/suspicion.ts) says what was found.
+				const peers = this.manager.get(element.server)?.tools.map((named) => named.tool);
+				const suspicion = suspicionText(suspicionsOf(tool, peers));
+				const flag = suspicion ? `suspicious: ${suspicion}` : undefined;
+				item.description = [flag, ...badges, taskBadge(tool), firstLine(tool.description)].filter(Boolean).join(' · ');
+				item.iconPath = flag
+					? new vscode.ThemeIcon('alert', new vscode.ThemeColor('problemsWarningIcon.foreground'))
+					: new vscode.ThemeIcon(badges.includes('destructive') ? 'warning' : 'tools');
 				item.contextValue = 'mcpTool';
 				if (this.enablement) {
 					const on = this.enablement.isEnabled(element.tool);

@@ -10,16 +10,18 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../../src/extension';
 import type { CallToolResult } from '../../../src/protocol/schema';
-import { needDriver, repoRoot, serverWithTool } from './elicitationSupport';
+import { needDriver, quickInput, repoRoot, serverWithTool, waitForQuickInput } from './elicitationSupport';
 import * as fs from 'node:fs';
 import {
 	answerInputBox,
+	answerQuickPick,
 	answerQuickPickAt,
 	driver,
 	extensionApi,
 	pressKey,
 	quickInputRows,
 	screenshot,
+	sleep,
 	test,
 	waitFor,
 } from './harness';
@@ -71,6 +73,21 @@ function appRequest(method: string, params: unknown, timeoutMs = 10_000): string
 		parent.postMessage({ jsonrpc: '2.0', id, method: ${JSON.stringify(method)}, params: ${JSON.stringify(params)} }, '*');
 		setTimeout(() => resolve({ timeout: true }), ${timeoutMs});
 	})`;
+}
+
+/** The consent question an app's call of get-time brings (it is not read-only; issue 27 defect 2). */
+const APP_CONSENT = 'An MCP App wants to run';
+
+/**
+ * The app's own tools/call of get-time, started in the app; the consent question it brings is answered `answer`
+ * (get-time says nothing of being read-only, so an app's call of it asks). Resolves with the host's answer.
+ */
+async function appCall<T>(answer = 'Run get-time', before = ''): Promise<T | undefined> {
+	const key = `__call${Date.now()}`;
+	await inApp(`(${before}window.${key} = ${appRequest('tools/call', { name: TOOL, arguments: {} }, 60_000)}, true)`);
+	await waitForQuickInput(APP_CONSENT);
+	await answerQuickPick(answer);
+	return inApp<T>(`window.${key}`);
 }
 
 /** A loopback server that counts the requests it gets (and would answer any origin). */
@@ -132,9 +149,19 @@ test(
 			{ message: 'the app using the editor background as --color-background-primary' },
 		);
 
-		// The app's own button: tools/call from the app, through the Manager (it lands in the history with origin "app").
+		// The app's own button: tools/call from the app. Script in an app chose it, not the person, and get-time does not
+		// say it only reads: it asks first, and Cancel runs nothing (issue 27 defect 2).
 		const before = extension.history.all().length;
 		await inApp(`(document.getElementById('get-time-btn').click(), true)`);
+		const question = await waitForQuickInput(APP_CONSENT);
+		assert.match(question.text, /basic › get-time/);
+		await answerQuickPick('Cancel');
+		await waitFor(async () => (await quickInput()) === undefined, { message: 'the question closed' });
+		assert.equal(extension.history.all().length, before, 'the declined call did not run');
+		// Allowed, it runs through the Manager (it lands in the history with origin "app").
+		await inApp(`(document.getElementById('get-time-btn').click(), true)`);
+		await waitForQuickInput(APP_CONSENT);
+		await answerQuickPick('Run get-time');
 		const appCall = await waitFor(
 			() =>
 				extension.history
@@ -180,8 +207,9 @@ test(
 		if (!extension.apps.get(SERVER, TOOL)?.activeBridge?.isReady) await openApp(extension);
 		const config = vscode.workspace.getConfiguration('mcpSwitchboard');
 		// Garbage: not JSON-RPC at all, a request of another version; the last is answered InvalidRequest.
-		const invalid = await inApp<{ error?: { code: number } }>(
-			`(() => { for (const g of ['hello', 42, null, { method: 7 }]) parent.postMessage(g, '*'); return ${appRequest('tools/call', { name: TOOL })}.then((ok) => ok); })()`,
+		const invalid = await appCall<{ error?: { code: number } }>(
+			'Run get-time',
+			`['hello', 42, null, { method: 7 }].forEach((g) => parent.postMessage(g, '*')), `,
 		);
 		assert.ok(invalid && !('timeout' in invalid), 'the bridge still answers after garbage');
 		const unknown = await inApp<{ error?: { code: number; message: string } }>(appRequest('ui/no-such-method', {}));
@@ -237,7 +265,7 @@ test(
 		await waitFor(() => extension.enablement.isEnabled({ server: SERVER, tool: { name: TOOL } }), {
 			message: 'get-time switched on again',
 		});
-		const after = await inApp<{ result?: CallToolResult }>(appRequest('tools/call', { name: TOOL, arguments: {} }));
+		const after = await appCall<{ result?: CallToolResult }>();
 		assert.ok(timeOf(after?.result), `the app is answered after the flood: ${JSON.stringify(after)}`);
 
 		// Leaving its page: the navigation is blocked by frame-src, the panel says so and closes the app; nothing loads.
@@ -353,6 +381,8 @@ test(
 			{ message: 'the fresh app showing the new result' },
 		);
 		await inApp(`(document.getElementById('get-time-btn').click(), true)`);
+		await waitForQuickInput(APP_CONSENT);
+		await answerQuickPick('Run get-time');
 		await waitFor(() => extension.history.all().filter((e) => e.origin === 'app').length > appCallsBefore, {
 			message: "the fresh app's call in the history",
 		});
@@ -524,12 +554,100 @@ test(
 		})) as boolean;
 		assert.equal(open, false, 'no dialog opened for bad content');
 		// The app still works.
-		const after = await inApp<{ result?: CallToolResult }>(appRequest('tools/call', { name: TOOL, arguments: {} }));
+		const after = await appCall<{ result?: CallToolResult }>();
 		assert.ok(timeOf(after?.result));
 		fs.rmSync(target, { force: true });
 		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 	},
 	{ timeoutMs: 150_000 },
+);
+
+test(
+	'a burst of ui/open-link requests asks once (about the first); the rest are refused at once, not 50 quick picks',
+	async () => {
+		// Issue 27 defect 2: every request opened its own quick pick, each replacing the last.
+		needDriver();
+		const extension = await ready();
+		if (!extension.apps.get(SERVER, TOOL)?.activeBridge?.isReady) await openApp(extension);
+		const links = Array.from({ length: 50 }, (_, i) => `https://example.com/burst/${i + 1}`);
+		await inApp(
+			`(window.__links = Promise.all(${JSON.stringify(links)}.map((url) => ${appRequest('ui/open-link', { url: '__URL__' }, 60_000).replace('"__URL__"', 'url')})), true)`,
+		);
+		const question = await waitForQuickInput('wants to open a link');
+		assert.match(question.text + question.placeholder, /burst\/1$|burst\/1\b/, 'the question is about the first link');
+		// The others were answered while the question is open: the app is not left waiting, and nothing replaced it.
+		await sleep(1000);
+		const still = await quickInput();
+		assert.match(`${still?.text} ${still?.placeholder}`, /burst\/1\b/, 'the first question stays on screen');
+		await answerQuickPick('Do not open');
+		const answers = await inApp<unknown[]>(`window.__links`);
+		assert.equal(answers?.length, 50, 'every request was answered');
+		assert.equal(await quickInput(), undefined, 'no other link question followed');
+	},
+	{ timeoutMs: 90_000 },
+);
+
+test(
+	'running the tool twice while the app is torn down shows the newer result, with one bridge open',
+	async () => {
+		// Issue 27 defect 8: the older run finished its teardown last and replaced the newer one, leaving a bridge open.
+		needDriver();
+		const extension = await ready();
+		if (!extension.apps.get(SERVER, TOOL)?.activeBridge?.isReady) await openApp(extension);
+		const view = extension.apps.get(SERVER, TOOL);
+		assert.ok(view);
+		const older: CallToolResult = {
+			content: [{ type: 'text', text: '2001-01-01T00:00:00.000Z' }],
+			structuredContent: { time: '2001-01-01T00:00:00.000Z' },
+		};
+		const newer: CallToolResult = {
+			content: [{ type: 'text', text: '2002-02-02T00:00:00.000Z' }],
+			structuredContent: { time: '2002-02-02T00:00:00.000Z' },
+		};
+		// Both runs start within the old app's teardown window.
+		const first = extension.apps.open(SERVER, TOOL, {}, older);
+		const second = extension.apps.open(SERVER, TOOL, {}, newer);
+		await Promise.all([first, second]);
+		assert.equal(view.run?.result, newer, 'the newer run is the one shown');
+		const bridge = await waitFor(() => (view.activeBridge?.isReady ? view.activeBridge : undefined), {
+			timeoutMs: 30_000,
+			message: 'the app of the newer run ready',
+		});
+		assert.equal(view.lastBridge, bridge, 'no bridge was made after the newer one');
+		await waitFor(
+			async () => (await inApp<string>(`document.getElementById('server-time')?.textContent`)) === timeOf(newer),
+			{ message: 'the app showing the newer time' },
+		);
+		await sleep(1000);
+		assert.equal(view.run?.result, newer, 'and it stays');
+		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+	},
+	{ timeoutMs: 90_000 },
+);
+
+test(
+	"a frame the app nests cannot pose as the extension to the panel's page",
+	async () => {
+		// Issue 27 defect 11: the relay page took messages from any window other than the app frame as the extension's.
+		needDriver();
+		const extension = await ready();
+		if (!extension.apps.get(SERVER, TOOL)?.activeBridge?.isReady) await openApp(extension);
+		const nested = `<script>parent.parent.postMessage({ type: 'status', text: 'forged by a nested frame', error: true }, '*');</script>`;
+		await inApp(
+			`(() => { const f = document.createElement('iframe'); f.srcdoc = ${JSON.stringify(nested)}; document.body.appendChild(f); return true; })()`,
+		);
+		await sleep(1500);
+		const status = await inPanel<string>(`document.getElementById('status').textContent`);
+		assert.doesNotMatch(status ?? '', /forged/, 'the forged status was ignored');
+		assert.equal(
+			await inPanel<number>(`document.querySelectorAll('#stage iframe').length`),
+			1,
+			'the app is still there',
+		);
+		assert.ok(extension.apps.get(SERVER, TOOL)?.activeBridge?.isReady, 'its bridge still runs');
+		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+	},
+	{ timeoutMs: 60_000 },
 );
 
 test(

@@ -10,6 +10,7 @@ import { Commands } from '../../../src/vscode/commandIds';
 import { serverWithTool, waitForQuickInput, needDriver } from './elicitationSupport';
 import {
 	answerInputBox,
+	answerQuickPick,
 	extensionApi,
 	hasDriver,
 	pageTexts,
@@ -178,6 +179,53 @@ test('Save writes a *.mcpcall.json file whose CodeLens runs the call again; a ma
 		await closeEditors();
 		await vscode.workspace.fs.delete(file).then(undefined, () => undefined);
 		await vscode.workspace.fs.delete(broken).then(undefined, () => undefined);
+	}
+});
+
+test("a call file's Run asks before a tool that is not read-only, names where the arguments come from, and Cancel runs nothing", async () => {
+	// Issue 27 defect 1: a *.mcpcall.json file (say, from a cloned repository) is not arguments the user typed.
+	needDriver();
+	const extension = await ready();
+	await serverWithTool(SERVER, 'toggle-simulated-logging');
+	const folder = vscode.workspace.workspaceFolders![0]!.uri;
+	const file = vscode.Uri.joinPath(folder, 'toggle.mcpcall.json');
+	const count = () =>
+		extension.history.all().filter((e) => e.target.kind === 'tool' && e.target.name === 'toggle-simulated-logging')
+			.length;
+	await vscode.workspace.fs.writeFile(
+		file,
+		new TextEncoder().encode(JSON.stringify({ server: SERVER, tool: 'toggle-simulated-logging', arguments: {} })),
+	);
+	try {
+		const before = count();
+		const declined = vscode.commands.executeCommand<{ cancelled?: boolean } | undefined>(
+			Commands.runInvocationFile,
+			file,
+		);
+		const question = await waitForQuickInput('A saved call file wants to run');
+		assert.match(question.text, /arguments come from a file/);
+		assert.deepEqual(question.rows.slice(0, 2), ['Cancel', 'Run toggle-simulated-logging']);
+		await answerQuickPick('Cancel');
+		assert.equal((await declined)?.cancelled, true);
+		assert.equal(count(), before, 'nothing ran');
+
+		const allowed = vscode.commands.executeCommand<{ result?: unknown } | undefined>(Commands.runInvocationFile, file);
+		await waitForQuickInput('A saved call file wants to run');
+		await answerQuickPick('Run toggle-simulated-logging');
+		assert.ok((await allowed)?.result, 'it ran once allowed');
+		const entry = await waitFor(() => count() === before + 1 && extension.history.all()[0], {
+			message: 'the run in the history',
+		});
+		assert.equal(entry.origin, 'file');
+		// Toggle it back, so the server is as it was (asked again: the file's arguments are still not typed).
+		const again = vscode.commands.executeCommand(Commands.runInvocationFile, file);
+		await waitForQuickInput('A saved call file wants to run');
+		await answerQuickPick('Run toggle-simulated-logging');
+		await again;
+	} finally {
+		await quickInputClose();
+		await closeEditors();
+		await vscode.workspace.fs.delete(file).then(undefined, () => undefined);
 	}
 });
 

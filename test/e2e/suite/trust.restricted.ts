@@ -190,3 +190,57 @@ test(
 	},
 	{ timeoutMs: 30_000 },
 );
+
+test(
+	"a call file's Run refuses in Restricted Mode, without asking: its arguments are not ones the user typed",
+	async () => {
+		// Issue 27 defect 1: a *.mcpcall.json from a cloned repository ran at once, Restricted Mode or not.
+		needDriver();
+		const config = vscode.workspace.getConfiguration('mcpSwitchboard');
+		const previous = config.inspect<Record<string, unknown>>('servers')?.globalValue;
+		const api = await extensionApi<SwitchboardApi>();
+		const name = 'user-tools';
+		const file = vscode.Uri.file(path.join(folder(), 'pid.mcpcall.json'));
+		const pidCalls = () =>
+			api.history.all().filter((e) => e.target.kind === 'tool' && e.target.server === name && e.target.name === 'pid')
+				.length;
+		try {
+			await config.update(
+				'servers',
+				{ ...(previous ?? {}), [name]: { command: process.execPath, args: [fixture] } },
+				vscode.ConfigurationTarget.Global,
+			);
+			await waitFor(() => api.manager.get(name)?.tools.some((t) => t.tool.name === 'pid'), {
+				timeoutMs: 20_000,
+				message: 'the user-level server running with its tools in Restricted Mode',
+			});
+			await vscode.workspace.fs.writeFile(
+				file,
+				new TextEncoder().encode(JSON.stringify({ server: name, tool: 'pid', arguments: {} })),
+			);
+			const before = pidCalls();
+			const outcome = await vscode.commands.executeCommand<{ cancelled?: boolean; result?: unknown } | undefined>(
+				'mcpSwitchboard.runInvocationFile',
+				file,
+			);
+			assert.equal(outcome?.cancelled, true, 'the run was refused');
+			assert.equal(outcome?.result, undefined);
+			const open = await quickInput();
+			assert.equal(open, undefined, `nothing asked: ${JSON.stringify(open)}`);
+			assert.equal(pidCalls(), before, 'the tool did not run');
+
+			// The same tool with arguments the user gives through the palette still runs.
+			const typed = await vscode.commands.executeCommand<{ result?: unknown } | undefined>('mcpSwitchboard.callTool', {
+				server: name,
+				tool: 'pid',
+				arguments: {},
+			});
+			assert.ok(typed?.result, 'a typed call runs');
+		} finally {
+			await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+			await vscode.workspace.fs.delete(file).then(undefined, () => undefined);
+			await config.update('servers', previous, vscode.ConfigurationTarget.Global);
+		}
+	},
+	{ timeoutMs: 60_000 },
+);

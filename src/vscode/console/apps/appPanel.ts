@@ -69,6 +69,7 @@ export class AppPanel implements vscode.Disposable {
 	/** True while this panel's editor group is maximised by a fullscreen request. */
 	private maximized = false;
 	private current: AppRun | undefined;
+	private latestTicket = 0;
 	private page: PageContext | undefined;
 	private pageReady = false;
 	private readonly disposables: vscode.Disposable[] = [];
@@ -94,6 +95,14 @@ export class AppPanel implements vscode.Disposable {
 		return this.bridge;
 	}
 
+	/**
+	 * A number for the next run to show, taken when the run starts (before its app resource is read): only the run
+	 * with the latest ticket is shown, whatever order the reads and teardowns finish in.
+	 */
+	nextTicket(): number {
+		return ++this.latestTicket;
+	}
+
 	/** The bridge of the app shown last, also after the panel closed (tests check that it ended). */
 	lastBridge: AppBridge | undefined;
 
@@ -106,11 +115,13 @@ export class AppPanel implements vscode.Disposable {
 	 * Shows `run`: a new page under the app's CSP (the policy lives in the page, so each app gets its own page),
 	 * then the app once the page says it is ready. A previous app is torn down first.
 	 */
-	async show(run: AppRun): Promise<void> {
+	async show(run: AppRun, ticket = this.nextTicket()): Promise<void> {
+		if (ticket !== this.latestTicket) return;
 		const previous = this.bridge;
 		this.bridge = undefined;
 		if (previous) await previous.teardown('the tool ran again: a new app replaces this one');
-		if (this.disposed) return;
+		// A newer run came while the old app was torn down: it shows, this one does not (no older result, no extra bridge).
+		if (this.disposed || ticket !== this.latestTicket) return;
 		const logger = this.deps.logger(run.server);
 		const csp = appContentSecurityPolicy(run.app.csp);
 		// "Audit Trail: Host SHOULD log CSP configurations for security review."
@@ -142,10 +153,12 @@ export class AppPanel implements vscode.Disposable {
 		this.lastBridge = this.bridge;
 		this.bridge.toolResult(run.result);
 		this.panel.title = `App: ${run.tool.title ?? run.tool.name}`;
-		this.panel.webview.html = appPanelHtml(
+		// The run's ticket makes each page's text new: VS Code reloads a webview only when its html changes, and the same
+		// app run again has the same page otherwise (the new bridge would wait for an app that never loads).
+		this.panel.webview.html = `${appPanelHtml(
 			csp.policy,
 			`${run.tool.title ?? run.tool.name} · ${run.server} · ${run.app.uri} (sandboxed MCP App)`,
-		);
+		)}<!-- run ${ticket} -->`;
 	}
 
 	/** Shows a problem in place of the app (the page stays; the bridge is closed). */

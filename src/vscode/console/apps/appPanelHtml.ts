@@ -129,6 +129,14 @@ export function appPanelHtml(policy: string, caption: string): string {
 		stage.appendChild(frame);
 	}
 
+	// True for the app frame's window and any window nested in it (a window's parent is readable across origins).
+	function insideApp(source) {
+		const app = frame && frame.contentWindow;
+		for (let w = source, depth = 0; app && w && depth < 50; w = w.parent === w ? null : w.parent, depth++)
+			if (w === app) return true;
+		return false;
+	}
+
 	window.addEventListener('message', (event) => {
 		if (frame && event.source === frame.contentWindow) {
 			const now = Date.now();
@@ -149,7 +157,10 @@ export function appPanelHtml(policy: string, caption: string): string {
 			}
 			return;
 		}
-		if (event.source === frame?.contentWindow) return;
+		// Commands come only from the extension, which VS Code's webview host posts on this page's own origin. The app
+		// frame is sandboxed without allow-same-origin, so it and any frame it nests post from the opaque origin "null":
+		// such a message (or one from a window inside the app frame) is never taken as a command.
+		if (event.origin !== window.origin || insideApp(event.source)) return;
 		const data = event.data;
 		if (!data || typeof data !== 'object') return;
 		switch (data.type) {

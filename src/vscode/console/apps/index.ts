@@ -2,7 +2,8 @@
  * MCP Apps in VS Code: when a person runs a tool (palette, tree, Call History, a saved call) whose `_meta.ui.resourceUri`
  * names a `ui://` resource, that resource is read through the Manager (cached) and the app opens in a sandboxed
  * webview panel beside the result, one panel per server and tool. The app's requests run as the person's own would:
- * its tool calls through the Manager (origin `app`, so they are in the Call History) with the palette's consent rule,
+ * its tool calls through the Manager (origin `app`, so they are in the Call History) under the consent rule for
+ * arguments nobody typed (manager/consentRule.ts: asked unless read-only, never in Restricted Mode),
  * refused for tools switched off in the MCP view or not offered to apps; links open in the browser after a quick pick.
  * `mcpSwitchboard.apps.enabled` (default true) turns rendering and the advertised extension off.
  */
@@ -143,9 +144,10 @@ export class AppViews implements vscode.Disposable {
 		} else {
 			view.panel.reveal(undefined, true);
 		}
+		const ticket = view.nextTicket();
 		try {
 			const app = appContent(uri, await this.deps.manager.readResource(server, uri));
-			await view.show({ server, tool, arguments: args, result, app });
+			await view.show({ server, tool, arguments: args, result, app }, ticket);
 		} catch (error) {
 			const message = `could not show the app of ${toolName} (${uri}): ${errorMessage(error)}`;
 			this.deps.logs.channel(server).error(message);
@@ -158,6 +160,7 @@ export class AppViews implements vscode.Disposable {
 	private bridgeHost(run: AppRun, panel: AppPanel): AppBridgeHost {
 		const { manager, logs, consent } = this.deps;
 		const server = run.server;
+		let linkAsked = false;
 		return {
 			tool: (name) => manager.get(server)?.tools.find((named) => named.tool.name === name)?.tool,
 			refusal: (tool: Tool) => {
@@ -168,23 +171,24 @@ export class AppViews implements vscode.Disposable {
 				return undefined;
 			},
 			callTool: async (tool, args, signal) => {
-				if (!(await consent.confirm(server, tool, args, 'palette')))
+				// Script in an app (perhaps from content it renders) chose these arguments, not the person (consentRule.ts).
+				if (!(await consent.confirm(server, tool, args, 'app')))
 					throw new McpError(APP_REQUEST_DENIED, `The call of '${tool.name}' was declined`);
 				return manager.callTool(server, tool.name, args, { origin: 'app', signal });
 			},
 			readResource: (uri, signal) => manager.readResource(server, uri, { signal }),
 			openLink: async (url) => {
-				const open = { label: '$(link-external) Open in the browser', detail: url };
-				const choice = await vscode.window.showQuickPick([open, { label: 'Do not open' }], {
-					title: `The app of ${run.tool.name} (${server}) wants to open a link`,
-					placeHolder: url,
-					ignoreFocusOut: true,
-				});
-				if (choice !== open) {
-					logs.channel(server).info(`app ${run.app.uri}: the person did not open ${url}`);
+				// One question at a time per app: a burst of ui/open-link requests is refused, not 50 quick picks.
+				if (linkAsked) {
+					logs.channel(server).warn(`app ${run.app.uri}: refused ${url} while another link question is open`);
 					return false;
 				}
-				return openExternalUrl(url);
+				linkAsked = true;
+				try {
+					return await this.askToOpenLink(run, server, url);
+				} finally {
+					linkAsked = false;
+				}
 			},
 			log: (level, text) => logs.channel(server)[LOG_LEVELS[level]](`app ${run.app.uri}: ${text}`),
 			sizeChanged: (size) => panel.resize(size),
@@ -196,6 +200,21 @@ export class AppViews implements vscode.Disposable {
 			saveFile: (file) =>
 				panel.saveFile(file, `Save ${file.fileName} from the app of ${run.tool.title ?? run.tool.name} (${server})`),
 		};
+	}
+
+	/** Asks whether to open a link an app asked for; opens it when the person says so. */
+	private async askToOpenLink(run: AppRun, server: string, url: string): Promise<boolean> {
+		const open = { label: '$(link-external) Open in the browser', detail: url };
+		const choice = await vscode.window.showQuickPick([open, { label: 'Do not open' }], {
+			title: `The app of ${run.tool.name} (${server}) wants to open a link`,
+			placeHolder: url,
+			ignoreFocusOut: true,
+		});
+		if (choice !== open) {
+			this.deps.logs.channel(server).info(`app ${run.app.uri}: the person did not open ${url}`);
+			return false;
+		}
+		return openExternalUrl(url);
 	}
 
 	/**
