@@ -9,7 +9,7 @@ import { DisposableStore } from '../common/disposable';
 import type { Logger } from '../common/logger';
 import { effectiveTimeout } from '../common/timers';
 import { ErrorCode } from '../protocol/jsonrpc';
-import { McpError } from '../protocol/mcpError';
+import { isLocalFailure, McpError } from '../protocol/mcpError';
 import { safeUrl } from '../protocol/transports/safeUrl';
 import type { CacheHints, ClientHandlers, ListOptions, McpClient } from '../protocol/client';
 import type { LoggingMessage, Prompt, Resource, ResourceTemplate, Tool } from '../protocol/schema';
@@ -836,13 +836,13 @@ export class ServerConnection implements ServerView {
 
 /** Whether `error` is the OAuth client's "the sign-in waits for the user" (not a failure). */
 function signInRequired(error: unknown): boolean {
-	if (!(error instanceof McpError) || error.code !== ErrorCode.Unauthorized) return false;
+	if (!isLocalFailure(error, 'unauthorized')) return false;
 	return (error.data as { signInRequired?: unknown } | undefined)?.signInRequired === true;
 }
 
 /** The OAuth step that failed and why, when `error` is the OAuth client's (its McpError data names both). */
 function signInFailure(error: unknown): SignInFailure | undefined {
-	if (!(error instanceof McpError) || error.code !== ErrorCode.Unauthorized) return undefined;
+	if (!isLocalFailure(error, 'unauthorized')) return undefined;
 	const data = error.data as { step?: unknown; reason?: unknown } | undefined;
 	return typeof data?.step === 'string' && typeof data.reason === 'string'
 		? { step: data.step, reason: data.reason }
@@ -855,7 +855,7 @@ function signInFailure(error: unknown): SignInFailure | undefined {
  */
 function isRetryable(error: unknown, config: ServerConfig): boolean {
 	if (!(error instanceof McpError)) return true;
-	if (error.code === ErrorCode.Unauthorized) return false;
-	if (error.code === ErrorCode.TransportFailed && config.type === 'stdio') return false;
+	if (error.local === 'unauthorized') return false;
+	if (error.local === 'transport' && config.type === 'stdio') return false;
 	return true;
 }

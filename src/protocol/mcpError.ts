@@ -1,5 +1,25 @@
 import { ErrorCode, type JsonRpcErrorObject } from './jsonrpc';
 
+/**
+ * A failure on this side of the wire: the connection closed, a deadline passed, the caller cancelled, a capability is
+ * missing, the transport failed, the peer's answer broke the protocol, authorization failed. Its own kind, apart from
+ * the JSON-RPC code: the codes these failures carry (`ErrorCode.ConnectionClosed` -32000 …) are in the range servers
+ * use for their own errors, so a server's -32000 is not "connection closed".
+ */
+export type LocalFailure =
+	'closed' | 'timeout' | 'cancelled' | 'capability' | 'transport' | 'protocol' | 'unauthorized';
+
+/** The local failure each client-side code stands for, when this side made the error. */
+const LOCAL_FAILURES: ReadonlyMap<number, LocalFailure> = new Map<number, LocalFailure>([
+	[ErrorCode.ConnectionClosed, 'closed'],
+	[ErrorCode.RequestTimeout, 'timeout'],
+	[ErrorCode.RequestCancelled, 'cancelled'],
+	[ErrorCode.CapabilityMissing, 'capability'],
+	[ErrorCode.TransportFailed, 'transport'],
+	[ErrorCode.ProtocolViolation, 'protocol'],
+	[ErrorCode.Unauthorized, 'unauthorized'],
+]);
+
 /** Marks McpErrors by a registered symbol, so `instanceof` holds across bundles that each carry their own copy. */
 const mcpErrorBrand = Symbol.for('mcp-switchboard.McpError');
 
@@ -19,13 +39,30 @@ export class McpError extends Error {
 		);
 	}
 
+	/**
+	 * The local failure this is, or undefined for an error a peer answered ({@link McpError.fromResponse}) and for the
+	 * standard codes. Test this, not `code`, to tell "the connection closed" from a server that answered -32000.
+	 */
+	readonly local: LocalFailure | undefined;
+
+	/**
+	 * An error made on this side: a client-side `code` makes it that {@link LocalFailure}. An error that rewords its
+	 * `cause` (an McpError with the same code) keeps the cause's kind, so a peer's error stays a peer's; `fromPeer` marks
+	 * an error object a peer sent (a response, a task's `error` field).
+	 */
 	constructor(
 		readonly code: number,
 		message: string,
 		readonly data?: unknown,
-		options?: { cause?: unknown },
+		options?: { cause?: unknown; fromPeer?: boolean },
 	) {
-		super(message, options);
+		super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+		const cause = options?.cause;
+		this.local = options?.fromPeer
+			? undefined
+			: cause instanceof McpError && cause.code === code
+				? cause.local
+				: LOCAL_FAILURES.get(code);
 	}
 
 	/** The error as sent in a JSON-RPC response. */
@@ -37,7 +74,7 @@ export class McpError extends Error {
 
 	/** An McpError from a JSON-RPC error object a peer sent. */
 	static fromResponse(error: JsonRpcErrorObject): McpError {
-		return new McpError(error.code, error.message, error.data);
+		return new McpError(error.code, error.message, error.data, { fromPeer: true });
 	}
 
 	/** The connection closed; `reason` says why (exit code, signal, last stderr, stream drop...). */
@@ -74,7 +111,12 @@ export class McpError extends Error {
 	}
 }
 
-/** True for errors that mean the connection is gone (so callers may reconnect). */
+/** True for errors that mean the connection is gone (so callers may reconnect); never for a peer's -32000 answer. */
 export function isConnectionClosed(error: unknown): error is McpError {
-	return error instanceof McpError && error.code === ErrorCode.ConnectionClosed;
+	return isLocalFailure(error, 'closed');
+}
+
+/** Whether `error` is the local failure `kind` (an error this side made, not a code a peer answered). */
+export function isLocalFailure(error: unknown, kind: LocalFailure): error is McpError {
+	return error instanceof McpError && error.local === kind;
 }

@@ -285,3 +285,37 @@ test('cancel sends tasks/cancel to a server that supports tasks without advertis
 	assert.equal(server.requests('tasks/cancel').length, 2);
 	await client.close();
 });
+
+test("a server's own -32000 answer to tasks/get is a failed poll, not 'connection closed': the task goes on", async () => {
+	const { server, clock, client } = await setup();
+	let gets = 0;
+	server.on('tools/call', () => ({ task: task('t', 'working', { pollInterval: 100 }) }));
+	server.on('tasks/get', () => {
+		// The server's own error in the range the client uses for its local failures (-32000 is ConnectionClosed's code).
+		if (++gets === 1) throw new McpError(-32000, 'Server busy, try again');
+		return task('t', 'completed');
+	});
+	server.on('tasks/result', () => ({ content: [{ type: 'text', text: 'done after a busy answer' }] }));
+	const handle = await client.startToolTask('x', {}, { task: true });
+	clock.advance(100);
+	await flush();
+	assert.equal(server.requests('tasks/get').length, 1);
+	assert.notEqual(handle.status, 'failed', 'one busy answer does not end the task');
+	clock.advance(100);
+	await flush();
+	assert.equal((await handle.result()).content[0]?.text, 'done after a busy answer');
+});
+
+test('McpError.local: made here it is the local failure; answered by a peer with the same code it is not', () => {
+	assert.equal(McpError.connectionClosed('gone').local, 'closed');
+	assert.equal(McpError.timeout('tools/call', 10).local, 'timeout');
+	const answered = McpError.fromResponse({ code: ErrorCode.ConnectionClosed, message: 'Server busy' });
+	assert.equal(answered.local, undefined);
+	assert.equal(answered.code, -32000, 'the code callers and users see is the server’s');
+	// Reworded with its cause, a peer's error stays a peer's.
+	assert.equal(
+		new McpError(answered.code, `tasks/get: ${answered.message}`, undefined, { cause: answered }).local,
+		undefined,
+	);
+	assert.equal(new McpError(ErrorCode.InvalidParams, 'bad').local, undefined, 'standard codes are never local');
+});

@@ -17,7 +17,7 @@
  */
 import { Emitter, type Event } from '../../common/event';
 import { ErrorCode } from '../jsonrpc';
-import { McpError } from '../mcpError';
+import { isConnectionClosed, McpError } from '../mcpError';
 import { inlineOf, type TaskInputRequests } from './extensionTask';
 import { isTerminal, type Task, type TaskStatus } from './task';
 import type { Logger } from '../../common/logger';
@@ -375,8 +375,9 @@ export class TaskHandle<R> implements Pollable {
 		}
 		const code = error instanceof McpError ? error.code : undefined;
 		const message = errorMessage(error);
-		if (code === ErrorCode.ConnectionClosed) {
-			this.fail(error as McpError);
+		// The connection closed here (a server's own -32000 answer is a failed poll like any other).
+		if (isConnectionClosed(error)) {
+			this.fail(error);
 			return;
 		}
 		if (code === ErrorCode.InvalidParams) {
@@ -407,6 +408,7 @@ export class TaskHandle<R> implements Pollable {
 					code ?? ErrorCode.InternalError,
 					`Task ${this.taskId} (${this.label}) on ${this.server}: tasks/get failed ${plural(this.pollFailures, 'time')} in a row, last: ${message}`,
 					{ taskId: this.taskId },
+					{ cause: error },
 				),
 			);
 			return;
@@ -440,7 +442,9 @@ export class TaskHandle<R> implements Pollable {
 				if (inline.error === undefined) return this.fetchInline(prefix);
 				// "If the underlying request resulted in a JSON-RPC error, the task uses failed status and the error field MUST contain that JSON-RPC error."
 				const { code, message, data } = inline.error;
-				this.fail(new McpError(code, `${prefix} failed: ${message}`, data ?? { taskId: this.taskId }));
+				this.fail(
+					new McpError(code, `${prefix} failed: ${message}`, data ?? { taskId: this.taskId }, { fromPeer: true }),
+				);
 				return true;
 			}
 			case 'cancelled':
@@ -595,7 +599,7 @@ export class TaskHandle<R> implements Pollable {
 						);
 						return;
 					}
-					if (isTerminal(this.current.status) || mcp.code === ErrorCode.ConnectionClosed) {
+					if (isTerminal(this.current.status) || mcp.local === 'closed') {
 						// "If the underlying request resulted in a JSON-RPC error, tasks/result MUST return that same JSON-RPC error."
 						const prefix = `Task ${this.taskId} (${this.label}) on ${this.server}`;
 						this.fail(

@@ -3,7 +3,7 @@ import * as https from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from '../../common/logger';
 import { ErrorCode } from '../jsonrpc';
-import { McpError } from '../mcpError';
+import { isLocalFailure, McpError } from '../mcpError';
 import { SlotTable } from '../../common/slotTable';
 import { safeUrl } from './safeUrl';
 import type { HttpAuthProvider } from './transport';
@@ -128,7 +128,7 @@ export class HttpClient {
 							.finally(() => (this.refreshing = undefined)));
 			} catch (error) {
 				// The OAuth client's own errors already name the server and the step that failed: one message, not two.
-				if (error instanceof McpError && error.code === ErrorCode.Unauthorized) throw error;
+				if (isLocalFailure(error, 'unauthorized')) throw error;
 				throw new McpError(
 					ErrorCode.Unauthorized,
 					`${this.options.name}: authorization failed: ${errorMessage(error)}`,

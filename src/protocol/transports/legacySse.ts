@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { deferred } from '../../common/async';
 import { effectiveTimeout } from '../../common/timers';
 import { ErrorCode, type JsonRpcMessage } from '../jsonrpc';
-import { McpError } from '../mcpError';
+import { isLocalFailure, McpError } from '../mcpError';
 import { describeBytes, describeReply, mediaType } from './httpClient';
 import { errorMessage } from '../../common/errors';
 import { HttpTransportBase, type HttpTransportOptions } from './httpTransportBase';
@@ -61,7 +61,7 @@ export class LegacySseTransport extends HttpTransportBase implements Transport {
 				this.lifetime.signal,
 			);
 		} catch (error) {
-			if (error instanceof McpError && error.code === ErrorCode.Unauthorized) {
+			if (isLocalFailure(error, 'unauthorized')) {
 				throw error;
 			}
 			throw fail(`could not open the SSE stream at ${safeUrl(this.url)}: ${errorMessage(error)}`, error);

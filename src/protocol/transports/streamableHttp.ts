@@ -9,7 +9,7 @@ import {
 	type JsonRpcRequest,
 	type RequestId,
 } from '../jsonrpc';
-import { McpError } from '../mcpError';
+import { isLocalFailure, McpError } from '../mcpError';
 import { standardHeaders } from '../modern/httpHeaders';
 import { isModernVersion } from '../protocolConstants';
 import {
@@ -354,6 +354,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 				parsed.error.code,
 				`${this.name}: ${parsed.error.message} (HTTP ${status} to ${method})`,
 				parsed.error.data,
+				{ fromPeer: true },
 			);
 		}
 		throw new McpError(
@@ -588,7 +589,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 			);
 		} catch (error) {
 			this.closeIfRefused(error);
-			const final = error instanceof McpError && error.code === ErrorCode.Unauthorized;
+			const final = isLocalFailure(error, 'unauthorized');
 			return { error: errorMessage(error), final };
 		}
 		const status = res.statusCode ?? 0;

@@ -1,9 +1,6 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../common/errors';
-
-/** The setting that lists servers, keyed by name (parsed by src/manager/config.ts). */
-const SECTION = 'mcpSwitchboard';
-const KEY = 'servers';
+import { type ServerTarget, writableTargets, writeServers } from '../serverWriter';
 
 /** Splits a command line into words, honouring single and double quotes and backslash escapes (no globbing, no variables). */
 export function splitCommandLine(line: string): string[] {
@@ -59,6 +56,13 @@ export function suggestName(commandOrUrl: string): string {
 			.replace(/^-+|-+$/g, '') || 'server'
 	);
 }
+
+/** How Add Server names the places it saves to. */
+const TARGET_LABELS: Record<ServerTarget['kind'], { label: string; description: string }> = {
+	user: { label: 'User settings', description: 'available in every window' },
+	workspace: { label: 'Workspace settings', description: 'only this workspace (asks for trust before it starts)' },
+	mcpJson: { label: '.vscode/mcp.json', description: 'only this workspace, in the file VS Code shares' },
+};
 
 /**
  * Add Server: a guided flow for a local command (stdio) or a remote URL (Streamable HTTP, or legacy SSE),
@@ -118,7 +122,7 @@ export async function addServer(): Promise<string | undefined> {
 		entry = { type: kind.id, url };
 		hint = url;
 	}
-	const existing = vscode.workspace.getConfiguration(SECTION).get<Record<string, unknown>>(KEY) ?? {};
+	const existing = vscode.workspace.getConfiguration('mcpSwitchboard').get<Record<string, unknown>>('servers') ?? {};
 	const name = await vscode.window.showInputBox({
 		title: 'Add MCP Server (3/3)',
 		prompt: 'A name for the server (shown in the MCP view and in tool names)',
@@ -132,29 +136,14 @@ export async function addServer(): Promise<string | undefined> {
 					: undefined,
 	});
 	if (name === undefined) return undefined;
-	const targets = [
-		{ label: 'User settings', description: 'available in every window', target: vscode.ConfigurationTarget.Global },
-	];
-	// In Restricted Mode the workspace's value of this setting is withheld from the extension (restrictedConfigurations
-	// in package.json), so writing the object back would replace, and so delete, every server the workspace defines.
-	// Workspace settings are offered only in a trusted workspace.
-	if (vscode.workspace.workspaceFolders?.length && vscode.workspace.isTrusted) {
-		targets.push({
-			label: 'Workspace settings',
-			description: 'only this workspace (asks for trust before it starts)',
-			target: vscode.ConfigurationTarget.Workspace,
-		});
-	}
+	// Workspace settings are offered only in a trusted workspace (the writer's Restricted Mode rule).
+	const targets = writableTargets().map((target) => ({ target, ...TARGET_LABELS[target.kind] }));
 	const where =
 		targets.length === 1 ? targets[0] : await vscode.window.showQuickPick(targets, { title: 'Save the server in' });
 	if (!where) return undefined;
-	const config = vscode.workspace.getConfiguration(SECTION);
-	const inspected = config.inspect<Record<string, unknown>>(KEY);
-	const current =
-		(where.target === vscode.ConfigurationTarget.Global ? inspected?.globalValue : inspected?.workspaceValue) ?? {};
-	if (where.target === vscode.ConfigurationTarget.Workspace && !vscode.workspace.isTrusted) return undefined; // Trust was revoked while the pick was open.
 	try {
-		await config.update(KEY, { ...current, [name.trim()]: entry }, where.target);
+		// Rejected when trust was revoked while the pick was open.
+		await writeServers(where.target, { [name.trim()]: entry });
 	} catch (error) {
 		void vscode.window.showErrorMessage(`Could not save MCP server '${name.trim()}': ${errorMessage(error)}`);
 		return undefined;

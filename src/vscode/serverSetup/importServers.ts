@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { plural } from '../../common/text';
 import { importMcpServers } from '../../manager/config';
 import { inputSecretKey, USER_INPUT_SCOPE } from '../inputs';
+import { serversAt, userInputs, writeServers, writeUserInputs } from '../serverWriter';
 import { describeImport, extractSecrets } from '../../manager/importSecrets';
 import { errorMessage } from '../../common/errors';
 
@@ -110,8 +111,7 @@ export async function importServers(secrets: vscode.SecretStorage, file?: vscode
 		);
 		return [];
 	}
-	const config = vscode.workspace.getConfiguration('mcpSwitchboard');
-	const existing = config.inspect<Record<string, unknown>>('servers')?.globalValue ?? {};
+	const existing = serversAt({ kind: 'user' }) ?? {};
 	const items = names.map((name) => {
 		const entry = servers[name]!;
 		const replaces = existing[name] ? `replaces the existing '${name}'` : undefined;
@@ -129,11 +129,8 @@ export async function importServers(secrets: vscode.SecretStorage, file?: vscode
 		matchOnDetail: true,
 	});
 	if (!chosen || chosen.length === 0) return [];
-	const next = { ...existing };
-	const inputs = config.inspect<unknown[]>('inputs')?.globalValue;
-	const definitions = (Array.isArray(inputs) ? inputs : []).filter(
-		(i): i is Record<string, unknown> => typeof i === 'object' && i !== null,
-	);
+	const next: Record<string, Record<string, unknown>> = {};
+	const definitions = userInputs();
 	let moved = 0;
 	for (const item of chosen) {
 		const { entry, secrets: found } = extractSecrets(item.label, servers[item.label]!);
@@ -148,8 +145,8 @@ export async function importServers(secrets: vscode.SecretStorage, file?: vscode
 		next[item.label] = entry;
 	}
 	// Inputs first: the servers that use them are applied when `servers` changes.
-	if (moved > 0) await config.update('inputs', definitions, vscode.ConfigurationTarget.Global);
-	await config.update('servers', next, vscode.ConfigurationTarget.Global);
+	if (moved > 0) await writeUserInputs(definitions);
+	await writeServers({ kind: 'user' }, next);
 	const skipped = problems.length
 		? ` ${problems.length} entr${problems.length === 1 ? 'y was' : 'ies were'} skipped: ${problems[0]}`
 		: '';

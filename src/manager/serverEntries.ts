@@ -1,0 +1,93 @@
+/**
+ * Writing server entries, without VS Code: the changes the one writer (src/vscode/serverWriter.ts) and the command
+ * line make to a server list. For an mcp.json text they are JSONC edits (`jsonc.ts`) that keep the user's comments,
+ * order and formatting and touch only the entry; for the `mcpSwitchboard.servers` setting (an object VS Code writes
+ * with `WorkspaceConfiguration.update`) they return the new object. Add Server, Import, and the next sources
+ * (installing from a registry, Disable, Remove) all write through these.
+ */
+import { editJsonc, parseJsonc } from './jsonc';
+
+/** A server entry as written in settings or mcp.json (`{ type, command, args, … }` or `{ type, url, … }`). */
+export type ServerEntryJson = Record<string, unknown>;
+
+/** A change to a server list: add or replace entries, set or remove fields of one entry, or remove one entry. */
+export type ServerListChange =
+	| { kind: 'write'; entries: Readonly<Record<string, ServerEntryJson>> }
+	| { kind: 'update'; name: string; patch: Readonly<Record<string, unknown>> }
+	| { kind: 'remove'; name: string };
+
+/** The key mcp.json keeps its servers under (VS Code's format; Claude Desktop and Cursor files use `mcpServers`). */
+export const MCP_JSON_SERVERS = 'servers';
+
+function isObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The servers object of an mcp.json text (empty when there is none); throws on text that is not valid JSONC. */
+function mcpJsonServers(text: string): Record<string, unknown> {
+	if (text.trim() === '') return {};
+	const parsed = parseJsonc(text);
+	if (parsed.error !== undefined) throw new Error(`cannot edit a file that is not valid JSON: ${parsed.error}`);
+	const servers = isObject(parsed.value) ? parsed.value[MCP_JSON_SERVERS] : undefined;
+	return isObject(servers) ? servers : {};
+}
+
+/** Why an update or removal cannot happen: the server is not in the list. */
+function missing(name: string): Error {
+	return new Error(`there is no server named '${name}' to change`);
+}
+
+/**
+ * The mcp.json text after `change`, as JSONC edits: comments, order and formatting stay; only the entry (or its
+ * fields) changes. An update or removal of a server that is not there throws (it must not create half an entry).
+ */
+export function changeMcpJson(text: string, change: ServerListChange): string {
+	switch (change.kind) {
+		case 'write': {
+			let next = text;
+			for (const [name, entry] of Object.entries(change.entries))
+				next = editJsonc(next, [MCP_JSON_SERVERS, name], entry);
+			return next;
+		}
+		case 'update': {
+			if (!isObject(mcpJsonServers(text)[change.name])) throw missing(change.name);
+			let next = text;
+			for (const [field, value] of Object.entries(change.patch))
+				next = editJsonc(next, [MCP_JSON_SERVERS, change.name, field], value);
+			return next;
+		}
+		case 'remove':
+			if (!Object.hasOwn(mcpJsonServers(text), change.name)) throw missing(change.name);
+			return editJsonc(text, [MCP_JSON_SERVERS, change.name], undefined);
+	}
+}
+
+/**
+ * The `mcpSwitchboard.servers` value after `change` (a new object; `current` is not modified), for
+ * `WorkspaceConfiguration.update`. Same rules as {@link changeMcpJson}.
+ */
+export function changeServersSetting(
+	current: Readonly<Record<string, unknown>> | undefined,
+	change: ServerListChange,
+): Record<string, unknown> {
+	const next: Record<string, unknown> = Object.assign({}, current);
+	switch (change.kind) {
+		case 'write':
+			return Object.assign(next, change.entries);
+		case 'update': {
+			const entry = next[change.name];
+			if (!isObject(entry)) throw missing(change.name);
+			const updated: Record<string, unknown> = Object.assign({}, entry);
+			for (const [field, value] of Object.entries(change.patch)) {
+				if (value === undefined) delete updated[field];
+				else updated[field] = value;
+			}
+			next[change.name] = updated;
+			return next;
+		}
+		case 'remove':
+			if (!Object.hasOwn(next, change.name)) throw missing(change.name);
+			delete next[change.name];
+			return next;
+	}
+}

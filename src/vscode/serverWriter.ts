@@ -1,0 +1,98 @@
+/**
+ * The one writer of server configuration, beside its reader (settings.ts): the `mcpSwitchboard.servers` setting at
+ * user or workspace level (through `WorkspaceConfiguration.update`, as VS Code writes settings) and `.vscode/mcp.json`
+ * files (JSONC edits that keep comments, src/manager/serverEntries.ts). Add Server and Import write through it, and so
+ * should the next sources (installing from a registry, Disable, Remove).
+ *
+ * The Restricted Mode rule lives here: in an untrusted workspace only user-level targets are writable. The workspace's
+ * value of the setting is withheld from the extension there (`restrictedConfigurations` in package.json), so writing
+ * the object back would replace, and so delete, every server the workspace defines.
+ */
+import * as vscode from 'vscode';
+import { changeMcpJson, changeServersSetting, type ServerListChange } from '../manager/serverEntries';
+
+const SECTION = 'mcpSwitchboard';
+const SERVERS = 'servers';
+const INPUTS = 'inputs';
+
+/** Where a server is written. */
+export type ServerTarget =
+	| { kind: 'user' }
+	| { kind: 'workspace' }
+	/** A `.vscode/mcp.json` (created when missing). */
+	| { kind: 'mcpJson'; uri: vscode.Uri };
+
+/** The targets that may be written now: user settings always; the workspace's only when it is trusted. */
+export function writableTargets(): ServerTarget[] {
+	const targets: ServerTarget[] = [{ kind: 'user' }];
+	if (vscode.workspace.workspaceFolders?.length && vscode.workspace.isTrusted) targets.push({ kind: 'workspace' });
+	return targets;
+}
+
+/** Whether `target` may be written now (the Restricted Mode rule). */
+export function isWritable(target: ServerTarget): boolean {
+	return target.kind === 'user' || vscode.workspace.isTrusted;
+}
+
+/** The servers written at `target`'s settings level, as written (undefined for an mcp.json target). */
+export function serversAt(target: ServerTarget): Record<string, unknown> | undefined {
+	if (target.kind === 'mcpJson') return undefined;
+	const inspected = vscode.workspace.getConfiguration(SECTION).inspect<Record<string, unknown>>(SERVERS);
+	return target.kind === 'user' ? inspected?.globalValue : inspected?.workspaceValue;
+}
+
+/**
+ * Applies `change` to the servers at `target`. Rejects, writing nothing, when the target is not writable now (trust
+ * may be revoked while a question is open), when an update or removal names a server that is not there, or when an
+ * mcp.json is not valid JSONC.
+ */
+export async function changeServers(target: ServerTarget, change: ServerListChange): Promise<void> {
+	if (!isWritable(target))
+		throw new Error('this workspace is in Restricted Mode: only user settings can be changed until you trust it');
+	if (target.kind === 'mcpJson') {
+		let text = '';
+		try {
+			text = new TextDecoder().decode(await vscode.workspace.fs.readFile(target.uri));
+		} catch (error) {
+			if (!(error instanceof vscode.FileSystemError && error.code === 'FileNotFound')) throw error;
+		}
+		await vscode.workspace.fs.writeFile(target.uri, new TextEncoder().encode(changeMcpJson(text, change)));
+		return;
+	}
+	const next = changeServersSetting(serversAt(target), change);
+	await vscode.workspace
+		.getConfiguration(SECTION)
+		.update(
+			SERVERS,
+			next,
+			target.kind === 'user' ? vscode.ConfigurationTarget.Global : vscode.ConfigurationTarget.Workspace,
+		);
+}
+
+/** Adds or replaces servers at `target`, by name. */
+export function writeServers(target: ServerTarget, entries: Record<string, Record<string, unknown>>): Promise<void> {
+	return changeServers(target, { kind: 'write', entries });
+}
+
+/** Sets (or, for undefined values, removes) fields of server `name` at `target`, e.g. `{ disabled: true }`. */
+export function updateServer(target: ServerTarget, name: string, patch: Record<string, unknown>): Promise<void> {
+	return changeServers(target, { kind: 'update', name, patch });
+}
+
+/** Removes server `name` from `target`. */
+export function removeServer(target: ServerTarget, name: string): Promise<void> {
+	return changeServers(target, { kind: 'remove', name });
+}
+
+/** The user-level `mcpSwitchboard.inputs` definitions (for `${input:…}` in user-level servers), as written. */
+export function userInputs(): Record<string, unknown>[] {
+	const inputs = vscode.workspace.getConfiguration(SECTION).inspect<unknown[]>(INPUTS)?.globalValue;
+	return (Array.isArray(inputs) ? inputs : []).filter(
+		(i): i is Record<string, unknown> => typeof i === 'object' && i !== null,
+	);
+}
+
+/** Replaces the user-level input definitions. Written before the servers that use them, which apply on their change. */
+export async function writeUserInputs(definitions: Record<string, unknown>[]): Promise<void> {
+	await vscode.workspace.getConfiguration(SECTION).update(INPUTS, definitions, vscode.ConfigurationTarget.Global);
+}
