@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import {
 	checkInitializeAnswer,
 	classifyDiscover,
+	classifyInitialize,
 	classifyProbeError,
 	planConnect,
 	type ConnectInput,
@@ -26,9 +27,14 @@ test('planConnect: the first request of a connection, by pin, transport and reme
 			{ first: 'refuse' },
 		],
 		[
-			'a pin to a handshake version: initialize offering only it, no probe',
+			'a pin to a handshake version: initialize offering it, accepting the older ones in the answer, no probe',
 			{ pinned: '2025-06-18' },
-			{ first: 'initialize', offered: ['2025-06-18'], probeIfRefused: false },
+			{ first: 'initialize', offered: ['2025-06-18', '2025-03-26', '2024-11-05'], probeIfRefused: false },
+		],
+		[
+			'a pin to 2025-11-25 accepts a server that answers 2025-06-18 (issue 31)',
+			{ pinned: '2025-11-25' },
+			{ first: 'initialize', offered: SUPPORTED_PROTOCOL_VERSIONS, probeWithoutBackChannel: false },
 		],
 		[
 			'a pin to 2026-07-28: server/discover with only it, no fallback',
@@ -41,9 +47,34 @@ test('planConnect: the first request of a connection, by pin, transport and reme
 			{ first: 'initialize', offered: SUPPORTED_PROTOCOL_VERSIONS, probeIfRefused: false },
 		],
 		[
-			'an HTTP server remembered as legacy: initialize, probing if it is refused',
+			'an HTTP server remembered as legacy: initialize, probing if it is refused, not for a missing session',
 			{ transportKind: 'http', knownEra: 'legacy' },
-			{ first: 'initialize', offered: SUPPORTED_PROTOCOL_VERSIONS, probeIfRefused: true },
+			{
+				first: 'initialize',
+				offered: SUPPORTED_PROTOCOL_VERSIONS,
+				probeIfRefused: true,
+				probeWithoutBackChannel: false,
+			},
+		],
+		[
+			'auto over stdio: initialize first (a server that speaks both keeps its back-channel), probing if refused',
+			{},
+			{
+				first: 'initialize',
+				offered: SUPPORTED_PROTOCOL_VERSIONS,
+				probeIfRefused: true,
+				probeWithoutBackChannel: true,
+			},
+		],
+		[
+			'auto over Streamable HTTP: initialize first too; without a session the probe follows',
+			{ transportKind: 'http' },
+			{ first: 'initialize', probeIfRefused: true, probeWithoutBackChannel: true },
+		],
+		[
+			'a server remembered as modern (it needed 2026-07-28 before): server/discover first, as the spec describes',
+			{ transportKind: 'http', knownEra: 'modern' },
+			{ first: 'probe', modernAllowed: ['2026-07-28'], pinned: false },
 		],
 	];
 	for (const [why, input, expected] of rows) {
@@ -171,4 +202,46 @@ test('checkInitializeAnswer: a version the client offered or accepts is taken; a
 	const refusal = checkInitializeAnswer('srv', '2099-01-01', SUPPORTED_PROTOCOL_VERSIONS);
 	assert.match(refusal?.message ?? '', /srv answered with protocol version 2099-01-01.*offered 2025-11-25/);
 	assert.equal(refusal?.code, ErrorCode.ProtocolViolation);
+});
+
+test('classifyInitialize: the era policy on an answer to initialize', () => {
+	const auto = planConnect({ ...base, transportKind: 'http' });
+	const remembered = planConnect({ ...base, transportKind: 'http', knownEra: 'legacy' });
+	const pinned = planConnect({ ...base, pinned: '2025-11-25' });
+	assert.ok(auto.first === 'initialize' && remembered.first === 'initialize' && pinned.first === 'initialize');
+	const rows: Array<[string, string, typeof auto, boolean, string, boolean?]> = [
+		['2025-11-25 with a back-channel (stdio, or HTTP with a session): 2025-11-25', '2025-11-25', auto, true, 'legacy'],
+		['an older handshake version with a back-channel: taken', '2025-03-26', auto, true, 'legacy'],
+		[
+			'2025-11-25 over HTTP without a session (stateless): probe, keeping 2025-11-25 if there is no 2026-07-28',
+			'2025-11-25',
+			auto,
+			false,
+			'probe',
+			true,
+		],
+		[
+			'the same server remembered as legacy: 2025-11-25 without asking again',
+			'2025-11-25',
+			remembered,
+			false,
+			'legacy',
+		],
+		[
+			'2026-07-28 in the answer (a server that speaks only it): probe, nothing to keep',
+			'2026-07-28',
+			auto,
+			true,
+			'probe',
+			false,
+		],
+		['a version nobody offered: refused', '2099-01-01', auto, true, 'fail'],
+		['pinned to 2025-11-25, the server answers 2025-06-18: taken (issue 31)', '2025-06-18', pinned, true, 'legacy'],
+		['pinned to 2025-11-25, the server answers 2026-07-28: refused, no probe', '2026-07-28', pinned, true, 'fail'],
+	];
+	for (const [why, answered, plan, backChannel, era, legacyOtherwise] of rows) {
+		const verdict = classifyInitialize({ name: 'srv', answered, plan, backChannel }) as Record<string, unknown>;
+		assert.equal(verdict.era, era, why);
+		if (legacyOtherwise !== undefined) assert.equal(verdict.legacyOtherwise, legacyOtherwise, why);
+	}
 });

@@ -2,16 +2,21 @@
  * The I/O of a connection's start: the requests negotiation.ts's verdicts call for (`initialize`, `server/discover`),
  * sent through the era objects that build them, until one era is settled. Returns the era the client then holds.
  */
-import type { McpError } from '../mcpError';
-import { MODERN_PROTOCOL_VERSIONS } from '../protocolConstants';
+import { ErrorCode } from '../jsonrpc';
+import { McpError } from '../mcpError';
+import { ALL_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from '../protocolConstants';
 import { ensureComplete } from '../resultChecks';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../schema';
 import type { EraContext } from './era';
 import { LegacyEra } from './legacyEra';
 import { ModernEra } from './modernEra';
+import { errorMessage } from '../../common/errors';
+import type { InitializeResult } from '../schema';
 import {
 	checkInitializeAnswer,
 	classifyDiscover,
+	classifyInitialize,
+	type ConnectPlan,
 	classifyProbeError,
 	initializeFailureIsFinal,
 	isSlowModernServer,
@@ -24,13 +29,13 @@ import {
 const DEFAULT_STDIO_PROBE_TIMEOUT_MS = 10_000;
 
 /**
- * Finds the server's era: `server/discover` with 2026-07-28 in `_meta` (a modern server answers it or a modern error;
- * over HTTP the body of a 400 tells); anything else (another error, silence for `probeTimeoutMs` on stdio) means a
- * legacy server, which then gets `initialize` (offering 2025-11-25) and `notifications/initialized`. Legacy HTTP+SSE
- * servers are not probed. Rejects with the McpError that ends the connection (see McpClient.connect).
+ * Finds the server's era as planConnect and the classifiers decide (the era policy is described there): `initialize`
+ * first, then `server/discover` when the server refuses it, answers it with 2026-07-28, or (HTTP) gives no session;
+ * or `server/discover` first for a pin to 2026-07-28 or a server remembered as modern, with `initialize` after it for
+ * a server that turns out legacy. Rejects with the McpError that ends the connection (see McpClient.connect).
  */
 export async function negotiateEra(context: EraContext): Promise<LegacyEra | ModernEra> {
-	const { options, transport, connection, logger } = context;
+	const { options, transport, logger } = context;
 	const plan = planConnect({
 		name: context.name,
 		pinned: options.protocolVersion,
@@ -40,25 +45,20 @@ export async function negotiateEra(context: EraContext): Promise<LegacyEra | Mod
 	if (plan.first === 'refuse') throw plan.error;
 	const legacy = new LegacyEra(context);
 	if (plan.first === 'initialize') {
-		if (plan.note) logger.info(plan.note);
-		try {
-			await initialize(context, legacy, plan.offered);
-			return legacy;
-		} catch (error) {
-			if (!plan.probeIfRefused || initializeFailureIsFinal(error, connection.isClosed)) throw error;
-			logger.info(`${context.name}: initialize failed (${(error as McpError).message}); probing with server/discover`);
-		}
+		const settled = await initializeFirst(context, legacy, plan);
+		if (settled) return settled;
 	}
 	const pinned = plan.first === 'probe' && plan.pinned;
 	const modern = new ModernEra(context, plan.first === 'probe' ? plan.modernAllowed : undefined);
-	const outcome = await probe(context, modern, pinned, true);
+	// Pinned: nothing to fall back to, so the probe waits as long as a connection may (a slow start is no legacy server).
+	const outcome = await probe(context, modern, pinned, !pinned);
 	if (outcome.era === 'modern') return modern;
 	modern.forgetVersion();
 	try {
 		await initialize(context, legacy, outcome.versions);
 		return legacy;
 	} catch (error) {
-		if (!isSlowModernServer(error, outcome.timedOut === true, connection.isClosed)) throw error;
+		if (!isSlowModernServer(error, outcome.timedOut === true, context.connection.isClosed)) throw error;
 		// A modern server that was slower to start than the probe's timeout refuses initialize with a modern error.
 		logger.info(
 			`${context.name}: initialize was refused (${(error as McpError).message}): a 2026-07-28 server that was slow to answer server/discover; asking again`,
@@ -67,6 +67,59 @@ export async function negotiateEra(context: EraContext): Promise<LegacyEra | Mod
 		if (again.era !== 'modern') throw error;
 		return modern;
 	}
+}
+
+/**
+ * The `initialize` a plan starts with, and what its answer decides: the settled era, or undefined when the probe
+ * should run as if nothing had been sent (the server refused initialize).
+ */
+async function initializeFirst(
+	context: EraContext,
+	legacy: LegacyEra,
+	plan: Extract<ConnectPlan, { first: 'initialize' }>,
+): Promise<LegacyEra | ModernEra | undefined> {
+	const { connection, logger, transport, name } = context;
+	if (plan.note) logger.info(plan.note);
+	let result: InitializeResult;
+	try {
+		result = await legacy.requestInitialize(plan.offered);
+	} catch (error) {
+		if (!plan.probeIfRefused || initializeFailureIsFinal(error, connection.isClosed)) throw error;
+		logger.info(`${name}: initialize failed (${(error as McpError).message}); probing with server/discover`);
+		return undefined;
+	}
+	const verdict = classifyInitialize({
+		name,
+		answered: result.protocolVersion,
+		plan,
+		backChannel: transport.kind !== 'http' || transport.sessionId !== undefined,
+	});
+	if (verdict.era === 'fail') throw verdict.error;
+	if (verdict.era === 'legacy') {
+		await legacy.adopt(result);
+		return legacy;
+	}
+	logger.info(verdict.note);
+	const modern = new ModernEra(context);
+	let outcome: Awaited<ReturnType<typeof probe>>;
+	try {
+		outcome = await probe(context, modern, false, true);
+	} catch (error) {
+		if (!verdict.legacyOtherwise || connection.isClosed) throw error;
+		logger.info(`${name}: server/discover failed (${errorMessage(error)}); staying with ${result.protocolVersion}`);
+		outcome = { era: 'legacy' };
+	}
+	if (outcome.era === 'modern') return modern;
+	if (!verdict.legacyOtherwise) {
+		throw new McpError(
+			ErrorCode.ProtocolViolation,
+			`${name} answered initialize with ${result.protocolVersion}, but server/discover did not confirm it; this client speaks ${ALL_PROTOCOL_VERSIONS.join(', ')}`,
+			{ answered: result.protocolVersion },
+		);
+	}
+	modern.forgetVersion();
+	await legacy.adopt(result);
+	return legacy;
 }
 
 /** `initialize` offering `offered`, refused unless the server answers one of them; then the handshake's end. */

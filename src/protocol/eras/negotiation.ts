@@ -35,14 +35,33 @@ export interface ConnectInput {
 
 /** The first step of a connection. */
 export type ConnectPlan =
-	/** `initialize` offering `offered` (newest first); `probeIfRefused`: a refusal leads to the probe, not a failure. */
-	| { first: 'initialize'; offered: readonly string[]; probeIfRefused: boolean; note?: string }
+	/**
+	 * `initialize` offering `offered` (newest first; the first is sent, any of them is accepted in the answer).
+	 * `probeIfRefused`: a refusal, or an answer with a 2026-07-28 version, leads to the probe, not a failure.
+	 * `probeWithoutBackChannel`: a handshake that gives the server no way to send requests (Streamable HTTP without a
+	 * session) is followed by the probe, and 2026-07-28 is used if the server speaks it.
+	 */
+	| {
+			first: 'initialize';
+			offered: readonly string[];
+			probeIfRefused: boolean;
+			probeWithoutBackChannel: boolean;
+			note?: string;
+	  }
 	/** `server/discover` with the newest of `modernAllowed`; `pinned`: no fallback to `initialize`. */
 	| { first: 'probe'; modernAllowed: readonly string[]; pinned: boolean }
 	/** Nothing to send: the pin names a version this client does not speak. */
 	| { first: 'refuse'; error: McpError };
 
-/** How a connection starts, from the pin, the transport and what an earlier connection found. */
+/**
+ * How a connection starts: the era policy of `auto`. A server that speaks both eras is spoken to in 2025-11-25 where
+ * that era has a back-channel for the server's own requests (stdio; Streamable HTTP with a session), because servers
+ * ask the user mid-call with requests (`ctx.elicit` in the Python SDK and fastmcp), which 2026-07-28 refuses; so
+ * `initialize` goes first. 2026-07-28 is used where it is needed: a server that refuses `initialize` or answers it
+ * with 2026-07-28, stateless HTTP (no session: no back-channel), a server remembered as modern, or a pin. Asking
+ * `initialize` first is also what lets a stdio server that speaks both stay in 2025-11-25 (the Python SDK fixes a
+ * connection's era with its first request). Legacy HTTP+SSE is always 2025-11-25 or older.
+ */
 export function planConnect(input: ConnectInput): ConnectPlan {
 	const { pinned, name } = input;
 	if (pinned !== undefined && !ALL_PROTOCOL_VERSIONS.includes(pinned)) {
@@ -56,10 +75,14 @@ export function planConnect(input: ConnectInput): ConnectPlan {
 		};
 	}
 	if (pinned !== undefined && !isModernVersion(pinned)) {
+		// The pin is the version offered; an older handshake version in the answer is legal ("the server MUST respond
+		// with another protocol version it supports") and accepted, a newer one is not.
+		const offered = SUPPORTED_PROTOCOL_VERSIONS.slice(SUPPORTED_PROTOCOL_VERSIONS.indexOf(pinned as never));
 		return {
 			first: 'initialize',
-			offered: [pinned],
+			offered,
 			probeIfRefused: false,
+			probeWithoutBackChannel: false,
 			note: `${name}: protocol pinned to ${pinned}: using initialize`,
 		};
 	}
@@ -68,13 +91,67 @@ export function planConnect(input: ConnectInput): ConnectPlan {
 	}
 	if (input.transportKind === 'sse') {
 		// The HTTP+SSE transport of 2024-11-05 predates 2026-07-28: nothing to probe.
-		return { first: 'initialize', offered: SUPPORTED_PROTOCOL_VERSIONS, probeIfRefused: false };
+		return {
+			first: 'initialize',
+			offered: SUPPORTED_PROTOCOL_VERSIONS,
+			probeIfRefused: false,
+			probeWithoutBackChannel: false,
+		};
 	}
-	if (input.knownEra === 'legacy') {
-		// "re-probing if the cached assumption later fails" (spec, versioning)
-		return { first: 'initialize', offered: SUPPORTED_PROTOCOL_VERSIONS, probeIfRefused: true };
+	if (input.knownEra === 'modern') {
+		// It needed 2026-07-28 last time (it refused initialize, or had no session): probe first, as the spec describes.
+		return { first: 'probe', modernAllowed: MODERN_PROTOCOL_VERSIONS, pinned: false };
 	}
-	return { first: 'probe', modernAllowed: MODERN_PROTOCOL_VERSIONS, pinned: false };
+	return {
+		first: 'initialize',
+		offered: SUPPORTED_PROTOCOL_VERSIONS,
+		probeIfRefused: true,
+		// A server remembered as legacy had no 2026-07-28 to offer when it had no session; it is not asked again.
+		probeWithoutBackChannel: input.knownEra !== 'legacy',
+	};
+}
+
+/** What the server answered to `initialize`, and what the transport then offers. */
+export interface InitializeAnswer {
+	name: string;
+	/** The version in the server's `initialize` result. */
+	answered: string;
+	plan: Extract<ConnectPlan, { first: 'initialize' }>;
+	/** The server can send requests of its own: stdio, or Streamable HTTP that handed out a session. */
+	backChannel: boolean;
+}
+
+/** What to do after an answer to `initialize`. */
+export type InitializeVerdict =
+	/** Take it: the handshake era. */
+	| { era: 'legacy' }
+	/**
+	 * Ask `server/discover` (`note` says why); 2026-07-28 if the server speaks it. `legacyOtherwise`: the answer is
+	 * still good if the probe finds no 2026-07-28.
+	 */
+	| { era: 'probe'; legacyOtherwise: boolean; note: string }
+	| { era: 'fail'; error: McpError };
+
+/** The era policy applied to an `initialize` answer (see planConnect). */
+export function classifyInitialize(answer: InitializeAnswer): InitializeVerdict {
+	const { name, answered, plan } = answer;
+	if (plan.probeIfRefused && isModernVersion(answered)) {
+		return {
+			era: 'probe',
+			legacyOtherwise: false,
+			note: `${name} answered initialize with ${answered}: a 2026-07-28 server; probing with server/discover`,
+		};
+	}
+	const refusal = checkInitializeAnswer(name, answered, plan.offered);
+	if (refusal) return { era: 'fail', error: refusal };
+	if (!answer.backChannel && plan.probeWithoutBackChannel) {
+		return {
+			era: 'probe',
+			legacyOtherwise: true,
+			note: `${name}: no session, so ${answered} has no way for the server to ask the user; probing for 2026-07-28`,
+		};
+	}
+	return { era: 'legacy' };
 }
 
 /**
