@@ -61,6 +61,11 @@ function hintFor(message: string): string | undefined {
 	return undefined;
 }
 
+/** An error's first line without the server's name in front: the report names the server already. */
+function withoutName(line: string, name: string): string {
+	return line.startsWith(`${name}: `) ? line.slice(name.length + 2) : line;
+}
+
 function diagnoseEntryConfig(session: CliSession, entry: ServerEntry): Diagnosis | undefined {
 	if (entry.config.type !== 'stdio' || entry.config.command.includes('${')) return undefined;
 	const cwd =
@@ -119,7 +124,12 @@ export async function diagnose(
 				state?.kind === 'error' || state?.kind === 'needsSignIn'
 					? state.message
 					: `did not start (${state?.kind ?? 'unknown'})`;
-			const diagnosis: Diagnosis = { name: entry.name, ok: false, summary: message.split('\n')[0]!, detail: message };
+			const diagnosis: Diagnosis = {
+				name: entry.name,
+				ok: false,
+				summary: withoutName(message.split('\n')[0]!, entry.name),
+				detail: message,
+			};
 			const hint = hintFor(message);
 			if (hint) diagnosis.hint = hint;
 			results.set(entry.name, diagnosis);

@@ -17,6 +17,9 @@ import type { EraMemory } from '../manager/defaultConnector';
 import type { ProtocolEra } from '../protocol/client';
 import { userCacheDir } from './cacheDir';
 
+/** The file's format: 2 since the era policy prefers 2025-11-25 for servers that speak both eras. */
+const FORMAT_VERSION = 2;
+
 /** Entries kept at most; the oldest go first (a file of a few KB whatever the user runs). */
 const MAX_ENTRIES = 500;
 
@@ -51,10 +54,14 @@ export class FileEraCache implements EraMemory {
 		this.entries = new Map();
 		try {
 			const parsed: unknown = JSON.parse(readFileSync(this.file, 'utf8'));
-			const eras = typeof parsed === 'object' && parsed !== null ? (parsed as { eras?: unknown }).eras : undefined;
-			if (typeof eras === 'object' && eras !== null) {
-				for (const [id, era] of Object.entries(eras as Record<string, unknown>)) {
-					if (era === 'legacy' || era === 'modern') this.entries.set(id, era);
+			const file =
+				typeof parsed === 'object' && parsed !== null ? (parsed as { version?: unknown; eras?: unknown }) : {};
+			// Before version 2, 'modern' meant "speaks 2026-07-28"; now it means "needed it" (see planConnect): a server
+			// that speaks both eras is asked with initialize again, and remembered anew.
+			const current = file.version === FORMAT_VERSION;
+			if (typeof file.eras === 'object' && file.eras !== null) {
+				for (const [id, era] of Object.entries(file.eras as Record<string, unknown>)) {
+					if (era === 'legacy' || (era === 'modern' && current)) this.entries.set(id, era);
 				}
 			}
 		} catch {
@@ -68,7 +75,10 @@ export class FileEraCache implements EraMemory {
 			mkdirSync(path.dirname(this.file), { recursive: true });
 			// Written aside and renamed, so two runs at once never leave a half-written file.
 			const temporary = `${this.file}.${process.pid}.tmp`;
-			writeFileSync(temporary, `${JSON.stringify({ version: 1, eras: Object.fromEntries(this.entries ?? []) })}\n`);
+			writeFileSync(
+				temporary,
+				`${JSON.stringify({ version: FORMAT_VERSION, eras: Object.fromEntries(this.entries ?? []) })}\n`,
+			);
 			renameSync(temporary, this.file);
 		} catch {
 			// A read-only home or a full disk: the next run probes again, nothing else changes.

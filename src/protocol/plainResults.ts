@@ -152,3 +152,64 @@ export const isPlainListResourceTemplatesResult = (value: Record<string, unknown
 /** ListPromptsResultSchema. */
 export const isPlainListPromptsResult = (value: Record<string, unknown>): boolean =>
 	isPlainPage(value, 'prompts', isPlainPrompt);
+
+/**
+ * True when `value` passes CallToolResultSchema as it is: content an array of objects with a string `type`,
+ * structuredContent and _meta objects when present, isError a boolean when present. Unknown fields pass, as there.
+ */
+export function isPlainCallToolResult(value: Record<string, unknown>): boolean {
+	const content = value.content;
+	if (!Array.isArray(content)) {
+		return false;
+	}
+	for (let i = 0; i < content.length; i++) {
+		const block: unknown = content[i];
+		if (!isRecord(block) || typeof block.type !== 'string') {
+			return false;
+		}
+	}
+	const { structuredContent, isError, _meta } = value;
+	return (
+		(structuredContent === undefined || isRecord(structuredContent)) &&
+		(isError === undefined || typeof isError === 'boolean') &&
+		(_meta === undefined || isRecord(_meta))
+	);
+}
+
+function isPlainTool(tool: unknown): boolean {
+	if (!isRecord(tool) || typeof tool.name !== 'string' || !isRecord(tool.inputSchema)) return false;
+	if (
+		!optionalString(tool.title) ||
+		!optionalString(tool.description) ||
+		!optionalRecord(tool.outputSchema) ||
+		!optionalRecord(tool._meta)
+	)
+		return false;
+	const annotations = tool.annotations;
+	if (annotations !== undefined) {
+		if (!isRecord(annotations) || !optionalString(annotations.title)) return false;
+		if (
+			!optionalBoolean(annotations.readOnlyHint) ||
+			!optionalBoolean(annotations.destructiveHint) ||
+			!optionalBoolean(annotations.idempotentHint) ||
+			!optionalBoolean(annotations.openWorldHint)
+		)
+			return false;
+	}
+	const execution = tool.execution;
+	if (execution !== undefined && !(isRecord(execution) && optionalString(execution.taskSupport))) return false;
+	return isPlainIcons(tool.icons);
+}
+
+/**
+ * True when `value` passes ListToolsResultSchema as it is (the same checks, field by field, without zod's copy of
+ * every tool: a list of 1,000 tools is the one large result a client parses at start-up). Unknown fields pass.
+ */
+export function isPlainListToolsResult(value: Record<string, unknown>): boolean {
+	const tools = value.tools;
+	if (!Array.isArray(tools) || !optionalString(value.nextCursor) || !optionalRecord(value._meta)) return false;
+	for (let i = 0; i < tools.length; i++) {
+		if (!isPlainTool(tools[i])) return false;
+	}
+	return true;
+}

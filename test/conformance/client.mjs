@@ -23,6 +23,14 @@ if (!serverUrl) {
 	process.exit(2);
 }
 
+/**
+ * The spec version the scenario runs at (the suite sets MCP_CONFORMANCE_PROTOCOL_VERSION). A 2026-07-28 scenario is
+ * pinned to it, as a user pins a server they want in that era: `auto` sends `initialize` first (see planConnect), which
+ * the suite's 2026-07-28 mock records as a message of an older spec. Older scenarios run with `auto`.
+ */
+const harnessVersion = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION;
+const modernPin = harnessVersion === '2026-07-28' ? harnessVersion : undefined;
+
 const logger = core.consoleLogger(process.env.CONFORMANCE_LOG_LEVEL ?? 'debug', '[client] ');
 
 /** Per scenario, the OAuth settings a user would put into the server's `oauth` block. */
@@ -106,6 +114,7 @@ async function main() {
 			logger,
 			auth,
 			timeoutMs: 20_000,
+			protocolVersion: modernPin,
 			handlers: {
 				roots: () => [{ uri: 'file:///conformance', name: 'conformance' }],
 				elicitation: async (params) => {

@@ -4,10 +4,14 @@
 // and the exit code.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { modernStdio } from '../fixtures/modernFixture';
 
 const cli = join(process.cwd(), 'dist/cli.js');
 const everything = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -244,6 +248,31 @@ test('doctor names each problem in plain words: a command not on PATH, a crash w
 	);
 });
 
+test('doctor on a server that wants sign-in names it once and shows its whole URL (issue 31)', async () => {
+	const server = createServer((_req, res) => {
+		res.writeHead(401, { 'www-authenticate': 'Bearer realm="team"' }).end();
+	});
+	server.listen(0, '127.0.0.1');
+	await once(server, 'listening');
+	try {
+		const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/team/a/mcp`;
+		const dir = workspace({ '.vscode/mcp.json': { servers: { remote: { type: 'http', url } } } });
+		const result = await run(['doctor'], dir);
+		assert.equal(result.code, 1);
+		const line = result.stdout.split('\n').find((l) => l.startsWith('✗ remote'));
+		assert.ok(line, result.stdout);
+		assert.doesNotMatch(line, /remote: remote:/, 'the server is named once');
+		assert.match(
+			line,
+			new RegExp(`^✗ remote: the server at ${url.replace(/[.]/g, '\\.')} needs authorization \\(HTTP 401\\)`),
+		);
+		assert.match(result.stdout, /The server wants you to sign in/);
+	} finally {
+		server.closeAllConnections();
+		server.close();
+	}
+});
+
 test('servers shows what each server would run without starting anything', async () => {
 	const pidFile = join(scratch, 'servers-pids.txt');
 	const dir = workspace({
@@ -290,7 +319,7 @@ test('envFile is read relative to the workspace folder; values in env win', asyn
 	assert.match(result.stderr, /Server 'fixture': field "envFile": cannot read \S+nope\.env/);
 });
 
-test("a later run remembers the server's protocol era (no server/discover probe) and reuses the compiled code; neither cache holds the configuration", async () => {
+test("a later run remembers the server's protocol era (a 2026-07-28 server gets no initialize again) and reuses the compiled code; neither cache holds the configuration", async () => {
 	const cache = join(scratch, 'cache-eras');
 	const env = { XDG_CACHE_HOME: cache };
 	const secret = 'sk-do-not-write-me';
@@ -299,7 +328,8 @@ test("a later run remembers the server's protocol era (no server/discover probe)
 	});
 	const first = await run(['list', '--verbose'], dir, env);
 	assert.equal(first.code, 0, first.stderr);
-	assert.match(first.stderr, /"method":"server\/discover"/, 'the first run probes');
+	// The era policy of auto: initialize first over stdio; a server that answers it is not probed.
+	assert.doesNotMatch(first.stderr, /"method":"server\/discover"/, 'a legacy server is not probed');
 	const folder = join(cache, 'mcp-switchboard');
 	// Found by name, not by sorted position: the code cache's name carries a hash of the bundle, which may sort either
 	// side of cli-eras.json.
@@ -319,13 +349,25 @@ test("a later run remembers the server's protocol era (no server/discover probe)
 	assert.doesNotMatch(second.stderr, /server\/discover/, 'the second run goes straight to initialize');
 	assert.match(second.stderr, /"method":"initialize"/);
 	assert.equal(second.stdout, first.stdout);
+	// A server that speaks only 2026-07-28 refuses initialize the first time; the next run probes at once.
+	const modernDir = workspace({ '.vscode/mcp.json': { servers: { modern: modernStdio() } } });
+	const modernFirst = await run(['list', '--verbose'], modernDir, env);
+	assert.equal(modernFirst.code, 0, modernFirst.stderr);
+	assert.match(modernFirst.stderr, /"method":"initialize"/);
+	assert.match(modernFirst.stderr, /"method":"server\/discover"/);
+	assert.match(readFileSync(join(folder, 'cli-eras.json'), 'utf8'), /"modern"/);
+	const modernSecond = await run(['list', '--verbose'], modernDir, env);
+	assert.equal(modernSecond.code, 0, modernSecond.stderr);
+	assert.doesNotMatch(modernSecond.stderr, /"method":"initialize"/, 'remembered as modern: no initialize');
+	assert.match(modernSecond.stderr, /"method":"server\/discover"/);
+	assert.equal(modernSecond.stdout, modernFirst.stdout);
 	// Damaged caches are ignored and replaced: garbage in both files, and the run works (and probes again).
 	writeFileSync(join(folder, 'cli-eras.json'), '{ not json');
 	writeFileSync(join(folder, codeCache), 'not compiled code');
 	const third = await run(['list', '--verbose'], dir, env);
 	assert.equal(third.code, 0, third.stderr);
 	assert.equal(third.stdout, first.stdout);
-	assert.match(third.stderr, /"method":"server\/discover"/);
+	assert.match(third.stderr, /"method":"initialize"/);
 	assert.notEqual(
 		readFileSync(join(folder, codeCache), 'utf8'),
 		'not compiled code',

@@ -1,6 +1,8 @@
 // A real 2026-07-28 server nobody here wrote: the Python SDK's MCPServer (`mcp` 2.3.0), over stdio, stateful and
-// stateless Streamable HTTP. The client detects the era, talks per-request metadata without a handshake, answers
-// input_required (multi round-trip) with its elicitation and roots handlers, and still talks 2025-11-25 when pinned.
+// stateless Streamable HTTP. It speaks both eras. In 2026-07-28 the client talks per-request metadata without a
+// handshake and answers input_required (multi round-trip) with its elicitation and roots handlers; by default (auto)
+// it talks 2025-11-25 where that era has a back-channel (stdio, stateful HTTP), so `ctx.elicit` reaches the user, and
+// 2026-07-28 over stateless HTTP, where 2025-11-25 has none.
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
@@ -48,6 +50,14 @@ function elicitations(answer: 'accept' | 'decline' = 'accept') {
 			},
 		} satisfies ClientOptions['handlers'],
 	};
+}
+
+/**
+ * Pinned to 2026-07-28, the era these tests are about: auto picks 2025-11-25 over stdio and stateful HTTP, and over
+ * stateless HTTP sends initialize before it probes (see the auto tests at the end).
+ */
+function modernOver(_where: 'stdio' | 'stateless' | 'stateful'): ClientOptions {
+	return { protocolVersion: '2026-07-28' };
 }
 
 async function open(
@@ -99,11 +109,11 @@ function sent(logger: MemoryLogger, method: string): Array<{ id: number; params:
 }
 
 for (const where of ['stdio', 'stateless', 'stateful'] as const) {
-	describe(`the Python SDK's MCPServer over ${where === 'stdio' ? 'stdio' : `${where} Streamable HTTP`}, detected as 2026-07-28`, () => {
+	describe(`the Python SDK's MCPServer over ${where === 'stdio' ? 'stdio' : `${where} Streamable HTTP`} in 2026-07-28`, () => {
 		test('no handshake: server/discover, then every request carries version, capabilities and client info in _meta', async () => {
 			const { handlers } = elicitations();
 			// The interpreter's start-up can take longer than the default probe timeout on a busy machine (that path has its own test).
-			const { client, logger } = await open(where, { handlers, probeTimeoutMs: 120_000 });
+			const { client, logger } = await open(where, { handlers, probeTimeoutMs: 120_000, ...modernOver(where) });
 			assert.equal(client.era, 'modern');
 			assert.equal(client.protocolVersion, '2026-07-28');
 			assert.equal(client.serverInfo.name, 'py-peer');
@@ -138,7 +148,7 @@ for (const where of ['stdio', 'stateless', 'stateful'] as const) {
 
 		test('a tool that asks the user (the SDK resolver form) works through input_required: asked once, retried with a new id', async () => {
 			const { asked, handlers } = elicitations('accept');
-			const { client, logger } = await open(where, { handlers });
+			const { client, logger } = await open(where, { handlers, ...modernOver(where) });
 			const result = await client.callTool('greet', {});
 			assert.equal(text(result), 'Hello, Ada!');
 			assert.equal(asked.length, 1);
@@ -151,12 +161,12 @@ for (const where of ['stdio', 'stateless', 'stateful'] as const) {
 			assert.deepEqual(Object.values(responses), [{ action: 'accept', content: { name: 'Ada' } }]);
 
 			const declined = elicitations('decline');
-			const second = await open(where, { handlers: declined.handlers });
+			const second = await open(where, { handlers: declined.handlers, ...modernOver(where) });
 			assert.equal(text(await second.client.callTool('greet', {})), 'No name given (decline).');
 		});
 
 		test('subscriptions/listen: the SDK acknowledges the filter and delivers a tools list change and a resource update', async () => {
-			const { client, logger } = await open(where);
+			const { client, logger } = await open(where, modernOver(where));
 			let toolChanges = 0;
 			const updates: string[] = [];
 			client.onDidChangeTools(() => toolChanges++);
@@ -177,7 +187,7 @@ for (const where of ['stdio', 'stateless', 'stateful'] as const) {
 		});
 
 		test('caching hints: the SDK ttlMs / cacheScope reach the caller of a list and of a read; the Manager serves a second read from its cache', async () => {
-			const { client } = await open(where);
+			const { client } = await open(where, modernOver(where));
 			const hints: unknown[] = [];
 			await client.listTools({ onCacheHints: (h) => hints.push(h) });
 			assert.deepEqual(hints, [{ ttlMs: 600_000, cacheScope: 'public' }]);
@@ -194,8 +204,8 @@ for (const where of ['stdio', 'stateless', 'stateful'] as const) {
 			try {
 				const config =
 					where === 'stdio'
-						? { type: 'stdio' as const, command: pythonWithMcp(), args: [pyPeerScript] }
-						: { type: 'http' as const, url: where === 'stateless' ? statelessUrl : statefulUrl };
+						? { type: 'stdio' as const, command: pythonWithMcp(), args: [pyPeerScript], ...modernOver(where) }
+						: { type: 'http' as const, url: where === 'stateless' ? statelessUrl : statefulUrl, ...modernOver(where) };
 				await manager.reconcile([
 					{ name: 'py', config, source: { kind: 'user', label: 'User settings' }, workspaceDefined: false },
 				]);
@@ -211,7 +221,7 @@ for (const where of ['stdio', 'stateless', 'stateful'] as const) {
 
 		test('a tool that asks for the roots gets them through input_required', async () => {
 			const { handlers } = elicitations();
-			const { client } = await open(where, { handlers });
+			const { client } = await open(where, { handlers, ...modernOver(where) });
 			assert.equal(text(await client.callTool('count_roots', {})), '2 roots');
 		});
 	});
@@ -257,10 +267,37 @@ test('pinned to 2025-11-25 over stdio, ctx.elicit reaches the elicitation handle
 });
 
 test('a 2026-07-28 server slower to start than the probe timeout: initialize is refused with a modern error, and the client asks again and goes modern', async () => {
-	const { client, logger } = await open('stdio', { probeTimeoutMs: 1 });
+	// Remembered as modern, so the probe goes first (auto would send initialize first and get 2025-11-25).
+	const { client, logger } = await open('stdio', { probeTimeoutMs: 1, knownEra: 'modern' });
 	assert.equal(client.era, 'modern');
 	assert.equal(sent(logger, 'initialize').length, 1);
 	assert.ok(sent(logger, 'server/discover').length >= 2);
 	assert.equal(logger.find('slow to answer server/discover').length, 1);
 	assert.equal(text(await client.callTool('add', { a: 1, b: 2 })), '3');
+});
+
+for (const where of ['stdio', 'stateful'] as const) {
+	test(`auto over ${where === 'stdio' ? 'stdio' : 'stateful Streamable HTTP'}: 2025-11-25, and a tool that asks with ctx.elicit gets the user's answer (issue 31)`, async () => {
+		const { asked, handlers } = elicitations('accept');
+		const { client, logger } = await open(where, { handlers });
+		assert.equal(client.era, 'legacy');
+		assert.equal(client.protocolVersion, '2025-11-25');
+		assert.equal(sent(logger, 'server/discover').length, 0, 'initialize was answered with a back-channel: no probe');
+		assert.equal(text(await client.callTool('greet_ctx', {})), 'Hello, Ada!');
+		assert.equal(asked.length, 1);
+		assert.equal(asked[0]?.message, 'What is your name?');
+		// The SDK's resolver form asks the same way in this era: elicitation/create mid-call.
+		assert.equal(text(await client.callTool('greet', {})), 'Hello, Ada!');
+		assert.equal(asked.length, 2);
+	});
+}
+
+test('auto over stateless Streamable HTTP: initialize gives no session, so the probe follows and 2026-07-28 is used', async () => {
+	const { handlers } = elicitations('accept');
+	const { client, logger } = await open('stateless', { handlers });
+	assert.equal(client.era, 'modern');
+	assert.equal(sent(logger, 'initialize').length, 1);
+	assert.equal(sent(logger, 'notifications/initialized').length, 0);
+	assert.equal(logger.find('no session').length, 1);
+	assert.equal(text(await client.callTool('greet', {})), 'Hello, Ada!');
 });

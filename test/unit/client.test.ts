@@ -51,8 +51,8 @@ test('the handshake offers 2025-11-25, sends initialized after the answer, and e
 	assert.deepEqual(init?.params?.capabilities, {});
 	await flush();
 	const order = server.received.map((m) => ('method' in m ? m.method : 'response'));
-	// The server/discover probe comes first; the fake server answers it MethodNotFound, as a legacy server does.
-	assert.deepEqual(order, ['server/discover', 'initialize', 'notifications/initialized']);
+	// The era policy of auto: initialize first over stdio (it has a back-channel), no server/discover once answered.
+	assert.deepEqual(order, ['initialize', 'notifications/initialized']);
 	assert.equal(client.era, 'legacy');
 	assert.equal(client.protocolVersion, '2025-11-25');
 	assert.equal(client.serverInfo.title, 'Server');
@@ -61,15 +61,15 @@ test('the handshake offers 2025-11-25, sends initialized after the answer, and e
 	assert.equal(client.instructions, 'Use the echo tool.');
 	assert.equal(client.name, 'fake');
 	assert.equal(client.transportKind, 'stdio');
-	// The probe's header version, none for initialize, then the negotiated one.
-	assert.deepEqual(pair.client.protocolVersions, ['2026-07-28', undefined, '2025-11-25']);
+	// Only the negotiated version reaches the transport (no probe's version before it).
+	assert.deepEqual(pair.client.protocolVersions, ['2025-11-25']);
 });
 
 for (const version of SUPPORTED_PROTOCOL_VERSIONS) {
 	test(`a server answering protocol ${version} is accepted`, async () => {
 		const { client, pair } = await connect({ server: { protocolVersion: version } });
 		assert.equal(client.protocolVersion, version);
-		assert.deepEqual(pair.client.protocolVersions, ['2026-07-28', undefined, version]);
+		assert.deepEqual(pair.client.protocolVersions, [version]);
 	});
 }
 
@@ -169,7 +169,7 @@ test('methods the server did not advertise fail with CapabilityMissing without b
 	await client.ping();
 	await flush();
 	const sent = server.received.filter((m) => 'method' in m).map((m) => ('method' in m ? m.method : ''));
-	assert.deepEqual(sent, ['server/discover', 'initialize', 'notifications/initialized', 'ping']);
+	assert.deepEqual(sent, ['initialize', 'notifications/initialized', 'ping']);
 });
 
 test('list methods follow nextCursor to the end', async () => {

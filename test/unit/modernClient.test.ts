@@ -59,7 +59,8 @@ const elicitAda: ClientOptions['handlers'] = {
 };
 
 test('a modern server: server/discover only, no initialize; identity, capabilities and instructions come from it', async () => {
-	const { server, client, pair } = await connect((s) => modernServer(s), { handlers: elicitAda });
+	// Remembered as modern (it needed 2026-07-28 before): the probe goes first, as the spec describes.
+	const { server, client, pair } = await connect((s) => modernServer(s), { handlers: elicitAda, knownEra: 'modern' });
 	assert.equal(client.era, 'modern');
 	assert.equal(client.protocolVersion, V);
 	assert.deepEqual(client.supportedVersions, [V]);
@@ -81,6 +82,30 @@ test('a modern server: server/discover only, no initialize; identity, capabiliti
 		'no log level unless asked: the server then sends no log messages',
 	);
 	assert.deepEqual(pair.client.protocolVersions, [V]);
+});
+
+test('auto: a server that speaks only 2026-07-28 refuses initialize, then answers server/discover; no initialized is sent', async () => {
+	const { server, client, logger } = await connect((s) => modernServer(s), { handlers: elicitAda });
+	assert.equal(client.era, 'modern');
+	assert.equal(client.protocolVersion, V);
+	const order = server.received.map((m) => ('method' in m ? m.method : 'response'));
+	assert.deepEqual(order, ['initialize', 'server/discover']);
+	assert.equal(server.notifications('notifications/initialized').length, 0);
+	assert.equal(logger.find('initialize failed').length, 1);
+});
+
+test('auto: a server that answers initialize with 2026-07-28 is probed and spoken to in 2026-07-28', async () => {
+	const { server, client } = await connect((s) =>
+		modernServer(s).on('initialize', () => ({
+			protocolVersion: V,
+			capabilities: {},
+			serverInfo: { name: 'echoes-the-newest', version: '1' },
+		})),
+	);
+	assert.equal(client.era, 'modern');
+	assert.equal(client.serverInfo.name, 'modern-fake');
+	assert.equal(server.requests('server/discover').length, 1);
+	assert.equal(server.notifications('notifications/initialized').length, 0);
 });
 
 test('every request carries the metadata; a progress token is kept beside it; a result names a new server version', async () => {
@@ -126,17 +151,19 @@ test('the log level travels in _meta (logging/setLevel is gone in 2026-07-28); p
 
 test('the probe answered -32022 with a common version: discover again with it, never initialize', async () => {
 	let first = true;
-	const { server, client } = await connect((s) =>
-		modernServer(s).on('server/discover', (params) => {
-			if (first) {
-				first = false;
-				throw new McpError(-32022, 'Unsupported protocol version', {
-					supported: ['2027-01-01', V],
-					requested: (params._meta as Record<string, unknown>)[META_VERSION],
-				});
-			}
-			return { resultType: 'complete', supportedVersions: [V], capabilities: { tools: {} } };
-		}),
+	const { server, client } = await connect(
+		(s) =>
+			modernServer(s).on('server/discover', (params) => {
+				if (first) {
+					first = false;
+					throw new McpError(-32022, 'Unsupported protocol version', {
+						supported: ['2027-01-01', V],
+						requested: (params._meta as Record<string, unknown>)[META_VERSION],
+					});
+				}
+				return { resultType: 'complete', supportedVersions: [V], capabilities: { tools: {} } };
+			}),
+		{ knownEra: 'modern' },
 	);
 	assert.equal(client.era, 'modern');
 	assert.equal(server.requests('server/discover').length, 2);
@@ -177,18 +204,20 @@ test('a server that lies in server/discover (lists 2026-07-28, then supports onl
 
 test('server/discover listing no version in common fails connect naming both sides; a legacy one listed means initialize', async () => {
 	await assert.rejects(
-		connect((s) => modernServer(s, { supportedVersions: ['2099-01-01'] })),
+		connect((s) => modernServer(s, { supportedVersions: ['2099-01-01'] }), { knownEra: 'modern' }),
 		isMcpError(
 			ErrorCode.ProtocolViolation,
 			/fake: server\/discover lists protocol versions 2099-01-01; this client speaks 2026-07-28, 2025-11-25/,
 		),
 	);
-	const { client, server } = await connect((s) =>
-		modernServer(s, { supportedVersions: ['2025-06-18'] }).on('initialize', (params) => ({
-			protocolVersion: params.protocolVersion,
-			capabilities: {},
-			serverInfo: { name: 'dual', version: '1' },
-		})),
+	const { client, server } = await connect(
+		(s) =>
+			modernServer(s, { supportedVersions: ['2025-06-18'] }).on('initialize', (params) => ({
+				protocolVersion: params.protocolVersion,
+				capabilities: {},
+				serverInfo: { name: 'dual', version: '1' },
+			})),
+		{ knownEra: 'modern' },
 	);
 	assert.equal(client.era, 'legacy');
 	assert.equal(client.protocolVersion, '2025-06-18');

@@ -66,7 +66,14 @@ async function connect(
 	const listens = modernListenServer(server, ack);
 	const logger = new MemoryLogger('debug');
 	const clock = new ManualClock();
-	const client = await McpClient.connect(pair.client, { name: 'fake', logger, listen: { clock }, ...options });
+	// These servers answer initialize too: pinned to 2026-07-28, the era under test (auto would pick 2025-11-25).
+	const client = await McpClient.connect(pair.client, {
+		name: 'fake',
+		logger,
+		listen: { clock },
+		protocolVersion: '2026-07-28',
+		...options,
+	});
 	return { server, client, listens, logger, clock };
 }
 
@@ -184,7 +191,12 @@ test('an acknowledgment without the resource rejects subscribe naming the server
 	});
 	const logger = new MemoryLogger('debug');
 	const clock = new ManualClock();
-	const old = await McpClient.connect(pair.client, { name: 'old', logger, listen: { clock } });
+	const old = await McpClient.connect(pair.client, {
+		name: 'old',
+		logger,
+		listen: { clock },
+		protocolVersion: '2026-07-28',
+	});
 	old.listenForChanges({ tools: true });
 	await assert.rejects(
 		old.subscribe('file:///c.txt'),
@@ -207,6 +219,7 @@ test('a listen never acknowledged is given up after the ack timeout, cancelled, 
 		name: 'quiet',
 		logger,
 		listen: { clock, ackTimeoutMs: 5_000 },
+		protocolVersion: '2026-07-28',
 	});
 	client.listenForChanges({ prompts: true });
 	await settle();

@@ -42,9 +42,11 @@ async function connect(setup: (server: FakeServer) => void, options: ClientOptio
 		_meta: { 'io.modelcontextprotocol/serverInfo': { name: 'fake26', version: '1' } },
 	}));
 	setup(server);
+	// The fake server answers initialize too: pinned to 2026-07-28, the era of the tasks extension.
 	const client = await McpClient.connect(pair.client, {
 		name: 'fake26',
 		logger: new MemoryLogger('debug'),
+		protocolVersion: '2026-07-28',
 		...options,
 	});
 	return { server, client };

@@ -113,3 +113,29 @@ export function serverInfoOf(result: Record<string, unknown>): Implementation | 
 	}
 	return undefined;
 }
+
+/** A modern server's error, made to say what to do where the code means something to the user; others as they are. */
+export function explainModernError(name: string, error: unknown, method: string): unknown {
+	if (!(error instanceof McpError)) return error;
+	switch (error.code) {
+		case ModernErrorCode.MissingRequiredClientCapability: {
+			const required = (error.data as { requiredCapabilities?: unknown } | undefined)?.requiredCapabilities;
+			const names = typeof required === 'object' && required !== null ? Object.keys(required).join(', ') : 'unnamed';
+			return new McpError(
+				error.code,
+				`${name} refused ${method}: it needs client capabilities this client did not declare (${names}): ${error.message}`,
+				error.data,
+				{ cause: error },
+			);
+		}
+		case ModernErrorCode.HeaderMismatch:
+			return new McpError(
+				error.code,
+				`${name} refused ${method}: its HTTP headers did not match the body: ${error.message}`,
+				error.data,
+				{ cause: error },
+			);
+		default:
+			return error;
+	}
+}

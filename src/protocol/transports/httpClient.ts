@@ -266,7 +266,7 @@ export class HttpClient {
 	private noCredentials(req: HttpRequest, status: number, wwwAuthenticate: string | undefined): McpError {
 		return new McpError(
 			ErrorCode.Unauthorized,
-			`${this.options.name}: the server at ${safeUrl(req.url.origin)} needs authorization (HTTP ${status}); configure credentials (an Authorization header or OAuth)`,
+			`${this.options.name}: the server at ${safeUrl(req.url)} needs authorization (HTTP ${status}); configure credentials (an Authorization header or OAuth)`,
 			{ status, wwwAuthenticate },
 		);
 	}

@@ -10,6 +10,7 @@ import {
 	type RequestId,
 } from '../jsonrpc';
 import { isLocalFailure, McpError } from '../mcpError';
+import { isModernError } from '../modern/requestMeta';
 import { standardHeaders } from '../modern/httpHeaders';
 import { isModernVersion } from '../protocolConstants';
 import {
@@ -191,9 +192,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 		}
 
 		if (isInitialize && this.options.fallbackToSse && (status === 400 || status === 404 || status === 405)) {
-			// Kept for the error message, in case this is a Streamable HTTP server refusing the request itself.
-			const reply = `HTTP ${status} (${headerValue(res, 'content-type') ?? 'no content type'}): ${await peekBody(res)}`;
-			return this.fallBack(message, reply);
+			return this.refusedInitialize(message, res);
 		}
 		// Only a 404 or a 400 can say the session is gone: no await on the way of every other answer.
 		if (sentSessionId !== undefined && (status === 404 || status === 400)) {
@@ -645,6 +644,33 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 		);
 		void this.shutdown(error, false);
 		return error;
+	}
+
+	/**
+	 * A 4xx to initialize: an HTTP+SSE server (2024-11-05) answers so, and gets the fallback; but an error of 2026-07-28
+	 * in the body (-32020..-32022) is a Streamable HTTP server that speaks only that era refusing initialize, and goes
+	 * to the client as that error, which then probes with server/discover.
+	 */
+	private async refusedInitialize(message: JsonRpcMessage, res: IncomingMessage): Promise<void> {
+		const status = res.statusCode ?? 0;
+		const body = await readBody(res, 64 * 1024, `${this.name}: initialize`).catch(() => Buffer.alloc(0));
+		let parsed: unknown;
+		try {
+			parsed = JSON.parse(body.toString('utf8'));
+		} catch {
+			parsed = undefined;
+		}
+		const refusal = isFailure(parsed)
+			? new McpError(
+					parsed.error.code,
+					`${this.name}: ${parsed.error.message} (HTTP ${status} to initialize)`,
+					parsed.error.data,
+				)
+			: undefined;
+		if (isModernError(refusal)) throw refusal;
+		// Kept for the error message, in case this is a Streamable HTTP server refusing the request itself.
+		const reply = `HTTP ${status} (${headerValue(res, 'content-type') ?? 'no content type'}): ${describeBytes(body.subarray(0, 200), body.length > 200)}`;
+		return this.fallBack(message, reply);
 	}
 
 	private async fallBack(initialize: JsonRpcMessage, reply: string): Promise<void> {
