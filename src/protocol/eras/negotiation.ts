@@ -6,7 +6,7 @@
  */
 import type { ProtocolEra } from '../clientOptions';
 import { ErrorCode } from '../jsonrpc';
-import { McpError } from '../mcpError';
+import { isLocalFailure, McpError } from '../mcpError';
 import {
 	explainModernError,
 	isModernError,
@@ -261,7 +261,7 @@ export function classifyProbeError(error: unknown, state: ProbeState): ProbeVerd
 	}
 	return {
 		era: 'legacy',
-		timedOut: error instanceof McpError && error.code === ErrorCode.RequestTimeout,
+		timedOut: isLocalFailure(error, 'timeout'),
 		note: `${name}: server/discover failed (${why}): a server from before 2026-07-28; using initialize`,
 	};
 }
