@@ -16,7 +16,10 @@ import { driver, extensionApi, screenshot, test, waitFor } from './harness';
  * it does not apply the context's theme) passed this test from a copy outside node_modules; it and
  * server-system-monitor go here once they are dev dependencies.
  */
-const EXAMPLES = [{ server: 'theme-vanillajs', pkg: '@modelcontextprotocol/server-basic-vanillajs' }];
+const EXAMPLES = [
+	{ server: 'theme-vanillajs', pkg: '@modelcontextprotocol/server-basic-vanillajs' },
+	{ server: 'theme-react', pkg: '@modelcontextprotocol/server-basic-react' },
+];
 const TOOL = 'get-time';
 const THEMES = { dark: 'Default Dark Modern', light: 'Default Light Modern' } as const;
 const AA = 4.5;
