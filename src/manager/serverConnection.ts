@@ -13,6 +13,7 @@ import { isLocalFailure, McpError } from '../protocol/mcpError';
 import { safeUrl } from '../protocol/transports/safeUrl';
 import type { CacheHints, ClientHandlers, ListOptions, McpClient } from '../protocol/client';
 import type { LoggingMessage, Prompt, Resource, ResourceTemplate, Tool } from '../protocol/schema';
+import { MCP_LEVEL_TO_LOG } from './logLevels';
 import { RestartPolicy, type Clock, type RestartDecision, type RestartPolicyOptions } from './backoff';
 import { configHash } from './config';
 import { describeAsWritten } from './trustText';
@@ -132,17 +133,6 @@ function listenForCachedLists(client: McpClient): void {
 		resources: caps.resources !== undefined,
 	});
 }
-
-const mcpLevelToLog: Record<LoggingMessage['level'], 'debug' | 'info' | 'warn' | 'error'> = {
-	debug: 'debug',
-	info: 'info',
-	notice: 'info',
-	warning: 'warn',
-	error: 'error',
-	critical: 'error',
-	alert: 'error',
-	emergency: 'error',
-};
 
 export class ServerConnection implements ServerView {
 	private readonly stateEmitter = new Emitter<ServerState>();
@@ -637,7 +627,7 @@ export class ServerConnection implements ServerView {
 		this.noteDeprecated('logging', 'The server sent log messages (notifications/message)');
 		const text = typeof message.data === 'string' ? message.data : JSON.stringify(message.data);
 		const line = message.logger ? `[${message.logger}] ${text}` : text;
-		this.logger[mcpLevelToLog[message.level] ?? 'info'](line);
+		this.logger[MCP_LEVEL_TO_LOG[message.level] ?? 'info'](line);
 	}
 
 	private markDirty(kind: ListKind, generation: number): void {

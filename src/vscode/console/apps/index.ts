@@ -15,7 +15,8 @@ import { appContent, appResourceUri, APPS_CLIENT_CAPABILITY } from '../../../man
 import type { InvocationRecord } from '../../../manager/invocations';
 import type { Manager } from '../../../manager/manager';
 import { McpError } from '../../../protocol/mcpError';
-import type { CallToolResult, LoggingLevel, Tool } from '../../../protocol/schema';
+import type { CallToolResult, Tool } from '../../../protocol/schema';
+import { MCP_LEVEL_TO_LOG } from '../../../manager/logLevels';
 import { openExternalUrl } from '../../externalUrl';
 import type { ServerLogs } from '../../logs/logging';
 import type { ToolConsent } from '../../tools/consent';
@@ -45,17 +46,6 @@ export interface AppViewsDeps {
 
 /** Calls a person made that open their tool's app (not a model's: chat and the gateway have their own UI). */
 const OPENING_ORIGINS = new Set<InvocationRecord['origin']>(['palette', 'history', 'file']);
-
-const LOG_LEVELS: Record<LoggingLevel, 'debug' | 'info' | 'warn' | 'error'> = {
-	debug: 'debug',
-	info: 'info',
-	notice: 'info',
-	warning: 'warn',
-	error: 'error',
-	critical: 'error',
-	alert: 'error',
-	emergency: 'error',
-};
 
 /** The schemes of the documents a call's result opens in (tools/resultDocument.ts, the Call History's JSON). */
 const RESULT_SCHEMES = new Set([RESULT_SCHEME, HISTORY_SCHEME]);
@@ -190,7 +180,7 @@ export class AppViews implements vscode.Disposable {
 					linkAsked = false;
 				}
 			},
-			log: (level, text) => logs.channel(server)[LOG_LEVELS[level]](`app ${run.app.uri}: ${text}`),
+			log: (level, text) => logs.channel(server)[MCP_LEVEL_TO_LOG[level]](`app ${run.app.uri}: ${text}`),
 			sizeChanged: (size) => panel.resize(size),
 			requestTeardown: () => {
 				logs.channel(server).info(`app ${run.app.uri}: asked to be closed`);
