@@ -19,6 +19,7 @@ import { driver, extensionApi, screenshot, test, waitFor } from './harness';
 const EXAMPLES = [
 	{ server: 'theme-vanillajs', pkg: '@modelcontextprotocol/server-basic-vanillajs' },
 	{ server: 'theme-react', pkg: '@modelcontextprotocol/server-basic-react' },
+	{ server: 'theme-vue', pkg: '@modelcontextprotocol/server-basic-vue' },
 ];
 const TOOL = 'get-time';
 const THEMES = { dark: 'Default Dark Modern', light: 'Default Light Modern' } as const;
