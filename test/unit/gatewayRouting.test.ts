@@ -114,8 +114,8 @@ test('servers whose names sanitise alike get distinct prompt names in the gatewa
 	const running = { kind: 'running' } as const;
 	const summary = { name: 'summary', description: 'Summarise the notes' };
 	const servers = [
-		{ name: 'team notes', state: running, prompts: [summary] },
-		{ name: 'team.notes', state: running, prompts: [summary] },
+		{ name: 'team notes', state: running, prompts: [summary], source: { kind: 'user' } },
+		{ name: 'team.notes', state: running, prompts: [summary], source: { kind: 'user' } },
 	];
 	const none = () => ({ dispose: () => undefined });
 	const manager = {

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
+	initializeFailureIsFinal,
 	checkInitializeAnswer,
 	classifyDiscover,
 	classifyInitialize,
@@ -244,4 +245,17 @@ test('classifyInitialize: the era policy on an answer to initialize', () => {
 		assert.equal(verdict.era, era, why);
 		if (legacyOtherwise !== undefined) assert.equal(verdict.legacyOtherwise, legacyOtherwise, why);
 	}
+});
+
+test('an initialize that failed to sign in or was cancelled ends the connection; a refusal leads to the probe', () => {
+	const rows: [unknown, boolean, boolean, string][] = [
+		[new McpError(ErrorCode.Unauthorized, 'OAuth for srv: token request failed'), false, true, 'a failed sign-in'],
+		[new McpError(ErrorCode.RequestCancelled, 'Cancelled'), false, true, 'a cancel'],
+		[new McpError(ErrorCode.ProtocolViolation, 'bad answer'), false, true, 'an answer this client cannot take'],
+		[new Error('boom'), false, true, 'no McpError'],
+		[new McpError(ErrorCode.MethodNotFound, 'Method not found'), true, true, 'the connection closed'],
+		[new McpError(ErrorCode.MethodNotFound, 'Method not found'), false, false, 'a server refusing initialize'],
+		[new McpError(-32020, 'Unsupported protocol version'), false, false, 'a 2026-07-28 server refusing it'],
+	];
+	for (const [error, closed, final, why] of rows) assert.equal(initializeFailureIsFinal(error, closed), final, why);
 });

@@ -156,11 +156,17 @@ export function classifyInitialize(answer: InitializeAnswer): InitializeVerdict 
 
 /**
  * After an `initialize` that `probeIfRefused` allowed to fail: true when its error ends the connection (the
- * connection closed, a thrown value that is no McpError, an answer this client cannot take), false when the probe
- * should follow.
+ * connection closed, a thrown value that is no McpError, an answer this client cannot take, a failed sign-in, a
+ * cancel), false when the probe should follow.
  */
 export function initializeFailureIsFinal(error: unknown, closed: boolean): boolean {
-	return closed || !(error instanceof McpError) || error.code === ErrorCode.ProtocolViolation;
+	if (closed || !(error instanceof McpError)) return true;
+	// A failed sign-in or a cancel is no refusal of `initialize`: probing would only sign in (and fail) again.
+	return (
+		error.code === ErrorCode.ProtocolViolation ||
+		error.code === ErrorCode.Unauthorized ||
+		error.code === ErrorCode.RequestCancelled
+	);
 }
 
 /**
