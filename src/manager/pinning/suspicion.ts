@@ -85,7 +85,7 @@ function median(values: readonly number[]): number {
 }
 
 /** What looks suspicious in `tool`, compared with `peers` (its server's other tools) for length. Empty: nothing. */
-export function suspicionsOf(tool: Tool, peers: readonly Tool[] = []): Suspicion[] {
+export function suspicionsOf(tool: Tool, peers: readonly Tool[] | (() => readonly Tool[]) = []): Suspicion[] {
 	const text = modelText(tool);
 	const found: Suspicion[] = [];
 	for (const { pattern, what } of HIDDEN) {
@@ -95,8 +95,12 @@ export function suspicionsOf(tool: Tool, peers: readonly Tool[] = []): Suspicion
 	for (const { pattern, what } of INSTRUCTIONS)
 		if (pattern.test(text)) found.push({ kind: 'model-instructions', detail: what });
 	const length = tool.description?.length ?? 0;
-	const others = median(peers.filter((peer) => peer.name !== tool.name).map((peer) => peer.description?.length ?? 0));
-	if (length >= LONG_MIN && others > 0 && length > others * LONG_FACTOR)
+	// The peers' median only for a long description: a tree of 5,000 tools asks for every row, and the median of all
+	// the others per row would make it quadratic.
+	if (length < LONG_MIN) return found;
+	const all = typeof peers === 'function' ? peers() : peers;
+	const others = median(all.filter((peer) => peer.name !== tool.name).map((peer) => peer.description?.length ?? 0));
+	if (others > 0 && length > others * LONG_FACTOR)
 		found.push({
 			kind: 'long-description',
 			detail: `a description of ${length} characters, ${Math.round(length / others)}× its server's usual ${others}`,

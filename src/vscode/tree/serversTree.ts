@@ -492,7 +492,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 				item.id = `server/${element.server}/tools/${tool.name}`;
 				const badges = toolBadges(tool);
 				// A definition that hides text or instructs the model (manager/pinning/suspicion.ts) says what was found.
-				const peers = this.manager.get(element.server)?.tools.map((named) => named.tool);
+				const peers = () => this.manager.get(element.server)?.tools.map((named) => named.tool) ?? [];
 				const suspicion = suspicionText(suspicionsOf(tool, peers));
 				const flag = suspicion ? `suspicious: ${suspicion}` : undefined;
 				item.description = [flag, ...badges, taskBadge(tool), firstLine(tool.description)].filter(Boolean).join(' · ');
