@@ -490,7 +490,9 @@ test('Add Server: a command line and a name write the setting, and the server st
 	const previous = config.inspect<Record<string, unknown>>('servers')?.globalValue;
 	const view = a.manager.get(SERVER);
 	assert.ok(view?.config.type === 'stdio');
-	const commandLine = [view.config.command, ...(view.config.args ?? [])]
+	// The same server program without its `stdio` argument (stdio is its default): a launch of its own, since the same
+	// launch defined twice runs once under the first name (manager/configSources.ts).
+	const commandLine = [view.config.command, ...(view.config.args ?? []).filter((arg) => arg !== 'stdio')]
 		.map((w) => (/\s/.test(w) ? `"${w}"` : w))
 		.join(' ');
 	const name = 'added-e2e';
