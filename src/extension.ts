@@ -217,7 +217,11 @@ function createManager(
 	// A server VS Code runs itself is reached through VS Code (vscode/world/connector.ts): one process.
 	const manager: Manager = new Manager(host, {
 		inheritEnvironment: configuration.inheritEnvironment(),
-		connect: worldConnector(host, (server) => manager.get(server)?.source),
+		connect: worldConnector(
+			host,
+			(server) => manager.get(server)?.source,
+			(server) => manager.get(server)?.config,
+		),
 	});
 	context.subscriptions.push(
 		vscode.workspace.onDidChangeConfiguration((e) => {

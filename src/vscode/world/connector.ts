@@ -5,20 +5,28 @@
  *
  * VS Code names the tools after the server's announced `serverInfo.title || serverInfo.name` (its label only when it
  * announces none), which only a connection tells. So the first start of such a server connects once on its own to
- * learn that name, closes that connection as soon as VS Code's tools under the name are found, and goes through VS Code
- * from then on; the name is remembered for the window. When VS Code offers no tools of it (not started there, MCP off
- * in VS Code, the server failing there), the own connection stays: starting every server of VS Code's to find one
- * would run servers the user did not ask for, and VS Code would ask for their inputs itself.
+ * learn that name, closes that connection as soon as VS Code's tools under the name are found (asking VS Code to
+ * start its servers when it has not yet, except for a server with `${input:}` values, whose inputs VS Code would ask
+ * for itself), and goes through VS Code from then on; the name is remembered for the window. When VS Code offers no
+ * tools of it (MCP off in VS Code, the server failing there), the own connection stays.
  */
 import { McpClient } from '../../protocol/client';
 import { createDefaultConnector, oauthFor } from '../../manager/defaultConnector';
 import type { Host } from '../../manager/host';
 import type { Connector, ConnectRequest } from '../../manager/serverConnection';
 import type { ConfigSource } from '../../manager/types';
+import * as vscode from 'vscode';
 import { VsCodeToolsTransport, vscodeToolsOf } from './vscodeToolsTransport';
 
-/** `sourceOf` gives a server's source by name (the Manager's view of it). */
-export function worldConnector(host: Host, sourceOf: (server: string) => ConfigSource | undefined): Connector {
+/**
+ * `sourceOf` gives a server's source by name, `writtenOf` its configuration as written, `${input:}` unresolved (the
+ * Manager's view of it).
+ */
+export function worldConnector(
+	host: Host,
+	sourceOf: (server: string) => ConfigSource | undefined,
+	writtenOf: (server: string) => unknown,
+): Connector {
 	const own = createDefaultConnector(oauthFor(host));
 	/** The announced name of each server VS Code runs, by its label in VS Code. */
 	const announced = new Map<string, string>();
@@ -36,6 +44,12 @@ export function worldConnector(host: Host, sourceOf: (server: string) => ConfigS
 			const names = [info.title || info.name, label];
 			announced.set(label, names[0]!);
 			name = withTools(names);
+			// VS Code lists a server's tools once it has started it; ask it to start its servers, unless this one takes
+			// `${input:}` values: VS Code would ask for them itself, racing Switchboard's own question.
+			if (name === undefined && !JSON.stringify(writtenOf(request.name) ?? null).includes('${input:')) {
+				await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true });
+				name = withTools(names);
+			}
 			if (name === undefined) {
 				request.logger.info(`VS Code offers no tools of '${label}': MCP Switchboard keeps its own connection`);
 				return client;
