@@ -582,6 +582,12 @@ test(
 		await answerQuickPick('Do not open');
 		const answers = await inApp<unknown[]>(`window.__links`);
 		assert.equal(answers?.length, 50, 'every request was answered');
+		// The answered pick can stay on screen for a moment while it closes; then nothing may follow it.
+		await waitFor(async () => (await quickInput()) === undefined, {
+			timeoutMs: 5_000,
+			message: 'the answered link question to close',
+		});
+		await sleep(1000);
 		assert.equal(await quickInput(), undefined, 'no other link question followed');
 	},
 	{ timeoutMs: 90_000 },

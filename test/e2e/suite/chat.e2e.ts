@@ -265,6 +265,8 @@ test(
 		const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-chat-wiper-')), 'server.js');
 		fs.writeFileSync(script, destructiveServer);
 		const name = 'wiper';
+		// An earlier test's server of this name must be gone first, so the calls below reach this one.
+		await waitFor(() => manager.get(name) === undefined, { timeoutMs: 15_000, message: `the earlier '${name}' gone` });
 		const config = vscode.workspace.getConfiguration('mcpSwitchboard');
 		const previous = config.inspect<Record<string, unknown>>('servers')?.globalValue;
 		await config.update(
@@ -321,6 +323,8 @@ test(
 		const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-chat-consent-')), 'server.js');
 		fs.writeFileSync(script, destructiveServer);
 		const name = 'wiper';
+		// An earlier test's server of this name must be gone first, so the calls below reach this one.
+		await waitFor(() => manager.get(name) === undefined, { timeoutMs: 15_000, message: `the earlier '${name}' gone` });
 		const config = vscode.workspace.getConfiguration('mcpSwitchboard');
 		const previous = config.inspect<Record<string, unknown>>('servers')?.globalValue;
 		await config.update(
