@@ -19,7 +19,8 @@ import type {
 	ProtocolEra,
 	ToolTask,
 } from './clientOptions';
-import { JsonRpcConnection, type MessageTap, type RequestOptions } from './connection';
+import { JsonRpcConnection } from './connection';
+import type { MessageTap, RequestOptions } from './connectionOptions';
 import type { ClientEra, EraContext, ServerFacts } from './eras/era';
 import { LegacyEra } from './eras/legacyEra';
 import { negotiateEra } from './eras/negotiate';
@@ -56,7 +57,7 @@ import { TaskRequestor } from './tasks/taskRequestor';
 import { ToolCatalog } from './toolCatalog';
 import type { Transport, TransportKind } from './transports/transport';
 
-export type { MessageTap, RequestOptions } from './connection';
+export type { MessageTap, RequestOptions } from './connectionOptions';
 export type { CacheHints } from './modern/caching';
 export { DEFAULT_CLIENT_INFO, MIN_DISCOVER_AGE_MS } from './clientOptions';
 export type {

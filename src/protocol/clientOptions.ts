@@ -3,7 +3,7 @@
  * own file so that the client's parts (the eras, the negotiation, the tool catalog) can share them without importing
  * the client.
  */
-import type { RequestOptions } from './connection';
+import type { RequestOptions } from './connectionOptions';
 import type { CacheHints } from './modern/caching';
 import type {
 	CallToolResult,
@@ -16,7 +16,7 @@ import type {
 } from './schema';
 import type { Task, TaskMetadata } from './tasks/task';
 import type { TaskHandle } from './tasks/taskHandle';
-import type { Clock } from './connection';
+import type { Clock } from './connectionOptions';
 import type { Logger } from '../common/logger';
 
 /**

@@ -10,6 +10,9 @@
  * Hot-path choices (see shared/notes/performance.md): cheap structural guards from jsonrpc.ts instead of zod on
  * the envelope; one timer for all deadlines, armed for the earliest one; at most one abort listener per caller
  * signal per connection, removed once no request uses that signal.
+ *
+ * Beside it: connectionOptions.ts (its options, callback types and clock), inFlightRequests.ts (what it keeps per
+ * request, both ways) and wireTrace.ts (messages as the trace shows them, secrets redacted).
  */
 import { Emitter, type Event } from '../common/event';
 import { nullLogger, type Logger } from '../common/logger';
@@ -30,229 +33,29 @@ import type { Progress } from './schema';
 import { SlotTable } from '../common/slotTable';
 import type { Transport } from './transports/transport';
 import { errorMessage } from '../common/errors';
-
-/** Options for one outgoing request. */
-export interface RequestOptions {
-	/** Aborting it rejects the request with a RequestCancelled McpError and sends `notifications/cancelled`. */
-	signal?: AbortSignal;
-	/**
-	 * Per-request timeout in ms; default the connection's timeoutMs (60000). `Infinity` disables it, and so does
-	 * anything above 2^31-1 ms (Node's timer limit; such a request simply does not time out).
-	 */
-	timeoutMs?: number;
-	/** Restart the timeout whenever progress arrives. Default true when onProgress is given. */
-	resetTimeoutOnProgress?: boolean;
-	/** With resetTimeoutOnProgress: the most the request may take in all. Default: none. */
-	maxTotalTimeoutMs?: number;
-	/** Receives `notifications/progress` for this request (a progress token is sent only when given). */
-	onProgress?: (progress: Progress) => void;
-	/** Told the request's id as soon as it is assigned (a `subscriptions/listen` is known by its id). */
-	onRequestId?: (id: RequestId) => void;
-	/**
-	 * The incoming request this one serves (a gateway forwarding a call): its cancellation cancels this request as
-	 * `signal` would, without making an AbortSignal. Code that needs a signal uses `signal ?? cancelWith?.signal`.
-	 */
-	cancelWith?: RequestContext;
-}
-
-/**
- * Answers one incoming request. Return the result object (undefined means `{}`), or throw: an McpError is sent
- * as-is, anything else is logged and answered InternalError. `context` aborts (`context.signal`, `context.aborted`)
- * when the peer cancels the request or the connection closes; the answer is then not sent.
- */
-export type RequestHandler = (
-	params: Record<string, unknown> | undefined,
-	context: RequestContext,
-	request: JsonRpcRequest,
-) => unknown;
-
-/**
- * Sees one message on the wire: `out` sent by us, `in` received (possibly malformed: not yet validated). `text` is
- * its JSON as it crossed the wire when the transport has it (stdio both ways), so a tap need not serialise it again;
- * `bytes[start..end)`, when given, the same text as the UTF-8 bytes read (valid only during the call).
- */
-export type MessageTap = (
-	direction: 'in' | 'out',
-	message: unknown,
-	text?: string,
-	bytes?: Uint8Array,
-	start?: number,
-	end?: number,
-) => void;
-
-/** Receives one incoming notification. A throw is logged and otherwise ignored. */
-export type NotificationHandler = (
-	params: Record<string, unknown> | undefined,
-	notification: JsonRpcNotification,
-) => void;
-
-/** Time and a one-shot timer; injectable so tests can drive timeouts without waiting. */
-export interface Clock {
-	now(): number;
-	setTimeout(callback: () => void, ms: number): unknown;
-	clearTimeout(handle: unknown): void;
-}
-
-/** The real clock. Its timer is unref()ed: a pending request alone does not keep the process alive. */
-export const systemClock: Clock = {
-	now: () => Date.now(),
-	setTimeout(callback, ms) {
-		const timer = setTimeout(callback, ms);
-		timer.unref();
-		return timer;
-	},
-	clearTimeout(handle) {
-		clearTimeout(handle as ReturnType<typeof setTimeout>);
-	},
-};
-
-export interface ConnectionOptions {
-	/** The server's name, used in error messages and logs. Default 'server'. */
-	name?: string;
-	/** Default nullLogger. The wire is traced only when `logger.traceEnabled`. */
-	logger?: Logger;
-	/** Default per-request timeout in ms. Default 60000; above 2^31-1 ms means none. */
-	timeoutMs?: number;
-	/**
-	 * While the server waits on our answer to its own request (an elicitation or a sampling consent with the user),
-	 * the requests we had in flight when it asked do not time out, for at most this long. Default 600000 (10 minutes).
-	 */
-	maxPauseMs?: number;
-	/** How many answered incoming request ids are remembered to refuse duplicates. Default 1024. */
-	answeredIdMemory?: number;
-	/** Default systemClock. */
-	clock?: Clock;
-}
+import {
+	systemClock,
+	type Clock,
+	type ConnectionOptions,
+	type MessageTap,
+	type NotificationHandler,
+	type RequestHandler,
+	type RequestOptions,
+} from './connectionOptions';
+import {
+	abortReasonText,
+	NOTHING_PAUSED,
+	PendingRequest,
+	RequestContext,
+	pauseRequests,
+	resumeRequests,
+	SignalWatch,
+	type IncomingRequest,
+} from './inFlightRequests';
+import { tracePreview, traceString } from './wireTrace';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_PAUSE_MS = 10 * 60_000;
-
-/** What an incoming request answered at once pauses: nothing (shared, never written to). */
-const NOTHING_PAUSED: readonly PendingRequest[] = Object.freeze([]);
-
-/** One outgoing request in flight. An object, not closures: the same shape for every request. */
-class PendingRequest {
-	/** When it times out (clock ms); Infinity without a timeout. */
-	deadline: number;
-	/** How many of the server's requests, which arrived while this one was in flight, still await our answer. */
-	pauses = 0;
-	/** While paused: the latest the pause may hold this request's deadline back (clock ms). */
-	pauseUntil = Infinity;
-	/** Where the connection keeps it (JsonRpcConnection.pending). */
-	slot = 0;
-
-	constructor(
-		readonly id: number,
-		readonly method: string,
-		readonly resolve: (result: Record<string, unknown>) => void,
-		readonly reject: (error: unknown) => void,
-		readonly startedAt: number,
-		readonly timeoutMs: number,
-		/** Absolute cap on the deadline (clock ms); Infinity when none. */
-		readonly maxDeadline: number,
-		readonly resetOnProgress: boolean,
-		readonly onProgress: ((progress: Progress) => void) | undefined,
-		readonly signal: AbortSignal | undefined,
-		readonly cancelWith: RequestContext | undefined,
-	) {
-		this.deadline = Math.min(startedAt + timeoutMs, maxDeadline);
-	}
-}
-
-/** An outgoing request whose cancellation follows an incoming one (RequestOptions.cancelWith). */
-interface CancelLink {
-	readonly connection: JsonRpcConnection;
-	readonly entry: PendingRequest;
-}
-
-/**
- * What a request handler gets besides the params: the incoming request's cancellation. It aborts when the peer
- * cancels the request or the connection closes. `signal` is made only when read: an AbortController costs microseconds
- * per request on Node 20 (measured 6-10 µs of a gateway call), and most handlers answer without one. A handler that
- * forwards the request passes the context itself as `cancelWith` (RequestOptions): the forwarded request is then
- * cancelled directly by this one's abort, with no AbortSignal and no 'abort' listener (adding and removing one costs
- * ~4 µs).
- */
-export class RequestContext {
-	private controller: AbortController | undefined;
-	private abortReason: unknown;
-	private isAborted = false;
-	/** Outgoing requests sent with `cancelWith` this context, possibly on other connections. */
-	private links: CancelLink[] | undefined;
-
-	/** Aborts when the request is cancelled (made on first read). */
-	get signal(): AbortSignal {
-		if (!this.controller) {
-			this.controller = new AbortController();
-			if (this.isAborted) this.controller.abort(this.abortReason);
-		}
-		return this.controller.signal;
-	}
-
-	/** Whether the request was cancelled (or its connection closed). */
-	get aborted(): boolean {
-		return this.isAborted;
-	}
-
-	/** Why it was cancelled (an McpError); undefined while it was not. */
-	get reason(): unknown {
-		return this.abortReason;
-	}
-
-	/** @internal */
-	link(connection: JsonRpcConnection, entry: PendingRequest): void {
-		(this.links ??= []).push({ connection, entry });
-	}
-
-	/** @internal */
-	unlink(entry: PendingRequest): void {
-		const links = this.links;
-		if (!links) return;
-		const index = links.findIndex((link) => link.entry === entry);
-		if (index !== -1) links.splice(index, 1);
-	}
-
-	/** @internal Aborts the signal, if one was made (its listeners first, as before), then every linked request. */
-	abort(reason: unknown): void {
-		if (this.isAborted) return;
-		this.isAborted = true;
-		this.abortReason = reason;
-		this.controller?.abort(reason);
-		const links = this.links;
-		this.links = undefined;
-		if (links) {
-			for (const { connection, entry } of links) {
-				connection.abortRequest(entry);
-			}
-		}
-	}
-}
-
-/** One request from the server that a handler is working on. */
-interface IncomingRequest {
-	readonly context: RequestContext;
-	/** Our requests that were in flight when it arrived: their answers may wait on ours, so their clocks stop. */
-	paused: readonly PendingRequest[];
-	/** Where the connection keeps it (JsonRpcConnection.incoming). */
-	slot: number;
-}
-
-/** The single abort listener a connection keeps on one caller signal, shared by every request using it. */
-class SignalWatch {
-	readonly requests = new Set<PendingRequest>();
-
-	constructor(
-		private readonly connection: JsonRpcConnection,
-		readonly signal: AbortSignal,
-	) {}
-
-	/** EventListener object protocol: called on 'abort'. */
-	handleEvent(): void {
-		for (const request of [...this.requests]) {
-			this.connection.abortRequest(request);
-		}
-	}
-}
 
 /**
  * A JSON-RPC connection over a Transport. Construct it before starting the transport (so no message is missed),
@@ -457,7 +260,7 @@ export class JsonRpcConnection {
 		this.settle(entry);
 		const reason: unknown = entry.signal?.aborted ? entry.signal.reason : entry.cancelWith?.reason;
 		const error = McpError.cancelled(entry.method, reason);
-		this.sendCancelled(entry, reasonText(reason) ?? 'Cancelled by the client');
+		this.sendCancelled(entry, abortReasonText(reason) ?? 'Cancelled by the client');
 		entry.reject(error);
 	}
 
@@ -519,37 +322,6 @@ export class JsonRpcConnection {
 		this.timer = this.clock.setTimeout(this.sweep, Math.min(MAX_TIMER_MS, Math.max(0, deadline - this.clock.now())));
 	}
 
-	/**
-	 * The server asked us something while these requests were in flight (an elicitation or a sampling request may be
-	 * with the user for minutes): their answers may depend on ours, so their clocks stop until we answered, for at most
-	 * maxPauseMs. Requests sent later are not paused: a ping sent while a dialog is open still times out.
-	 */
-	private pauseInFlight(): PendingRequest[] {
-		const paused: PendingRequest[] = [];
-		const now = this.clock.now();
-		this.pending.forEach((entry) => {
-			if (entry.deadline === Infinity) {
-				return;
-			}
-			if (entry.pauses++ === 0) {
-				entry.pauseUntil = Math.min(now + this.maxPauseMs, entry.maxDeadline);
-			}
-			paused.push(entry);
-		});
-		return paused;
-	}
-
-	/** Our answer went out: a request no longer paused gets its full timeout again (the user's time is not the server's). */
-	private resume(paused: readonly PendingRequest[]): void {
-		const now = this.clock.now();
-		for (const entry of paused) {
-			if (--entry.pauses === 0) {
-				entry.pauseUntil = Infinity;
-				entry.deadline = Math.max(entry.deadline, Math.min(now + entry.timeoutMs, entry.maxDeadline));
-			}
-		}
-	}
-
 	/** Fails every request past its deadline and re-arms the timer for the earliest remaining one. */
 	private readonly sweep = (): void => {
 		this.timer = undefined;
@@ -558,20 +330,13 @@ export class JsonRpcConnection {
 		let next = Infinity;
 		this.pending.forEach((entry) => {
 			if (entry.deadline <= now && entry.pauses > 0 && now < entry.pauseUntil) {
-				// Paused (see pauseInFlight): held back one timeout period at a time, never past the pause cap.
+				// Paused (see pauseRequests): held back one timeout period at a time, never past the pause cap.
 				entry.deadline = Math.min(now + entry.timeoutMs, entry.pauseUntil);
 			}
 			if (entry.deadline <= now) {
 				this.settle(entry);
 				const elapsed = now - entry.startedAt;
-				const cappedByTotal = entry.deadline === entry.maxDeadline && entry.maxDeadline !== Infinity;
-				const ms = cappedByTotal ? entry.maxDeadline - entry.startedAt : entry.timeoutMs;
-				const error = McpError.timeout(entry.method, ms);
-				if (cappedByTotal) {
-					error.message = `Request ${entry.method} exceeded its maximum total time of ${ms} ms`;
-				} else if (entry.pauses > 0) {
-					error.message = `Request ${entry.method} timed out: the server's own request to us was still unanswered after ${this.maxPauseMs} ms, the longest a request waits for it`;
-				}
+				const error = entry.timeoutError(this.maxPauseMs);
 				this.logger.debug(
 					`${this.name}: request ${entry.id} (${entry.method}) timed out after ${Math.round(elapsed)} ms`,
 				);
@@ -665,7 +430,7 @@ export class JsonRpcConnection {
 			this.logger.trace(`${this.name} ← ${traceString(message)}`);
 		}
 		if (typeof message !== 'object' || message === null) {
-			this.logger.warn(`${this.name}: ignored a message that is not a JSON-RPC object: ${preview(message)}`);
+			this.logger.warn(`${this.name}: ignored a message that is not a JSON-RPC object: ${tracePreview(message)}`);
 			return;
 		}
 		const record = message as Record<string, unknown>;
@@ -674,7 +439,7 @@ export class JsonRpcConnection {
 				if (isRequest(record)) {
 					this.handleRequest(record);
 				} else {
-					this.logger.warn(`${this.name}: ignored an invalid request: ${preview(message)}`);
+					this.logger.warn(`${this.name}: ignored an invalid request: ${tracePreview(message)}`);
 					const id = record.id;
 					if (
 						(typeof id === 'string' || typeof id === 'number') &&
@@ -688,7 +453,7 @@ export class JsonRpcConnection {
 			} else if (isNotification(record)) {
 				this.handleNotification(record);
 			} else {
-				this.logger.warn(`${this.name}: ignored an invalid notification: ${preview(message)}`);
+				this.logger.warn(`${this.name}: ignored an invalid notification: ${tracePreview(message)}`);
 			}
 			return;
 		}
@@ -710,7 +475,7 @@ export class JsonRpcConnection {
 				this.settle(entry);
 				const error = new McpError(
 					ErrorCode.ProtocolViolation,
-					`${this.name} answered ${entry.method} with a malformed JSON-RPC response: ${preview(message)}`,
+					`${this.name} answered ${entry.method} with a malformed JSON-RPC response: ${tracePreview(message)}`,
 					{
 						method: entry.method,
 					},
@@ -719,7 +484,7 @@ export class JsonRpcConnection {
 				entry.reject(error);
 				return;
 			}
-			this.logger.warn(`${this.name}: ignored an invalid JSON-RPC message: ${preview(message)}`);
+			this.logger.warn(`${this.name}: ignored an invalid JSON-RPC message: ${tracePreview(message)}`);
 		}
 	}
 
@@ -823,7 +588,7 @@ export class JsonRpcConnection {
 		}
 		if (result instanceof Promise) {
 			// Only an answer that takes time pauses anything (a synchronous one is sent right away).
-			incoming.paused = this.pauseInFlight();
+			incoming.paused = pauseRequests(this.pending, this.clock.now(), this.maxPauseMs);
 			result.then(
 				(value) => this.finishIncoming(message, incoming, true, value),
 				(error) => this.finishIncoming(message, incoming, false, error),
@@ -840,7 +605,7 @@ export class JsonRpcConnection {
 			if (this.incomingSlots.get(id) === incoming.slot) {
 				this.incomingSlots.delete(id);
 			}
-			this.resume(incoming.paused);
+			resumeRequests(incoming.paused, this.clock.now());
 		}
 		this.remember(id);
 		if (context.aborted || this.closeError) {
@@ -920,77 +685,4 @@ export class JsonRpcConnection {
 		this.closeEmitter.fire(error);
 		this.closeEmitter.dispose();
 	}
-}
-
-function reasonText(reason: unknown): string | undefined {
-	if (reason instanceof Error) {
-		return reason.message;
-	}
-	return typeof reason === 'string' ? reason : undefined;
-}
-
-/** Keys whose values never reach a log: credentials, tokens, cookies. `progressToken` is not a secret. */
-const SECRET_KEY = /authorization|cookie|password|secret|token|api[-_]?key/i;
-/**
- * Any text SECRET_KEY could match, anywhere in serialised JSON (keys or values): a superset, so a message that
- * skips the replacer can have no key to redact.
- */
-export const SECRET_KEY_IN_JSON = new RegExp(SECRET_KEY.source, 'i');
-
-function redact(key: string, value: unknown): unknown {
-	return key !== 'progressToken' && key !== 'cursor' && SECRET_KEY.test(key) && value !== undefined
-		? '[redacted]'
-		: value;
-}
-
-/** The longest trace line kept; a 50 MiB result would otherwise freeze the output view that shows it. */
-const MAX_TRACE_CHARS = 64 * 1024;
-
-/** The wire form of a message for the trace, with secrets redacted and cut at 64 KiB. Built only when tracing. */
-export function traceString(message: unknown): string {
-	return traceJson(message).text;
-}
-
-/** traceString's text plus the length of the whole redacted JSON (before the cut), for the protocol view. */
-export function traceJson(message: unknown): { text: string; length: number } {
-	let text: string;
-	try {
-		// A replacer function makes JSON.stringify several times slower, and most messages have no secret-looking key:
-		// stringify plainly, and again with the replacer only when such a key appears in the text.
-		text = JSON.stringify(message) ?? String(message);
-		if (SECRET_KEY_IN_JSON.test(text)) text = JSON.stringify(message, redact) ?? text;
-	} catch {
-		text = String(message);
-	}
-	return cutTrace(text);
-}
-
-/**
- * traceJson for a message whose JSON text is at hand (as it crossed the wire): the same redaction and cut, without
- * serialising the message again. Text that mentions a secret-looking key is parsed and serialised with the redaction;
- * text that cannot be parsed then is not shown at all (it might hold the secret).
- */
-export function traceJsonText(json: string): { text: string; length: number } {
-	let text = json;
-	if (SECRET_KEY_IN_JSON.test(json)) {
-		try {
-			text = JSON.stringify(JSON.parse(json), redact) ?? json;
-		} catch {
-			text = `[not shown: ${json.length} characters that are not JSON and may hold a secret]`;
-		}
-	}
-	return cutTrace(text);
-}
-
-function cutTrace(text: string): { text: string; length: number } {
-	if (text.length <= MAX_TRACE_CHARS) return { text, length: text.length };
-	// A slice would keep the whole string alive behind it (V8 sliced strings): copy the head, so a 50 MiB message
-	// kept in the protocol view costs 64 KiB.
-	const head = Buffer.from(text.slice(0, MAX_TRACE_CHARS), 'utf8').toString('utf8');
-	return { text: `${head}… (${text.length} characters)`, length: text.length };
-}
-
-function preview(message: unknown): string {
-	const text = traceString(message);
-	return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }

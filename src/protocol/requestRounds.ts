@@ -4,7 +4,7 @@
  */
 import type { Logger } from '../common/logger';
 import type { ClientHandlers, ListOptions } from './clientOptions';
-import type { RequestOptions } from './connection';
+import type { RequestOptions } from './connectionOptions';
 import type { ClientEra } from './eras/era';
 import { ErrorCode } from './jsonrpc';
 import { McpError } from './mcpError';

@@ -9,7 +9,8 @@
  */
 import { Emitter, type Event } from '../../common/event';
 import type { Logger } from '../../common/logger';
-import { JsonRpcConnection, type Clock } from '../../protocol/connection';
+import { JsonRpcConnection } from '../../protocol/connection';
+import type { Clock } from '../../protocol/connectionOptions';
 import { ErrorCode, type JsonRpcMessage } from '../../protocol/jsonrpc';
 import { McpError } from '../../protocol/mcpError';
 import type { CallToolResult, LoggingLevel, ReadResourceResult, Tool } from '../../protocol/schema';

@@ -7,7 +7,7 @@
  */
 import { Emitter, type Event } from '../../common/event';
 import type { Logger } from '../../common/logger';
-import type { Clock } from '../../protocol/connection';
+import type { Clock } from '../../protocol/connectionOptions';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc';
 import { ErrorCode } from '../../protocol/jsonrpc';
 import { McpError } from '../../protocol/mcpError';

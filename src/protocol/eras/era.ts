@@ -7,7 +7,8 @@
  */
 import type { Logger } from '../../common/logger';
 import type { ClientHandlers, ClientOptions, ProtocolEra } from '../clientOptions';
-import type { JsonRpcConnection, RequestOptions } from '../connection';
+import type { JsonRpcConnection } from '../connection';
+import type { RequestOptions } from '../connectionOptions';
 import type { CacheHints } from '../modern/caching';
 import type { ListenLists } from '../modern/subscriptions';
 import type { Implementation, LoggingLevel, ServerCapabilities } from '../schema';

@@ -5,7 +5,7 @@
  * `logging/setLevel`, and tool tasks are task-augmented requests the client asks for.
  * Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle
  */
-import type { RequestOptions } from '../connection';
+import type { RequestOptions } from '../connectionOptions';
 import type { ListenLists } from '../modern/subscriptions';
 import { isPlainInitializeResult } from '../plainResults';
 import { parseResult } from '../resultChecks';

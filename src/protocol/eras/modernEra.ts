@@ -6,7 +6,7 @@
  */
 import { errorMessage } from '../../common/errors';
 import { MIN_DISCOVER_AGE_MS, DEFAULT_CLIENT_INFO } from '../clientOptions';
-import { systemClock, type Clock, type RequestOptions } from '../connection';
+import { systemClock, type Clock, type RequestOptions } from '../connectionOptions';
 import { ErrorCode } from '../jsonrpc';
 import { McpError } from '../mcpError';
 import { cacheHintsOf } from '../modern/caching';

@@ -12,7 +12,7 @@
  */
 import type { Logger } from '../../common/logger';
 import { plural } from '../../common/text';
-import type { Clock, RequestOptions } from '../connection';
+import type { Clock, RequestOptions } from '../connectionOptions';
 import { ErrorCode, type RequestId } from '../jsonrpc';
 import { McpError } from '../mcpError';
 import { MetaKey } from './requestMeta';

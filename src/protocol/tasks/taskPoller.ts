@@ -3,7 +3,7 @@
  * single timer for the earliest of those times and, when it fires, starts every poll that is due. With no live
  * task there is no timer at all, so an idle client never wakes the process.
  */
-import type { Clock } from '../connection';
+import type { Clock } from '../connectionOptions';
 
 /** Something polled: `poll()` runs when `dueAt` (clock ms) has come; it schedules itself again when done. */
 export interface Pollable {

@@ -12,7 +12,7 @@
  * Spec: https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md
  */
 import type { Logger } from '../../common/logger';
-import type { Clock, RequestOptions } from '../connection';
+import type { Clock, RequestOptions } from '../connectionOptions';
 import { ErrorCode } from '../jsonrpc';
 import { McpError } from '../mcpError';
 import type { Progress } from '../schema';

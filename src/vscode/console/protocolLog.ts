@@ -14,7 +14,7 @@
  * RowColumns, columnsOf); redaction and pretty-printing wait until a message is shown or searched.
  */
 import { Emitter, type Event } from '../../common/event';
-import { SECRET_KEY_IN_JSON, traceJsonText } from '../../protocol/connection';
+import { SECRET_KEY_IN_JSON, traceJsonText } from '../../protocol/wireTrace';
 import { Flag, flagsOf, KindCode, kindOf, MessageRing } from './messageRing';
 import { OpenRequests } from './openRequests';
 
