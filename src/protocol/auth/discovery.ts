@@ -282,3 +282,79 @@ function sameIssuer(a: string, b: string): boolean {
 function isStringArray(value: unknown): value is string[] {
 	return Array.isArray(value) && value.every((v) => typeof v === 'string');
 }
+
+/** What discovery found for one authorization. */
+export interface Discovered {
+	as: AuthorizationServerMetadata;
+	/** The canonical resource URI (RFC 8707 `resource`). */
+	resource: string;
+	prm: { metadata: ProtectedResourceMetadata; url: string } | undefined;
+	/** Set when nothing was found and `as` holds the 2025-03-26 default endpoints: what was tried. */
+	noMetadata?: string;
+}
+
+/**
+ * Which authorization server protects this resource (RFC 9728 protected resource metadata), and what it supports
+ * (RFC 8414 / OIDC discovery). Servers of protocol 2025-03-26 have no resource metadata: then the server's origin
+ * is the authorization server, its metadata at the origin's well-known URL, and without any metadata the default
+ * endpoints /authorize, /token and /register of that origin
+ * (https://modelcontextprotocol.io/specification/2025-03-26/basic/authorization#2-3-3-fallbacks-for-servers-without-metadata-discovery).
+ */
+export async function discoverAuthorization(
+	serverUrl: string,
+	challenge: Record<string, string>,
+	http: HttpContext,
+	info: (message: string) => void,
+): Promise<Discovered> {
+	const prmTried: string[] = [];
+	const prm = await discoverProtectedResource(serverUrl, challenge.resource_metadata, http, prmTried);
+	const origin = new URL(serverUrl).origin;
+	let issuers: string[];
+	if (prm) {
+		issuers = prm.metadata.authorization_servers ?? [];
+		info(`protected resource metadata from ${prm.url} names ${issuers.join(', ')}`);
+	} else {
+		issuers = [origin];
+		info(
+			`no protected resource metadata (${prmTried.join(', ')}); trying the server's origin as authorization server (protocol 2025-03-26)`,
+		);
+	}
+	const asTried: string[] = [];
+	let found: { metadata: AuthorizationServerMetadata; url: string } | undefined;
+	for (const issuer of issuers) {
+		// 2025-03-26 derived the metadata URL from the server, not from an issuer: any issuer on the same origin is
+		// that server's authorization server there (the conformance suite serves issuer <origin>/oauth).
+		found = await discoverAuthorizationServer(issuer, http, asTried, { sameOriginIssuer: !prm });
+		if (found) {
+			break;
+		}
+	}
+	let noMetadata: string | undefined;
+	if (!found && !prm) {
+		noMetadata = `no protected resource metadata at ${prmTried.join(', ')}, and no authorization server metadata at ${asTried.join(', ')}`;
+		info(
+			`no authorization server metadata (${asTried.join(', ')}); using the default endpoints /authorize, /token and /register of ${origin}`,
+		);
+		found = {
+			url: origin,
+			metadata: {
+				issuer: origin,
+				authorization_endpoint: `${origin}/authorize`,
+				token_endpoint: `${origin}/token`,
+				registration_endpoint: `${origin}/register`,
+				// 2025-03-26: "PKCE is REQUIRED for all clients"; with no metadata there is nothing to advertise it.
+				code_challenge_methods_supported: ['S256'],
+			},
+		};
+	}
+	if (!found) {
+		throw new OAuthStepError(
+			'authorization server metadata discovery',
+			`no metadata for ${issuers.join(', ')} at ${asTried.join(', ')}`,
+		);
+	}
+	info(`authorization server ${found.metadata.issuer} (metadata from ${found.url})`);
+	// "MCP clients MUST use the canonical URI of the MCP server": the resource's own identifier when it names one.
+	const resource = canonicalResourceUri(prm?.metadata.resource ?? serverUrl);
+	return { as: found.metadata, resource, prm, noMetadata };
+}

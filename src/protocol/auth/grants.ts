@@ -5,7 +5,7 @@ import { OAuthStepError, type AuthorizationServerMetadata } from './discovery';
 import { retryOnDPoPNonce, type DPoPProver } from './dpop';
 import { describeOAuthError } from './oauthErrors';
 import { oauth, type OAuthLib } from './oauthLib';
-import type { EnterpriseIdpConfig } from './types';
+import type { EnterpriseIdpConfig, OAuthClientConfig } from './types';
 
 export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
@@ -135,4 +135,34 @@ function parameters(c: GrantContext): URLSearchParams {
 		body.set('scope', c.scopes.join(' '));
 	}
 	return body;
+}
+
+/** The name of the grant a configuration asks for without a user, for messages. */
+export function grantWithoutUserName(config: OAuthClientConfig): string {
+	return config.enterprise
+		? 'enterprise-managed authorization'
+		: config.grant === 'jwt_bearer'
+			? 'JWT-bearer'
+			: 'client credentials';
+}
+
+/**
+ * Tokens from the grant the configuration asks for without a user: enterprise-managed authorization (`idpOptions`
+ * for the enterprise IdP's token endpoint), a JWT-bearer assertion, or client credentials.
+ */
+export async function grantWithoutUser(
+	config: OAuthClientConfig,
+	context: GrantContext,
+	idpOptions: (endpoint: string) => OAuthLib.TokenEndpointRequestOptions,
+): Promise<OAuthLib.TokenEndpointResponse> {
+	if (config.enterprise) {
+		return enterpriseGrant(context, config.enterprise, idpOptions(config.enterprise.idpTokenEndpoint));
+	}
+	if (config.grant === 'jwt_bearer') {
+		if (!config.assertion) {
+			throw new OAuthStepError('JWT-bearer grant', 'no assertion (JWT) is configured');
+		}
+		return jwtBearerGrant(context, config.assertion);
+	}
+	return clientCredentialsGrant(context);
 }

@@ -1,7 +1,12 @@
 // Short, secret-free descriptions of what oauth4webapi and fetch throw, for messages that name the failed step.
-import { describeFetchError } from './discovery';
+import type { Logger } from '../../common/logger';
+import { errorMessage } from '../../common/errors';
+import { ErrorCode } from '../jsonrpc';
+import { McpError } from '../mcpError';
+import { describeFetchError, OAuthStepError } from './discovery';
 import { NotJsonAnswerError } from './jsonAnswer';
 import { oauth } from './oauthLib';
+import { isSignInRequired } from './types';
 
 /**
  * What an error code of a token or registration endpoint means for the person reading the message, where the code
@@ -48,4 +53,29 @@ export function describeOAuthError(error: unknown): string {
 		return error.message.replace(/"response" /, 'the response ');
 	}
 	return describeFetchError(error);
+}
+
+/**
+ * What a failed OAuth step rejects with: an Unauthorized McpError naming the server, the step and why (logged), with
+ * `signInRequired` when the sign-in waits for the user; an McpError or an abort passes through unchanged.
+ */
+export function toOAuthMcpError(error: unknown, name: string, logger: Logger): unknown {
+	if (error instanceof McpError) {
+		return error;
+	}
+	if (error instanceof OAuthStepError) {
+		const message = `OAuth for ${name}: ${error.message}`;
+		logger.error(message);
+		// `signInRequired`: nothing failed, the sign-in waits for the user (the Manager's `needsSignIn` state).
+		const data = isSignInRequired(error)
+			? { step: error.step, reason: error.why, signInRequired: true }
+			: { step: error.step, reason: error.why };
+		return new McpError(ErrorCode.Unauthorized, message, data, { cause: error });
+	}
+	if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) {
+		return error;
+	}
+	const message = `OAuth for ${name}: ${errorMessage(error)}`;
+	logger.error(message);
+	return new McpError(ErrorCode.Unauthorized, message, undefined, { cause: error });
 }

@@ -1,4 +1,3 @@
-import { promises as fsPromises } from 'node:fs';
 import { nullLogger, type Logger } from '../../common/logger';
 import { plural } from '../../common/text';
 import { ErrorCode } from '../jsonrpc';
@@ -6,115 +5,40 @@ import { McpError } from '../mcpError';
 import type { AuthRequest, AuthResponse, HttpAuthProvider } from '../transports/transport';
 import {
 	canonicalResourceUri,
-	discoverAuthorizationServer,
-	discoverProtectedResource,
+	discoverAuthorization,
 	isLoopbackUrl,
 	OAuthStepError,
 	requestSignal,
 	type AuthorizationServerMetadata,
+	type Discovered,
 	type HttpContext,
-	type ProtectedResourceMetadata,
 } from './discovery';
-import { clientAuth } from './clientAuth';
 import {
-	boundKey,
-	decideDPoP,
-	DPoPProver,
-	generateDPoPKey,
-	retryOnDPoPNonce,
-	type DPoPDecision,
-	type StoredDPoPKey,
-} from './dpop';
-import { clientCredentialsGrant, enterpriseGrant, jwtBearerGrant, type GrantContext } from './grants';
-import { describeOAuthError } from './oauthErrors';
+	authorizationRequestUrl,
+	checkAuthorizationServer,
+	exchangeCode,
+	readAuthorizationRedirect,
+	type AuthorizationRequest,
+} from './authorizationCode';
+import { browserStep } from './browserStep';
+import {
+	clientIdentity,
+	configuredClientAuth,
+	preregisteredClient,
+	sessionClient,
+	type ClientIdentityContext,
+} from './clientIdentity';
+import { boundKey, decideDPoP, DPoPProver, generateDPoPKey, retryOnDPoPNonce, type StoredDPoPKey } from './dpop';
+import { grantWithoutUser, grantWithoutUserName, type GrantContext } from './grants';
+import { describeOAuthError, toOAuthMcpError } from './oauthErrors';
+import type { DPoPUse, OAuthProviderOptions, StoredSession } from './oauthProviderOptions';
+import { serialised, tokensExpired } from './tokenRefresh';
 import { requireJsonAnswer } from './jsonAnswer';
 import { oauth, type OAuthLib } from './oauthLib';
-import { registerClient } from './registration';
 import { startLoopbackRedirect, type LoopbackRedirect } from './loopbackRedirect';
-import {
-	isSignInRequired,
-	type OAuthClientConfig,
-	type OAuthHostHooks,
-	type StoredClient,
-	type StoredTokens,
-} from './types';
+import type { StoredClient, StoredTokens } from './types';
 import { parseWwwAuthenticate, type AuthChallenge } from './wwwAuthenticate';
 import { errorMessage } from '../../common/errors';
-
-export interface OAuthProviderOptions {
-	/** The MCP server's URL (the Streamable HTTP or SSE endpoint). */
-	serverUrl: string;
-	/** Client settings from config; `{}` for none. */
-	config: OAuthClientConfig;
-	hooks: OAuthHostHooks;
-	/** Receives what the flow does (never tokens, codes or secrets). Default: nothing. */
-	logger?: Logger;
-	/** Default: the global fetch. */
-	fetch?: typeof fetch;
-	/** The name used in messages. Default: the server URL. */
-	name?: string;
-	/** How often a step-up for the same scopes is tried before a 403 insufficient_scope fails. Default 2. */
-	maxStepUps?: number;
-	/** Timeout of each metadata, registration and token request. Default 30 s. */
-	requestTimeoutMs?: number;
-	/** How long the browser step may take. Default 5 minutes. */
-	authorizationTimeoutMs?: number;
-	/** `client_name` sent in Dynamic Client Registration. Default 'MCP Switchboard'. */
-	clientName?: string;
-	/**
-	 * Told how this client is registered with the authorization server each time that is known: when stored tokens are
-	 * read (undefined when there are none), after a sign-in, after Sign Out (undefined). Lets the host show that a
-	 * server is reached through Dynamic Client Registration, which MCP 2026-07-28 deprecates.
-	 */
-	onClientRegistration?: (kind: StoredClient['kind'] | undefined) => void;
-}
-
-/** What the flow learned about the server, kept in the TokenStore so a refresh after a restart needs no discovery. */
-interface StoredSession {
-	issuer: string;
-	resource: string;
-	metadata: AuthorizationServerMetadata;
-	clientKind: StoredClient['kind'];
-	clientId: string;
-}
-
-/** What discovery found for one authorization. */
-interface Discovered {
-	as: AuthorizationServerMetadata;
-	/** The canonical resource URI (RFC 8707 `resource`). */
-	resource: string;
-	prm: { metadata: ProtectedResourceMetadata; url: string } | undefined;
-	/** Set when nothing was found and `as` holds the 2025-03-26 default endpoints: what was tried. */
-	noMetadata?: string;
-}
-
-/** The DPoP side of one authorization: the prover whose key the tokens get bound to, and why. */
-interface DPoPUse {
-	prover: DPoPProver;
-	decision: DPoPDecision;
-}
-
-/**
- * Refreshes of one stored token entry in flight in this process, by store key: the next waits for the previous,
- * so two providers sharing a store never send the same rotating refresh token twice.
- */
-const refreshQueues = new Map<string, Promise<unknown>>();
-
-function serialised<T>(key: string, work: () => Promise<T>): Promise<T> {
-	const previous = refreshQueues.get(key) ?? Promise.resolve();
-	const next = previous.then(work, work);
-	const tail = next.catch(() => {});
-	refreshQueues.set(key, tail);
-	void tail.then(() => {
-		if (refreshQueues.get(key) === tail) {
-			refreshQueues.delete(key);
-		}
-	});
-	return next;
-}
-
-/** Tokens are treated as expired this long (at most) before `expires_in` says, so a request does not race the expiry. */
-const expirySkewMs = 30_000;
 
 /**
  * The OAuth 2.1 client of the MCP authorization specification (2025-11-25), as an HttpAuthProvider for the HTTP
@@ -176,7 +100,7 @@ export class OAuthProvider implements HttpAuthProvider {
 	async headers(signal?: AbortSignal, request?: AuthRequest): Promise<Record<string, string>> {
 		await this.load();
 		let tokens = this.tokens;
-		if (tokens && this.isExpired(tokens)) {
+		if (tokens && tokensExpired(tokens)) {
 			tokens = tokens.refreshToken && (await this.refreshOnce(signal)) ? this.tokens : undefined;
 		}
 		return tokens ? this.authorizationFor(tokens, request) : {};
@@ -213,7 +137,7 @@ export class OAuthProvider implements HttpAuthProvider {
 			const prover = await this.proverFor(tokens.dpopKey);
 			return { ...(await prover.resourceHeaders(tokens.accessToken, request.method, request.url)) };
 		} catch (error) {
-			throw this.toMcpError(error);
+			throw toOAuthMcpError(error, this.name, this.logger);
 		}
 	}
 
@@ -316,7 +240,7 @@ export class OAuthProvider implements HttpAuthProvider {
 			this.refusedRefresh = undefined;
 			return true;
 		} catch (error) {
-			throw this.toMcpError(error);
+			throw toOAuthMcpError(error, this.name, this.logger);
 		}
 	}
 
@@ -366,7 +290,7 @@ export class OAuthProvider implements HttpAuthProvider {
 		const http = this.http(signal);
 
 		// 1. Which authorization server protects this resource, and what it supports.
-		const found = await this.discover(challenge, http);
+		const found = await discoverAuthorization(this.serverUrl, challenge, http, this.info);
 		const dpop = await this.dpopFor(found, challenges);
 		const config = this.options.config;
 		if (config.enterprise || (config.grant && config.grant !== 'authorization_code')) {
@@ -419,11 +343,7 @@ export class OAuthProvider implements HttpAuthProvider {
 	): Promise<void> {
 		const { as, resource, prm } = found;
 		const config = this.options.config;
-		const grant = config.enterprise
-			? 'enterprise-managed authorization'
-			: config.grant === 'jwt_bearer'
-				? 'JWT-bearer'
-				: 'client credentials';
+		const grant = grantWithoutUserName(config);
 		if (!config.clientId) {
 			throw new OAuthStepError(
 				'client identity',
@@ -440,7 +360,7 @@ export class OAuthProvider implements HttpAuthProvider {
 		const context: GrantContext = {
 			as,
 			clientId: client.clientId,
-			auth: await this.clientAuth(client),
+			auth: await configuredClientAuth(client, this.options.config),
 			resource,
 			scopes,
 			libOptions: (endpoint) => this.libOptions(endpoint, http, dpop?.prover),
@@ -449,32 +369,8 @@ export class OAuthProvider implements HttpAuthProvider {
 		this.logger.info(
 			`OAuth for ${this.name}: requesting tokens with the ${grant} grant from ${as.issuer}${scopes?.length ? ` (scope "${scopes.join(' ')}")` : ''}`,
 		);
-		let result: OAuthLib.TokenEndpointResponse;
-		if (config.enterprise) {
-			result = await enterpriseGrant(
-				context,
-				config.enterprise,
-				this.libOptions(config.enterprise.idpTokenEndpoint, http),
-			);
-		} else if (config.grant === 'jwt_bearer') {
-			if (!config.assertion) {
-				throw new OAuthStepError('JWT-bearer grant', 'no assertion (JWT) is configured');
-			}
-			result = await jwtBearerGrant(context, config.assertion);
-		} else {
-			result = await clientCredentialsGrant(context);
-		}
-		this.session = {
-			issuer: as.issuer,
-			resource,
-			metadata: as,
-			clientKind: 'preregistered',
-			clientId: client.clientId,
-		};
-		this.options.onClientRegistration?.('preregistered');
-		this.refreshedAfter401 = undefined;
-		await this.saveTokens(result, scopes, undefined, dpop);
-		await this.options.hooks.store.set(this.prefix, JSON.stringify(this.session));
+		const result = await grantWithoutUser(config, context, (endpoint) => this.libOptions(endpoint, http));
+		await this.keepSignIn(as, resource, client, result, scopes, dpop);
 		this.logger.info(
 			`OAuth for ${this.name}: obtained tokens${this.tokens?.scope ? ` with scope "${this.tokens.scope}"` : ''}`,
 		);
@@ -489,20 +385,8 @@ export class OAuthProvider implements HttpAuthProvider {
 		const http = this.http(signal);
 		const { as, resource, prm } = found;
 
-		// 2. PKCE S256 is mandatory: "If code_challenge_methods_supported is absent, ... MCP clients MUST refuse to proceed."
-		const methods = as.code_challenge_methods_supported;
-		if (!Array.isArray(methods) || !methods.includes('S256')) {
-			throw new OAuthStepError(
-				'authorization server check',
-				`${as.issuer} does not advertise PKCE S256 (code_challenge_methods_supported: ${JSON.stringify(methods ?? null)}); refusing to authorize without it`,
-			);
-		}
-		for (const field of ['authorization_endpoint', 'token_endpoint'] as const) {
-			const url = new URL(as[field]!);
-			if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackUrl(url))) {
-				throw new OAuthStepError('authorization server check', `${field} ${url.href} is not HTTPS`);
-			}
-		}
+		// 2. PKCE S256, and HTTPS endpoints.
+		checkAuthorizationServer(as);
 		if (!scopes?.length && prm?.metadata.scopes_supported?.length) {
 			scopes = [...prm.metadata.scopes_supported];
 		}
@@ -519,80 +403,43 @@ export class OAuthProvider implements HttpAuthProvider {
 			redirectUri = loopback.redirectUri;
 		}
 		try {
-			const client = await this.clientIdentity(as, redirectUri, stored, scopes, http);
+			const client = await clientIdentity(this.clientIdentityContext(), as, redirectUri, stored, scopes, http);
 
 			// 4. The browser step, with PKCE and state.
-			const verifier = oauth().generateRandomCodeVerifier();
-			const state = oauth().generateRandomState();
-			const authorizationUrl = new URL(as.authorization_endpoint!);
-			const query = authorizationUrl.searchParams;
-			query.set('response_type', 'code');
-			query.set('client_id', client.clientId);
-			query.set('redirect_uri', redirectUri);
-			query.set('code_challenge', await oauth().calculatePKCECodeChallenge(verifier));
-			query.set('code_challenge_method', 'S256');
-			query.set('state', state);
+			const request: AuthorizationRequest = {
+				clientId: client.clientId,
+				redirectUri,
+				verifier: oauth().generateRandomCodeVerifier(),
+				state: oauth().generateRandomState(),
+				resource,
+				scopes,
+				dpop: dpop?.prover,
+			};
 			// Only the browser coming back with this state ends the wait (not any GET to the loopback address).
-			loopback?.expectState(state);
-			query.set('resource', resource);
-			if (scopes?.length) {
-				query.set('scope', scopes.join(' '));
-			}
-			if (dpop) {
-				// RFC 9449 section 10: binds the code to the DPoP key, so only this key can redeem it.
-				query.set('dpop_jkt', await dpop.prover.thumbprint());
-			}
+			loopback?.expectState(request.state);
+			const authorizationUrl = await authorizationRequestUrl(as, request);
 			this.logger.info(
 				`OAuth for ${this.name}: asking the user to authorize at ${authorizationUrl.origin}${authorizationUrl.pathname}${scopes?.length ? ` (scope "${scopes.join(' ')}")` : ''}`,
 			);
-			const redirected = await this.browserStep(authorizationUrl.href, redirectUri, loopback, signal);
+			const redirected = await browserStep(
+				this.options.hooks,
+				this.authorizationTimeoutMs,
+				authorizationUrl.href,
+				redirectUri,
+				loopback,
+				signal,
+			);
+			const callback = readAuthorizationRedirect(as, client.clientId, redirected, request.state);
 
-			const asForLib = as as unknown as OAuthLib.AuthorizationServer;
-			const clientForLib: OAuthLib.Client = { client_id: client.clientId };
-			const returnedState = new URL(redirected).searchParams.get('state');
-			if (returnedState !== state) {
-				// RFC 9700 section 4.7: a redirect that does not carry our state is not the answer to our request.
-				throw new OAuthStepError(
-					'authorization',
-					returnedState === null
-						? 'the redirect carried no state parameter'
-						: 'the redirect carried a different state than the one sent (a forged or stale redirect)',
-				);
-			}
-			let callback: URLSearchParams;
-			try {
-				callback = oauth().validateAuthResponse(asForLib, clientForLib, new URL(redirected), state);
-			} catch (error) {
-				throw new OAuthStepError('authorization', describeOAuthError(error), { cause: error });
-			}
-
-			// 5. The code exchange (RFC 6749 section 4.1.3 with PKCE and RFC 8707 resource).
-			let result: OAuthLib.TokenEndpointResponse;
-			try {
-				const auth = await this.clientAuth(client);
-				result = await retryOnDPoPNonce(dpop?.prover, async () => {
-					const response = await oauth().authorizationCodeGrantRequest(
-						asForLib,
-						clientForLib,
-						auth,
-						callback,
-						redirectUri,
-						verifier,
-						{
-							...this.libOptions(as.token_endpoint!, http, dpop?.prover),
-							additionalParameters: { resource },
-						},
-					);
-					return oauth().processAuthorizationCodeResponse(asForLib, clientForLib, response);
-				});
-			} catch (error) {
-				throw new OAuthStepError(`token request to ${as.token_endpoint}`, describeOAuthError(error), { cause: error });
-			}
-			this.session = { issuer: as.issuer, resource, metadata: as, clientKind: client.kind, clientId: client.clientId };
-			this.options.onClientRegistration?.(client.kind);
-			this.refreshedAfter401 = undefined;
-			await this.saveTokens(result, scopes, undefined, dpop);
-			await this.options.hooks.store.set(this.prefix, JSON.stringify(this.session));
+			// 5. The code exchange.
+			const result = await exchangeCode(
+				as,
+				request,
+				callback,
+				() => configuredClientAuth(client, this.options.config),
+				() => this.libOptions(as.token_endpoint!, http, dpop?.prover),
+			);
+			await this.keepSignIn(as, resource, client, result, scopes, dpop);
 			this.logger.info(
 				`OAuth for ${this.name}: authorized${this.tokens?.scope ? ` with scope "${this.tokens.scope}"` : ''}`,
 			);
@@ -601,157 +448,20 @@ export class OAuthProvider implements HttpAuthProvider {
 		}
 	}
 
-	/**
-	 * Which authorization server protects this resource (RFC 9728 protected resource metadata), and what it supports
-	 * (RFC 8414 / OIDC discovery). Servers of protocol 2025-03-26 have no resource metadata: then the server's origin
-	 * is the authorization server, its metadata at the origin's well-known URL, and without any metadata the default
-	 * endpoints /authorize, /token and /register of that origin
-	 * (https://modelcontextprotocol.io/specification/2025-03-26/basic/authorization#2-3-3-fallbacks-for-servers-without-metadata-discovery).
-	 */
-	private async discover(challenge: Record<string, string>, http: HttpContext): Promise<Discovered> {
-		const prmTried: string[] = [];
-		const prm = await discoverProtectedResource(this.serverUrl, challenge.resource_metadata, http, prmTried);
-		const origin = new URL(this.serverUrl).origin;
-		let issuers: string[];
-		if (prm) {
-			issuers = prm.metadata.authorization_servers ?? [];
-			this.logger.info(
-				`OAuth for ${this.name}: protected resource metadata from ${prm.url} names ${issuers.join(', ')}`,
-			);
-		} else {
-			issuers = [origin];
-			this.logger.info(
-				`OAuth for ${this.name}: no protected resource metadata (${prmTried.join(', ')}); trying the server's origin as authorization server (protocol 2025-03-26)`,
-			);
-		}
-		const asTried: string[] = [];
-		let found: { metadata: AuthorizationServerMetadata; url: string } | undefined;
-		for (const issuer of issuers) {
-			// 2025-03-26 derived the metadata URL from the server, not from an issuer: any issuer on the same origin is
-			// that server's authorization server there (the conformance suite serves issuer <origin>/oauth).
-			found = await discoverAuthorizationServer(issuer, http, asTried, { sameOriginIssuer: !prm });
-			if (found) {
-				break;
-			}
-		}
-		let noMetadata: string | undefined;
-		if (!found && !prm) {
-			noMetadata = `no protected resource metadata at ${prmTried.join(', ')}, and no authorization server metadata at ${asTried.join(', ')}`;
-			this.logger.info(
-				`OAuth for ${this.name}: no authorization server metadata (${asTried.join(', ')}); using the default endpoints /authorize, /token and /register of ${origin}`,
-			);
-			found = {
-				url: origin,
-				metadata: {
-					issuer: origin,
-					authorization_endpoint: `${origin}/authorize`,
-					token_endpoint: `${origin}/token`,
-					registration_endpoint: `${origin}/register`,
-					// 2025-03-26: "PKCE is REQUIRED for all clients"; with no metadata there is nothing to advertise it.
-					code_challenge_methods_supported: ['S256'],
-				},
-			};
-		}
-		if (!found) {
-			throw new OAuthStepError(
-				'authorization server metadata discovery',
-				`no metadata for ${issuers.join(', ')} at ${asTried.join(', ')}`,
-			);
-		}
-		this.logger.info(
-			`OAuth for ${this.name}: authorization server ${found.metadata.issuer} (metadata from ${found.url})`,
-		);
-		// "MCP clients MUST use the canonical URI of the MCP server": the resource's own identifier when it names one.
-		const resource = canonicalResourceUri(prm?.metadata.resource ?? this.serverUrl);
-		return { as: found.metadata, resource, prm, noMetadata };
-	}
-
-	/** Pre-registered client from config, else a Client ID Metadata Document, else Dynamic Client Registration. */
-	private async clientIdentity(
+	/** Keeps what a sign-in obtained: the session (so a refresh after a restart needs no discovery) and the tokens. */
+	private async keepSignIn(
 		as: AuthorizationServerMetadata,
-		redirectUri: string,
-		stored: StoredClient | undefined,
+		resource: string,
+		client: StoredClient,
+		result: OAuthLib.TokenEndpointResponse,
 		scopes: string[] | undefined,
-		http: HttpContext,
-	): Promise<StoredClient> {
-		const config = this.options.config;
-		const supported = as.token_endpoint_auth_methods_supported;
-		if (config.clientId) {
-			return preregisteredClient(config, as);
-		}
-		if (config.clientMetadataUrl && as.client_id_metadata_document_supported === true) {
-			this.logger.info(
-				`OAuth for ${this.name}: using the client metadata document ${config.clientMetadataUrl} as client id`,
-			);
-			return { kind: 'cimd', clientId: config.clientMetadataUrl, tokenEndpointAuthMethod: 'none' };
-		}
-		if (stored?.kind === 'dcr' && stored.redirectUris?.includes(redirectUri)) {
-			return stored;
-		}
-		if (!as.registration_endpoint) {
-			throw new OAuthStepError(
-				'client registration',
-				`${as.issuer} offers neither Dynamic Client Registration nor${config.clientMetadataUrl ? '' : ' (with a configured clientMetadataUrl)'} Client ID Metadata Documents; configure a client id for this server`,
-			);
-		}
-		const method: StoredClient['tokenEndpointAuthMethod'] =
-			!supported || supported.includes('none')
-				? 'none'
-				: supported.includes('client_secret_basic')
-					? 'client_secret_basic'
-					: 'client_secret_post';
-		const client = await registerClient(
-			as,
-			{
-				clientName: this.options.clientName ?? 'MCP Switchboard',
-				redirectUri,
-				tokenEndpointAuthMethod: method,
-				scopes,
-			},
-			this.libOptions(as.registration_endpoint, http),
-		);
-		await this.options.hooks.store.set(this.clientKey(as.issuer), JSON.stringify(client));
-		// https://modelcontextprotocol.io/specification/2026-07-28/deprecated: DCR stays "available for backwards
-		// compatibility with authorization servers that do not support Client ID Metadata Documents".
-		this.logger.info(
-			`OAuth for ${this.name}: registered as a client of ${as.issuer} (auth method ${client.tokenEndpointAuthMethod}) through Dynamic Client Registration, which MCP 2026-07-28 deprecates in favour of Client ID Metadata Documents (set "oauth.clientMetadataUrl" where the authorization server supports them); it keeps working`,
-		);
-		return client;
-	}
-
-	/** Runs the host's browser step, racing our loopback listener when we started one; bounded by the timeout. */
-	private async browserStep(
-		url: string,
-		redirectUri: string,
-		loopback: LoopbackRedirect | undefined,
-		signal?: AbortSignal,
-	): Promise<string> {
-		const controller = new AbortController();
-		const onOuterAbort = () => controller.abort(signal?.reason);
-		signal?.addEventListener('abort', onOuterAbort, { once: true });
-		const ms = this.authorizationTimeoutMs;
-		const within = ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
-		const timer = setTimeout(() => controller.abort(new Error(`no answer from the browser within ${within}`)), ms);
-		const aborted = new Promise<never>((_, reject) => {
-			controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
-		});
-		aborted.catch(() => {});
-		try {
-			const fromHook = Promise.resolve().then(() =>
-				this.options.hooks.openAuthorizationUrl(url, redirectUri, controller.signal),
-			);
-			fromHook.catch(() => {});
-			return await Promise.race(loopback ? [fromHook, loopback.redirect, aborted] : [fromHook, aborted]);
-		} catch (error) {
-			if (signal?.aborted) {
-				throw error;
-			}
-			throw new OAuthStepError('authorization in the browser', errorMessage(error), { cause: error });
-		} finally {
-			clearTimeout(timer);
-			signal?.removeEventListener('abort', onOuterAbort);
-			controller.abort(new Error('done'));
-		}
+		dpop: DPoPUse | undefined,
+	): Promise<void> {
+		this.session = { issuer: as.issuer, resource, metadata: as, clientKind: client.kind, clientId: client.clientId };
+		this.options.onClientRegistration?.(client.kind);
+		this.refreshedAfter401 = undefined;
+		await this.saveTokens(result, scopes, undefined, dpop);
+		await this.options.hooks.store.set(this.prefix, JSON.stringify(this.session));
 	}
 
 	private refreshOnce(signal?: AbortSignal): Promise<boolean> {
@@ -783,7 +493,7 @@ export class OAuthProvider implements HttpAuthProvider {
 		return serialised(key, async () => {
 			const stored = await this.readJson<StoredTokens>(key);
 			this.tokens = stored && typeof stored.accessToken === 'string' ? stored : undefined;
-			if (this.tokens && this.tokens.accessToken !== rejected && !this.isExpired(this.tokens)) {
+			if (this.tokens && this.tokens.accessToken !== rejected && !tokensExpired(this.tokens)) {
 				this.logger.info(`OAuth for ${this.name}: using the tokens another window or connection refreshed`);
 				return true;
 			}
@@ -791,7 +501,9 @@ export class OAuthProvider implements HttpAuthProvider {
 			if (!refreshToken) {
 				return false;
 			}
-			const client = await this.clientForSession(session);
+			const client = await sessionClient(this.options.config, session, (issuer) =>
+				this.readJson<StoredClient>(this.clientKey(issuer)),
+			);
 			if (!client) {
 				this.logger.info(
 					`OAuth for ${this.name}: the client that obtained the stored tokens is no longer configured; authorizing again`,
@@ -811,7 +523,7 @@ export class OAuthProvider implements HttpAuthProvider {
 							decision: { use: true, required: false, reason: 'the tokens being refreshed are DPoP-bound' },
 						}
 					: undefined;
-				const auth = await this.clientAuth(client);
+				const auth = await configuredClientAuth(client, this.options.config);
 				const result = await retryOnDPoPNonce(dpop?.prover, async () => {
 					const response = await oauth().refreshTokenGrantRequest(
 						as,
@@ -843,24 +555,6 @@ export class OAuthProvider implements HttpAuthProvider {
 				return false;
 			}
 		});
-	}
-
-	private async clientForSession(session: StoredSession): Promise<StoredClient | undefined> {
-		const config = this.options.config;
-		switch (session.clientKind) {
-			case 'preregistered':
-				return config.clientId === session.clientId ? preregisteredClient(config, session.metadata) : undefined;
-			case 'cimd':
-				return config.clientMetadataUrl === session.clientId
-					? { kind: 'cimd', clientId: session.clientId, tokenEndpointAuthMethod: 'none' }
-					: undefined;
-			case 'dcr': {
-				const stored = await this.readJson<StoredClient>(this.clientKey(session.issuer));
-				return stored?.clientId === session.clientId ? stored : undefined;
-			}
-			default:
-				return undefined;
-		}
 	}
 
 	private async saveTokens(
@@ -943,22 +637,25 @@ export class OAuthProvider implements HttpAuthProvider {
 		}
 	}
 
-	private isExpired(tokens: StoredTokens): boolean {
-		if (tokens.expiresAt === undefined) {
-			return false;
-		}
-		// Short-lived tokens get half their lifetime as margin, so a 10 s token is not "expired" on arrival.
-		const skew =
-			tokens.issuedAt !== undefined ? Math.min(expirySkewMs, (tokens.expiresAt - tokens.issuedAt) / 2) : expirySkewMs;
-		return tokens.expiresAt - skew <= Date.now();
-	}
-
 	private tokensKey(issuer: string): string {
 		return `${this.prefix}|${issuer}|tokens`;
 	}
 
 	private clientKey(issuer: string): string {
 		return `${this.prefix}|${issuer}|client`;
+	}
+
+	/** Logs what the flow does, naming the server. */
+	private readonly info = (message: string): void => this.logger.info(`OAuth for ${this.name}: ${message}`);
+
+	private clientIdentityContext(): ClientIdentityContext {
+		return {
+			config: this.options.config,
+			clientName: this.options.clientName ?? 'MCP Switchboard',
+			libOptions: (endpoint, http) => this.libOptions(endpoint, http),
+			saveClient: (issuer, client) => this.options.hooks.store.set(this.clientKey(issuer), JSON.stringify(client)),
+			info: this.info,
+		};
 	}
 
 	private http(signal?: AbortSignal): HttpContext {
@@ -976,75 +673,6 @@ export class OAuthProvider implements HttpAuthProvider {
 			...(prover ? { DPoP: prover.tokenRequests } : {}),
 		};
 	}
-
-	private async clientAuth(client: StoredClient): Promise<OAuthLib.ClientAuth> {
-		const config = this.options.config;
-		let pem = config.privateKey;
-		if (!pem && config.privateKeyFile && client.tokenEndpointAuthMethod === 'private_key_jwt') {
-			try {
-				pem = await fsPromises.readFile(config.privateKeyFile, 'utf8');
-			} catch (error) {
-				throw new OAuthStepError(
-					'client authentication',
-					`the private key file ${config.privateKeyFile} could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
-				);
-			}
-		}
-		return clientAuth(client, { pem, algorithm: config.signingAlgorithm });
-	}
-
-	private toMcpError(error: unknown): unknown {
-		if (error instanceof McpError) {
-			return error;
-		}
-		if (error instanceof OAuthStepError) {
-			const message = `OAuth for ${this.name}: ${error.message}`;
-			this.logger.error(message);
-			// `signInRequired`: nothing failed, the sign-in waits for the user (the Manager's `needsSignIn` state).
-			const data = isSignInRequired(error)
-				? { step: error.step, reason: error.why, signInRequired: true }
-				: { step: error.step, reason: error.why };
-			return new McpError(ErrorCode.Unauthorized, message, data, { cause: error });
-		}
-		if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) {
-			return error;
-		}
-		const message = `OAuth for ${this.name}: ${errorMessage(error)}`;
-		this.logger.error(message);
-		return new McpError(ErrorCode.Unauthorized, message, undefined, { cause: error });
-	}
-}
-
-/**
- * The pre-registered client of the configuration. Its auth method: the configured one, else `private_key_jwt` with
- * a private key, `none` without a secret, and with a secret `client_secret_basic` when the server lists it (an
- * absent list means client_secret_basic, RFC 8414 section 2), else `client_secret_post`.
- */
-function preregisteredClient(config: OAuthClientConfig, as: AuthorizationServerMetadata): StoredClient {
-	const supported = as.token_endpoint_auth_methods_supported;
-	let method = config.tokenEndpointAuthMethod;
-	if (!method) {
-		method =
-			config.privateKey || config.privateKeyFile
-				? 'private_key_jwt'
-				: !config.clientSecret
-					? 'none'
-					: !supported || supported.includes('client_secret_basic')
-						? 'client_secret_basic'
-						: 'client_secret_post';
-	}
-	if ((method === 'client_secret_basic' || method === 'client_secret_post') && !config.clientSecret) {
-		throw new OAuthStepError(
-			'client identity',
-			`token endpoint auth method ${method} needs a client secret in the configuration`,
-		);
-	}
-	return {
-		kind: 'preregistered',
-		clientId: config.clientId!,
-		clientSecret: config.clientSecret,
-		tokenEndpointAuthMethod: method,
-	};
 }
 
 function splitScopes(scope: string | undefined): string[] {
