@@ -1,32 +1,15 @@
 import type { IncomingMessage } from 'node:http';
 import { delay } from '../../common/async';
-import {
-	ErrorCode,
-	isFailure,
-	isRequest,
-	isResponse,
-	type JsonRpcMessage,
-	type JsonRpcRequest,
-	type RequestId,
-} from '../jsonrpc';
+import { ErrorCode, isRequest, isResponse, type JsonRpcMessage, type JsonRpcRequest, type RequestId } from '../jsonrpc';
 import { isLocalFailure, McpError } from '../mcpError';
-import { isModernError } from '../modern/requestMeta';
 import { standardHeaders } from '../modern/httpHeaders';
 import { isModernVersion } from '../protocolConstants';
-import {
-	describeBytes,
-	describeReply,
-	drain,
-	peekBody,
-	headerValue,
-	mediaType,
-	parseMessages,
-	readBody,
-} from './httpClient';
+import { describeBytes, describeReply, drain, headerValue, mediaType, parseMessages, readBody } from './httpClient';
 import { errorMessage } from '../../common/errors';
 import { HttpTransportBase, type HttpTransportOptions } from './httpTransportBase';
 import { LegacySseTransport } from './legacySse';
 import { safeUrl } from './safeUrl';
+import { readInitializeRefusal, sessionGone, throwModernError } from './streamableHttpReplies';
 import { readSse, SseDecoder, type SseEvent } from './sseEvents';
 import type { Transport, TransportKind } from './transport';
 
@@ -187,39 +170,14 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 		if (method === 'notifications/cancelled') {
 			this.release(message);
 		}
-		if (modern && status >= 400 && status < 500 && status !== 401 && status !== 403) {
-			await this.throwModernError(res, method);
-		}
-
-		if (isInitialize && this.options.fallbackToSse && (status === 400 || status === 404 || status === 405)) {
-			return this.refusedInitialize(message, res);
-		}
-		// Only a 404 or a 400 can say the session is gone: no await on the way of every other answer.
-		if (sentSessionId !== undefined && (status === 404 || status === 400)) {
-			const check = await this.sessionGone(res);
-			if (check.gone) {
-				throw this.sessionExpired(sentSessionId, method, status);
-			}
-			if (check.body !== undefined) {
-				throw new McpError(
-					ErrorCode.TransportFailed,
-					`${this.name}: the server answered ${method} with HTTP ${status} (${headerValue(res, 'content-type') ?? 'no content type'}): ${check.body}`,
-					{ status },
-				);
-			}
+		if (status < 200 || status >= 300) {
+			return this.refusedPost(message, res, method, sentSessionId, isInitialize, modern);
 		}
 		if (status === 202 || status === 204) {
 			// Drained before resolving, so the socket is back in the pool for the next request.
 			await drain(res);
 			this.afterAccepted(method);
 			return;
-		}
-		if (status < 200 || status >= 300) {
-			throw new McpError(
-				ErrorCode.TransportFailed,
-				`${this.name}: the server answered ${method} with ${await describeReply(res)}`,
-				{ status },
-			);
 		}
 		if (isInitialize) {
 			this.currentSessionId = headerValue(res, 'mcp-session-id');
@@ -232,23 +190,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 		}
 		const type = mediaType(res);
 		if (type === 'text/event-stream') {
-			// The stream is read in the background: send() resolves once the server accepted the message.
-			const state: StreamState = {
-				requestId,
-				method,
-				lastEventId: undefined,
-				retryMs: undefined,
-				answered: false,
-				progressed: false,
-			};
-			if (requestId !== undefined) {
-				this.replyStreams.set(requestId, state);
-			}
-			void this.readStream(res, state).finally(() => {
-				if (requestId !== undefined && this.replyStreams.get(requestId) === state) {
-					this.replyStreams.delete(requestId);
-				}
-			});
+			this.readReplyStream(res, requestId, method);
 			this.afterAccepted(method);
 			return;
 		}
@@ -281,6 +223,68 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 			`${this.name}: the server answered ${method} with neither JSON nor an event stream: ${await describeReply(res)}`,
 			{ status },
 		);
+	}
+
+	/**
+	 * A POST answered outside 2xx: a 2026-07-28 JSON-RPC error, an `initialize` for the legacy fallback, a session that
+	 * is gone, or an HTTP error. Rejects (or falls back); apart from `send()` so its common path stays short.
+	 */
+	private async refusedPost(
+		message: JsonRpcMessage,
+		res: IncomingMessage,
+		method: string,
+		sentSessionId: string | undefined,
+		isInitialize: boolean,
+		modern: boolean,
+	): Promise<void> {
+		const status = res.statusCode ?? 0;
+		if (modern && status >= 400 && status < 500 && status !== 401 && status !== 403) {
+			await throwModernError(res, this.name, method);
+		}
+
+		if (isInitialize && this.options.fallbackToSse && (status === 400 || status === 404 || status === 405)) {
+			return this.refusedInitialize(message, res);
+		}
+		// Only a 404 or a 400 can say the session is gone: no await on the way of every other answer.
+		if (sentSessionId !== undefined && (status === 404 || status === 400)) {
+			const check = await sessionGone(res);
+			if (check.gone) {
+				throw this.sessionExpired(sentSessionId, method, status);
+			}
+			if (check.body !== undefined) {
+				throw new McpError(
+					ErrorCode.TransportFailed,
+					`${this.name}: the server answered ${method} with HTTP ${status} (${headerValue(res, 'content-type') ?? 'no content type'}): ${check.body}`,
+					{ status },
+				);
+			}
+		}
+		throw new McpError(
+			ErrorCode.TransportFailed,
+			`${this.name}: the server answered ${method} with ${await describeReply(res)}`,
+			{ status },
+		);
+	}
+
+	/** Reads a reply stream in the background (send() resolves once the server accepted the message). */
+	private readReplyStream(res: IncomingMessage, requestId: RequestId | undefined, method: string): void {
+		// The stream is read in the background: send() resolves once the server accepted the message.
+		const state: StreamState = {
+			requestId,
+			method,
+			lastEventId: undefined,
+			retryMs: undefined,
+			answered: false,
+			progressed: false,
+		};
+		if (requestId !== undefined) {
+			this.replyStreams.set(requestId, state);
+		}
+		void this.readStream(res, state).finally(() => {
+			if (requestId !== undefined && this.replyStreams.get(requestId) === state) {
+				this.replyStreams.delete(requestId);
+			}
+		});
 	}
 
 	close(): Promise<void> {
@@ -331,36 +335,6 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 		const params = message.params;
 		const extra = isRequest(message) ? this.requestHeaders?.(message) : undefined;
 		return { ...this.postHeaders, ...extra, ...standardHeaders(message.method, params) };
-	}
-
-	/**
-	 * A modern server answers 400 (or 404 for an unknown method) with a JSON-RPC error body: "On 400 Bad Request, the
-	 * client SHOULD inspect the response body ... If the body contains a recognized modern JSON-RPC error, the server
-	 * speaks a modern version". That error, code and data as sent, is what `send()` rejects with; a body that is not
-	 * one leaves the usual handling (the response was only peeked at).
-	 */
-	private async throwModernError(res: IncomingMessage, method: string): Promise<void> {
-		const status = res.statusCode ?? 0;
-		const body = await readBody(res, 1024 * 1024, `${this.name}: ${method}`).catch(() => Buffer.alloc(0));
-		let parsed: unknown;
-		try {
-			parsed = JSON.parse(body.toString('utf8'));
-		} catch {
-			parsed = undefined;
-		}
-		if (isFailure(parsed)) {
-			throw new McpError(
-				parsed.error.code,
-				`${this.name}: ${parsed.error.message} (HTTP ${status} to ${method})`,
-				parsed.error.data,
-				{ fromPeer: true },
-			);
-		}
-		throw new McpError(
-			ErrorCode.TransportFailed,
-			`${this.name}: the server answered ${method} with HTTP ${status} (${headerValue(res, 'content-type') ?? 'no content type'}): ${describeBytes(body.subarray(0, 200), body.length > 200)}`,
-			{ status },
-		);
 	}
 
 	private updateHeaders(): void {
@@ -592,7 +566,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 			return { error: errorMessage(error), final };
 		}
 		const status = res.statusCode ?? 0;
-		const check = this.currentSessionId !== undefined ? await this.sessionGone(res) : { gone: false };
+		const check = this.currentSessionId !== undefined ? await sessionGone(res) : { gone: false };
 		if (check.gone && this.currentSessionId !== undefined) {
 			this.sessionExpired(this.currentSessionId, 'GET', status);
 			return { status, error: 'the session expired', final: true };
@@ -619,24 +593,6 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 		return Math.min(base * 2 ** Math.max(0, attempts - 1), this.options.maxReconnectDelayMs ?? 30_000);
 	}
 
-	/**
-	 * True when a reply to a request that carried the session id says the session is gone: 404, as the spec says
-	 * ("MUST respond to requests containing that session ID with HTTP 404"), or 400 whose body speaks of the session,
-	 * which is what servers built on the official SDK answer (server-everything: "Bad Request: No valid session ID
-	 * provided"). A 400 about something else comes back with its first bytes in `body` (the reply is consumed).
-	 */
-	private async sessionGone(res: IncomingMessage): Promise<{ gone: boolean; body?: string }> {
-		if (res.statusCode === 404) {
-			res.resume();
-			return { gone: true };
-		}
-		if (res.statusCode !== 400) {
-			return { gone: false };
-		}
-		const body = await peekBody(res, 1000);
-		return /session/i.test(body) ? { gone: true } : { gone: false, body };
-	}
-
 	private sessionExpired(sessionId: string, method: string, status: number): McpError {
 		const error = McpError.connectionClosed(
 			`${this.name}: the session expired (the server answered ${method} with HTTP ${status} for session ${sessionId}); a new session is needed`,
@@ -646,31 +602,9 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
 		return error;
 	}
 
-	/**
-	 * A 4xx to initialize: an HTTP+SSE server (2024-11-05) answers so, and gets the fallback; but an error of 2026-07-28
-	 * in the body (-32020..-32022) is a Streamable HTTP server that speaks only that era refusing initialize, and goes
-	 * to the client as that error, which then probes with server/discover.
-	 */
+	/** An `initialize` answered 400, 404 or 405: a 2026-07-28 refusal goes to the client, anything else falls back. */
 	private async refusedInitialize(message: JsonRpcMessage, res: IncomingMessage): Promise<void> {
-		const status = res.statusCode ?? 0;
-		const body = await readBody(res, 64 * 1024, `${this.name}: initialize`).catch(() => Buffer.alloc(0));
-		let parsed: unknown;
-		try {
-			parsed = JSON.parse(body.toString('utf8'));
-		} catch {
-			parsed = undefined;
-		}
-		const refusal = isFailure(parsed)
-			? new McpError(
-					parsed.error.code,
-					`${this.name}: ${parsed.error.message} (HTTP ${status} to initialize)`,
-					parsed.error.data,
-				)
-			: undefined;
-		if (isModernError(refusal)) throw refusal;
-		// Kept for the error message, in case this is a Streamable HTTP server refusing the request itself.
-		const reply = `HTTP ${status} (${headerValue(res, 'content-type') ?? 'no content type'}): ${describeBytes(body.subarray(0, 200), body.length > 200)}`;
-		return this.fallBack(message, reply);
+		return this.fallBack(message, await readInitializeRefusal(res, this.name));
 	}
 
 	private async fallBack(initialize: JsonRpcMessage, reply: string): Promise<void> {
