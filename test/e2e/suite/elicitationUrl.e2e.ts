@@ -2,11 +2,8 @@
 // and the domain before anything opens, and the -32042 "URL elicitation required" error leads to a retry.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import {
-	ElicitationPresenter,
-	handleUrlElicitationRequired,
-	urlElicitationsOf,
-} from '../../../src/vscode/elicitation/elicitation';
+import { ElicitationPresenter } from '../../../src/vscode/elicitation/elicitation';
+import { handleUrlElicitationRequired, urlElicitationsOf } from '../../../src/vscode/elicitation/urlElicitations';
 import { answerQuickPick, quickInputAccept, quickInputClose, sleep, test, waitFor } from './harness';
 import {
 	jsonAfter,
