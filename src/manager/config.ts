@@ -180,66 +180,12 @@ export function parseServer(
 	let config: ServerConfig;
 	let envFile: string | undefined;
 	if (type === 'stdio') {
-		if (typeof raw.command !== 'string' || !raw.command.trim()) {
-			problems.push(`${at}: field "command" must be a non-empty string (got ${describe(raw.command)})`);
-			return undefined;
-		}
-		let args: string[] | undefined;
-		if (raw.args !== undefined) {
-			if (Array.isArray(raw.args)) {
-				args = [];
-				raw.args.forEach((arg, i) => {
-					if (typeof arg === 'string') args!.push(arg);
-					else if (typeof arg === 'number' || typeof arg === 'boolean') args!.push(String(arg));
-					else problems.push(`${at}: field "args[${i}]" must be a string (got ${describe(arg)}); it was left out`);
-				});
-			} else {
-				problems.push(
-					`${at}: field "args" must be an array of strings (got ${describe(raw.args)}); no arguments are passed`,
-				);
-			}
-		}
-		const env = stringMap(raw.env, `${at}: field "env"`, problems, true);
-		let cwd: string | undefined;
-		if (raw.cwd !== undefined) {
-			if (typeof raw.cwd === 'string') cwd = raw.cwd;
-			else problems.push(`${at}: field "cwd" must be a string (got ${describe(raw.cwd)})`);
-		}
-		if (raw.envFile !== undefined) {
-			if (typeof raw.envFile === 'string') envFile = raw.envFile;
-			else problems.push(`${at}: field "envFile" must be a path (got ${describe(raw.envFile)})`);
-		}
-		if (raw.url !== undefined) problems.push(`${at}: field "url" is ignored for a stdio server`);
-		config = { type, command: raw.command };
-		if (args) config.args = args;
-		if (env) config.env = env;
-		if (cwd !== undefined) config.cwd = cwd;
+		const stdio = parseStdioServer(raw, at, problems);
+		if (!stdio) return undefined;
+		({ config, envFile } = stdio);
 	} else {
-		if (typeof raw.url !== 'string' || !raw.url.trim()) {
-			problems.push(`${at}: field "url" must be a non-empty string (got ${describe(raw.url)})`);
-			return undefined;
-		}
-		// Validate only URLs without variables; `${input:host}` etc. are checked after resolution.
-		if (!raw.url.includes('${')) {
-			let parsed: URL | undefined;
-			try {
-				parsed = new URL(raw.url);
-			} catch {
-				parsed = undefined;
-			}
-			if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
-				problems.push(`${at}: field "url" must be an http:// or https:// URL (got ${JSON.stringify(raw.url)})`);
-				return undefined;
-			}
-		}
-		const headers = stringMap(raw.headers, `${at}: field "headers"`, problems);
-		if (raw.command !== undefined) problems.push(`${at}: field "command" is ignored for a remote (${type}) server`);
-		const remote: Extract<ServerConfig, { type: 'http' | 'sse' }> = { type, url: raw.url };
-		if (headers) remote.headers = headers;
-		if (raw.oauth !== undefined) {
-			const oauth = parseOAuthConfig(raw.oauth, at, problems);
-			if (oauth) remote.oauth = oauth;
-		}
+		const remote = parseRemoteServer(raw, type, at, problems);
+		if (!remote) return undefined;
 		config = remote;
 	}
 	if (timeoutMs !== undefined) config.timeoutMs = timeoutMs;
@@ -248,6 +194,85 @@ export function parseServer(
 	const entry: ServerEntry = { name, config, source, workspaceDefined };
 	if (envFile !== undefined) entry.envFile = envFile;
 	return entry;
+}
+
+/** The fields of a local (stdio) server entry; undefined (with a problem) when it has no usable command. */
+function parseStdioServer(
+	raw: Record<string, unknown>,
+	at: string,
+	problems: string[],
+): { config: ServerConfig; envFile: string | undefined } | undefined {
+	if (typeof raw.command !== 'string' || !raw.command.trim()) {
+		problems.push(`${at}: field "command" must be a non-empty string (got ${describe(raw.command)})`);
+		return undefined;
+	}
+	let args: string[] | undefined;
+	if (raw.args !== undefined) {
+		if (Array.isArray(raw.args)) {
+			args = [];
+			raw.args.forEach((arg, i) => {
+				if (typeof arg === 'string') args!.push(arg);
+				else if (typeof arg === 'number' || typeof arg === 'boolean') args!.push(String(arg));
+				else problems.push(`${at}: field "args[${i}]" must be a string (got ${describe(arg)}); it was left out`);
+			});
+		} else {
+			problems.push(
+				`${at}: field "args" must be an array of strings (got ${describe(raw.args)}); no arguments are passed`,
+			);
+		}
+	}
+	const env = stringMap(raw.env, `${at}: field "env"`, problems, true);
+	let cwd: string | undefined;
+	if (raw.cwd !== undefined) {
+		if (typeof raw.cwd === 'string') cwd = raw.cwd;
+		else problems.push(`${at}: field "cwd" must be a string (got ${describe(raw.cwd)})`);
+	}
+	let envFile: string | undefined;
+	if (raw.envFile !== undefined) {
+		if (typeof raw.envFile === 'string') envFile = raw.envFile;
+		else problems.push(`${at}: field "envFile" must be a path (got ${describe(raw.envFile)})`);
+	}
+	if (raw.url !== undefined) problems.push(`${at}: field "url" is ignored for a stdio server`);
+	const config: ServerConfig = { type: 'stdio', command: raw.command };
+	if (args) config.args = args;
+	if (env) config.env = env;
+	if (cwd !== undefined) config.cwd = cwd;
+	return { config, envFile };
+}
+
+/** The fields of a remote (http or sse) server entry; undefined (with a problem) when it has no usable URL. */
+function parseRemoteServer(
+	raw: Record<string, unknown>,
+	type: 'http' | 'sse',
+	at: string,
+	problems: string[],
+): ServerConfig | undefined {
+	if (typeof raw.url !== 'string' || !raw.url.trim()) {
+		problems.push(`${at}: field "url" must be a non-empty string (got ${describe(raw.url)})`);
+		return undefined;
+	}
+	// Validate only URLs without variables; `${input:host}` etc. are checked after resolution.
+	if (!raw.url.includes('${')) {
+		let parsed: URL | undefined;
+		try {
+			parsed = new URL(raw.url);
+		} catch {
+			parsed = undefined;
+		}
+		if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+			problems.push(`${at}: field "url" must be an http:// or https:// URL (got ${JSON.stringify(raw.url)})`);
+			return undefined;
+		}
+	}
+	const headers = stringMap(raw.headers, `${at}: field "headers"`, problems);
+	if (raw.command !== undefined) problems.push(`${at}: field "command" is ignored for a remote (${type}) server`);
+	const remote: Extract<ServerConfig, { type: 'http' | 'sse' }> = { type, url: raw.url };
+	if (headers) remote.headers = headers;
+	if (raw.oauth !== undefined) {
+		const oauth = parseOAuthConfig(raw.oauth, at, problems);
+		if (oauth) remote.oauth = oauth;
+	}
+	return remote;
 }
 
 /**
