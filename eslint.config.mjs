@@ -62,6 +62,36 @@ export default tseslint.config(
 		},
 	},
 	{
+		// Small files and functions (CONTRIBUTING, "Lint rules"): a file over 700 lines or a function over 120 holds more
+		// than one idea. Every line counts, blank and comment lines too, so the rule says what `wc -l` says.
+		files: ['src/**/*.ts'],
+		rules: {
+			'max-lines': ['error', { max: 700, skipBlankLines: false, skipComments: false }],
+			'max-lines-per-function': ['error', { max: 120, skipBlankLines: false, skipComments: false, IIFEs: true }],
+		},
+	},
+	{
+		// Known exceptions, each with its reason; remove an entry once its file is split (#25).
+		files: [
+			// Declarative zod schema boilerplate: one function builds every schema so they share one module's cache.
+			'src/protocol/schemaBuild.ts',
+			// Webview documents (HTML, CSS and script in one template literal), changed in this wave by #34 (protocol
+			// view) and the MCP Apps work; their CSS and scripts are to move into constants of their own.
+			'src/vscode/console/protocolViewHtml.ts',
+			'src/vscode/console/apps/appPanelHtml.ts',
+			// startGateway() (279 lines) is reshaped in this wave by #33 (one endpoint per server); split after it lands.
+			'src/gateway/gatewayServer.ts',
+			// getTreeItem() (138 lines): serversTree.ts is shared by every feature this wave; split after the merge.
+			'src/vscode/tree/serversTree.ts',
+		],
+		rules: { 'max-lines-per-function': 'off' },
+	},
+	{
+		// 851 lines: the #28 (lazy start) branch splits it in this wave; remove this entry when that lands.
+		files: ['src/manager/serverConnection.ts'],
+		rules: { 'max-lines': 'off' },
+	},
+	{
 		// Layering. `vscode` only at the edge; everything else runs in plain Node (dist/core.js, the tests, the CLI).
 		files: ['**/*.ts', '**/*.mjs', '**/*.js'],
 		ignores: vscodeAllowed,
