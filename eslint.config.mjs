@@ -5,6 +5,35 @@ import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/**
+ * The feature folders of src/vscode, lowest first (docs/architecture.md, "src/vscode"): a folder imports `shared/`, the
+ * top-level plumbing and folders of a lower tier, never one of its own tier or above; `shared/` imports none of them.
+ */
+const vscodeFeatureTiers = [
+	['serverInput', 'logs', 'trust'],
+	['auth', 'tasks', 'resources', 'elicitation', 'sampling', 'pinning', 'world'],
+	['tools', 'prompts'],
+	['chat', 'tree', 'console', 'gateway', 'serverSetup'],
+];
+const vscodeFeatureZones = [
+	{
+		target: './src/vscode/shared',
+		from: vscodeFeatureTiers.flat().map((folder) => `./src/vscode/${folder}`),
+		message: 'src/vscode/shared is what features share: it imports no feature folder.',
+	},
+	...vscodeFeatureTiers.flatMap((tier, level) =>
+		tier.map((folder) => ({
+			target: `./src/vscode/${folder}`,
+			from: vscodeFeatureTiers
+				.slice(level)
+				.flat()
+				.filter((other) => other !== folder)
+				.map((other) => `./src/vscode/${other}`),
+			message: `src/vscode/${folder} may import only shared/, the plumbing and the feature folders below its tier (docs/architecture.md); move what two features share to src/vscode/shared/.`,
+		})),
+	),
+];
+
 /** Where `vscode` may be imported: the extension's edge, its entry point, and the suites that run inside VS Code. */
 const vscodeAllowed = ['src/vscode/**', 'src/extension.ts', 'test/e2e/**'];
 
@@ -161,6 +190,7 @@ export default tseslint.config(
 							from: ['./src/vscode', './src/extension.ts'],
 							message: 'The CLI runs in plain Node, without VS Code.',
 						},
+						...vscodeFeatureZones,
 					],
 				},
 			],
