@@ -42,7 +42,7 @@ test('a search follows the cursor across pages; deleted servers are hidden, inva
 			NAMES.dotnet,
 		].sort(),
 	);
-	assert.ok(!names.includes(NAMES.gone));
+	assert.ok(!(names as string[]).includes(NAMES.gone));
 	assert.deepEqual(
 		page.invalid.map((i) => i.name),
 		[NAMES.broken],
