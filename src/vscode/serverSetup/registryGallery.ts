@@ -16,7 +16,7 @@ import {
 } from '../../manager/registry/registryClient';
 import { describeImport } from '../../manager/importSecrets';
 import { serversAt, writeServers, writableTargets, type ServerTarget } from '../serverWriter';
-import { installFromRegistry, type InstallDeps } from './registryInstall';
+import { confirmInPick, installFromRegistry, type InstallDeps } from './registryInstall';
 
 /** The registries the setting names (the official one when unset). */
 export function configuredRegistries(): string[] {
@@ -146,13 +146,11 @@ export async function installRequest(deps: InstallDeps, request: InstallRequest)
 
 /** An inline server entry from a link: everything it runs shown first, then where to write it. */
 async function installEntry(name: string, entry: Record<string, unknown>): Promise<string | undefined> {
-	const detail = [`'${name}'`, ...describeImport(entry)].join('\n');
-	const go = await vscode.window.showWarningMessage(
-		'A link asks to add this MCP server. Add it only if you trust where the link came from.',
-		{ modal: true, detail },
-		'Add Server',
-	);
-	if (go !== 'Add Server') return undefined;
+	const lines = [
+		`'${name}' (from a link: add it only if you trust where the link came from)`,
+		...describeImport(entry),
+	];
+	if (!(await confirmInPick(`Add the MCP server '${name}' from a link?`, lines, 'Add Server'))) return undefined;
 	const targets = writableTargets();
 	let target: ServerTarget | undefined = targets[0];
 	if (targets.length > 1) {

@@ -36,6 +36,23 @@ export interface UpdateOf {
 	previous?: InstallPlan;
 }
 
+/**
+ * Asks for a yes in a quick pick that lists `lines` (what will run): a pick, not a modal, so what is agreed to is
+ * on screen (the smoke-test driver answers modals by itself) and the e2e suites can read it. True for `action` only.
+ */
+export async function confirmInPick(title: string, lines: readonly string[], action: string): Promise<boolean> {
+	const picked = await vscode.window.showQuickPick(
+		[
+			{ label: `$(check) ${action}`, yes: true },
+			{ label: '$(close) Cancel', yes: false },
+			{ label: 'What it will run', kind: vscode.QuickPickItemKind.Separator, yes: false },
+			...lines.map((line) => ({ label: line, yes: false })),
+		],
+		{ title, ignoreFocusOut: true, placeHolder: `${action}, or Cancel` },
+	);
+	return picked?.yes === true;
+}
+
 /** The places an install may write to now: user settings; the first folder's .vscode/mcp.json when trusted. */
 function installTargets(): { label: string; description: string; target: ServerTarget }[] {
 	const targets: { label: string; description: string; target: ServerTarget }[] = [
@@ -89,12 +106,8 @@ export async function installFromRegistry(
 ): Promise<string | undefined> {
 	const server = listing.server;
 	if (listing.status === 'deprecated' && !update) {
-		const go = await vscode.window.showWarningMessage(
-			`${server.name} is deprecated${listing.statusMessage ? `: ${listing.statusMessage}` : ''}.`,
-			{ modal: true },
-			'Install Anyway',
-		);
-		if (go !== 'Install Anyway') return undefined;
+		const reason = `${server.name} is deprecated${listing.statusMessage ? `: ${listing.statusMessage}` : ''}.`;
+		if (!(await confirmInPick(`$(warning) ${reason}`, [reason], 'Install Anyway'))) return undefined;
 	}
 	try {
 		// The plan first: a server.json with no way to run here is refused before any question.
@@ -153,21 +166,16 @@ export async function installFromRegistry(
 	}
 	const where = target.kind === 'user' ? 'user settings' : path.join('.vscode', 'mcp.json');
 	const secretIds = plan.fields.filter((f) => f.secret && answers.has(f.id)).map((f) => f.id);
-	const detail = [
+	const lines = [
 		`${server.name} ${server.version} (${plan.kind}) as '${name}' in ${where}`,
 		...describeImport(built.entry),
 		...built.inputs.map(
 			(input) =>
 				`Asks when it starts: ${input.id}${secretIds.includes(input.id) ? " (your answer goes to VS Code's secret storage)" : ''}`,
 		),
-	].join('\n');
+	];
 	const action = update ? 'Update' : 'Install';
-	const confirmed = await vscode.window.showInformationMessage(
-		`${action} this MCP server?`,
-		{ modal: true, detail },
-		action,
-	);
-	if (confirmed !== action) return undefined;
+	if (!(await confirmInPick(`${action} ${server.name} ${server.version}?`, lines, action))) return undefined;
 	try {
 		const scope = target.kind === 'user' ? USER_INPUT_SCOPE : workspaceInputScope();
 		for (const id of secretIds) await deps.secrets.store(inputSecretKey(scope, id), answers.get(id) as string);
