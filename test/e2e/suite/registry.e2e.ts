@@ -11,6 +11,7 @@ import { needDriver, repoRoot, resultText, waitForQuickInput } from './elicitati
 import {
 	answerInputBox,
 	answerQuickPick,
+	driver,
 	extensionApi,
 	quickInputRows,
 	screenshot,
@@ -49,13 +50,13 @@ test(
 				JSON.stringify(rows.map((r) => r.label)),
 			);
 			await screenshot('registry-gallery');
-			// Search as you type: the registry is asked again for the text.
-			const searchesBefore = registry.requests.filter((r) => r.includes('search=')).length;
+			// Search as you type: the registry is asked for the text typed, then the row is picked.
+			await driver({ action: 'fill', selector: '.quick-input-widget .quick-input-box input', text: 'Everything' });
+			await waitFor(() => registry.requests.some((r) => r.includes('search=Everything')), {
+				timeoutMs: 15_000,
+				message: () => `a search for the text typed (requests: ${registry.requests.join(', ')})`,
+			});
 			await answerQuickPick('Everything');
-			assert.ok(
-				registry.requests.filter((r) => r.includes('search=')).length > searchesBefore,
-				'searched the registry',
-			);
 			await waitForQuickInput('Install io.github.modelcontextprotocol/server-everything in');
 			await answerQuickPick('User settings');
 			await waitForQuickInput('GZIP_MAX_FETCH_SIZE', 60_000);
@@ -82,11 +83,13 @@ test(
 				timeoutMs: 120_000,
 				message: () => `'${NAME}' running (state: ${api.manager.get(NAME)?.state.kind ?? 'not configured'})`,
 			});
-			const outcome = await vscode.commands.executeCommand<CallOutcome | undefined>('mcpSwitchboard.callTool', {
-				server: NAME,
-				tool: 'echo',
-				arguments: { message: 'from the gallery' },
-			});
+			// As a person calls it: pick the tool, type the message (typed here, so no consent question).
+			const call = vscode.commands.executeCommand<CallOutcome | undefined>('mcpSwitchboard.callTool', { server: NAME });
+			await waitForQuickInput('Call Tool on');
+			await answerQuickPick('echo');
+			await waitForQuickInput('message');
+			await answerInputBox('from the gallery');
+			const outcome = await call;
 			assert.ok(outcome?.result, outcome?.error);
 			assert.match(resultText(outcome.result), /Echo: from the gallery/);
 		} finally {
