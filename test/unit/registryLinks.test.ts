@@ -7,6 +7,7 @@ import { answersAsText, answersFromEntry, installSchema } from '../../src/manage
 import { requestFromQuery, requestFromVsCodeLink } from '../../src/manager/registry/installLink';
 import { buildEntry, planInstall } from '../../src/manager/registry/installPlan';
 import { serverJsonProblems, type ServerJson } from '../../src/manager/registry/serverJson';
+import { addMcpJsonInputs, changeMcpJson, mergeInputs } from '../../src/manager/serverEntries';
 import { NAMES, seed } from '../fixtures/registry/registryServer';
 
 const documents = seed('http://127.0.0.1:1');
@@ -91,6 +92,36 @@ test('Update reads the answers back from the installed entry; a secret stays an 
 		[
 			['remote-api.header.X-Region', 'us'],
 			['remote-api.tenant', 'acme'],
+		],
+	);
+});
+
+test("an install's inputs go into mcp.json beside its entry: comments kept, an input of the same id replaced", () => {
+	const text =
+		'{\n\t// mine\n\t"servers": {},\n\t"inputs": [{ "type": "promptString", "id": "other" }, { "type": "promptString", "id": "x.token" }]\n}\n';
+	const next = addMcpJsonInputs(changeMcpJson(text, { kind: 'write', entries: { x: { url: 'https://x/mcp' } } }), [
+		{ type: 'promptString', id: 'x.token', password: true },
+		{ type: 'promptString', id: 'x.tenant' },
+	]);
+	assert.match(next, /\/\/ mine/);
+	const parsed = JSON.parse(next.replace('// mine\n', '')) as { servers: unknown; inputs: unknown };
+	assert.deepEqual(parsed.servers, { x: { url: 'https://x/mcp' } });
+	assert.deepEqual(parsed.inputs, [
+		{ type: 'promptString', id: 'other' },
+		{ type: 'promptString', id: 'x.token', password: true },
+		{ type: 'promptString', id: 'x.tenant' },
+	]);
+	assert.deepEqual(
+		mergeInputs(
+			[
+				{ id: 'a', v: 1 },
+				{ id: 'b', v: 1 },
+			],
+			[{ id: 'b', v: 2 }],
+		),
+		[
+			{ id: 'a', v: 1 },
+			{ id: 'b', v: 2 },
 		],
 	);
 });
