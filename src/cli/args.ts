@@ -19,6 +19,11 @@ Commands (servers come from .vscode/settings.json "mcpSwitchboard.servers", .vsc
                                    get a prompt's messages
   run <file.mcpcall.json>          run a saved invocation (tool, prompt or resource)
   doctor [server ...]              start servers and say in plain words what is wrong with each
+  search [TEXT] [--registry URL]   find servers in the MCP Registry: name, version, how each runs
+  add NAME [--version V] [--registry URL] [--yes]
+                                   install a server from the registry into the workspace's
+                                   .vscode/mcp.json (shows what will run; --input answers its
+                                   values; secrets stay \${input:…}, asked or passed when it runs)
 
 Options:
   -w, --workspace DIR   the workspace folder (default: the current directory)
@@ -30,6 +35,9 @@ Options:
   --no-input            never prompt: forms a server asks for are declined unless --answer fills them
   --timeout MS          per-request timeout (default: the server's timeoutMs, else 60000)
   -v, --verbose         the servers' logs and the protocol trace on stderr
+  --registry URL        the registry for search and add (repeatable; default: $MCP_SWITCHBOARD_REGISTRY,
+                        then "mcpSwitchboard.registry.url" in .vscode/settings.json, then the official one)
+  -y, --yes             add: write without asking
   -h, --help            this text
 
 Forms and pages a server asks for (elicitation): in a terminal each field is asked on stderr, checked as
@@ -51,6 +59,8 @@ export type Command =
 	| { name: 'prompt'; server: string; prompt: string; args: Record<string, string> }
 	| { name: 'run'; file: string }
 	| { name: 'doctor'; servers: string[] }
+	| { name: 'search'; text: string | undefined }
+	| { name: 'add'; server: string; version: string | undefined }
 	| { name: 'help' };
 
 export interface CliOptions {
@@ -63,6 +73,10 @@ export interface CliOptions {
 	answers: Map<string, string>;
 	/** `--no-input`: never prompt (forms are declined unless `--answer` fills them). */
 	noInput: boolean;
+	/** `--registry URL` (search, add), in the order given. */
+	registries: string[];
+	/** `--yes` (add): write without asking. */
+	yes: boolean;
 }
 
 export type Parsed = { ok: true; command: Command; options: CliOptions } | { ok: false; error: string };
@@ -99,6 +113,9 @@ export function parseCommandLine(argv: readonly string[], cwd: string, readFile:
 				help: { type: 'boolean', short: 'h' },
 				args: { type: 'string' },
 				'args-file': { type: 'string' },
+				registry: { type: 'string', multiple: true },
+				version: { type: 'string' },
+				yes: { type: 'boolean', short: 'y' },
 			},
 		});
 	} catch (error) {
@@ -124,6 +141,8 @@ export function parseCommandLine(argv: readonly string[], cwd: string, readFile:
 		inputs,
 		answers,
 		noInput: values['no-input'] === true,
+		registries: values.registry ?? [],
+		yes: values.yes === true,
 	};
 	if (values.timeout !== undefined) {
 		const ms = Number(values.timeout);
@@ -185,6 +204,16 @@ export function parseCommandLine(argv: readonly string[], cwd: string, readFile:
 		case 'run': {
 			const problem = need(1, '<file.mcpcall.json>');
 			return problem ? { ok: false, error: problem } : { ok: true, command: { name, file: rest[0]! }, options };
+		}
+		case 'search':
+			if (rest.length > 1)
+				return { ok: false, error: '\'search\' takes at most one TEXT (quote words: search "git hub")' };
+			return { ok: true, command: { name, text: rest[0] }, options };
+		case 'add': {
+			const problem = need(1, '<registry server name>, e.g. io.github.owner/server');
+			return problem
+				? { ok: false, error: problem }
+				: { ok: true, command: { name, server: rest[0]!, version: values.version }, options };
 		}
 		default:
 			return { ok: false, error: `unknown command '${name}'` };

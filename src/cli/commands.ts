@@ -49,7 +49,7 @@ function reportProblems(session: CliSession, out: Output): boolean {
  * tasks/cancel) and the command ends with EXIT.interrupted once the server answered.
  */
 export async function runCommand(
-	command: Exclude<Command, { name: 'help' }>,
+	command: Exclude<Command, { name: 'help' | 'search' | 'add' }>,
 	session: CliSession,
 	out: Output,
 	interrupt: AbortSignal = new AbortController().signal,

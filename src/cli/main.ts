@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { parseCommandLine, USAGE } from './args';
 import { EXIT, runCommand, type Output } from './commands';
+import { runRegistryCommand } from './registryCommands';
 import { CliSession, discardEarlyStarts, UsageError, type RunHooks } from './session';
 
 /** How long an interrupted call may take to hear the server's answer to its cancel before the run stops anyway. */
@@ -41,6 +42,10 @@ async function runMain(argv: readonly string[], hooks: RunHooks): Promise<number
 			process.stdout.write(options.json ? `${JSON.stringify(json, null, 2)}\n` : text ? `${text}\n` : ''),
 		error: (text) => process.stderr.write(`${text}\n`),
 	};
+	if (command.name === 'search' || command.name === 'add') {
+		// The registry commands start no server: no session, no early start to take over.
+		return runRegistryCommand(command, options, out);
+	}
 	const session = await CliSession.open(options, hooks);
 	// Ctrl+C or a CI job's cancel: a call in flight is cancelled first (a task on the server gets tasks/cancel, and the
 	// command reports the answer and ends with 130); anything else, or a second Ctrl+C, or a server that does not answer

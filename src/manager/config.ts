@@ -61,6 +61,7 @@ const KNOWN_FIELDS = new Set([
 	'dev',
 	'gallery',
 	'description',
+	'registry',
 ]);
 
 function isRecord(value: unknown): value is Record<string, unknown> {

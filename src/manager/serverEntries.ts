@@ -91,3 +91,28 @@ export function changeServersSetting(
 			return next;
 	}
 }
+
+/**
+ * The mcp.json text with `inputs` definitions added (an existing definition with the same id is replaced), as JSONC
+ * edits like {@link changeMcpJson}: for the `${input:…}` of an entry written beside them.
+ */
+export function addMcpJsonInputs(text: string, inputs: readonly Readonly<Record<string, unknown>>[]): string {
+	let next = text;
+	for (const input of inputs) {
+		const parsed = next.trim() === '' ? { value: {} } : parseJsonc(next);
+		if (parsed.error !== undefined) throw new Error(`cannot edit a file that is not valid JSON: ${parsed.error}`);
+		const current = isObject(parsed.value) && Array.isArray(parsed.value.inputs) ? parsed.value.inputs : [];
+		const at = current.findIndex((item) => isObject(item) && item.id === input.id);
+		next = editJsonc(next, ['inputs', at >= 0 ? at : current.length], input);
+	}
+	return next;
+}
+
+/** Input definitions merged by id: those of `added` replace those of `current` with the same id, the rest stay. */
+export function mergeInputs<T extends Readonly<Record<string, unknown>>>(
+	current: readonly T[],
+	added: readonly T[],
+): T[] {
+	const ids = new Set(added.map((input) => input.id));
+	return [...current.filter((input) => !ids.has(input.id)), ...added];
+}

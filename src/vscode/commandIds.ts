@@ -16,6 +16,8 @@ export const Commands = {
 	// Server setup (serverSetup/)
 	addServer: 'mcpSwitchboard.addServer',
 	importServers: 'mcpSwitchboard.importServers',
+	browseRegistry: 'mcpSwitchboard.browseRegistry',
+	updateFromRegistry: 'mcpSwitchboard.updateFromRegistry',
 	resetTrust: 'mcpSwitchboard.resetTrust',
 	clearInputs: 'mcpSwitchboard.clearInputs',
 	// Tools (tools/)

@@ -9,6 +9,11 @@ import type { InputDefinition } from '../manager/config';
 /** The secret-storage scope of user-level inputs (`mcpSwitchboard.inputs`): one for every window, unlike workspace inputs. */
 export const USER_INPUT_SCOPE = 'user';
 
+/** The secret-storage scope of this window's workspace inputs (the workspace file or its first folder). */
+export function workspaceInputScope(): string {
+	return (vscode.workspace.workspaceFile ?? vscode.workspace.workspaceFolders?.[0]?.uri)?.toString() ?? 'no-workspace';
+}
+
 /** Where a password input's answer is kept in SecretStorage. */
 export function inputSecretKey(scope: string, id: string): string {
 	return `mcpSwitchboard.input:${scope}:${id}`;

@@ -9,7 +9,13 @@
  * the object back would replace, and so delete, every server the workspace defines.
  */
 import * as vscode from 'vscode';
-import { changeMcpJson, changeServersSetting, type ServerListChange } from '../manager/serverEntries';
+import {
+	addMcpJsonInputs,
+	changeMcpJson,
+	changeServersSetting,
+	mergeInputs,
+	type ServerListChange,
+} from '../manager/serverEntries';
 
 const SECTION = 'mcpSwitchboard';
 const SERVERS = 'servers';
@@ -95,4 +101,36 @@ export function userInputs(): Record<string, unknown>[] {
 /** Replaces the user-level input definitions. Written before the servers that use them, which apply on their change. */
 export async function writeUserInputs(definitions: Record<string, unknown>[]): Promise<void> {
 	await vscode.workspace.getConfiguration(SECTION).update(INPUTS, definitions, vscode.ConfigurationTarget.Global);
+}
+
+/**
+ * Writes one server with the input definitions its `${input:…}` need (an install from a registry): in an mcp.json,
+ * both in one write (its `inputs`); at user level, the definitions into `mcpSwitchboard.inputs` first, then the
+ * server. Workspace settings cannot define inputs, so a server that needs some is refused there (use mcp.json).
+ */
+export async function writeServerWithInputs(
+	target: ServerTarget,
+	name: string,
+	entry: Record<string, unknown>,
+	inputs: readonly Record<string, unknown>[],
+): Promise<void> {
+	if (!isWritable(target))
+		throw new Error('this workspace is in Restricted Mode: only user settings can be changed until you trust it');
+	if (target.kind === 'mcpJson') {
+		let text = '';
+		try {
+			text = new TextDecoder().decode(await vscode.workspace.fs.readFile(target.uri));
+		} catch (error) {
+			if (!(error instanceof vscode.FileSystemError && error.code === 'FileNotFound')) throw error;
+		}
+		const next = addMcpJsonInputs(changeMcpJson(text, { kind: 'write', entries: { [name]: entry } }), inputs);
+		await vscode.workspace.fs.writeFile(target.uri, new TextEncoder().encode(next));
+		return;
+	}
+	if (inputs.length > 0) {
+		if (target.kind === 'workspace')
+			throw new Error('workspace settings cannot define inputs: write it to .vscode/mcp.json');
+		await writeUserInputs(mergeInputs(userInputs(), inputs));
+	}
+	await writeServers(target, { [name]: entry });
 }

@@ -49,3 +49,28 @@ test('usage problems are returned as text, never thrown', () => {
 	assert.match(error(['--bogus', 'list']), /bogus/);
 	assert.equal(error(['prompt', 's', 'p', '--args', '{"x":{"y":1}}']), "prompt argument 'x' must be a string");
 });
+
+test('search and add: their operands, --registry (repeatable), --version and --yes', () => {
+	const search = parseCommandLine(
+		['search', 'git hub', '--registry', 'https://a/v0.1', '--registry', 'https://b/v0.1'],
+		'/cwd',
+		noFile,
+	);
+	assert.ok(search.ok);
+	assert.deepEqual(search.command, { name: 'search', text: 'git hub' });
+	assert.deepEqual(search.options.registries, ['https://a/v0.1', 'https://b/v0.1']);
+	const all = parseCommandLine(['search'], '/cwd', noFile);
+	assert.ok(all.ok);
+	assert.deepEqual(all.command, { name: 'search', text: undefined });
+	const add = parseCommandLine(['add', 'io.github.x/y', '--version', '1.2.0', '-y', '-w', '/ws'], '/cwd', noFile);
+	assert.ok(add.ok);
+	assert.deepEqual(add.command, { name: 'add', server: 'io.github.x/y', version: '1.2.0' });
+	assert.equal(add.options.yes, true);
+	assert.equal(add.options.workspace, '/ws');
+	const bad = parseCommandLine(['add'], '/cwd', noFile);
+	assert.ok(!bad.ok);
+	assert.match(bad.error, /'add' takes <registry server name>/);
+	const two = parseCommandLine(['search', 'a', 'b'], '/cwd', noFile);
+	assert.ok(!two.ok);
+	assert.match(two.error, /at most one TEXT/);
+});

@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../common/errors';
+import { requestFromVsCodeLink } from '../../manager/registry/installLink';
 import { type ServerTarget, writableTargets, writeServers } from '../serverWriter';
+import { browseRegistry, installRequest } from './registryGallery';
+import type { InstallDeps } from './registryInstall';
 
 /** Splits a command line into words, honouring single and double quotes and backslash escapes (no globbing, no variables). */
 export function splitCommandLine(line: string): string[] {
@@ -69,9 +72,18 @@ const TARGET_LABELS: Record<ServerTarget['kind'], { label: string; description: 
  * then a name and where to save it (user or workspace settings). Writes `mcpSwitchboard.servers.<name>`;
  * the configuration watcher starts the server. Resolves with the name, or undefined when cancelled.
  */
-export async function addServer(): Promise<string | undefined> {
+export async function addServer(install?: InstallDeps): Promise<string | undefined> {
 	const kind = await vscode.window.showQuickPick(
 		[
+			...(install
+				? [
+						{
+							label: '$(library) Browse MCP Servers…',
+							description: 'install one from the MCP Registry',
+							id: 'registry' as const,
+						},
+					]
+				: []),
 			{
 				label: '$(terminal) Command (stdio)',
 				description: 'run a local program, e.g. npx -y @modelcontextprotocol/server-everything',
@@ -87,17 +99,29 @@ export async function addServer(): Promise<string | undefined> {
 		{ title: 'Add MCP Server (1/3)', placeHolder: 'How does the server run?' },
 	);
 	if (!kind) return undefined;
+	if (kind.id === 'registry' && install) return browseRegistry(install);
 	let entry: Record<string, unknown>;
 	let hint: string;
 	if (kind.id === 'stdio') {
 		const line = await vscode.window.showInputBox({
 			title: 'Add MCP Server (2/3)',
-			prompt: 'The command and its arguments, as you would type them in a shell (no pipes or variables)',
+			prompt:
+				'The command and its arguments, as you would type them in a shell (no pipes or variables), or a pasted vscode:mcp/install?{…} link',
 			placeHolder: 'npx -y @modelcontextprotocol/server-everything',
 			ignoreFocusOut: true,
-			validateInput: (text) => (splitCommandLine(text).length === 0 ? 'Enter a command' : undefined),
+			validateInput: (text) => {
+				try {
+					if (requestFromVsCodeLink(text)) return undefined;
+				} catch (error) {
+					return errorMessage(error);
+				}
+				return splitCommandLine(text).length === 0 ? 'Enter a command' : undefined;
+			},
 		});
 		if (line === undefined) return undefined;
+		// VS Code's install link, pasted: shown in full and written only after a yes (registryGallery.ts).
+		const linked = requestFromVsCodeLink(line);
+		if (linked && install) return installRequest(install, linked);
 		const [command, ...args] = splitCommandLine(line);
 		entry = { type: 'stdio', command, args };
 		hint = line;

@@ -1,0 +1,80 @@
+/**
+ * Install links, read without VS Code: `vscode://<publisher>.mcp-switchboard/install?name=<registry name>[&version=…]
+ * [&registry=<url>]`, `…/install?config=<JSON>` (a server.json, or a server entry with a `name`), and VS Code's own
+ * `vscode:mcp/install?<JSON>` payload (`{ "name": …, "command" | "url": …, … }`) pasted into Add Server. A link only
+ * says what to install: the extension always shows what will run and asks before anything is written.
+ */
+import { errorMessage } from '../../common/errors';
+import { serverJsonProblems, type ServerJson } from './serverJson';
+
+/** What a link asks to install. */
+export type InstallRequest =
+	| { kind: 'registry'; name: string; version?: string; registry?: string }
+	| { kind: 'serverJson'; server: ServerJson }
+	| { kind: 'entry'; name: string; entry: Record<string, unknown> };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The fields a pasted or linked server entry may carry (anything else, e.g. `cwd` or `envFile`, is refused). */
+const ENTRY_FIELDS = new Set(['type', 'command', 'args', 'env', 'url', 'headers']);
+
+/** A JSON config from a link: a server.json (has `packages` or `remotes`) or a server entry with a `name`. */
+export function requestFromConfig(json: unknown): InstallRequest {
+	if (!isRecord(json)) throw new Error("the link's configuration is not a JSON object");
+	if (Array.isArray(json.packages) || Array.isArray(json.remotes)) {
+		const checked = serverJsonProblems(json);
+		if (!checked.ok) throw new Error(`the link's server.json is not valid: ${checked.problem}`);
+		return { kind: 'serverJson', server: checked.server };
+	}
+	const name = typeof json.name === 'string' ? json.name.trim() : '';
+	if (!name) throw new Error('the link\'s server has no "name"');
+	if (typeof json.command !== 'string' && typeof json.url !== 'string')
+		throw new Error(`the link's server '${name}' has neither "command" nor "url"`);
+	const entry: Record<string, unknown> = {};
+	for (const [key, value] of Object.entries(json)) {
+		if (key === 'name' || key === 'gallery' || key === 'version' || key === 'inputs') continue;
+		if (!ENTRY_FIELDS.has(key))
+			throw new Error(`the link's server '${name}' has a field this does not install: "${key}"`);
+		entry[key] = value;
+	}
+	return { kind: 'entry', name, entry };
+}
+
+function parseJson(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch (error) {
+		throw new Error(`the link's configuration is not valid JSON (${errorMessage(error)})`, { cause: error });
+	}
+}
+
+/** The request of an `/install` URI's query (already decoded by the URI's parser, so `+` is a plus). */
+export function requestFromQuery(query: string): InstallRequest {
+	const params = new URLSearchParams(query);
+	const config = params.get('config');
+	if (config !== null) return requestFromConfig(parseJson(config));
+	const name = params.get('name')?.trim();
+	if (!name) throw new Error('the install link names no server (?name=… or ?config=…)');
+	const request: InstallRequest = { kind: 'registry', name };
+	const version = params.get('version')?.trim();
+	if (version) request.version = version;
+	const registry = params.get('registry')?.trim();
+	if (registry) request.registry = registry;
+	return request;
+}
+
+/** VS Code's `vscode:mcp/install?{json}` (or `vscode-insiders:`) text, as pasted; undefined when it is not one. */
+export function requestFromVsCodeLink(text: string): InstallRequest | undefined {
+	const match = /^\s*vscode(?:-insiders)?:(?:\/\/)?mcp\/install\?(.+?)\s*$/s.exec(text);
+	if (!match) return undefined;
+	const payload = match[1] as string;
+	let decoded = payload;
+	try {
+		decoded = decodeURIComponent(payload);
+	} catch {
+		// Not percent-encoded: read as written.
+	}
+	return requestFromConfig(parseJson(decoded));
+}

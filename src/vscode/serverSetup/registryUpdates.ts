@@ -1,0 +1,108 @@
+/**
+ * Update from the registry: the installed servers that remember their registry (`"registry": { name, version, url }`
+ * in user settings or the workspace's `.vscode/mcp.json`) whose registry lists a newer version. Picking one runs the
+ * install again for the new version, in the same place under the same name, with the answers given before.
+ */
+import * as vscode from 'vscode';
+import { errorMessage } from '../../common/errors';
+import { parseJsonc } from '../../manager/jsonc';
+import { planInstall, type InstallPlan } from '../../manager/registry/installPlan';
+import { RegistryClient, type RegistryListing } from '../../manager/registry/registryClient';
+import { serversAt, type ServerTarget } from '../serverWriter';
+import { installFromRegistry, type InstallDeps } from './registryInstall';
+
+interface Installed {
+	target: ServerTarget;
+	name: string;
+	entry: Record<string, unknown>;
+	registry: { name: string; version: string; url: string };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function installedIn(target: ServerTarget, servers: Record<string, unknown> | undefined): Installed[] {
+	const found: Installed[] = [];
+	for (const [name, entry] of Object.entries(servers ?? {})) {
+		if (!isRecord(entry) || !isRecord(entry.registry)) continue;
+		const { name: registryName, version, url } = entry.registry;
+		if (typeof registryName === 'string' && typeof version === 'string' && typeof url === 'string')
+			found.push({ target, name, entry, registry: { name: registryName, version, url } });
+	}
+	return found;
+}
+
+/** Every entry installed from a registry, in user settings and the first folder's .vscode/mcp.json. */
+export async function installedFromRegistry(): Promise<Installed[]> {
+	const found = installedIn({ kind: 'user' }, serversAt({ kind: 'user' }));
+	const folder = vscode.workspace.workspaceFolders?.[0];
+	if (folder) {
+		const uri = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
+		try {
+			const value = parseJsonc(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri))).value;
+			if (isRecord(value) && isRecord(value.servers))
+				found.push(...installedIn({ kind: 'mcpJson', uri }, value.servers));
+		} catch {
+			// No mcp.json.
+		}
+	}
+	return found;
+}
+
+/** The installed servers with a newer version listed, with that version. Registries that fail are skipped. */
+export async function availableUpdates(): Promise<{ installed: Installed; latest: RegistryListing }[]> {
+	const installed = await installedFromRegistry();
+	const checks = await Promise.allSettled(
+		installed.map(async (item) => ({
+			installed: item,
+			latest: await new RegistryClient(item.registry.url).get(item.registry.name),
+		})),
+	);
+	return checks
+		.filter(
+			(c): c is PromiseFulfilledResult<{ installed: Installed; latest: RegistryListing }> => c.status === 'fulfilled',
+		)
+		.map((c) => c.value)
+		.filter((c) => c.latest.server.version !== c.installed.registry.version);
+}
+
+/** Update Servers from the Registry…: pick an update, install it keeping the answers. */
+export async function updateFromRegistry(deps: InstallDeps): Promise<string | undefined> {
+	const updates = await vscode.window.withProgress(
+		{ location: vscode.ProgressLocation.Notification, title: 'Checking the registry for updates…' },
+		() => availableUpdates(),
+	);
+	if (updates.length === 0) {
+		void vscode.window.showInformationMessage('Every MCP server installed from a registry is up to date.');
+		return undefined;
+	}
+	const picked = await vscode.window.showQuickPick(
+		updates.map((u) => ({
+			label: u.installed.name,
+			description: `${u.installed.registry.version} → ${u.latest.server.version}`,
+			detail: u.latest.server.name,
+			update: u,
+		})),
+		{ title: 'Update MCP servers from the registry' },
+	);
+	if (!picked) return undefined;
+	const { installed, latest } = picked.update;
+	let previous: InstallPlan | undefined;
+	try {
+		const old = await new RegistryClient(installed.registry.url).get(
+			installed.registry.name,
+			installed.registry.version,
+		);
+		previous = planInstall(old.server, installed.registry.url);
+	} catch (error) {
+		// The old version is gone from the registry: the answers are read against the new plan instead.
+		void errorMessage(error);
+	}
+	return installFromRegistry(deps, latest, {
+		target: installed.target,
+		name: installed.name,
+		entry: installed.entry,
+		previous,
+	});
+}

@@ -1,0 +1,103 @@
+// Browse MCP Servers in a real VS Code (issue 26 items 3 and 6): the gallery over a registry of our own on loopback
+// (test/fixtures/registry/registryServer.ts, started by this suite) beside one that cannot be reached, searched as a
+// person types; Install asks where, asks the server's value in the form, shows what will run, writes user settings,
+// and the server (server-everything through `npx -y`) starts and answers its echo tool.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { SwitchboardApi } from '../../../src/extension';
+import type { CallOutcome } from '../../../src/vscode/tools/commands';
+import { everythingVersion, startRegistry } from '../../fixtures/registry/registryServer';
+import { needDriver, repoRoot, resultText, waitForQuickInput } from './elicitationSupport';
+import {
+	answerInputBox,
+	answerQuickPick,
+	driver,
+	extensionApi,
+	quickInputRows,
+	screenshot,
+	test,
+	waitFor,
+	type QuickInputRow,
+} from './harness';
+
+const NAME = 'server-everything';
+
+test(
+	'Browse MCP Servers installs server-everything from the registry, asks its value, and its echo tool answers',
+	async () => {
+		needDriver();
+		const api = await extensionApi<SwitchboardApi>();
+		const registry = await startRegistry({ root: repoRoot() });
+		const config = vscode.workspace.getConfiguration('mcpSwitchboard');
+		const previousServers = config.inspect<Record<string, unknown>>('servers')?.globalValue;
+		const previousUrl = config.inspect<unknown>('registry.url')?.globalValue;
+		// A registry that cannot be reached beside ours: its row says so, ours is still listed.
+		const dead = 'http://127.0.0.1:9/v0.1';
+		await config.update('registry.url', [dead, registry.url], vscode.ConfigurationTarget.Global);
+		try {
+			const installing = vscode.commands.executeCommand<string | undefined>('mcpSwitchboard.browseRegistry');
+			await waitForQuickInput('Search 2 registries');
+			let rows: QuickInputRow[] = [];
+			await waitFor(
+				async () => {
+					rows = await quickInputRows();
+					return rows.some((row) => row.label.startsWith('Cannot reach the MCP registry at http://127.0.0.1:9/v0.1'));
+				},
+				{ timeoutMs: 20_000, message: () => `the gallery's rows (seen: ${JSON.stringify(rows.map((r) => r.label))})` },
+			);
+			assert.ok(
+				rows.some((row) => row.label === 'Everything'),
+				JSON.stringify(rows.map((r) => r.label)),
+			);
+			await screenshot('registry-gallery');
+			// Search as you type: the registry is asked for the text typed, then the row is picked.
+			await driver({ action: 'fill', selector: '.quick-input-widget .quick-input-box input', text: 'Everything' });
+			await waitFor(() => registry.requests.some((r) => r.includes('search=Everything')), {
+				timeoutMs: 15_000,
+				message: () => `a search for the text typed (requests: ${registry.requests.join(', ')})`,
+			});
+			await answerQuickPick('Everything');
+			await waitForQuickInput('Install io.github.modelcontextprotocol/server-everything in');
+			await answerQuickPick('User settings');
+			await waitForQuickInput('GZIP_MAX_FETCH_SIZE', 60_000);
+			await answerInputBox('4096');
+			const confirm = await waitForQuickInput('Install, or Cancel', 30_000);
+			const version = everythingVersion(repoRoot());
+			assert.match(
+				confirm.text,
+				new RegExp(`Runs: npx -y @modelcontextprotocol/server-everything@${version.replace(/\./g, '\\.')} stdio`),
+			);
+			assert.match(confirm.text, /Environment: GZIP_MAX_FETCH_SIZE="4096"/);
+			await answerQuickPick('Install');
+			assert.equal(await installing, NAME);
+
+			const saved = config.inspect<Record<string, Record<string, unknown>>>('servers')?.globalValue?.[NAME];
+			assert.deepEqual(saved, {
+				type: 'stdio',
+				command: 'npx',
+				args: ['-y', `@modelcontextprotocol/server-everything@${version}`, 'stdio'],
+				env: { GZIP_MAX_FETCH_SIZE: '4096' },
+				registry: { name: 'io.github.modelcontextprotocol/server-everything', version, url: registry.url },
+			});
+			await waitFor(() => api.manager.get(NAME)?.state.kind === 'running', {
+				timeoutMs: 120_000,
+				message: () => `'${NAME}' running (state: ${api.manager.get(NAME)?.state.kind ?? 'not configured'})`,
+			});
+			// As a person calls it: pick the tool, type the message (typed here, so no consent question).
+			const call = vscode.commands.executeCommand<CallOutcome | undefined>('mcpSwitchboard.callTool', { server: NAME });
+			await waitForQuickInput('Call Tool on');
+			await answerQuickPick('echo');
+			await waitForQuickInput('message');
+			await answerInputBox('from the gallery');
+			const outcome = await call;
+			assert.ok(outcome?.result, outcome?.error);
+			assert.match(resultText(outcome.result), /Echo: from the gallery/);
+		} finally {
+			await config.update('servers', previousServers, vscode.ConfigurationTarget.Global);
+			await config.update('registry.url', previousUrl, vscode.ConfigurationTarget.Global);
+			await registry.close();
+		}
+		await waitFor(() => api.manager.get(NAME) === undefined, { timeoutMs: 15_000, message: `'${NAME}' removed` });
+	},
+	{ timeoutMs: 240_000 },
+);
