@@ -8,107 +8,40 @@ import { Emitter } from '../common/event';
 import { DisposableStore } from '../common/disposable';
 import type { Logger } from '../common/logger';
 import { effectiveTimeout } from '../common/timers';
-import { ErrorCode } from '../protocol/jsonrpc';
-import { isLocalFailure, McpError } from '../protocol/mcpError';
-import { safeUrl } from '../protocol/transports/safeUrl';
-import type { CacheHints, ClientHandlers, ListOptions, McpClient } from '../protocol/client';
-import type { LoggingMessage, Prompt, Resource, ResourceTemplate, Tool } from '../protocol/schema';
+import { McpError } from '../protocol/mcpError';
+import type { ClientHandlers, McpClient } from '../protocol/client';
+import type { LoggingMessage, Prompt, Resource, ResourceTemplate } from '../protocol/schema';
 import { MCP_LEVEL_TO_LOG } from './logLevels';
-import { RestartPolicy, type Clock, type RestartDecision, type RestartPolicyOptions } from './backoff';
+import { RestartPolicy, type RestartDecision } from './backoff';
 import { configHash } from './config';
 import { describeAsWritten } from './trustText';
 import { DEPRECATION_NOTES, type DeprecatedFeature } from './deprecations';
-import type { Host } from './host';
-import type { Limiter } from './limiter';
-import type {
-	ConfigSource,
-	NamedTool,
-	ResolvedServer,
-	ServerConfig,
-	ServerState,
-	ServerView,
-	SignInFailure,
-} from './types';
+import { listServer } from './listFetch';
+import { connectWithTimeout, isRetryable, signInFailure, signInRequired } from './connectAttempt';
+import {
+	ALL_LISTS,
+	DEFAULT_CONNECT_TIMEOUT_MS,
+	FAILED_REFETCH_DELAY_MS,
+	LIST_REFRESH_DEBOUNCE_MS,
+	MIN_LIST_AGE_MS,
+	REMOTE_RELIST_DELAY_MS,
+	SESSION_MIN_LIFETIME_MS,
+	type ListKind,
+	type ServerConnectionDeps,
+} from './connectionTypes';
+import type { ConfigSource, NamedTool, ResolvedServer, ServerConfig, ServerState, ServerView } from './types';
 import { plural } from '../common/text';
 import { errorMessage } from '../common/errors';
 
-/** What a connector gets: everything needed to open one connection to one server. */
-export interface ConnectRequest {
-	name: string;
-	config: ServerConfig;
-	handlers: ClientHandlers;
-	logger: Logger;
-	/** The connect timeout in ms (also given to the client as its initialize timeout). */
-	timeoutMs: number;
-	/** stdio: pass the whole environment (true) or only the default allow-list plus the configured variables (false). */
-	inheritEnvironment: boolean;
-	/**
-	 * Aborts when the attempt is abandoned (timeout, stop, dispose). The connector must then close whatever it
-	 * opened (kill the process, drop the socket) and reject.
-	 */
-	signal: AbortSignal;
-	/**
-	 * True when the user started this attempt (Start, Restart, a click): the host may show sign-in UI. False at
-	 * start-up, on a settings change and for automatic restarts, when nothing may pop up by itself.
-	 */
-	interactive: boolean;
-	/**
-	 * Pauses the connect timeout while the user is involved (an OAuth browser step); call the returned function
-	 * when done, which restarts the full timeout.
-	 */
-	holdTimeout(): () => void;
-	/** How the server's OAuth client is registered, each time that is learned (see OAuthProviderOptions.onClientRegistration). */
-	noteClientRegistration?(kind: 'preregistered' | 'cimd' | 'dcr' | undefined): void;
-}
-
-/** Opens a connection: spawns or dials the server and runs the MCP handshake. Rejects with an McpError. */
-export type Connector = (request: ConnectRequest) => Promise<McpClient>;
-
-/** Default time a server has to spawn and answer `initialize`, in ms. */
-export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
-/** Delay before re-listing after a list_changed notification; bursts of notifications collapse into one list. */
-export const LIST_REFRESH_DEBOUNCE_MS = 150;
-/**
- * Remote servers are listed once more this long after start: a `tools/list_changed` sent right after
- * initialisation is lost on Streamable HTTP when no GET stream is open yet (server-everything does this).
- */
-export const REMOTE_RELIST_DELAY_MS = 1500;
-
-/**
- * A list a 2026-07-28 server gave a `ttlMs` of 0 ("immediately stale") is re-fetched when next asked for, but not
- * within this long of the last listing: the views ask on every render, and a listing that changed is rendered again.
- */
-export const MIN_LIST_AGE_MS = 2000;
-/** After a re-fetch for freshness failed, the old list is served ("Clients MAY serve stale responses if errors occur during re-fetching") this long before the next try. */
-export const FAILED_REFETCH_DELAY_MS = 30_000;
-
-/**
- * A session must have lived this long for its expiry to be re-initialized at once (when it is the first in a row)
- * rather than treated as a crash from the start.
- */
-export const SESSION_MIN_LIFETIME_MS = 1000;
-
-/** What a ServerConnection needs from its Manager. */
-export interface ServerConnectionDeps {
-	host: Host;
-	connector: Connector;
-	limiter(kind: ServerConfig['type']): Limiter;
-	clock: Clock;
-	policy?: RestartPolicyOptions;
-	/** Names the tools of this server (the Manager's registry keeps them unique across servers). */
-	nameTools(server: string, tools: readonly Tool[]): NamedTool[];
-	/** Drops cached resource contents of the server (one URI, or all when `uri` is undefined). */
-	invalidateResources(server: string, uri?: string): void;
-	onDidUpdateResource(server: string, uri: string): void;
-	/** Whether stdio servers get the whole environment (ManagerOptions.inheritEnvironment), read at each start. */
-	inheritEnvironment(): boolean;
-}
-
-/** The lists a server connection caches. */
-export type ListKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
-
-/** Every list a server's cache holds, in the order they are fetched. */
-const ALL_LISTS: readonly ListKind[] = ['tools', 'resources', 'resourceTemplates', 'prompts'];
+export type { ConnectRequest, Connector, ListKind, ServerConnectionDeps } from './connectionTypes';
+export {
+	DEFAULT_CONNECT_TIMEOUT_MS,
+	FAILED_REFETCH_DELAY_MS,
+	LIST_REFRESH_DEBOUNCE_MS,
+	MIN_LIST_AGE_MS,
+	REMOTE_RELIST_DELAY_MS,
+	SESSION_MIN_LIFETIME_MS,
+} from './connectionTypes';
 
 /**
  * The hash that decides whether a reconcile restarts a server: the config plus its trust scope, and the trust text
@@ -452,79 +385,24 @@ export class ServerConnection implements ServerView {
 		this.attach(client, generation);
 	}
 
-	/** Runs the connector, abandoning it (and making it close what it opened) after `timeoutMs`. */
+	/** Runs the connector under the connect timeout (see connectAttempt.ts). */
 	private connectWithTimeout(
 		config: ServerConfig,
 		timeoutMs: number,
 		abort: AbortController,
 		interactive: boolean,
 	): Promise<McpClient> {
-		return new Promise<McpClient>((resolve, reject) => {
-			let settled = false;
-			const onTimeout = () => {
-				if (settled) return;
-				settled = true;
-				const what = config.type === 'stdio' ? `'${config.command}'` : safeUrl(config.url);
-				const error = new McpError(
-					ErrorCode.RequestTimeout,
-					`Server '${this.name}' did not finish starting within ${Math.round(timeoutMs / 100) / 10} s (${what} gave no answer to initialize). Check that it is an MCP server, or raise "timeoutMs" in its configuration.`,
-					{ timeoutMs },
-				);
-				abort.abort(error);
-				reject(error);
-			};
-			let timer: { dispose(): void } = this.deps.clock.setTimeout(onTimeout, timeoutMs);
-			let holds = 0;
-			const holdTimeout = () => {
-				if (holds++ === 0) timer.dispose();
-				let released = false;
-				return () => {
-					if (released) return;
-					released = true;
-					if (--holds === 0 && !settled) timer = this.deps.clock.setTimeout(onTimeout, timeoutMs);
-				};
-			};
-			const onAbort = () => {
-				if (settled) return;
-				settled = true;
-				timer.dispose();
-				reject(abort.signal.reason);
-			};
-			abort.signal.addEventListener('abort', onAbort, { once: true });
-			const handlers = this.handlers();
-			this.deps
-				.connector({
-					name: this.name,
-					config,
-					handlers,
-					logger: this.logger,
-					timeoutMs,
-					signal: abort.signal,
-					holdTimeout,
-					interactive,
-					inheritEnvironment: this.deps.inheritEnvironment(),
-					noteClientRegistration: (kind) => (this.signedInThroughDcr = kind === 'dcr'),
-				})
-				.then(
-					(client) => {
-						abort.signal.removeEventListener('abort', onAbort);
-						if (settled) {
-							void client.close().catch(() => undefined);
-							return;
-						}
-						settled = true;
-						timer.dispose();
-						resolve(client);
-					},
-					(error: unknown) => {
-						abort.signal.removeEventListener('abort', onAbort);
-						if (settled) return;
-						settled = true;
-						timer.dispose();
-						reject(error);
-					},
-				);
-		});
+		const request = {
+			name: this.name,
+			config,
+			handlers: this.handlers(),
+			logger: this.logger,
+			interactive,
+			inheritEnvironment: this.deps.inheritEnvironment(),
+			noteClientRegistration: (kind: 'preregistered' | 'cimd' | 'dcr' | undefined) =>
+				(this.signedInThroughDcr = kind === 'dcr'),
+		};
+		return connectWithTimeout(this.deps.connector, this.deps.clock, request, timeoutMs, abort);
 	}
 
 	/** Host features offered to the server, bound to its name; a feature the host lacks is not advertised. */
@@ -655,34 +533,18 @@ export class ServerConnection implements ServerView {
 		kinds: ReadonlySet<ListKind>,
 		forFreshness = false,
 	): Promise<void> {
-		const caps = client.serverCapabilities ?? {};
-		const hints: Partial<Record<ListKind, CacheHints>> = {};
-		const get = async <T>(
-			kind: ListKind,
-			enabled: unknown,
-			list: (options: ListOptions) => Promise<T[]>,
-		): Promise<{ items: T[]; number: number } | undefined> => {
-			if (!kinds.has(kind)) return undefined;
-			const number = ++this.listSequence[kind].started;
-			// A capability the server no longer advertises (server/discover answered without it) empties its list: keeping
-			// the old one would offer tools the server has withdrawn.
-			if (!enabled) return { items: [], number };
-			try {
-				return { items: await list({ onCacheHints: (h) => (hints[kind] = h) }), number };
-			} catch (error) {
-				if (generation === this.generation) {
-					this.logger.warn(`Listing ${kind} failed: ${errorMessage(error)}`);
-					if (forFreshness) this.freshUntil[kind] = this.deps.clock.now() + FAILED_REFETCH_DELAY_MS;
-				}
-				return undefined;
+		const {
+			hints,
+			tools: toolsResult,
+			resources: resourcesResult,
+			resourceTemplates: templatesResult,
+			prompts: promptsResult,
+		} = await listServer(client, kinds, this.listSequence, (kind, error) => {
+			if (generation === this.generation) {
+				this.logger.warn(`Listing ${kind} failed: ${errorMessage(error)}`);
+				if (forFreshness) this.freshUntil[kind] = this.deps.clock.now() + FAILED_REFETCH_DELAY_MS;
 			}
-		};
-		const [toolsResult, resourcesResult, templatesResult, promptsResult] = await Promise.all([
-			get('tools', caps.tools, (options) => client.listTools(options)),
-			get('resources', caps.resources, (options) => client.listResources(options)),
-			get('resourceTemplates', caps.resources, (options) => client.listResourceTemplates(options)),
-			get('prompts', caps.prompts, (options) => client.listPrompts(options)),
-		]);
+		});
 		if (generation !== this.generation || this.client !== client) return;
 		// Checked here, where results are applied (synchronously): a result older than the one shown is dropped.
 		const fresh = <T>(kind: ListKind, result: { items: T[]; number: number } | undefined): T[] | undefined => {
@@ -822,30 +684,4 @@ export class ServerConnection implements ServerView {
 			void this.launch(decision.attempt + 1);
 		}, decision.delayMs);
 	}
-}
-
-/** Whether `error` is the OAuth client's "the sign-in waits for the user" (not a failure). */
-function signInRequired(error: unknown): boolean {
-	if (!isLocalFailure(error, 'unauthorized')) return false;
-	return (error.data as { signInRequired?: unknown } | undefined)?.signInRequired === true;
-}
-
-/** The OAuth step that failed and why, when `error` is the OAuth client's (its McpError data names both). */
-function signInFailure(error: unknown): SignInFailure | undefined {
-	if (!isLocalFailure(error, 'unauthorized')) return undefined;
-	const data = error.data as { step?: unknown; reason?: unknown } | undefined;
-	return typeof data?.step === 'string' && typeof data.reason === 'string'
-		? { step: data.step, reason: data.reason }
-		: undefined;
-}
-
-/**
- * Whether trying again can help. A command that cannot be spawned (not found, not executable) or a refused
- * authorization fails the same way every time: show the error instead of looping.
- */
-function isRetryable(error: unknown, config: ServerConfig): boolean {
-	if (!(error instanceof McpError)) return true;
-	if (error.local === 'unauthorized') return false;
-	if (error.local === 'transport' && config.type === 'stdio') return false;
-	return true;
 }
