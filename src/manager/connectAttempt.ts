@@ -5,9 +5,11 @@
 import { ErrorCode } from '../protocol/jsonrpc';
 import { isLocalFailure, McpError } from '../protocol/mcpError';
 import { safeUrl } from '../protocol/transports/safeUrl';
-import type { McpClient } from '../protocol/client';
+import type { ClientHandlers, McpClient } from '../protocol/client';
 import type { Clock } from './backoff';
 import type { ConnectRequest, Connector } from './connectionTypes';
+import type { DeprecatedFeature } from './deprecations';
+import type { Host } from './host';
 import type { ServerConfig, SignInFailure } from './types';
 
 /** A ConnectRequest without what the attempt adds itself (its timeout, abort signal and timeout hold). */
@@ -74,6 +76,37 @@ export function connectWithTimeout(
 			},
 		);
 	});
+}
+
+/** Host features offered to the server, bound to its name; a feature the host lacks is not advertised. */
+export function hostHandlers(
+	host: Host,
+	name: string,
+	noteDeprecated: (feature: DeprecatedFeature, what: string) => void,
+): ClientHandlers {
+	const handlers: ClientHandlers = {};
+	if (host.roots) {
+		handlers.roots = () => {
+			noteDeprecated('roots', 'The server asked for the roots');
+			return [...host.roots!()];
+		};
+	}
+	if (host.elicit) {
+		handlers.elicitation = (params, signal) => host.elicit!(name, params, signal);
+		handlers.elicitationUrl = host.elicitUrl !== false;
+	}
+	if (host.sample) {
+		handlers.sampling = (params, signal) => {
+			noteDeprecated('sampling', 'The server asked for a model completion (sampling)');
+			return host.sample!(name, params, signal);
+		};
+		handlers.samplingTools = host.sampleTools !== false;
+	}
+	// The server may run our elicitation and sampling as tasks (MCP 2025-11-25): it polls them, the user answers meanwhile.
+	if (host.elicit || host.sample) handlers.tasks = true;
+	const extensions = host.extensions?.();
+	if (extensions) handlers.extensions = extensions;
+	return handlers;
 }
 
 /** Whether `error` is the OAuth client's "the sign-in waits for the user" (not a failure). */

@@ -9,7 +9,7 @@ import { DisposableStore } from '../common/disposable';
 import type { Logger } from '../common/logger';
 import { effectiveTimeout } from '../common/timers';
 import { McpError } from '../protocol/mcpError';
-import type { ClientHandlers, McpClient } from '../protocol/client';
+import type { McpClient } from '../protocol/client';
 import type { LoggingMessage, Prompt, Resource, ResourceTemplate } from '../protocol/schema';
 import { MCP_LEVEL_TO_LOG } from './logLevels';
 import { RestartPolicy, type RestartDecision } from './backoff';
@@ -17,7 +17,7 @@ import { configHash } from './config';
 import { describeAsWritten } from './trustText';
 import { DEPRECATION_NOTES, type DeprecatedFeature } from './deprecations';
 import { listServer } from './listFetch';
-import { connectWithTimeout, isRetryable, signInFailure, signInRequired } from './connectAttempt';
+import { connectWithTimeout, hostHandlers, isRetryable, signInFailure, signInRequired } from './connectAttempt';
 import {
 	ALL_LISTS,
 	DEFAULT_CONNECT_TIMEOUT_MS,
@@ -395,7 +395,7 @@ export class ServerConnection implements ServerView {
 		const request = {
 			name: this.name,
 			config,
-			handlers: this.handlers(),
+			handlers: hostHandlers(this.deps.host, this.name, (feature, what) => this.noteDeprecated(feature, what)),
 			logger: this.logger,
 			interactive,
 			inheritEnvironment: this.deps.inheritEnvironment(),
@@ -403,35 +403,6 @@ export class ServerConnection implements ServerView {
 				(this.signedInThroughDcr = kind === 'dcr'),
 		};
 		return connectWithTimeout(this.deps.connector, this.deps.clock, request, timeoutMs, abort);
-	}
-
-	/** Host features offered to the server, bound to its name; a feature the host lacks is not advertised. */
-	private handlers(): ClientHandlers {
-		const host = this.deps.host;
-		const name = this.name;
-		const handlers: ClientHandlers = {};
-		if (host.roots) {
-			handlers.roots = () => {
-				this.noteDeprecated('roots', 'The server asked for the roots');
-				return [...host.roots!()];
-			};
-		}
-		if (host.elicit) {
-			handlers.elicitation = (params, signal) => host.elicit!(name, params, signal);
-			handlers.elicitationUrl = host.elicitUrl !== false;
-		}
-		if (host.sample) {
-			handlers.sampling = (params, signal) => {
-				this.noteDeprecated('sampling', 'The server asked for a model completion (sampling)');
-				return host.sample!(name, params, signal);
-			};
-			handlers.samplingTools = host.sampleTools !== false;
-		}
-		// The server may run our elicitation and sampling as tasks (MCP 2025-11-25): it polls them, the user answers meanwhile.
-		if (host.elicit || host.sample) handlers.tasks = true;
-		const extensions = host.extensions?.();
-		if (extensions) handlers.extensions = extensions;
-		return handlers;
 	}
 
 	private attach(client: McpClient, generation: number): void {
