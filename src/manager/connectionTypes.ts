@@ -9,6 +9,7 @@ import type { Tool } from '../protocol/schema';
 import type { Clock, RestartPolicyOptions } from './backoff';
 import type { Host } from './host';
 import type { Limiter } from './limiter';
+import type { ListingStore } from './listingCache';
 import type { NamedTool, ServerConfig } from './types';
 
 /** What a connector gets: everything needed to open one connection to one server. */
@@ -81,6 +82,12 @@ export interface ServerConnectionDeps {
 	onDidUpdateResource(server: string, uri: string): void;
 	/** Whether stdio servers get the whole environment (ManagerOptions.inheritEnvironment), read at each start. */
 	inheritEnvironment(): boolean;
+	/** Whether the server starts with the Manager and never stops when idle (its `autoStart`, else the default). */
+	autoStart(config: ServerConfig): boolean;
+	/** How long a server may go unused before it stops, in ms; 0: never (ManagerOptions.idleStopMs). */
+	idleStopMs(): number;
+	/** Where listings are kept between sessions (ManagerOptions.listingStore); absent: nowhere. */
+	listingStore?: ListingStore;
 }
 
 /** The lists a server connection caches. */

@@ -17,6 +17,9 @@ import { configHash } from './config';
 import { describeAsWritten } from './trustText';
 import { DEPRECATION_NOTES, type DeprecatedFeature } from './deprecations';
 import { listServer } from './listFetch';
+import { IdleStop } from './idleStop';
+import { serverIdentity } from './serverIdentity';
+import type { Disposable } from '../common/disposable';
 import { connectWithTimeout, hostHandlers, isRetryable, signInFailure, signInRequired } from './connectAttempt';
 import {
 	ALL_LISTS,
@@ -122,6 +125,12 @@ export class ServerConnection implements ServerView {
 	private resourceList: readonly Resource[] = [];
 	private templateList: readonly ResourceTemplate[] = [];
 	private promptList: readonly Prompt[] = [];
+	/** While the lists shown come from the listing store: when they were listed. */
+	private cachedListedAt: number | undefined;
+	/** The listing store was read since the server last began to wait for its next need. */
+	private cacheRead = false;
+	private identityKey: string | undefined;
+	private readonly idle: IdleStop;
 
 	constructor(
 		server: ResolvedServer,
@@ -130,6 +139,18 @@ export class ServerConnection implements ServerView {
 		this.server = server;
 		this.currentHash = serverHash(server);
 		this.policy = new RestartPolicy(deps.policy);
+		this.idle = new IdleStop(
+			deps.clock,
+			() => (deps.autoStart(this.server.config) ? 0 : deps.idleStopMs()),
+			() => {
+				const client = this.runningClient;
+				return client !== undefined && (client.hasSubscriptions || client.liveTasks.length > 0);
+			},
+			() => {
+				this.logger.info(`Stopped after ${describeMinutes(deps.idleStopMs())} unused; it starts again when needed`);
+				void this.stop({ kind: 'stopped', onDemand: 'idle' });
+			},
+		);
 		if (server.config.disabled) this.currentState = { kind: 'disabled' };
 	}
 
@@ -153,6 +174,64 @@ export class ServerConnection implements ServerView {
 	}
 	get definition(): ResolvedServer {
 		return this.server;
+	}
+	/** Who the server is for what is kept about it (serverIdentity.ts); computed once per definition. */
+	get identity(): string {
+		return (this.identityKey ??= serverIdentity(this.server));
+	}
+	/** When the lists shown were listed, while they come from the listing store (not running yet). */
+	get listedAt(): number | undefined {
+		this.serveCached();
+		return this.cachedListedAt;
+	}
+	/** The server waits for its next need: a call, a read or a view that needs it starts it. */
+	get startsOnNeed(): boolean {
+		return this.currentState.kind === 'stopped' && this.currentState.onDemand !== undefined;
+	}
+	/** Whether it starts with the Manager and never stops when idle. */
+	get autoStarts(): boolean {
+		return this.deps.autoStart(this.server.config);
+	}
+
+	/** A new server that starts on its first need: shown (from the listing store) but not started. */
+	waitForNeed(): void {
+		if (this.currentState.kind === 'stopped') this.setState({ kind: 'stopped', onDemand: 'notStarted' });
+	}
+
+	/** Something uses the running server until the returned disposable is disposed; it does not stop while idle meanwhile. */
+	use(): Disposable {
+		return this.idle.use();
+	}
+
+	/** The idle time setting changed. */
+	idleSettingChanged(): void {
+		this.idle.settingChanged();
+	}
+
+	/** While waiting for its next need, the lists are the ones last listed: read once, when first asked for. */
+	private serveCached(): void {
+		if (this.cacheRead || !this.startsOnNeed) return;
+		this.cacheRead = true;
+		const listing = this.deps.listingStore?.load(this.identity);
+		if (!listing) return;
+		this.toolList = this.deps.nameTools(this.name, listing.tools);
+		this.resourceList = listing.resources;
+		this.templateList = listing.resourceTemplates;
+		this.promptList = listing.prompts;
+		this.cachedListedAt = listing.listedAt;
+	}
+
+	/** Keeps what the running server listed, for the next session and for while it is stopped. */
+	private keepListing(client: McpClient): void {
+		this.deps.listingStore?.save(this.identity, {
+			listedAt: Date.now(),
+			serverInfo: client.serverInfo,
+			protocolVersion: client.protocolVersion,
+			tools: this.toolList.map((named) => named.tool),
+			prompts: [...this.promptList],
+			resources: [...this.resourceList],
+			resourceTemplates: [...this.templateList],
+		});
 	}
 	/**
 	 * Deprecated features this server uses: the HTTP+SSE transport (configured, or fallen back to), and on the current
@@ -200,6 +279,7 @@ export class ServerConnection implements ServerView {
 
 	/** The cached tools (a 2026-07-28 server's list past its ttlMs is re-fetched now, in the background). */
 	get tools(): readonly NamedTool[] {
+		this.serveCached();
 		this.refreshIfStale('tools');
 		return this.toolList;
 	}
@@ -207,14 +287,17 @@ export class ServerConnection implements ServerView {
 		this.toolList = tools;
 	}
 	get resources(): readonly Resource[] {
+		this.serveCached();
 		this.refreshIfStale('resources');
 		return this.resourceList;
 	}
 	get resourceTemplates(): readonly ResourceTemplate[] {
+		this.serveCached();
 		this.refreshIfStale('resourceTemplates');
 		return this.templateList;
 	}
 	get prompts(): readonly Prompt[] {
+		this.serveCached();
 		this.refreshIfStale('prompts');
 		return this.promptList;
 	}
@@ -239,8 +322,12 @@ export class ServerConnection implements ServerView {
 
 	/** Replaces the definition without restarting (same hash: only the source label or order changed). */
 	update(server: ResolvedServer): void {
+		const before = this.identityKey;
 		this.server = server;
 		this.currentHash = serverHash(server);
+		this.identityKey = undefined;
+		// A changed configuration is another server: what the old one listed is not what this one will.
+		if (before !== undefined && before !== this.identity) this.deps.listingStore?.drop(before);
 	}
 
 	/**
@@ -293,12 +380,19 @@ export class ServerConnection implements ServerView {
 		this.connectionStore.dispose();
 		this.stateEmitter.dispose();
 		this.listsEmitter.dispose();
+		this.idle.disarm();
 	}
 
 	private setState(state: ServerState): void {
 		if (state.kind === 'error' || state.kind === 'needsSignIn') this.error = state.message;
+		const waits = state.kind === 'stopped' && state.onDemand !== undefined;
+		if (waits) this.cacheRead = false;
+		else if (state.kind !== 'starting' && state.kind !== 'running' && this.cachedListedAt !== undefined)
+			this.forgetLists();
 		this.currentState = state;
 		this.stateEmitter.fire(state);
+		// The lists to show are now the cached ones (read when first asked for): whoever keeps a copy asks again.
+		if (waits && this.deps.listingStore && !this.disposed) this.listsEmitter.fire();
 	}
 
 	private cancelRetry(): void {
@@ -449,6 +543,7 @@ export class ServerConnection implements ServerView {
 			}),
 		);
 		this.setState({ kind: 'running', client });
+		this.idle.arm();
 
 		const level = this.deps.host.loggingLevel?.(this.name);
 		if (level && client.serverCapabilities?.logging) {
@@ -564,7 +659,11 @@ export class ServerConnection implements ServerView {
 			this.promptList = prompts ?? [];
 			changed = true;
 		}
-		if (changed) this.listsEmitter.fire();
+		if (changed || this.cachedListedAt !== undefined) {
+			this.cachedListedAt = undefined;
+			this.listsEmitter.fire();
+		}
+		if (changed || !forFreshness) this.keepListing(client);
 	}
 
 	private detachClient(): McpClient | undefined {
@@ -573,8 +672,16 @@ export class ServerConnection implements ServerView {
 		this.connectionStore.dispose();
 		this.connectionStore = new DisposableStore();
 		this.dirty.clear();
+		this.idle.disarm();
 		this.deps.invalidateResources(this.name);
 		for (const kind of Object.keys(this.freshUntil) as ListKind[]) this.freshUntil[kind] = undefined;
+		this.forgetLists();
+		return client;
+	}
+
+	/** Empties the lists (the server stopped, or the cached ones no longer apply). */
+	private forgetLists(): void {
+		this.cachedListedAt = undefined;
 		const hadLists =
 			this.toolList.length + this.resourceList.length + this.templateList.length + this.promptList.length > 0;
 		if (hadLists) {
@@ -584,7 +691,6 @@ export class ServerConnection implements ServerView {
 			this.promptList = [];
 			if (!this.disposed) this.listsEmitter.fire();
 		}
-		return client;
 	}
 
 	/** The running connection closed without our asking. */
@@ -655,4 +761,9 @@ export class ServerConnection implements ServerView {
 			void this.launch(decision.attempt + 1);
 		}, decision.delayMs);
 	}
+}
+
+/** "10 minutes", "1 minute", "30 s" for a duration in ms. */
+function describeMinutes(ms: number): string {
+	return ms < 60_000 ? `${Math.round(ms / 1000)} s` : plural(Math.round(ms / 60_000), 'minute');
 }
