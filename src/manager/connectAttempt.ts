@@ -10,7 +10,10 @@ import type { Clock } from './backoff';
 import type { ConnectRequest, Connector } from './connectionTypes';
 import type { DeprecatedFeature } from './deprecations';
 import type { Host } from './host';
-import type { ServerConfig, SignInFailure } from './types';
+import type { ResolvedServer, ServerConfig, ServerState, SignInFailure } from './types';
+import type { Logger } from '../common/logger';
+import { errorMessage } from '../common/errors';
+import { describeAsWritten } from './trustText';
 
 /** A ConnectRequest without what the attempt adds itself (its timeout, abort signal and timeout hold). */
 export type AttemptRequest = Omit<ConnectRequest, 'timeoutMs' | 'signal' | 'holdTimeout'>;
@@ -107,6 +110,33 @@ export function hostHandlers(
 	const extensions = host.extensions?.();
 	if (extensions) handlers.extensions = extensions;
 	return handlers;
+}
+
+/**
+ * Asks the host whether a workspace-defined server may run (`ask`: the user's Start, which may show the question).
+ * Resolves with the `needsTrust` state when it may not, or undefined when it may.
+ */
+export async function checkTrust(
+	host: Host,
+	server: ResolvedServer,
+	ask: boolean,
+	logger: Logger,
+): Promise<Extract<ServerState, { kind: 'needsTrust' }> | undefined> {
+	let allowed = false;
+	try {
+		allowed =
+			(await host.confirmTrust?.(server.name, server.trustText ?? describeAsWritten(server.config), { ask })) === true;
+	} catch (error) {
+		logger.warn(`Trust check failed: ${errorMessage(error)}`);
+	}
+	if (allowed) return undefined;
+	return {
+		kind: 'needsTrust',
+		refused: ask,
+		reason: ask
+			? `Server '${server.name}' is defined by the workspace (${server.source.label}) and was not allowed to run. Start it again to be asked again, or run "MCP Switchboard: Reset Server Trust Decisions".`
+			: `Server '${server.name}' is defined by the workspace (${server.source.label}) and needs your permission to run: Start it to see what it runs and decide.`,
+	};
 }
 
 /** Whether `error` is the OAuth client's "the sign-in waits for the user" (not a failure). */

@@ -95,3 +95,8 @@ export type ListKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
 
 /** Every list a server's cache holds, in the order they are fetched. */
 export const ALL_LISTS: readonly ListKind[] = ['tools', 'resources', 'resourceTemplates', 'prompts'];
+
+/** One value per list kind, each made by `make`. */
+export function perList<T>(make: () => T): Record<ListKind, T> {
+	return { tools: make(), resources: make(), resourceTemplates: make(), prompts: make() };
+}

@@ -5,6 +5,8 @@
  */
 import type { Disposable } from '../common/disposable';
 import type { Clock } from './backoff';
+import type { McpClient } from '../protocol/client';
+import { plural } from '../common/text';
 
 export class IdleStop {
 	private timer: Disposable | undefined;
@@ -66,4 +68,14 @@ export class IdleStop {
 			else this.onIdle();
 		}, ms);
 	}
+}
+
+/** Whether the server's connection keeps it running although nothing is in flight: a subscription or a live task. */
+export function keepsRunning(client: McpClient | undefined): boolean {
+	return client !== undefined && (client.hasSubscriptions || client.liveTasks.length > 0);
+}
+
+/** "10 minutes", "1 minute", "30 s" for a duration in ms. */
+export function describeDuration(ms: number): string {
+	return ms < 60_000 ? `${Math.round(ms / 1000)} s` : plural(Math.round(ms / 60_000), 'minute');
 }

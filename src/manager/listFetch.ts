@@ -63,3 +63,23 @@ export async function listServer(
 	if (prompts) round.prompts = prompts;
 	return round;
 }
+
+/** The items of `result` unless a newer listing of its kind was applied already (then undefined, after `onDropped`). */
+export function newestOf<T>(
+	sequence: { started: number; applied: number },
+	result: NumberedList<T> | undefined,
+	onDropped: () => void,
+): T[] | undefined {
+	if (!result) return undefined;
+	if (result.number < sequence.applied) {
+		onDropped();
+		return undefined;
+	}
+	sequence.applied = result.number;
+	return result.items;
+}
+
+/** Whether a list fetched again differs from the one shown. */
+export function listChanged(items: readonly unknown[], old: readonly unknown[]): boolean {
+	return items.length !== old.length || JSON.stringify(items) !== JSON.stringify(old);
+}

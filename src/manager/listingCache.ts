@@ -9,6 +9,8 @@ import { rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Implementation, Prompt, Resource, ResourceTemplate, Tool } from '../protocol/schema';
 import { errorMessage } from '../common/errors';
+import type { McpClient } from '../protocol/client';
+import type { NamedTool } from './types';
 
 /** One server's last listing. */
 export interface CachedListing {
@@ -30,6 +32,27 @@ export interface ListingStore {
 	save(identity: string, listing: CachedListing): void;
 	/** Forgets what is kept for `identity` (its configuration changed). */
 	drop(identity: string): void;
+}
+
+/** What `client` listed, as kept: the lists now shown, with the server's info and protocol version, listed now. */
+export function listingOf(
+	client: Pick<McpClient, 'serverInfo' | 'protocolVersion'>,
+	lists: {
+		tools: readonly NamedTool[];
+		prompts: readonly Prompt[];
+		resources: readonly Resource[];
+		resourceTemplates: readonly ResourceTemplate[];
+	},
+): CachedListing {
+	return {
+		listedAt: Date.now(),
+		serverInfo: client.serverInfo,
+		protocolVersion: client.protocolVersion,
+		tools: lists.tools.map((named) => named.tool),
+		prompts: [...lists.prompts],
+		resources: [...lists.resources],
+		resourceTemplates: [...lists.resourceTemplates],
+	};
 }
 
 /** The file format's version: a listing written by another format is ignored. */

@@ -10,17 +10,24 @@ import type { Logger } from '../common/logger';
 import { effectiveTimeout } from '../common/timers';
 import { McpError } from '../protocol/mcpError';
 import type { McpClient } from '../protocol/client';
-import type { LoggingMessage, Prompt, Resource, ResourceTemplate } from '../protocol/schema';
-import { MCP_LEVEL_TO_LOG } from './logLevels';
+import type { Prompt, Resource, ResourceTemplate } from '../protocol/schema';
+import { writeServerLog } from './logLevels';
 import { RestartPolicy, type RestartDecision } from './backoff';
 import { configHash } from './config';
-import { describeAsWritten } from './trustText';
-import { DEPRECATION_NOTES, type DeprecatedFeature } from './deprecations';
-import { listServer } from './listFetch';
-import { IdleStop } from './idleStop';
+import { DEPRECATION_NOTES, DeprecationUse, type DeprecatedFeature } from './deprecations';
+import { listChanged, listServer, newestOf, type NumberedList } from './listFetch';
+import { describeDuration, IdleStop, keepsRunning } from './idleStop';
 import { serverIdentity } from './serverIdentity';
+import { listingOf } from './listingCache';
 import type { Disposable } from '../common/disposable';
-import { connectWithTimeout, hostHandlers, isRetryable, signInFailure, signInRequired } from './connectAttempt';
+import {
+	checkTrust,
+	connectWithTimeout,
+	hostHandlers,
+	isRetryable,
+	signInFailure,
+	signInRequired,
+} from './connectAttempt';
 import {
 	ALL_LISTS,
 	DEFAULT_CONNECT_TIMEOUT_MS,
@@ -30,6 +37,7 @@ import {
 	REMOTE_RELIST_DELAY_MS,
 	SESSION_MIN_LIFETIME_MS,
 	type ListKind,
+	perList,
 	type ServerConnectionDeps,
 } from './connectionTypes';
 import type { ConfigSource, NamedTool, ResolvedServer, ServerConfig, ServerState, ServerView } from './types';
@@ -96,30 +104,20 @@ export class ServerConnection implements ServerView {
 	private refreshTimer: { dispose(): void } | undefined;
 	private readonly dirty = new Set<ListKind>();
 	/** Per list kind: the number of the latest listing started, and of the one whose result is shown. */
-	private readonly listSequence: Record<ListKind, { started: number; applied: number }> = {
-		tools: { started: 0, applied: 0 },
-		resources: { started: 0, applied: 0 },
-		resourceTemplates: { started: 0, applied: 0 },
-		prompts: { started: 0, applied: 0 },
-	};
+	private readonly listSequence = perList(() => ({ started: 0, applied: 0 }));
 	/**
 	 * Per list kind, until when the list is fresh by its server's `ttlMs` (2026-07-28); undefined: no time limit (an
 	 * older server, or no ttlMs: the list changes on list_changed only). Once passed, the list is re-fetched the next
 	 * time it is asked for, not before ("Clients SHOULD NOT treat TTL as a polling interval").
 	 * Spec: https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching
 	 */
-	private readonly freshUntil: Record<ListKind, number | undefined> = {
-		tools: undefined,
-		resources: undefined,
-		resourceTemplates: undefined,
-		prompts: undefined,
-	};
+	private readonly freshUntil = perList<number | undefined>(() => undefined);
 	private startedAt = 0;
 	private disposed = false;
-	/** Deprecated features the server used on this connection (roots, sampling, logging), in the order first seen. */
-	private readonly usedDeprecated = new Set<DeprecatedFeature>();
-	/** The OAuth client of this server was registered through Dynamic Client Registration (kept across connections). */
-	private signedInThroughDcr = false;
+	private readonly deprecations = new DeprecationUse(
+		() => this.logger,
+		() => this.client?.era === 'modern',
+	);
 
 	private toolList: readonly NamedTool[] = [];
 	private resourceList: readonly Resource[] = [];
@@ -142,12 +140,9 @@ export class ServerConnection implements ServerView {
 		this.idle = new IdleStop(
 			deps.clock,
 			() => (deps.autoStart(this.server.config) ? 0 : deps.idleStopMs()),
+			() => keepsRunning(this.runningClient),
 			() => {
-				const client = this.runningClient;
-				return client !== undefined && (client.hasSubscriptions || client.liveTasks.length > 0);
-			},
-			() => {
-				this.logger.info(`Stopped after ${describeMinutes(deps.idleStopMs())} unused; it starts again when needed`);
+				this.logger.info(`Stopped after ${describeDuration(deps.idleStopMs())} unused; it starts when needed`);
 				void this.stop({ kind: 'stopped', onDemand: 'idle' });
 			},
 		);
@@ -223,43 +218,15 @@ export class ServerConnection implements ServerView {
 
 	/** Keeps what the running server listed, for the next session and for while it is stopped. */
 	private keepListing(client: McpClient): void {
-		this.deps.listingStore?.save(this.identity, {
-			listedAt: Date.now(),
-			serverInfo: client.serverInfo,
-			protocolVersion: client.protocolVersion,
-			tools: this.toolList.map((named) => named.tool),
-			prompts: [...this.promptList],
-			resources: [...this.resourceList],
-			resourceTemplates: [...this.templateList],
-		});
+		const lists = { tools: this.toolList, prompts: this.promptList, resources: this.resourceList };
+		this.deps.listingStore?.save(this.identity, listingOf(client, { ...lists, resourceTemplates: this.templateList }));
 	}
 	/**
 	 * Deprecated features this server uses: the HTTP+SSE transport (configured, or fallen back to), and on the current
 	 * connection roots, sampling and log messages. They keep working (see deprecations.ts).
 	 */
 	get deprecatedFeatures(): readonly DeprecatedFeature[] {
-		const features: DeprecatedFeature[] = [];
-		if (this.server.config.type === 'sse' || this.runningClient?.transportKind === 'sse')
-			features.push('HTTP+SSE transport');
-		for (const feature of this.usedDeprecated) features.push(feature);
-		if (this.signedInThroughDcr) features.push('Dynamic Client Registration');
-		return features;
-	}
-
-	/**
-	 * Notes a deprecated feature in use. A 2026-07-28 server gets a deprecation note in its log (sampling at every
-	 * request, as each one asks the user; the others once per connection); an older one, whose revision still has the
-	 * feature, a debug line once.
-	 */
-	private noteDeprecated(feature: DeprecatedFeature, what: string): void {
-		const first = !this.usedDeprecated.has(feature);
-		this.usedDeprecated.add(feature);
-		const modern = this.client?.era === 'modern';
-		if (modern && (first || feature === 'sampling')) {
-			this.logger.info(`${what}: ${feature} is ${DEPRECATION_NOTES[feature]}. It keeps working.`);
-		} else if (first) {
-			this.logger.debug(`${what} (${feature} is ${DEPRECATION_NOTES[feature]})`);
-		}
+		return this.deprecations.features(this.server.config.type === 'sse' || this.runningClient?.transportKind === 'sse');
 	}
 
 	/**
@@ -414,25 +381,9 @@ export class ServerConnection implements ServerView {
 		let config = server.config;
 
 		if (server.workspaceDefined && this.deps.host.confirmTrust) {
-			let allowed = false;
-			try {
-				allowed = await this.deps.host.confirmTrust(server.name, server.trustText ?? describeAsWritten(config), {
-					ask: askTrust,
-				});
-			} catch (error) {
-				this.logger.warn(`Trust check failed: ${errorMessage(error)}`);
-			}
+			const refusal = await checkTrust(this.deps.host, server, askTrust, this.logger);
 			if (generation !== this.generation) return;
-			if (!allowed) {
-				this.setState({
-					kind: 'needsTrust',
-					refused: askTrust,
-					reason: askTrust
-						? `Server '${server.name}' is defined by the workspace (${server.source.label}) and was not allowed to run. Start it again to be asked again, or run "MCP Switchboard: Reset Server Trust Decisions".`
-						: `Server '${server.name}' is defined by the workspace (${server.source.label}) and needs your permission to run: Start it to see what it runs and decide.`,
-				});
-				return;
-			}
+			if (refusal) return this.setState(refusal);
 		}
 
 		// Variables are evaluated only now, after the trust check: an untrusted configuration asks for no input,
@@ -489,12 +440,12 @@ export class ServerConnection implements ServerView {
 		const request = {
 			name: this.name,
 			config,
-			handlers: hostHandlers(this.deps.host, this.name, (feature, what) => this.noteDeprecated(feature, what)),
+			handlers: hostHandlers(this.deps.host, this.name, (feature, what) => this.deprecations.note(feature, what)),
 			logger: this.logger,
 			interactive,
 			inheritEnvironment: this.deps.inheritEnvironment(),
 			noteClientRegistration: (kind: 'preregistered' | 'cimd' | 'dcr' | undefined) =>
-				(this.signedInThroughDcr = kind === 'dcr'),
+				(this.deprecations.signedInThroughDcr = kind === 'dcr'),
 		};
 		return connectWithTimeout(this.deps.connector, this.deps.clock, request, timeoutMs, abort);
 	}
@@ -505,7 +456,7 @@ export class ServerConnection implements ServerView {
 		const store = this.connectionStore;
 		this.client = client;
 		this.startedAt = this.deps.clock.now();
-		this.usedDeprecated.clear();
+		this.deprecations.newConnection();
 		if (client.transportKind === 'sse')
 			this.logger.info(
 				`Connected over the HTTP+SSE transport, ${DEPRECATION_NOTES['HTTP+SSE transport']}. It keeps working.`,
@@ -531,7 +482,12 @@ export class ServerConnection implements ServerView {
 				this.deps.onDidUpdateResource(this.name, uri);
 			}),
 		);
-		store.add(client.onDidLog((message) => this.writeLog(message)));
+		store.add(
+			client.onDidLog((message) => {
+				this.deprecations.note('logging', 'The server sent log messages (notifications/message)');
+				writeServerLog(this.logger, message);
+			}),
+		);
 		store.add(
 			client.onDidChangeDiscovery(() => {
 				// server/discover, run again after its ttlMs, says something new: the row shows it, and the lists follow the
@@ -565,13 +521,6 @@ export class ServerConnection implements ServerView {
 			}, REMOTE_RELIST_DELAY_MS);
 			store.add(timer);
 		}
-	}
-
-	private writeLog(message: LoggingMessage): void {
-		this.noteDeprecated('logging', 'The server sent log messages (notifications/message)');
-		const text = typeof message.data === 'string' ? message.data : JSON.stringify(message.data);
-		const line = message.logger ? `[${message.logger}] ${text}` : text;
-		this.logger[MCP_LEVEL_TO_LOG[message.level] ?? 'info'](line);
 	}
 
 	private markDirty(kind: ListKind, generation: number): void {
@@ -613,37 +562,24 @@ export class ServerConnection implements ServerView {
 		});
 		if (generation !== this.generation || this.client !== client) return;
 		// Checked here, where results are applied (synchronously): a result older than the one shown is dropped.
-		const fresh = <T>(kind: ListKind, result: { items: T[]; number: number } | undefined): T[] | undefined => {
-			if (!result) return undefined;
-			const sequence = this.listSequence[kind];
-			if (result.number < sequence.applied) {
-				this.logger.debug(`Dropped a ${kind} listing that finished after a newer one`);
-				return undefined;
-			}
-			sequence.applied = result.number;
-			return result.items;
-		};
+		const fresh = <T>(kind: ListKind, result: NumberedList<T> | undefined): T[] | undefined =>
+			newestOf(this.listSequence[kind], result, () =>
+				this.logger.debug(`Dropped a ${kind} listing that finished after a newer one`),
+			);
 		// A re-fetch for freshness that found the same list changes nothing (the views would render, ask, and re-fetch).
 		const differs = (kind: ListKind, items: readonly unknown[] | undefined, old: readonly unknown[]): boolean => {
 			if (!items) return false;
-			const now = this.deps.clock.now();
 			const ttl = client.era === 'modern' ? hints[kind]?.ttlMs : undefined;
-			this.freshUntil[kind] = ttl === undefined ? undefined : now + Math.max(ttl, MIN_LIST_AGE_MS);
-			return !forFreshness || items.length !== old.length || JSON.stringify(items) !== JSON.stringify(old);
+			this.freshUntil[kind] = ttl === undefined ? undefined : this.deps.clock.now() + Math.max(ttl, MIN_LIST_AGE_MS);
+			return !forFreshness || listChanged(items, old);
 		};
 		const tools = fresh('tools', toolsResult);
 		const resources = fresh('resources', resourcesResult);
 		const resourceTemplates = fresh('resourceTemplates', templatesResult);
 		const prompts = fresh('prompts', promptsResult);
 		let changed = false;
-		if (
-			tools &&
-			differs(
-				'tools',
-				tools,
-				this.toolList.map((named) => named.tool),
-			)
-		) {
+		const oldTools = this.toolList.map((named) => named.tool);
+		if (tools && differs('tools', tools, oldTools)) {
 			this.toolList = this.deps.nameTools(this.name, tools);
 			changed = true;
 		}
@@ -761,9 +697,4 @@ export class ServerConnection implements ServerView {
 			void this.launch(decision.attempt + 1);
 		}, decision.delayMs);
 	}
-}
-
-/** "10 minutes", "1 minute", "30 s" for a duration in ms. */
-function describeMinutes(ms: number): string {
-	return ms < 60_000 ? `${Math.round(ms / 1000)} s` : plural(Math.round(ms / 60_000), 'minute');
 }
