@@ -29,7 +29,7 @@ import type { ServerInputQueue } from './vscode/serverInput/inputQueue';
 import type { WaitingRequestsAnnouncer } from './vscode/serverInput/waitingRequests';
 import * as serverSetup from './vscode/serverSetup';
 import { ServerConfiguration } from './vscode/settings';
-import { followStartSettings, startOptions } from './vscode/serverStarts';
+import { followStartSettings, listingFolder, startOptions } from './vscode/serverStarts';
 import { BlobFiles } from './vscode/shared/blobFiles';
 import { ResultDocuments } from './vscode/shared/resultDocument';
 import type { TreeNode } from './vscode/shared/treeNodes';
@@ -83,6 +83,8 @@ export interface SwitchboardApi {
 	protocol: ProtocolViews;
 	/** The open MCP App panels. */
 	apps: AppViews;
+	/** The folder where each server's last listing is kept (one file per server identity). */
+	listingFolder: string;
 }
 
 /** The running extension's Manager and its one disposal (shared by deactivate and context.subscriptions). */
@@ -198,6 +200,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			history: consoleApi.history,
 			protocol: consoleApi.protocol,
 			apps: consoleApi.apps,
+			listingFolder: listingFolder(context),
 		};
 	} catch (error) {
 		const message = errorMessage(error);

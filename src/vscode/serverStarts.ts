@@ -37,15 +37,17 @@ export function startOptions(
 	context: vscode.ExtensionContext,
 	warn: (message: string) => void,
 ): Pick<ManagerOptions, 'autoStart' | 'idleStopMs' | 'listingStore'> {
-	const storage = context.globalStorageUri;
-	// The extension host runs where its storage is: a path it can read with node:fs.
-	const folder = vscode.Uri.joinPath(storage, 'listings');
-	const path = folder.scheme === 'file' ? folder.fsPath : folder.path;
 	return {
 		autoStart: autoStart(),
 		idleStopMs: idleStopMs(),
-		listingStore: new FileListingStore(path, warn),
+		listingStore: new FileListingStore(listingFolder(context), warn),
 	};
+}
+
+/** `<global storage>/listings` as a path: the extension host runs where its storage is, and reads it with node:fs. */
+export function listingFolder(context: vscode.ExtensionContext): string {
+	const folder = vscode.Uri.joinPath(context.globalStorageUri, 'listings');
+	return folder.scheme === 'file' ? folder.fsPath : folder.path;
 }
 
 /** Applies changes of the two settings to the running Manager. */
