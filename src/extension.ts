@@ -30,6 +30,7 @@ import type { ServerInputQueue } from './vscode/serverInput/inputQueue';
 import type { WaitingRequestsAnnouncer } from './vscode/serverInput/waitingRequests';
 import * as serverSetup from './vscode/serverSetup';
 import { ServerConfiguration } from './vscode/settings';
+import { followStartSettings, listingFolder, startOptions } from './vscode/serverStarts';
 import { BlobFiles } from './vscode/shared/blobFiles';
 import { ResultDocuments } from './vscode/shared/resultDocument';
 import type { TreeNode } from './vscode/shared/treeNodes';
@@ -83,6 +84,8 @@ export interface SwitchboardApi {
 	protocol: ProtocolViews;
 	/** The open MCP App panels. */
 	apps: AppViews;
+	/** The folder where each server's last listing is kept (one file per server identity). */
+	listingFolder: string;
 }
 
 /** The running extension's Manager and its one disposal (shared by deactivate and context.subscriptions). */
@@ -118,7 +121,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			extensions: advertisedExtensions,
 		});
 		context.subscriptions.push(host);
-		const manager = createManager(context, host, configuration);
+		const manager = createManager(context, host, configuration, logs);
 
 		// The features, each registered the same way; later ones get what earlier ones return.
 		const setup = serverSetup.register(context, { manager, configuration });
@@ -198,6 +201,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			history: consoleApi.history,
 			protocol: consoleApi.protocol,
 			apps: consoleApi.apps,
+			listingFolder: listingFolder(context),
 		};
 	} catch (error) {
 		const message = errorMessage(error);
@@ -214,9 +218,11 @@ function createManager(
 	context: vscode.ExtensionContext,
 	host: VsCodeHost,
 	configuration: ServerConfiguration,
+	logs: ServerLogs,
 ): Manager {
 	// A server VS Code runs itself is reached through VS Code (vscode/world/connector.ts): one process.
 	const manager: Manager = new Manager(host, {
+		...startOptions(context, (message) => logs.main.warn(message)),
 		inheritEnvironment: configuration.inheritEnvironment(),
 		connect: worldConnector(
 			host,
@@ -230,6 +236,7 @@ function createManager(
 				void manager.setInheritEnvironment(configuration.inheritEnvironment());
 		}),
 	);
+	followStartSettings(context, manager);
 	let disposing: Promise<void> | undefined;
 	const disposeManager = () => (disposing ??= manager.dispose());
 	active = { dispose: disposeManager };

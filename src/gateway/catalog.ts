@@ -56,7 +56,9 @@ export interface GatewayCatalog {
  * `mcp.json`, manager/configSources.ts), whose tools VS Code's agent already has once.
  */
 function offeredServer(server: ServerView): boolean {
-	return server.state.kind === 'running' && server.source.vscodeRuns !== true;
+	// A server waiting for its first need is offered from its cached listing; a call starts it.
+	const offers = server.state.kind === 'running' || (server.state.kind === 'stopped' && server.state.onDemand);
+	return offers === true && server.source.vscodeRuns !== true;
 }
 
 /** Says which prompts and resource templates are held back (changed since the user approved them; manager/pinning). */

@@ -58,6 +58,7 @@ const KNOWN_FIELDS = new Set([
 	'timeoutMs',
 	'oauth',
 	'protocolVersion',
+	'autoStart',
 	'dev',
 	'gallery',
 	'description',
@@ -192,6 +193,10 @@ export function parseServer(
 	if (timeoutMs !== undefined) config.timeoutMs = timeoutMs;
 	if (disabled !== undefined) config.disabled = disabled;
 	if (protocolVersion !== undefined) config.protocolVersion = protocolVersion;
+	if (raw.autoStart !== undefined) {
+		if (typeof raw.autoStart === 'boolean') config.autoStart = raw.autoStart;
+		else problems.push(`${at}: field "autoStart" must be true or false (got ${describe(raw.autoStart)})`);
+	}
 	const entry: ServerEntry = { name, config, source, workspaceDefined };
 	if (envFile !== undefined) entry.envFile = envFile;
 	return entry;
@@ -440,9 +445,13 @@ export function canonicalJson(value: unknown): string {
 	return JSON.stringify(value) ?? 'null';
 }
 
-/** A short hash of a resolved config (sha-256, hex, 16 chars): the Manager restarts a server only when it changes. */
+/**
+ * A short hash of a resolved config (sha-256, hex, 16 chars): the Manager restarts a server only when it changes.
+ * `autoStart` is left out: when a server starts is not who it is, so changing it keeps its consent, pins and cache.
+ */
 export function configHash(config: ServerConfig): string {
-	return createHash('sha256').update(canonicalJson(config)).digest('hex').slice(0, 16);
+	const { autoStart: _when, ...what } = config;
+	return createHash('sha256').update(canonicalJson(what)).digest('hex').slice(0, 16);
 }
 
 /**

@@ -5,6 +5,8 @@
  * the specification but are scheduled for removal ... New implementations should not adopt them.")
  */
 
+import type { Logger } from '../common/logger';
+
 /** A deprecated feature a server was seen to use. */
 export type DeprecatedFeature = 'HTTP+SSE transport' | 'roots' | 'sampling' | 'logging' | 'Dynamic Client Registration';
 
@@ -22,4 +24,47 @@ export const DEPRECATION_NOTES: Readonly<Record<DeprecatedFeature, string>> = {
 /** "uses deprecated HTTP+SSE transport, sampling", or '' when none. */
 export function deprecationSummary(features: readonly DeprecatedFeature[]): string {
 	return features.length === 0 ? '' : `uses deprecated ${features.join(', ')}`;
+}
+
+/** The deprecated features one server was seen to use, and the log lines that say so. */
+export class DeprecationUse {
+	/** Used on this connection (roots, sampling, logging), in the order first seen. */
+	private readonly used = new Set<DeprecatedFeature>();
+	/** The OAuth client of this server was registered through Dynamic Client Registration (kept across connections). */
+	signedInThroughDcr = false;
+
+	constructor(
+		private readonly logger: () => Logger,
+		/** Whether the current connection speaks 2026-07-28. */
+		private readonly modern: () => boolean,
+	) {}
+
+	/**
+	 * Notes a deprecated feature in use. A 2026-07-28 server gets a deprecation note in its log (sampling at every
+	 * request, as each one asks the user; the others once per connection); an older one, whose revision still has the
+	 * feature, a debug line once.
+	 */
+	note(feature: DeprecatedFeature, what: string): void {
+		const first = !this.used.has(feature);
+		this.used.add(feature);
+		if (this.modern() && (first || feature === 'sampling')) {
+			this.logger().info(`${what}: ${feature} is ${DEPRECATION_NOTES[feature]}. It keeps working.`);
+		} else if (first) {
+			this.logger().debug(`${what} (${feature} is ${DEPRECATION_NOTES[feature]})`);
+		}
+	}
+
+	/** A new connection: what it uses is noted afresh. */
+	newConnection(): void {
+		this.used.clear();
+	}
+
+	/** The features in use: the HTTP+SSE transport when `sse`, then those seen, then DCR. */
+	features(sse: boolean): DeprecatedFeature[] {
+		const features: DeprecatedFeature[] = [];
+		if (sse) features.push('HTTP+SSE transport');
+		for (const feature of this.used) features.push(feature);
+		if (this.signedInThroughDcr) features.push('Dynamic Client Registration');
+		return features;
+	}
 }

@@ -19,6 +19,7 @@ import { ResourceCache, type ResourceCacheOptions } from './resourceCache';
 import { createDefaultConnector, oauthFor } from './defaultConnector';
 import { ServerConnection, serverHash, type Connector } from './serverConnection';
 import { ToolNameRegistry } from './toolNames';
+import type { ListingStore } from './listingCache';
 
 export type {
 	ConfigSource,
@@ -57,6 +58,19 @@ export interface ManagerOptions {
 	 * `mcpSwitchboard.inheritEnvironment` (default false).
 	 */
 	inheritEnvironment?: boolean;
+	/**
+	 * Whether servers start with `reconcile` (true, the default, as before) or on their first need (false): a call, a
+	 * prompt, a resource read, `need(name)` (a view that shows what only a running server knows) or `listUncached()`.
+	 * A server's own `autoStart` wins. The extension passes `mcpSwitchboard.autoStart` (default false).
+	 */
+	autoStart?: boolean;
+	/**
+	 * A server that does not auto-start stops after this long with nothing in flight, no subscription, no live task and
+	 * nothing holding it (`use`), in ms; it starts again on its next need. Default 0: never.
+	 */
+	idleStopMs?: number;
+	/** Where each server's last listing is kept between sessions, to show and offer while it has not started. */
+	listingStore?: ListingStore;
 }
 
 export { DEFAULT_MAX_CONCURRENT_STARTS };
@@ -89,6 +103,8 @@ export class Manager {
 	private readonly clock: Clock;
 	private toolsSnapshot: readonly NamedTool[] | undefined;
 	private inheritEnvironment: boolean;
+	private autoStartDefault: boolean;
+	private idleStopMs: number;
 	private readonly rootsSubscription: Disposable | undefined;
 	private disposed = false;
 
@@ -98,6 +114,8 @@ export class Manager {
 	) {
 		this.clock = options.clock ?? systemClock;
 		this.inheritEnvironment = options.inheritEnvironment ?? true;
+		this.autoStartDefault = options.autoStart ?? true;
+		this.idleStopMs = options.idleStopMs ?? 0;
 		this.cache = new ResourceCache({ now: () => this.clock.now(), ...options.resourceCache });
 		this.limiters = {
 			stdio: new Limiter(options.maxConcurrentStarts?.stdio ?? DEFAULT_MAX_CONCURRENT_STARTS.stdio),
@@ -124,6 +142,29 @@ export class Manager {
 			(c) => c.config.type === 'stdio' && (c.state.kind === 'running' || c.state.kind === 'starting'),
 		);
 		await Promise.all(affected.map((connection) => connection.restart()));
+	}
+
+	/**
+	 * Changes whether servers without their own `autoStart` start with the configuration (see ManagerOptions.autoStart).
+	 * Turned on, the servers waiting for their first need start now; turned off, running servers keep running (and
+	 * may stop when idle).
+	 */
+	async setAutoStart(autoStart: boolean): Promise<void> {
+		if (autoStart === this.autoStartDefault) return;
+		this.autoStartDefault = autoStart;
+		for (const connection of this.connections.values()) connection.idleSettingChanged();
+		await Promise.all(
+			[...this.connections.values()]
+				.filter((connection) => connection.autoStarts && connection.startsOnNeed)
+				.map((connection) => connection.start(false)),
+		);
+	}
+
+	/** Changes how long a server may go unused before it stops (ManagerOptions.idleStopMs; 0: never). */
+	setIdleStopMs(ms: number): void {
+		if (ms === this.idleStopMs) return;
+		this.idleStopMs = ms;
+		for (const connection of this.connections.values()) connection.idleSettingChanged();
 	}
 
 	/** Changes the concurrent start limits (the settings changed); waiting starts proceed under the new limits. */
@@ -159,16 +200,24 @@ export class Manager {
 				setChanged = true;
 				const connection = this.createConnection(server);
 				ordered.set(server.name, connection);
-				if (!server.config.disabled) work.push(connection.start(true));
+				if (server.config.disabled) continue;
+				if (connection.autoStarts) work.push(connection.start(true));
+				else connection.waitForNeed();
 				continue;
 			}
 			ordered.set(server.name, existing);
 			if (existing.hash !== serverHash(server)) {
+				// A server that was not needed yet still is not; one in use is restarted with its new configuration.
+				const inUse = existing.state.kind === 'running' || existing.state.kind === 'starting';
 				existing.update(server);
-				work.push(server.config.disabled ? existing.stop({ kind: 'disabled' }) : existing.restart());
+				if (server.config.disabled) work.push(existing.stop({ kind: 'disabled' }));
+				else if (inUse || existing.autoStarts) work.push(existing.restart());
+				else work.push(existing.stop({ kind: 'stopped', onDemand: 'notStarted' }));
 			} else {
 				existing.update(server);
 				if (existing.state.kind === 'needsTrust') work.push(existing.start(false));
+				else if (existing.autoStarts && existing.startsOnNeed) work.push(existing.start(true));
+				existing.idleSettingChanged();
 			}
 		}
 		const orderChanged = [...ordered.keys()].join('\u0000') !== [...this.connections.keys()].join('\u0000');
@@ -213,6 +262,37 @@ export class Manager {
 	/** Stops and starts a server: a user's explicit action, like {@link start}. */
 	restart(name: string): Promise<void> {
 		return this.connection(name).restart(true);
+	}
+
+	/**
+	 * Something needs the server running (its row was expanded, a command lists what only it knows): a server waiting
+	 * for its next need starts, without asking for trust or a sign-in (those wait for the user's Start). Resolves when
+	 * it runs and its first listing is in, or its start failed (then its state says why). Does nothing otherwise.
+	 */
+	async need(name: string): Promise<void> {
+		const connection = this.connections.get(name);
+		if (!connection) return;
+		await startOnNeed(connection);
+		await connection.firstListing;
+	}
+
+	/**
+	 * Starts every server that waits for its first need and has no listing kept yet, and resolves when each has listed
+	 * (or failed): what `@mcp` and the gateway do before offering tools, so a server never listed is not left out.
+	 */
+	async listUncached(): Promise<void> {
+		const uncached = [...this.connections.values()].filter(
+			(connection) => connection.startsOnNeed && connection.listedAt === undefined,
+		);
+		await Promise.all(uncached.map((connection) => this.need(connection.name)));
+	}
+
+	/**
+	 * Keeps a running server from stopping when idle until the returned disposable is disposed (an open MCP App, a
+	 * view that follows it).
+	 */
+	use(name: string): Disposable {
+		return this.connection(name).use();
 	}
 
 	/** Re-fetches a running server's lists. */
@@ -277,20 +357,12 @@ export class Manager {
 		args: Record<string, unknown>,
 		options?: CallToolOptions,
 	): Promise<ToolTask> {
-		try {
-			return this.client(server).startToolTask(tool, args, options);
-		} catch (error) {
-			return Promise.reject(error);
-		}
+		return this.clientOnDemand(server).then((client) => client.startToolTask(tool, args, options));
 	}
 
 	/** Follows a task started earlier (e.g. before a reload) on a running server (see McpClient.resumeToolTask). */
 	resumeToolTask(server: string, taskId: string, tool: string): Promise<ToolTask> {
-		try {
-			return this.client(server).resumeToolTask(taskId, tool);
-		} catch (error) {
-			return Promise.reject(error);
-		}
+		return this.clientOnDemand(server).then((client) => client.resumeToolTask(taskId, tool));
 	}
 
 	/** A tool's `execution.taskSupport` on a running server: `required`, `optional` or `forbidden` (also when it cannot tell). */
@@ -335,8 +407,10 @@ export class Manager {
 			if (origin && !this.disposed)
 				this.invocationEmitter.fire({ target, origin, startedAt, durationMs: performance.now() - started, outcome });
 		};
+		const use = this.connections.get(target.server)?.use();
 		try {
-			const result = await run(this.client(target.server));
+			const running = this.connections.get(target.server)?.runningClient;
+			const result = await run(running ?? (await this.clientOnDemand(target.server)));
 			report({ kind: 'result', result, isError: (result as CallToolResult).isError === true });
 			return result;
 		} catch (error) {
@@ -346,7 +420,19 @@ export class Manager {
 				cancelled: options?.signal?.aborted === true || options?.cancelWith?.aborted === true,
 			});
 			throw error;
+		} finally {
+			use?.dispose();
 		}
+	}
+
+	/**
+	 * The running client; a server waiting for its next need (or starting on one) is started first. Rejects with an
+	 * McpError naming the server and its state when it does not run after that (see `client`).
+	 */
+	async clientOnDemand(server: string): Promise<McpClient> {
+		const connection = this.connections.get(server);
+		if (connection && !connection.runningClient) await startOnNeed(connection);
+		return this.client(server);
 	}
 
 	/**
@@ -434,6 +520,9 @@ export class Manager {
 				uri === undefined ? this.cache.invalidateServer(name) : this.cache.invalidate(name, uri),
 			onDidUpdateResource: (name, uri) => this.resourceEmitter.fire({ server: name, uri }),
 			inheritEnvironment: () => this.inheritEnvironment,
+			autoStart: (config) => config.autoStart ?? this.autoStartDefault,
+			idleStopMs: () => this.idleStopMs,
+			listingStore: this.options.listingStore,
 		});
 		this.subscriptions.set(connection, [
 			connection.onDidChangeState((state) => {
@@ -461,11 +550,21 @@ export class Manager {
 	}
 }
 
+/** Starts a server that waits for its next need (or joins such a start); resolves when it runs or failed. */
+async function startOnNeed(connection: ServerConnection): Promise<void> {
+	if (connection.startsOnNeed || (connection.state.kind === 'starting' && !connection.autoStarts))
+		await connection.start(false);
+}
+
 /** A short description of a state for error messages. */
 export function describeState(state: ServerState): string {
 	switch (state.kind) {
 		case 'stopped':
-			return 'stopped';
+			return state.onDemand === 'idle'
+				? 'stopped while unused; starts when needed'
+				: state.onDemand
+					? 'not started; starts when needed'
+					: 'stopped';
 		case 'disabled':
 			return 'disabled in its configuration';
 		case 'needsTrust':

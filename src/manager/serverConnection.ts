@@ -8,107 +8,51 @@ import { Emitter } from '../common/event';
 import { DisposableStore } from '../common/disposable';
 import type { Logger } from '../common/logger';
 import { effectiveTimeout } from '../common/timers';
-import { ErrorCode } from '../protocol/jsonrpc';
-import { isLocalFailure, McpError } from '../protocol/mcpError';
-import { safeUrl } from '../protocol/transports/safeUrl';
-import type { CacheHints, ClientHandlers, ListOptions, McpClient } from '../protocol/client';
-import type { LoggingMessage, Prompt, Resource, ResourceTemplate, Tool } from '../protocol/schema';
-import { MCP_LEVEL_TO_LOG } from './logLevels';
-import { RestartPolicy, type Clock, type RestartDecision, type RestartPolicyOptions } from './backoff';
+import { McpError } from '../protocol/mcpError';
+import type { McpClient } from '../protocol/client';
+import type { Prompt, Resource, ResourceTemplate } from '../protocol/schema';
+import { writeServerLog } from './logLevels';
+import { RestartPolicy, type RestartDecision } from './backoff';
 import { configHash } from './config';
-import { describeAsWritten } from './trustText';
-import { DEPRECATION_NOTES, type DeprecatedFeature } from './deprecations';
-import type { Host } from './host';
-import type { Limiter } from './limiter';
-import type {
-	ConfigSource,
-	NamedTool,
-	ResolvedServer,
-	ServerConfig,
-	ServerState,
-	ServerView,
-	SignInFailure,
-} from './types';
+import { DEPRECATION_NOTES, DeprecationUse, type DeprecatedFeature } from './deprecations';
+import { listChanged, listServer, newestOf, type NumberedList } from './listFetch';
+import { describeDuration, IdleStop, keepsRunning } from './idleStop';
+import { serverIdentity } from './serverIdentity';
+import { listingOf } from './listingCache';
+import type { Disposable } from '../common/disposable';
+import {
+	checkTrust,
+	connectWithTimeout,
+	hostHandlers,
+	isRetryable,
+	signInFailure,
+	signInRequired,
+} from './connectAttempt';
+import {
+	ALL_LISTS,
+	DEFAULT_CONNECT_TIMEOUT_MS,
+	FAILED_REFETCH_DELAY_MS,
+	LIST_REFRESH_DEBOUNCE_MS,
+	MIN_LIST_AGE_MS,
+	REMOTE_RELIST_DELAY_MS,
+	SESSION_MIN_LIFETIME_MS,
+	type ListKind,
+	perList,
+	type ServerConnectionDeps,
+} from './connectionTypes';
+import type { ConfigSource, NamedTool, ResolvedServer, ServerConfig, ServerState, ServerView } from './types';
 import { plural } from '../common/text';
 import { errorMessage } from '../common/errors';
 
-/** What a connector gets: everything needed to open one connection to one server. */
-export interface ConnectRequest {
-	name: string;
-	config: ServerConfig;
-	handlers: ClientHandlers;
-	logger: Logger;
-	/** The connect timeout in ms (also given to the client as its initialize timeout). */
-	timeoutMs: number;
-	/** stdio: pass the whole environment (true) or only the default allow-list plus the configured variables (false). */
-	inheritEnvironment: boolean;
-	/**
-	 * Aborts when the attempt is abandoned (timeout, stop, dispose). The connector must then close whatever it
-	 * opened (kill the process, drop the socket) and reject.
-	 */
-	signal: AbortSignal;
-	/**
-	 * True when the user started this attempt (Start, Restart, a click): the host may show sign-in UI. False at
-	 * start-up, on a settings change and for automatic restarts, when nothing may pop up by itself.
-	 */
-	interactive: boolean;
-	/**
-	 * Pauses the connect timeout while the user is involved (an OAuth browser step); call the returned function
-	 * when done, which restarts the full timeout.
-	 */
-	holdTimeout(): () => void;
-	/** How the server's OAuth client is registered, each time that is learned (see OAuthProviderOptions.onClientRegistration). */
-	noteClientRegistration?(kind: 'preregistered' | 'cimd' | 'dcr' | undefined): void;
-}
-
-/** Opens a connection: spawns or dials the server and runs the MCP handshake. Rejects with an McpError. */
-export type Connector = (request: ConnectRequest) => Promise<McpClient>;
-
-/** Default time a server has to spawn and answer `initialize`, in ms. */
-export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
-/** Delay before re-listing after a list_changed notification; bursts of notifications collapse into one list. */
-export const LIST_REFRESH_DEBOUNCE_MS = 150;
-/**
- * Remote servers are listed once more this long after start: a `tools/list_changed` sent right after
- * initialisation is lost on Streamable HTTP when no GET stream is open yet (server-everything does this).
- */
-export const REMOTE_RELIST_DELAY_MS = 1500;
-
-/**
- * A list a 2026-07-28 server gave a `ttlMs` of 0 ("immediately stale") is re-fetched when next asked for, but not
- * within this long of the last listing: the views ask on every render, and a listing that changed is rendered again.
- */
-export const MIN_LIST_AGE_MS = 2000;
-/** After a re-fetch for freshness failed, the old list is served ("Clients MAY serve stale responses if errors occur during re-fetching") this long before the next try. */
-export const FAILED_REFETCH_DELAY_MS = 30_000;
-
-/**
- * A session must have lived this long for its expiry to be re-initialized at once (when it is the first in a row)
- * rather than treated as a crash from the start.
- */
-export const SESSION_MIN_LIFETIME_MS = 1000;
-
-/** What a ServerConnection needs from its Manager. */
-export interface ServerConnectionDeps {
-	host: Host;
-	connector: Connector;
-	limiter(kind: ServerConfig['type']): Limiter;
-	clock: Clock;
-	policy?: RestartPolicyOptions;
-	/** Names the tools of this server (the Manager's registry keeps them unique across servers). */
-	nameTools(server: string, tools: readonly Tool[]): NamedTool[];
-	/** Drops cached resource contents of the server (one URI, or all when `uri` is undefined). */
-	invalidateResources(server: string, uri?: string): void;
-	onDidUpdateResource(server: string, uri: string): void;
-	/** Whether stdio servers get the whole environment (ManagerOptions.inheritEnvironment), read at each start. */
-	inheritEnvironment(): boolean;
-}
-
-/** The lists a server connection caches. */
-export type ListKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
-
-/** Every list a server's cache holds, in the order they are fetched. */
-const ALL_LISTS: readonly ListKind[] = ['tools', 'resources', 'resourceTemplates', 'prompts'];
+export type { ConnectRequest, Connector, ListKind, ServerConnectionDeps } from './connectionTypes';
+export {
+	DEFAULT_CONNECT_TIMEOUT_MS,
+	FAILED_REFETCH_DELAY_MS,
+	LIST_REFRESH_DEBOUNCE_MS,
+	MIN_LIST_AGE_MS,
+	REMOTE_RELIST_DELAY_MS,
+	SESSION_MIN_LIFETIME_MS,
+} from './connectionTypes';
 
 /**
  * The hash that decides whether a reconcile restarts a server: the config plus its trust scope, and the trust text
@@ -160,35 +104,31 @@ export class ServerConnection implements ServerView {
 	private refreshTimer: { dispose(): void } | undefined;
 	private readonly dirty = new Set<ListKind>();
 	/** Per list kind: the number of the latest listing started, and of the one whose result is shown. */
-	private readonly listSequence: Record<ListKind, { started: number; applied: number }> = {
-		tools: { started: 0, applied: 0 },
-		resources: { started: 0, applied: 0 },
-		resourceTemplates: { started: 0, applied: 0 },
-		prompts: { started: 0, applied: 0 },
-	};
+	private readonly listSequence = perList(() => ({ started: 0, applied: 0 }));
 	/**
 	 * Per list kind, until when the list is fresh by its server's `ttlMs` (2026-07-28); undefined: no time limit (an
 	 * older server, or no ttlMs: the list changes on list_changed only). Once passed, the list is re-fetched the next
 	 * time it is asked for, not before ("Clients SHOULD NOT treat TTL as a polling interval").
 	 * Spec: https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching
 	 */
-	private readonly freshUntil: Record<ListKind, number | undefined> = {
-		tools: undefined,
-		resources: undefined,
-		resourceTemplates: undefined,
-		prompts: undefined,
-	};
+	private readonly freshUntil = perList<number | undefined>(() => undefined);
 	private startedAt = 0;
 	private disposed = false;
-	/** Deprecated features the server used on this connection (roots, sampling, logging), in the order first seen. */
-	private readonly usedDeprecated = new Set<DeprecatedFeature>();
-	/** The OAuth client of this server was registered through Dynamic Client Registration (kept across connections). */
-	private signedInThroughDcr = false;
+	private readonly deprecations = new DeprecationUse(
+		() => this.logger,
+		() => this.client?.era === 'modern',
+	);
 
 	private toolList: readonly NamedTool[] = [];
 	private resourceList: readonly Resource[] = [];
 	private templateList: readonly ResourceTemplate[] = [];
 	private promptList: readonly Prompt[] = [];
+	/** While the lists shown come from the listing store: when they were listed. */
+	private cachedListedAt: number | undefined;
+	/** The listing store was read since the server last began to wait for its next need. */
+	private cacheRead = false;
+	private identityKey: string | undefined;
+	private readonly idle: IdleStop;
 
 	constructor(
 		server: ResolvedServer,
@@ -197,6 +137,15 @@ export class ServerConnection implements ServerView {
 		this.server = server;
 		this.currentHash = serverHash(server);
 		this.policy = new RestartPolicy(deps.policy);
+		this.idle = new IdleStop(
+			deps.clock,
+			() => (deps.autoStart(this.server.config) ? 0 : deps.idleStopMs()),
+			() => keepsRunning(this.runningClient),
+			() => {
+				this.logger.info(`Stopped after ${describeDuration(deps.idleStopMs())} unused; it starts when needed`);
+				void this.stop({ kind: 'stopped', onDemand: 'idle' });
+			},
+		);
 		if (server.config.disabled) this.currentState = { kind: 'disabled' };
 	}
 
@@ -221,33 +170,63 @@ export class ServerConnection implements ServerView {
 	get definition(): ResolvedServer {
 		return this.server;
 	}
+	/** Who the server is for what is kept about it (serverIdentity.ts); computed once per definition. */
+	get identity(): string {
+		return (this.identityKey ??= serverIdentity(this.server));
+	}
+	/** When the lists shown were listed, while they come from the listing store (not running yet). */
+	get listedAt(): number | undefined {
+		this.serveCached();
+		return this.cachedListedAt;
+	}
+	/** The server waits for its next need: a call, a read or a view that needs it starts it. */
+	get startsOnNeed(): boolean {
+		return this.currentState.kind === 'stopped' && this.currentState.onDemand !== undefined;
+	}
+	/** Whether it starts with the Manager and never stops when idle. */
+	get autoStarts(): boolean {
+		return this.deps.autoStart(this.server.config);
+	}
+
+	/** A new server that starts on its first need: shown (from the listing store) but not started. */
+	waitForNeed(): void {
+		if (this.currentState.kind === 'stopped') this.setState({ kind: 'stopped', onDemand: 'notStarted' });
+	}
+
+	/** Something uses the running server until the returned disposable is disposed; it does not stop while idle meanwhile. */
+	use(): Disposable {
+		return this.idle.use();
+	}
+
+	/** The idle time setting changed. */
+	idleSettingChanged(): void {
+		this.idle.settingChanged();
+	}
+
+	/** While waiting for its next need, the lists are the ones last listed: read once, when first asked for. */
+	private serveCached(): void {
+		if (this.cacheRead || !this.startsOnNeed) return;
+		this.cacheRead = true;
+		const listing = this.deps.listingStore?.load(this.identity);
+		if (!listing) return;
+		this.toolList = this.deps.nameTools(this.name, listing.tools);
+		this.resourceList = listing.resources;
+		this.templateList = listing.resourceTemplates;
+		this.promptList = listing.prompts;
+		this.cachedListedAt = listing.listedAt;
+	}
+
+	/** Keeps what the running server listed, for the next session and for while it is stopped. */
+	private keepListing(client: McpClient): void {
+		const lists = { tools: this.toolList, prompts: this.promptList, resources: this.resourceList };
+		this.deps.listingStore?.save(this.identity, listingOf(client, { ...lists, resourceTemplates: this.templateList }));
+	}
 	/**
 	 * Deprecated features this server uses: the HTTP+SSE transport (configured, or fallen back to), and on the current
 	 * connection roots, sampling and log messages. They keep working (see deprecations.ts).
 	 */
 	get deprecatedFeatures(): readonly DeprecatedFeature[] {
-		const features: DeprecatedFeature[] = [];
-		if (this.server.config.type === 'sse' || this.runningClient?.transportKind === 'sse')
-			features.push('HTTP+SSE transport');
-		for (const feature of this.usedDeprecated) features.push(feature);
-		if (this.signedInThroughDcr) features.push('Dynamic Client Registration');
-		return features;
-	}
-
-	/**
-	 * Notes a deprecated feature in use. A 2026-07-28 server gets a deprecation note in its log (sampling at every
-	 * request, as each one asks the user; the others once per connection); an older one, whose revision still has the
-	 * feature, a debug line once.
-	 */
-	private noteDeprecated(feature: DeprecatedFeature, what: string): void {
-		const first = !this.usedDeprecated.has(feature);
-		this.usedDeprecated.add(feature);
-		const modern = this.client?.era === 'modern';
-		if (modern && (first || feature === 'sampling')) {
-			this.logger.info(`${what}: ${feature} is ${DEPRECATION_NOTES[feature]}. It keeps working.`);
-		} else if (first) {
-			this.logger.debug(`${what} (${feature} is ${DEPRECATION_NOTES[feature]})`);
-		}
+		return this.deprecations.features(this.server.config.type === 'sse' || this.runningClient?.transportKind === 'sse');
 	}
 
 	/**
@@ -267,6 +246,7 @@ export class ServerConnection implements ServerView {
 
 	/** The cached tools (a 2026-07-28 server's list past its ttlMs is re-fetched now, in the background). */
 	get tools(): readonly NamedTool[] {
+		this.serveCached();
 		this.refreshIfStale('tools');
 		return this.toolList;
 	}
@@ -274,14 +254,17 @@ export class ServerConnection implements ServerView {
 		this.toolList = tools;
 	}
 	get resources(): readonly Resource[] {
+		this.serveCached();
 		this.refreshIfStale('resources');
 		return this.resourceList;
 	}
 	get resourceTemplates(): readonly ResourceTemplate[] {
+		this.serveCached();
 		this.refreshIfStale('resourceTemplates');
 		return this.templateList;
 	}
 	get prompts(): readonly Prompt[] {
+		this.serveCached();
 		this.refreshIfStale('prompts');
 		return this.promptList;
 	}
@@ -306,8 +289,12 @@ export class ServerConnection implements ServerView {
 
 	/** Replaces the definition without restarting (same hash: only the source label or order changed). */
 	update(server: ResolvedServer): void {
+		const before = this.identityKey;
 		this.server = server;
 		this.currentHash = serverHash(server);
+		this.identityKey = undefined;
+		// A changed configuration is another server: what the old one listed is not what this one will.
+		if (before !== undefined && before !== this.identity) this.deps.listingStore?.drop(before);
 	}
 
 	/**
@@ -360,12 +347,19 @@ export class ServerConnection implements ServerView {
 		this.connectionStore.dispose();
 		this.stateEmitter.dispose();
 		this.listsEmitter.dispose();
+		this.idle.disarm();
 	}
 
 	private setState(state: ServerState): void {
 		if (state.kind === 'error' || state.kind === 'needsSignIn') this.error = state.message;
+		const waits = state.kind === 'stopped' && state.onDemand !== undefined;
+		if (waits) this.cacheRead = false;
+		else if (state.kind !== 'starting' && state.kind !== 'running' && this.cachedListedAt !== undefined)
+			this.forgetLists();
 		this.currentState = state;
 		this.stateEmitter.fire(state);
+		// The lists to show are now the cached ones (read when first asked for): whoever keeps a copy asks again.
+		if (waits && this.deps.listingStore && !this.disposed) this.listsEmitter.fire();
 	}
 
 	private cancelRetry(): void {
@@ -387,25 +381,9 @@ export class ServerConnection implements ServerView {
 		let config = server.config;
 
 		if (server.workspaceDefined && this.deps.host.confirmTrust) {
-			let allowed = false;
-			try {
-				allowed = await this.deps.host.confirmTrust(server.name, server.trustText ?? describeAsWritten(config), {
-					ask: askTrust,
-				});
-			} catch (error) {
-				this.logger.warn(`Trust check failed: ${errorMessage(error)}`);
-			}
+			const refusal = await checkTrust(this.deps.host, server, askTrust, this.logger);
 			if (generation !== this.generation) return;
-			if (!allowed) {
-				this.setState({
-					kind: 'needsTrust',
-					refused: askTrust,
-					reason: askTrust
-						? `Server '${server.name}' is defined by the workspace (${server.source.label}) and was not allowed to run. Start it again to be asked again, or run "MCP Switchboard: Reset Server Trust Decisions".`
-						: `Server '${server.name}' is defined by the workspace (${server.source.label}) and needs your permission to run: Start it to see what it runs and decide.`,
-				});
-				return;
-			}
+			if (refusal) return this.setState(refusal);
 		}
 
 		// Variables are evaluated only now, after the trust check: an untrusted configuration asks for no input,
@@ -452,108 +430,24 @@ export class ServerConnection implements ServerView {
 		this.attach(client, generation);
 	}
 
-	/** Runs the connector, abandoning it (and making it close what it opened) after `timeoutMs`. */
+	/** Runs the connector under the connect timeout (see connectAttempt.ts). */
 	private connectWithTimeout(
 		config: ServerConfig,
 		timeoutMs: number,
 		abort: AbortController,
 		interactive: boolean,
 	): Promise<McpClient> {
-		return new Promise<McpClient>((resolve, reject) => {
-			let settled = false;
-			const onTimeout = () => {
-				if (settled) return;
-				settled = true;
-				const what = config.type === 'stdio' ? `'${config.command}'` : safeUrl(config.url);
-				const error = new McpError(
-					ErrorCode.RequestTimeout,
-					`Server '${this.name}' did not finish starting within ${Math.round(timeoutMs / 100) / 10} s (${what} gave no answer to initialize). Check that it is an MCP server, or raise "timeoutMs" in its configuration.`,
-					{ timeoutMs },
-				);
-				abort.abort(error);
-				reject(error);
-			};
-			let timer: { dispose(): void } = this.deps.clock.setTimeout(onTimeout, timeoutMs);
-			let holds = 0;
-			const holdTimeout = () => {
-				if (holds++ === 0) timer.dispose();
-				let released = false;
-				return () => {
-					if (released) return;
-					released = true;
-					if (--holds === 0 && !settled) timer = this.deps.clock.setTimeout(onTimeout, timeoutMs);
-				};
-			};
-			const onAbort = () => {
-				if (settled) return;
-				settled = true;
-				timer.dispose();
-				reject(abort.signal.reason);
-			};
-			abort.signal.addEventListener('abort', onAbort, { once: true });
-			const handlers = this.handlers();
-			this.deps
-				.connector({
-					name: this.name,
-					config,
-					handlers,
-					logger: this.logger,
-					timeoutMs,
-					signal: abort.signal,
-					holdTimeout,
-					interactive,
-					inheritEnvironment: this.deps.inheritEnvironment(),
-					noteClientRegistration: (kind) => (this.signedInThroughDcr = kind === 'dcr'),
-				})
-				.then(
-					(client) => {
-						abort.signal.removeEventListener('abort', onAbort);
-						if (settled) {
-							void client.close().catch(() => undefined);
-							return;
-						}
-						settled = true;
-						timer.dispose();
-						resolve(client);
-					},
-					(error: unknown) => {
-						abort.signal.removeEventListener('abort', onAbort);
-						if (settled) return;
-						settled = true;
-						timer.dispose();
-						reject(error);
-					},
-				);
-		});
-	}
-
-	/** Host features offered to the server, bound to its name; a feature the host lacks is not advertised. */
-	private handlers(): ClientHandlers {
-		const host = this.deps.host;
-		const name = this.name;
-		const handlers: ClientHandlers = {};
-		if (host.roots) {
-			handlers.roots = () => {
-				this.noteDeprecated('roots', 'The server asked for the roots');
-				return [...host.roots!()];
-			};
-		}
-		if (host.elicit) {
-			handlers.elicitation = (params, signal) => host.elicit!(name, params, signal);
-			handlers.elicitationUrl = host.elicitUrl !== false;
-		}
-		if (host.sample) {
-			handlers.sampling = (params, signal) => {
-				this.noteDeprecated('sampling', 'The server asked for a model completion (sampling)');
-				return host.sample!(name, params, signal);
-			};
-			handlers.samplingTools = host.sampleTools !== false;
-		}
-		// The server may run our elicitation and sampling as tasks (MCP 2025-11-25): it polls them, the user answers meanwhile.
-		if (host.elicit || host.sample) handlers.tasks = true;
-		const extensions = host.extensions?.();
-		if (extensions) handlers.extensions = extensions;
-		return handlers;
+		const request = {
+			name: this.name,
+			config,
+			handlers: hostHandlers(this.deps.host, this.name, (feature, what) => this.deprecations.note(feature, what)),
+			logger: this.logger,
+			interactive,
+			inheritEnvironment: this.deps.inheritEnvironment(),
+			noteClientRegistration: (kind: 'preregistered' | 'cimd' | 'dcr' | undefined) =>
+				(this.deprecations.signedInThroughDcr = kind === 'dcr'),
+		};
+		return connectWithTimeout(this.deps.connector, this.deps.clock, request, timeoutMs, abort);
 	}
 
 	private attach(client: McpClient, generation: number): void {
@@ -562,7 +456,7 @@ export class ServerConnection implements ServerView {
 		const store = this.connectionStore;
 		this.client = client;
 		this.startedAt = this.deps.clock.now();
-		this.usedDeprecated.clear();
+		this.deprecations.newConnection();
 		if (client.transportKind === 'sse')
 			this.logger.info(
 				`Connected over the HTTP+SSE transport, ${DEPRECATION_NOTES['HTTP+SSE transport']}. It keeps working.`,
@@ -588,7 +482,12 @@ export class ServerConnection implements ServerView {
 				this.deps.onDidUpdateResource(this.name, uri);
 			}),
 		);
-		store.add(client.onDidLog((message) => this.writeLog(message)));
+		store.add(
+			client.onDidLog((message) => {
+				this.deprecations.note('logging', 'The server sent log messages (notifications/message)');
+				writeServerLog(this.logger, message);
+			}),
+		);
 		store.add(
 			client.onDidChangeDiscovery(() => {
 				// server/discover, run again after its ttlMs, says something new: the row shows it, and the lists follow the
@@ -600,6 +499,7 @@ export class ServerConnection implements ServerView {
 			}),
 		);
 		this.setState({ kind: 'running', client });
+		this.idle.arm();
 
 		const level = this.deps.host.loggingLevel?.(this.name);
 		if (level && client.serverCapabilities?.logging) {
@@ -621,13 +521,6 @@ export class ServerConnection implements ServerView {
 			}, REMOTE_RELIST_DELAY_MS);
 			store.add(timer);
 		}
-	}
-
-	private writeLog(message: LoggingMessage): void {
-		this.noteDeprecated('logging', 'The server sent log messages (notifications/message)');
-		const text = typeof message.data === 'string' ? message.data : JSON.stringify(message.data);
-		const line = message.logger ? `[${message.logger}] ${text}` : text;
-		this.logger[MCP_LEVEL_TO_LOG[message.level] ?? 'info'](line);
 	}
 
 	private markDirty(kind: ListKind, generation: number): void {
@@ -655,67 +548,38 @@ export class ServerConnection implements ServerView {
 		kinds: ReadonlySet<ListKind>,
 		forFreshness = false,
 	): Promise<void> {
-		const caps = client.serverCapabilities ?? {};
-		const hints: Partial<Record<ListKind, CacheHints>> = {};
-		const get = async <T>(
-			kind: ListKind,
-			enabled: unknown,
-			list: (options: ListOptions) => Promise<T[]>,
-		): Promise<{ items: T[]; number: number } | undefined> => {
-			if (!kinds.has(kind)) return undefined;
-			const number = ++this.listSequence[kind].started;
-			// A capability the server no longer advertises (server/discover answered without it) empties its list: keeping
-			// the old one would offer tools the server has withdrawn.
-			if (!enabled) return { items: [], number };
-			try {
-				return { items: await list({ onCacheHints: (h) => (hints[kind] = h) }), number };
-			} catch (error) {
-				if (generation === this.generation) {
-					this.logger.warn(`Listing ${kind} failed: ${errorMessage(error)}`);
-					if (forFreshness) this.freshUntil[kind] = this.deps.clock.now() + FAILED_REFETCH_DELAY_MS;
-				}
-				return undefined;
+		const {
+			hints,
+			tools: toolsResult,
+			resources: resourcesResult,
+			resourceTemplates: templatesResult,
+			prompts: promptsResult,
+		} = await listServer(client, kinds, this.listSequence, (kind, error) => {
+			if (generation === this.generation) {
+				this.logger.warn(`Listing ${kind} failed: ${errorMessage(error)}`);
+				if (forFreshness) this.freshUntil[kind] = this.deps.clock.now() + FAILED_REFETCH_DELAY_MS;
 			}
-		};
-		const [toolsResult, resourcesResult, templatesResult, promptsResult] = await Promise.all([
-			get('tools', caps.tools, (options) => client.listTools(options)),
-			get('resources', caps.resources, (options) => client.listResources(options)),
-			get('resourceTemplates', caps.resources, (options) => client.listResourceTemplates(options)),
-			get('prompts', caps.prompts, (options) => client.listPrompts(options)),
-		]);
+		});
 		if (generation !== this.generation || this.client !== client) return;
 		// Checked here, where results are applied (synchronously): a result older than the one shown is dropped.
-		const fresh = <T>(kind: ListKind, result: { items: T[]; number: number } | undefined): T[] | undefined => {
-			if (!result) return undefined;
-			const sequence = this.listSequence[kind];
-			if (result.number < sequence.applied) {
-				this.logger.debug(`Dropped a ${kind} listing that finished after a newer one`);
-				return undefined;
-			}
-			sequence.applied = result.number;
-			return result.items;
-		};
+		const fresh = <T>(kind: ListKind, result: NumberedList<T> | undefined): T[] | undefined =>
+			newestOf(this.listSequence[kind], result, () =>
+				this.logger.debug(`Dropped a ${kind} listing that finished after a newer one`),
+			);
 		// A re-fetch for freshness that found the same list changes nothing (the views would render, ask, and re-fetch).
 		const differs = (kind: ListKind, items: readonly unknown[] | undefined, old: readonly unknown[]): boolean => {
 			if (!items) return false;
-			const now = this.deps.clock.now();
 			const ttl = client.era === 'modern' ? hints[kind]?.ttlMs : undefined;
-			this.freshUntil[kind] = ttl === undefined ? undefined : now + Math.max(ttl, MIN_LIST_AGE_MS);
-			return !forFreshness || items.length !== old.length || JSON.stringify(items) !== JSON.stringify(old);
+			this.freshUntil[kind] = ttl === undefined ? undefined : this.deps.clock.now() + Math.max(ttl, MIN_LIST_AGE_MS);
+			return !forFreshness || listChanged(items, old);
 		};
 		const tools = fresh('tools', toolsResult);
 		const resources = fresh('resources', resourcesResult);
 		const resourceTemplates = fresh('resourceTemplates', templatesResult);
 		const prompts = fresh('prompts', promptsResult);
 		let changed = false;
-		if (
-			tools &&
-			differs(
-				'tools',
-				tools,
-				this.toolList.map((named) => named.tool),
-			)
-		) {
+		const oldTools = this.toolList.map((named) => named.tool);
+		if (tools && differs('tools', tools, oldTools)) {
 			this.toolList = this.deps.nameTools(this.name, tools);
 			changed = true;
 		}
@@ -731,7 +595,11 @@ export class ServerConnection implements ServerView {
 			this.promptList = prompts ?? [];
 			changed = true;
 		}
-		if (changed) this.listsEmitter.fire();
+		if (changed || this.cachedListedAt !== undefined) {
+			this.cachedListedAt = undefined;
+			this.listsEmitter.fire();
+		}
+		if (changed || !forFreshness) this.keepListing(client);
 	}
 
 	private detachClient(): McpClient | undefined {
@@ -740,8 +608,16 @@ export class ServerConnection implements ServerView {
 		this.connectionStore.dispose();
 		this.connectionStore = new DisposableStore();
 		this.dirty.clear();
+		this.idle.disarm();
 		this.deps.invalidateResources(this.name);
 		for (const kind of Object.keys(this.freshUntil) as ListKind[]) this.freshUntil[kind] = undefined;
+		this.forgetLists();
+		return client;
+	}
+
+	/** Empties the lists (the server stopped, or the cached ones no longer apply). */
+	private forgetLists(): void {
+		this.cachedListedAt = undefined;
 		const hadLists =
 			this.toolList.length + this.resourceList.length + this.templateList.length + this.promptList.length > 0;
 		if (hadLists) {
@@ -751,7 +627,6 @@ export class ServerConnection implements ServerView {
 			this.promptList = [];
 			if (!this.disposed) this.listsEmitter.fire();
 		}
-		return client;
 	}
 
 	/** The running connection closed without our asking. */
@@ -822,30 +697,4 @@ export class ServerConnection implements ServerView {
 			void this.launch(decision.attempt + 1);
 		}, decision.delayMs);
 	}
-}
-
-/** Whether `error` is the OAuth client's "the sign-in waits for the user" (not a failure). */
-function signInRequired(error: unknown): boolean {
-	if (!isLocalFailure(error, 'unauthorized')) return false;
-	return (error.data as { signInRequired?: unknown } | undefined)?.signInRequired === true;
-}
-
-/** The OAuth step that failed and why, when `error` is the OAuth client's (its McpError data names both). */
-function signInFailure(error: unknown): SignInFailure | undefined {
-	if (!isLocalFailure(error, 'unauthorized')) return undefined;
-	const data = error.data as { step?: unknown; reason?: unknown } | undefined;
-	return typeof data?.step === 'string' && typeof data.reason === 'string'
-		? { step: data.step, reason: data.reason }
-		: undefined;
-}
-
-/**
- * Whether trying again can help. A command that cannot be spawned (not found, not executable) or a refused
- * authorization fails the same way every time: show the error instead of looping.
- */
-function isRetryable(error: unknown, config: ServerConfig): boolean {
-	if (!(error instanceof McpError)) return true;
-	if (error.local === 'unauthorized') return false;
-	if (error.local === 'transport' && config.type === 'stdio') return false;
-	return true;
 }

@@ -39,6 +39,8 @@ export type ServerConfig =
 			disabled?: boolean;
 			/** Pins the MCP protocol version (see McpClient's protocolVersion); absent: detect. */
 			protocolVersion?: string;
+			/** Start with the window and never stop when idle (true), or start on first need (false); absent: the Manager's default. */
+			autoStart?: boolean;
 	  }
 	| {
 			type: 'http' | 'sse';
@@ -48,6 +50,7 @@ export type ServerConfig =
 			disabled?: boolean;
 			oauth?: OAuthClientConfig;
 			protocolVersion?: string;
+			autoStart?: boolean;
 	  };
 
 export interface ResolvedServer {
@@ -76,7 +79,11 @@ export interface ResolvedServer {
 }
 
 export type ServerState =
-	| { kind: 'stopped' }
+	/**
+	 * `onDemand`: the server starts on its next need (a call, a read, its row expanded): `notStarted` has not run in
+	 * this session, `idle` was stopped after going unused (ManagerOptions.idleStopMs). Absent: the user stopped it.
+	 */
+	| { kind: 'stopped'; onDemand?: 'notStarted' | 'idle' }
 	| { kind: 'disabled' }
 	/** `refused`: the person was asked and said no (else nobody asked yet). */
 	| { kind: 'needsTrust'; reason: string; refused?: boolean }
@@ -110,11 +117,16 @@ export interface ServerView {
 	readonly config: ServerConfig;
 	readonly source: ConfigSource;
 	readonly state: ServerState;
-	/** Cached lists; empty until the server runs, kept current on list_changed. */
+	/**
+	 * The lists: the running server's, kept current on list_changed; while it waits for its first need, the ones last
+	 * listed (ManagerOptions.listingStore), else empty.
+	 */
 	readonly tools: readonly NamedTool[];
 	readonly resources: readonly Resource[];
 	readonly resourceTemplates: readonly ResourceTemplate[];
 	readonly prompts: readonly Prompt[];
+	/** When the lists shown were listed (ms since the epoch), while they come from the listing cache; else undefined. */
+	readonly listedAt: number | undefined;
 	/** The last error message, kept after a successful restart for the tooltip. */
 	readonly lastError: string | undefined;
 	/** Deprecated features the server uses (transport, and roots / sampling / logging seen on this connection). */

@@ -553,14 +553,22 @@ export class McpClient {
 	 */
 	async subscribe(uri: string, options?: RequestOptions): Promise<void> {
 		this.requireCapability('resources/subscribe', 'resources', 'subscribe');
-		return this.session.subscribe(uri, options);
+		await this.session.subscribe(uri, options);
+		this.subscribed.add(uri);
 	}
 
 	/** Legacy: `resources/unsubscribe`. Modern: the URI leaves the `subscriptions/listen` filter. */
 	async unsubscribe(uri: string, options?: RequestOptions): Promise<void> {
 		this.requireCapability('resources/unsubscribe', 'resources', 'subscribe');
+		this.subscribed.delete(uri);
 		return this.session.unsubscribe(uri, options);
 	}
+
+	/** Whether a resource subscription is open (a server that is not idle while someone waits for its updates). */
+	get hasSubscriptions(): boolean {
+		return this.subscribed.size > 0;
+	}
+	private readonly subscribed = new Set<string>();
 
 	/**
 	 * Which list changes the caller wants notified (onDidChangeTools/Prompts/Resources). Modern servers send them only

@@ -86,6 +86,10 @@ export class FakeClient {
 	readonly onDidProgress = new Emitter<never>().event;
 	readonly onDidCompleteElicitation = new Emitter<never>().event;
 	closed = false;
+	/** A resource subscription is open (keeps an idle server running). */
+	hasSubscriptions = false;
+	/** Tasks the client follows (a live one keeps an idle server running). */
+	liveTasks: unknown[] = [];
 	listToolsCalls = 0;
 	readCalls = 0;
 	rootsNotified = 0;

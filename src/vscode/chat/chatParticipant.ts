@@ -138,7 +138,9 @@ export async function handleChatRequest(
 			return { ...outcome.done, metadata: { ...metadata, ...(outcome.done.metadata as object | undefined) } };
 		seed = outcome.messages;
 	}
-	if (!servers.some((server) => server.state.kind === 'running')) {
+	// Servers never listed start now (the others answer from their cached listing and start when a tool is called).
+	await manager.listUncached();
+	if (!servers.some((server) => server.state.kind === 'running' || server.listedAt !== undefined)) {
 		stream.markdown(
 			servers.length === 0
 				? '_No MCP server is configured, so no MCP tools are available._\n\n'

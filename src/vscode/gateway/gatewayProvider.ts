@@ -37,7 +37,7 @@ export class GatewayProvider
 	private readonly subscriptions: vscode.Disposable[] = [];
 
 	constructor(
-		manager: Manager,
+		private readonly manager: Manager,
 		private readonly channel: vscode.LogOutputChannel,
 		private readonly version: string,
 		isEnabled?: ToolFilter,
@@ -74,6 +74,9 @@ export class GatewayProvider
 		if (!enabled()) return undefined;
 		// The gateway may have been restarted (setting off and on): give VS Code the current address and token.
 		const gateway = await this.start();
+		// VS Code's agent starts using the gateway: servers never listed start now, in the background, and their tools
+		// reach it through tools/list_changed (the others are offered from their cached listing).
+		void this.manager.listUncached().catch(() => undefined);
 		server.uri = vscode.Uri.parse(gateway.url);
 		server.headers = { ...server.headers, Authorization: `Bearer ${gateway.token}` };
 		return server;

@@ -16,7 +16,11 @@ export function stateLabel(state: ServerState): string {
 		case 'starting':
 			return state.attempt > 1 ? `starting (attempt ${state.attempt})` : 'starting';
 		case 'stopped':
-			return 'stopped';
+			return state.onDemand === 'notStarted'
+				? 'not started'
+				: state.onDemand === 'idle'
+					? 'stopped while idle'
+					: 'stopped';
 		case 'disabled':
 			return 'disabled';
 		case 'needsTrust':

@@ -35,12 +35,17 @@ export function register(context: vscode.ExtensionContext, deps: TreeDeps): Serv
 		manageCheckboxStateManually: true,
 	});
 	const statusBar = new ServersStatusBar(deps.manager, Commands.showServers);
+	// Expanding a server's row is a need: a server that starts on need starts (its cached tools show meanwhile).
+	const expanded = treeView.onDidExpandElement(({ element }) => {
+		if (element.kind === 'server') void deps.manager.need(element.server);
+	});
 	context.subscriptions.push(
 		watchCheckboxes(treeView, deps.manager, deps.enablement),
 		tree,
 		treeView,
 		registerServerCommands(deps),
 		statusBar,
+		expanded,
 	);
 	return { tree, treeView, statusBar };
 }

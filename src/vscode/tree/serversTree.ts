@@ -50,7 +50,12 @@ export function protocolLabel(client: { protocolVersion: string; era: 'modern' |
 
 /** The server row's description: "12 tools · stdio" when running, else the state and transport (+ "also in VS Code"). */
 export function serverDescription(view: ServerView): string {
-	const what = view.state.kind === 'running' ? plural(view.tools.length, 'tool') : stateLabel(view.state);
+	const what =
+		view.state.kind === 'running'
+			? plural(view.tools.length, 'tool')
+			: view.listedAt !== undefined
+				? `${plural(view.tools.length, 'tool')} · ${stateLabel(view.state)}`
+				: stateLabel(view.state);
 	return `${what} · ${transportOf(view)}${view.source.vscodeRuns ? ` · ${ALSO_IN_VSCODE}` : ''}`;
 }
 
@@ -97,6 +102,8 @@ export function serverTooltip(view: ServerView): vscode.MarkdownString {
 	const md = new vscode.MarkdownString('', true);
 	md.appendMarkdown(`**${escapeMd(view.name)}** — ${escapeMd(stateLabel(view.state))}\n\n`);
 	const lines: string[] = [];
+	if (view.listedAt !== undefined)
+		lines.push(`Lists as of ${new Date(view.listedAt).toLocaleString()}; it starts when needed`);
 	if (view.state.kind === 'running') {
 		const client = view.state.client;
 		const info = client.serverInfo;
@@ -359,13 +366,19 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 					case 'starting':
 						return message('Starting…');
 					case 'stopped':
-						return message('Stopped. Start it with the ▷ button or "MCP Switchboard: Start Server".');
+						if (view.state.onDemand && view.listedAt !== undefined) break;
+						return message(
+							view.state.onDemand
+								? 'Not running: it starts when needed (this row expanded, a tool called, a resource read).'
+								: 'Stopped. Start it with the ▷ button or "MCP Switchboard: Start Server".',
+						);
 					case 'disabled':
 						return message('Disabled in its settings ("disabled": true).');
 					case 'running':
 						break;
 				}
-				const caps = view.state.client.serverCapabilities;
+				// Not started yet: the groups it listed last time (read from the listing cache).
+				const caps = view.state.kind === 'running' ? view.state.client.serverCapabilities : {};
 				const groups: TreeNode[] = groupOrder
 					.filter(
 						(group) =>
@@ -449,7 +462,12 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 		switch (element.kind) {
 			case 'server': {
 				const view = this.manager.get(element.server);
-				const item = new vscode.TreeItem(element.server, vscode.TreeItemCollapsibleState.Expanded);
+				// A server waiting for its first need is collapsed: expanding it is a need (tree/index.ts starts it).
+				const waits = view?.state.kind === 'stopped' && view.state.onDemand !== undefined;
+				const item = new vscode.TreeItem(
+					element.server,
+					waits ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded,
+				);
 				item.id = `server/${element.server}`;
 				if (!view) {
 					return item;
