@@ -82,7 +82,7 @@ function progressToken(params: Record<string, unknown> | undefined): string | nu
 export function registerGatewayMethods(
 	connection: JsonRpcConnection,
 	catalog: GatewayCatalog,
-	instructions?: string,
+	instructions?: string | (() => string | undefined),
 ): void {
 	let exposed: { source: readonly NamedTool[]; tools: Tool[] } | undefined;
 	const links = new ResourceLinks();
@@ -95,11 +95,12 @@ export function registerGatewayMethods(
 			typeof requested === 'string' && (SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(requested)
 				? requested
 				: LATEST_PROTOCOL_VERSION;
+		const text = typeof instructions === 'function' ? instructions() : instructions;
 		return {
 			protocolVersion,
 			capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true } },
 			serverInfo: GATEWAY_SERVER_INFO,
-			...(instructions ? { instructions } : {}),
+			...(text ? { instructions: text } : {}),
 		};
 	});
 	connection.setNotificationHandler('notifications/initialized', () => undefined);

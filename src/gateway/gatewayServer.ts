@@ -30,8 +30,8 @@ export interface GatewayOptions {
 	maxSessions?: number;
 	/** Lifecycle and refusals; the wire at trace level. Default: nothing is logged. */
 	logger?: Logger;
-	/** Sent as `instructions` in the initialize result. */
-	instructions?: string;
+	/** Sent as `instructions` in the initialize result; a function is asked at each initialize (it may change). */
+	instructions?: string | (() => string | undefined);
 }
 
 /** A running gateway. */

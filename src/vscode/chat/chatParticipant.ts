@@ -17,6 +17,7 @@ import {
 import { Commands } from '../commandIds';
 import { ToolConsent } from '../tools/consent';
 import { errorMessage } from '../../common/errors';
+import { instructionsMessage } from './chatContext';
 
 /** The participant's id (package.json `contributes.chatParticipants`). */
 export const CHAT_PARTICIPANT_ID = 'mcpSwitchboard.mcp';
@@ -174,7 +175,9 @@ export async function handleChatRequest(
 		if (attached.length > 0 && seed) prompt.unshift(vscode.LanguageModelChatMessage.User(attached));
 		else if (attached.length > 0)
 			prompt[0] = vscode.LanguageModelChatMessage.User([...attached, new vscode.LanguageModelTextPart(request.prompt)]);
-		const messages = [...historyMessages(context.history), ...prompt];
+		// The servers' instructions go first, as VS Code's chat models take no system message from an extension.
+		const instructions = instructionsMessage(manager, enabled);
+		const messages = [...(instructions ? [instructions.message] : []), ...historyMessages(context.history), ...prompt];
 		for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
 			const response = await request.model.sendRequest(
 				messages,

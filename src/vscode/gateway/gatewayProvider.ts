@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import type { Manager } from '../../manager/manager';
 import { ManagerCatalog, type ToolFilter } from '../../gateway/catalog';
+import { gatewayInstructions } from '../shared/contextSettings';
 import { startGateway, type Gateway } from '../../gateway/gatewayServer';
 import { channelLogger } from '../logs/logging';
 import { errorMessage } from '../../common/errors';
@@ -18,9 +19,6 @@ export const GATEWAY_PROVIDER_ID = 'mcpSwitchboard.gateway';
 export const GATEWAY_ENABLED_SETTING = 'mcpSwitchboard.gateway.enabled';
 /** The server's label in VS Code's MCP lists. */
 export const GATEWAY_LABEL = 'MCP Switchboard';
-
-const INSTRUCTIONS =
-	'The tools, prompts and resources of the MCP servers configured in MCP Switchboard, named mcp__<server>__<tool>.';
 
 function enabled(): boolean {
 	return vscode.workspace.getConfiguration().get<boolean>(GATEWAY_ENABLED_SETTING, true);
@@ -37,7 +35,7 @@ export class GatewayProvider
 	private readonly subscriptions: vscode.Disposable[] = [];
 
 	constructor(
-		manager: Manager,
+		private readonly manager: Manager,
 		private readonly channel: vscode.LogOutputChannel,
 		private readonly version: string,
 		isEnabled?: ToolFilter,
@@ -98,7 +96,7 @@ export class GatewayProvider
 	private start(): Promise<Gateway> {
 		this.running ??= startGateway(this.catalog, {
 			logger: channelLogger(this.channel),
-			instructions: INSTRUCTIONS,
+			instructions: () => gatewayInstructions(this.manager),
 		}).catch((error: unknown) => {
 			this.running = undefined;
 			throw error;

@@ -221,6 +221,19 @@ async function runHandler(
 }
 
 test(
+	"a server's instructions reach the model through @mcp, named by the server, before the conversation",
+	async () => {
+		await serverWithTool(SERVER, 'echo');
+		const { messages } = await runHandler(`call:${ECHO} hi`);
+		// server-everything answers initialize with its instructions (docs/instructions.md in its package).
+		const first = messages[0]?.text ?? '';
+		assert.match(first, /## MCP server "everything"\n\n# Everything Server – Server Instructions/, first.slice(0, 300));
+		assert.match(messages[1]?.text ?? '', /call:mcp__everything__echo hi/, 'the prompt follows');
+	},
+	{ timeoutMs: 60_000 },
+);
+
+test(
 	'a failing tool call goes back to the model as an error result, and the chat answers on',
 	async () => {
 		await serverWithTool(SERVER, 'get-sum');
