@@ -2,7 +2,7 @@
 // models behind vscode.lm each count differently, and a budget only needs the order of magnitude, so text counts
 // as about 4 characters a token (the rule of thumb OpenAI and Anthropic give for English and code; the Fake Echo
 // model of the e2e suites counts the same way).
-import type { CallToolResult, Tool } from '../../protocol/schema';
+import type { CallToolResult } from '../../protocol/schema';
 
 /** Characters per token in the estimate. */
 export const CHARS_PER_TOKEN = 4;
@@ -19,7 +19,7 @@ export function estimateTokens(text: string): number {
 }
 
 /** The estimated tokens of a tool's definition as a model receives it: name, description and input schema. */
-export function definitionTokens(tool: Pick<Tool, 'name' | 'description' | 'inputSchema'>): number {
+export function definitionTokens(tool: { name: string; description?: string; inputSchema?: unknown }): number {
 	return (
 		estimateTokens(tool.name) +
 		estimateTokens(tool.description ?? '') +

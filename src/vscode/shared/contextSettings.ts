@@ -8,10 +8,17 @@ import {
 	DEFAULT_INSTRUCTIONS_TOKENS,
 	gatewayInstructionsText,
 } from '../../manager/context/instructions';
+import { DEFAULT_RESULT_MAX_TOKENS } from '../../manager/context/resultStore';
+import { DEFAULT_SEARCH_THRESHOLD_TOKENS, type ToolSearchMode } from '../../manager/context/toolSearch';
 
 /** The setting names. */
 export const ContextSettings = {
 	instructionsMaxTokens: 'mcpSwitchboard.context.instructionsMaxTokens',
+	resultMaxTokens: 'mcpSwitchboard.context.resultMaxTokens',
+	resultMaxTokensByTool: 'mcpSwitchboard.context.resultMaxTokensByTool',
+	toolSearch: 'mcpSwitchboard.context.toolSearch',
+	toolSearchThreshold: 'mcpSwitchboard.context.toolSearchThresholdTokens',
+	showLedger: 'mcpSwitchboard.context.showLedger',
 } as const;
 
 /** A non-negative number setting, or its default when unset or not a number. */
@@ -23,6 +30,33 @@ export function numberSetting(key: string, fallback: number): number {
 /** The bound of one server's instructions, in estimated tokens (0: none sent). */
 export function instructionsMaxTokens(): number {
 	return numberSetting(ContextSettings.instructionsMaxTokens, DEFAULT_INSTRUCTIONS_TOKENS);
+}
+
+/** The context settings a request reads once. */
+export interface ContextSettingValues {
+	resultMaxTokens: number;
+	resultMaxTokensByTool: Readonly<Record<string, unknown>>;
+	toolSearch: ToolSearchMode;
+	toolSearchThresholdTokens: number;
+	showLedger: boolean;
+}
+
+/** Reads the context settings. */
+export function contextSettings(): ContextSettingValues {
+	const config = vscode.workspace.getConfiguration();
+	const byTool = config.get<unknown>(ContextSettings.resultMaxTokensByTool);
+	const mode = config.get<unknown>(ContextSettings.toolSearch);
+	return {
+		resultMaxTokens:
+			numberSetting(ContextSettings.resultMaxTokens, DEFAULT_RESULT_MAX_TOKENS) || DEFAULT_RESULT_MAX_TOKENS,
+		resultMaxTokensByTool:
+			typeof byTool === 'object' && byTool !== null && !Array.isArray(byTool)
+				? (byTool as Record<string, unknown>)
+				: {},
+		toolSearch: mode === 'on' || mode === 'auto' ? mode : 'off',
+		toolSearchThresholdTokens: numberSetting(ContextSettings.toolSearchThreshold, DEFAULT_SEARCH_THRESHOLD_TOKENS),
+		showLedger: config.get<boolean>(ContextSettings.showLedger, true) !== false,
+	};
 }
 
 /** The gateway's `instructions` now: the intro and the instructions of the servers it offers, each bounded. */
