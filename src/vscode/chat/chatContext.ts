@@ -15,7 +15,6 @@ import {
 	READ_RESULT_TOOL,
 	readResultAnswer,
 	resultLimitFor,
-	ResultStore,
 	type StoredResult,
 } from '../../manager/context/resultStore';
 import { CHARS_PER_TOKEN, definitionTokens, estimateTokens, resultTokens } from '../../manager/context/tokens';
@@ -28,10 +27,8 @@ import {
 } from '../../manager/context/toolSearch';
 import { isPinned } from '../../manager/toolRanking';
 import { contextSettings, instructionsMaxTokens } from '../shared/contextSettings';
+import { keptResults } from '../shared/fullResults';
 import { toolDescription, toolInputSchema, toolResultParts, toolResultText, type ModelPart } from './chatMapping';
-
-/** The whole results of this window's `@mcp` answers that were capped (the editor opens them; `read_result` pages them). */
-export const chatResults = new ResultStore();
 
 /** A tool as the model receives it, with the tokens of its definition. */
 function modelTool(named: NamedTool): vscode.LanguageModelChatTool {
@@ -124,7 +121,7 @@ export class ChatBudget {
 			for (const match of matches) if (!this.found.includes(match)) this.found.push(match);
 			answer = searchAnswer(matches, query);
 		} else if (name === READ_RESULT_TOOL) {
-			answer = readResultAnswer(chatResults, input);
+			answer = readResultAnswer(keptResults, input);
 		}
 		if (answer !== undefined) this.ledger.add(SWITCHBOARD_ROW, 'results', estimateTokens(answer));
 		return answer;
@@ -149,7 +146,7 @@ export class ChatBudget {
 			return { parts };
 		}
 		const whole = toolResultText(result, Infinity);
-		const stored = chatResults.put(named.server, named.tool.name, whole, tokens);
+		const stored = keptResults.put(named.server, named.tool.name, whole, tokens);
 		const head = headOf(whole, limit);
 		const text = `${head}${cappedNote(stored, head.length)}`;
 		this.readResults = true;
@@ -180,35 +177,4 @@ export function cappedMessage(named: NamedTool, stored: StoredResult): string {
 		`\n\n_${named.server} › ${named.tool.name} returned about ${stored.tokens.toLocaleString('en-US')} tokens ` +
 		`(${charsLabel(stored.text.length)}): the model got the first part and can read on with \`read_result\`._\n\n`
 	);
-}
-
-/** The scheme of the documents that show a capped result whole. */
-export const FULL_RESULT_SCHEME = 'switchboard-full-result';
-
-/** The document of stored result `id`. */
-export function fullResultUri(stored: StoredResult): vscode.Uri {
-	const name = `${stored.server}-${stored.tool}-${stored.id}`.replace(/[^\w.-]+/g, '_');
-	return vscode.Uri.from({ scheme: FULL_RESULT_SCHEME, path: `/${name}.txt`, query: stored.id });
-}
-
-/** Serves stored results as read-only documents, and the command that opens one. */
-export function registerFullResults(command: string): vscode.Disposable {
-	const provider = vscode.workspace.registerTextDocumentContentProvider(FULL_RESULT_SCHEME, {
-		provideTextDocumentContent: (uri) =>
-			chatResults.get(uri.query)?.text ??
-			'This result is no longer kept (the newest results are kept in memory for this window only).',
-	});
-	const open = vscode.commands.registerCommand(command, async (id?: unknown) => {
-		const stored = typeof id === 'string' ? chatResults.get(id) : undefined;
-		if (!stored) {
-			void vscode.window.showWarningMessage(
-				'That result is no longer kept (results are kept in memory for this window only).',
-			);
-			return undefined;
-		}
-		const document = await vscode.workspace.openTextDocument(fullResultUri(stored));
-		await vscode.window.showTextDocument(document, { preview: false });
-		return document;
-	});
-	return vscode.Disposable.from(provider, open);
 }

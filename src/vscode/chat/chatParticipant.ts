@@ -9,7 +9,8 @@ import { MAX_TOOL_ROUNDS, progressLabel, toolFailureText, toolsMarkdown } from '
 import { Commands } from '../commandIds';
 import { ToolConsent } from '../tools/consent';
 import { errorMessage } from '../../common/errors';
-import { cappedMessage, ChatBudget, registerFullResults } from './chatContext';
+import { cappedMessage, ChatBudget } from './chatContext';
+import { registerFullResults } from '../shared/fullResults';
 import { contextSettings } from '../shared/contextSettings';
 import { useToolSearch } from '../../manager/context/toolSearch';
 import type { LedgerRow } from '../../manager/context/ledger';

@@ -8,7 +8,8 @@
 import * as vscode from 'vscode';
 import type { Manager } from '../../manager/manager';
 import { ManagerCatalog, type ToolFilter } from '../../gateway/catalog';
-import { gatewayInstructions } from '../shared/contextSettings';
+import { gatewayContextSettings, gatewayInstructions } from '../shared/contextSettings';
+import { keptResults } from '../shared/fullResults';
 import { startGateway, type Gateway } from '../../gateway/gatewayServer';
 import { channelLogger } from '../logs/logging';
 import { errorMessage } from '../../common/errors';
@@ -97,6 +98,7 @@ export class GatewayProvider
 		this.running ??= startGateway(this.catalog, {
 			logger: channelLogger(this.channel),
 			instructions: () => gatewayInstructions(this.manager),
+			context: { settings: gatewayContextSettings, results: keptResults },
 		}).catch((error: unknown) => {
 			this.running = undefined;
 			throw error;

