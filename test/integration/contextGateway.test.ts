@@ -43,8 +43,10 @@ async function sdkClient(): Promise<Client> {
 	return client;
 }
 
-function textOf(result: { content?: unknown }): string {
-	return ((result.content ?? []) as { type: string; text?: string }[]).map((block) => block.text ?? '').join('');
+function textOf(result: object): string {
+	return (((result as { content?: unknown }).content ?? []) as { type: string; text?: string }[])
+		.map((block) => block.text ?? '')
+		.join('');
 }
 
 before(async () => {

@@ -4,6 +4,7 @@
 import type { NamedTool } from '../types';
 import { ToolIndex, toolIndexer, type ToolIndexer } from '../toolRanking';
 import { definitionTokens } from './tokens';
+import { expandQuery } from './queryTerms';
 
 /** The name of the search tool. */
 export const SEARCH_TOOLS_TOOL = 'search_tools';
@@ -73,7 +74,7 @@ export function searchTools(
 	indexer: ToolIndexer = toolIndexer,
 ): NamedTool[] {
 	if (tools.length === 0 || limit <= 0) return [];
-	const scores = ToolIndex.for(tools, indexer).score([{ text: query, weight: 1 }]);
+	const scores = ToolIndex.for(tools, indexer).score(expandQuery(query));
 	// A small ordered list of the best so far: limit is a handful, tools may be thousands.
 	const best: number[] = [];
 	for (let i = 0; i < scores.length; i++) {

@@ -26,6 +26,8 @@ import {
 	searchTools,
 } from '../../manager/context/toolSearch';
 import { isPinned } from '../../manager/toolRanking';
+import { LOAD_SKILL_TOOL, loadSkill, loadSkillDefinition, skillsOf, type Skill } from '../../manager/context/skills';
+import { errorMessage } from '../../common/errors';
 import { contextSettings, instructionsMaxTokens } from '../shared/contextSettings';
 import { keptResults } from '../shared/fullResults';
 import { toolDescription, toolInputSchema, toolResultParts, toolResultText, type ModelPart } from './chatMapping';
@@ -49,6 +51,7 @@ export class ChatBudget {
 	readonly ledger = new ContextLedger();
 	private readonly found: NamedTool[] = [];
 	private readResults = false;
+	private skills: { server: string; skill: Skill }[] = [];
 	private readonly settings = contextSettings();
 
 	constructor(
@@ -80,6 +83,19 @@ export class ChatBudget {
 		return vscode.LanguageModelChatMessage.User(text);
 	}
 
+	/**
+	 * Lists the skills of the running servers whose tools are enabled (SEP-2640 entries only: a skill's files are
+	 * read when the model loads it). A server whose listing fails is left out.
+	 */
+	async prepareSkills(): Promise<void> {
+		const servers = new Set(this.enabled.map((named) => named.server));
+		for (const server of this.manager.servers()) {
+			if (!servers.has(server.name) || server.state.kind !== 'running') continue;
+			const skills = await skillsOf(server.state.client).catch(() => []);
+			for (const skill of skills) this.skills.push({ server: server.name, skill });
+		}
+	}
+
 	/** The tools of the next model round (counted in the ledger once each). */
 	tools(): vscode.LanguageModelChatTool[] {
 		const tools: vscode.LanguageModelChatTool[] = [];
@@ -106,13 +122,15 @@ export class ChatBudget {
 			tools.push(definition);
 		}
 		if (this.searching) own(SEARCH_TOOLS_DEFINITION);
+		if (this.skills.length > 0) own(loadSkillDefinition(this.skills));
 		if (this.readResults) own(READ_RESULT_DEFINITION);
 		return tools;
 	}
 
 	/** The answer to a call of one of Switchboard's own tools, or undefined when `name` is not one. */
-	ownToolAnswer(name: string, input: Record<string, unknown>): string | undefined {
+	async ownToolAnswer(name: string, input: Record<string, unknown>, signal: AbortSignal): Promise<string | undefined> {
 		let answer: string | undefined;
+		if (name === LOAD_SKILL_TOOL && this.skills.length > 0) return this.loadSkill(input, signal);
 		if (name === SEARCH_TOOLS_TOOL && this.searching) {
 			const query = typeof input.query === 'string' ? input.query : '';
 			const limit =
@@ -125,6 +143,26 @@ export class ChatBudget {
 		}
 		if (answer !== undefined) this.ledger.add(SWITCHBOARD_ROW, 'results', estimateTokens(answer));
 		return answer;
+	}
+
+	/** Loads the skill the model asked for (verified against its entry; see manager/context/skills.ts). */
+	private async loadSkill(input: Record<string, unknown>, signal: AbortSignal): Promise<string> {
+		const wanted = typeof input.skill === 'string' ? input.skill.trim() : '';
+		const matches = this.skills.filter(
+			({ server, skill }) => `${server}/${skill.frontmatter.name}` === wanted || skill.frontmatter.name === wanted,
+		);
+		const found = matches.length === 1 ? matches[0] : undefined;
+		if (!found)
+			return `Tool error: ${matches.length > 1 ? `"${wanted}" names several skills; give it as server/name` : `there is no skill "${wanted}"`}.`;
+		try {
+			const loaded = await loadSkill(this.manager.client(found.server), found.skill, { signal });
+			const text = `[skill ${found.server}/${found.skill.frontmatter.name}, ${loaded.bytes} bytes, verified]
+${loaded.text}`;
+			this.ledger.add(found.server, 'skills', estimateTokens(text));
+			return text;
+		} catch (error) {
+			return `Tool error: ${errorMessage(error)}`;
+		}
 	}
 
 	/**

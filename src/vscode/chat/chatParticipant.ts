@@ -186,6 +186,7 @@ export async function handleChatRequest(
 			prompt[0] = vscode.LanguageModelChatMessage.User([...attached, new vscode.LanguageModelTextPart(request.prompt)]);
 		// The servers' instructions go first, as VS Code's chat models take no system message from an extension.
 		const instructions = budget.instructionsMessage();
+		await budget.prepareSkills();
 		const messages = [...(instructions ? [instructions] : []), ...historyMessages(context.history), ...prompt];
 		const finish = () => {
 			metadata.ledger = budget.ledgerRows();
@@ -258,7 +259,7 @@ async function runTool(
 ): Promise<vscode.LanguageModelToolResultPart> {
 	const answer = (text: string) =>
 		new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(text)]);
-	const own = budget.ownToolAnswer(call.name, isRecord(call.input) ? call.input : {});
+	const own = await budget.ownToolAnswer(call.name, isRecord(call.input) ? call.input : {}, signal);
 	if (own !== undefined) return answer(own);
 	const found = manager.findTool(call.name);
 	const named = found && isEnabled(found) ? found : undefined;
