@@ -55,7 +55,7 @@ export interface GatewayCatalog {
  * A server the gateway offers: running, and not one VS Code runs itself for its agent (its `.vscode/mcp.json` or user
  * `mcp.json`, manager/configSources.ts), whose tools VS Code's agent already has once.
  */
-function offeredServer(server: ServerView): boolean {
+export function offeredServer(server: ServerView): boolean {
 	// A server waiting for its first need is offered from its cached listing; a call starts it.
 	const offers = server.state.kind === 'running' || (server.state.kind === 'stopped' && server.state.onDemand);
 	return offers === true && server.source.vscodeRuns !== true;

@@ -12,6 +12,7 @@ import type { CallToolResult, Progress, Tool } from '../protocol/schema';
 import type { NamedTool } from '../manager/types';
 import type { GatewayCatalog } from './catalog';
 import { serversForUri } from '../manager/uriTemplate';
+import type { GatewaySessionContext } from './gatewayContext';
 
 /** The resource links a session's tool results gave, by URI, so reading one goes to the server that linked it. */
 class ResourceLinks {
@@ -82,7 +83,8 @@ function progressToken(params: Record<string, unknown> | undefined): string | nu
 export function registerGatewayMethods(
 	connection: JsonRpcConnection,
 	catalog: GatewayCatalog,
-	instructions?: string,
+	instructions?: string | (() => string | undefined),
+	budget?: GatewaySessionContext,
 ): void {
 	let exposed: { source: readonly NamedTool[]; tools: Tool[] } | undefined;
 	const links = new ResourceLinks();
@@ -95,11 +97,12 @@ export function registerGatewayMethods(
 			typeof requested === 'string' && (SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(requested)
 				? requested
 				: LATEST_PROTOCOL_VERSION;
+		const text = typeof instructions === 'function' ? instructions() : instructions;
 		return {
 			protocolVersion,
 			capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true } },
 			serverInfo: GATEWAY_SERVER_INFO,
-			...(instructions ? { instructions } : {}),
+			...(text ? { instructions: text } : {}),
 		};
 	});
 	connection.setNotificationHandler('notifications/initialized', () => undefined);
@@ -107,12 +110,16 @@ export function registerGatewayMethods(
 	connection.setRequestHandler('tools/list', () => {
 		const source = catalog.tools();
 		if (exposed?.source !== source) exposed = { source, tools: source.map(exposedTool) };
-		return { tools: exposed.tools };
+		return { tools: budget ? budget.tools(exposed.tools, source) : exposed.tools };
 	});
 
 	connection.setRequestHandler('tools/call', (params, context) => {
-		const name = stringParam(params, 'name', 'tools/call');
-		const args = objectParam(params, 'arguments', 'tools/call') ?? {};
+		let name = stringParam(params, 'name', 'tools/call');
+		let args = objectParam(params, 'arguments', 'tools/call') ?? {};
+		// search_tools, read_result and call_tool of tool search and result caps (gatewayContext.ts).
+		const own = budget?.ownCall(name, args, () => catalog.tools());
+		if (own && 'result' in own) return own.result;
+		if (own) ({ name, args } = own);
 		const named = catalog.findTool(name);
 		if (!named)
 			throw McpError.invalidParams(
@@ -136,7 +143,7 @@ export function registerGatewayMethods(
 		// cancelWith, not a signal: the caller's cancellation reaches the server's request with no AbortSignal made.
 		return catalog
 			.callTool(named.server, named.tool.name, args, { cancelWith: context, onProgress })
-			.then((result) => (links.note(named.server, result), result));
+			.then((result) => (links.note(named.server, result), budget ? budget.result(named, result) : result));
 	});
 
 	connection.setRequestHandler('prompts/list', () => ({

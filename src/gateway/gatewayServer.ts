@@ -17,6 +17,7 @@ import { ErrorCode, isNotification, isRequest, isResponse, type RequestId } from
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocolConstants';
 import type { GatewayCatalog } from './catalog';
 import { registerGatewayMethods } from './gatewayMethods';
+import { GatewaySessionContext, type GatewayContextOptions } from './gatewayContext';
 import { checkRequest, readBody } from './httpChecks';
 import { SessionTransport } from './sessionTransport';
 import { errorMessage } from '../common/errors';
@@ -30,8 +31,10 @@ export interface GatewayOptions {
 	maxSessions?: number;
 	/** Lifecycle and refusals; the wire at trace level. Default: nothing is logged. */
 	logger?: Logger;
-	/** Sent as `instructions` in the initialize result. */
-	instructions?: string;
+	/** Sent as `instructions` in the initialize result; a function is asked at each initialize (it may change). */
+	instructions?: string | (() => string | undefined);
+	/** The model's context budget (tool search, result caps, the ledger in the log); default: every tool, results whole. */
+	context?: GatewayContextOptions;
 }
 
 /** A running gateway. */
@@ -129,7 +132,8 @@ export async function startGateway(catalog: GatewayCatalog, options: GatewayOpti
 			logger,
 			answeredIdMemory: 0,
 		});
-		registerGatewayMethods(connection, catalog, options.instructions);
+		const context = options.context && new GatewaySessionContext(options.context, logger, id.slice(0, 8));
+		registerGatewayMethods(connection, catalog, options.instructions, context);
 		const session = { transport, connection };
 		sessions.set(id, session);
 		while (sessions.size > maxSessions) endSession(sessions.keys().next().value!);

@@ -246,7 +246,8 @@ export interface Selection {
 	all: boolean;
 }
 
-function isPinned(named: NamedTool, pinned: readonly string[]): boolean {
+/** Whether `named` matches a pinned name or `mcp__server__*` pattern. */
+export function isPinned(named: NamedTool, pinned: readonly string[]): boolean {
 	for (const pattern of pinned) {
 		if (pattern === named.qualifiedName) return true;
 		if (pattern.endsWith('*') && named.qualifiedName.startsWith(pattern.slice(0, -1))) return true;

@@ -462,6 +462,18 @@ export class McpClient {
 		return this.session.tasksExtension && isRecord(extensions) && extensions[TASKS_EXTENSION] !== undefined;
 	}
 
+	/** The settings of an MCP extension the server declared in `capabilities.extensions`, or undefined. */
+	serverExtension(id: string): Record<string, unknown> | undefined {
+		const extensions = (this.serverCapabilities as { extensions?: unknown }).extensions;
+		return isRecord(extensions) && isRecord(extensions[id]) ? extensions[id] : undefined;
+	}
+
+	/** A request of a declared extension `id` (e.g. Skills' `skills/list`), its result unchecked; else CapabilityMissing. */
+	async extensionRequest(id: string, method: string, params?: object, options?: RequestOptions): Promise<unknown> {
+		if (!this.serverExtension(id)) throw McpError.capabilityMissing(method, `the extension ${id}`);
+		return this.session.send(method, params as Record<string, unknown> | undefined, options);
+	}
+
 	/** True when the server advertised task-augmented `tools/call` (2025-11-25; a modern server decides per call instead). */
 	supportsToolTasks(): boolean {
 		if (this.session.tasksExtension) return false;

@@ -35,6 +35,7 @@ export const Commands = {
 	getPrompt: 'mcpSwitchboard.getPrompt',
 	// Chat (chat/)
 	askAboutResource: 'mcpSwitchboard.askAboutResource',
+	openFullResult: 'mcpSwitchboard.openFullResult',
 	// Tasks (tasks/)
 	showTasks: 'mcpSwitchboard.showTasks',
 	cancelTask: 'mcpSwitchboard.cancelTask',

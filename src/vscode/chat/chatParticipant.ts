@@ -5,18 +5,15 @@ import { indexServerTools, MAX_MODEL_TOOLS, selectTools, type Selection } from '
 import { EXACT_COMMANDS, runExactCommand } from './chatCommands';
 import { attachedParts, modelPart } from './chatReferences';
 import { toAbortSignal } from '../cancellation';
-import {
-	MAX_TOOL_ROUNDS,
-	progressLabel,
-	toolDescription,
-	toolFailureText,
-	toolInputSchema,
-	toolResultParts,
-	toolsMarkdown,
-} from './chatMapping';
+import { MAX_TOOL_ROUNDS, progressLabel, toolFailureText, toolsMarkdown } from './chatMapping';
 import { Commands } from '../commandIds';
 import { ToolConsent } from '../tools/consent';
 import { errorMessage } from '../../common/errors';
+import { cappedMessage, ChatBudget } from './chatContext';
+import { registerFullResults } from '../shared/fullResults';
+import { contextSettings } from '../shared/contextSettings';
+import { useToolSearch } from '../../manager/context/toolSearch';
+import type { LedgerRow } from '../../manager/context/ledger';
 
 /** The participant's id (package.json `contributes.chatParticipants`). */
 export const CHAT_PARTICIPANT_ID = 'mcpSwitchboard.mcp';
@@ -24,6 +21,12 @@ export const CHAT_PARTICIPANT_ID = 'mcpSwitchboard.mcp';
 /** What a finished request reports in `ChatResult.metadata`: the tool calls it made, in order. */
 export interface ChatMetadata {
 	toolCalls: { server: string; tool: string; ok: boolean }[];
+	/** The estimated tokens each server put into the model's context (the last row is the sum). */
+	ledger?: LedgerRow[];
+	/** The ids of results that were capped for the model and kept whole (chatContext.ts `chatResults`). */
+	cappedResults?: string[];
+	/** True when the model got tool search instead of every definition. */
+	toolSearch?: boolean;
 }
 
 /** What a request needs besides the Manager. */
@@ -151,8 +154,20 @@ export async function handleChatRequest(
 
 	const isEnabled = options.isEnabled ?? (() => true);
 	const enabled = manager.allTools().filter(isEnabled);
-	const selection = toolsForRequest(enabled, request, context.history);
-	if (selection.leftOut > 0) {
+	const settings = contextSettings();
+	const pinned = vscode.workspace.getConfiguration().get<unknown>(ChatSettings.pinnedTools);
+	const pins = Array.isArray(pinned) ? pinned.filter((p): p is string => typeof p === 'string') : [];
+	const searching = useToolSearch(settings.toolSearch, enabled, settings.toolSearchThresholdTokens);
+	const selection = searching
+		? { tools: [], leftOut: 0, all: false }
+		: toolsForRequest(enabled, request, context.history);
+	const budget = new ChatBudget(manager, enabled, selection.tools, searching, pins);
+	metadata.toolSearch = searching || undefined;
+	if (searching) {
+		stream.markdown(
+			`_Tool search: the model gets ${budget.pinnedTools().length} pinned tools and \`search_tools\` to find among ${enabled.length} MCP tools._\n\n`,
+		);
+	} else if (selection.leftOut > 0) {
 		stream.markdown(
 			`_${selection.tools.length} of ${enabled.length} MCP tools sent to the model (the best matches for your request); ${selection.leftOut} left out. ` +
 				'To always send a tool, add its name (e.g. `mcp__server__tool`, or `mcp__server__*`) to the setting `mcpSwitchboard.chat.pinnedTools`._\n\n',
@@ -163,11 +178,6 @@ export async function handleChatRequest(
 			title: 'Pin Tools',
 		});
 	}
-	const tools: vscode.LanguageModelChatTool[] = selection.tools.map((named) => ({
-		name: named.qualifiedName,
-		description: toolDescription(named),
-		inputSchema: toolInputSchema(named),
-	}));
 	const bridge = toAbortSignal(token);
 	try {
 		// What the user attached (files, selections, resource documents) goes to the model as content, before the prompt.
@@ -176,8 +186,19 @@ export async function handleChatRequest(
 		if (attached.length > 0 && seed) prompt.unshift(vscode.LanguageModelChatMessage.User(attached));
 		else if (attached.length > 0)
 			prompt[0] = vscode.LanguageModelChatMessage.User([...attached, new vscode.LanguageModelTextPart(request.prompt)]);
-		const messages = [...historyMessages(context.history), ...prompt];
+		// The servers' instructions go first, as VS Code's chat models take no system message from an extension.
+		const instructions = budget.instructionsMessage();
+		await budget.prepareSkills();
+		const messages = [...(instructions ? [instructions] : []), ...historyMessages(context.history), ...prompt];
+		const finish = () => {
+			metadata.ledger = budget.ledgerRows();
+			const ledger = settings.showLedger ? budget.ledgerMarkdown() : undefined;
+			// A part of its own (not markdown()), so the answer's text stays the model's.
+			if (ledger) stream.push(new vscode.ChatResponseMarkdownPart(ledger));
+			return { metadata };
+		};
 		for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
+			const tools = budget.tools();
 			const response = await request.model.sendRequest(
 				messages,
 				tools.length > 0
@@ -195,7 +216,7 @@ export async function handleChatRequest(
 					calls.push(part);
 				}
 			}
-			if (calls.length === 0 || token.isCancellationRequested) return { metadata };
+			if (calls.length === 0 || token.isCancellationRequested) return finish();
 			messages.push(
 				vscode.LanguageModelChatMessage.Assistant([
 					...(text ? [new vscode.LanguageModelTextPart(text)] : []),
@@ -204,12 +225,14 @@ export async function handleChatRequest(
 			);
 			const results: vscode.LanguageModelToolResultPart[] = [];
 			for (const call of calls)
-				results.push(await runTool(manager, consent, isEnabled, call, stream, bridge.signal, metadata, options.tasks));
-			if (token.isCancellationRequested) return { metadata };
+				results.push(
+					await runTool(manager, budget, consent, isEnabled, call, stream, bridge.signal, metadata, options.tasks),
+				);
+			if (token.isCancellationRequested) return finish();
 			messages.push(vscode.LanguageModelChatMessage.User(results));
 		}
 		stream.markdown(`\n\n_Stopped after ${MAX_TOOL_ROUNDS} rounds of tool calls._`);
-		return { metadata };
+		return finish();
 	} catch (error) {
 		if (token.isCancellationRequested) return { metadata };
 		const message = errorMessage(error);
@@ -220,9 +243,14 @@ export async function handleChatRequest(
 	}
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** Runs one tool call and turns whatever happens (result, isError, throw, unknown tool, refusal) into a result part. */
 async function runTool(
 	manager: Manager,
+	budget: ChatBudget,
 	consent: ToolConsent,
 	isEnabled: (named: NamedTool) => boolean,
 	call: vscode.LanguageModelToolCallPart,
@@ -233,15 +261,14 @@ async function runTool(
 ): Promise<vscode.LanguageModelToolResultPart> {
 	const answer = (text: string) =>
 		new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(text)]);
+	const own = await budget.ownToolAnswer(call.name, isRecord(call.input) ? call.input : {}, signal);
+	if (own !== undefined) return answer(own);
 	const found = manager.findTool(call.name);
 	const named = found && isEnabled(found) ? found : undefined;
 	if (!named)
 		return answer(`Tool error: there is no tool ${call.name} (its MCP server may have stopped or changed its tools).`);
 	const { server, tool } = named;
-	const args =
-		call.input && typeof call.input === 'object' && !Array.isArray(call.input)
-			? (call.input as Record<string, unknown>)
-			: {};
+	const args = isRecord(call.input) ? call.input : {};
 	if (!(await consent.confirm(server, tool, args, 'chat'))) {
 		metadata.toolCalls.push({ server, tool: tool.name, ok: false });
 		stream.markdown(`\n\n_Not run: ${server} › ${tool.name} (declined)._\n\n`);
@@ -267,7 +294,13 @@ async function runTool(
 				stream.progress(progressLabel(server, tool.name, task.statusMessage ?? task.status.replace('_', ' '))),
 		});
 		metadata.toolCalls.push({ server, tool: tool.name, ok: result.isError !== true });
-		return new vscode.LanguageModelToolResultPart(call.callId, toolResultParts(result).map(modelPart));
+		const budgeted = budget.result(named, result);
+		if (budgeted.stored) {
+			(metadata.cappedResults ??= []).push(budgeted.stored.id);
+			stream.markdown(cappedMessage(named, budgeted.stored));
+			stream.button({ command: Commands.openFullResult, arguments: [budgeted.stored.id], title: 'Open Full Result' });
+		}
+		return new vscode.LanguageModelToolResultPart(call.callId, budgeted.parts.map(modelPart));
 	} catch (error) {
 		metadata.toolCalls.push({ server, tool: tool.name, ok: false });
 		const text = toolFailureText(server, tool.name, error);
@@ -317,5 +350,5 @@ export function registerChatParticipant(
 			});
 		},
 	);
-	return vscode.Disposable.from(participant, ask, indexing);
+	return vscode.Disposable.from(participant, ask, indexing, registerFullResults(Commands.openFullResult));
 }

@@ -8,6 +8,8 @@
 import * as vscode from 'vscode';
 import type { Manager } from '../../manager/manager';
 import { ManagerCatalog, type ToolFilter } from '../../gateway/catalog';
+import { gatewayContextSettings, gatewayInstructions } from '../shared/contextSettings';
+import { keptResults } from '../shared/fullResults';
 import { startGateway, type Gateway } from '../../gateway/gatewayServer';
 import { channelLogger } from '../logs/logging';
 import { errorMessage } from '../../common/errors';
@@ -18,9 +20,6 @@ export const GATEWAY_PROVIDER_ID = 'mcpSwitchboard.gateway';
 export const GATEWAY_ENABLED_SETTING = 'mcpSwitchboard.gateway.enabled';
 /** The server's label in VS Code's MCP lists. */
 export const GATEWAY_LABEL = 'MCP Switchboard';
-
-const INSTRUCTIONS =
-	'The tools, prompts and resources of the MCP servers configured in MCP Switchboard, named mcp__<server>__<tool>.';
 
 function enabled(): boolean {
 	return vscode.workspace.getConfiguration().get<boolean>(GATEWAY_ENABLED_SETTING, true);
@@ -101,7 +100,8 @@ export class GatewayProvider
 	private start(): Promise<Gateway> {
 		this.running ??= startGateway(this.catalog, {
 			logger: channelLogger(this.channel),
-			instructions: INSTRUCTIONS,
+			instructions: () => gatewayInstructions(this.manager),
+			context: { settings: gatewayContextSettings, results: keptResults },
 		}).catch((error: unknown) => {
 			this.running = undefined;
 			throw error;

@@ -185,6 +185,7 @@ async function runHandler(
 	toolResults: { callId: string; text: string }[];
 	messages: { role: string; text: string }[];
 	images: number;
+	buttons: string[];
 }> {
 	const { manager } = await api();
 	const model = await fakeModel();
@@ -214,11 +215,25 @@ async function runHandler(
 			toolResults: echo.toolResults,
 			messages: echo.messages,
 			images: echo.images,
+			buttons: recorded.buttons,
 		};
 	} finally {
 		source.dispose();
 	}
 }
+
+test(
+	"a server's instructions reach the model through @mcp, named by the server, before the conversation",
+	async () => {
+		await serverWithTool(SERVER, 'echo');
+		const { messages } = await runHandler(`call:${ECHO} hi`);
+		// server-everything answers initialize with its instructions (docs/instructions.md in its package).
+		const first = messages[0]?.text ?? '';
+		assert.match(first, /## MCP server "everything"\n\n# Everything Server – Server Instructions/, first.slice(0, 300));
+		assert.match(messages[1]?.text ?? '', /call:mcp__everything__echo hi/, 'the prompt follows');
+	},
+	{ timeoutMs: 60_000 },
+);
 
 test(
 	'a failing tool call goes back to the model as an error result, and the chat answers on',
@@ -298,6 +313,92 @@ test(
 		}
 	},
 	{ timeoutMs: 60_000 },
+);
+
+/** A stdio MCP server whose read-only tool `dump` returns 2 MiB of numbered lines (and nothing else). */
+const bigResultServer = `
+const readline = require('node:readline');
+const send = (message) => process.stdout.write(JSON.stringify(message) + '\\n');
+const lines = [];
+for (let i = 0, size = 0; size < 2 * 1024 * 1024; i++) { const line = 'row ' + String(i).padStart(7, '0') + ' ' + 'x'.repeat(48); lines.push(line); size += line.length + 1; }
+const text = lines.join('\\n').slice(0, 2 * 1024 * 1024);
+const tool = { name: 'dump', description: 'Dumps the whole table', annotations: { readOnlyHint: true }, inputSchema: { type: 'object', properties: {} } };
+readline.createInterface({ input: process.stdin }).on('line', (line) => {
+	const message = JSON.parse(line);
+	if (message.id === undefined || message.method === undefined) return;
+	const reply = (result) => send({ jsonrpc: '2.0', id: message.id, result });
+	if (message.method === 'initialize') return reply({ protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'big', version: '1.0.0' } });
+	if (message.method === 'tools/list') return reply({ tools: [tool] });
+	if (message.method === 'tools/call') return reply({ content: [{ type: 'text', text }] });
+	if (message.method === 'ping') return reply({});
+	send({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } });
+});
+`;
+
+test(
+	'a 2 MB result is capped for the model (head, size, reference) and opens whole in an editor from the chat',
+	async () => {
+		needDriver();
+		const { manager } = await api();
+		const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-chat-big-')), 'server.js');
+		fs.writeFileSync(script, bigResultServer);
+		const name = 'bigresult';
+		const config = vscode.workspace.getConfiguration('mcpSwitchboard');
+		const previous = config.inspect<Record<string, unknown>>('servers')?.globalValue;
+		await config.update(
+			'servers',
+			{ ...(previous ?? {}), [name]: { command: process.execPath, args: [script] } },
+			vscode.ConfigurationTarget.Global,
+		);
+		try {
+			await waitFor(() => manager.get(name)?.tools.length === 1, {
+				timeoutMs: 20_000,
+				message: `'${name}' running with its tool`,
+			});
+			// The default limit, 25,000 estimated tokens: the model gets the first 100,000 characters and a note.
+			const { calls, toolResults, result, buttons } = await runHandler('call:mcp__bigresult__dump');
+			assert.deepEqual(calls, [{ server: name, tool: 'dump', ok: true }]);
+			const sent = toolResults[0]?.text ?? '';
+			assert.ok(sent.startsWith('row 0000000 '), sent.slice(0, 80));
+			assert.ok(sent.length < 101_000, `the model got ${sent.length} characters, not 2 MB`);
+			assert.match(
+				sent,
+				/\[Result cut: about 524288 tokens \(2\.0 MB\) in all, the first 100000 characters are above\. The whole result is stored as "r\d+": call read_result/,
+			);
+			const metadata = result.metadata as ChatMetadata;
+			const id = metadata.cappedResults?.[0] ?? '';
+			assert.ok(buttons.includes(Commands.openFullResult), buttons.join(', '));
+			const ledgerRow = metadata.ledger?.find((row) => row.server === name);
+			assert.ok(ledgerRow && ledgerRow.results > 25_000 && ledgerRow.results < 25_200, JSON.stringify(ledgerRow));
+			assert.match(id, /^r\d+$/);
+			// (This handler runs in the test's bundle, with a store of its own; the panel below uses the extension's.)
+			// In the chat panel, with a per-server limit of 1,000 tokens: the button opens the whole result.
+			await config.update('context.resultMaxTokensByTool', { [name]: 1_000 }, vscode.ConfigurationTarget.Global);
+			const response = await ask('@mcp call:mcp__bigresult__dump', 'Result cut');
+			assert.match(response, /bigresult › dump returned about 524,288 tokens \(2\.0 MB\)/);
+			assert.match(response, /the first 4000 characters are above/);
+			await clickText(
+				'.interactive-item-container.interactive-response .monaco-button',
+				'Open Full Result',
+				'full-result',
+			);
+			const opened = await waitFor(
+				() => {
+					const document = vscode.window.activeTextEditor?.document;
+					return document?.uri.scheme === 'switchboard-full-result' && document;
+				},
+				{ timeoutMs: 15_000, message: 'the whole result in an editor' },
+			);
+			assert.equal(opened.getText().length, 2 * 1024 * 1024);
+			await screenshot('chat-full-result');
+			await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+		} finally {
+			await config.update('context.resultMaxTokensByTool', undefined, vscode.ConfigurationTarget.Global);
+			await config.update('servers', previous, vscode.ConfigurationTarget.Global);
+			fs.rmSync(path.dirname(script), { recursive: true, force: true });
+		}
+	},
+	{ timeoutMs: 90_000 },
 );
 
 /** Resolves what `run` resolves, or fails when it is still waiting (for a question nobody should have asked) after `ms`. */

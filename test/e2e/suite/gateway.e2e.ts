@@ -66,6 +66,35 @@ test(
 );
 
 test(
+	"the gateway's initialize carries the instructions of the servers it offers, named by server",
+	async () => {
+		await serverWithTool('everything', 'echo');
+		const api = await extensionApi<SwitchboardApi>();
+		const gateway = await waitFor(() => api.gateway.current(), { timeoutMs: 20_000, message: 'the gateway' });
+		// The initialize a client sends (VS Code's own client sends the same request), with the definition's token.
+		const response = await fetch(gateway.url, {
+			method: 'POST',
+			headers: {
+				'content-type': 'application/json',
+				accept: 'application/json, text/event-stream',
+				authorization: `Bearer ${gateway.token}`,
+			},
+			body: JSON.stringify({
+				jsonrpc: '2.0',
+				id: 1,
+				method: 'initialize',
+				params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'e2e', version: '1' } },
+			}),
+		});
+		const answer = (await response.json()) as { result?: { instructions?: string } };
+		const instructions = answer.result?.instructions ?? '';
+		assert.match(instructions, /^The tools, prompts and resources of the MCP servers configured in MCP Switchboard/);
+		assert.match(instructions, /## MCP server "everything"\n\n# Everything Server – Server Instructions/);
+	},
+	{ timeoutMs: 60_000 },
+);
+
+test(
 	'turning the setting off stops the gateway and VS Code drops the server; on again brings it back',
 	async () => {
 		const api = await extensionApi<SwitchboardApi>();
