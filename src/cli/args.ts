@@ -18,6 +18,10 @@ Commands (servers come from .vscode/settings.json "mcpSwitchboard.servers", .vsc
   prompt <server> <prompt> [--args JSON]
                                    get a prompt's messages
   run <file.mcpcall.json>          run a saved invocation (tool, prompt or resource)
+  test [file|dir ...] [--junit FILE]
+                                   run call files (folders searched for *.mcpcall.json; default the
+                                   workspace) as tests of their "expect"; each server starts once;
+                                   one line per file, a summary, exit 1 when any failed
   doctor [server ...]              start servers and say in plain words what is wrong with each
 
 Options:
@@ -50,6 +54,7 @@ export type Command =
 	| { name: 'read'; server: string; uri: string }
 	| { name: 'prompt'; server: string; prompt: string; args: Record<string, string> }
 	| { name: 'run'; file: string }
+	| { name: 'test'; paths: string[]; junit?: string }
 	| { name: 'doctor'; servers: string[] }
 	| { name: 'help' };
 
@@ -99,6 +104,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string, readFile:
 				help: { type: 'boolean', short: 'h' },
 				args: { type: 'string' },
 				'args-file': { type: 'string' },
+				junit: { type: 'string' },
 			},
 		});
 	} catch (error) {
@@ -181,6 +187,11 @@ export function parseCommandLine(argv: readonly string[], cwd: string, readFile:
 				stringArgs[key] = String(value);
 			}
 			return { ok: true, command: { name, server: rest[0]!, prompt: rest[1]!, args: stringArgs }, options };
+		}
+		case 'test': {
+			const command: Command = { name, paths: rest };
+			if (values.junit !== undefined) command.junit = values.junit;
+			return { ok: true, command, options };
 		}
 		case 'run': {
 			const problem = need(1, '<file.mcpcall.json>');

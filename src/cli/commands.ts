@@ -16,6 +16,7 @@ import { errorMessage } from '../common/errors';
 import { isChanged, pinAll } from '../manager/pinning/pins';
 import { serverIdentity } from '../manager/serverIdentity';
 import { FilePinStore } from './pinFile';
+import { runTests } from './testCommand';
 
 /** 130: interrupted (Ctrl+C), as a shell reports a process that SIGINT ended. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
@@ -81,6 +82,10 @@ export async function runCommand(
 				out,
 				interrupt,
 			);
+		case 'test': {
+			const end = await runTests(session, command.paths, command.junit, out, interrupt);
+			return end === 'passed' ? EXIT.ok : end === 'interrupted' ? EXIT.interrupted : EXIT.failed;
+		}
 		case 'run': {
 			const file = path.resolve(command.file);
 			let text: string;

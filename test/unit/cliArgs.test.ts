@@ -49,3 +49,12 @@ test('usage problems are returned as text, never thrown', () => {
 	assert.match(error(['--bogus', 'list']), /bogus/);
 	assert.equal(error(['prompt', 's', 'p', '--args', '{"x":{"y":1}}']), "prompt argument 'x' must be a string");
 });
+
+test('test takes files and folders, and --junit', () => {
+	const parsed = parseCommandLine(['test', 'checks', 'one.mcpcall.json', '--junit', 'out.xml'], '/cwd', noFile);
+	assert.ok(parsed.ok);
+	assert.deepEqual(parsed.command, { name: 'test', paths: ['checks', 'one.mcpcall.json'], junit: 'out.xml' });
+	const bare = parseCommandLine(['test'], '/cwd', noFile);
+	assert.ok(bare.ok);
+	assert.deepEqual(bare.command, { name: 'test', paths: [] });
+});
