@@ -39,6 +39,7 @@ import type { ActiveCall } from './vscode/tools/commands';
 import type { ToolConsent } from './vscode/tools/consent';
 import type { ToolEnablement } from './vscode/tools/toolEnablement';
 import * as tree from './vscode/tree';
+import * as workbench from './vscode/workbench';
 import type { ServersTreeProvider } from './vscode/tree/serversTree';
 
 /** The id of the Servers view (package.json `contributes.views`). */
@@ -82,6 +83,8 @@ export interface SwitchboardApi {
 	protocol: ProtocolViews;
 	/** The open MCP App panels. */
 	apps: AppViews;
+	/** The workbench for server authors (recordings in progress). */
+	workbench: workbench.Workbench;
 }
 
 /** The running extension's Manager and its one disposal (shared by deactivate and context.subscriptions). */
@@ -174,6 +177,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			hostInfo: { name: 'MCP Switchboard', version },
 		});
 
+		// The workbench for server authors: Record Session (vscode/workbench).
+		const authoring = workbench.register(context, {
+			...deps,
+			secretInputValues: () => configuration.secretInputValues(),
+		});
+
 		const settled = applyConfiguration(context, configuration, manager, logs, openSettings);
 		logs.main.info(`MCP Switchboard ${version} activated`);
 		return {
@@ -196,6 +205,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			enablement,
 			history: consoleApi.history,
 			protocol: consoleApi.protocol,
+			workbench: authoring,
 			apps: consoleApi.apps,
 		};
 	} catch (error) {

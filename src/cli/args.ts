@@ -22,6 +22,10 @@ Commands (servers come from .vscode/settings.json "mcpSwitchboard.servers", .vsc
                                    run call files (folders searched for *.mcpcall.json; default the
                                    workspace) as tests of their "expect"; each server starts once;
                                    one line per file, a summary, exit 1 when any failed
+  replay <file.mcpsession.json> [--http PORT]
+                                   serve a recorded session as a fake server: over stdio, or
+                                   Streamable HTTP on 127.0.0.1:PORT (0: a free port); requests not
+                                   in the recording get an error, are reported, and make it exit 1
   doctor [server ...]              start servers and say in plain words what is wrong with each
 
 Options:
@@ -55,6 +59,7 @@ export type Command =
 	| { name: 'prompt'; server: string; prompt: string; args: Record<string, string> }
 	| { name: 'run'; file: string }
 	| { name: 'test'; paths: string[]; junit?: string }
+	| { name: 'replay'; file: string; httpPort?: number }
 	| { name: 'doctor'; servers: string[] }
 	| { name: 'help' };
 
@@ -105,6 +110,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string, readFile:
 				args: { type: 'string' },
 				'args-file': { type: 'string' },
 				junit: { type: 'string' },
+				http: { type: 'string' },
 			},
 		});
 	} catch (error) {
@@ -191,6 +197,18 @@ export function parseCommandLine(argv: readonly string[], cwd: string, readFile:
 		case 'test': {
 			const command: Command = { name, paths: rest };
 			if (values.junit !== undefined) command.junit = values.junit;
+			return { ok: true, command, options };
+		}
+		case 'replay': {
+			const problem = need(1, '<file.mcpsession.json>');
+			if (problem) return { ok: false, error: problem };
+			const command: Command = { name, file: rest[0]! };
+			if (values.http !== undefined) {
+				const port = Number(values.http);
+				if (!Number.isInteger(port) || port < 0 || port > 65535)
+					return { ok: false, error: `--http needs a port number (got '${values.http}')` };
+				command.httpPort = port;
+			}
 			return { ok: true, command, options };
 		}
 		case 'run': {

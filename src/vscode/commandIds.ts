@@ -53,6 +53,9 @@ export const Commands = {
 	runInvocationFile: 'mcpSwitchboard.runInvocationFile',
 	showProtocol: 'mcpSwitchboard.showProtocol',
 	closeApp: 'mcpSwitchboard.apps.close',
+	// The workbench for server authors (workbench/)
+	recordSession: 'mcpSwitchboard.recordSession',
+	stopRecording: 'mcpSwitchboard.stopRecording',
 } as const;
 
 /** A contributed command id. */
