@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { errorMessage } from './common/errors';
 import { Manager } from './manager/manager';
+import { Emitter } from './common/event';
+import { withDebugger, type DebuggableServer } from './manager/devConnector';
 import * as auth from './vscode/auth';
 import { vsCodeOAuthHooks } from './vscode/auth/oauth';
 import * as chat from './vscode/chat';
@@ -120,7 +122,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			extensions: advertisedExtensions,
 		});
 		context.subscriptions.push(host);
-		const manager = createManager(context, host, configuration);
+		const debuggable = new Emitter<DebuggableServer>();
+		context.subscriptions.push({ dispose: () => debuggable.dispose() });
+		const manager = createManager(context, host, configuration, debuggable);
 
 		// The features, each registered the same way; later ones get what earlier ones return.
 		const setup = serverSetup.register(context, { manager, configuration });
@@ -181,6 +185,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		const authoring = workbench.register(context, {
 			...deps,
 			secretInputValues: () => configuration.secretInputValues(),
+			onDebuggable: debuggable.event,
 		});
 
 		const settled = applyConfiguration(context, configuration, manager, logs, openSettings);
@@ -223,14 +228,19 @@ function createManager(
 	context: vscode.ExtensionContext,
 	host: VsCodeHost,
 	configuration: ServerConfiguration,
+	debuggable: Emitter<DebuggableServer>,
 ): Manager {
-	// A server VS Code runs itself is reached through VS Code (vscode/world/connector.ts): one process.
+	// A server VS Code runs itself is reached through VS Code (vscode/world/connector.ts): one process. A server with
+	// dev.debug starts under its debugger, and the workbench attaches VS Code's (vscode/workbench/devMode.ts).
 	const manager: Manager = new Manager(host, {
 		inheritEnvironment: configuration.inheritEnvironment(),
-		connect: worldConnector(
-			host,
-			(server) => manager.get(server)?.source,
-			(server) => manager.get(server)?.config,
+		connect: withDebugger(
+			worldConnector(
+				host,
+				(server) => manager.get(server)?.source,
+				(server) => manager.get(server)?.config,
+			),
+			(target) => debuggable.fire(target),
 		),
 	});
 	context.subscriptions.push(

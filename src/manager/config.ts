@@ -3,6 +3,7 @@
  * typed entries, merging them by priority, importing Claude Desktop / Cursor `mcpServers` files, and hashing a
  * resolved config so the Manager restarts only what changed. Pure functions; nothing here throws on user input.
  */
+import { parseDevConfig } from './devMode';
 import { parseOAuthConfig } from './oauthConfig';
 import { createHash } from 'node:crypto';
 import { parseJsonc } from './jsonc';
@@ -245,6 +246,10 @@ export function parseServer(
 	if (timeoutMs !== undefined) config.timeoutMs = timeoutMs;
 	if (disabled !== undefined) config.disabled = disabled;
 	if (protocolVersion !== undefined) config.protocolVersion = protocolVersion;
+	if (raw.dev !== undefined) {
+		const dev = parseDevConfig(raw.dev, at, type === 'stdio', problems);
+		if (dev) config.dev = dev;
+	}
 	const entry: ServerEntry = { name, config, source, workspaceDefined };
 	if (envFile !== undefined) entry.envFile = envFile;
 	return entry;

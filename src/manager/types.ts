@@ -2,6 +2,7 @@
  * The Manager's shared types: what a server's configuration is, its state, and the read-only view the edge
  * renders. In their own file so config, variables, connections and the Manager import them without a circle.
  */
+import type { DevConfig } from './devMode';
 import type { McpClient } from '../protocol/client';
 import type { OAuthClientConfig } from '../protocol/auth/types';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../protocol/schema';
@@ -39,6 +40,8 @@ export type ServerConfig =
 			disabled?: boolean;
 			/** Pins the MCP protocol version (see McpClient's protocolVersion); absent: detect. */
 			protocolVersion?: string;
+			/** Development mode: restart on file changes, start under a debugger (devMode.ts). */
+			dev?: DevConfig;
 	  }
 	| {
 			type: 'http' | 'sse';
@@ -48,6 +51,8 @@ export type ServerConfig =
 			disabled?: boolean;
 			oauth?: OAuthClientConfig;
 			protocolVersion?: string;
+			/** Development mode: `watch` restarts on file changes (`debug` is for local servers only). */
+			dev?: DevConfig;
 	  };
 
 export interface ResolvedServer {

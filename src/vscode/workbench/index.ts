@@ -1,21 +1,25 @@
 /**
- * The workbench for server authors: Record Session (recordSession.ts). Registers its commands and returns the
- * recordings, which tests read.
+ * The workbench for server authors: Record Session (recordSession.ts) and dev mode (devMode.ts: `dev.watch` restarts,
+ * `dev.debug` attaches the debugger). Registers them and returns what tests read.
  */
 import * as vscode from 'vscode';
 import { Commands } from '../commandIds';
 import { serverOf, type Target } from '../commandTarget';
 import { SessionRecordings, type RecordDeps } from './recordSession';
+import { DevMode, type DevModeDeps } from './devMode';
 
 /** What later features and tests use of the workbench. */
 export interface Workbench {
 	recordings: SessionRecordings;
+	devMode: DevMode;
 }
 
-export function register(context: vscode.ExtensionContext, deps: RecordDeps): Workbench {
+export function register(context: vscode.ExtensionContext, deps: RecordDeps & DevModeDeps): Workbench {
 	const recordings = new SessionRecordings(deps);
+	const devMode = new DevMode(deps);
 	context.subscriptions.push(
 		recordings,
+		devMode,
 		vscode.commands.registerCommand(Commands.recordSession, (target?: Target, saveTo?: vscode.Uri) =>
 			recordings.record(target, saveTo),
 		),
@@ -23,5 +27,5 @@ export function register(context: vscode.ExtensionContext, deps: RecordDeps): Wo
 			recordings.stop(serverOf(target), saveTo),
 		),
 	);
-	return { recordings };
+	return { recordings, devMode };
 }

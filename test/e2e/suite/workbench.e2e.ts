@@ -1,12 +1,14 @@
 // The workbench for server authors in a real VS Code, against server-everything: Record Session on a running server
 // records its JSON-RPC exchange until Stop Recording, which saves a *.mcpsession.json file that
 // `mcp-switchboard replay` serves back (the replay itself is tested in test/integration/sessionReplay.test.ts).
+// Dev mode: a server whose `dev.watch` matches a file restarts when the file changes, and the Servers view shows the
+// tool the edited server now has; with `dev.debug` VS Code's Node debugger attaches and stops at a breakpoint in a tool.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../../src/extension';
 import { Commands } from '../../../src/vscode/commandIds';
 import { serverWithTool } from './elicitationSupport';
-import { extensionApi, test } from './harness';
+import { extensionApi, test, waitFor } from './harness';
 
 const SERVER = 'everything';
 
@@ -49,3 +51,116 @@ test('Record Session saves the exchange with a server as a replayable file', asy
 		await vscode.workspace.fs.delete(file).then(undefined, () => undefined);
 	}
 });
+
+const DEV = 'devserver';
+
+/** A small MCP server (stdio, no dependencies) whose tools are `tools`; each answers "<name> ran". */
+function devServerSource(tools: string[]): string {
+	return [
+		"const readline = require('node:readline');",
+		`const TOOLS = ${JSON.stringify(tools)};`,
+		'const send = (message) => process.stdout.write(JSON.stringify(message) + "\\n");',
+		"readline.createInterface({ input: process.stdin }).on('line', (line) => {",
+		'	const message = JSON.parse(line);',
+		'	if (message.id === undefined) return;',
+		"	if (message.method === 'initialize')",
+		"		return send({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'dev-e2e', version: '1.0.0' } } });",
+		"	if (message.method === 'tools/list')",
+		"		return send({ jsonrpc: '2.0', id: message.id, result: { tools: TOOLS.map((name) => ({ name, inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } })) } });",
+		"	if (message.method === 'tools/call') {",
+		'		const text = message.params.name + " ran"; // the breakpoint line',
+		"		return send({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text }] } });",
+		'	}',
+		"	send({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } });",
+		'});',
+		'',
+	].join('\n');
+}
+
+/** Adds the dev server (user settings: no trust question) with `dev`, runs `body`, removes it again. */
+async function withDevServer(
+	dev: Record<string, unknown>,
+	body: (a: SwitchboardApi, file: vscode.Uri) => Promise<void>,
+) {
+	const a = await extensionApi<SwitchboardApi>();
+	const folder = vscode.workspace.workspaceFolders![0]!.uri;
+	const file = vscode.Uri.joinPath(folder, 'dev-server.js');
+	await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(devServerSource(['alpha'])));
+	const config = vscode.workspace.getConfiguration('mcpSwitchboard');
+	const previous = config.inspect<Record<string, unknown>>('servers')?.globalValue;
+	await config.update(
+		'servers',
+		{ ...(previous ?? {}), [DEV]: { type: 'stdio', command: 'node', args: [file.fsPath], dev } },
+		vscode.ConfigurationTarget.Global,
+	);
+	try {
+		await serverWithTool(DEV, 'alpha');
+		await body(a, file);
+	} finally {
+		await config.update('servers', previous, vscode.ConfigurationTarget.Global);
+		await waitFor(() => a.manager.get(DEV) === undefined, { timeoutMs: 10_000, message: `'${DEV}' removed again` });
+		await vscode.workspace.fs.delete(file).then(undefined, () => undefined);
+	}
+}
+
+function toolRows(a: SwitchboardApi): string[] {
+	return a.tree.getChildren(a.tree.groupNode(DEV, 'tools')).map((node) => {
+		const label = a.tree.getTreeItem(node).label;
+		return typeof label === 'string' ? label : (label?.label ?? '');
+	});
+}
+
+test(
+	'dev.watch: editing a watched file restarts the server, and the Servers view shows its new tool',
+	async () => {
+		await withDevServer({ watch: 'dev-server.js' }, async (a, file) => {
+			assert.deepEqual(toolRows(a), ['alpha']);
+			await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(devServerSource(['alpha', 'beta'])));
+			const rows = await waitFor(() => (toolRows(a).includes('beta') ? toolRows(a) : undefined), {
+				timeoutMs: 30_000,
+				message: 'the new tool beta in the Servers view after the edit',
+			});
+			assert.deepEqual(rows, ['alpha', 'beta']);
+			assert.equal(a.workbench.devMode.restarts.get(DEV), 1, 'one restart for the edit');
+			const result = await a.manager.callTool(DEV, 'beta', {});
+			assert.deepEqual(result.content, [{ type: 'text', text: 'beta ran' }]);
+		});
+	},
+	{ timeoutMs: 90_000 },
+);
+
+test(
+	"dev.debug: VS Code's Node debugger attaches to the server and stops at a breakpoint in a tool",
+	async () => {
+		await withDevServer({ debug: { type: 'node' } }, async (a, file) => {
+			const session = await waitFor(() => a.workbench.devMode.debugSessions.get(DEV), {
+				timeoutMs: 30_000,
+				message: 'the debug session attached to the dev server',
+			});
+			const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
+			const line = text.split('\n').findIndex((l) => l.includes('the breakpoint line'));
+			const breakpoint = new vscode.SourceBreakpoint(new vscode.Location(file, new vscode.Position(line, 0)));
+			vscode.debug.addBreakpoints([breakpoint]);
+			try {
+				const call = a.manager.callTool(DEV, 'alpha', {});
+				const frame = await waitFor(
+					() => {
+						const item = vscode.debug.activeStackItem;
+						return item instanceof vscode.DebugStackFrame && item.session.id === session.id ? item : undefined;
+					},
+					{ timeoutMs: 30_000, message: 'the debugger stopped at the breakpoint in the tool' },
+				);
+				const stack = (await session.customRequest('stackTrace', { threadId: frame.threadId, levels: 1 })) as {
+					stackFrames: { line: number; source?: { path?: string } }[];
+				};
+				assert.equal(stack.stackFrames[0]?.line, line + 1, 'stopped on the tool line');
+				await vscode.commands.executeCommand('workbench.action.debug.continue');
+				assert.deepEqual((await call).content, [{ type: 'text', text: 'alpha ran' }]);
+			} finally {
+				vscode.debug.removeBreakpoints([breakpoint]);
+				await vscode.debug.stopDebugging(session);
+			}
+		});
+	},
+	{ timeoutMs: 90_000 },
+);
