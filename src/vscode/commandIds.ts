@@ -56,6 +56,7 @@ export const Commands = {
 	// The workbench for server authors (workbench/)
 	recordSession: 'mcpSwitchboard.recordSession',
 	stopRecording: 'mcpSwitchboard.stopRecording',
+	checkServer: 'mcpSwitchboard.checkServer',
 } as const;
 
 /** A contributed command id. */

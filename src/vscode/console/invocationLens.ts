@@ -52,8 +52,9 @@ export class InvocationLens implements vscode.CodeLensProvider {
 			lenses.push(
 				new vscode.CodeLens(range, {
 					title: report.passed ? '$(pass) passed' : `$(error) failed: ${report.failures.join('; ')}`,
-					tooltip: report.passed ? 'Every expectation was met' : report.failures.join('\n'),
-					command: '',
+					tooltip: `${report.passed ? 'Every expectation was met' : report.failures.join('\n')}\nClick to run it again`,
+					command: Commands.runInvocationFile,
+					arguments: [document.uri],
 				}),
 			);
 		}

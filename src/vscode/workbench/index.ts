@@ -1,12 +1,13 @@
 /**
  * The workbench for server authors: Record Session (recordSession.ts) and dev mode (devMode.ts: `dev.watch` restarts,
- * `dev.debug` attaches the debugger). Registers them and returns what tests read.
+ * `dev.debug` attaches the debugger) and Check This Server (checkServer.ts: the conformance suite's server scenarios). Registers them and returns what tests read.
  */
 import * as vscode from 'vscode';
 import { Commands } from '../commandIds';
 import { serverOf, type Target } from '../commandTarget';
 import { SessionRecordings, type RecordDeps } from './recordSession';
 import { DevMode, type DevModeDeps } from './devMode';
+import { checkServer } from './checkServer';
 
 /** What later features and tests use of the workbench. */
 export interface Workbench {
@@ -23,6 +24,7 @@ export function register(context: vscode.ExtensionContext, deps: RecordDeps & De
 		vscode.commands.registerCommand(Commands.recordSession, (target?: Target, saveTo?: vscode.Uri) =>
 			recordings.record(target, saveTo),
 		),
+		vscode.commands.registerCommand(Commands.checkServer, (target?: Target) => checkServer(deps, target)),
 		vscode.commands.registerCommand(Commands.stopRecording, (target?: Target, saveTo?: vscode.Uri) =>
 			recordings.stop(serverOf(target), saveTo),
 		),
