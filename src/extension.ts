@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { errorMessage } from './common/errors';
 import { Manager } from './manager/manager';
+import { Emitter } from './common/event';
+import { withDebugger, type DebuggableServer } from './manager/devConnector';
 import * as auth from './vscode/auth';
 import { vsCodeOAuthHooks } from './vscode/auth/oauth';
 import * as chat from './vscode/chat';
@@ -41,6 +43,7 @@ import type { ActiveCall } from './vscode/tools/commands';
 import type { ToolConsent } from './vscode/tools/consent';
 import type { ToolEnablement } from './vscode/tools/toolEnablement';
 import * as tree from './vscode/tree';
+import * as workbench from './vscode/workbench';
 import type { ServersTreeProvider } from './vscode/tree/serversTree';
 
 /** The id of the Servers view (package.json `contributes.views`). */
@@ -86,6 +89,8 @@ export interface SwitchboardApi {
 	apps: AppViews;
 	/** The folder where each server's last listing is kept (one file per server identity). */
 	listingFolder: string;
+	/** The workbench for server authors (recordings in progress). */
+	workbench: workbench.Workbench;
 }
 
 /** The running extension's Manager and its one disposal (shared by deactivate and context.subscriptions). */
@@ -121,7 +126,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			extensions: advertisedExtensions,
 		});
 		context.subscriptions.push(host);
-		const manager = createManager(context, host, configuration, logs);
+		const debuggable = new Emitter<DebuggableServer>();
+		context.subscriptions.push({ dispose: () => debuggable.dispose() });
+		const manager = createManager(context, host, configuration, logs, debuggable);
 
 		// The features, each registered the same way; later ones get what earlier ones return.
 		const setup = serverSetup.register(context, { manager, configuration });
@@ -178,6 +185,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			hostInfo: { name: 'MCP Switchboard', version },
 		});
 
+		// The workbench for server authors: Record Session (vscode/workbench).
+		const authoring = workbench.register(context, {
+			...deps,
+			secretInputValues: () => configuration.secretInputValues(),
+			onDebuggable: debuggable.event,
+		});
+
 		const settled = applyConfiguration(context, configuration, manager, logs, openSettings);
 		logs.main.info(`MCP Switchboard ${version} activated`);
 		return {
@@ -200,6 +214,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			enablement,
 			history: consoleApi.history,
 			protocol: consoleApi.protocol,
+			workbench: authoring,
 			apps: consoleApi.apps,
 			listingFolder: listingFolder(context),
 		};
@@ -219,15 +234,20 @@ function createManager(
 	host: VsCodeHost,
 	configuration: ServerConfiguration,
 	logs: ServerLogs,
+	debuggable: Emitter<DebuggableServer>,
 ): Manager {
-	// A server VS Code runs itself is reached through VS Code (vscode/world/connector.ts): one process.
+	// A server VS Code runs itself is reached through VS Code (vscode/world/connector.ts): one process. A server with
+	// dev.debug starts under its debugger, and the workbench attaches VS Code's (vscode/workbench/devMode.ts).
 	const manager: Manager = new Manager(host, {
 		...startOptions(context, (message) => logs.main.warn(message)),
 		inheritEnvironment: configuration.inheritEnvironment(),
-		connect: worldConnector(
-			host,
-			(server) => manager.get(server)?.source,
-			(server) => manager.get(server)?.config,
+		connect: withDebugger(
+			worldConnector(
+				host,
+				(server) => manager.get(server)?.source,
+				(server) => manager.get(server)?.config,
+			),
+			(target) => debuggable.fire(target),
 		),
 	});
 	context.subscriptions.push(

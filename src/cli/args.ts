@@ -18,6 +18,14 @@ Commands (servers come from .vscode/settings.json "mcpSwitchboard.servers", .vsc
   prompt <server> <prompt> [--args JSON]
                                    get a prompt's messages
   run <file.mcpcall.json>          run a saved invocation (tool, prompt or resource)
+  test [file|dir ...] [--junit FILE]
+                                   run call files (folders searched for *.mcpcall.json; default the
+                                   workspace) as tests of their "expect"; each server starts once;
+                                   one line per file, a summary, exit 1 when any failed
+  replay <file.mcpsession.json> [--http PORT]
+                                   serve a recorded session as a fake server: over stdio, or
+                                   Streamable HTTP on 127.0.0.1:PORT (0: a free port); requests not
+                                   in the recording get an error, are reported, and make it exit 1
   doctor [server ...]              start servers and say in plain words what is wrong with each
   search [TEXT] [--registry URL]   find servers in the MCP Registry: name, version, how each runs
   add NAME [--version V] [--registry URL] [--yes]
@@ -58,6 +66,8 @@ export type Command =
 	| { name: 'read'; server: string; uri: string }
 	| { name: 'prompt'; server: string; prompt: string; args: Record<string, string> }
 	| { name: 'run'; file: string }
+	| { name: 'test'; paths: string[]; junit?: string }
+	| { name: 'replay'; file: string; httpPort?: number }
 	| { name: 'doctor'; servers: string[] }
 	| { name: 'search'; text: string | undefined }
 	| { name: 'add'; server: string; version: string | undefined }
@@ -116,6 +126,8 @@ export function parseCommandLine(argv: readonly string[], cwd: string, readFile:
 				registry: { type: 'string', multiple: true },
 				version: { type: 'string' },
 				yes: { type: 'boolean', short: 'y' },
+				junit: { type: 'string' },
+				http: { type: 'string' },
 			},
 		});
 	} catch (error) {
@@ -200,6 +212,23 @@ export function parseCommandLine(argv: readonly string[], cwd: string, readFile:
 				stringArgs[key] = String(value);
 			}
 			return { ok: true, command: { name, server: rest[0]!, prompt: rest[1]!, args: stringArgs }, options };
+		}
+		case 'test': {
+			const command: Command = { name, paths: rest };
+			if (values.junit !== undefined) command.junit = values.junit;
+			return { ok: true, command, options };
+		}
+		case 'replay': {
+			const problem = need(1, '<file.mcpsession.json>');
+			if (problem) return { ok: false, error: problem };
+			const command: Command = { name, file: rest[0]! };
+			if (values.http !== undefined) {
+				const port = Number(values.http);
+				if (!Number.isInteger(port) || port < 0 || port > 65535)
+					return { ok: false, error: `--http needs a port number (got '${values.http}')` };
+				command.httpPort = port;
+			}
+			return { ok: true, command, options };
 		}
 		case 'run': {
 			const problem = need(1, '<file.mcpcall.json>');

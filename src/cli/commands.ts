@@ -16,6 +16,8 @@ import { errorMessage } from '../common/errors';
 import { isChanged, pinAll } from '../manager/pinning/pins';
 import { serverIdentity } from '../manager/serverIdentity';
 import { FilePinStore } from './pinFile';
+import { runTests } from './testCommand';
+import { loadBook, replayHttp, replayStdio } from './replay';
 
 /** 130: interrupted (Ctrl+C), as a shell reports a process that SIGINT ended. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
@@ -54,7 +56,8 @@ export async function runCommand(
 	out: Output,
 	interrupt: AbortSignal = new AbortController().signal,
 ): Promise<number> {
-	if (command.name !== 'servers' && command.name !== 'doctor') reportProblems(session, out);
+	if (command.name !== 'servers' && command.name !== 'doctor' && command.name !== 'replay')
+		reportProblems(session, out);
 	switch (command.name) {
 		case 'servers':
 			return servers(session, out);
@@ -81,6 +84,18 @@ export async function runCommand(
 				out,
 				interrupt,
 			);
+		case 'replay': {
+			const book = loadBook(command.file);
+			const report = (line: string) => out.error(line);
+			await (command.httpPort !== undefined
+				? replayHttp(book, command.httpPort, report, interrupt)
+				: replayStdio(book, report, interrupt));
+			return book.unexpected.length > 0 ? EXIT.failed : EXIT.ok;
+		}
+		case 'test': {
+			const end = await runTests(session, command.paths, command.junit, out, interrupt);
+			return end === 'passed' ? EXIT.ok : end === 'interrupted' ? EXIT.interrupted : EXIT.failed;
+		}
 		case 'run': {
 			const file = path.resolve(command.file);
 			let text: string;

@@ -14,7 +14,9 @@ const CANCEL_GRACE_MS = 5000;
 
 /** Commands whose request in flight Ctrl+C cancels (the others just stop the servers). */
 function cancellable(name: string): boolean {
-	return name === 'call' || name === 'run' || name === 'read' || name === 'prompt';
+	return (
+		name === 'call' || name === 'run' || name === 'test' || name === 'replay' || name === 'read' || name === 'prompt'
+	);
 }
 
 async function main(argv: readonly string[], hooks: RunHooks): Promise<number> {

@@ -3,6 +3,7 @@
  * typed entries, merging them by priority, importing Claude Desktop / Cursor `mcpServers` files, and hashing a
  * resolved config so the Manager restarts only what changed. Pure functions; nothing here throws on user input.
  */
+import { parseDevConfig } from './devMode';
 import { parseOAuthConfig } from './oauthConfig';
 import { createHash } from 'node:crypto';
 import { parseJsonc } from './jsonc';
@@ -196,6 +197,10 @@ export function parseServer(
 	if (raw.autoStart !== undefined) {
 		if (typeof raw.autoStart === 'boolean') config.autoStart = raw.autoStart;
 		else problems.push(`${at}: field "autoStart" must be true or false (got ${describe(raw.autoStart)})`);
+	}
+	if (raw.dev !== undefined) {
+		const dev = parseDevConfig(raw.dev, at, type === 'stdio', problems);
+		if (dev) config.dev = dev;
 	}
 	const entry: ServerEntry = { name, config, source, workspaceDefined };
 	if (envFile !== undefined) entry.envFile = envFile;

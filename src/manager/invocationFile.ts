@@ -1,4 +1,5 @@
 import { errorMessage } from '../common/errors';
+import { parseExpectations, type Expectations } from './expectations';
 /**
  * Saved invocations: a `*.mcpcall.json` file names one server and one thing to do on it — call a tool, get a
  * prompt or read a resource — so a call can be kept in a repository, run again from the command line
@@ -12,13 +13,17 @@ import { errorMessage } from '../common/errors';
  * ```
  */
 
-export type Invocation =
+export type Invocation = (
 	| { kind: 'tool'; server: string; tool: string; arguments: Record<string, unknown> }
 	| { kind: 'prompt'; server: string; prompt: string; arguments: Record<string, string> }
-	| { kind: 'resource'; server: string; uri: string };
+	| { kind: 'resource'; server: string; uri: string }
+) & {
+	/** What the call must return to pass (manager/expectations.ts); absent: the file is not a test. */
+	expect?: Expectations;
+};
 
 /** Fields the format knows; anything else is reported so that a typo (`argument`) does not pass silently. */
-const KNOWN_FIELDS = new Set(['$schema', 'server', 'tool', 'prompt', 'resource', 'arguments', 'description']);
+const KNOWN_FIELDS = new Set(['$schema', 'server', 'tool', 'prompt', 'resource', 'arguments', 'description', 'expect']);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -58,6 +63,26 @@ export function parseInvocation(text: string, label: string): { invocation?: Inv
 		return { problems: [...problems, `${label}: "${target}" must be a non-empty string`] };
 	const args = raw.arguments ?? {};
 	if (!isRecord(args)) return { problems: [...problems, `${label}: "arguments" must be an object`] };
+	let expect: Expectations | undefined;
+	if (raw.expect !== undefined) {
+		const parsed = parseExpectations(raw.expect, label);
+		if (!parsed.expect) return { problems: [...problems, ...parsed.problems] };
+		expect = parsed.expect;
+	}
+	const parsed = parseTarget(target, server, value, args, raw.arguments !== undefined, label, problems);
+	if (parsed.invocation && expect) parsed.invocation.expect = expect;
+	return parsed;
+}
+
+function parseTarget(
+	target: 'tool' | 'prompt' | 'resource',
+	server: string,
+	value: string,
+	args: Record<string, unknown>,
+	hasArguments: boolean,
+	label: string,
+	problems: string[],
+): { invocation?: Invocation; problems: string[] } {
 	switch (target) {
 		case 'tool':
 			return { invocation: { kind: 'tool', server, tool: value, arguments: args }, problems };
@@ -72,7 +97,7 @@ export function parseInvocation(text: string, label: string): { invocation?: Inv
 			return { invocation: { kind: 'prompt', server, prompt: value, arguments: stringArgs }, problems };
 		}
 		case 'resource':
-			if (raw.arguments !== undefined) problems.push(`${label}: "arguments" is ignored when reading a resource`);
+			if (hasArguments) problems.push(`${label}: "arguments" is ignored when reading a resource`);
 			return { invocation: { kind: 'resource', server, uri: value }, problems };
 	}
 }
@@ -86,5 +111,6 @@ export function formatInvocation(invocation: Invocation): string {
 			: kind === 'prompt'
 				? { server, prompt: invocation.prompt, arguments: invocation.arguments }
 				: { server, resource: invocation.uri };
+	if (invocation.expect) Object.assign(body, { expect: invocation.expect });
 	return `${JSON.stringify(body, null, 2)}\n`;
 }

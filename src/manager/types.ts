@@ -2,6 +2,7 @@
  * The Manager's shared types: what a server's configuration is, its state, and the read-only view the edge
  * renders. In their own file so config, variables, connections and the Manager import them without a circle.
  */
+import type { DevConfig } from './devMode';
 import type { McpClient } from '../protocol/client';
 import type { OAuthClientConfig } from '../protocol/auth/types';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../protocol/schema';
@@ -41,6 +42,8 @@ export type ServerConfig =
 			protocolVersion?: string;
 			/** Start with the window and never stop when idle (true), or start on first need (false); absent: the Manager's default. */
 			autoStart?: boolean;
+			/** Development mode: restart on file changes, start under a debugger (devMode.ts). */
+			dev?: DevConfig;
 	  }
 	| {
 			type: 'http' | 'sse';
@@ -51,6 +54,8 @@ export type ServerConfig =
 			oauth?: OAuthClientConfig;
 			protocolVersion?: string;
 			autoStart?: boolean;
+			/** Development mode: `watch` restarts on file changes (`debug` is for local servers only). */
+			dev?: DevConfig;
 	  };
 
 export interface ResolvedServer {

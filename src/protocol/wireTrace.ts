@@ -11,7 +11,8 @@ const SECRET_KEY = /authorization|cookie|password|secret|token|api[-_]?key/i;
  */
 export const SECRET_KEY_IN_JSON = new RegExp(SECRET_KEY.source, 'i');
 
-function redact(key: string, value: unknown): unknown {
+/** A JSON.stringify replacer that writes `[redacted]` for the value of a secret-looking key (the trace's rule). */
+export function redact(key: string, value: unknown): unknown {
 	return key !== 'progressToken' && key !== 'cursor' && SECRET_KEY.test(key) && value !== undefined
 		? '[redacted]'
 		: value;

@@ -56,6 +56,10 @@ export const Commands = {
 	runInvocationFile: 'mcpSwitchboard.runInvocationFile',
 	showProtocol: 'mcpSwitchboard.showProtocol',
 	closeApp: 'mcpSwitchboard.apps.close',
+	// The workbench for server authors (workbench/)
+	recordSession: 'mcpSwitchboard.recordSession',
+	stopRecording: 'mcpSwitchboard.stopRecording',
+	checkServer: 'mcpSwitchboard.checkServer',
 } as const;
 
 /** A contributed command id. */

@@ -21,6 +21,8 @@ export function inputSecretKey(scope: string, id: string): string {
 
 export class InputValues {
 	private readonly session = new Map<string, string>();
+	/** The ids of password inputs answered in this session, whose values a recorded session must not hold. */
+	private readonly passwordIds = new Set<string>();
 	private readonly asking = new Map<string, Promise<string | undefined>>();
 
 	/** `scope` separates workspaces (the workspace file or first folder URI), so the same id in two projects differs. */
@@ -79,7 +81,14 @@ export class InputValues {
 			});
 		}
 		if (value !== undefined) this.session.set(definition.id, value);
+		if (value !== undefined && definition.type === 'promptString' && definition.password)
+			this.passwordIds.add(definition.id);
 		return value;
+	}
+
+	/** The values of the password inputs known in this session (redacted from recorded sessions). */
+	secretValues(): string[] {
+		return [...this.passwordIds].flatMap((id) => this.session.get(id) ?? []);
 	}
 
 	/** Forgets the answers of this session and the stored passwords of `ids`. */

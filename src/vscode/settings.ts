@@ -226,6 +226,11 @@ export class ServerConfiguration implements vscode.Disposable {
 		return new Map(parsed.inputs.map((input) => [input.id, input]));
 	}
 
+	/** The values of password inputs answered in this window (a recorded session redacts them). */
+	secretInputValues(): string[] {
+		return [...this.inputs.secretValues(), ...this.userInputs.secretValues()];
+	}
+
 	private variableContext(
 		folder: vscode.WorkspaceFolder | undefined,
 		inputs: Map<string, InputDefinition>,

@@ -74,3 +74,12 @@ test('search and add: their operands, --registry (repeatable), --version and --y
 	assert.ok(!two.ok);
 	assert.match(two.error, /at most one TEXT/);
 });
+
+test('test takes files and folders, and --junit', () => {
+	const parsed = parseCommandLine(['test', 'checks', 'one.mcpcall.json', '--junit', 'out.xml'], '/cwd', noFile);
+	assert.ok(parsed.ok);
+	assert.deepEqual(parsed.command, { name: 'test', paths: ['checks', 'one.mcpcall.json'], junit: 'out.xml' });
+	const bare = parseCommandLine(['test'], '/cwd', noFile);
+	assert.ok(bare.ok);
+	assert.deepEqual(bare.command, { name: 'test', paths: [] });
+});

@@ -49,7 +49,7 @@ export function register(context: vscode.ExtensionContext, deps: AppViewsDeps): 
 					entry.outcome.result as CallToolResult,
 				);
 		}),
-		registerInvocationFiles(),
+		registerInvocationFiles(manager),
 		vscode.workspace.onDidChangeConfiguration((e) => {
 			if (e.affectsConfiguration('mcpSwitchboard.history.maxEntries')) history.setMaxEntries(maxEntries());
 		}),

@@ -5,31 +5,102 @@
  * palette's commands, so progress, Cancel and the result document are the same; consent is the rule for arguments
  * nobody typed in this window (manager/consentRule.ts): a tool that is not read-only asks first, and in Restricted
  * Mode nothing runs.
+ *
+ * A file with `expect` is a test (manager/expectations.ts): after a run, a second lens beside Run says "passed" or
+ * "failed: <reason>" until the file changes or runs again. A prompt or resource with `expect` is read through the
+ * Manager and judged without opening a document.
  */
 import * as vscode from 'vscode';
 import { Commands } from '../commandIds';
-import { parseInvocation } from '../../manager/invocationFile';
+import { parseInvocation, type Invocation } from '../../manager/invocationFile';
+import { evaluateExpectations, observeResult, type ExpectationReport } from '../../manager/expectations';
+import type { Manager } from '../../manager/manager';
 import { runInvocation } from './historyView';
 import { errorMessage } from '../../common/errors';
+import type { CallOutcome } from '../tools/commands';
+
+/** The last verdict of each file with `expect`, keyed by URI, until its text changes. */
+interface Verdict {
+	report: ExpectationReport;
+	text: string;
+}
 
 export class InvocationLens implements vscode.CodeLensProvider {
+	private readonly verdicts = new Map<string, Verdict>();
+	private readonly changed = new vscode.EventEmitter<void>();
+	readonly onDidChangeCodeLenses = this.changed.event;
+
+	/** Shows `report` beside the file's Run lens while its text stays `text`. */
+	setVerdict(uri: vscode.Uri, report: ExpectationReport, text: string): void {
+		this.verdicts.set(uri.toString(), { report, text });
+		this.changed.fire();
+	}
+
 	provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
-		const parsed = parseInvocation(document.getText(), document.fileName);
+		const text = document.getText();
+		const parsed = parseInvocation(text, document.fileName);
 		const title = parsed.invocation
-			? `$(play) Run ${parsed.invocation.kind === 'resource' ? `read ${parsed.invocation.uri}` : parsed.invocation.kind === 'tool' ? parsed.invocation.tool : `prompt ${parsed.invocation.prompt}`} on ${parsed.invocation.server}`
+			? `$(play) ${parsed.invocation.expect ? 'Test' : 'Run'} ${parsed.invocation.kind === 'resource' ? `read ${parsed.invocation.uri}` : parsed.invocation.kind === 'tool' ? parsed.invocation.tool : `prompt ${parsed.invocation.prompt}`} on ${parsed.invocation.server}`
 			: '$(play) Run (fix the file first)';
-		return [
-			new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), {
-				title,
-				command: Commands.runInvocationFile,
-				arguments: [document.uri],
-			}),
+		const range = new vscode.Range(0, 0, 0, 0);
+		const lenses = [
+			new vscode.CodeLens(range, { title, command: Commands.runInvocationFile, arguments: [document.uri] }),
 		];
+		const verdict = this.verdicts.get(document.uri.toString());
+		if (verdict && verdict.text === text) {
+			const { report } = verdict;
+			lenses.push(
+				new vscode.CodeLens(range, {
+					title: report.passed ? '$(pass) passed' : `$(error) failed: ${report.failures.join('; ')}`,
+					tooltip: `${report.passed ? 'Every expectation was met' : report.failures.join('\n')}\nClick to run it again`,
+					command: Commands.runInvocationFile,
+					arguments: [document.uri],
+				}),
+			);
+		}
+		return lenses;
+	}
+
+	dispose(): void {
+		this.changed.dispose();
 	}
 }
 
-/** Runs the file at `uri` (default: the active editor's). Resolves with what the run command returned. */
-export async function runInvocationFile(uri: vscode.Uri | undefined): Promise<unknown> {
+/** Runs a file that expects something and judges what came back; undefined when the person cancelled. */
+async function runAndJudge(
+	invocation: Invocation & { expect: NonNullable<Invocation['expect']> },
+	manager: Manager,
+): Promise<{ report: ExpectationReport; outcome: unknown } | undefined> {
+	const started = performance.now();
+	if (invocation.kind === 'tool') {
+		const outcome = (await runInvocation(invocation, false, { via: 'file' })) as CallOutcome | undefined;
+		if (!outcome || outcome.cancelled) return undefined;
+		const observed = observeResult(outcome.result, performance.now() - started, outcome.error);
+		return { report: evaluateExpectations(invocation.expect, observed), outcome };
+	}
+	let result: unknown;
+	let error: string | undefined;
+	try {
+		result =
+			invocation.kind === 'prompt'
+				? await manager.getPrompt(invocation.server, invocation.prompt, invocation.arguments, { origin: 'file' })
+				: await manager.readResource(invocation.server, invocation.uri, { origin: 'file' });
+	} catch (failure) {
+		error = errorMessage(failure);
+	}
+	const observed = observeResult(result, performance.now() - started, error);
+	return { report: evaluateExpectations(invocation.expect, observed), outcome: result };
+}
+
+/**
+ * Runs the file at `uri` (default: the active editor's). Resolves with what the run command returned; for a file
+ * with `expect`, with `{ report, outcome }` (the verdict also shows as a lens).
+ */
+export async function runInvocationFile(
+	uri: vscode.Uri | undefined,
+	manager?: Manager,
+	lens?: InvocationLens,
+): Promise<unknown> {
 	uri ??= vscode.window.activeTextEditor?.document.uri;
 	if (!uri) {
 		void vscode.window.showInformationMessage('Open a *.mcpcall.json file to run it.');
@@ -50,13 +121,27 @@ export async function runInvocationFile(uri: vscode.Uri | undefined): Promise<un
 		void vscode.window.showErrorMessage(`Cannot run ${parsed.problems.join('; ')}`);
 		return undefined;
 	}
+	const { invocation } = parsed;
+	if (invocation.expect && manager) {
+		const judged = await runAndJudge({ ...invocation, expect: invocation.expect }, manager);
+		if (!judged) return undefined;
+		lens?.setVerdict(uri, judged.report, text);
+		if (!judged.report.passed)
+			void vscode.window.showWarningMessage(`${label} failed: ${judged.report.failures.join('; ')}`);
+		return judged;
+	}
 	// A file's arguments are not ones the user typed (it may come from a cloned repository): the consent rule asks.
-	return runInvocation(parsed.invocation, false, { via: 'file' });
+	return runInvocation(invocation, false, { via: 'file' });
 }
 
-export function registerInvocationFiles(): vscode.Disposable {
+/** The Run / Test lens on `*.mcpcall.json` and the command it runs. */
+export function registerInvocationFiles(manager: Manager): vscode.Disposable {
+	const lens = new InvocationLens();
 	return vscode.Disposable.from(
-		vscode.languages.registerCodeLensProvider({ pattern: '**/*.mcpcall.json' }, new InvocationLens()),
-		vscode.commands.registerCommand(Commands.runInvocationFile, (uri?: vscode.Uri) => runInvocationFile(uri)),
+		lens,
+		vscode.languages.registerCodeLensProvider({ pattern: '**/*.mcpcall.json' }, lens),
+		vscode.commands.registerCommand(Commands.runInvocationFile, (uri?: vscode.Uri) =>
+			runInvocationFile(uri, manager, lens),
+		),
 	);
 }

@@ -249,3 +249,44 @@ test('a prompt from the history runs again with its arguments, without asking', 
 	assert.equal(again.outcome.kind, 'result');
 	await closeEditors();
 });
+
+test("a call file's expectations show pass or fail with the reason beside its Run lens", async () => {
+	await ready();
+	const folder = vscode.workspace.workspaceFolders![0]!.uri;
+	const file = vscode.Uri.joinPath(folder, 'echo-expect.mcpcall.json');
+	const write = (expect: Record<string, unknown>) =>
+		vscode.workspace.fs.writeFile(
+			file,
+			new TextEncoder().encode(
+				JSON.stringify({ server: SERVER, tool: 'echo', arguments: { message: 'expected text' }, expect }),
+			),
+		);
+	const verdictLens = () =>
+		waitFor(
+			async () => {
+				const found = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', file);
+				return found?.find((lens) => /passed|failed/.test(lens.command?.title ?? ''))?.command?.title;
+			},
+			{ message: 'the verdict lens on the call file' },
+		);
+	try {
+		await write({ isError: false, text: 'expected text', match: '^Echo: ', maxMs: 60000 });
+		const passed = await vscode.commands.executeCommand<{ report: { passed: boolean } }>(
+			Commands.runInvocationFile,
+			file,
+		);
+		assert.equal(passed.report.passed, true);
+		assert.match(await verdictLens(), /passed/);
+
+		await write({ text: 'something else' });
+		const failed = await vscode.commands.executeCommand<{ report: { passed: boolean; failures: string[] } }>(
+			Commands.runInvocationFile,
+			file,
+		);
+		assert.deepEqual(failed.report.failures, ['text does not contain "something else": got "Echo: expected text"']);
+		assert.match(await verdictLens(), /failed: text does not contain "something else"/);
+	} finally {
+		await closeEditors();
+		await vscode.workspace.fs.delete(file).then(undefined, () => undefined);
+	}
+});

@@ -1,0 +1,126 @@
+/**
+ * Check This Server: the official conformance suite's server scenarios (`@modelcontextprotocol/conformance`, its
+ * `server --url` mode) run against a server's Streamable HTTP endpoint, and their results read into one report:
+ * each scenario passed or failed, each failed check with the suite's message and its links to the spec. The suite
+ * writes one `checks.json` per scenario into its output folder (`<dir>/server-<scenario>-<time>/checks.json`); this
+ * module runs it (`runServerConformance`) and reads those files (`readConformanceResults`, `conformanceMarkdown`).
+ * The suite needs Node 22 or newer; the caller says which Node and which copy of the suite's CLI to use.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { errorMessage } from '../common/errors';
+
+/** One check of a scenario, as the suite reports it. */
+export interface ConformanceCheck {
+	id: string;
+	name: string;
+	description?: string;
+	status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO' | string;
+	errorMessage?: string;
+	specReferences?: { id: string; url?: string }[];
+}
+
+/** One scenario: passed when none of its checks failed. */
+export interface ConformanceScenario {
+	name: string;
+	passed: boolean;
+	checks: ConformanceCheck[];
+}
+
+export interface ConformanceReport {
+	server: string;
+	url: string;
+	scenarios: ConformanceScenario[];
+	/** What the suite printed on stderr when it could not run at all (no scenario results). */
+	failure?: string;
+}
+
+/** How to start the suite: a Node ≥ 22 and the suite's CLI (`dist/index.js`), or a command such as npx. */
+export interface SuiteCommand {
+	command: string;
+	/** The arguments before `server --url …` (e.g. the CLI's path, or `-y @modelcontextprotocol/conformance@0.1.16`). */
+	args: string[];
+}
+
+/** The scenario folders' names: `server-<scenario>-<ISO time with dashes>`. */
+const FOLDER = /^server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/;
+
+/** Reads the suite's output folder into scenarios (in name order); folders without a checks.json are left out. */
+export function readConformanceResults(dir: string): ConformanceScenario[] {
+	const scenarios: ConformanceScenario[] = [];
+	for (const folder of readdirSync(dir).sort()) {
+		const name = FOLDER.exec(folder)?.[1];
+		if (!name) continue;
+		let checks: ConformanceCheck[];
+		try {
+			checks = JSON.parse(readFileSync(join(dir, folder, 'checks.json'), 'utf8')) as ConformanceCheck[];
+		} catch {
+			continue;
+		}
+		if (!Array.isArray(checks)) continue;
+		scenarios.push({ name, passed: !checks.some((check) => check.status === 'FAILURE'), checks });
+	}
+	return scenarios;
+}
+
+/**
+ * Runs every active server scenario of the suite against `url` and resolves with the report. Never rejects for a
+ * failing server: a suite that cannot run at all gives a report with `failure`. Aborting `signal` stops the suite.
+ */
+export async function runServerConformance(
+	server: string,
+	url: string,
+	suite: SuiteCommand,
+	signal?: AbortSignal,
+): Promise<ConformanceReport> {
+	const dir = mkdtempSync(join(tmpdir(), 'mcp-conformance-'));
+	try {
+		const stderr = await new Promise<string>((resolve) => {
+			const child = spawn(suite.command, [...suite.args, 'server', '--url', url, '-o', dir], {
+				stdio: ['ignore', 'ignore', 'pipe'],
+				signal,
+			});
+			let text = '';
+			child.stderr.on('data', (chunk: Buffer) => (text = (text + chunk.toString()).slice(-4000)));
+			child.on('error', (error) => resolve(`${text}\n${errorMessage(error)}`.trim()));
+			child.on('close', () => resolve(text.trim()));
+		});
+		const scenarios = readConformanceResults(dir);
+		const report: ConformanceReport = { server, url, scenarios };
+		if (scenarios.length === 0) report.failure = stderr || 'the conformance suite reported no scenario';
+		return report;
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+/** The report as Markdown: a summary line, then each scenario with its failed checks, messages and spec links. */
+export function conformanceMarkdown(report: ConformanceReport): string {
+	const lines = [`# Conformance of '${report.server}'`, '', `Server: ${report.url}`, ''];
+	if (report.failure !== undefined) {
+		lines.push('The conformance suite could not run:', '', '```', report.failure, '```', '');
+		return lines.join('\n');
+	}
+	const passed = report.scenarios.filter((s) => s.passed).length;
+	lines.push(
+		`**${passed} passed, ${report.scenarios.length - passed} failed** of ${report.scenarios.length} scenarios of the official MCP conformance suite (\`@modelcontextprotocol/conformance\`, server scenarios).`,
+		'',
+	);
+	for (const scenario of report.scenarios) {
+		lines.push(`- ${scenario.passed ? '✅' : '❌'} **${scenario.name}**`);
+		for (const check of scenario.checks) {
+			if (check.status !== 'FAILURE' && check.status !== 'WARNING') continue;
+			const links = (check.specReferences ?? [])
+				.map((ref) => (ref.url ? `[${ref.id}](${ref.url})` : ref.id))
+				.join(', ');
+			const message = check.errorMessage ? `: ${check.errorMessage}` : '';
+			lines.push(
+				`  - ${check.status === 'FAILURE' ? 'failed' : 'warning'} ${check.name}${message}${links ? ` (spec: ${links})` : ''}`,
+			);
+		}
+	}
+	lines.push('');
+	return lines.join('\n');
+}
