@@ -18,6 +18,10 @@ export const Commands = {
 	importServers: 'mcpSwitchboard.importServers',
 	resetTrust: 'mcpSwitchboard.resetTrust',
 	clearInputs: 'mcpSwitchboard.clearInputs',
+	showConfiguration: 'mcpSwitchboard.showConfiguration',
+	disableServer: 'mcpSwitchboard.disableServer',
+	enableServer: 'mcpSwitchboard.enableServer',
+	removeServer: 'mcpSwitchboard.removeServer',
 	// Tools (tools/)
 	callTool: 'mcpSwitchboard.callTool',
 	runAgain: 'mcpSwitchboard.runAgain',

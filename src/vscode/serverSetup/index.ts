@@ -8,6 +8,7 @@ import { Commands } from '../commandIds';
 import type { ServerConfiguration } from '../settings';
 import { addServer } from './addServer';
 import { registerConfigCommands } from './configCommands';
+import { registerServerEntryCommands } from './serverEntryCommands';
 
 /** What server setup needs: it runs before the other features, which get its {@link ServerSetup.addServer}. */
 export interface ServerSetupDeps {
@@ -20,9 +21,15 @@ export interface ServerSetup {
 	addServer: () => Thenable<unknown>;
 }
 
-/** Registers Add Server, Import Servers, Reset Trust, Clear Inputs and the start limits. */
+/**
+ * Registers Add Server, Import Servers, Reset Trust, Clear Inputs, the start limits, and a server's Show
+ * Configuration, Disable, Enable and Remove.
+ */
 export function register(context: vscode.ExtensionContext, deps: ServerSetupDeps): ServerSetup {
 	registerConfigCommands(context, deps.configuration, deps.manager);
-	context.subscriptions.push(vscode.commands.registerCommand(Commands.addServer, () => addServer()));
+	context.subscriptions.push(
+		vscode.commands.registerCommand(Commands.addServer, () => addServer()),
+		registerServerEntryCommands(deps.manager),
+	);
 	return { addServer };
 }

@@ -120,7 +120,10 @@ export function serverTooltip(view: ServerView): vscode.MarkdownString {
 	lines.push(
 		`Transport: ${transportOf(view)} — ${escapeMd(config.type === 'stdio' ? [config.command, ...(config.args ?? [])].join(' ') : config.url)}`,
 	);
-	lines.push(`Configured in: ${escapeMd(describeSources(view.source))}`);
+	// A link that opens the file at the entry (Show Configuration); the command is the only one the tooltip may run.
+	const showConfiguration = `command:${Commands.showConfiguration}?${encodeURIComponent(JSON.stringify([view.name]))}`;
+	lines.push(`Configured in: [${escapeMd(describeSources(view.source))}](${showConfiguration} "Show Configuration")`);
+	md.isTrusted = { enabledCommands: [Commands.showConfiguration] };
 	if (view.source.vscodeRuns) lines.push(VSCODE_RUNS_NOTE);
 	md.appendMarkdown(lines.join('  \n'));
 	const deprecated = view.deprecatedFeatures;
