@@ -2,7 +2,11 @@ import * as vscode from 'vscode';
 import { Commands } from '../commandIds';
 import { oneLine } from '../../common/text';
 import type { Manager } from '../../manager/manager';
+import { ShownErrors } from './errorToasts';
 import type { ServerLogs } from './logging';
+
+/** The error toasts on screen: a near-duplicate of one still shown is logged, not raised again. */
+const shownErrors = new ShownErrors();
 
 /**
  * Shows a short error naming the server, with "Show Output" opening that server's log (design convention 10),
@@ -18,15 +22,19 @@ export function showServerError(
 ): void {
 	const text = server !== undefined ? `MCP server '${server}': ${message}` : `MCP: ${message}`;
 	if (!alreadyLogged) (server !== undefined ? logs.channel(server) : logs.main).error(message);
+	const claim = shownErrors.claim(server, message);
+	if (!claim) return;
 	// Where it fails, the ways to fix it: its entry (Show Configuration) or switching it off (Disable).
 	const actions =
 		server !== undefined ? ['Show Output', 'Show Configuration', 'Disable', 'Show Protocol'] : ['Show Output'];
+	// The promise settles when the toast is closed or answered: then the same cause may be raised again.
 	void vscode.window.showErrorMessage(text, ...actions).then((choice) => {
+		claim.done();
 		if (choice === 'Show Output') logs.show(server);
 		if (choice === 'Show Protocol') void vscode.commands.executeCommand(Commands.showProtocol, server);
 		if (choice === 'Show Configuration') void vscode.commands.executeCommand(Commands.showConfiguration, server);
 		if (choice === 'Disable') void vscode.commands.executeCommand(Commands.disableServer, server);
-	});
+	}, claim.done);
 }
 
 /**

@@ -120,12 +120,20 @@ async function setDisabled(manager: Manager, target: Target, disabled: boolean):
 async function remove(manager: Manager, target: Target): Promise<boolean> {
 	const entry = entryOf(manager, target, 'remove');
 	if (!entry) return false;
-	const answer = await vscode.window.showWarningMessage(
-		`Remove MCP server '${entry.name}' from ${entry.source.label}?`,
-		{ modal: true, detail: 'Its entry is deleted from that file; the rest of the file stays as it is.' },
-		'Remove',
+	// A quick pick rather than a modal dialog: answered from the keyboard where the person is, and in tests (VS Code
+	// refuses modal dialogs to extension tests).
+	const answer = await vscode.window.showQuickPick(
+		[
+			{
+				label: '$(trash) Remove',
+				detail: `Deletes the entry '${entry.name}' from ${entry.source.label}; the rest of the file stays as it is.`,
+				remove: true,
+			},
+			{ label: 'Cancel', remove: false },
+		],
+		{ title: `Remove MCP server '${entry.name}' from ${entry.source.label}?`, placeHolder: 'Remove the server?' },
 	);
-	if (answer !== 'Remove') return false;
+	if (!answer?.remove) return false;
 	try {
 		await removeServer(entry.writeTo, entry.name);
 		return true;
