@@ -9,6 +9,7 @@ import type { ServerConfiguration } from '../settings';
 import { addServer } from './addServer';
 import { registerConfigCommands } from './configCommands';
 import { registerServerEntryCommands } from './serverEntryCommands';
+import { userMcpJsonUri } from '../userMcpJson';
 
 /** What server setup needs: it runs before the other features, which get its {@link ServerSetup.addServer}. */
 export interface ServerSetupDeps {
@@ -29,7 +30,9 @@ export function register(context: vscode.ExtensionContext, deps: ServerSetupDeps
 	registerConfigCommands(context, deps.configuration, deps.manager);
 	context.subscriptions.push(
 		vscode.commands.registerCommand(Commands.addServer, () => addServer()),
-		registerServerEntryCommands(deps.manager),
+		registerServerEntryCommands(deps.manager, async () =>
+			vscode.Uri.joinPath(await userMcpJsonUri(context), '..', 'settings.json'),
+		),
 	);
 	return { addServer };
 }

@@ -19,15 +19,23 @@ const SERVERS_SETTING = 'mcpSwitchboard.servers';
 /** The document and the keys above the server's entry in it, for a settings or mcp.json target. */
 async function documentOf(
 	target: ServerTarget,
+	userSettingsUri: () => Promise<vscode.Uri>,
 ): Promise<{ document: vscode.TextDocument; settingsPath?: string[] } | undefined> {
 	switch (target.kind) {
 		case 'mcpJson':
 			return { document: await vscode.workspace.openTextDocument(target.uri) };
 		case 'user': {
-			// VS Code knows where the profile's settings.json is; its command opens it.
-			await vscode.commands.executeCommand('workbench.action.openSettingsJson');
-			const document = vscode.window.activeTextEditor?.document;
-			return document ? { document, settingsPath: [SERVERS_SETTING] } : undefined;
+			// VS Code knows where the profile's settings.json is and its command opens it; when the command fails (in
+			// code-server it can refuse a settings.json already open as a file), the file beside the user mcp.json is it.
+			const opened = await vscode.commands.executeCommand('workbench.action.openSettingsJson').then(
+				() => vscode.window.activeTextEditor?.document,
+				() => undefined,
+			);
+			const document =
+				opened && opened.uri.path.endsWith('/settings.json')
+					? opened
+					: await vscode.workspace.openTextDocument(await userSettingsUri());
+			return { document, settingsPath: [SERVERS_SETTING] };
 		}
 		case 'workspace': {
 			const file = vscode.workspace.workspaceFile;
@@ -51,9 +59,13 @@ async function documentOf(
  * Resolves with the editor, or undefined when the source has no file this can open (servers given in code, a
  * multi-root folder's settings: those say where to look).
  */
-export async function showServerEntry(name: string, source: ConfigSource): Promise<vscode.TextEditor | undefined> {
+export async function showServerEntry(
+	name: string,
+	source: ConfigSource,
+	userSettingsUri: () => Promise<vscode.Uri>,
+): Promise<vscode.TextEditor | undefined> {
 	const target = targetOfSource(source);
-	const found = target && (await documentOf(target));
+	const found = target && (await documentOf(target, userSettingsUri));
 	if (!found) {
 		void vscode.window.showInformationMessage(
 			`MCP server '${name}' is defined in ${source.label}; open that file to change it.`,
@@ -145,8 +157,14 @@ async function remove(manager: Manager, target: Target): Promise<boolean> {
 	}
 }
 
-/** Registers Show Configuration, Disable, Enable and Remove for a server (its row, its toast, the status bar). */
-export function registerServerEntryCommands(manager: Manager): vscode.Disposable {
+/**
+ * Registers Show Configuration, Disable, Enable and Remove for a server (its row, its toast, the status bar).
+ * `userSettingsUri` is the profile's settings.json (beside its user mcp.json).
+ */
+export function registerServerEntryCommands(
+	manager: Manager,
+	userSettingsUri: () => Promise<vscode.Uri>,
+): vscode.Disposable {
 	return vscode.Disposable.from(
 		vscode.commands.registerCommand(Commands.showConfiguration, async (target: Target) => {
 			const name = serverOf(target);
@@ -155,7 +173,7 @@ export function registerServerEntryCommands(manager: Manager): vscode.Disposable
 				void vscode.window.showInformationMessage('Pick an MCP server in the MCP view to show its configuration.');
 				return undefined;
 			}
-			return showServerEntry(name, view.source);
+			return showServerEntry(name, view.source, userSettingsUri);
 		}),
 		vscode.commands.registerCommand(Commands.disableServer, (target: Target) => setDisabled(manager, target, true)),
 		vscode.commands.registerCommand(Commands.enableServer, (target: Target) => setDisabled(manager, target, false)),

@@ -5,7 +5,7 @@ import { suspicionsOf, suspicionText } from '../../manager/pinning/suspicion';
 import { plural } from '../../common/text';
 import { describeSources } from '../../manager/configSources';
 import { ALSO_IN_VSCODE, VSCODE_RUNS_NOTE } from './vscodeRuns';
-import { errorSummary } from '../../manager/errorSummary';
+import { errorRowLabel } from './errorRow';
 import { DEPRECATION_NOTES, deprecationSummary } from '../../manager/deprecations';
 import { fence } from '../shared/resultDocument';
 import { stateClick, stateIcon, stateLabel, stateMessage } from '../shared/serverStates';
@@ -565,7 +565,9 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 				// An error row says why in one line (a crash: the reason from its stderr, not "Last stderr lines:"); the
 				// whole message is its tooltip, and a click or its inline button opens the server's log.
 				const item = new vscode.TreeItem(
-					element.error ? errorSummary(element.message) : firstLine(element.message, 200),
+					element.error
+						? errorRowLabel(this.manager.get(element.server), element.message)
+						: firstLine(element.message, 200),
 					vscode.TreeItemCollapsibleState.None,
 				);
 				item.id = `server/${element.server}/message`;

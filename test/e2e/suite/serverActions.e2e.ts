@@ -248,6 +248,7 @@ test(
 			const [message] = api.tree.getChildren({ kind: 'server', server: name });
 			assert.ok(message?.kind === 'message');
 			const item = api.tree.getTreeItem(message);
+			assert.equal(item.label, `Connection refused at 127.0.0.1:${port}: is the server running?`);
 			const tooltip = item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : String(item.tooltip);
 			assert.ok(tooltip.includes(`127.0.0.1:${port}`), `the whole cause is in the row's tooltip: ${tooltip}`);
 			assert.match(tooltip, /ECONNREFUSED/);
