@@ -27,12 +27,19 @@ export interface ServerSetup {
  * Configuration, Disable, Enable and Remove.
  */
 export function register(context: vscode.ExtensionContext, deps: ServerSetupDeps): ServerSetup {
+	// A name in use anywhere (any source) is taken: the same name in two sources would hide one of them.
+	const add = () =>
+		addServer(
+			(name) =>
+				deps.manager.get(name) !== undefined ||
+				Object.hasOwn(vscode.workspace.getConfiguration('mcpSwitchboard').get<object>('servers') ?? {}, name),
+		);
 	registerConfigCommands(context, deps.configuration, deps.manager);
 	context.subscriptions.push(
-		vscode.commands.registerCommand(Commands.addServer, () => addServer()),
+		vscode.commands.registerCommand(Commands.addServer, () => add()),
 		registerServerEntryCommands(deps.manager, async () =>
 			vscode.Uri.joinPath(await userMcpJsonUri(context), '..', 'settings.json'),
 		),
 	);
-	return { addServer };
+	return { addServer: add };
 }

@@ -13,6 +13,7 @@ import { serverTooltip } from '../../../src/vscode/tree/serversTree';
 import { freePort } from '../../fixtures/everythingHttp';
 import { needDriver, waitForQuickInput } from './elicitationSupport';
 import {
+	answerInputBox,
 	answerQuickPick,
 	driver,
 	extensionApi,
@@ -268,4 +269,77 @@ test(
 		}
 	},
 	{ timeoutMs: 60_000 },
+);
+
+/** Whether the open quick input shows a Back button in its title bar. */
+async function backButtonShown(): Promise<boolean> {
+	return (await driver({
+		action: 'evaluate',
+		script: `(() => {
+			const widget = [...document.querySelectorAll('.quick-input-widget')].find((w) => w.style.display !== 'none' && w.offsetParent !== null);
+			const back = widget?.querySelector('.quick-input-titlebar .codicon-quick-input-back, .quick-input-titlebar [aria-label^="Back"]');
+			return !!back && back.offsetParent !== null;
+		})()`,
+	})) as boolean;
+}
+
+test(
+	'Add Server counts its four steps, goes Back keeping answers, suggests the package name and saves to .vscode/mcp.json',
+	async () => {
+		needDriver();
+		const api = await extensionApi<SwitchboardApi>();
+		const repo = process.env.MCP_SWITCHBOARD_E2E_REPO ?? '';
+		const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
+		const mcpJson = path.join(folder, '.vscode', 'mcp.json');
+		const before = fs.existsSync(mcpJson) ? fs.readFileSync(mcpJson, 'utf8') : undefined;
+		const everything = path.join(repo, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+		const filesystem = path.join(repo, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+		const adding = Promise.resolve(vscode.commands.executeCommand<string | undefined>('mcpSwitchboard.addServer'));
+		try {
+			await waitForQuickInput('Add MCP Server (1/4)');
+			assert.equal(await backButtonShown(), false, 'no Back on the first step');
+			await answerQuickPick('Command (stdio)');
+			await waitForQuickInput('Add MCP Server (2/4)');
+			assert.equal(await backButtonShown(), true, 'Back on the second step');
+			await answerInputBox(`node ${everything}`);
+			let shown = await waitForQuickInput('Add MCP Server (3/4)');
+			assert.equal(shown.value, 'everything-2', "the package's name, numbered past the running 'everything'");
+			assert.equal(await backButtonShown(), true, 'Back on the third step');
+
+			await vscode.commands.executeCommand('workbench.action.quickInputBack');
+			shown = await waitForQuickInput('Add MCP Server (2/4)');
+			assert.equal(shown.value, `node ${everything}`, 'Back shows the command typed before');
+			await answerInputBox(`node ${filesystem} ${folder}`);
+			shown = await waitForQuickInput('Add MCP Server (3/4)');
+			assert.equal(shown.value, 'filesystem', 'the suggestion follows the new command');
+			await answerInputBox('filesystem');
+
+			shown = await waitForQuickInput('Add MCP Server (4/4)');
+			assert.equal(await backButtonShown(), true, 'Back on the last step');
+			for (const target of ['User settings', 'Workspace settings', '.vscode/mcp.json'])
+				assert.ok(shown.rows.includes(target), `offers ${target}: ${shown.rows.join(' | ')}`);
+			await screenshot('add-server-save-in');
+			await answerQuickPick('.vscode/mcp.json');
+			assert.equal(await adding, 'filesystem');
+			const saved = parseJsonc(fs.readFileSync(mcpJson, 'utf8')).value as {
+				servers: Record<string, { command?: string; args?: string[] }>;
+			};
+			assert.equal(saved.servers.filesystem?.command, 'node');
+			assert.deepEqual(saved.servers.filesystem?.args, [filesystem, folder]);
+			const view = await waitFor(() => api.manager.get('filesystem'), {
+				timeoutMs: 20_000,
+				message: 'the added server in the tree',
+			});
+			assert.equal(view.source.kind, 'mcpJson');
+		} finally {
+			await quickInputClose();
+			if (before === undefined) fs.rmSync(mcpJson, { force: true });
+			else fs.writeFileSync(mcpJson, before);
+			await waitFor(() => api.manager.get('filesystem') === undefined, {
+				timeoutMs: 20_000,
+				message: "'filesystem' gone",
+			});
+		}
+	},
+	{ timeoutMs: 120_000 },
 );
