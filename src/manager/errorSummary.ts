@@ -9,7 +9,7 @@ import { plural } from '../common/text';
 const STDERR_HEADING = /^(.*?)\.\s*Last stderr lines:\s*\n([\s\S]*)$/;
 /** The restart policy's stop (serverConnection.ts): "Server 'x' stopped 5 times within 3 minutes, … Last error: <error>". */
 const CRASH_LOOP =
-	/^Server '.*?' stopped (\d+) times? within [^,]+, so it is not restarted again\. Last error: ([\s\S]*)$/;
+	/^Server '.*?' (stopped|could not be reached) (\d+) times? within [^,]+, so it is not (?:restarted|tried) again\. Last error: ([\s\S]*)$/;
 /** An exception line of Node ("TypeError: x", "Error [ERR_MODULE_NOT_FOUND]: x") or Python ("ValueError: x", "mod.Err: x"). */
 const EXCEPTION = /^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning)|Error)(?: \[[\w-]+\])?: (.+)$/;
 /** Lines that are the frame of a crash, not its reason: stack frames, carets, Node's version banner, Python's headers. */
@@ -38,10 +38,12 @@ export function stderrReason(lines: readonly string[]): string | undefined {
 export function errorSummary(message: string, max = 160): string {
 	let text = message.trim();
 	let stops: number | undefined;
+	let unreachable = false;
 	const loop = CRASH_LOOP.exec(text);
 	if (loop) {
-		stops = Number(loop[1]);
-		text = loop[2]!.trim();
+		unreachable = loop[1] === 'could not be reached';
+		stops = Number(loop[2]);
+		text = loop[3]!.trim();
 	}
 	let summary: string;
 	const crash = STDERR_HEADING.exec(text);
@@ -52,6 +54,9 @@ export function errorSummary(message: string, max = 160): string {
 	} else {
 		summary = text.split('\n', 1)[0]!.trim();
 	}
-	if (stops !== undefined) summary += ` (stopped ${plural(stops, 'time')}, not restarted)`;
+	if (stops !== undefined)
+		summary += unreachable
+			? ` (tried ${plural(stops, 'time')}, not tried again)`
+			: ` (stopped ${plural(stops, 'time')}, not restarted)`;
 	return summary.length > max ? `${summary.slice(0, max - 1)}…` : summary;
 }

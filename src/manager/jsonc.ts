@@ -95,3 +95,20 @@ function position(text: string, offset: number): { line: number; column: number 
 function describeCode(code: string): string {
 	return code.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
 }
+
+/**
+ * Where the property at `path` is in a JSONC text: the offset and length of its key and value (`"name": {…}`), or
+ * undefined when there is no such property or the text cannot be read. Lets an editor open a file at an entry.
+ */
+export function propertyRange(
+	text: string,
+	path: readonly (string | number)[],
+): { offset: number; length: number } | undefined {
+	const { parseTree, findNodeAtLocation } = jsonc();
+	const root = parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
+	const value = root && findNodeAtLocation(root, [...path]);
+	if (!value) return undefined;
+	// The value's parent is the property node (key and value) when the value sits in an object.
+	const property = value.parent?.type === 'property' ? value.parent : value;
+	return { offset: property.offset, length: property.length };
+}

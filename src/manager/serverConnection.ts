@@ -42,6 +42,7 @@ import {
 } from './connectionTypes';
 import type { ConfigSource, NamedTool, ResolvedServer, ServerConfig, ServerState, ServerView } from './types';
 import { plural } from '../common/text';
+import { unreachableCause, type UnreachableCause } from './unreachable';
 import { errorMessage } from '../common/errors';
 
 export type { ConnectRequest, Connector, ListKind, ServerConnectionDeps } from './connectionTypes';
@@ -670,26 +671,37 @@ export class ServerConnection implements ServerView {
 			this.setState(signIn ? { kind: 'error', message, signIn } : { kind: 'error', message });
 			return;
 		}
-		this.applyDecision(this.policy.recordCrash(this.deps.clock.now(), ranForMs), message);
+		this.applyDecision(
+			this.policy.recordCrash(this.deps.clock.now(), ranForMs),
+			message,
+			ranForMs === 0 ? unreachableCause(error) : undefined,
+		);
 	}
 
-	/** Carries out the restart policy's decision: a delayed restart, or the crash-loop stop. */
-	private applyDecision(decision: RestartDecision, message: string): void {
+	/**
+	 * Carries out the restart policy's decision: a delayed restart, or the crash-loop stop. `unreachable`: the start
+	 * could not connect at all, which the state and its words say instead of a crash.
+	 */
+	private applyDecision(decision: RestartDecision, message: string, unreachable?: UnreachableCause): void {
 		const now = this.deps.clock.now();
+		const cause = unreachable ? { unreachable } : {};
 		if (!decision.restart) {
+			const what = unreachable ? 'could not be reached' : 'stopped';
+			const again = unreachable ? 'tried' : 'restarted';
 			this.setState({
 				kind: 'error',
 				crashLoop: true,
+				...cause,
 				// One allowed attempt (the command line's policy) stopped: the crash itself is the whole story.
 				message:
 					decision.crashes <= 1
 						? message
-						: `Server '${this.name}' stopped ${plural(decision.crashes, 'time')} within ${plural(Math.max(1, Math.round(decision.windowMs / 60_000)), 'minute')}, so it is not restarted again. Last error: ${message}`,
+						: `Server '${this.name}' ${what} ${plural(decision.crashes, 'time')} within ${plural(Math.max(1, Math.round(decision.windowMs / 60_000)), 'minute')}, so it is not ${again} again. Last error: ${message}`,
 			});
 			return;
 		}
 		const generation = this.generation;
-		this.setState({ kind: 'error', message, retryAt: now + decision.delayMs });
+		this.setState({ kind: 'error', message, retryAt: now + decision.delayMs, ...cause });
 		this.logger.info(`Restarting in ${decision.delayMs / 1000} s (attempt ${decision.attempt + 1})`);
 		this.retryTimer = this.deps.clock.setTimeout(() => {
 			this.retryTimer = undefined;

@@ -5,7 +5,7 @@
  * with `WorkspaceConfiguration.update`) they return the new object. Add Server, Import, and the next sources
  * (installing from a registry, Disable, Remove) all write through these.
  */
-import { editJsonc, parseJsonc } from './jsonc';
+import { editJsonc, parseJsonc, propertyRange } from './jsonc';
 
 /** A server entry as written in settings or mcp.json (`{ type, command, args, … }` or `{ type, url, … }`). */
 export type ServerEntryJson = Record<string, unknown>;
@@ -18,18 +18,49 @@ export type ServerListChange =
 
 /** The key mcp.json keeps its servers under (VS Code's format; Claude Desktop and Cursor files use `mcpServers`). */
 export const MCP_JSON_SERVERS = 'servers';
+/** The key of Claude Code's project `.mcp.json`, Claude Desktop's and Cursor's files. */
+export const MCP_SERVERS_KEY = 'mcpServers';
 
 function isObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * The key a file keeps its servers under: `servers` (VS Code's format, and for a new file), or `mcpServers` when the
+ * file has that and no `servers` (a project `.mcp.json`). The reader accepts both (config.ts); edits keep the file's.
+ */
+export function serversKey(text: string): string {
+	if (text.trim() === '') return MCP_JSON_SERVERS;
+	const parsed = parseJsonc(text);
+	if (parsed.error !== undefined) throw new Error(`cannot edit a file that is not valid JSON: ${parsed.error}`);
+	const value = parsed.value;
+	return isObject(value) && !isObject(value[MCP_JSON_SERVERS]) && isObject(value[MCP_SERVERS_KEY])
+		? MCP_SERVERS_KEY
+		: MCP_JSON_SERVERS;
+}
+
 /** The servers object of an mcp.json text (empty when there is none); throws on text that is not valid JSONC. */
-function mcpJsonServers(text: string): Record<string, unknown> {
+function mcpJsonServers(text: string, key: string): Record<string, unknown> {
 	if (text.trim() === '') return {};
 	const parsed = parseJsonc(text);
 	if (parsed.error !== undefined) throw new Error(`cannot edit a file that is not valid JSON: ${parsed.error}`);
-	const servers = isObject(parsed.value) ? parsed.value[MCP_JSON_SERVERS] : undefined;
+	const servers = isObject(parsed.value) ? parsed.value[key] : undefined;
 	return isObject(servers) ? servers : {};
+}
+
+/**
+ * Where server `name`'s entry is in a config file's text (offset and length of `"name": {…}`), for opening the file
+ * at it: under `servers` or `mcpServers` in an mcp.json, or under `settingsPath` in a settings file
+ * (`["mcpSwitchboard.servers"]` in a settings.json, `["settings", "mcpSwitchboard.servers"]` in a .code-workspace).
+ * Undefined when the entry is not found.
+ */
+export function serverEntryRange(
+	text: string,
+	name: string,
+	settingsPath?: readonly string[],
+): { offset: number; length: number } | undefined {
+	if (settingsPath !== undefined) return propertyRange(text, [...settingsPath, name]);
+	return propertyRange(text, [MCP_JSON_SERVERS, name]) ?? propertyRange(text, [MCP_SERVERS_KEY, name]);
 }
 
 /** Why an update or removal cannot happen: the server is not in the list. */
@@ -42,23 +73,23 @@ function missing(name: string): Error {
  * fields) changes. An update or removal of a server that is not there throws (it must not create half an entry).
  */
 export function changeMcpJson(text: string, change: ServerListChange): string {
+	const key = serversKey(text);
 	switch (change.kind) {
 		case 'write': {
 			let next = text;
-			for (const [name, entry] of Object.entries(change.entries))
-				next = editJsonc(next, [MCP_JSON_SERVERS, name], entry);
+			for (const [name, entry] of Object.entries(change.entries)) next = editJsonc(next, [key, name], entry);
 			return next;
 		}
 		case 'update': {
-			if (!isObject(mcpJsonServers(text)[change.name])) throw missing(change.name);
+			if (!isObject(mcpJsonServers(text, key)[change.name])) throw missing(change.name);
 			let next = text;
 			for (const [field, value] of Object.entries(change.patch))
-				next = editJsonc(next, [MCP_JSON_SERVERS, change.name, field], value);
+				next = editJsonc(next, [key, change.name, field], value);
 			return next;
 		}
 		case 'remove':
-			if (!Object.hasOwn(mcpJsonServers(text), change.name)) throw missing(change.name);
-			return editJsonc(text, [MCP_JSON_SERVERS, change.name], undefined);
+			if (!Object.hasOwn(mcpJsonServers(text, key), change.name)) throw missing(change.name);
+			return editJsonc(text, [key, change.name], undefined);
 	}
 }
 

@@ -7,6 +7,7 @@ import type { McpClient } from '../protocol/client';
 import type { OAuthClientConfig } from '../protocol/auth/types';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../protocol/schema';
 import type { DeprecatedFeature } from './deprecations';
+import type { UnreachableCause } from './unreachable';
 
 /** Where a server's configuration came from (shown in the tree's tooltip). */
 export interface ConfigSource {
@@ -99,7 +100,15 @@ export type ServerState =
 	 * (start-up, a settings change) opens nothing by itself; the user's Start runs the sign-in. `message` says so.
 	 */
 	| { kind: 'needsSignIn'; message: string }
-	| { kind: 'error'; message: string; retryAt?: number; crashLoop?: boolean; signIn?: SignInFailure };
+	/** `unreachable`: no connection could be made at all (manager/unreachable.ts), so it never ran this time. */
+	| {
+			kind: 'error';
+			message: string;
+			retryAt?: number;
+			crashLoop?: boolean;
+			signIn?: SignInFailure;
+			unreachable?: UnreachableCause;
+	  };
 
 /** Where an OAuth sign-in failed (from the OAuth client's error), so the edge can offer to sign in again. */
 export interface SignInFailure {

@@ -20,6 +20,10 @@ export const Commands = {
 	updateFromRegistry: 'mcpSwitchboard.updateFromRegistry',
 	resetTrust: 'mcpSwitchboard.resetTrust',
 	clearInputs: 'mcpSwitchboard.clearInputs',
+	showConfiguration: 'mcpSwitchboard.showConfiguration',
+	disableServer: 'mcpSwitchboard.disableServer',
+	enableServer: 'mcpSwitchboard.enableServer',
+	removeServer: 'mcpSwitchboard.removeServer',
 	// Tools (tools/)
 	callTool: 'mcpSwitchboard.callTool',
 	runAgain: 'mcpSwitchboard.runAgain',

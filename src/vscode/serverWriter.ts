@@ -16,6 +16,7 @@ import {
 	mergeInputs,
 	type ServerListChange,
 } from '../manager/serverEntries';
+import type { ConfigSource } from '../manager/types';
 
 const SECTION = 'mcpSwitchboard';
 const SERVERS = 'servers';
@@ -25,8 +26,11 @@ const INPUTS = 'inputs';
 export type ServerTarget =
 	| { kind: 'user' }
 	| { kind: 'workspace' }
-	/** A `.vscode/mcp.json` (created when missing). */
-	| { kind: 'mcpJson'; uri: vscode.Uri };
+	/**
+	 * A `.vscode/mcp.json` (created when missing), a project `.mcp.json`, or with `userLevel` the profile's user
+	 * `mcp.json` (writable in Restricted Mode, as user settings are).
+	 */
+	| { kind: 'mcpJson'; uri: vscode.Uri; userLevel?: boolean };
 
 /** The targets that may be written now: user settings always; the workspace's only when it is trusted. */
 export function writableTargets(): ServerTarget[] {
@@ -37,7 +41,38 @@ export function writableTargets(): ServerTarget[] {
 
 /** Whether `target` may be written now (the Restricted Mode rule). */
 export function isWritable(target: ServerTarget): boolean {
-	return target.kind === 'user' || vscode.workspace.isTrusted;
+	return (
+		target.kind === 'user' || (target.kind === 'mcpJson' && target.userLevel === true) || vscode.workspace.isTrusted
+	);
+}
+
+/** A source's file path as a URI (the user mcp.json's path is a URI string when it is not a local file). */
+function uriOfPath(path: string): vscode.Uri {
+	return /^[a-z][a-z0-9+.-]+:\/\//i.test(path) ? vscode.Uri.parse(path) : vscode.Uri.file(path);
+}
+
+/**
+ * Where a configured server's entry is written, from where it was read (`ServerView.source`): what Show
+ * Configuration opens and Disable and Remove change. Undefined for a multi-root folder's own settings (the writer
+ * writes the workspace level only) and for servers given in code.
+ */
+export function targetOfSource(source: ConfigSource): ServerTarget | undefined {
+	switch (source.kind) {
+		case 'user':
+			return { kind: 'user' };
+		case 'workspace': {
+			// In a multi-root workspace the workspace level has the .code-workspace file as its path; a folder's
+			// settings have none.
+			const multiRoot = vscode.workspace.workspaceFile !== undefined;
+			return multiRoot && source.path === undefined ? undefined : { kind: 'workspace' };
+		}
+		case 'mcpJson':
+			return source.path === undefined ? undefined : { kind: 'mcpJson', uri: uriOfPath(source.path) };
+		case 'userMcpJson':
+			return source.path === undefined ? undefined : { kind: 'mcpJson', uri: uriOfPath(source.path), userLevel: true };
+		case 'api':
+			return undefined;
+	}
 }
 
 /** The servers written at `target`'s settings level, as written (undefined for an mcp.json target). */

@@ -132,3 +132,41 @@ test('what is written is capped in total, newest kept; large results stay in mem
 	assert.match(JSON.stringify(reloaded.get(small.id)?.outcome), /r{100}/, 'a small result is kept across a reload');
 	assert.ok(JSON.stringify(store.data.get('mcpSwitchboard.callHistory')).length <= MAX_STORED_CHARS);
 });
+
+test('app calls fold into one row per server, tool and origin, with a cap of their own', () => {
+	const history = new CallHistory(memoryStore(), 3);
+	const poll = (tool: string, at: number, server = 'monitor'): InvocationRecord => ({
+		...call('x', at, server),
+		target: { kind: 'tool', server, name: tool, arguments: { at } },
+		origin: 'app',
+	});
+	history.add(call('mine', 1));
+	for (let i = 0; i < 50; i++) history.add(poll('poll-stats', 10 + i));
+	history.add(poll('poll-stats', 100, 'other'));
+	for (let i = 0; i < 30; i++) history.add(poll(`tool-${i}`, 200 + i));
+	history.add(call('mine again', 300));
+	const rows = history.all();
+	assert.deepEqual(
+		rows.filter((e) => e.origin === 'palette').map((e) => e.target.kind === 'tool' && e.target.arguments.message),
+		['mine again', 'mine'],
+	);
+	const folded = rows.filter((e) => e.repeats);
+	assert.equal(folded.length, 3, 'folded rows are capped by the history cap when it is smaller than theirs');
+	assert.ok(
+		rows.every((e) => !e.repeats || e.repeats.count === 1),
+		'the newest folded rows are the last tools the app called',
+	);
+	const big = new CallHistory(memoryStore(), 200);
+	for (let i = 0; i < 50; i++) big.add(poll('poll-stats', 10 + i));
+	big.add(poll('poll-stats', 100, 'other'));
+	for (let i = 0; i < 30; i++) big.add(poll(`tool-${i}`, 200 + i));
+	assert.equal(big.all().length, 20, 'at most 20 folded rows');
+	big.setMaxEntries(0);
+	assert.equal(big.all().length, 0, 'a cap of 0 keeps nothing');
+	const one = new CallHistory(memoryStore(), 200);
+	for (let i = 0; i < 50; i++) one.add(poll('poll-stats', 10 + i));
+	assert.deepEqual(
+		one.all().map((e) => [e.repeats?.count, e.repeats?.firstAt, e.target.kind === 'tool' && e.target.arguments.at]),
+		[[50, 10, 59]],
+	);
+});

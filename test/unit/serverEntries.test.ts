@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseJsonc } from '../../src/manager/jsonc';
-import { changeMcpJson, changeServersSetting } from '../../src/manager/serverEntries';
+import { changeMcpJson, changeServersSetting, serverEntryRange } from '../../src/manager/serverEntries';
 
 const MCP_JSON = `{
 	// My servers: keep this comment
@@ -86,4 +86,32 @@ test('settings: write, update and remove return a new object and leave the curre
 		() => changeServersSetting(current, { kind: 'update', name: 'web', patch: {} }),
 		/no server named 'web'/,
 	);
+});
+
+test("a project .mcp.json's mcpServers is edited in place, not beside it under servers", () => {
+	const text =
+		'{\n  // Claude Code\n  "mcpServers": {\n    "broken": { "command": "nope" },\n    "ok": { "command": "node" }\n  }\n}\n';
+	const disabled = changeMcpJson(text, { kind: 'update', name: 'broken', patch: { disabled: true } });
+	assert.ok(disabled.includes('// Claude Code'));
+	assert.deepEqual((parseJsonc(disabled).value as { mcpServers: Record<string, unknown> }).mcpServers.broken, {
+		command: 'nope',
+		disabled: true,
+	});
+	const removed = changeMcpJson(text, { kind: 'remove', name: 'broken' });
+	assert.deepEqual(Object.keys((parseJsonc(removed).value as { mcpServers: object }).mcpServers), ['ok']);
+	assert.equal((parseJsonc(removed).value as { servers?: unknown }).servers, undefined);
+});
+
+test('serverEntryRange finds the entry in an mcp.json, a .mcp.json and a settings.json', () => {
+	const at = (text: string, name: string, key?: string) => {
+		const range = serverEntryRange(text, name, key === undefined ? undefined : [key]);
+		return range && text.slice(range.offset, range.offset + range.length);
+	};
+	assert.equal(at(MCP_JSON, 'files')?.startsWith('"files": {'), true);
+	assert.equal(at(MCP_JSON, 'files')?.endsWith('}'), true);
+	assert.equal(at('{ "mcpServers": { "x": { "url": "u" } } }', 'x'), '"x": { "url": "u" }');
+	const settings = '{\n\t"editor.tabSize": 2,\n\t"mcpSwitchboard.servers": {\n\t\t"x": { "command": "a" }\n\t}\n}';
+	assert.equal(at(settings, 'x', 'mcpSwitchboard.servers'), '"x": { "command": "a" }');
+	assert.equal(at(settings, 'y', 'mcpSwitchboard.servers'), undefined);
+	assert.equal(at('not json {', 'x'), undefined);
 });

@@ -36,6 +36,11 @@ export interface HistoryEntry {
 	 * reload, `notStored`) larger than MAX_STORED_RESULT_CHARS, kept in memory only.
 	 */
 	resultDropped?: { chars: number; notStored?: boolean };
+	/**
+	 * A folded row (see {@link foldsCalls}): the calls of one tool from one origin on one server, shown as its
+	 * newest call; `count` calls since `firstAt`.
+	 */
+	repeats?: { count: number; firstAt: number };
 }
 
 const STORAGE_KEY = 'mcpSwitchboard.callHistory';
@@ -48,6 +53,24 @@ export const MAX_STORED_CHARS = 1024 * 1024;
 /** Calls within this time of each other are written together. */
 export const SAVE_DELAY_MS = 1000;
 export const DEFAULT_MAX_ENTRIES = 200;
+/**
+ * Folded rows kept besides the user's own calls: one per (server, tool, origin) that an app polls, so even an app
+ * polling many tools leaves the history to the person.
+ */
+export const MAX_FOLDED_ROWS = 20;
+
+/**
+ * Calls made by an MCP App (its own `tools/call`, often a poll every few seconds) fold into one row per server, tool
+ * and origin instead of a row each: the system-monitor example polls every ~2 s, which as rows would push every
+ * call the person made out of the history within minutes. What a person or a model asked for keeps a row per call.
+ */
+export function foldsCalls(origin: InvocationOrigin): boolean {
+	return origin === 'app';
+}
+
+function foldKey(entry: HistoryEntry): string {
+	return `${entry.origin}\u0000${entry.target.server}\u0000${targetLabel(entry.target)}\u0000${entry.target.kind}`;
+}
 
 /** An entry as written to storage: its result left out when large (see MAX_STORED_RESULT_CHARS). */
 function storedForm(entry: HistoryEntry, resultChars: number): HistoryEntry {
@@ -87,7 +110,7 @@ export class CallHistory {
 		private readonly saveDelayMs = SAVE_DELAY_MS,
 	) {
 		const stored = store.get<unknown>(STORAGE_KEY);
-		this.entries = Array.isArray(stored) ? stored.filter(isEntry).slice(0, maxEntries) : [];
+		this.entries = Array.isArray(stored) ? this.capped(stored.filter(isEntry)) : [];
 		this.counter = this.entries.reduce((max, e) => Math.max(max, Number(e.id.split('-')[1]) || 0), 0);
 	}
 
@@ -106,9 +129,21 @@ export class CallHistory {
 		return index < 0 ? undefined : this.entries.slice(index + 1).find((e) => sameCall(e.target, entry.target));
 	}
 
-	/** Adds a record as the newest entry, drops the oldest beyond the cap, and saves. Returns the entry. */
+	/**
+	 * Adds a record as the newest entry, drops the oldest beyond the cap, and saves. Returns the entry. A call of an
+	 * origin that {@link foldsCalls} replaces the row of its server, tool and origin, counting the calls.
+	 */
 	add(record: InvocationRecord): HistoryEntry {
 		const entry: HistoryEntry = { id: `${record.startedAt}-${++this.counter}`, ...record };
+		let rest = this.entries;
+		if (foldsCalls(record.origin)) {
+			const key = foldKey(entry);
+			const earlier = rest.find((e) => e.repeats && foldKey(e) === key);
+			entry.repeats = earlier?.repeats
+				? { count: earlier.repeats.count + 1, firstAt: earlier.repeats.firstAt }
+				: { count: 1, firstAt: record.startedAt };
+			if (earlier) rest = rest.filter((e) => e !== earlier);
+		}
 		let resultChars = 0;
 		if (record.outcome.kind === 'result') {
 			resultChars = JSON.stringify(record.outcome.result).length;
@@ -119,16 +154,28 @@ export class CallHistory {
 		}
 		const form = storedForm(entry, entry.resultDropped ? 0 : resultChars);
 		this.stored.set(entry, { form, chars: JSON.stringify(form).length });
-		this.entries = [entry, ...this.entries].slice(0, this.maxEntries);
+		this.entries = this.capped([entry, ...rest]);
 		this.save();
 		return entry;
+	}
+
+	/**
+	 * The newest `maxEntries` calls of their own and the newest MAX_FOLDED_ROWS folded rows, in order (a cap of 0
+	 * keeps neither).
+	 */
+	private capped(entries: readonly HistoryEntry[]): HistoryEntry[] {
+		const maxFolded = Math.min(MAX_FOLDED_ROWS, this.maxEntries);
+		let calls = 0;
+		let folded = 0;
+		return entries.filter((e) => (e.repeats ? ++folded <= maxFolded : ++calls <= this.maxEntries));
 	}
 
 	/** A new cap (the setting changed); 0 keeps nothing. */
 	setMaxEntries(max: number): void {
 		this.maxEntries = Math.max(0, Math.floor(max));
-		if (this.entries.length > this.maxEntries) {
-			this.entries = this.entries.slice(0, this.maxEntries);
+		const capped = this.capped(this.entries);
+		if (capped.length < this.entries.length) {
+			this.entries = capped;
 			this.save();
 		}
 	}

@@ -128,12 +128,18 @@ export class HistoryView
 		item.id = entry.id;
 		const time = new Date(entry.startedAt).toLocaleTimeString();
 		item.description = `${entry.target.server} · ${duration(entry.durationMs)} · ${time}`;
+		// A folded row (an app's polls): how many calls, so it does not read as one call.
+		if (entry.repeats) item.description = `${entry.repeats.count}× from the app · ${item.description}`;
 		item.iconPath = icon(entry);
 		item.contextValue = `mcpHistory.${entry.target.kind}`;
 		const tooltip = new vscode.MarkdownString();
 		tooltip.appendText(
 			`${entry.target.kind} on ${entry.target.server}, from ${entry.origin}, ${new Date(entry.startedAt).toLocaleString()}, ${duration(entry.durationMs)}: ${outcomeText(entry)}`,
 		);
+		if (entry.repeats)
+			tooltip.appendText(
+				`\n\n${entry.repeats.count} calls by the app since ${new Date(entry.repeats.firstAt).toLocaleTimeString()}, kept as one row (the last call's arguments and result) so they leave your own calls in the history.`,
+			);
 		if (entry.target.kind !== 'resource')
 			tooltip.appendCodeblock(JSON.stringify(entry.target.arguments, null, 2), 'json');
 		item.tooltip = tooltip;

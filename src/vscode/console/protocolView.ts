@@ -11,7 +11,8 @@
 import { randomBytes } from 'node:crypto';
 import { Commands } from '../commandIds';
 import * as vscode from 'vscode';
-import type { Manager } from '../../manager/manager';
+import type { Manager, ServerState } from '../../manager/manager';
+import { stateLabel } from '../shared/serverStates';
 import { DEFAULT_CAPACITY, ProtocolLog, type ProtocolEntry } from './protocolLog';
 import { protocolViewHtml } from './protocolViewHtml';
 
@@ -139,6 +140,9 @@ export class ProtocolPanel implements vscode.Disposable {
 export class ProtocolViews implements vscode.Disposable {
 	private readonly panels = new Map<string, ProtocolPanel>();
 	private readonly command: vscode.Disposable;
+	/** Servers that connected in this window (a view of one that never did would be empty: it says so instead). */
+	private readonly connected = new Set<string>();
+	private readonly stateWatch: vscode.Disposable;
 
 	/** `recent()` names the server a person looked at last (its log), offered first when the command asks. */
 	constructor(
@@ -146,6 +150,11 @@ export class ProtocolViews implements vscode.Disposable {
 		private readonly recent: () => string | undefined = () => undefined,
 	) {
 		this.command = vscode.commands.registerCommand(Commands.showProtocol, (target?: unknown) => this.show(target));
+		const watch = manager.onDidChangeState(({ server, state }) => {
+			if (state.kind === 'running') this.connected.add(server);
+		});
+		for (const view of manager.servers()) if (view.state.kind === 'running') this.connected.add(view.name);
+		this.stateWatch = new vscode.Disposable(() => watch.dispose());
 	}
 
 	/** The open view of `server`, if any (for tests). */
@@ -181,9 +190,44 @@ export class ProtocolViews implements vscode.Disposable {
 			open.panel.reveal();
 			return open;
 		}
-		if (!this.manager.get(server)) {
+		const view = this.manager.get(server);
+		if (!view) {
 			void vscode.window.showErrorMessage(`No MCP server named '${server}' is configured.`);
 			return undefined;
+		}
+		if (!this.connected.has(server) && view.state.kind !== 'running' && view.state.kind !== 'starting') {
+			this.sayNeverConnected(server, view.state);
+			return undefined;
+		}
+		return this.open(server);
+	}
+
+	/**
+	 * A server that never connected has no messages: an empty view would read as "nothing happened". Says so, and
+	 * offers to start it with the view open, so its connection attempt (and why it fails) is recorded.
+	 */
+	private sayNeverConnected(server: string, state: ServerState): void {
+		const name = server;
+		void vscode.window
+			.showInformationMessage(
+				`MCP server '${name}' has not connected in this window (${stateLabel(state)}), so it has no protocol messages to show. Start it with the protocol view open to watch it connect.`,
+				'Start and Watch',
+				'Show Output',
+			)
+			.then((choice) => {
+				if (choice === 'Show Output') void vscode.commands.executeCommand(Commands.showServerLog, name);
+				if (choice === 'Start and Watch') {
+					this.open(name);
+					void vscode.commands.executeCommand(Commands.startServer, name);
+				}
+			});
+	}
+
+	private open(server: string): ProtocolPanel {
+		const open = this.panels.get(server);
+		if (open) {
+			open.panel.reveal();
+			return open;
 		}
 		const panel = vscode.window.createWebviewPanel(
 			'mcpSwitchboard.protocol',
@@ -198,6 +242,7 @@ export class ProtocolViews implements vscode.Disposable {
 
 	dispose(): void {
 		this.command.dispose();
+		this.stateWatch.dispose();
 		for (const panel of this.panels.values()) panel.panel.dispose();
 		this.panels.clear();
 	}

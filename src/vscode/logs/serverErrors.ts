@@ -2,11 +2,16 @@ import * as vscode from 'vscode';
 import { Commands } from '../commandIds';
 import { oneLine } from '../../common/text';
 import type { Manager } from '../../manager/manager';
+import { ShownErrors } from './errorToasts';
 import type { ServerLogs } from './logging';
 
+/** The error toasts on screen: a near-duplicate of one still shown is logged, not raised again. */
+const shownErrors = new ShownErrors();
+
 /**
- * Shows a short error naming the server, with "Show Output" opening that server's log (design convention 10) and
- * "Show Protocol" its JSON-RPC messages from then on (console/protocolView.ts).
+ * Shows a short error naming the server, with "Show Output" opening that server's log (design convention 10),
+ * "Show Configuration" its entry, "Disable" switching it off, and "Show Protocol" its JSON-RPC messages
+ * (console/protocolView.ts).
  * The message also goes to that log unless `alreadyLogged` (the Manager logs state changes itself).
  */
 export function showServerError(
@@ -17,11 +22,19 @@ export function showServerError(
 ): void {
 	const text = server !== undefined ? `MCP server '${server}': ${message}` : `MCP: ${message}`;
 	if (!alreadyLogged) (server !== undefined ? logs.channel(server) : logs.main).error(message);
-	const actions = server !== undefined ? ['Show Output', 'Show Protocol'] : ['Show Output'];
+	const claim = shownErrors.claim(server, message);
+	if (!claim) return;
+	// Where it fails, the ways to fix it: its entry (Show Configuration) or switching it off (Disable).
+	const actions =
+		server !== undefined ? ['Show Output', 'Show Configuration', 'Disable', 'Show Protocol'] : ['Show Output'];
+	// The promise settles when the toast is closed or answered: then the same cause may be raised again.
 	void vscode.window.showErrorMessage(text, ...actions).then((choice) => {
+		claim.done();
 		if (choice === 'Show Output') logs.show(server);
 		if (choice === 'Show Protocol') void vscode.commands.executeCommand(Commands.showProtocol, server);
-	});
+		if (choice === 'Show Configuration') void vscode.commands.executeCommand(Commands.showConfiguration, server);
+		if (choice === 'Disable') void vscode.commands.executeCommand(Commands.disableServer, server);
+	}, claim.done);
 }
 
 /**

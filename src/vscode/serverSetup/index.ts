@@ -11,6 +11,8 @@ import { registerConfigCommands } from './configCommands';
 import { browseRegistry, installUriHandler } from './registryGallery';
 import type { InstallDeps } from './registryInstall';
 import { updateFromRegistry } from './registryUpdates';
+import { registerServerEntryCommands } from './serverEntryCommands';
+import { userMcpJsonUri } from '../userMcpJson';
 
 /** What server setup needs: it runs before the other features, which get its {@link ServerSetup.addServer}. */
 export interface ServerSetupDeps {
@@ -25,17 +27,28 @@ export interface ServerSetup {
 
 /**
  * Registers Add Server, Browse MCP Servers (the registry gallery), Update from the Registry, the install link handler,
- * Import Servers, Reset Trust, Clear Inputs and the start limits.
+ * Import Servers, Reset Trust, Clear Inputs, the start limits, and a server's Show Configuration, Disable, Enable and
+ * Remove.
  */
 export function register(context: vscode.ExtensionContext, deps: ServerSetupDeps): ServerSetup {
-	registerConfigCommands(context, deps.configuration, deps.manager);
 	const install: InstallDeps = { secrets: context.secrets, storage: context.globalStorageUri.fsPath };
-	const add = () => addServer(install);
+	// A name in use anywhere (any source) is taken: the same name in two sources would hide one of them.
+	const add = () =>
+		addServer(
+			(name) =>
+				deps.manager.get(name) !== undefined ||
+				Object.hasOwn(vscode.workspace.getConfiguration('mcpSwitchboard').get<object>('servers') ?? {}, name),
+			install,
+		);
+	registerConfigCommands(context, deps.configuration, deps.manager);
 	context.subscriptions.push(
-		vscode.commands.registerCommand(Commands.addServer, add),
+		vscode.commands.registerCommand(Commands.addServer, () => add()),
 		vscode.commands.registerCommand(Commands.browseRegistry, () => browseRegistry(install)),
 		vscode.commands.registerCommand(Commands.updateFromRegistry, () => updateFromRegistry(install)),
 		vscode.window.registerUriHandler(installUriHandler(install)),
+		registerServerEntryCommands(deps.manager, async () =>
+			vscode.Uri.joinPath(await userMcpJsonUri(context), '..', 'settings.json'),
+		),
 	);
 	return { addServer: add };
 }

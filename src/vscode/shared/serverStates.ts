@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { ServerState } from '../../manager/manager';
 import { Commands } from '../commandIds';
+import { UNREACHABLE_WORDS } from '../../manager/unreachable';
 
 /** "running", "stopped", … as a person reads it. */
 export function stateLabel(state: ServerState): string {
@@ -28,6 +29,9 @@ export function stateLabel(state: ServerState): string {
 		case 'needsSignIn':
 			return 'sign in';
 		case 'error':
+			// A URL that refused every connection never ran: "not reachable", not a crash loop.
+			if (state.unreachable)
+				return `not reachable (${UNREACHABLE_WORDS[state.unreachable]}${state.retryAt !== undefined ? ', will retry' : state.crashLoop ? ', stopped trying' : ''})`;
 			return state.crashLoop
 				? 'error (crash loop, stopped retrying)'
 				: state.retryAt !== undefined

@@ -119,6 +119,12 @@ async function showServers(base: CommandBase): Promise<void> {
 			: [{ label: '$(debug-start) Start', id: Commands.startServer }]),
 		...(view?.state.kind === 'running' ? [{ label: '$(play) Call Tool…', id: Commands.callTool }] : []),
 		{ label: '$(output) Show Log', id: Commands.showServerLog },
+		// Fix, switch off or remove it from here too (its entry, through the one writer).
+		{ label: '$(gear) Show Configuration', id: Commands.showConfiguration },
+		view?.state.kind === 'disabled'
+			? { label: '$(check) Enable', id: Commands.enableServer }
+			: { label: '$(circle-slash) Disable', id: Commands.disableServer },
+		{ label: '$(trash) Remove…', id: Commands.removeServer },
 	];
 	const action = await vscode.window.showQuickPick(actions, { title: chosen.name });
 	if (action) await vscode.commands.executeCommand(action.id, chosen.name);

@@ -5,7 +5,7 @@ import { suspicionsOf, suspicionText } from '../../manager/pinning/suspicion';
 import { plural } from '../../common/text';
 import { describeSources } from '../../manager/configSources';
 import { ALSO_IN_VSCODE, VSCODE_RUNS_NOTE } from './vscodeRuns';
-import { errorSummary } from '../../manager/errorSummary';
+import { errorRowLabel } from './errorRow';
 import { DEPRECATION_NOTES, deprecationSummary } from '../../manager/deprecations';
 import { fence } from '../shared/resultDocument';
 import { stateClick, stateIcon, stateLabel, stateMessage } from '../shared/serverStates';
@@ -127,7 +127,10 @@ export function serverTooltip(view: ServerView): vscode.MarkdownString {
 	lines.push(
 		`Transport: ${transportOf(view)} — ${escapeMd(config.type === 'stdio' ? [config.command, ...(config.args ?? [])].join(' ') : config.url)}`,
 	);
-	lines.push(`Configured in: ${escapeMd(describeSources(view.source))}`);
+	// A link that opens the file at the entry (Show Configuration); the command is the only one the tooltip may run.
+	const showConfiguration = `command:${Commands.showConfiguration}?${encodeURIComponent(JSON.stringify([view.name]))}`;
+	lines.push(`Configured in: [${escapeMd(describeSources(view.source))}](${showConfiguration} "Show Configuration")`);
+	md.isTrusted = { enabledCommands: [Commands.showConfiguration] };
 	if (view.source.vscodeRuns) lines.push(VSCODE_RUNS_NOTE);
 	md.appendMarkdown(lines.join('  \n'));
 	const deprecated = view.deprecatedFeatures;
@@ -580,7 +583,9 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 				// An error row says why in one line (a crash: the reason from its stderr, not "Last stderr lines:"); the
 				// whole message is its tooltip, and a click or its inline button opens the server's log.
 				const item = new vscode.TreeItem(
-					element.error ? errorSummary(element.message) : firstLine(element.message, 200),
+					element.error
+						? errorRowLabel(this.manager.get(element.server), element.message)
+						: firstLine(element.message, 200),
 					vscode.TreeItemCollapsibleState.None,
 				);
 				item.id = `server/${element.server}/message`;

@@ -500,9 +500,9 @@ test('Add Server: a command line and a name write the setting, and the server st
 	try {
 		await quickInputShowing('How does the server run?');
 		await answerQuickPick('Command (stdio)');
-		await quickInputShowing('Add MCP Server (2/3)');
+		await quickInputShowing('Add MCP Server (2/4)');
 		await answerInputBox(commandLine);
-		await quickInputShowing('Add MCP Server (3/3)');
+		await quickInputShowing('Add MCP Server (3/4)');
 		await answerInputBox(name);
 		await quickInputShowing('Save the server in');
 		await answerQuickPick('User settings');
