@@ -159,6 +159,7 @@ export class HistoryView
 export function registerHistoryCommands(
 	history: CallHistory,
 	onOpen?: (entry: HistoryEntry) => void,
+	showCall?: (entry: HistoryEntry) => Promise<unknown> | undefined,
 ): vscode.Disposable {
 	const needEntry = (entry: HistoryEntry | undefined): entry is HistoryEntry => {
 		if (entry && history.get(entry.id)) return true;
@@ -166,6 +167,13 @@ export function registerHistoryCommands(
 		return false;
 	};
 	const open = async (entry: HistoryEntry) => {
+		// A tool call's result opens in the result view, as it looked when the call ran; the rest as JSON.
+		const shown = showCall?.(entry);
+		if (shown) {
+			const view = await shown;
+			onOpen?.(entry);
+			return view;
+		}
 		const document = await vscode.workspace.openTextDocument(resultUri(entry));
 		await vscode.languages.setTextDocumentLanguage(document, 'json');
 		const editor = await vscode.window.showTextDocument(document, { preview: true });

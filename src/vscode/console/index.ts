@@ -9,6 +9,8 @@ import { CallHistory, DEFAULT_MAX_ENTRIES } from './callHistory';
 import { HISTORY_SCHEME, HISTORY_VIEW, HistoryView, registerHistoryCommands } from './historyView';
 import { registerInvocationFiles } from './invocationLens';
 import { ProtocolViews } from './protocolView';
+import type { BlobFiles } from '../shared/blobFiles';
+import type { ResultDocuments } from '../shared/resultDocument';
 
 function maxEntries(): number {
 	const value = vscode.workspace
@@ -25,7 +27,10 @@ export interface DevConsole {
 }
 
 /** Registers the Call History view and its commands, saved invocation files, the protocol view and MCP Apps. */
-export function register(context: vscode.ExtensionContext, deps: AppViewsDeps): DevConsole {
+export function register(
+	context: vscode.ExtensionContext,
+	deps: AppViewsDeps & { results: ResultDocuments; blobs: BlobFiles },
+): DevConsole {
 	const { manager } = deps;
 	const history = new CallHistory(context.workspaceState, maxEntries());
 	// Opened from the Output view too (its title's Show Protocol): the server whose log was shown last comes first.
@@ -40,15 +45,34 @@ export function register(context: vscode.ExtensionContext, deps: AppViewsDeps): 
 		vscode.window.createTreeView(HISTORY_VIEW, { treeDataProvider: view }),
 		vscode.workspace.registerTextDocumentContentProvider(HISTORY_SCHEME, view),
 		// Open shows a tool call's app beside its JSON, with the arguments and result as recorded (nothing runs again).
-		registerHistoryCommands(history, (entry) => {
-			if (entry.target.kind === 'tool' && entry.outcome.kind === 'result')
-				void apps.open(
-					entry.target.server,
-					entry.target.name,
-					entry.target.arguments,
-					entry.outcome.result as CallToolResult,
-				);
-		}),
+		registerHistoryCommands(
+			history,
+			(entry) => {
+				if (entry.target.kind === 'tool' && entry.outcome.kind === 'result')
+					void apps.open(
+						entry.target.server,
+						entry.target.name,
+						entry.target.arguments,
+						entry.outcome.result as CallToolResult,
+					);
+			},
+			// The same result view as the call's own (kept results only; a dropped or failed one opens as JSON).
+			(entry) =>
+				entry.target.kind === 'tool' && entry.outcome.kind === 'result' && !entry.resultDropped
+					? deps.results.showCall(
+							{
+								server: entry.target.server,
+								tool: entry.target.name,
+								arguments: entry.target.arguments,
+								result: entry.outcome.result as CallToolResult,
+								origin: entry.origin,
+								startedAt: entry.startedAt,
+								durationMs: entry.durationMs,
+							},
+							deps.blobs,
+						)
+					: undefined,
+		),
 		registerInvocationFiles(),
 		vscode.workspace.onDidChangeConfiguration((e) => {
 			if (e.affectsConfiguration('mcpSwitchboard.history.maxEntries')) history.setMaxEntries(maxEntries());
