@@ -23,6 +23,13 @@ function outcomeText(entry: HistoryEntry): string {
 	return outcome.isError ? 'the tool reported an error' : 'ok';
 }
 
+/** The outcome as one word in the row's description, or nothing for a call that went well. */
+function outcomeWord(entry: HistoryEntry): string | undefined {
+	const outcome = entry.outcome;
+	if (outcome.kind === 'error') return outcome.cancelled ? 'cancelled' : 'failed';
+	return outcome.isError ? 'tool error' : undefined;
+}
+
 function icon(entry: HistoryEntry): vscode.ThemeIcon {
 	const outcome = entry.outcome;
 	if (outcome.kind === 'error')
@@ -119,6 +126,11 @@ export class HistoryView
 		);
 	}
 
+	/** Every row is a root (TreeView.reveal needs this, for Show in Call History from the protocol view). */
+	getParent(): undefined {
+		return undefined;
+	}
+
 	getChildren(element?: HistoryEntry): HistoryEntry[] {
 		return element ? [] : [...this.history.all()];
 	}
@@ -127,7 +139,12 @@ export class HistoryView
 		const item = new vscode.TreeItem(targetLabel(entry.target), vscode.TreeItemCollapsibleState.None);
 		item.id = entry.id;
 		const time = new Date(entry.startedAt).toLocaleTimeString();
-		item.description = `${entry.target.server} · ${duration(entry.durationMs)} · ${time}`;
+		// Failed and cancelled in words, not by the icon alone (a screen reader and a colour-blind eye read the words).
+		const word = outcomeWord(entry);
+		item.description = `${word ? `${word} · ` : ''}${entry.target.server} · ${duration(entry.durationMs)} · ${time}`;
+		item.accessibilityInformation = {
+			label: `${targetLabel(entry.target)} on ${entry.target.server}, ${outcomeText(entry)}, ${time}, ${duration(entry.durationMs)}`,
+		};
 		item.iconPath = icon(entry);
 		item.contextValue = `mcpHistory.${entry.target.kind}`;
 		const tooltip = new vscode.MarkdownString();

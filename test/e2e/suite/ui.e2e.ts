@@ -419,7 +419,7 @@ test('screenshot: the populated Servers tree', async () => {
 	if (hasDriver()) {
 		assert.ok(file && fs.existsSync(file), 'the screenshot was saved');
 		const rows = (await driver({ action: 'texts', selector: '.pane-body .monaco-list-row .label-name' })) as string[];
-		// Tools show their title when they have one (echo's is "Echo Tool").
+		// Tools show their name first (the title, echo's "Echo Tool", follows in the description).
 		const echoLabel = label(
 			a.tree.getTreeItem({
 				kind: 'tool',
