@@ -250,6 +250,10 @@ async function serveDriver(page) {
 				return await page.locator(request.selector).allInnerTexts();
 			case 'evaluate':
 				return await page.evaluate(request.script);
+			// What a screen reader is given: the accessibility tree of the first visible match, as Playwright's ARIA snapshot
+			// (roles, accessible names, states as YAML).
+			case 'ariaSnapshot':
+				return await visible(request.selector).first().ariaSnapshot({ timeout: PAGE_ACTION_MS });
 			// Webviews live in nested iframes: evaluate in every frame whose URL contains `frame` and return the values
 			// that are not undefined (e.g. what a webview's page shows, or a key press sent to it).
 			case 'frameEvaluate': {

@@ -240,6 +240,8 @@ export type DriverRequest =
 	| { action: 'click'; selector: string; nth?: number; button?: 'left' | 'right' }
 	| { action: 'texts'; selector: string }
 	| { action: 'evaluate'; script: string }
+	/** The ARIA snapshot (roles and accessible names, YAML) of the first visible match of `selector`. */
+	| { action: 'ariaSnapshot'; selector: string }
 	/** Evaluates `script` in every frame whose URL contains `frame` (webviews are nested iframes); returns the defined values. */
 	| { action: 'frameEvaluate'; script: string; frame?: string }
 	/** The browser tabs the workbench opened: their URL and text; `close` closes them afterwards. */
