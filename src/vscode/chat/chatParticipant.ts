@@ -4,6 +4,7 @@ import { describeState, type Manager, type NamedTool } from '../../manager/manag
 import { indexServerTools, MAX_MODEL_TOOLS, selectTools, type Selection } from '../../manager/toolRanking';
 import { EXACT_COMMANDS, runExactCommand } from './chatCommands';
 import { attachedParts, modelPart } from './chatReferences';
+import { userReferences } from './hiddenContext';
 import { toAbortSignal } from '../cancellation';
 import {
 	MAX_TOOL_ROUNDS,
@@ -48,7 +49,7 @@ function selectionQuery(
 	history: vscode.ChatContext['history'],
 ): { text: string; weight: number }[] {
 	const query = [{ text: request.prompt, weight: 1 }];
-	for (const reference of request.references ?? [])
+	for (const reference of userReferences(request.references))
 		if (typeof reference.modelDescription === 'string') query.push({ text: reference.modelDescription, weight: 0.5 });
 	const earlier = history
 		.filter((turn): turn is vscode.ChatRequestTurn => turn instanceof vscode.ChatRequestTurn)
@@ -169,7 +170,8 @@ export async function handleChatRequest(
 	const bridge = toAbortSignal(token);
 	try {
 		// What the user attached (files, selections, resource documents) goes to the model as content, before the prompt.
-		const attached = (await attachedParts(manager, request.references ?? [], bridge.signal)).map(modelPart);
+		// Not what VS Code added for its own agent (instruction files, its customizations index: hiddenContext.ts).
+		const attached = (await attachedParts(manager, userReferences(request.references), bridge.signal)).map(modelPart);
 		const prompt = seed ?? [vscode.LanguageModelChatMessage.User([new vscode.LanguageModelTextPart(request.prompt)])];
 		if (attached.length > 0 && seed) prompt.unshift(vscode.LanguageModelChatMessage.User(attached));
 		else if (attached.length > 0)

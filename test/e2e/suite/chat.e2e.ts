@@ -685,6 +685,49 @@ test(
 	{ timeoutMs: 60_000 },
 );
 
+test(
+	'what VS Code adds for its own agent (instruction files, its customizations index) does not reach the model; what the user attached does',
+	async () => {
+		await serverWithTool(SERVER, 'echo');
+		const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+		assert.ok(folder, 'the e2e workspace is open');
+		const hello = vscode.Uri.joinPath(folder, 'hello.txt');
+		const agents = vscode.Uri.joinPath(folder, 'AGENTS.md');
+		await vscode.workspace.fs.writeFile(
+			agents,
+			new TextEncoder().encode('# Agents\n\nAlways read files with #tool:read/readFile (AGENTS-MARKER).\n'),
+		);
+		try {
+			// The references as VS Code 1.139 builds them for every participant (workbench `yB()` and `qOo()`).
+			const references = [
+				{
+					id: 'vscode.customizations.index',
+					value: '<skills>Delegate with #tool:agent/runSubagent (INDEX-MARKER)</skills>',
+					modelDescription: 'Chat customizations index',
+				},
+				{
+					id: `vscode.instructions.file.root__${agents.toString()}`,
+					value: agents,
+					modelDescription: 'Prompt instructions file',
+				},
+				{ id: `vscode.instructions.file.reference__${agents.toString()}`, value: agents },
+				{ id: 'vscode.file', value: hello, range: [0, 6] },
+			] as vscode.ChatPromptReference[];
+			const { messages } = await runHandler('what does it say?', { isEnabled: () => false }, references);
+			const sent = messages.map((m) => m.text).join('\n');
+			assert.doesNotMatch(sent, /MARKER|#tool:/, `nothing of VS Code's own context: ${sent.slice(0, 400)}`);
+			assert.ok(sent.includes('[attached file hello.txt (plaintext)]'), 'the file the user attached still goes');
+			// In the chat panel, with AGENTS.md in the workspace, as a person asks.
+			await fakeModel();
+			const response = await ask('@mcp hello from a folder with AGENTS.md', 'hello from a folder with AGENTS.md');
+			assert.doesNotMatch(response, /AGENTS-MARKER|#tool:/, response.slice(0, 600));
+		} finally {
+			await vscode.workspace.fs.delete(agents).then(undefined, () => undefined);
+		}
+	},
+	{ timeoutMs: 90_000 },
+);
+
 /**
  * Marks the first visible element matching `selector` whose text is `text` (trimmed) with `data-e2e-target="<mark>"`,
  * for the driver's real click; returns 'ok' or what it saw.
