@@ -16,7 +16,8 @@ import {
 	toolsMarkdown,
 } from './chatMapping';
 import { Commands } from '../commandIds';
-import { ToolConsent } from '../tools/consent';
+import { type ConsentQuestion, ToolConsent } from '../tools/consent';
+import { ChatConsentAnswers } from './consentCard';
 import { errorMessage } from '../../common/errors';
 
 /** The participant's id (package.json `contributes.chatParticipants`). */
@@ -35,6 +36,8 @@ export interface ChatOptions {
 	isEnabled?: (named: NamedTool) => boolean;
 	/** The Tasks list: a tool call that runs as a task is followed there. Default: none. */
 	tasks?: TaskList;
+	/** Consent also asked in the conversation, with buttons (consentCard.ts). Default: only the quick pick. */
+	answers?: ChatConsentAnswers;
 }
 
 /** The settings of tool selection (package.json `mcpSwitchboard.chat.*`). */
@@ -204,7 +207,19 @@ export async function handleChatRequest(
 			);
 			const results: vscode.LanguageModelToolResultPart[] = [];
 			for (const call of calls)
-				results.push(await runTool(manager, consent, isEnabled, call, stream, bridge.signal, metadata, options.tasks));
+				results.push(
+					await runTool(
+						manager,
+						consent,
+						isEnabled,
+						call,
+						stream,
+						bridge.signal,
+						metadata,
+						options.tasks,
+						options.answers,
+					),
+				);
 			if (token.isCancellationRequested) return { metadata };
 			messages.push(vscode.LanguageModelChatMessage.User(results));
 		}
@@ -230,6 +245,7 @@ async function runTool(
 	signal: AbortSignal,
 	metadata: ChatMetadata,
 	tasks?: TaskList,
+	answers?: ChatConsentAnswers,
 ): Promise<vscode.LanguageModelToolResultPart> {
 	const answer = (text: string) =>
 		new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(text)]);
@@ -242,7 +258,9 @@ async function runTool(
 		call.input && typeof call.input === 'object' && !Array.isArray(call.input)
 			? (call.input as Record<string, unknown>)
 			: {};
-	if (!(await consent.confirm(server, tool, args, 'chat'))) {
+	const alsoAsk =
+		answers && ((question: ConsentQuestion, withdrawn: AbortSignal) => answers.ask(stream, question, withdrawn));
+	if (!(await consent.confirm(server, tool, args, 'chat', { alsoAsk }))) {
 		metadata.toolCalls.push({ server, tool: tool.name, ok: false });
 		stream.markdown(`\n\n_Not run: ${server} › ${tool.name} (declined)._\n\n`);
 		return answer(`Tool error: the user declined to run ${tool.name}. Do not retry it unless the user asks.`);
@@ -287,8 +305,10 @@ export function registerChatParticipant(
 	options: ChatOptions = {},
 ): vscode.Disposable {
 	if (typeof vscode.chat?.createChatParticipant !== 'function') return new vscode.Disposable(() => undefined);
+	// Consent for the model's calls is also asked in the conversation, next to the message (consentCard.ts).
+	const answers = new ChatConsentAnswers();
 	const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT_ID, (request, chatContext, stream, token) =>
-		handleChatRequest(manager, request, chatContext, stream, token, options),
+		handleChatRequest(manager, request, chatContext, stream, token, { answers, ...options }),
 	);
 	participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'mcp.svg');
 	participant.followupProvider = {
@@ -317,5 +337,5 @@ export function registerChatParticipant(
 			});
 		},
 	);
-	return vscode.Disposable.from(participant, ask, indexing);
+	return vscode.Disposable.from(participant, ask, indexing, answers);
 }
