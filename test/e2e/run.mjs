@@ -235,6 +235,12 @@ async function serveDriver(page) {
 			}
 			case 'press':
 				return void (await page.keyboard.press(request.key));
+			// A mouse drag from one point to another (a sash, as a person resizes the side bar).
+			case 'drag':
+				await page.mouse.move(request.from[0], request.from[1]);
+				await page.mouse.down();
+				await page.mouse.move(request.to[0], request.to[1], { steps: 8 });
+				return void (await page.mouse.up());
 			case 'type':
 				return void (await page.keyboard.type(request.text, { delay: 10 }));
 			// Only visible matches: the workbench keeps closed widgets in the DOM (a closed quick input stays, display: none),

@@ -181,6 +181,8 @@ export function protocolViewHtml(server: string, nonce: string, cspSource: strin
 
 	function select(seq, open) {
 		selected = seq;
+		// The details pane takes part of the list's height: open it before scrolling the row into view.
+		if (open) details.classList.add('open');
 		const index = indexOfSeq(seq);
 		if (index >= 0) {
 			if (index * ROW < list.scrollTop) list.scrollTop = index * ROW;

@@ -300,6 +300,66 @@ test(
 	{ timeoutMs: 60_000 },
 );
 
+test(
+	'in the chat panel @mcp asks before a destructive tool inside the conversation too: its Allow once button runs the tool',
+	async () => {
+		needDriver();
+		const { manager } = await api();
+		const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-chat-card-')), 'server.js');
+		fs.writeFileSync(script, destructiveServer);
+		const name = 'wiper';
+		await waitFor(() => manager.get(name) === undefined, { timeoutMs: 15_000, message: `the earlier '${name}' gone` });
+		const config = vscode.workspace.getConfiguration('mcpSwitchboard');
+		const previous = config.inspect<Record<string, unknown>>('servers')?.globalValue;
+		await config.update(
+			'servers',
+			{ ...(previous ?? {}), [name]: { command: process.execPath, args: [script] } },
+			vscode.ConfigurationTarget.Global,
+		);
+		try {
+			await waitFor(() => manager.get(name)?.tools.length === 1, {
+				timeoutMs: 20_000,
+				message: `'${name}' running with its tool`,
+			});
+			await fakeModel();
+			await vscode.commands.executeCommand('workbench.action.chat.newChat').then(undefined, () => undefined);
+			await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@mcp call:mcp__wiper__wipe' });
+			// The question in the conversation: what runs, with its arguments, and a button per answer.
+			await waitFor(
+				async () => {
+					const last = (await chatResponses()).at(-1) ?? '';
+					return /wants to run wipe/.test(last) && last.includes('"target": "Paris"') && last.includes('Allow once');
+				},
+				{ timeoutMs: 30_000, message: 'the consent card in the conversation' },
+			);
+			// The same question at the top of the window, for the keyboard.
+			await waitForQuickInput('may delete or overwrite data');
+			await screenshot('chat-consent-card');
+			await driver({
+				action: 'click',
+				selector: '.interactive-item-container.interactive-response .monaco-button:has-text("Allow once")',
+			});
+			const answered = await waitFor(
+				async () => {
+					const last = (await chatResponses()).at(-1) ?? '';
+					return last.includes('Allowed here') && last.includes('wiped') ? last : undefined;
+				},
+				{ timeoutMs: 30_000, message: 'the tool run after the button, its result in the answer' },
+			);
+			assert.match(answered, /wiped \{\\?"target\\?":\\?"Paris\\?"\}/);
+			const open = await driver({
+				action: 'evaluate',
+				script: `[...document.querySelectorAll('.quick-input-widget')].some((w) => w.style.display !== 'none' && w.offsetParent !== null)`,
+			});
+			assert.equal(open, false, 'the question at the top went away');
+		} finally {
+			await config.update('servers', previous, vscode.ConfigurationTarget.Global);
+			fs.rmSync(path.dirname(script), { recursive: true, force: true });
+		}
+	},
+	{ timeoutMs: 90_000 },
+);
+
 /** Resolves what `run` resolves, or fails when it is still waiting (for a question nobody should have asked) after `ms`. */
 async function withoutQuestion<T>(run: Promise<T>, ms = 15_000): Promise<T> {
 	let timer: ReturnType<typeof setTimeout> | undefined;

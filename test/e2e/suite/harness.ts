@@ -234,6 +234,8 @@ export async function quickInputRows(): Promise<QuickInputRow[]> {
 export type DriverRequest =
 	| { action: 'screenshot'; name: string }
 	| { action: 'press'; key: string }
+	/** A mouse drag between two points of the page (x, y in CSS pixels). */
+	| { action: 'drag'; from: [number, number]; to: [number, number] }
 	| { action: 'type'; text: string }
 	| { action: 'fill'; selector: string; text: string }
 	/** A real mouse click; `button: 'right'` opens the context menu as a person's right-click does. */

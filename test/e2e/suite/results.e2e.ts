@@ -26,13 +26,33 @@ function call(tool: string, args: Record<string, unknown>): Thenable<unknown> {
 	return vscode.commands.executeCommand('mcpSwitchboard.callTool', { server: SERVER, tool, arguments: args });
 }
 
-/** Evaluates `script` in the result view's page (the frame with the Run Again button); its value. */
+/**
+ * Evaluates `script` in the result view's page (the frame with the Run Again button, not a webview's hidden frame
+ * that is still loading); its value.
+ */
 async function inResult<T>(script: string): Promise<T | undefined> {
 	const values = (await driver({
 		action: 'frameEvaluate',
-		script: `(() => { if (!document.getElementById('runAgain')) return undefined; return (${script}); })()`,
+		script: `(() => { if (!document.getElementById('runAgain') || window.frameElement?.id === 'pending-frame') return undefined; return (${script}); })()`,
 	})) as T[];
 	return values[0];
+}
+
+/** Presses a button of the result view showing `title` (its heading), in exactly one page. */
+async function press(id: string, title: string): Promise<void> {
+	let seen = 0;
+	await waitFor(
+		async () => {
+			const values = (await driver({
+				action: 'frameEvaluate',
+				script: `(() => { const b = document.getElementById(${JSON.stringify(id)}); if (!b || window.frameElement?.id === 'pending-frame' || document.querySelector('h1')?.textContent !== ${JSON.stringify(title)}) return undefined; b.click(); return true; })()`,
+			})) as unknown[];
+			seen = values.length;
+			return seen > 0;
+		},
+		{ message: `the result page of ${title} to press ${id}` },
+	);
+	assert.equal(seen, 1, `one result page pressed ${id}`);
 }
 
 /** Evaluates `script` in the protocol view's page. */
@@ -62,7 +82,9 @@ test(
 		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 		try {
 			await call('get-tiny-image', {});
-			const view = await shown(a, 'get-tiny-image');
+			const first = await shown(a, 'get-tiny-image');
+			const view = first;
+			const firstStart = first.call.startedAt;
 			assert.equal(view.panel.title, `get-tiny-image · ${SERVER}`);
 			// The picture on the page: a decoded image, not "[image 2: image/png …] (click to open)".
 			const image = await waitFor(
@@ -81,14 +103,18 @@ test(
 			const before = a.history
 				.all()
 				.filter((e) => e.target.kind === 'tool' && e.target.name === 'get-tiny-image').length;
-			await inResult(`(document.getElementById('runAgain').click(), true)`);
+			await press('runAgain', `get-tiny-image · ${SERVER}`);
 			await waitFor(
 				() =>
 					a.history.all().filter((e) => e.target.kind === 'tool' && e.target.name === 'get-tiny-image').length > before,
 				{ message: 'Run Again to call get-tiny-image again' },
 			);
-			await shown(a, 'get-tiny-image');
-			assert.equal(a.results.view.panels.length, 1, 'the preview tab was reused');
+			await waitFor(() => a.results.view.current?.call.startedAt !== firstStart || undefined, {
+				message: 'the new result shown',
+			});
+			const again = await shown(a, 'get-tiny-image');
+			assert.equal(again, view, 'the preview tab was reused');
+			assert.equal(a.results.view.panels.length, 1);
 
 			// Another tool's result replaces it in the same (preview) tab.
 			await call('echo', { message: 'first words' });
@@ -97,7 +123,7 @@ test(
 			assert.equal(a.results.view.panels.length, 1);
 
 			// Edit Arguments: the form opens prefilled; the changed call shows in the same tab.
-			await inResult(`(document.getElementById('edit').click(), true)`);
+			await press('edit', `echo · ${SERVER}`);
 			await waitFor(
 				async () =>
 					(await driver({
@@ -111,7 +137,7 @@ test(
 			assert.equal(a.results.view.panels.length, 1);
 
 			// Keep Open: the next result opens a tab of its own.
-			await inResult(`(document.getElementById('keep').click(), true)`);
+			await press('keep', `echo · ${SERVER}`);
 			await waitFor(() => !view.preview, { message: 'the tab kept' });
 			await call('echo', { message: 'third words' });
 			await shown(a, 'echo', /Echo: third words/);
@@ -142,8 +168,18 @@ test(
 async function sideBarWidth(): Promise<number> {
 	return (await driver({
 		action: 'evaluate',
-		script: `Math.round(document.querySelector('.part.sidebar').getBoundingClientRect().width)`,
+		script: `Math.round(document.getElementById('workbench.parts.sidebar').getBoundingClientRect().width)`,
 	})) as number;
+}
+
+/** Drags the sash at the side bar's right edge, as a person resizes it, to make it `target` pixels wide. */
+async function resizeSideBar(target: number): Promise<number> {
+	const [left, right, middle] = (await driver({
+		action: 'evaluate',
+		script: `(() => { const r = document.getElementById('workbench.parts.sidebar').getBoundingClientRect(); return [r.left, r.right, r.top + r.height / 2]; })()`,
+	})) as [number, number, number];
+	await driver({ action: 'drag', from: [right, middle], to: [left + target, middle] });
+	return waitFor(async () => (await sideBarWidth()) || undefined, { message: 'the side bar laid out' });
 }
 
 /** The Servers view's pane in the side bar (beside the Call History's). */
@@ -163,9 +199,7 @@ test(
 		await vscode.commands.executeCommand('workbench.view.extension.mcpSwitchboard');
 		const original = await sideBarWidth();
 		try {
-			for (let i = 0; i < 30 && (await sideBarWidth()) > 170; i++)
-				await vscode.commands.executeCommand('workbench.action.decreaseViewWidth');
-			const width = await sideBarWidth();
+			const width = await resizeSideBar(170);
 			assert.ok(width <= 175, `the side bar at its minimum (${width} px)`);
 			const server: TreeNode = { kind: 'server', server: SERVER };
 			const echo = a.tree
@@ -192,8 +226,7 @@ test(
 				await screenshot(`narrow-tree-${node.kind}`);
 			}
 		} finally {
-			for (let i = 0; i < 30 && (await sideBarWidth()) < original - 10; i++)
-				await vscode.commands.executeCommand('workbench.action.increaseViewWidth');
+			await resizeSideBar(original);
 		}
 		// A server row's actions, as a person finds them (right-click), for the README.
 		await driver({
@@ -270,8 +303,19 @@ test(
 		await shown(a, 'echo', /Echo: typed by keys/);
 		await screenshot('keyboard-run');
 
-		// A failed call says so in words in the Call History.
+		// A tool error and a cancelled call say so in words in the Call History.
 		await a.manager.callTool(SERVER, 'no-such-tool', {}, { origin: 'palette' }).catch(() => undefined);
+		const abort = new AbortController();
+		const cancelled = a.manager
+			.callTool(
+				SERVER,
+				'trigger-long-running-operation',
+				{ duration: 30, steps: 30 },
+				{ origin: 'palette', signal: abort.signal },
+			)
+			.catch(() => undefined);
+		setTimeout(() => abort.abort(), 500);
+		await cancelled;
 		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 		await vscode.commands.executeCommand('mcpSwitchboard.history.focus');
 		await vscode.commands.executeCommand('mcpSwitchboard.servers.focus');
@@ -287,7 +331,9 @@ test(
 		assert.deepEqual(unnamed, [], 'every tree row, checkbox and button has an accessible name');
 		assert.match(snapshot, /checkbox "Offer echo to chat models"/);
 		assert.match(snapshot, /checkbox "Offer all tools of everything to chat models"/);
-		assert.match(snapshot, /treeitem "no-such-tool on everything, failed: [^"]+"/);
+		assert.match(snapshot, /treeitem "no-such-tool on everything, the tool reported an error, [^"]+"/);
+		assert.match(snapshot, /treeitem "trigger-long-running-operation on everything, cancelled, [^"]+"/);
+		assert.match(snapshot, /cancelled · everything/, 'the row says cancelled where it is seen');
 	},
 	{ timeoutMs: 90_000 },
 );
