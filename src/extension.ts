@@ -83,6 +83,8 @@ export interface SwitchboardApi {
 	enablement: ToolEnablement;
 	/** The call history (newest first), as the Call History view shows it. */
 	history: CallHistory;
+	/** Result documents and the result view (its tabs). */
+	results: ResultDocuments;
 	/** The open protocol views, by server. */
 	protocol: ProtocolViews;
 	/** The open MCP App panels. */
@@ -132,9 +134,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 
 		// The features, each registered the same way; later ones get what earlier ones return.
 		const setup = serverSetup.register(context, { manager, configuration });
-		const results = new ResultDocuments();
 		// One folder per window; other windows' old folders are cleaned after the first save, never at activation.
 		const blobs = new BlobFiles(vscode.Uri.joinPath(context.globalStorageUri, 'blobs'));
+		const results = new ResultDocuments(blobs);
 		context.subscriptions.push(results);
 		const openSettings = () =>
 			vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${context.extension.id}`);
@@ -183,6 +185,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			consent,
 			isEnabled: enablement.isEnabled,
 			hostInfo: { name: 'MCP Switchboard', version },
+			results,
+			blobs,
 		});
 
 		// The workbench for server authors: Record Session (vscode/workbench).
@@ -213,6 +217,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			pins: pinning.pins,
 			enablement,
 			history: consoleApi.history,
+			results,
 			protocol: consoleApi.protocol,
 			workbench: authoring,
 			apps: consoleApi.apps,

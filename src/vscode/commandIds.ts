@@ -57,6 +57,7 @@ export const Commands = {
 	historyCopy: 'mcpSwitchboard.history.copy',
 	historySave: 'mcpSwitchboard.history.save',
 	historyClear: 'mcpSwitchboard.history.clear',
+	historyShowProtocol: 'mcpSwitchboard.history.showProtocol',
 	runInvocationFile: 'mcpSwitchboard.runInvocationFile',
 	showProtocol: 'mcpSwitchboard.showProtocol',
 	closeApp: 'mcpSwitchboard.apps.close',

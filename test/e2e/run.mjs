@@ -235,6 +235,12 @@ async function serveDriver(page) {
 			}
 			case 'press':
 				return void (await page.keyboard.press(request.key));
+			// A mouse drag from one point to another (a sash, as a person resizes the side bar).
+			case 'drag':
+				await page.mouse.move(request.from[0], request.from[1]);
+				await page.mouse.down();
+				await page.mouse.move(request.to[0], request.to[1], { steps: 8 });
+				return void (await page.mouse.up());
 			case 'type':
 				return void (await page.keyboard.type(request.text, { delay: 10 }));
 			// Only visible matches: the workbench keeps closed widgets in the DOM (a closed quick input stays, display: none),
@@ -250,6 +256,10 @@ async function serveDriver(page) {
 				return await page.locator(request.selector).allInnerTexts();
 			case 'evaluate':
 				return await page.evaluate(request.script);
+			// What a screen reader is given: the accessibility tree of the first visible match, as Playwright's ARIA snapshot
+			// (roles, accessible names, states as YAML).
+			case 'ariaSnapshot':
+				return await visible(request.selector).first().ariaSnapshot({ timeout: PAGE_ACTION_MS });
 			// Webviews live in nested iframes: evaluate in every frame whose URL contains `frame` and return the values
 			// that are not undefined (e.g. what a webview's page shows, or a key press sent to it).
 			case 'frameEvaluate': {

@@ -7,17 +7,17 @@ function clock(start = 1000): { now: () => number; advance(ms: number): void } {
 	return { now: () => time, advance: (ms) => (time += ms) };
 }
 
-test('a response is paired with its request (the other direction), with latency and the request method', () => {
+test('a response is paired with its request (the other direction), with latency and the request method naming the tool', () => {
 	const c = clock();
 	const log = new ProtocolLog(100, 1e9, c.now);
 	const request = log.add('out', { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'echo' } });
 	log.add('in', { jsonrpc: '2.0', method: 'notifications/progress', params: {} });
 	c.advance(42);
 	const response = log.add('in', { jsonrpc: '2.0', id: 7, result: { content: [] } });
-	assert.deepEqual([request.kind, request.method, request.pair], ['request', 'tools/call', response.seq]);
+	assert.deepEqual([request.kind, request.method, request.pair], ['request', 'tools/call echo', response.seq]);
 	assert.deepEqual(
 		[response.kind, response.method, response.pair, response.latencyMs],
-		['response', 'tools/call', request.seq, 42],
+		['response', 'tools/call echo', request.seq, 42],
 	);
 	// A server request answered by us: in, then out.
 	const serverRequest = log.add('in', { jsonrpc: '2.0', id: 0, method: 'roots/list' });
@@ -65,9 +65,9 @@ test('filter by method or text, case-insensitive, and errors only', () => {
 	log.add('out', { jsonrpc: '2.0', id: 2, method: 'resources/read', params: { uri: 'x' } });
 	log.add('in', { jsonrpc: '2.0', id: 2, error: { code: -32602, message: 'unknown resource' } });
 	const methods = (seqs: number[]) => seqs.map((s) => `${log.get(s)!.kind}:${log.get(s)!.method}`);
-	assert.deepEqual(methods(log.filter('TOOLS/')), ['request:tools/call', 'response:tools/call']);
-	assert.deepEqual(methods(log.filter('hello')), ['response:tools/call']);
-	assert.deepEqual(methods(log.filter('', true)), ['error:resources/read']);
+	assert.deepEqual(methods(log.filter('TOOLS/')), ['request:tools/call Echo', 'response:tools/call Echo']);
+	assert.deepEqual(methods(log.filter('hello')), ['response:tools/call Echo']);
+	assert.deepEqual(methods(log.filter('', true)), ['error:resources/read x']);
 	assert.equal(log.filter('').length, 4);
 });
 
@@ -269,9 +269,9 @@ test('a burst of messages we send is stored together yet keeps wire order, times
 	assert.deepEqual(
 		entries.filter((e) => e.kind === 'response').map((e) => [e.pair, e.latencyMs, e.method]),
 		[
-			[1, 5, 'tools/call'],
-			[2, 5, 'tools/call'],
-			[3, 5, 'tools/call'],
+			[1, 5, 'tools/call echo'],
+			[2, 5, 'tools/call echo'],
+			[3, 5, 'tools/call echo'],
 		],
 	);
 	assert.deepEqual(

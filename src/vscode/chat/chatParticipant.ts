@@ -4,10 +4,12 @@ import { describeState, type Manager, type NamedTool } from '../../manager/manag
 import { indexServerTools, MAX_MODEL_TOOLS, selectTools, type Selection } from '../../manager/toolRanking';
 import { EXACT_COMMANDS, runExactCommand } from './chatCommands';
 import { attachedParts, modelPart } from './chatReferences';
+import { userReferences } from './hiddenContext';
 import { toAbortSignal } from '../cancellation';
 import { MAX_TOOL_ROUNDS, progressLabel, toolFailureText, toolsMarkdown } from './chatMapping';
 import { Commands } from '../commandIds';
-import { ToolConsent } from '../tools/consent';
+import { type ConsentQuestion, ToolConsent } from '../tools/consent';
+import { ChatConsentAnswers } from './consentCard';
 import { errorMessage } from '../../common/errors';
 import { cappedMessage, ChatBudget } from './chatContext';
 import { registerFullResults } from '../shared/fullResults';
@@ -37,6 +39,8 @@ export interface ChatOptions {
 	isEnabled?: (named: NamedTool) => boolean;
 	/** The Tasks list: a tool call that runs as a task is followed there. Default: none. */
 	tasks?: TaskList;
+	/** Consent also asked in the conversation, with buttons (consentCard.ts). Default: only the quick pick. */
+	answers?: ChatConsentAnswers;
 }
 
 /** The settings of tool selection (package.json `mcpSwitchboard.chat.*`). */
@@ -51,7 +55,7 @@ function selectionQuery(
 	history: vscode.ChatContext['history'],
 ): { text: string; weight: number }[] {
 	const query = [{ text: request.prompt, weight: 1 }];
-	for (const reference of request.references ?? [])
+	for (const reference of userReferences(request.references))
 		if (typeof reference.modelDescription === 'string') query.push({ text: reference.modelDescription, weight: 0.5 });
 	const earlier = history
 		.filter((turn): turn is vscode.ChatRequestTurn => turn instanceof vscode.ChatRequestTurn)
@@ -181,7 +185,8 @@ export async function handleChatRequest(
 	const bridge = toAbortSignal(token);
 	try {
 		// What the user attached (files, selections, resource documents) goes to the model as content, before the prompt.
-		const attached = (await attachedParts(manager, request.references ?? [], bridge.signal)).map(modelPart);
+		// Not what VS Code added for its own agent (instruction files, its customizations index: hiddenContext.ts).
+		const attached = (await attachedParts(manager, userReferences(request.references), bridge.signal)).map(modelPart);
 		const prompt = seed ?? [vscode.LanguageModelChatMessage.User([new vscode.LanguageModelTextPart(request.prompt)])];
 		if (attached.length > 0 && seed) prompt.unshift(vscode.LanguageModelChatMessage.User(attached));
 		else if (attached.length > 0)
@@ -226,7 +231,18 @@ export async function handleChatRequest(
 			const results: vscode.LanguageModelToolResultPart[] = [];
 			for (const call of calls)
 				results.push(
-					await runTool(manager, budget, consent, isEnabled, call, stream, bridge.signal, metadata, options.tasks),
+					await runTool(
+						manager,
+						budget,
+						consent,
+						isEnabled,
+						call,
+						stream,
+						bridge.signal,
+						metadata,
+						options.tasks,
+						options.answers,
+					),
 				);
 			if (token.isCancellationRequested) return finish();
 			messages.push(vscode.LanguageModelChatMessage.User(results));
@@ -258,6 +274,7 @@ async function runTool(
 	signal: AbortSignal,
 	metadata: ChatMetadata,
 	tasks?: TaskList,
+	answers?: ChatConsentAnswers,
 ): Promise<vscode.LanguageModelToolResultPart> {
 	const answer = (text: string) =>
 		new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(text)]);
@@ -269,7 +286,9 @@ async function runTool(
 		return answer(`Tool error: there is no tool ${call.name} (its MCP server may have stopped or changed its tools).`);
 	const { server, tool } = named;
 	const args = isRecord(call.input) ? call.input : {};
-	if (!(await consent.confirm(server, tool, args, 'chat'))) {
+	const alsoAsk =
+		answers && ((question: ConsentQuestion, withdrawn: AbortSignal) => answers.ask(stream, question, withdrawn));
+	if (!(await consent.confirm(server, tool, args, 'chat', { alsoAsk }))) {
 		metadata.toolCalls.push({ server, tool: tool.name, ok: false });
 		stream.markdown(`\n\n_Not run: ${server} › ${tool.name} (declined)._\n\n`);
 		return answer(`Tool error: the user declined to run ${tool.name}. Do not retry it unless the user asks.`);
@@ -320,8 +339,10 @@ export function registerChatParticipant(
 	options: ChatOptions = {},
 ): vscode.Disposable {
 	if (typeof vscode.chat?.createChatParticipant !== 'function') return new vscode.Disposable(() => undefined);
+	// Consent for the model's calls is also asked in the conversation, next to the message (consentCard.ts).
+	const answers = new ChatConsentAnswers();
 	const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT_ID, (request, chatContext, stream, token) =>
-		handleChatRequest(manager, request, chatContext, stream, token, options),
+		handleChatRequest(manager, request, chatContext, stream, token, { answers, ...options }),
 	);
 	participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'mcp.svg');
 	participant.followupProvider = {
@@ -350,5 +371,5 @@ export function registerChatParticipant(
 			});
 		},
 	);
-	return vscode.Disposable.from(participant, ask, indexing, registerFullResults(Commands.openFullResult));
+	return vscode.Disposable.from(participant, ask, indexing, answers, registerFullResults(Commands.openFullResult));
 }

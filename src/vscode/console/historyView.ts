@@ -23,6 +23,13 @@ function outcomeText(entry: HistoryEntry): string {
 	return outcome.isError ? 'the tool reported an error' : 'ok';
 }
 
+/** The outcome as one word in the row's description, or nothing for a call that went well. */
+function outcomeWord(entry: HistoryEntry): string | undefined {
+	const outcome = entry.outcome;
+	if (outcome.kind === 'error') return outcome.cancelled ? 'cancelled' : 'failed';
+	return outcome.isError ? 'tool error' : undefined;
+}
+
 function icon(entry: HistoryEntry): vscode.ThemeIcon {
 	const outcome = entry.outcome;
 	if (outcome.kind === 'error')
@@ -119,6 +126,11 @@ export class HistoryView
 		);
 	}
 
+	/** Every row is a root (TreeView.reveal needs this, for Show in Call History from the protocol view). */
+	getParent(): undefined {
+		return undefined;
+	}
+
 	getChildren(element?: HistoryEntry): HistoryEntry[] {
 		return element ? [] : [...this.history.all()];
 	}
@@ -127,9 +139,14 @@ export class HistoryView
 		const item = new vscode.TreeItem(targetLabel(entry.target), vscode.TreeItemCollapsibleState.None);
 		item.id = entry.id;
 		const time = new Date(entry.startedAt).toLocaleTimeString();
-		item.description = `${entry.target.server} · ${duration(entry.durationMs)} · ${time}`;
+		// Failed and cancelled in words, not by the icon alone (a screen reader and a colour-blind eye read the words).
+		const word = outcomeWord(entry);
+		item.description = `${word ? `${word} · ` : ''}${entry.target.server} · ${duration(entry.durationMs)} · ${time}`;
 		// A folded row (an app's polls): how many calls, so it does not read as one call.
 		if (entry.repeats) item.description = `${entry.repeats.count}× from the app · ${item.description}`;
+		item.accessibilityInformation = {
+			label: `${targetLabel(entry.target)} on ${entry.target.server}, ${outcomeText(entry)}, ${time}, ${duration(entry.durationMs)}${entry.repeats ? `, ${entry.repeats.count} calls from the app` : ''}`,
+		};
 		item.iconPath = icon(entry);
 		item.contextValue = `mcpHistory.${entry.target.kind}`;
 		const tooltip = new vscode.MarkdownString();
@@ -165,6 +182,7 @@ export class HistoryView
 export function registerHistoryCommands(
 	history: CallHistory,
 	onOpen?: (entry: HistoryEntry) => void,
+	showCall?: (entry: HistoryEntry) => Promise<unknown> | undefined,
 ): vscode.Disposable {
 	const needEntry = (entry: HistoryEntry | undefined): entry is HistoryEntry => {
 		if (entry && history.get(entry.id)) return true;
@@ -172,6 +190,13 @@ export function registerHistoryCommands(
 		return false;
 	};
 	const open = async (entry: HistoryEntry) => {
+		// A tool call's result opens in the result view, as it looked when the call ran; the rest as JSON.
+		const shown = showCall?.(entry);
+		if (shown) {
+			const view = await shown;
+			onOpen?.(entry);
+			return view;
+		}
 		const document = await vscode.workspace.openTextDocument(resultUri(entry));
 		await vscode.languages.setTextDocumentLanguage(document, 'json');
 		const editor = await vscode.window.showTextDocument(document, { preview: true });

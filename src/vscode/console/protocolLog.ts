@@ -145,6 +145,17 @@ class LoggedMessage implements ProtocolEntry {
 	}
 }
 
+/**
+ * A request's row label: the method, and for a call a person would look for, what it calls (`tools/call echo`,
+ * `prompts/get greet`, `resources/read file:///a.txt`). Its answer shows the same label (paired).
+ */
+export function callLabel(method: string, params: unknown): string {
+	if (method !== 'tools/call' && method !== 'prompts/get' && method !== 'resources/read') return method;
+	if (typeof params !== 'object' || params === null) return method;
+	const what = method === 'resources/read' ? (params as { uri?: unknown }).uri : (params as { name?: unknown }).name;
+	return typeof what === 'string' && what.length <= 200 ? `${method} ${what}` : method;
+}
+
 export class ProtocolLog {
 	private readonly ring: MessageRing;
 	/** Every seq up to this one has been reported (onDidAdd). */
@@ -207,7 +218,7 @@ export class ProtocolLog {
 			id = envelope.id;
 			const hasId = typeof id === 'string' || typeof id === 'number';
 			if (typeof envelope.method === 'string') {
-				method = envelope.method;
+				method = hasId ? callLabel(envelope.method, envelope.params) : envelope.method;
 				kind = hasId ? KindCode.Request : KindCode.Notification;
 			} else if (hasId && 'error' in envelope) {
 				kind = KindCode.Error;

@@ -1,8 +1,10 @@
 /**
- * The protocol view: a webview per server listing every JSON-RPC message while it is open — direction, time,
- * method, id, size, each response paired with its request and latency — with a filter (method or text, errors
- * only), a details pane with the pretty JSON and Copy, and keyboard navigation. Messages come from the Manager's
- * tap (nothing is tapped while no view is open) into a bounded ProtocolLog; the text is redacted as the log's trace.
+ * The protocol view: a webview per server listing every JSON-RPC message — direction, time, method (with the tool,
+ * prompt or resource a call names), id, size, each response paired with its request and latency — with a filter
+ * (method or text, errors only), a details pane with the pretty JSON, Copy and Show in Call History, and keyboard
+ * navigation. Messages come from the Manager's tap into a bounded ProtocolLog per server, recorded from activation
+ * whether a view is open or not (ProtocolRecorder), so opening the view shows what happened before; the text is
+ * redacted as the log's trace.
  * The log processes what it recorded in batches (every 100 ms, see ProtocolLog); each batch tells the webview which
  * seqs are kept, and the webview asks for the rows it shows (a few dozen, whatever the traffic: a busy server's
  * thousands of rows a batch are never built or sent unless someone scrolls to them) and for a message's JSON,
@@ -32,6 +34,9 @@ function capacity(): number {
 	return typeof value === 'number' && value >= 100 ? value : DEFAULT_CAPACITY;
 }
 
+/** How far apart a history entry's start and its request's time may be and still be the same call. */
+const MAX_LINK_DISTANCE_MS = 2000;
+
 /** The most rows the webview may ask for at once (it shows a few dozen). */
 const MAX_ROWS_ASKED = 1000;
 
@@ -40,32 +45,93 @@ type FromWebview =
 	| { type: 'rows'; seqs: number[] }
 	| { type: 'filter'; query: string; errorsOnly: boolean; token: number; after?: number }
 	| { type: 'details'; seq: number }
-	| { type: 'copy'; seq: number };
+	| { type: 'copy'; seq: number }
+	| { type: 'history'; seq: number };
+
+/** What links the protocol view and the Call History (console/index.ts): a call's rows and its history entry. */
+export interface CallLinks {
+	/** Reveals the history entry of the call `label` (`tools/call echo`) sent at `time`; false when there is none. */
+	revealInHistory(server: string, label: string, time: number): Promise<boolean>;
+}
+
+/**
+ * Records each configured server's messages from activation into a bounded log (the view's capacity setting), open
+ * view or not. Closing a view keeps its server's log; removing a server drops it.
+ */
+export class ProtocolRecorder implements vscode.Disposable {
+	private readonly logs = new Map<string, { log: ProtocolLog; tap: vscode.Disposable }>();
+	private readonly disposables: vscode.Disposable[];
+
+	constructor(private readonly manager: Manager) {
+		this.sync();
+		this.disposables = [
+			manager.onDidChangeServers(() => this.sync()),
+			vscode.workspace.onDidChangeConfiguration((e) => {
+				if (e.affectsConfiguration('mcpSwitchboard.protocolView.maxMessages'))
+					for (const { log } of this.logs.values()) log.setCapacity(capacity());
+			}),
+		];
+	}
+
+	/** The log of `server` (made now when the server was added a moment ago). */
+	log(server: string): ProtocolLog {
+		let kept = this.logs.get(server);
+		if (!kept) {
+			const log = new ProtocolLog(capacity());
+			kept = {
+				log,
+				tap: this.manager.watchMessages(server, (direction, message, text, bytes, start, end) =>
+					log.record(direction, message, text, bytes, start, end),
+				),
+			};
+			this.logs.set(server, kept);
+		}
+		return kept.log;
+	}
+
+	private sync(): void {
+		const names = new Set(this.manager.servers().map((view) => view.name));
+		for (const name of names) this.log(name);
+		for (const [name, kept] of this.logs) {
+			if (names.has(name)) continue;
+			kept.tap.dispose();
+			kept.log.dispose();
+			this.logs.delete(name);
+		}
+	}
+
+	dispose(): void {
+		for (const disposable of this.disposables) disposable.dispose();
+		for (const { log, tap } of this.logs.values()) {
+			tap.dispose();
+			log.dispose();
+		}
+		this.logs.clear();
+	}
+}
 
 /** One open protocol view. */
 export class ProtocolPanel implements vscode.Disposable {
-	readonly log = new ProtocolLog(capacity());
 	private readonly disposables: vscode.Disposable[] = [];
 	private disposed = false;
+	private ready = false;
+	/** A row to select once the page is ready (Show in Protocol View from the Call History). */
+	private pendingSelect: number | undefined;
 
+	/** `log` is the server's recorded log (ProtocolRecorder), kept when this view closes. */
 	constructor(
 		readonly server: string,
 		readonly panel: vscode.WebviewPanel,
-		manager: Manager,
+		readonly log: ProtocolLog,
 		onDispose: () => void,
+		private readonly links?: CallLinks,
 	) {
 		const nonce = randomBytes(16).toString('base64');
 		panel.webview.options = { enableScripts: true, localResourceRoots: [] };
 		panel.webview.html = protocolViewHtml(server, nonce, panel.webview.cspSource);
 		this.disposables.push(
-			manager.watchMessages(server, (direction, message, text, bytes, start, end) =>
-				this.log.record(direction, message, text, bytes, start, end),
-			),
 			this.log.onDidAdd(() => this.post()),
 			panel.webview.onDidReceiveMessage((message: FromWebview) => void this.receive(message)),
-			vscode.workspace.onDidChangeConfiguration((e) => {
-				if (e.affectsConfiguration('mcpSwitchboard.protocolView.maxMessages')) this.log.setCapacity(capacity());
-			}),
 			panel.onDidDispose(() => {
 				this.dispose();
 				onDispose();
@@ -86,8 +152,23 @@ export class ProtocolPanel implements vscode.Disposable {
 				{
 					const { first, end } = this.log.range();
 					await this.panel.webview.postMessage({ type: 'reset', first, end });
+					this.ready = true;
+					if (this.pendingSelect !== undefined) this.select(this.pendingSelect);
 				}
 				return;
+			case 'history': {
+				// The call's request (the answer's pair) names what was called and when it was sent.
+				const entry = this.log.get(Number(message.seq));
+				const request = entry?.kind === 'request' ? entry : entry?.pair ? this.log.get(entry.pair) : undefined;
+				const found =
+					request?.method !== undefined &&
+					(await this.links?.revealInHistory(this.server, request.method, request.time));
+				if (!found)
+					void vscode.window.showInformationMessage(
+						`This call of ${this.server} is not in the Call History (only calls from the palette, the Servers view, @mcp, VS Code's agent, saved files and apps are).`,
+					);
+				return;
+			}
 			case 'rows': {
 				const seqs = Array.isArray(message.seqs)
 					? message.seqs.filter((seq): seq is number => typeof seq === 'number').slice(0, MAX_ROWS_ASKED)
@@ -128,11 +209,22 @@ export class ProtocolPanel implements vscode.Disposable {
 		}
 	}
 
+	/** Selects and opens the row `seq` (once the page is ready). */
+	select(seq: number): void {
+		if (!this.ready) {
+			this.pendingSelect = seq;
+			return;
+		}
+		this.pendingSelect = undefined;
+		this.log.range(); // processes what was recorded, so the page knows the row
+		void this.panel.webview.postMessage({ type: 'batch', ...this.log.range() });
+		void this.panel.webview.postMessage({ type: 'select', seq });
+	}
+
 	dispose(): void {
 		if (this.disposed) return;
 		this.disposed = true;
 		for (const disposable of this.disposables) disposable.dispose();
-		this.log.dispose();
 	}
 }
 
@@ -143,18 +235,41 @@ export class ProtocolViews implements vscode.Disposable {
 	/** Servers that connected in this window (a view of one that never did would be empty: it says so instead). */
 	private readonly connected = new Set<string>();
 	private readonly stateWatch: vscode.Disposable;
+	/** Every server's messages since activation (what a view shows when it opens). */
+	readonly recorder: ProtocolRecorder;
+	/** Set by the console once the Call History exists. */
+	links: CallLinks | undefined;
 
 	/** `recent()` names the server a person looked at last (its log), offered first when the command asks. */
 	constructor(
 		private readonly manager: Manager,
 		private readonly recent: () => string | undefined = () => undefined,
 	) {
+		this.recorder = new ProtocolRecorder(manager);
 		this.command = vscode.commands.registerCommand(Commands.showProtocol, (target?: unknown) => this.show(target));
 		const watch = manager.onDidChangeState(({ server, state }) => {
 			if (state.kind === 'running') this.connected.add(server);
 		});
 		for (const view of manager.servers()) if (view.state.kind === 'running') this.connected.add(view.name);
 		this.stateWatch = new vscode.Disposable(() => watch.dispose());
+	}
+
+	/**
+	 * Opens the view of `server` on the request of the call `label` sent closest to `time` (from the Call History);
+	 * resolves with false when the log no longer keeps it.
+	 */
+	async showCall(server: string, label: string, time: number): Promise<boolean> {
+		const log = this.recorder.log(server);
+		let best: { seq: number; distance: number } | undefined;
+		for (const entry of log.entries()) {
+			if (entry.kind !== 'request' || entry.direction !== 'out' || entry.method !== label) continue;
+			const distance = Math.abs(entry.time - time);
+			if (!best || distance < best.distance) best = { seq: entry.seq, distance };
+		}
+		const view = await this.show(server);
+		if (!view || !best || best.distance > MAX_LINK_DISTANCE_MS) return false;
+		view.select(best.seq);
+		return true;
 	}
 
 	/** The open view of `server`, if any (for tests). */
@@ -210,7 +325,7 @@ export class ProtocolViews implements vscode.Disposable {
 		const name = server;
 		void vscode.window
 			.showInformationMessage(
-				`MCP server '${name}' has not connected in this window (${stateLabel(state)}), so it has no protocol messages to show. Start it with the protocol view open to watch it connect.`,
+				`MCP server '${name}' has not connected in this window (${stateLabel(state)}), so it has no protocol messages to show. Start it to see its messages here.`,
 				'Start and Watch',
 				'Show Output',
 			)
@@ -235,7 +350,13 @@ export class ProtocolViews implements vscode.Disposable {
 			vscode.ViewColumn.Active,
 			{ retainContextWhenHidden: true },
 		);
-		const view = new ProtocolPanel(server, panel, this.manager, () => this.panels.delete(server));
+		const view = new ProtocolPanel(
+			server,
+			panel,
+			this.recorder.log(server),
+			() => this.panels.delete(server),
+			this.links,
+		);
 		this.panels.set(server, view);
 		return view;
 	}
@@ -243,6 +364,7 @@ export class ProtocolViews implements vscode.Disposable {
 	dispose(): void {
 		this.command.dispose();
 		this.stateWatch.dispose();
+		this.recorder.dispose();
 		for (const panel of this.panels.values()) panel.panel.dispose();
 		this.panels.clear();
 	}

@@ -4,7 +4,8 @@
  * asked of the extension, so 100,000 messages scroll as 100 do; while a filter is set, each new batch is filtered
  * alone and appended), a filter box,
  * "Errors only", "Follow", and a details pane. Keyboard: ↑/↓ (Page Up/Down, Home/End) move, Enter opens the
- * details, C copies, / focuses the filter, Escape closes the details.
+ * details, C copies, H shows the call in the Call History, / focuses the filter and ↓ from it returns to the list,
+ * Escape closes the details. The selected row is announced (the list's active descendant and a status line).
  * Server text is only ever set as textContent, never as HTML.
  */
 export function protocolViewHtml(server: string, nonce: string, cspSource: string): string {
@@ -42,6 +43,7 @@ export function protocolViewHtml(server: string, nonce: string, cspSource: strin
 	button:hover { background: var(--vscode-button-secondaryHoverBackground); }
 	#empty { padding: 16px; color: var(--vscode-descriptionForeground); }
 	.grow { flex: 1; }
+	.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 </style>
 </head>
 <body>
@@ -49,12 +51,13 @@ export function protocolViewHtml(server: string, nonce: string, cspSource: strin
 	<input id="filter" type="search" placeholder="Filter by method or text (/)" aria-label="Filter messages">
 	<label><input id="errors" type="checkbox"> Errors only</label>
 	<label><input id="follow" type="checkbox" checked> Follow</label>
-	<span id="count" aria-live="polite"></span>
+	<span id="count"></span>
 </header>
+<div id="announce" class="sr-only" role="status" aria-live="polite"></div>
 <div id="empty">No messages yet. Messages to and from ${title} appear here while this view is open; call a tool or read a resource.</div>
 <div id="list" tabindex="0" role="listbox" aria-label="JSON-RPC messages"><div id="spacer"></div></div>
 <section id="details" aria-label="Message">
-	<header><strong id="detailsTitle"></strong><span class="grow"></span><button id="copy" title="Copy the message as JSON (C)">Copy</button><button id="close" title="Close (Escape)">Close</button></header>
+	<header><strong id="detailsTitle"></strong><span class="grow"></span><button id="history" title="Show this call in the Call History (H)" hidden>Show in Call History</button><button id="copy" title="Copy the message as JSON (C)">Copy</button><button id="close" title="Close (Escape)">Close</button></header>
 	<pre id="json"></pre>
 </section>
 <script nonce="${nonce}">
@@ -81,6 +84,11 @@ export function protocolViewHtml(server: string, nonce: string, cspSource: strin
 	const details = document.getElementById('details');
 	const json = document.getElementById('json');
 	const detailsTitle = document.getElementById('detailsTitle');
+	const announce = document.getElementById('announce');
+	const historyButton = document.getElementById('history');
+	// Calls the Call History lists: their request and answer rows link to its entry.
+	const linked = (seq) => { const r = rows.get(seq); const request = r && (r.kind === 'request' ? r : r.pair !== undefined ? rows.get(r.pair) : undefined); return Boolean(request && LINKED.includes((request.method ?? '').split(' ')[0])); };
+	const LINKED = ['tools/call', 'prompts/get', 'resources/read'];
 
 	const time = (ms) => { const d = new Date(ms); return d.toLocaleTimeString(undefined, { hour12: false }) + '.' + String(d.getMilliseconds()).padStart(3, '0'); };
 	const size = (n) => n < 1024 ? n + ' B' : n < 1048576 ? (n / 1024).toFixed(1) + ' KB' : (n / 1048576).toFixed(1) + ' MB';
@@ -114,6 +122,7 @@ export function protocolViewHtml(server: string, nonce: string, cspSource: strin
 			const el = document.createElement('div');
 			el.style.top = (i * ROW) + 'px';
 			el.dataset.seq = seq;
+			el.id = 'row-' + seq;
 			el.setAttribute('role', 'option');
 			el.setAttribute('aria-selected', String(seq === selected));
 			if (!r) {
@@ -126,9 +135,13 @@ export function protocolViewHtml(server: string, nonce: string, cspSource: strin
 			el.className = 'row ' + r.kind + (r.seq === selected ? ' selected' : '');
 			el.append(cell(time(r.time), 'time'), cell(r.direction === 'out' ? '→' : '←', 'dir ' + r.direction), cell(r.kind, 'kind'), cell(label(r), 'method'), cell(r.id === undefined ? '' : '#' + r.id, 'num id'), cell(size(r.size), 'num size'), cell(latency(r), 'num latency'));
 			el.title = (r.direction === 'out' ? 'Sent' : 'Received') + ' ' + r.kind + (r.method ? ' ' + r.method : '') + (r.pair !== undefined ? (r.kind === 'request' ? ' (answered)' : ' (answers a request)') : '');
+			el.setAttribute('aria-label', titleOf(seq) + ', ' + time(r.time));
 			fragment.append(el);
 		}
 		spacer.replaceChildren(fragment);
+		// The selected row is the list's active descendant, so a screen reader reads it as it moves.
+		if (selected !== undefined && document.getElementById('row-' + selected)) list.setAttribute('aria-activedescendant', 'row-' + selected);
+		else list.removeAttribute('aria-activedescendant');
 		count.textContent = (filtering ? shown.length + ' of ' : '') + (end - first) + ' messages';
 		if (missing.length > 0) ask(missing);
 	}
@@ -168,13 +181,25 @@ export function protocolViewHtml(server: string, nonce: string, cspSource: strin
 
 	function select(seq, open) {
 		selected = seq;
+		// The details pane takes part of the list's height: open it before scrolling the row into view.
+		if (open) details.classList.add('open');
 		const index = indexOfSeq(seq);
 		if (index >= 0) {
 			if (index * ROW < list.scrollTop) list.scrollTop = index * ROW;
 			else if ((index + 1) * ROW > list.scrollTop + list.clientHeight) list.scrollTop = (index + 1) * ROW - list.clientHeight;
 		}
 		render();
+		describeSelected();
 		if (open || details.classList.contains('open')) openDetails(seq);
+	}
+
+	/** Says what the selected row is (read by a screen reader), again once its row has come from the extension. */
+	function describeSelected() {
+		if (selected === undefined) return;
+		const r = rows.get(selected);
+		announce.textContent = titleOf(selected) + (r ? ', ' + time(r.time) : '') + ', ' + (indexOfSeq(selected) + 1) + ' of ' + shownCount();
+		detailsTitle.textContent = titleOf(selected);
+		historyButton.hidden = !linked(selected);
 	}
 
 	function titleOf(seq) {
@@ -186,6 +211,7 @@ export function protocolViewHtml(server: string, nonce: string, cspSource: strin
 	function openDetails(seq) {
 		details.classList.add('open');
 		detailsTitle.textContent = titleOf(seq);
+		historyButton.hidden = !linked(seq);
 		json.textContent = '…';
 		vscode.postMessage({ type: 'details', seq });
 	}
@@ -212,7 +238,7 @@ export function protocolViewHtml(server: string, nonce: string, cspSource: strin
 			// A row asked for that did not come is no longer kept.
 			for (const seq of asking ?? []) if (!rows.has(seq)) rows.set(seq, { seq, time: 0, direction: 'in', kind: 'invalid', method: '(no longer kept)', size: 0, gone: true });
 			asking = undefined;
-			if (details.classList.contains('open') && selected !== undefined) detailsTitle.textContent = titleOf(selected);
+			if (selected !== undefined && rows.has(selected)) describeSelected();
 			render();
 		}
 		else if (message.type === 'filtered' && message.token === token) {
@@ -221,6 +247,11 @@ export function protocolViewHtml(server: string, nonce: string, cspSource: strin
 			if (message.after !== undefined) show(); else render();
 		}
 		else if (message.type === 'details') { if (message.seq === selected) json.textContent = message.text; }
+		// From the Call History: select the row of a call (and open it).
+		else if (message.type === 'select' && typeof message.seq === 'number') {
+			if (filter.value || errors.checked) { filter.value = ''; errors.checked = false; applyFilter(); }
+			follow.checked = false; select(message.seq, true); list.focus();
+		}
 	});
 
 	list.addEventListener('scroll', () => render());
@@ -238,7 +269,20 @@ export function protocolViewHtml(server: string, nonce: string, cspSource: strin
 		else if ((event.key === 'c' || event.key === 'C') && selected !== undefined) { vscode.postMessage({ type: 'copy', seq: selected }); event.preventDefault(); }
 		else if (event.key === 'Escape') { details.classList.remove('open'); event.preventDefault(); }
 		else if (event.key === '/') { filter.focus(); event.preventDefault(); }
+		else if ((event.key === 'h' || event.key === 'H') && selected !== undefined && linked(selected)) { vscode.postMessage({ type: 'history', seq: selected }); event.preventDefault(); }
 	});
+	// ↓ from the filter (or its checkboxes) goes to the list, on the selected row or the first.
+	const toList = (event) => {
+		if (event.key !== 'ArrowDown') return;
+		event.preventDefault();
+		list.focus();
+		const n = shownCount();
+		if (n > 0) select(selected !== undefined && indexOfSeq(selected) >= 0 ? selected : shownAt(0), false);
+	};
+	filter.addEventListener('keydown', toList);
+	errors.addEventListener('keydown', toList);
+	follow.addEventListener('keydown', toList);
+	historyButton.addEventListener('click', () => { if (selected !== undefined) vscode.postMessage({ type: 'history', seq: selected }); });
 	let debounce;
 	filter.addEventListener('input', () => { clearTimeout(debounce); debounce = setTimeout(applyFilter, 150); });
 	errors.addEventListener('change', applyFilter);

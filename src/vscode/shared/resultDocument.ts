@@ -4,6 +4,7 @@ import { base64Size } from '../../common/text';
 import { type BlobFiles } from './blobFiles';
 import { languageForMime, resourceUri } from './resourceUris';
 import { errorMessage } from '../../common/errors';
+import { ResultView, type ResultPanel, type ShownCall } from './resultView';
 
 /** The scheme of read-only result documents (tool results and prompt messages). */
 export const RESULT_SCHEME = 'switchboard-result';
@@ -178,9 +179,13 @@ export class ResultDocuments
 	readonly onDidChange = this.changed.event;
 	private readonly registrations: vscode.Disposable[];
 	private counter = 0;
+	/** The result tabs of tool calls (a webview per call, one preview tab reused). */
+	readonly view: ResultView;
 
-	constructor() {
+	constructor(blobs: BlobFiles) {
+		this.view = new ResultView(blobs);
 		this.registrations = [
+			this.view,
 			vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, this),
 			vscode.languages.registerDocumentLinkProvider({ scheme: RESULT_SCHEME }, this),
 		];
@@ -217,6 +222,31 @@ export class ResultDocuments
 
 	/** Stores a rendered result under a new `switchboard-result:` URI named after `title` and opens it in the active editor group. */
 	async show(server: string, title: string, rendered: Rendered): Promise<vscode.TextEditor> {
+		const document = await vscode.workspace.openTextDocument(this.store(server, title, rendered));
+		if (document.languageId !== 'markdown') {
+			await vscode.languages.setTextDocumentLanguage(document, 'markdown');
+		}
+		return vscode.window.showTextDocument(document, { preview: false });
+	}
+
+	/**
+	 * Shows a tool call's result in the result view (the preview tab, reused by the next result), with its Markdown
+	 * kept as a `switchboard-result:` document for Open as Markdown. Resolves with the tab and the document's URI.
+	 */
+	async showCall(call: ShownCall, blobs: BlobFiles): Promise<{ panel: ResultPanel; document: vscode.Uri }> {
+		const rendered = await renderToolResult(
+			call.server,
+			call.tool,
+			call.arguments,
+			call.result as CallToolResult,
+			blobs,
+		);
+		const document = this.store(call.server, call.tool, rendered);
+		return { panel: this.view.show(call, document), document };
+	}
+
+	/** Keeps `rendered` under a new `switchboard-result:` URI named after `title` (the last MAX_RESULTS are kept). */
+	private store(server: string, title: string, rendered: Rendered): vscode.Uri {
 		const safe = title.replace(/[\\/:*?"<>|#%]+/g, '-');
 		const uri = vscode.Uri.from({
 			scheme: RESULT_SCHEME,
@@ -227,11 +257,7 @@ export class ResultDocuments
 			const oldest = this.contents.keys().next().value as string;
 			this.contents.delete(oldest);
 		}
-		const document = await vscode.workspace.openTextDocument(uri);
-		if (document.languageId !== 'markdown') {
-			await vscode.languages.setTextDocumentLanguage(document, 'markdown');
-		}
-		return vscode.window.showTextDocument(document, { preview: false });
+		return uri;
 	}
 
 	dispose(): void {

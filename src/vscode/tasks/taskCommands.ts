@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { Commands } from '../commandIds';
 import type { BlobFiles } from '../shared/blobFiles';
-import { renderToolResult, type ResultDocuments } from '../shared/resultDocument';
+import type { ResultDocuments } from '../shared/resultDocument';
 import { isFinished, type TaskList } from './taskList';
 import { taskDescription } from './taskText';
 import { errorMessage } from '../../common/errors';
@@ -44,9 +44,11 @@ export async function openTaskResult(deps: TaskCommandDeps, target: TaskTarget):
 			{ location: vscode.ProgressLocation.Window, title: `MCP: fetching the result of ${entry.tool}` },
 			() => deps.tasks.result(entry.server, entry.taskId),
 		);
-		const rendered = await renderToolResult(entry.server, entry.tool, entry.arguments, result, deps.blobs);
-		const editor = await deps.results.show(entry.server, `${entry.tool} (task)`, rendered);
-		return editor.document.uri;
+		const shown = await deps.results.showCall(
+			{ server: entry.server, tool: entry.tool, arguments: entry.arguments, result, origin: 'a task' },
+			deps.blobs,
+		);
+		return shown.document;
 	} catch (error) {
 		deps.showError(entry.server, `the result of task ${entry.tool} is not available: ${errorMessage(error)}`);
 		return undefined;

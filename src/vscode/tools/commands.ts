@@ -7,7 +7,7 @@ import { toAbortSignal } from '../cancellation';
 import { Commands } from '../commandIds';
 import { commandError, nothingConfigured, type CommandBase, type Target } from '../commandTarget';
 import type { BlobFiles } from '../shared/blobFiles';
-import { renderToolResult, type ResultDocuments } from '../shared/resultDocument';
+import type { ResultDocuments } from '../shared/resultDocument';
 import { formFromSchema } from './toolArgs';
 import { askToolArguments } from './toolForm';
 import { chooseTaskMode } from '../tasks/taskCommands';
@@ -248,6 +248,7 @@ export class ToolCommands implements vscode.Disposable {
 		this.lastCall = { server, tool: tool.name, arguments: args, via };
 		const origin: InvocationOrigin =
 			via.path === 'file' ? 'file' : via.path === 'history' && !via.typedHere ? 'history' : 'palette';
+		const startedAt = Date.now();
 		const own = new vscode.CancellationTokenSource();
 		const call: ActiveCall = { server, tool: tool.name, progress: outcome.progress, cancel: () => own.cancel() };
 		this.active.add(call);
@@ -331,9 +332,20 @@ export class ToolCommands implements vscode.Disposable {
 			return outcome;
 		}
 		try {
-			const markdown = await renderToolResult(server, tool.name, args, outcome.result, this.deps.blobs);
-			const editor = await this.deps.results.show(server, tool.name, markdown);
-			outcome.document = editor.document.uri;
+			// One result view per call, in the preview tab the next result reuses (shared/resultView.ts).
+			const shown = await this.deps.results.showCall(
+				{
+					server,
+					tool: tool.name,
+					arguments: args,
+					result: outcome.result,
+					origin,
+					startedAt,
+					durationMs: Date.now() - startedAt,
+				},
+				this.deps.blobs,
+			);
+			outcome.document = shown.document;
 		} catch (error) {
 			this.error(server, `could not show the result of ${tool.name}: ${errorMessage(error)}`);
 		}

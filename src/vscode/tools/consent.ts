@@ -45,6 +45,21 @@ export interface ConsentContext {
 	suspicion?: string;
 	/** The tool's definition changed since it was approved and was not reviewed yet (manager/pinning). */
 	definitionChanged?: boolean;
+	/**
+	 * Also asks somewhere else while the quick pick is open (`@mcp`: buttons in the conversation, next to the message
+	 * that caused the call); the first answer wins and the other question is withdrawn (`signal` aborts). Resolves
+	 * undefined when withdrawn.
+	 */
+	alsoAsk?: (question: ConsentQuestion, signal: AbortSignal) => Promise<ConsentChoice | undefined>;
+}
+
+/** A consent question as words and choices, for asking it elsewhere than the quick pick. */
+export interface ConsentQuestion {
+	server: string;
+	tool: string;
+	title: string;
+	arguments: Record<string, unknown>;
+	choices: { label: string; choice: ConsentChoice }[];
 }
 
 /** The arguments as one line for the quick pick (long values are cut). */
@@ -142,7 +157,16 @@ export class ToolConsent {
 		if (verdict.remember && (this.session.has(key) || this.always().includes(key))) return true;
 		const peers = this.lookup?.(server)?.tools.map((named) => named.tool) ?? [];
 		const suspicion = context.suspicion ?? suspicionText(suspicionsOf(tool, peers));
-		const choice = await this.ask(server, tool, args, path, verdict.reason, verdict.remember, suspicion);
+		const choice = await this.ask(
+			server,
+			tool,
+			args,
+			path,
+			verdict.reason,
+			verdict.remember,
+			suspicion,
+			context.alsoAsk,
+		);
 		if (verdict.remember && choice === 'session') this.session.add(key);
 		if (verdict.remember && choice === 'always')
 			await this.workspaceState.update(ALWAYS_KEY, [...new Set([...this.always(), key])]);
@@ -191,6 +215,7 @@ export class ToolConsent {
 		reason: string,
 		remember: boolean,
 		suspicion: string | undefined,
+		alsoAsk?: ConsentContext['alsoAsk'],
 	): Promise<ConsentChoice> {
 		const destructive = isDestructive(tool);
 		const warning = destructive ? `'${server}' says ${tool.name} may delete or overwrite data` : undefined;
@@ -224,12 +249,34 @@ export class ToolConsent {
 				: path === 'palette' || path === 'tree'
 					? (warning ?? `Run ${tool.name} of '${server}'? (${reason})`)
 					: `${who} wants to run ${server} › ${tool.name}: ${warning ?? reason}`;
-		const chosen = await vscode.window.showQuickPick(items, {
-			title: `${title}${flag}`,
-			placeHolder: `Arguments: ${argumentsLine(args)}`,
-			ignoreFocusOut: true,
-		});
-		return chosen?.choice ?? 'deny';
+		const withdraw = new vscode.CancellationTokenSource();
+		const elsewhere = new AbortController();
+		try {
+			const picked = vscode.window
+				.showQuickPick(
+					items,
+					{ title: `${title}${flag}`, placeHolder: `Arguments: ${argumentsLine(args)}`, ignoreFocusOut: true },
+					withdraw.token,
+				)
+				.then((chosen) => (withdraw.token.isCancellationRequested ? undefined : (chosen?.choice ?? 'deny')));
+			const other = alsoAsk?.(
+				{
+					server,
+					tool: tool.name,
+					title: title.replace(/^\$\([\w-]+\) /, ''),
+					arguments: args,
+					choices: items.map(({ label, choice }) => ({ label: label.replace(/^\$\([\w-]+\) /, ''), choice })),
+				},
+				elsewhere.signal,
+			);
+			const answer = await (other ? Promise.race([picked, other.then((choice) => choice ?? picked)]) : picked);
+			return answer ?? 'deny';
+		} finally {
+			// Whichever answered, the other question goes away.
+			withdraw.cancel();
+			withdraw.dispose();
+			elsewhere.abort();
+		}
 	}
 }
 

@@ -8,6 +8,7 @@ import { type ToolEnablement, watchCheckboxes } from '../tools/toolEnablement';
 import { registerServerCommands } from './serverCommands';
 import { ServersTreeProvider } from './serversTree';
 import { ServersStatusBar } from './statusBar';
+import { registerTreeKeyboard } from './treeKeyboard';
 
 /** The id of the Servers view (package.json `contributes.views`). */
 export const SERVERS_VIEW = 'mcpSwitchboard.servers';
@@ -44,6 +45,7 @@ export function register(context: vscode.ExtensionContext, deps: TreeDeps): Serv
 		tree,
 		treeView,
 		registerServerCommands(deps),
+		registerTreeKeyboard(),
 		statusBar,
 		expanded,
 	);

@@ -485,6 +485,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 					item.checkboxState = {
 						state: all ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
 						tooltip: "Offer all of this server's tools to chat models",
+						accessibilityInformation: { label: `Offer all tools of ${element.server} to chat models` },
 					};
 				}
 				const click = stateClick(element.server, view.state);
@@ -506,17 +507,24 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 			}
 			case 'tool': {
 				const { tool } = element.tool;
-				const item = new vscode.TreeItem(
-					tool.title ?? tool.annotations?.title ?? tool.name,
-					vscode.TreeItemCollapsibleState.None,
-				);
+				// The name first: short, what the palette and files call it, readable in a narrow side bar; the title after.
+				const item = new vscode.TreeItem(tool.name, vscode.TreeItemCollapsibleState.None);
+				const title = tool.title ?? tool.annotations?.title;
 				item.id = `server/${element.server}/tools/${tool.name}`;
 				const badges = toolBadges(tool);
 				// A definition that hides text or instructs the model (manager/pinning/suspicion.ts) says what was found.
 				const peers = () => this.manager.get(element.server)?.tools.map((named) => named.tool) ?? [];
 				const suspicion = suspicionText(suspicionsOf(tool, peers));
 				const flag = suspicion ? `suspicious: ${suspicion}` : undefined;
-				item.description = [flag, ...badges, taskBadge(tool), firstLine(tool.description)].filter(Boolean).join(' · ');
+				item.description = [
+					title !== tool.name ? title : undefined,
+					flag,
+					...badges,
+					taskBadge(tool),
+					firstLine(tool.description),
+				]
+					.filter(Boolean)
+					.join(' · ');
 				item.iconPath = flag
 					? new vscode.ThemeIcon('alert', new vscode.ThemeColor('problemsWarningIcon.foreground'))
 					: new vscode.ThemeIcon(badges.includes('destructive') ? 'warning' : 'tools');
@@ -526,10 +534,16 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 					item.checkboxState = {
 						state: on ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
 						tooltip: on ? "Offered to chat models (@mcp, VS Code's agent)" : 'Not offered to chat models',
+						accessibilityInformation: { label: `Offer ${tool.name} to chat models` },
 					};
 				}
-				// No click command: a click selects the row (its tooltip shows the details); running takes the inline ▶ or
-				// the context menu. As the row's command, one stray click ran a tool that takes no arguments at once.
+				// No click command: a click selects the row (its tooltip shows the details); running takes the inline ▶, the
+				// context menu or Enter (treeKeyboard.ts). As the row's command, one stray click ran a tool without arguments.
+				item.accessibilityInformation = {
+					label: [`${tool.name}, tool`, title !== tool.name ? title : undefined, flag, ...badges]
+						.filter(Boolean)
+						.join(', '),
+				};
 				return item;
 			}
 			case 'resource': {

@@ -401,6 +401,68 @@ test(
 	{ timeoutMs: 90_000 },
 );
 
+test(
+	'in the chat panel @mcp asks before a destructive tool inside the conversation too: its Allow once button runs the tool',
+	async () => {
+		needDriver();
+		const { manager } = await api();
+		const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-chat-card-')), 'server.js');
+		fs.writeFileSync(script, destructiveServer);
+		const name = 'wiper';
+		await waitFor(() => manager.get(name) === undefined, { timeoutMs: 15_000, message: `the earlier '${name}' gone` });
+		const config = vscode.workspace.getConfiguration('mcpSwitchboard');
+		const previous = config.inspect<Record<string, unknown>>('servers')?.globalValue;
+		await config.update(
+			'servers',
+			{ ...(previous ?? {}), [name]: { command: process.execPath, args: [script] } },
+			vscode.ConfigurationTarget.Global,
+		);
+		try {
+			await waitFor(() => manager.get(name)?.tools.length === 1, {
+				timeoutMs: 20_000,
+				message: `'${name}' running with its tool`,
+			});
+			await fakeModel();
+			await vscode.commands.executeCommand('workbench.action.chat.newChat').then(undefined, () => undefined);
+			await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@mcp call:mcp__wiper__wipe' });
+			// The question in the conversation: what runs, with its arguments, and a button per answer.
+			let last = '';
+			await waitFor(
+				async () => {
+					last = (await chatResponses()).at(-1) ?? '';
+					// The arguments are a highlighted code block beside it (an editor; seen on the screenshot).
+					return /wants to run wipe/.test(last) && last.includes('Allow once');
+				},
+				{ timeoutMs: 30_000, message: () => `the consent card in the conversation (last: ${last.slice(0, 300)})` },
+			);
+			// The same question at the top of the window, for the keyboard.
+			await waitForQuickInput('may delete or overwrite data');
+			await screenshot('chat-consent-card');
+			await driver({
+				action: 'click',
+				selector: '.interactive-item-container.interactive-response .monaco-button:has-text("Allow once")',
+			});
+			const answered = await waitFor(
+				async () => {
+					const last = (await chatResponses()).at(-1) ?? '';
+					return last.includes('Allowed here') && last.includes('wiped') ? last : undefined;
+				},
+				{ timeoutMs: 30_000, message: 'the tool run after the button, its result in the answer' },
+			);
+			assert.match(answered, /wiped \{\\?"target\\?":\\?"Paris\\?"\}/);
+			const open = await driver({
+				action: 'evaluate',
+				script: `[...document.querySelectorAll('.quick-input-widget')].some((w) => w.style.display !== 'none' && w.offsetParent !== null)`,
+			});
+			assert.equal(open, false, 'the question at the top went away');
+		} finally {
+			await config.update('servers', previous, vscode.ConfigurationTarget.Global);
+			fs.rmSync(path.dirname(script), { recursive: true, force: true });
+		}
+	},
+	{ timeoutMs: 90_000 },
+);
+
 /** Resolves what `run` resolves, or fails when it is still waiting (for a question nobody should have asked) after `ms`. */
 async function withoutQuestion<T>(run: Promise<T>, ms = 15_000): Promise<T> {
 	let timer: ReturnType<typeof setTimeout> | undefined;
@@ -784,6 +846,49 @@ test(
 		}
 	},
 	{ timeoutMs: 60_000 },
+);
+
+test(
+	'what VS Code adds for its own agent (instruction files, its customizations index) does not reach the model; what the user attached does',
+	async () => {
+		await serverWithTool(SERVER, 'echo');
+		const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+		assert.ok(folder, 'the e2e workspace is open');
+		const hello = vscode.Uri.joinPath(folder, 'hello.txt');
+		const agents = vscode.Uri.joinPath(folder, 'AGENTS.md');
+		await vscode.workspace.fs.writeFile(
+			agents,
+			new TextEncoder().encode('# Agents\n\nAlways read files with #tool:read/readFile (AGENTS-MARKER).\n'),
+		);
+		try {
+			// The references as VS Code 1.139 builds them for every participant (workbench `yB()` and `qOo()`).
+			const references = [
+				{
+					id: 'vscode.customizations.index',
+					value: '<skills>Delegate with #tool:agent/runSubagent (INDEX-MARKER)</skills>',
+					modelDescription: 'Chat customizations index',
+				},
+				{
+					id: `vscode.instructions.file.root__${agents.toString()}`,
+					value: agents,
+					modelDescription: 'Prompt instructions file',
+				},
+				{ id: `vscode.instructions.file.reference__${agents.toString()}`, value: agents },
+				{ id: 'vscode.file', value: hello, range: [0, 6] },
+			] as vscode.ChatPromptReference[];
+			const { messages } = await runHandler('what does it say?', { isEnabled: () => false }, references);
+			const sent = messages.map((m) => m.text).join('\n');
+			assert.doesNotMatch(sent, /MARKER|#tool:/, `nothing of VS Code's own context: ${sent.slice(0, 400)}`);
+			assert.ok(sent.includes('[attached file hello.txt (plaintext)]'), 'the file the user attached still goes');
+			// In the chat panel, with AGENTS.md in the workspace, as a person asks.
+			await fakeModel();
+			const response = await ask('@mcp hello from a folder with AGENTS.md', 'hello from a folder with AGENTS.md');
+			assert.doesNotMatch(response, /AGENTS-MARKER|#tool:/, response.slice(0, 600));
+		} finally {
+			await vscode.workspace.fs.delete(agents).then(undefined, () => undefined);
+		}
+	},
+	{ timeoutMs: 90_000 },
 );
 
 /**

@@ -234,12 +234,16 @@ export async function quickInputRows(): Promise<QuickInputRow[]> {
 export type DriverRequest =
 	| { action: 'screenshot'; name: string }
 	| { action: 'press'; key: string }
+	/** A mouse drag between two points of the page (x, y in CSS pixels). */
+	| { action: 'drag'; from: [number, number]; to: [number, number] }
 	| { action: 'type'; text: string }
 	| { action: 'fill'; selector: string; text: string }
 	/** A real mouse click; `button: 'right'` opens the context menu as a person's right-click does. */
 	| { action: 'click'; selector: string; nth?: number; button?: 'left' | 'right' }
 	| { action: 'texts'; selector: string }
 	| { action: 'evaluate'; script: string }
+	/** The ARIA snapshot (roles and accessible names, YAML) of the first visible match of `selector`. */
+	| { action: 'ariaSnapshot'; selector: string }
 	/** Evaluates `script` in every frame whose URL contains `frame` (webviews are nested iframes); returns the defined values. */
 	| { action: 'frameEvaluate'; script: string; frame?: string }
 	/** The browser tabs the workbench opened: their URL and text; `close` closes them afterwards. */

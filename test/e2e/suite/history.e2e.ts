@@ -66,15 +66,16 @@ test('every palette call is in the history, newest first, with server, origin, d
 	assert.ok(second.durationMs >= 0);
 	assert.equal(second.outcome.kind, 'result');
 	await vscode.commands.executeCommand('mcpSwitchboard.history.open', second);
-	const editor = await waitFor(
+	// The same result view a call opens, with the recorded result (nothing runs again).
+	const view = await waitFor(
 		() =>
-			vscode.window.activeTextEditor?.document.uri.scheme === 'switchboard-history'
-				? vscode.window.activeTextEditor
+			extension.results.view.current?.panel.active && extension.results.view.current.call.origin === 'palette'
+				? extension.results.view.current
 				: undefined,
-		{ message: 'the result document' },
+		{ message: 'the result view of the entry' },
 	);
-	assert.equal(editor.document.languageId, 'json');
-	assert.match(editor.document.getText(), /"text": "Echo: history two"/);
+	assert.match(view.summary, /Echo: history two/);
+	assert.equal(extension.history.all()[0]?.id, second.id, 'opening ran nothing');
 	await vscode.commands.executeCommand('workbench.view.extension.mcpSwitchboard');
 	if (hasDriver()) {
 		// What a person sees: the view lists the calls (rows labelled with the tool), not its empty-state text.

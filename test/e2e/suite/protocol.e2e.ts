@@ -1,6 +1,7 @@
 // The protocol view in a real VS Code, read inside its webview (a nested iframe) through the page driver: opened for
 // server-everything, it lists the messages of a tool call live (request and response paired, with latency), filters
-// by text, shows a message's pretty JSON on Enter and copies it; nothing is tapped once it is closed.
+// by text, shows a message's pretty JSON on Enter and copies it; it records while closed (a call made then is there when
+// it opens again).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../../src/extension';
@@ -62,12 +63,12 @@ test(
 			const state = await waitFor(
 				async () => {
 					const s = await viewState();
-					return s && s.rows.some((r) => r[2] === 'response' && r[3] === 'tools/call') ? s : undefined;
+					return s && s.rows.some((r) => r[2] === 'response' && r[3] === 'tools/call echo') ? s : undefined;
 				},
-				{ message: 'the tools/call request and response in the view' },
+				{ message: 'the tools/call echo request and response in the view' },
 			);
-			const request = state.rows.find((r) => r[1] === '→' && r[2] === 'request' && r[3] === 'tools/call');
-			const response = state.rows.find((r) => r[1] === '←' && r[2] === 'response' && r[3] === 'tools/call');
+			const request = state.rows.find((r) => r[1] === '→' && r[2] === 'request' && r[3] === 'tools/call echo');
+			const response = state.rows.find((r) => r[1] === '←' && r[2] === 'response' && r[3] === 'tools/call echo');
 			assert.ok(request && response, JSON.stringify(state.rows));
 			assert.equal(request[4], response[4], 'the same id');
 			assert.match(response[6] ?? '', /^\d+ ms$|^\d+\.\d+ s$/, 'the response shows its latency');
@@ -120,12 +121,25 @@ test(
 		} finally {
 			await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 		}
-		const client = extension.manager.get(SERVER)?.state;
-		assert.equal(
-			client?.kind === 'running' ? client.client.messageTap : 'not running',
-			undefined,
-			'nothing is tapped once the view is closed',
-		);
+		// Recorded while closed: a call made now is in the view when it opens again.
+		await vscode.commands.executeCommand('mcpSwitchboard.callTool', {
+			server: SERVER,
+			tool: 'echo',
+			arguments: { message: 'while the view was closed' },
+		});
+		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+		await vscode.commands.executeCommand('mcpSwitchboard.showProtocol', SERVER);
+		try {
+			await waitFor(async () => (await viewState())?.count !== undefined, { message: 'the protocol view again' });
+			await inView(
+				`const f = document.getElementById('filter'); f.value = 'while the view was closed'; f.dispatchEvent(new Event('input'))`,
+			);
+			await waitFor(async () => /^2 of \d+ messages$/.test((await viewState())?.count ?? ''), {
+				message: 'the call made while the view was closed, request and response',
+			});
+		} finally {
+			await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+		}
 	},
 	{ timeoutMs: 90_000 },
 );
@@ -184,8 +198,10 @@ test(
 					return s &&
 						s.rows.length >= 10 &&
 						s.rows.every((r) => r.length === 7) &&
-						s.rows.some((r) => r[1] === '→' && r[2] === 'request' && r[3] === 'tools/call') &&
-						s.rows.some((r) => r[2] === 'response' && r[3] === 'tools/call' && /^\d+ ms$|^\d+\.\d+ s$/.test(r[6] ?? ''))
+						s.rows.some((r) => r[1] === '→' && r[2] === 'request' && r[3] === 'tools/call echo') &&
+						s.rows.some(
+							(r) => r[2] === 'response' && r[3] === 'tools/call echo' && /^\d+ ms$|^\d+\.\d+ s$/.test(r[6] ?? ''),
+						)
 						? s
 						: undefined;
 				},

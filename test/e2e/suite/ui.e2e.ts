@@ -142,8 +142,8 @@ test('the Servers tree lists server-everything with its state, counts and tools'
 	});
 });
 
-test('Call Tool on echo: pick the tool, answer the input box, read the result editor', async () => {
-	await running();
+test('Call Tool on echo: pick the tool, answer the input box, read the result view', async () => {
+	const a = await running();
 	const message = `hello from the e2e suite ${Date.now()}`;
 	const call = vscode.commands.executeCommand<CallOutcome | undefined>('mcpSwitchboard.callTool');
 	await quickInputShowing('Pick a tool');
@@ -155,7 +155,13 @@ test('Call Tool on echo: pick the tool, answer the input box, read the result ed
 	assert.equal(outcome.error, undefined);
 	assert.deepEqual(outcome.arguments, { message });
 	assert.equal(outcome.document?.scheme, 'switchboard-result');
-	const text = await activeText((e) => e.document.uri.scheme === 'switchboard-result', 'the result editor');
+	// The result view's tab is the active one and reads the echo; its Markdown twin holds the same text.
+	const view = await waitFor(() => a.results.view.current?.panel.active && a.results.view.current, {
+		message: 'the result view, active',
+	});
+	assert.match(view.summary, new RegExp(`Echo: ${message}`));
+	assert.doesNotMatch(view.summary, /Error/);
+	const text = (await vscode.workspace.openTextDocument(outcome.document)).getText();
 	assert.match(text, new RegExp(`Echo: ${message}`));
 	assert.doesNotMatch(text, /isError/);
 });
@@ -413,7 +419,7 @@ test('screenshot: the populated Servers tree', async () => {
 	if (hasDriver()) {
 		assert.ok(file && fs.existsSync(file), 'the screenshot was saved');
 		const rows = (await driver({ action: 'texts', selector: '.pane-body .monaco-list-row .label-name' })) as string[];
-		// Tools show their title when they have one (echo's is "Echo Tool").
+		// Tools show their name first (the title, echo's "Echo Tool", follows in the description).
 		const echoLabel = label(
 			a.tree.getTreeItem({
 				kind: 'tool',
