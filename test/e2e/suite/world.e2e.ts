@@ -176,6 +176,14 @@ test(
 				timeoutMs: 15_000,
 				message: `one process of the user's server (have ${everythingProcesses(cwd).join(', ')})`,
 			});
+			// Switchboard asked VS Code to start its definition of this one server (mcp.config.usrlocal.user-world, not
+			// every server VS Code knows) and reaches its tools through it: VS Code has them, filed under 'user-world'.
+			const echo = vscode.lm.tools.find((tool) => tool.name === 'mcp_everything_re_echo');
+			assert.equal(
+				(echo as { fullReferenceName?: string } | undefined)?.fullReferenceName,
+				'user-world/echo',
+				`VS Code's echo of 'user-world' (have: ${vscode.lm.tools.map((t) => t.name).join(', ')})`,
+			);
 
 			const lists = await bothLists(api);
 			assert.deepEqual(lists.extension, lists.cli, 'the command line lists what the extension lists');
