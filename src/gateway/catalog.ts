@@ -29,6 +29,8 @@ export interface NamedPrompt {
 export interface ServerIdentity {
 	name: string;
 	version: string;
+	/** The server's own `instructions`, which its endpoint passes on unless the gateway is given others. */
+	instructions?: string;
 }
 
 /** The gateway's view of the servers behind it. */
@@ -138,8 +140,9 @@ export class ManagerCatalog implements GatewayCatalog, Disposable {
 	serverIdentity(server: string): ServerIdentity | undefined {
 		if (this.manager.get(server)?.state.kind !== 'running') return undefined;
 		try {
-			const info = this.manager.client(server).serverInfo;
-			return { name: info.name, version: info.version };
+			const client = this.manager.client(server);
+			const { name, version } = client.serverInfo;
+			return client.instructions ? { name, version, instructions: client.instructions } : { name, version };
 		} catch {
 			return undefined;
 		}

@@ -64,7 +64,8 @@ function progressToken(params: Record<string, unknown> | undefined): string | nu
 /**
  * Registers the methods of `server`'s endpoint on `connection`. Unknown methods are answered MethodNotFound by the
  * connection; a tool or prompt that is unknown, disabled or whose server stopped is an InvalidParams error naming it.
- * `instructions` (a function is asked at each initialize) go into the initialize result.
+ * `instructions` (a function is asked at each initialize) go into the initialize result; without them, the server's
+ * own.
  */
 export function registerGatewayMethods(
 	connection: JsonRpcConnection,
@@ -87,9 +88,14 @@ export function registerGatewayMethods(
 			typeof requested === 'string' && (SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(requested)
 				? requested
 				: LATEST_PROTOCOL_VERSION;
-		const text = typeof instructions === 'function' ? instructions(server) : instructions;
 		// VS Code prefixes the tools with `title || name` (cut to 13 characters): the title is the name the user gave.
 		const own = catalog.serverIdentity?.(server);
+		const text =
+			instructions === undefined
+				? own?.instructions
+				: typeof instructions === 'function'
+					? instructions(server)
+					: instructions;
 		return {
 			protocolVersion,
 			capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true } },

@@ -31,7 +31,10 @@ export interface GatewayOptions {
 	maxSessions?: number;
 	/** Lifecycle and refusals; the wire at trace level. Default: nothing is logged. */
 	logger?: Logger;
-	/** Sent as `instructions` in the initialize result; a function is asked for the endpoint's server at each initialize. */
+	/**
+	 * Sent as `instructions` in the initialize result; a function is asked for the endpoint's server at each
+	 * initialize. Default: the server's own instructions.
+	 */
 	instructions?: string | ((server: string) => string | undefined);
 }
 

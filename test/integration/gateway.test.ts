@@ -112,6 +112,10 @@ test("each server's endpoint lists exactly its enabled tools under their own nam
 		{ name: client.getServerVersion()?.name, title: client.getServerVersion()?.title },
 		{ name: 'mcp-servers/everything', title: 'everything' },
 	);
+	// The server's own instructions, as VS Code gets them from the servers it runs itself.
+	const ownInstructions = manager.client('everything').instructions;
+	assert.ok(ownInstructions, 'server-everything sends instructions');
+	assert.equal(client.getInstructions(), ownInstructions);
 	const { tools } = await client.listTools();
 	const names = tools.map((tool) => tool.name);
 	assert.ok(names.includes('echo') && names.includes('trigger-long-running-operation'), names.join(', '));
