@@ -160,7 +160,7 @@ async function rawGatewayClient(gateway) {
 		accept: 'application/json, text/event-stream',
 		authorization: `Bearer ${gateway.token}`,
 	};
-	const client = rawHttpClient(gateway.url, headers);
+	const client = rawHttpClient(gateway.urlFor('bench'), headers);
 	const opened = await client.post(
 		JSON.stringify({
 			jsonrpc: '2.0',
@@ -177,7 +177,7 @@ async function rawGatewayClient(gateway) {
 	return {
 		callTool: (tool, args) => {
 			const callId = id++;
-			return client.post(callBody(callId, `mcp__bench__${tool}`, args), callId);
+			return client.post(callBody(callId, tool, args), callId);
 		},
 		close: () => client.close(),
 	};
@@ -189,12 +189,12 @@ async function sdkGatewayClient(gateway) {
 	const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
 	const client = new Client({ name: 'bench', version: '1.0.0' });
 	await client.connect(
-		new StreamableHTTPClientTransport(new URL(gateway.url), {
+		new StreamableHTTPClientTransport(new URL(gateway.urlFor('bench')), {
 			requestInit: { headers: { authorization: `Bearer ${gateway.token}` } },
 		}),
 	);
 	return {
-		callTool: (tool, args) => client.callTool({ name: `mcp__bench__${tool}`, arguments: args }),
+		callTool: (tool, args) => client.callTool({ name: tool, arguments: args }),
 		close: () => client.close(),
 	};
 }
@@ -269,13 +269,13 @@ export async function run({ rounds }) {
 	const gateway = await startGateway(catalog);
 	const direct = await connectClient('ours');
 	const viaClient = await core.connect(
-		{ type: 'http', url: gateway.url, headers: { authorization: `Bearer ${gateway.token}` } },
+		{ type: 'http', url: gateway.urlFor('bench'), headers: { authorization: `Bearer ${gateway.token}` } },
 		{ name: 'gateway' },
 	);
-	const via = { callTool: (tool, args) => viaClient.callTool(`mcp__bench__${tool}`, args) };
+	const via = { callTool: (tool, args) => viaClient.callTool(tool, args) };
 	// As VS Code's agent calls: with a progress token (the echo sends no progress, so the answer can stay JSON).
 	const withProgress = {
-		callTool: (tool, args) => viaClient.callTool(`mcp__bench__${tool}`, args, { onProgress: () => undefined }),
+		callTool: (tool, args) => viaClient.callTool(tool, args, { onProgress: () => undefined }),
 	};
 	const floor = await minimalGateway(direct);
 	const hop = await bareHop();

@@ -25,8 +25,23 @@ export interface NamedPrompt {
 	prompt: Prompt;
 }
 
+/** Who a server behind the gateway says it is (its `serverInfo`), while it runs. */
+export interface ServerIdentity {
+	name: string;
+	version: string;
+	/** The server's own `instructions`, which its endpoint passes on unless the gateway is given others. */
+	instructions?: string;
+}
+
 /** The gateway's view of the servers behind it. */
 export interface GatewayCatalog {
+	/**
+	 * The servers offered, one MCP endpoint each, in configuration order: every configured server but those VS Code
+	 * runs itself, running or not (a stopped server's endpoint lists nothing until it runs).
+	 */
+	servers(): readonly string[];
+	/** What a running server announced, for its endpoint's own `serverInfo`; undefined while it does not run. */
+	serverIdentity?(server: string): ServerIdentity | undefined;
 	/** The tools to expose, in configuration order: enabled tools of running servers only. */
 	tools(): readonly NamedTool[];
 	/** The exposed tool with this qualified name, or undefined when it is unknown, disabled or its server stopped. */
@@ -47,7 +62,10 @@ export interface GatewayCatalog {
 		options: RequestOptions,
 	): Promise<GetPromptResult>;
 	readResource(server: string, uri: string, options: RequestOptions): Promise<ReadResourceResult>;
-	/** Fires when any of the lists above may have changed (a server started or stopped, a list changed, enablement). */
+	/**
+	 * Fires when any of the lists above may have changed (a server added, removed, started or stopped, a list changed,
+	 * enablement).
+	 */
 	readonly onDidChange: Event<void>;
 }
 
@@ -112,6 +130,24 @@ export class ManagerCatalog implements GatewayCatalog, Disposable {
 		if (isEnabled) this.isEnabled = isEnabled;
 		this.snapshot = undefined;
 		this.changeEmitter.fire();
+	}
+
+	servers(): readonly string[] {
+		return this.manager
+			.servers()
+			.filter((server) => server.source.vscodeRuns !== true)
+			.map((server) => server.name);
+	}
+
+	serverIdentity(server: string): ServerIdentity | undefined {
+		if (this.manager.get(server)?.state.kind !== 'running') return undefined;
+		try {
+			const client = this.manager.client(server);
+			const { name, version } = client.serverInfo;
+			return client.instructions ? { name, version, instructions: client.instructions } : { name, version };
+		} catch {
+			return undefined;
+		}
 	}
 
 	tools(): readonly NamedTool[] {

@@ -1,54 +1,42 @@
 /**
- * The MCP server methods the gateway answers, registered on one session's JsonRpcConnection: the handshake, and
- * tools, prompts and resources of the catalog under their gateway names, forwarded through the catalog with the
- * caller's cancellation and progress.
+ * The MCP server methods of one server's endpoint on the gateway, registered on one session's JsonRpcConnection:
+ * the handshake (announcing that server, so VS Code names its tools `mcp_<server>_<tool>`), and that server's tools,
+ * prompts and resources under their own names, forwarded through the catalog with the caller's cancellation and
+ * progress. A session reaches one server only: nothing it sends is ever shown to another server.
  * Spec (server features): https://modelcontextprotocol.io/specification/2025-11-25/server
  */
 import type { JsonRpcConnection } from '../protocol/connection';
-import { ErrorCode } from '../protocol/jsonrpc';
 import { McpError } from '../protocol/mcpError';
 import { SUPPORTED_PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION } from '../protocol/protocolConstants';
-import type { CallToolResult, Progress, Tool } from '../protocol/schema';
+import type { Progress, Tool } from '../protocol/schema';
 import type { NamedTool } from '../manager/types';
 import type { GatewayCatalog } from './catalog';
-import { serversForUri } from '../manager/uriTemplate';
 import type { GatewaySessionContext } from './gatewayContext';
 
-/** The resource links a session's tool results gave, by URI, so reading one goes to the server that linked it. */
-class ResourceLinks {
-	private static readonly MAX = 1000;
-	private readonly byUri = new Map<string, string>();
-
-	note(server: string, result: CallToolResult): void {
-		for (const block of result.content ?? []) {
-			if (block.type !== 'resource_link' || typeof block.uri !== 'string') continue;
-			this.byUri.delete(block.uri);
-			this.byUri.set(block.uri, server);
-			if (this.byUri.size > ResourceLinks.MAX) this.byUri.delete(this.byUri.keys().next().value!);
-		}
-	}
-
-	serverOf(uri: string): string | undefined {
-		return this.byUri.get(uri);
-	}
-}
-
-/** The gateway's serverInfo. */
-export const GATEWAY_SERVER_INFO = {
-	name: 'mcp-switchboard-gateway',
-	title: 'MCP Switchboard',
-	version: '0.1.0',
-} as const;
+/** The version announced by an endpoint whose server does not run (its own is not known then). */
+const GATEWAY_VERSION = '0.1.0';
 
 /**
- * What a tool looks like to the gateway's clients: the server's tool under its qualified name, the rest as is. The
- * description is one line: VS Code's *Configure Tools* shows each line break as a "⏎" glyph.
+ * What a tool looks like to the gateway's clients: the server's own tool, its description on one line (VS Code's
+ * *Configure Tools* shows each line break as a "⏎" glyph).
  */
 function exposedTool(named: NamedTool): Tool {
-	const server = `(from the MCP server '${named.server}' in MCP Switchboard)`;
-	const own = named.tool.description?.trim().replace(/\s*\n\s*/g, ' ');
-	const description = own ? `${own} ${server}` : `${named.tool.title ?? named.tool.name} ${server}`;
-	return { ...named.tool, name: named.qualifiedName, title: named.tool.title ?? named.tool.name, description };
+	const description = named.tool.description?.trim().replace(/\s*\n\s*/g, ' ');
+	return description === named.tool.description ? named.tool : { ...named.tool, description };
+}
+
+/** One server's tools as a session offers them, and each by its own name; rebuilt when the catalog's list changes. */
+interface ExposedTools {
+	source: readonly NamedTool[];
+	/** The endpoint's server's tools, in the order of `tools`. */
+	own: NamedTool[];
+	tools: Tool[];
+	byName: Map<string, NamedTool>;
+}
+
+function exposeTools(source: readonly NamedTool[], server: string): ExposedTools {
+	const own = source.filter((named) => named.server === server);
+	return { source, own, tools: own.map(exposedTool), byName: new Map(own.map((named) => [named.tool.name, named])) };
 }
 
 function objectParam(
@@ -77,17 +65,24 @@ function progressToken(params: Record<string, unknown> | undefined): string | nu
 }
 
 /**
- * Registers the gateway's methods on `connection`. Unknown methods are answered MethodNotFound by the connection;
- * a tool, prompt or resource that is unknown, disabled or whose server stopped is an InvalidParams error naming it.
+ * Registers the methods of `server`'s endpoint on `connection`. Unknown methods are answered MethodNotFound by the
+ * connection; a tool or prompt that is unknown, disabled or whose server stopped is an InvalidParams error naming it.
+ * `instructions` (a function is asked at each initialize) go into the initialize result; without them, the server's
+ * own.
  */
 export function registerGatewayMethods(
 	connection: JsonRpcConnection,
 	catalog: GatewayCatalog,
-	instructions?: string | (() => string | undefined),
+	server: string,
+	instructions?: string | ((server: string) => string | undefined),
 	budget?: GatewaySessionContext,
 ): void {
-	let exposed: { source: readonly NamedTool[]; tools: Tool[] } | undefined;
-	const links = new ResourceLinks();
+	let exposed: ExposedTools | undefined;
+	const currentTools = (): ExposedTools => {
+		const source = catalog.tools();
+		if (exposed?.source !== source) exposed = exposeTools(source, server);
+		return exposed;
+	};
 
 	connection.setRequestHandler('initialize', (params) => {
 		const requested = params?.protocolVersion;
@@ -97,33 +92,42 @@ export function registerGatewayMethods(
 			typeof requested === 'string' && (SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(requested)
 				? requested
 				: LATEST_PROTOCOL_VERSION;
-		const text = typeof instructions === 'function' ? instructions() : instructions;
+		// VS Code prefixes the tools with `title || name` (cut to 13 characters): the title is the name the user gave.
+		const own = catalog.serverIdentity?.(server);
+		const text =
+			instructions === undefined
+				? own?.instructions
+				: typeof instructions === 'function'
+					? instructions(server)
+					: instructions;
 		return {
 			protocolVersion,
 			capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true } },
-			serverInfo: GATEWAY_SERVER_INFO,
+			serverInfo: { name: own?.name ?? server, title: server, version: own?.version ?? GATEWAY_VERSION },
 			...(text ? { instructions: text } : {}),
 		};
 	});
 	connection.setNotificationHandler('notifications/initialized', () => undefined);
 
 	connection.setRequestHandler('tools/list', () => {
-		const source = catalog.tools();
-		if (exposed?.source !== source) exposed = { source, tools: source.map(exposedTool) };
-		return { tools: budget ? budget.tools(exposed.tools, source) : exposed.tools };
+		const listed = currentTools();
+		return { tools: budget ? budget.tools(listed.tools, listed.own) : listed.tools };
 	});
 
 	connection.setRequestHandler('tools/call', (params, context) => {
 		let name = stringParam(params, 'name', 'tools/call');
 		let args = objectParam(params, 'arguments', 'tools/call') ?? {};
-		// search_tools, read_result and call_tool of tool search and result caps (gatewayContext.ts).
-		const own = budget?.ownCall(name, args, () => catalog.tools());
+		// search_tools, read_result and call_tool of tool search and result caps (gatewayContext.ts), over this
+		// endpoint's server's tools.
+		const own = budget?.ownCall(name, args, () => currentTools().own);
 		if (own && 'result' in own) return own.result;
 		if (own) ({ name, args } = own);
-		const named = catalog.findTool(name);
+		const listed = currentTools();
+		// call_tool names what search_tools answered (a qualified name); a client names the tool as listed.
+		const named = listed.byName.get(name) ?? listed.own.find((tool) => tool.qualifiedName === name);
 		if (!named)
 			throw McpError.invalidParams(
-				`Unknown tool: ${name} (it is not an enabled tool of a running server in MCP Switchboard)`,
+				`Unknown tool: ${name} (it is not an enabled tool of the running server '${server}' in MCP Switchboard)`,
 			);
 		const token = progressToken(params);
 		const onProgress =
@@ -142,14 +146,13 @@ export function registerGatewayMethods(
 					};
 		// cancelWith, not a signal: the caller's cancellation reaches the server's request with no AbortSignal made.
 		return catalog
-			.callTool(named.server, named.tool.name, args, { cancelWith: context, onProgress })
-			.then((result) => (links.note(named.server, result), budget ? budget.result(named, result) : result));
+			.callTool(server, named.tool.name, args, { cancelWith: context, onProgress })
+			.then((result) => (budget ? budget.result(named, result) : result));
 	});
 
+	const ownPrompts = () => catalog.prompts().filter((named) => named.server === server);
 	connection.setRequestHandler('prompts/list', () => ({
-		prompts: catalog
-			.prompts()
-			.map((named) => ({ ...named.prompt, name: named.qualifiedName, title: named.prompt.title ?? named.prompt.name })),
+		prompts: ownPrompts().map((named) => named.prompt),
 	}));
 
 	connection.setRequestHandler('prompts/get', (params, context) => {
@@ -157,44 +160,24 @@ export function registerGatewayMethods(
 		const args = objectParam(params, 'arguments', 'prompts/get');
 		if (args && Object.values(args).some((value) => typeof value !== 'string'))
 			throw McpError.invalidParams('prompts/get: every argument value must be a string');
-		const named = catalog.prompts().find((prompt) => prompt.qualifiedName === name);
-		if (!named)
+		if (!ownPrompts().some((named) => named.prompt.name === name))
 			throw McpError.invalidParams(
-				`Unknown prompt: ${name} (it is not a prompt of a running server in MCP Switchboard)`,
+				`Unknown prompt: ${name} (it is not a prompt of the running server '${server}' in MCP Switchboard)`,
 			);
-		return catalog.getPrompt(named.server, named.prompt.name, args as Record<string, string> | undefined, {
-			cancelWith: context,
-		});
+		return catalog.getPrompt(server, name, args as Record<string, string> | undefined, { cancelWith: context });
 	});
 
-	connection.setRequestHandler('resources/list', () => {
-		const seen = new Set<string>();
-		const resources = catalog
-			.resources()
-			.flatMap(({ resource }) => (seen.has(resource.uri) ? [] : (seen.add(resource.uri), [resource])));
-		return { resources };
-	});
-
-	connection.setRequestHandler('resources/templates/list', () => ({
-		resourceTemplates: catalog.resourceTemplates().map(({ template }) => template),
+	connection.setRequestHandler('resources/list', () => ({
+		resources: catalog.resources().flatMap((own) => (own.server === server ? [own.resource] : [])),
 	}));
 
-	connection.setRequestHandler('resources/read', async (params, context) => {
-		const uri = stringParam(params, 'uri', 'resources/read');
-		const listed = catalog.resources().find(({ resource }) => resource.uri === uri);
-		if (listed) return catalog.readResource(listed.server, uri, { cancelWith: context });
-		// Not listed: it may come from a tool's resource link (the server whose tool linked it answers) or a template
-		// (only the server whose template matches it answers). Never every server in turn: another server would learn
-		// the URI and could answer with its own content, which the agent trusts.
-		const linkedBy = links.serverOf(uri);
-		const servers = linkedBy !== undefined ? [linkedBy] : serversForUri(uri, catalog.resourceTemplates());
-		if (servers.length === 1) return catalog.readResource(servers[0]!, uri, { cancelWith: context });
-		throw new McpError(
-			ErrorCode.ResourceNotFound,
-			servers.length === 0
-				? `Resource not found: ${uri} (no server in MCP Switchboard lists it or has a template that matches it)`
-				: `Resource not found: ${uri} (the templates of ${servers.map((s) => `'${s}'`).join(' and ')} match it equally, so none is asked)`,
-			{ uri },
-		);
-	});
+	connection.setRequestHandler('resources/templates/list', () => ({
+		resourceTemplates: catalog.resourceTemplates().flatMap((own) => (own.server === server ? [own.template] : [])),
+	}));
+
+	// Any URI goes to this endpoint's server, the only one the session speaks for (it came from that server's list, a
+	// template or a tool's link); no other server ever learns it, so none can answer with its own content.
+	connection.setRequestHandler('resources/read', (params, context) =>
+		catalog.readResource(server, stringParam(params, 'uri', 'resources/read'), { cancelWith: context }),
+	);
 }

@@ -1,7 +1,8 @@
 /**
- * The gateway: a Streamable HTTP MCP endpoint on 127.0.0.1 (random port) that offers the catalog's tools, prompts
- * and resources to one client program — VS Code's own agent — with a random per-window bearer token. Plain Node
- * on the protocol core: each session is a JsonRpcConnection over a SessionTransport.
+ * The gateway: one Streamable HTTP MCP endpoint per server of the catalog, `/mcp/<server>` on one listener on
+ * 127.0.0.1 (random port), each offering that server's tools, prompts and resources to one client program — VS Code's
+ * own agent, which sees each as a server of its own — with one random per-window bearer token for all. Plain Node on
+ * the protocol core: each session is a JsonRpcConnection over a SessionTransport, bound to one server.
  *
  * Bad input never stops it: a refused request is an HTTP error with a JSON-RPC error body, a bad message a JSON-RPC
  * error, a failing call the server's error; other sessions and servers keep running.
@@ -27,20 +28,25 @@ export interface GatewayOptions {
 	token?: string;
 	/** The largest request body accepted, in bytes. Default 4 MiB (tool arguments, not files). */
 	maxBodyBytes?: number;
-	/** The most sessions kept at once; the least recently used one is closed beyond it. Default 32. */
+	/** The most sessions kept at once per server; the least recently used one is closed beyond it. Default 32. */
 	maxSessions?: number;
 	/** Lifecycle and refusals; the wire at trace level. Default: nothing is logged. */
 	logger?: Logger;
-	/** Sent as `instructions` in the initialize result; a function is asked at each initialize (it may change). */
-	instructions?: string | (() => string | undefined);
+	/**
+	 * Sent as `instructions` in the initialize result; a function is asked for the endpoint's server at each
+	 * initialize. Default: the server's own instructions.
+	 */
+	instructions?: string | ((server: string) => string | undefined);
 	/** The model's context budget (tool search, result caps, the ledger in the log); default: every tool, results whole. */
 	context?: GatewayContextOptions;
 }
 
 /** A running gateway. */
 export interface Gateway extends Disposable {
-	/** `http://127.0.0.1:<port>/mcp` */
+	/** `http://127.0.0.1:<port>/mcp`, under which each server has its endpoint (`urlFor`). */
 	readonly url: string;
+	/** `http://127.0.0.1:<port>/mcp/<server>`: the endpoint of one server of the catalog. */
+	urlFor(server: string): string;
 	readonly token: string;
 	/** How many sessions are open (for tests and the status). */
 	readonly sessionCount: number;
@@ -48,8 +54,9 @@ export interface Gateway extends Disposable {
 	close(): Promise<void>;
 }
 
-/** The endpoint's path. */
+/** The path under which each server has its endpoint, `/mcp/<server, URI-encoded>`. */
 export const GATEWAY_PATH = '/mcp';
+const SERVER_PATH_PREFIX = `${GATEWAY_PATH}/`;
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** Coalesces bursts of changes (a server starting fires state and list events back to back) into one notification. */
 const LIST_CHANGED_DELAY_MS = 50;
@@ -58,8 +65,23 @@ const LIST_CHANGED_DELAY_MS = 50;
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
 interface Session {
+	/** The server this session's endpoint offers. */
+	server: string;
 	transport: SessionTransport;
 	connection: JsonRpcConnection;
+}
+
+/** The server a request's path names (`/mcp/<server>`), or undefined for any other path. */
+function serverOfPath(url: string | undefined): string | undefined {
+	const path = (url ?? '').split('?', 1)[0]!;
+	if (!path.startsWith(SERVER_PATH_PREFIX)) return undefined;
+	const segment = path.slice(SERVER_PATH_PREFIX.length);
+	if (!segment || segment.includes('/')) return undefined;
+	try {
+		return decodeURIComponent(segment);
+	} catch {
+		return undefined;
+	}
 }
 
 /** Writes a JSON-RPC error as an HTTP response. */
@@ -82,26 +104,31 @@ function sendError(
 	res.end(body);
 }
 
-/** What a list_changed notification must tell: a signature of the exposed names. */
-function listSignature(catalog: GatewayCatalog): { tools: string; prompts: string; resources: string } {
-	return {
-		tools: catalog
-			.tools()
-			.map(
-				(named) =>
-					`${named.qualifiedName}\u0001${named.tool.description ?? ''}\u0001${JSON.stringify(named.tool.inputSchema)}`,
-			)
-			.join('\u0000'),
-		prompts: catalog
-			.prompts()
-			.map((named) => named.qualifiedName)
-			.join('\u0000'),
-		resources: [
-			...catalog.resources().map(({ resource }) => resource.uri),
-			...catalog.resourceTemplates().map(({ template }) => template.uriTemplate),
-		].join('\u0000'),
-	};
+interface ListSignature {
+	tools: string;
+	prompts: string;
+	resources: string;
 }
+
+/** What a list_changed notification must tell: a signature of each server's exposed names, by server. */
+function listSignatures(catalog: GatewayCatalog): Map<string, ListSignature> {
+	const signatures = new Map<string, ListSignature>();
+	const of = (server: string): ListSignature => {
+		let signature = signatures.get(server);
+		if (!signature) signatures.set(server, (signature = { tools: '', prompts: '', resources: '' }));
+		return signature;
+	};
+	for (const named of catalog.tools())
+		of(named.server).tools +=
+			`${named.tool.name}\u0001${named.tool.description ?? ''}\u0001${JSON.stringify(named.tool.inputSchema)}\u0000`;
+	for (const named of catalog.prompts()) of(named.server).prompts += `${named.prompt.name}\u0000`;
+	for (const { server, resource } of catalog.resources()) of(server).resources += `${resource.uri}\u0000`;
+	for (const { server, template } of catalog.resourceTemplates())
+		of(server).resources += `${template.uriTemplate}\u0000`;
+	return signatures;
+}
+
+const NO_LISTS: ListSignature = { tools: '', prompts: '', resources: '' };
 
 /**
  * Starts the gateway on 127.0.0.1 with a port the system picks. Rejects only when it cannot listen. The catalog's
@@ -123,7 +150,7 @@ export async function startGateway(catalog: GatewayCatalog, options: GatewayOpti
 		void session.connection.close();
 	};
 
-	const newSession = (): Session => {
+	const newSession = (server: string): Session => {
 		const id = randomUUID();
 		const transport = new SessionTransport(id);
 		// answeredIdMemory 0: the transport refuses an id while it is pending; once answered, a client may reuse it.
@@ -133,18 +160,21 @@ export async function startGateway(catalog: GatewayCatalog, options: GatewayOpti
 			answeredIdMemory: 0,
 		});
 		const context = options.context && new GatewaySessionContext(options.context, logger, id.slice(0, 8));
-		registerGatewayMethods(connection, catalog, options.instructions, context);
-		const session = { transport, connection };
+		registerGatewayMethods(connection, catalog, server, options.instructions, context);
+		const session = { server, transport, connection };
 		sessions.set(id, session);
-		while (sessions.size > maxSessions) endSession(sessions.keys().next().value!);
-		logger.info(`gateway: session ${id.slice(0, 8)} opened (${sessions.size} open)`);
+		// The server's least recently used sessions beyond the limit (map order is recency); other servers keep theirs.
+		const own = [...sessions].filter(([, other]) => other.server === server);
+		for (const [oldId] of own.slice(0, Math.max(0, own.length - maxSessions))) endSession(oldId);
+		logger.info(`gateway: session ${id.slice(0, 8)} for '${server}' opened (${sessions.size} open)`);
 		return session;
 	};
 
-	/** Answers one POST whose body was read (`body` undefined: larger than allowed). */
+	/** Answers one POST to `server`'s endpoint whose body was read (`body` undefined: larger than allowed). */
 	const handlePost = (
 		req: http.IncomingMessage,
 		res: http.ServerResponse,
+		server: string,
 		sessionId: string | undefined,
 		body: Buffer | undefined,
 	): void => {
@@ -172,7 +202,17 @@ export async function startGateway(catalog: GatewayCatalog, options: GatewayOpti
 		const isInit = isRequest(message) && message.method === 'initialize';
 		let session: Session | undefined;
 		if (isInit) {
-			session = newSession();
+			if (!catalog.servers().includes(server)) {
+				sendError(
+					res,
+					404,
+					ErrorCode.InvalidRequest,
+					`Not found: MCP Switchboard offers no server '${server}'`,
+					isRequest(message) ? message.id : null,
+				);
+				return;
+			}
+			session = newSession(server);
 		} else if (sessionId === undefined) {
 			// Spec: servers that require a session id "SHOULD respond to requests without an Mcp-Session-Id header
 			// (other than initialization) with HTTP 400 Bad Request".
@@ -186,7 +226,7 @@ export async function startGateway(catalog: GatewayCatalog, options: GatewayOpti
 			return;
 		} else {
 			session = sessions.get(sessionId);
-			if (!session) {
+			if (session?.server !== server) {
 				// Spec: "The server MAY terminate the session at any time, after which it MUST respond to requests
 				// containing that session ID with HTTP 404 Not Found."
 				sendError(
@@ -263,10 +303,15 @@ export async function startGateway(catalog: GatewayCatalog, options: GatewayOpti
 			);
 			return;
 		}
-		const path = (req.url ?? '').split('?', 1)[0];
-		if (path !== GATEWAY_PATH) {
+		const server = serverOfPath(req.url);
+		if (server === undefined) {
 			req.resume();
-			sendError(res, 404, ErrorCode.InvalidRequest, `Not found: the MCP endpoint is ${GATEWAY_PATH}`);
+			sendError(
+				res,
+				404,
+				ErrorCode.InvalidRequest,
+				`Not found: each server's MCP endpoint is ${SERVER_PATH_PREFIX}<server name, URI-encoded>`,
+			);
 			return;
 		}
 		const version = req.headers['mcp-protocol-version'];
@@ -290,7 +335,7 @@ export async function startGateway(catalog: GatewayCatalog, options: GatewayOpti
 						return;
 					}
 					try {
-						handlePost(req, res, sessionId, body);
+						handlePost(req, res, server, sessionId, body);
 					} catch (error) {
 						postFailed(res, error);
 					}
@@ -298,7 +343,8 @@ export async function startGateway(catalog: GatewayCatalog, options: GatewayOpti
 				return;
 			case 'GET': {
 				req.resume();
-				const session = sessionId === undefined ? undefined : sessions.get(sessionId);
+				const found = sessionId === undefined ? undefined : sessions.get(sessionId);
+				const session = found?.server === server ? found : undefined;
 				if (!session) {
 					sendError(
 						res,
@@ -317,7 +363,7 @@ export async function startGateway(catalog: GatewayCatalog, options: GatewayOpti
 			}
 			case 'DELETE':
 				req.resume();
-				if (sessionId === undefined || !sessions.has(sessionId)) {
+				if (sessionId === undefined || sessions.get(sessionId)?.server !== server) {
 					sendError(res, 404, ErrorCode.InvalidRequest, 'Session not found');
 					return;
 				}
@@ -342,25 +388,41 @@ export async function startGateway(catalog: GatewayCatalog, options: GatewayOpti
 		});
 	});
 	port = (server.address() as AddressInfo).port;
-	logger.info(`gateway: listening on http://127.0.0.1:${port}${GATEWAY_PATH}`);
+	logger.info(`gateway: listening on http://127.0.0.1:${port}${SERVER_PATH_PREFIX}<server>`);
 
-	let signature = listSignature(catalog);
+	let signatures = listSignatures(catalog);
 	let timer: ReturnType<typeof setTimeout> | undefined;
+	/** Ends the sessions of servers no longer offered, and tells each other session what changed of its server. */
+	const tellSessions = (): void => {
+		const next = listSignatures(catalog);
+		const offered = new Set(catalog.servers());
+		let told = 0;
+		for (const [id, session] of [...sessions]) {
+			if (!offered.has(session.server)) {
+				endSession(id);
+				continue;
+			}
+			const before = signatures.get(session.server) ?? NO_LISTS;
+			const after = next.get(session.server) ?? NO_LISTS;
+			const methods = [
+				after.tools !== before.tools ? 'notifications/tools/list_changed' : undefined,
+				after.prompts !== before.prompts ? 'notifications/prompts/list_changed' : undefined,
+				after.resources !== before.resources ? 'notifications/resources/list_changed' : undefined,
+			];
+			for (const method of methods) {
+				if (method === undefined) continue;
+				session.connection.notify(method).catch(() => undefined);
+				told++;
+			}
+		}
+		signatures = next;
+		if (told > 0) logger.debug(`gateway: sent ${told} list_changed notification(s)`);
+	};
 	const changeSubscription = catalog.onDidChange(() => {
 		if (timer) return;
 		timer = setTimeout(() => {
 			timer = undefined;
-			const next = listSignature(catalog);
-			const methods = [
-				next.tools !== signature.tools ? 'notifications/tools/list_changed' : undefined,
-				next.prompts !== signature.prompts ? 'notifications/prompts/list_changed' : undefined,
-				next.resources !== signature.resources ? 'notifications/resources/list_changed' : undefined,
-			].filter((method): method is string => method !== undefined);
-			signature = next;
-			for (const method of methods) {
-				for (const session of sessions.values()) session.connection.notify(method).catch(() => undefined);
-			}
-			if (methods.length > 0) logger.debug(`gateway: sent ${methods.join(', ')} to ${sessions.size} session(s)`);
+			tellSessions();
 		}, LIST_CHANGED_DELAY_MS);
 	});
 
@@ -379,6 +441,7 @@ export async function startGateway(catalog: GatewayCatalog, options: GatewayOpti
 
 	return {
 		url: `http://127.0.0.1:${port}${GATEWAY_PATH}`,
+		urlFor: (server) => `http://127.0.0.1:${port}${SERVER_PATH_PREFIX}${encodeURIComponent(server)}`,
 		token,
 		get sessionCount() {
 			return sessions.size;

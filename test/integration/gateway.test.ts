@@ -1,8 +1,10 @@
 // The gateway as VS Code's agent meets it, driven by an MCP client nobody on this project wrote (the official SDK's
 // Client over StreamableHTTPClientTransport): the Manager runs server-everything and a small fixture over stdio,
-// the gateway offers their enabled tools under mcp__server__tool names, forwards calls with progress and
-// cancellation, tells the client when the set changes, and refuses what it must (no token, a wrong token, a foreign
-// Origin or Host, oversized or malformed bodies, unknown or disabled tools) while everything keeps running.
+// the gateway offers each server on an endpoint of its own (as VS Code gets one server definition per server), with
+// its enabled tools under their own names and the server's name in serverInfo, forwards calls with progress and
+// cancellation, tells the client when its server's list changes, and refuses what it must (no token, a wrong token,
+// a foreign Origin or Host, oversized or malformed bodies, unknown or disabled tools, unknown servers) while
+// everything keeps running.
 import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import { join } from 'node:path';
@@ -27,8 +29,9 @@ const catalog = new ManagerCatalog(manager, (named: NamedTool) => !disabled.has(
 let gateway: Gateway;
 const clients: Client[] = [];
 
-async function sdkClient(token = gateway.token): Promise<Client> {
-	const transport = new StreamableHTTPClientTransport(new URL(gateway.url), {
+/** An SDK client on one server's endpoint, as VS Code connects to each server definition. */
+async function sdkClient(server = 'everything', token = gateway.token): Promise<Client> {
+	const transport = new StreamableHTTPClientTransport(new URL(gateway.urlFor(server)), {
 		requestInit: { headers: { authorization: `Bearer ${token}` } },
 	});
 	const client = new Client({ name: 'sdk-test-client', version: '1.0.0' });
@@ -37,12 +40,13 @@ async function sdkClient(token = gateway.token): Promise<Client> {
 	return client;
 }
 
-/** A raw POST to the gateway; `headers` replace the defaults. */
+/** A raw POST to a server's endpoint on the gateway (everything's by default); `headers` replace the defaults. */
 async function post(
 	body: string,
 	headers: Record<string, string> = {},
+	url = gateway.urlFor('everything'),
 ): Promise<{ status: number; json: { error?: { code: number; message: string } } }> {
-	const res = await fetch(gateway.url, {
+	const res = await fetch(url, {
 		method: 'POST',
 		headers: {
 			'content-type': 'application/json',
@@ -97,53 +101,81 @@ after(async () => {
 	await manager.dispose();
 });
 
-test('the SDK client lists exactly the enabled tools of running servers and calls them with the token', async () => {
+test("each server's endpoint lists exactly its enabled tools under their own names, announces the server, and calls them with the token", async () => {
 	assert.match(gateway.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-	const client = await sdkClient();
-	assert.equal(client.getServerVersion()?.name, 'mcp-switchboard-gateway');
+	assert.equal(gateway.urlFor('everything'), `${gateway.url}/everything`);
+	assert.equal(gateway.urlFor('team notes/a'), `${gateway.url}/team%20notes%2Fa`);
+	const client = await sdkClient('everything');
+	// VS Code prefixes a server's tools with its serverInfo `title || name`: the title is the user's name for it, the
+	// name the server's own.
+	assert.deepEqual(
+		{ name: client.getServerVersion()?.name, title: client.getServerVersion()?.title },
+		{ name: 'mcp-servers/everything', title: 'everything' },
+	);
+	// The server's own instructions, as VS Code gets them from the servers it runs itself.
+	const ownInstructions = manager.client('everything').instructions;
+	assert.ok(ownInstructions, 'server-everything sends instructions');
+	assert.equal(client.getInstructions(), ownInstructions);
 	const { tools } = await client.listTools();
 	const names = tools.map((tool) => tool.name);
-	assert.ok(names.includes('mcp__everything__echo'), names.join(', '));
-	assert.ok(names.includes('mcp__fixture__tool_1'));
-	assert.ok(!names.includes('mcp__fixture__tool_0'), 'a disabled tool is not offered');
-	assert.equal(names.length, manager.allTools().length - 1);
-	assert.match(tools.find((tool) => tool.name === 'mcp__everything__echo')?.description ?? '', /everything/);
-	// One line each: VS Code's Configure Tools shows a line break as a "⏎" glyph.
+	assert.ok(names.includes('echo') && names.includes('trigger-long-running-operation'), names.join(', '));
+	assert.deepEqual(
+		names,
+		manager.get('everything')!.tools.map((named) => named.tool.name),
+		"everything's own tools, each under its own name, and no other server's",
+	);
+	const fixture = await sdkClient('fixture');
+	assert.equal(fixture.getServerVersion()?.title, 'fixture');
+	const fixtureNames = (await fixture.listTools()).tools.map((tool) => tool.name);
+	assert.ok(fixtureNames.includes('tool_1'), fixtureNames.join(', '));
+	assert.ok(!fixtureNames.includes('tool_0'), 'a disabled tool is not offered');
+	assert.equal(names.length + fixtureNames.length, manager.allTools().length - 1);
+	// The server's own description, on one line: VS Code's Configure Tools shows a line break as a "⏎" glyph.
+	const ownEcho = manager.get('everything')!.tools.find((named) => named.tool.name === 'echo')!.tool;
+	assert.equal(
+		tools.find((tool) => tool.name === 'echo')?.description,
+		ownEcho.description?.trim().replace(/\s*\n\s*/g, ' '),
+	);
 	assert.deepEqual(
 		tools.filter((tool) => tool.description?.includes('\n')).map((tool) => tool.name),
 		[],
 	);
 
-	const echo = await client.callTool({ name: 'mcp__everything__echo', arguments: { message: 'through the gateway' } });
+	const echo = await client.callTool({ name: 'echo', arguments: { message: 'through the gateway' } });
 	assert.deepEqual(echo.content, [{ type: 'text', text: 'Echo: through the gateway' }]);
-	const image = await client.callTool({ name: 'mcp__everything__get-tiny-image', arguments: {} });
+	await assert.rejects(
+		fixture.callTool({ name: 'echo', arguments: { message: 'wrong endpoint' } }),
+		/Unknown tool: echo/,
+		"a tool is called only on its own server's endpoint",
+	);
+	const image = await client.callTool({ name: 'get-tiny-image', arguments: {} });
 	assert.ok(
 		(image.content as { type: string }[]).some((block) => block.type === 'image'),
 		'images pass through',
 	);
 	const structured = await client.callTool({
-		name: 'mcp__everything__get-structured-content',
+		name: 'get-structured-content',
 		arguments: { location: 'New York' },
 	});
 	assert.ok(structured.structuredContent, 'structured content passes through');
 });
 
 test('a call to a disabled or unknown tool is a JSON-RPC error naming it; the session keeps working', async () => {
-	const client = await sdkClient();
+	const client = await sdkClient('fixture');
 	await assert.rejects(
-		client.callTool({ name: 'mcp__fixture__tool_0', arguments: {} }),
-		(error: Error & { code?: number }) => error.code === -32602 && /mcp__fixture__tool_0/.test(error.message),
+		client.callTool({ name: 'tool_0', arguments: {} }),
+		(error: Error & { code?: number }) => error.code === -32602 && /tool_0/.test(error.message),
 	);
-	await assert.rejects(client.callTool({ name: 'mcp__nowhere__x', arguments: {} }), /Unknown tool: mcp__nowhere__x/);
-	const ok = await client.callTool({ name: 'mcp__fixture__tool_1', arguments: {} });
+	await assert.rejects(client.callTool({ name: 'nowhere', arguments: {} }), /Unknown tool: nowhere/);
+	const ok = await client.callTool({ name: 'tool_1', arguments: {} });
 	assert.deepEqual(ok.content, [{ type: 'text', text: 'called tool_1' }]);
 });
 
 test('progress reaches the caller and cancelling a call cancels it on the server behind the gateway', async () => {
-	const client = await sdkClient();
+	const client = await sdkClient('fixture');
 	const progress: { progress: number; message?: string }[] = [];
 	const controller = new AbortController();
-	const call = client.callTool({ name: 'mcp__fixture__wait', arguments: {} }, undefined, {
+	const call = client.callTool({ name: 'wait', arguments: {} }, undefined, {
 		signal: controller.signal,
 		onprogress: (p) => progress.push(p),
 	});
@@ -154,7 +186,7 @@ test('progress reaches the caller and cancelling a call cancels it on the server
 	// The cancellation travels client → gateway → Manager → fixture; ask the fixture until it has seen it.
 	let cancelled: unknown[] = [];
 	for (let i = 0; i < 100 && cancelled.length === 0; i++) {
-		const result = await client.callTool({ name: 'mcp__fixture__cancelled', arguments: {} });
+		const result = await client.callTool({ name: 'cancelled', arguments: {} });
 		cancelled = JSON.parse((result.content as { text: string }[])[0]!.text) as unknown[];
 		if (cancelled.length === 0) await new Promise((r) => setTimeout(r, 50));
 	}
@@ -165,7 +197,7 @@ test('the real progress of server-everything flows through', async () => {
 	const client = await sdkClient();
 	const progress: number[] = [];
 	const result = await client.callTool(
-		{ name: 'mcp__everything__trigger-long-running-operation', arguments: { duration: 0.3, steps: 3 } },
+		{ name: 'trigger-long-running-operation', arguments: { duration: 0.3, steps: 3 } },
 		undefined,
 		{ onprogress: (p) => progress.push(p.progress) },
 	);
@@ -173,14 +205,18 @@ test('the real progress of server-everything flows through', async () => {
 	assert.match(JSON.stringify(result.content), /completed/i);
 });
 
-test('prompts and resources of running servers are offered and forwarded', async () => {
+test('prompts and resources of a running server are offered on its endpoint and forwarded', async () => {
 	const client = await sdkClient();
 	const { prompts } = await client.listPrompts();
+	assert.deepEqual(
+		prompts.map((prompt) => prompt.name),
+		manager.get('everything')!.prompts.map((prompt) => prompt.name),
+	);
 	assert.ok(
-		prompts.some((prompt) => prompt.name === 'mcp__everything__simple-prompt'),
+		prompts.some((prompt) => prompt.name === 'simple-prompt'),
 		prompts.map((p) => p.name).join(', '),
 	);
-	const prompt = await client.getPrompt({ name: 'mcp__everything__args-prompt', arguments: { city: 'Lisbon' } });
+	const prompt = await client.getPrompt({ name: 'args-prompt', arguments: { city: 'Lisbon' } });
 	assert.match(JSON.stringify(prompt.messages), /Lisbon/);
 	const { resources } = await client.listResources();
 	const first = resources[0];
@@ -189,14 +225,22 @@ test('prompts and resources of running servers are offered and forwarded', async
 	assert.equal(read.contents[0]?.uri, first.uri);
 	const templated = await client.readResource({ uri: 'demo://resource/dynamic/text/7' });
 	assert.ok(templated.contents.length > 0, 'a templated URI is read from the server with templates');
-	await assert.rejects(client.readResource({ uri: 'nowhere://x' }), /Resource not found: nowhere:\/\/x/);
+	// The endpoint's server answers for itself: server-everything's own error (the SDK's) names the URI.
+	await assert.rejects(client.readResource({ uri: 'nowhere://x' }), /Resource nowhere:\/\/x not found/);
+	const fixture = await sdkClient('fixture');
+	assert.deepEqual((await fixture.listResources()).resources, [], "the fixture's endpoint lists none of everything's");
 });
 
-test('list_changed reaches the client when enablement changes, and the new list matches', async () => {
+test("list_changed reaches the server's client when enablement changes, and the new list matches; other servers' clients are not told", async () => {
 	const client = await sdkClient();
+	const fixture = await sdkClient('fixture');
 	let changed = 0;
+	let fixtureChanged = 0;
 	client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
 		changed++;
+	});
+	fixture.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+		fixtureChanged++;
 	});
 	// The SDK opens its GET listening stream right after initialize; give it a moment to be there.
 	await new Promise((r) => setTimeout(r, 200));
@@ -204,15 +248,16 @@ test('list_changed reaches the client when enablement changes, and the new list 
 	catalog.refilter();
 	await until(() => changed > 0, 'notifications/tools/list_changed');
 	const names = (await client.listTools()).tools.map((tool) => tool.name);
-	assert.ok(!names.includes('mcp__everything__echo'));
+	assert.ok(!names.includes('echo'));
 	disabled = new Set(['mcp__fixture__tool_0']);
 	catalog.refilter();
 	await until(() => changed > 1, 'a second list_changed');
-	assert.ok((await client.listTools()).tools.some((tool) => tool.name === 'mcp__everything__echo'));
+	assert.ok((await client.listTools()).tools.some((tool) => tool.name === 'echo'));
+	assert.equal(fixtureChanged, 0, "the fixture's list did not change");
 });
 
 test('without the token, with a wrong one, or from a foreign Origin or Host: refused, and nothing is exposed', async () => {
-	await assert.rejects(sdkClient('wrong-token'), /401|Unauthorized/);
+	await assert.rejects(sdkClient('everything', 'wrong-token'), /401|Unauthorized/);
 	const none = await post(initialize, { authorization: '' });
 	assert.equal(none.status, 401);
 	assert.match(none.json.error?.message ?? '', /bearer token is required/);
@@ -223,7 +268,7 @@ test('without the token, with a wrong one, or from a foreign Origin or Host: ref
 	assert.match(foreign.json.error?.message ?? '', /origin 'https:\/\/evil\.example'/);
 	// fetch does not let a caller set Host: a DNS-rebinding page's request, made with node:http.
 	const rebinding = await new Promise<number>((resolve, reject) => {
-		const url = new URL(gateway.url);
+		const url = new URL(gateway.urlFor('everything'));
 		const req = http.request(
 			{
 				host: url.hostname,
@@ -268,12 +313,19 @@ test('oversized, malformed and session-less bodies get clear JSON-RPC errors; th
 		'mcp-session-id': 'no-such-session',
 	});
 	assert.equal(unknownSession.status, 404);
+	// No endpoint for all servers at once, none for a server the catalog does not offer.
+	const base = await post(initialize, {}, gateway.url);
+	assert.equal(base.status, 404);
+	assert.match(base.json.error?.message ?? '', /\/mcp\/<server/);
+	const unknownServer = await post(initialize, {}, gateway.urlFor('nowhere'));
+	assert.equal(unknownServer.status, 404);
+	assert.match(unknownServer.json.error?.message ?? '', /no server 'nowhere'/);
 	const client = await sdkClient();
 	assert.ok((await client.listTools()).tools.length > 0);
 });
 
 test('a call that asks for progress (as VS Code does) is answered as JSON when none comes, as an event stream when it does', async () => {
-	const opened = await fetch(gateway.url, {
+	const opened = await fetch(gateway.urlFor('everything'), {
 		method: 'POST',
 		headers: {
 			'content-type': 'application/json',
@@ -285,7 +337,7 @@ test('a call that asks for progress (as VS Code does) is answered as JSON when n
 	const session = opened.headers.get('mcp-session-id') ?? '';
 	await opened.text();
 	const call = (id: number, name: string, args: Record<string, unknown>) =>
-		fetch(gateway.url, {
+		fetch(gateway.urlFor('everything'), {
 			method: 'POST',
 			headers: {
 				'content-type': 'application/json',
@@ -301,12 +353,12 @@ test('a call that asks for progress (as VS Code does) is answered as JSON when n
 				params: { name, arguments: args, _meta: { progressToken: `p${id}` } },
 			}),
 		});
-	const quiet = await call(2, 'mcp__everything__echo', { message: 'no progress here' });
+	const quiet = await call(2, 'echo', { message: 'no progress here' });
 	assert.equal(quiet.headers.get('content-type'), 'application/json');
 	const answer = (await quiet.json()) as { id: number; result: { content: { text: string }[] } };
 	assert.equal(answer.id, 2);
 	assert.match(answer.result.content[0]?.text ?? '', /no progress here/);
-	const busy = await call(3, 'mcp__everything__trigger-long-running-operation', { duration: 0.3, steps: 3 });
+	const busy = await call(3, 'trigger-long-running-operation', { duration: 0.3, steps: 3 });
 	assert.equal(busy.headers.get('content-type'), 'text/event-stream');
 	const events = (await busy.text())
 		.split('\n')
@@ -330,15 +382,19 @@ test('a call that asks for progress (as VS Code does) is answered as JSON when n
 });
 
 test('a server that stops mid-call: the caller gets an error naming it, the gateway and the other server keep running', async () => {
-	const client = await sdkClient();
-	const call = client.callTool({ name: 'mcp__fixture__wait', arguments: {} });
+	const client = await sdkClient('fixture');
+	const everything = await sdkClient('everything');
+	const call = client.callTool({ name: 'wait', arguments: {} });
 	await new Promise((r) => setTimeout(r, 200));
 	await manager.stop('fixture');
 	await assert.rejects(call, /fixture/);
 	await until(() => catalog.findTool('mcp__fixture__tool_1') === undefined, 'the stopped server to leave the catalog');
-	await assert.rejects(client.callTool({ name: 'mcp__fixture__tool_1', arguments: {} }), /Unknown tool/);
-	const echo = await client.callTool({ name: 'mcp__everything__echo', arguments: { message: 'still here' } });
+	await assert.rejects(client.callTool({ name: 'tool_1', arguments: {} }), /Unknown tool/);
+	// A stopped server keeps its endpoint (VS Code keeps its definition), which lists nothing until it runs again.
+	assert.deepEqual((await client.listTools()).tools, []);
+	const echo = await everything.callTool({ name: 'echo', arguments: { message: 'still here' } });
 	assert.match(JSON.stringify(echo.content), /still here/);
 	await manager.start('fixture');
 	await until(() => catalog.findTool('mcp__fixture__tool_1') !== undefined, 'the restarted server to come back');
+	assert.ok((await client.listTools()).tools.some((tool) => tool.name === 'tool_1'));
 });

@@ -73,7 +73,7 @@ test('a tool whose description changes after list_changed is held back from @mcp
 
 	const client = new Client({ name: 'agent', version: '1.0.0' });
 	await client.connect(
-		new StreamableHTTPClientTransport(new URL(gateway.url), {
+		new StreamableHTTPClientTransport(new URL(gateway.urlFor('weather')), {
 			requestInit: { headers: { authorization: `Bearer ${gateway.token}` } },
 		}),
 	);
@@ -82,9 +82,10 @@ test('a tool whose description changes after list_changed is held back from @mcp
 	client.setNotificationHandler(ToolListChangedNotificationSchema, () => void listChanged++);
 	const gatewayTools = async () => (await client.listTools()).tools.map((t) => t.name).sort();
 	const gatewayPrompts = async () => (await client.listPrompts()).prompts.map((p) => p.name);
-	assert.deepEqual(await gatewayTools(), ['mcp__weather__forecast', 'mcp__weather__rug']);
+	// The gateway offers each server on its own endpoint, its tools under their own names.
+	assert.deepEqual(await gatewayTools(), ['forecast', 'rug']);
 	assert.deepEqual(chatOffers(manager, forModels).sort(), ['mcp__weather__forecast', 'mcp__weather__rug']);
-	assert.deepEqual(await gatewayPrompts(), ['mcp__weather__brief']);
+	assert.deepEqual(await gatewayPrompts(), ['brief']);
 	assert.deepEqual(pins.changes('weather'), [], 'the first listing is the pin');
 
 	// The rug pull: the server changes forecast's description, adds a tool and changes a prompt, then says so.
@@ -94,11 +95,11 @@ test('a tool whose description changes after list_changed is held back from @mcp
 		'the changed listing',
 	);
 	await until(() => listChanged > 0, 'list_changed through the gateway');
-	assert.deepEqual(await gatewayTools(), ['mcp__weather__rug'], 'the changed and the new tool are not offered');
+	assert.deepEqual(await gatewayTools(), ['rug'], 'the changed and the new tool are not offered');
 	assert.deepEqual(chatOffers(manager, forModels), ['mcp__weather__rug'], '@mcp does not offer them either');
 	assert.deepEqual(await gatewayPrompts(), [], 'the changed prompt is held back');
 	await assert.rejects(
-		client.callTool({ name: 'mcp__weather__forecast', arguments: { city: 'Paris' } }),
+		client.callTool({ name: 'forecast', arguments: { city: 'Paris' } }),
 		/Unknown tool/,
 		'a held tool cannot be called through the gateway',
 	);
@@ -132,9 +133,9 @@ test('a tool whose description changes after list_changed is held back from @mcp
 	const told = listChanged;
 	await pins.accept('weather');
 	assert.deepEqual(pins.changes('weather'), []);
-	assert.deepEqual(await gatewayTools(), ['mcp__weather__exfiltrate', 'mcp__weather__forecast', 'mcp__weather__rug']);
+	assert.deepEqual(await gatewayTools(), ['exfiltrate', 'forecast', 'rug']);
 	assert.deepEqual(chatOffers(manager, forModels).length, 3);
-	assert.deepEqual(await gatewayPrompts(), ['mcp__weather__brief']);
+	assert.deepEqual(await gatewayPrompts(), ['brief']);
 	await until(() => listChanged > told, 'list_changed after the accept');
 	await manager.dispose();
 });

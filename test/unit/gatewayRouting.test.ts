@@ -1,6 +1,7 @@
-// Which server answers through the gateway (issue 27 defects 3 and 10): a resources/read of a URI no server lists
-// goes only to the server whose template matches it (or whose tool linked it), never to every server in turn; and
-// two servers whose names sanitise alike never share a prompt's gateway name.
+// Which server answers through the gateway (issue 27 defects 3 and 10, issue 33): each server has its own endpoint,
+// and a session reaches only its endpoint's server, so a resources/read of any URI (listed, templated, linked by a
+// tool, or unknown) goes to that server and never to another one; two servers whose names sanitise alike have
+// endpoints of their own, each listing its prompts under their own names.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Emitter } from '../../src/common/event';
@@ -9,24 +10,21 @@ import { registerGatewayMethods } from '../../src/gateway/gatewayMethods';
 import type { Manager } from '../../src/manager/manager';
 import { serversForUri, uriTemplateMatcher } from '../../src/manager/uriTemplate';
 import { JsonRpcConnection } from '../../src/protocol/connection';
-import type { CallToolResult, ReadResourceResult } from '../../src/protocol/schema';
+import type { CallToolResult, Prompt, ReadResourceResult } from '../../src/protocol/schema';
 import { linkedPair } from '../fixtures/linkedTransport';
 
-/** A catalog of two servers with templates; `asked` records which server each read went to. */
+/** A catalog of servers with templates (and 'linker', whose tool links a resource); `asked` records each read's server. */
 function catalogOf(templates: { server: string; uriTemplate: string }[], asked: string[]): GatewayCatalog {
 	const changed = new Emitter<void>();
+	const link = {
+		server: 'linker',
+		qualifiedName: 'mcp__linker__link',
+		tool: { name: 'link', inputSchema: { type: 'object' as const } },
+	};
 	return {
-		tools: () => [
-			{
-				server: 'linker',
-				qualifiedName: 'mcp__linker__link',
-				tool: { name: 'link', inputSchema: { type: 'object' } },
-			},
-		],
-		findTool: (name) =>
-			name === 'mcp__linker__link'
-				? { server: 'linker', qualifiedName: name, tool: { name: 'link', inputSchema: { type: 'object' } } }
-				: undefined,
+		servers: () => ['linker', ...templates.map(({ server }) => server)],
+		tools: () => [link],
+		findTool: (name) => (name === link.qualifiedName ? link : undefined),
 		prompts: () => [],
 		resources: () => [],
 		resourceTemplates: () =>
@@ -44,61 +42,61 @@ function catalogOf(templates: { server: string; uriTemplate: string }[], asked: 
 	};
 }
 
-async function gatewaySession(catalog: GatewayCatalog): Promise<JsonRpcConnection> {
+/** A session on `server`'s endpoint, as VS Code's client opens one per server definition. */
+async function gatewaySession(catalog: GatewayCatalog, server: string): Promise<JsonRpcConnection> {
 	const pair = linkedPair();
-	const server = new JsonRpcConnection(pair.server, { name: 'gateway' });
-	registerGatewayMethods(server, catalog);
+	const connection = new JsonRpcConnection(pair.server, { name: `gateway ${server}` });
+	registerGatewayMethods(connection, catalog, server);
 	const client = new JsonRpcConnection(pair.client, { name: 'agent' });
-	await server.start();
+	await connection.start();
 	await client.start();
 	return client;
 }
 
-test('a URI no server lists is read only from the server whose template matches it', async () => {
+test("a URI is read only from the server whose endpoint the session opened, whatever the other servers' templates", async () => {
 	const asked: string[] = [];
-	// The other server comes first in configuration order: on main it was asked first and its answer won.
-	const client = await gatewaySession(
-		catalogOf(
-			[
-				{ server: 'other', uriTemplate: 'notes://{id}' },
-				{ server: 'files', uriTemplate: 'file:///{+path}' },
-			],
-			asked,
-		),
+	// The other server comes first in configuration order and has a catch-all template: before issue 27 it was asked
+	// first and its answer won.
+	const catalog = catalogOf(
+		[
+			{ server: 'greedy', uriTemplate: '{+anything}' },
+			{ server: 'files', uriTemplate: 'file:///{+path}' },
+		],
+		asked,
 	);
-	const read = (await client.request('resources/read', { uri: 'file:///home/me/plan.md' })) as ReadResourceResult;
-	assert.deepEqual(asked, ['files'], 'only the matching server learned the URI');
+	const files = await gatewaySession(catalog, 'files');
+	const read = (await files.request('resources/read', { uri: 'file:///home/me/plan.md' })) as ReadResourceResult;
+	assert.deepEqual(asked, ['files'], "only the endpoint's server learned the URI");
 	assert.equal((read.contents[0] as { text: string }).text, "files's content");
+	await files.request('resources/read', { uri: 'https://example.com/x' });
+	assert.deepEqual(asked, ['files', 'files'], 'a URI no template matches goes to the same server, no other');
 
-	await assert.rejects(client.request('resources/read', { uri: 'https://example.com/x' }), /Resource not found/);
-	assert.deepEqual(asked, ['files'], 'a URI no template matches is asked of nobody');
-});
-
-test('a catch-all template does not compete with a more specific one; equal matches ask nobody', async () => {
-	const asked: string[] = [];
-	const client = await gatewaySession(
-		catalogOf(
-			[
-				{ server: 'greedy', uriTemplate: '{+anything}' },
-				{ server: 'files', uriTemplate: 'file:///{+path}' },
-				{ server: 'twin-a', uriTemplate: 'db://{table}' },
-				{ server: 'twin-b', uriTemplate: 'db://{name}' },
-			],
-			asked,
-		),
+	const greedy = await gatewaySession(catalog, 'greedy');
+	await greedy.request('resources/read', { uri: 'file:///a.txt' });
+	assert.deepEqual(asked, ['files', 'files', 'greedy'], "greedy's endpoint asks greedy only");
+	assert.deepEqual(
+		((await files.request('resources/templates/list', {})) as { resourceTemplates: { uriTemplate: string }[] })
+			.resourceTemplates,
+		[{ name: 'file:///{+path}', uriTemplate: 'file:///{+path}' }],
+		"an endpoint lists its own server's templates only",
 	);
-	await client.request('resources/read', { uri: 'file:///a.txt' });
-	assert.deepEqual(asked, ['files']);
-	await assert.rejects(client.request('resources/read', { uri: 'db://users' }), /match it equally/);
-	assert.deepEqual(asked, ['files']);
 });
 
-test("a resource link in a tool's result is read from the server whose tool linked it", async () => {
+test("a resource link in a tool's result is read from the server whose tool linked it, under the tool's own name", async () => {
 	const asked: string[] = [];
-	const client = await gatewaySession(catalogOf([{ server: 'greedy', uriTemplate: '{+anything}' }], asked));
-	await client.request('tools/call', { name: 'mcp__linker__link', arguments: {} });
-	await client.request('resources/read', { uri: 'secret://from-linker/1' });
+	const catalog = catalogOf([{ server: 'greedy', uriTemplate: '{+anything}' }], asked);
+	const linker = await gatewaySession(catalog, 'linker');
+	const { tools } = (await linker.request('tools/list', {})) as { tools: { name: string }[] };
+	assert.deepEqual(
+		tools.map((tool) => tool.name),
+		['link'],
+	);
+	await linker.request('tools/call', { name: 'link', arguments: {} });
+	await linker.request('resources/read', { uri: 'secret://from-linker/1' });
 	assert.deepEqual(asked, ['linker']);
+	const greedy = await gatewaySession(catalog, 'greedy');
+	assert.deepEqual(((await greedy.request('tools/list', {})) as { tools: unknown[] }).tools, []);
+	await assert.rejects(greedy.request('tools/call', { name: 'link', arguments: {} }), /Unknown tool: link/);
 });
 
 test('URI templates match by their operators', () => {
@@ -110,7 +108,7 @@ test('URI templates match by their operators', () => {
 	assert.deepEqual(serversForUri('x://1', []), []);
 });
 
-test('servers whose names sanitise alike get distinct prompt names in the gateway, in configuration order', () => {
+test('servers whose names sanitise alike get distinct prompt names in the gateway, in configuration order', async () => {
 	const running = { kind: 'running' } as const;
 	const summary = { name: 'summary', description: 'Summarise the notes' };
 	const servers = [
@@ -133,5 +131,11 @@ test('servers whose names sanitise alike get distinct prompt names in the gatewa
 		prompts.map((p) => p.server),
 		['team notes', 'team.notes'],
 	);
+	// Each has its own endpoint, where its prompt keeps its own name.
+	for (const server of ['team notes', 'team.notes']) {
+		const session = await gatewaySession(catalog, server);
+		const listed = (await session.request('prompts/list', {})) as { prompts: Prompt[] };
+		assert.deepEqual(listed.prompts, [summary], server);
+	}
 	catalog.dispose();
 });

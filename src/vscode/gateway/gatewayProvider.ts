@@ -1,8 +1,9 @@
 /**
- * Offers Switchboard's servers to VS Code's own agent: one MCP server definition, "MCP Switchboard", pointing at
- * the gateway (src/gateway) on 127.0.0.1 with this window's bearer token in its headers. The gateway starts when
- * VS Code first asks for the definition and stops when the setting turns it off; calls then run on the Manager's
- * connections (no second process per server).
+ * Offers Switchboard's servers to VS Code's own agent: one MCP server definition per server (but those VS Code runs
+ * itself), labelled with the user's name for it and pointing at that server's endpoint on the gateway (src/gateway,
+ * 127.0.0.1) with this window's bearer token in its headers. So *Configure Tools* groups the tools per server and the
+ * agent reads `mcp_<server>_<tool>`. The gateway starts when VS Code first asks for the definitions and stops when
+ * the setting turns it off; calls then run on the Manager's connections (no second process per server).
  * API: https://code.visualstudio.com/api/extension-guides/ai/mcp#register-an-mcp-server-in-your-extension
  */
 import * as vscode from 'vscode';
@@ -18,7 +19,7 @@ import { errorMessage } from '../../common/errors';
 export const GATEWAY_PROVIDER_ID = 'mcpSwitchboard.gateway';
 /** The setting that turns the gateway off. */
 export const GATEWAY_ENABLED_SETTING = 'mcpSwitchboard.gateway.enabled';
-/** The server's label in VS Code's MCP lists. */
+/** The provider's label in VS Code's MCP lists (package.json); each definition is labelled with its server's name. */
 export const GATEWAY_LABEL = 'MCP Switchboard';
 
 function enabled(): boolean {
@@ -34,6 +35,8 @@ export class GatewayProvider
 	readonly catalog: ManagerCatalog;
 	private running: Promise<Gateway> | undefined;
 	private readonly subscriptions: vscode.Disposable[] = [];
+	/** The servers of the last definitions given to VS Code, joined: a change of the set is told to VS Code. */
+	private offered: string;
 
 	constructor(
 		private readonly manager: Manager,
@@ -42,7 +45,15 @@ export class GatewayProvider
 		isEnabled?: ToolFilter,
 	) {
 		this.catalog = new ManagerCatalog(manager, isEnabled);
+		this.offered = this.catalog.servers().join('\u0000');
 		this.subscriptions.push(
+			// A server added, removed or renamed, or now run by VS Code itself: VS Code asks for the definitions again.
+			this.catalog.onDidChange(() => {
+				const offered = this.catalog.servers().join('\u0000');
+				if (offered === this.offered) return;
+				this.offered = offered;
+				this.changeEmitter.fire();
+			}),
 			vscode.workspace.onDidChangeConfiguration((event) => {
 				if (!event.affectsConfiguration(GATEWAY_ENABLED_SETTING)) return;
 				if (!enabled()) void this.stop();
@@ -60,7 +71,9 @@ export class GatewayProvider
 		if (!enabled()) return [];
 		try {
 			const gateway = await this.start();
-			return [this.definition(gateway)];
+			const servers = this.catalog.servers();
+			this.offered = servers.join('\u0000');
+			return servers.map((server) => this.definition(gateway, server));
 		} catch (error) {
 			this.channel.error(`The MCP gateway for VS Code's agent could not start: ${errorMessage(error)}`);
 			return [];
@@ -70,13 +83,13 @@ export class GatewayProvider
 	async resolveMcpServerDefinition(
 		server: vscode.McpHttpServerDefinition,
 	): Promise<vscode.McpHttpServerDefinition | undefined> {
-		if (!enabled()) return undefined;
+		if (!enabled() || !this.catalog.servers().includes(server.label)) return undefined;
 		// The gateway may have been restarted (setting off and on): give VS Code the current address and token.
 		const gateway = await this.start();
 		// VS Code's agent starts using the gateway: servers never listed start now, in the background, and their tools
 		// reach it through tools/list_changed (the others are offered from their cached listing).
 		void this.manager.listUncached().catch(() => undefined);
-		server.uri = vscode.Uri.parse(gateway.url);
+		server.uri = vscode.Uri.parse(gateway.urlFor(server.label));
 		server.headers = { ...server.headers, Authorization: `Bearer ${gateway.token}` };
 		return server;
 	}
@@ -88,10 +101,10 @@ export class GatewayProvider
 		this.changeEmitter.dispose();
 	}
 
-	private definition(gateway: Gateway): vscode.McpHttpServerDefinition {
+	private definition(gateway: Gateway, server: string): vscode.McpHttpServerDefinition {
 		return new vscode.McpHttpServerDefinition(
-			GATEWAY_LABEL,
-			vscode.Uri.parse(gateway.url),
+			server,
+			vscode.Uri.parse(gateway.urlFor(server)),
 			{ Authorization: `Bearer ${gateway.token}` },
 			this.version,
 		);
@@ -100,7 +113,7 @@ export class GatewayProvider
 	private start(): Promise<Gateway> {
 		this.running ??= startGateway(this.catalog, {
 			logger: channelLogger(this.channel),
-			instructions: () => gatewayInstructions(this.manager),
+			instructions: (server) => gatewayInstructions(this.manager, server),
 			context: { settings: gatewayContextSettings, results: keptResults },
 		}).catch((error: unknown) => {
 			this.running = undefined;

@@ -69,7 +69,12 @@ export function gatewayContextSettings(): GatewayContextSettings {
 	};
 }
 
-/** The gateway's `instructions` now: the intro and the instructions of the servers it offers, each bounded. */
-export function gatewayInstructions(manager: Manager): string {
-	return gatewayInstructionsText(collectInstructions(manager.servers().filter(offeredServer), instructionsMaxTokens()));
+/**
+ * The `instructions` of the gateway's endpoint for `server` now: that server's own, bounded (each server is an MCP
+ * server of its own to VS Code, so its endpoint says what the server says). Undefined when it gave none.
+ */
+export function gatewayInstructions(manager: Manager, server: string): string | undefined {
+	const view = manager.get(server);
+	if (!view || !offeredServer(view)) return undefined;
+	return collectInstructions([view], instructionsMaxTokens())[0]?.text;
 }

@@ -6,9 +6,10 @@
  * VS Code names the tools after the server's announced `serverInfo.title || serverInfo.name` (its label only when it
  * announces none), which only a connection tells. So the first start of such a server connects once on its own to
  * learn that name, closes that connection as soon as VS Code's tools under the name are found (asking VS Code to
- * start its servers when it has not yet, except for a server with `${input:}` values, whose inputs VS Code would ask
- * for itself), and goes through VS Code from then on; the name is remembered for the window. When VS Code offers no
- * tools of it (MCP off in VS Code, the server failing there), the own connection stays.
+ * start that one server, by VS Code's id for it, when it has not yet; not for a server with `${input:}` values, whose
+ * inputs VS Code would ask the user for a second time), and goes through VS Code from then on; the name is
+ * remembered for the window. When VS Code offers no tools of it (MCP off in VS Code, the server failing there), the
+ * own connection stays.
  */
 import { McpClient } from '../../protocol/client';
 import { createDefaultConnector, oauthFor } from '../../manager/defaultConnector';
@@ -16,7 +17,15 @@ import type { Host } from '../../manager/host';
 import type { Connector, ConnectRequest } from '../../manager/serverConnection';
 import type { ConfigSource } from '../../manager/types';
 import * as vscode from 'vscode';
+import { vscodeDefinitionIds } from './definitionIds';
 import { VsCodeToolsTransport, vscodeToolsOf } from './vscodeToolsTransport';
+
+/** Asks VS Code to start its definition of this one server (and none of its others) and waits for its tools. */
+async function startInVsCode(source: ConfigSource, name: string): Promise<void> {
+	const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
+	for (const id of vscodeDefinitionIds(source, name, folders))
+		await vscode.commands.executeCommand('workbench.mcp.startServer', id, { waitForLiveTools: true });
+}
 
 /**
  * `sourceOf` gives a server's source by name, `writtenOf` its configuration as written, `${input:}` unresolved (the
@@ -44,10 +53,10 @@ export function worldConnector(
 			const names = [info.title || info.name, label];
 			announced.set(label, names[0]!);
 			name = withTools(names);
-			// VS Code lists a server's tools once it has started it; ask it to start its servers, unless this one takes
-			// `${input:}` values: VS Code would ask for them itself, racing Switchboard's own question.
+			// VS Code lists a server's tools once it has started it; ask it to start this one, unless it takes
+			// `${input:}` values: Switchboard has just asked for them, and VS Code keeps its own and would ask again.
 			if (name === undefined && !JSON.stringify(writtenOf(request.name) ?? null).includes('${input:')) {
-				await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true });
+				await startInVsCode(source, request.name);
 				name = withTools(names);
 			}
 			if (name === undefined) {

@@ -1,23 +1,45 @@
-// The gateway in the real VS Code: VS Code asks the extension's McpServerDefinitionProvider for its servers, lists
-// "MCP Switchboard", starts it (VS Code's own MCP client connects to the gateway with the token from the
-// definition), and the Switchboard servers' tools appear among VS Code's language model tools, where invoking one
-// runs it on the server behind the gateway. The setting turns it off, and a tool's checkbox in the Servers view takes
-// that tool out of @mcp, the gateway's tools/list and VS Code's tools.
+// The gateway in the real VS Code: VS Code asks the extension's McpServerDefinitionProvider for its servers and
+// gets one definition per Switchboard server, labelled with the user's name for it, lists them, starts them (VS
+// Code's own MCP client connects to each server's endpoint on the gateway with the token from the definition), and
+// each server's tools appear among VS Code's language model tools grouped under that server (what *Configure Tools*
+// shows) and named `mcp_<server>_<tool>` uncut, where invoking one runs it on the server behind the gateway. The
+// setting turns it off, and a tool's checkbox in the Servers view takes that tool out of @mcp, the gateway's
+// tools/list and VS Code's tools.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../../src/extension';
-import { GATEWAY_ENABLED_SETTING, GATEWAY_LABEL } from '../../../src/vscode/gateway/gatewayProvider';
+import { GATEWAY_ENABLED_SETTING } from '../../../src/vscode/gateway/gatewayProvider';
 import { handleChatRequest } from '../../../src/vscode/chat/chatParticipant';
 import { needDriver, serverWithTool } from './elicitationSupport';
 import { driver, extensionApi, hasDriver, quickInputClose, quickInputRows, screenshot, test, waitFor } from './harness';
 
-/** VS Code's name for the gateway's echo tool: it prefixes MCP tools with the server's label. */
+/**
+ * VS Code's name for the echo tool of the Switchboard server 'everything': `mcp_` + the server's announced title (the
+ * user's name for it, lower-cased, at most 13 characters) + `_` + the tool's own name.
+ */
+const ECHO = 'mcp_everything_echo';
+
 function gatewayEcho(): vscode.LanguageModelToolInformation | undefined {
-	return vscode.lm.tools.find((tool) => tool.name.endsWith('mcp__everything__echo'));
+	return vscode.lm.tools.find((tool) => tool.name === ECHO);
+}
+
+/**
+ * The group VS Code files an MCP tool under (1.139): `fullReferenceName` is `<definition label, lower-cased, blanks as
+ * dashes>/<tool>`, the tool set *Configure Tools* shows. It is on the tool objects of `vscode.lm.tools` at run time,
+ * not yet in @types/vscode 1.138.
+ */
+function groupOf(tool: vscode.LanguageModelToolInformation): string | undefined {
+	return (tool as { fullReferenceName?: string }).fullReferenceName?.split('/')[0];
+}
+
+/** The MCP tools VS Code's agent has from Switchboard's servers: tagged `mcp`, in the group of one of them. */
+function switchboardTools(api: SwitchboardApi): vscode.LanguageModelToolInformation[] {
+	const groups = new Set(api.gateway.catalog.servers().map((server) => server.toLowerCase().replace(/\s+/g, '-')));
+	return vscode.lm.tools.filter((tool) => tool.tags.includes('mcp') && groups.has(groupOf(tool) ?? ''));
 }
 
 test(
-	'VS Code lists MCP Switchboard from the provider, starts it, and its tools run through the gateway',
+	'VS Code lists each Switchboard server from the provider, starts it, files its tools under it with names uncut, and they run through the gateway',
 	async () => {
 		await serverWithTool('everything', 'echo');
 		const api = await extensionApi<SwitchboardApi>();
@@ -26,32 +48,58 @@ test(
 			message: 'VS Code to ask the provider (the gateway starts then)',
 		});
 		assert.match(gateway.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+		assert.ok(api.gateway.catalog.servers().includes('everything'));
 
 		if (hasDriver()) {
-			// VS Code's own list of MCP servers (MCP: List Servers) shows the provider's server.
+			// VS Code's own list of MCP servers (MCP: List Servers) shows the server under the user's name for it.
 			void vscode.commands.executeCommand('workbench.mcp.listServer');
 			const rows = await waitFor(
 				async () => {
 					const found = await quickInputRows();
-					return found.some((row) => row.label.includes(GATEWAY_LABEL)) && found;
+					return found.some((row) => row.label.includes('everything')) && found;
 				},
-				{ timeoutMs: 15_000, message: `"${GATEWAY_LABEL}" in MCP: List Servers` },
+				{ timeoutMs: 15_000, message: '"everything" in MCP: List Servers' },
 			);
-			assert.ok(rows.some((row) => row.label.includes(GATEWAY_LABEL)));
+			assert.ok(!rows.some((row) => row.label.includes('MCP Switchboard')), 'no server lumping them all together');
 			await screenshot('gateway-list-servers');
 			await quickInputClose();
 		}
 
-		// Start every MCP server VS Code knows (ours is the only one) and wait until their tools are live.
+		// Start every MCP server VS Code knows (Switchboard's, one per server) and wait until their tools are live.
 		await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true });
 		const echo = await waitFor(() => gatewayEcho(), {
 			timeoutMs: 30_000,
-			message: `the gateway's echo among vscode.lm.tools (have: ${vscode.lm.tools.map((t) => t.name).join(', ')})`,
+			message: `${ECHO} among vscode.lm.tools (have: ${vscode.lm.tools.map((t) => t.name).join(', ')})`,
 		});
 		assert.ok(gateway.sessionCount > 0, 'VS Code opened a session on the gateway');
-		// Exactly the enabled tools of running servers: as many as the Manager has.
-		const offered = vscode.lm.tools.filter((tool) => /mcp__\w+__/.test(tool.name));
+		// Exactly the enabled tools of running servers: as many as the Manager has, and none under the old shape.
+		const offered = switchboardTools(api);
 		assert.equal(offered.length, api.manager.allTools().length, offered.map((t) => t.name).join(', '));
+		assert.deepEqual(
+			vscode.lm.tools.filter((tool) => tool.name.includes('mcp__')).map((tool) => tool.name),
+			[],
+		);
+		// What *Configure Tools* shows and the agent reads: every tool of 'everything' once, in the group
+		// 'everything', named mcp_everything_<its own name> — under 64 characters and never cut, the longest included.
+		const own = api.manager.get('everything')!.tools.map((named) => named.tool.name);
+		assert.ok(own.includes('trigger-long-running-operation'), own.join(', '));
+		for (const tool of own) {
+			const seen = vscode.lm.tools.filter((info) => info.name === `mcp_everything_${tool.replaceAll('.', '_')}`);
+			assert.equal(seen.length, 1, `${tool}: ${seen.map((info) => info.name).join(', ')}`);
+			assert.equal((seen[0] as { fullReferenceName?: string }).fullReferenceName, `everything/${tool}`);
+			assert.ok(seen[0]!.tags.includes('mcp'));
+		}
+		assert.ok(vscode.lm.tools.some((info) => info.name === 'mcp_everything_trigger-long-running-operation'));
+		const byGroup = new Map<string, number>();
+		for (const tool of offered) byGroup.set(groupOf(tool)!, (byGroup.get(groupOf(tool)!) ?? 0) + 1);
+		assert.equal(byGroup.get('everything'), own.length, 'one group per server, holding exactly its tools');
+		assert.deepEqual(
+			offered.filter((tool) => tool.name.length > 64).map((tool) => tool.name),
+			[],
+		);
+		// A description as the server wrote it, on one line (no "⏎" glyphs in Configure Tools).
+		const ownEcho = api.manager.get('everything')!.tools.find((named) => named.tool.name === 'echo')!.tool;
+		assert.equal(echo.description, ownEcho.description?.trim().replace(/\s*\n\s*/g, ' '));
 
 		const result = await vscode.lm.invokeTool(echo.name, {
 			input: { message: 'from VS Code' },
@@ -158,8 +206,7 @@ test(
 				timeoutMs: 20_000,
 				message: 'VS Code to drop the switched-off tool',
 			});
-			const offered = vscode.lm.tools.filter((tool) => /mcp__\w+__/.test(tool.name));
-			assert.equal(offered.length, manager.allTools().length - 1);
+			assert.equal(switchboardTools(api).length, manager.allTools().length - 1);
 
 			// Profiles: save this list as "review", switch it back on there; the workspace list still has it off.
 			await enablement.saveAs('review');
@@ -312,10 +359,7 @@ test(
 			// The gateway's tools/list, as an MCP client reads it, no longer has echo.
 			assert.equal(api.gateway.catalog.findTool('mcp__everything__echo'), undefined);
 			const listed = await gatewayToolNames(api);
-			assert.ok(
-				!listed.includes('mcp__everything__echo') && listed.includes('mcp__everything__get-tiny-image'),
-				listed.join(', '),
-			);
+			assert.ok(!listed.includes('echo') && listed.includes('get-tiny-image'), listed.join(', '));
 			await waitFor(() => gatewayEcho() === undefined, {
 				timeoutMs: 20_000,
 				message: "VS Code's agent to drop echo (list_changed)",
@@ -328,7 +372,7 @@ test(
 			);
 
 			await clickCheckbox(true, 'the second click to switch echo on');
-			assert.ok((await gatewayToolNames(api)).includes('mcp__everything__echo'));
+			assert.ok((await gatewayToolNames(api)).includes('echo'));
 			assert.ok((await mcpOfferedTools(api)).includes('mcp__everything__echo'));
 			await waitFor(() => gatewayEcho(), { timeoutMs: 20_000, message: "VS Code's agent to get echo back" });
 		} finally {
@@ -373,16 +417,20 @@ test(
 	{ timeoutMs: 60_000 },
 );
 
-/** The gateway's tools/list as an MCP client gets it: initialize, then tools/list over HTTP with the window's token. */
+/**
+ * The tools/list of everything's endpoint on the gateway as an MCP client gets it: initialize, then tools/list over
+ * HTTP with the window's token.
+ */
 async function gatewayToolNames(api: SwitchboardApi): Promise<string[]> {
 	const gateway = await api.gateway.current();
 	assert.ok(gateway, 'the gateway runs');
+	const url = gateway.urlFor('everything');
 	const headers = {
 		'content-type': 'application/json',
 		accept: 'application/json, text/event-stream',
 		authorization: `Bearer ${gateway.token}`,
 	};
-	const opened = await fetch(gateway.url, {
+	const opened = await fetch(url, {
 		method: 'POST',
 		headers,
 		body: JSON.stringify({
@@ -394,13 +442,13 @@ async function gatewayToolNames(api: SwitchboardApi): Promise<string[]> {
 	});
 	const session = opened.headers.get('mcp-session-id') ?? '';
 	await opened.text();
-	const listed = await fetch(gateway.url, {
+	const listed = await fetch(url, {
 		method: 'POST',
 		headers: { ...headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
 		body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
 	});
 	const body = (await listed.json()) as { result: { tools: { name: string }[] } };
-	await fetch(gateway.url, { method: 'DELETE', headers: { ...headers, 'mcp-session-id': session } });
+	await fetch(url, { method: 'DELETE', headers: { ...headers, 'mcp-session-id': session } });
 	return body.result.tools.map((tool) => tool.name);
 }
 

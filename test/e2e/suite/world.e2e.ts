@@ -117,17 +117,19 @@ test(
 			assert.equal(pids.length, 1);
 			assert.equal(api.manager.get('world')?.state.kind, 'running');
 
-			// Each tool reaches VS Code's agent once: VS Code's own copy, and nothing through the gateway.
+			// Each tool reaches VS Code's agent once: VS Code's own copy, and nothing through the gateway, which offers each
+			// of its servers as a definition of its own (its tools would read mcp_world_<tool>) but not this one.
 			const tools = api.manager.get('world')!.tools.map((named) => named.tool.name);
 			assert.ok(tools.length >= 5, tools.join(', '));
+			assert.ok(!api.gateway.catalog.servers().includes('world'), 'the gateway has no definition for it');
 			for (const tool of tools) {
 				const seen = vscode.lm.tools.filter(
-					(info) => info.name === `${prefix}${tool}`.slice(0, 64) || info.name.includes(`__world__${tool}`),
+					(info) => info.name === `${prefix}${tool}`.slice(0, 64) || info.name === `mcp_world_${tool}`.slice(0, 64),
 				);
 				assert.equal(seen.length, 1, `${tool}: ${seen.map((info) => info.name).join(', ')}`);
 			}
 			assert.equal(
-				vscode.lm.tools.filter((info) => info.name.includes('__world__')).length,
+				vscode.lm.tools.filter((info) => info.name.startsWith('mcp_world_') || info.name.includes('__world__')).length,
 				0,
 				'the gateway does not offer it again',
 			);
@@ -174,6 +176,14 @@ test(
 				timeoutMs: 15_000,
 				message: `one process of the user's server (have ${everythingProcesses(cwd).join(', ')})`,
 			});
+			// Switchboard asked VS Code to start its definition of this one server (mcp.config.usrlocal.user-world, not
+			// every server VS Code knows) and reaches its tools through it: VS Code has them, filed under 'user-world'.
+			const echo = vscode.lm.tools.find((tool) => tool.name === 'mcp_everything_re_echo');
+			assert.equal(
+				(echo as { fullReferenceName?: string } | undefined)?.fullReferenceName,
+				'user-world/echo',
+				`VS Code's echo of 'user-world' (have: ${vscode.lm.tools.map((t) => t.name).join(', ')})`,
+			);
 
 			const lists = await bothLists(api);
 			assert.deepEqual(lists.extension, lists.cli, 'the command line lists what the extension lists');
