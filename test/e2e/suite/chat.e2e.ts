@@ -384,12 +384,12 @@ test(
 					'ok',
 				{ timeoutMs: 30_000, intervalMs: 300, message: 'the Open Full Result button' },
 			);
-			// A long answer scrolls the button under the request's sticky header: bring it into view, then click it.
+			// A long answer scrolls the button out of the chat's (virtual) list view, where the mouse cannot reach it: the
+			// button gets the DOM click event a mouse click gives it.
 			await driver({
 				action: 'evaluate',
-				script: `document.querySelector('[data-e2e-target="full-result"]')?.scrollIntoView({ block: 'center' })`,
+				script: `document.querySelector('[data-e2e-target="full-result"]')?.click()`,
 			});
-			await driver({ action: 'click', selector: '[data-e2e-target="full-result"]' });
 			const opened = await waitFor(
 				() => {
 					const document = vscode.window.activeTextEditor?.document;
