@@ -315,6 +315,20 @@ export function definitionChars(named: NamedTool): number {
 	);
 }
 
+/** How much a word of an input parameter's name or description counts (they say what the tool works on). */
+export const PARAMETER_WEIGHT = 0.5;
+
+/** Counts the words of the top-level parameters' names and descriptions with {@link PARAMETER_WEIGHT}. */
+function addSchemaTerms(schema: unknown): void {
+	const properties = (schema as { properties?: unknown } | undefined)?.properties;
+	if (typeof properties !== 'object' || properties === null) return;
+	for (const [name, property] of Object.entries(properties as Record<string, unknown>)) {
+		addTerms(name, PARAMETER_WEIGHT);
+		const description = (property as { description?: unknown } | null)?.description;
+		if (typeof description === 'string') addTerms(description, PARAMETER_WEIGHT);
+	}
+}
+
 /** Reads `tools` into a {@link ToolTerms}: every text once, then a counting sort of the entries by term. */
 export function buildToolTerms(tools: readonly NamedTool[]): ToolTerms {
 	if (stems.length > MAX_VOCABULARY) resetVocabulary();
@@ -334,6 +348,7 @@ export function buildToolTerms(tools: readonly NamedTool[]): ToolTerms {
 		addTerms(named.server, 1);
 		addTerms(title, TITLE_WEIGHT);
 		addTerms(description, 1);
+		addSchemaTerms(named.tool.inputSchema);
 		let length = 0;
 		for (let e = toolStart; e < entries; e++) length += entryCounts[e]!;
 		lengths[t] = length;

@@ -13,6 +13,7 @@ import {
 } from '../../src/manager/context/resultStore';
 import { searchAnswer, searchTools, useToolSearch } from '../../src/manager/context/toolSearch';
 import { ContextLedger } from '../../src/manager/context/ledger';
+import { expandQuery } from '../../src/manager/context/queryTerms';
 
 function named(server: string, name: string, description: string): NamedTool {
 	return {
@@ -108,4 +109,27 @@ test('the ledger sums by server and kind, counts a definition once, and prints a
 		ledger.logLine(),
 		/^estimated tokens 370 \(definitions 300, instructions 20, skills 0, results 50\); github 350/,
 	);
+});
+
+test("a search meets the tool's words: everyday synonyms on the query side, parameters' words in the index", () => {
+	const query = expandQuery('show me what is in the src folder');
+	assert.equal(query[0]?.weight, 1);
+	assert.match(query[1]?.text ?? '', /\bdirectory\b/);
+	assert.deepEqual(expandQuery('zebra'), [{ text: 'zebra', weight: 1 }], 'no group, nothing added');
+	const tools = [
+		named('fs', 'list_directory', 'Lists the entries of a path'),
+		named('maps', 'maps_elevation', 'Elevation data for locations on the earth'),
+		{
+			server: 'db',
+			qualifiedName: 'mcp__db__query',
+			tool: {
+				name: 'query',
+				description: 'Run a read-only statement',
+				inputSchema: { type: 'object', properties: { sql: { type: 'string', description: 'The SQL to run' } } },
+			},
+		},
+	];
+	assert.equal(searchTools(tools, 'what is in my folder?', 1)[0]?.qualifiedName, 'mcp__fs__list_directory');
+	assert.equal(searchTools(tools, 'how high is Denver', 1)[0]?.qualifiedName, 'mcp__maps__maps_elevation');
+	assert.equal(searchTools(tools, 'run this sql', 1)[0]?.qualifiedName, 'mcp__db__query', "a parameter's words count");
 });

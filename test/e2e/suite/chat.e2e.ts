@@ -372,16 +372,24 @@ test(
 			assert.ok(ledgerRow && ledgerRow.results > 25_000 && ledgerRow.results < 25_200, JSON.stringify(ledgerRow));
 			assert.match(id, /^r\d+$/);
 			// (This handler runs in the test's bundle, with a store of its own; the panel below uses the extension's.)
-			// In the chat panel, with a per-server limit of 1,000 tokens: the button opens the whole result.
-			await config.update('context.resultMaxTokensByTool', { [name]: 1_000 }, vscode.ConfigurationTarget.Global);
+			// In the chat panel, with a per-server limit of 200 tokens: the button opens the whole result.
+			await config.update('context.resultMaxTokensByTool', { [name]: 200 }, vscode.ConfigurationTarget.Global);
 			const response = await ask('@mcp call:mcp__bigresult__dump', 'Result cut');
 			assert.match(response, /bigresult › dump returned about 524,288 tokens \(2\.0 MB\)/);
-			assert.match(response, /the first 4000 characters are above/);
-			await clickText(
-				'.interactive-item-container.interactive-response .monaco-button',
-				'Open Full Result',
-				'full-result',
+			assert.match(response, /the first 800 characters are above/);
+			const button = '.interactive-item-container.interactive-response .monaco-button';
+			await waitFor(
+				async () =>
+					(await driver({ action: 'evaluate', script: markScript(button, 'Open Full Result', 'full-result') })) ===
+					'ok',
+				{ timeoutMs: 30_000, intervalMs: 300, message: 'the Open Full Result button' },
 			);
+			// A long answer scrolls the button out of the chat's (virtual) list view, where the mouse cannot reach it: the
+			// button gets the DOM click event a mouse click gives it.
+			await driver({
+				action: 'evaluate',
+				script: `document.querySelector('[data-e2e-target="full-result"]')?.click()`,
+			});
 			const opened = await waitFor(
 				() => {
 					const document = vscode.window.activeTextEditor?.document;
