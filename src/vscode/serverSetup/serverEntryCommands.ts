@@ -25,17 +25,16 @@ async function documentOf(
 		case 'mcpJson':
 			return { document: await vscode.workspace.openTextDocument(target.uri) };
 		case 'user': {
-			// VS Code knows where the profile's settings.json is and its command opens it; when the command fails (in
-			// code-server it can refuse a settings.json already open as a file), the file beside the user mcp.json is it.
-			const opened = await vscode.commands.executeCommand('workbench.action.openSettingsJson').then(
-				() => vscode.window.activeTextEditor?.document,
-				() => undefined,
+			// The profile's settings.json, beside its user mcp.json. VS Code's Open User Settings (JSON) is the way when
+			// that file cannot be read: it places its own cursor after it resolves, so it is not the first choice.
+			const document = await vscode.workspace.openTextDocument(await userSettingsUri()).then(
+				(opened) => opened,
+				async () => {
+					await vscode.commands.executeCommand('workbench.action.openSettingsJson');
+					return vscode.window.activeTextEditor?.document;
+				},
 			);
-			const document =
-				opened && opened.uri.path.endsWith('/settings.json')
-					? opened
-					: await vscode.workspace.openTextDocument(await userSettingsUri());
-			return { document, settingsPath: [SERVERS_SETTING] };
+			return document ? { document, settingsPath: [SERVERS_SETTING] } : undefined;
 		}
 		case 'workspace': {
 			const file = vscode.workspace.workspaceFile;

@@ -93,8 +93,11 @@ export class ToolCommands implements vscode.Disposable {
 		commandError(this.deps, server, message);
 	}
 
-	/** Pick a tool among every running server's tools (fuzzy on name, title, server and description). */
-	private async pickTool(): Promise<NamedTool | undefined> {
+	/**
+	 * Pick a tool among every running server's tools (fuzzy on name, title, server and description), titled for what
+	 * the pick is for. A tool reads as in the tree: its title, with its name beside it.
+	 */
+	private async pickTool(title = 'Call Tool', placeHolder = 'Pick a tool to call'): Promise<NamedTool | undefined> {
 		const tools = this.deps.manager.allTools();
 		if (tools.length === 0) {
 			if (this.deps.manager.servers().length === 0) await nothingConfigured(this.deps);
@@ -107,15 +110,18 @@ export class ToolCommands implements vscode.Disposable {
 			return undefined;
 		}
 		const chosen = await vscode.window.showQuickPick(
-			tools.map((named) => ({
-				label: named.tool.name,
-				description: `${named.server}${named.tool.title ? ` · ${named.tool.title}` : ''}`,
-				detail: named.tool.description?.split('\n', 1)[0],
-				named,
-			})),
+			tools.map((named) => {
+				const shown = named.tool.title ?? named.tool.annotations?.title ?? named.tool.name;
+				return {
+					label: shown,
+					description: `${shown === named.tool.name ? '' : `${named.tool.name} · `}${named.server}`,
+					detail: named.tool.description?.split('\n', 1)[0],
+					named,
+				};
+			}),
 			{
-				title: 'Call Tool',
-				placeHolder: 'Pick a tool (type to search names, servers and descriptions)',
+				title,
+				placeHolder: `${placeHolder} (type to search names, servers and descriptions)`,
 				matchOnDescription: true,
 				matchOnDetail: true,
 			},
@@ -190,8 +196,9 @@ export class ToolCommands implements vscode.Disposable {
 		}
 		const chosen = await vscode.window.showQuickPick(
 			tools.map((named) => ({
-				label: named.tool.name,
-				description: named.tool.title,
+				// As in the tree and the other pick: the title, with the name beside it.
+				label: named.tool.title ?? named.tool.annotations?.title ?? named.tool.name,
+				description: (named.tool.title ?? named.tool.annotations?.title) ? named.tool.name : undefined,
 				detail: named.tool.description?.split('\n', 1)[0],
 				named,
 			})),
@@ -356,10 +363,14 @@ export class ToolCommands implements vscode.Disposable {
 		const named =
 			target && typeof target === 'object' && 'kind' in target && target.kind === 'tool'
 				? target.tool
-				: await this.pickTool();
+				: await this.pickTool('Copy Tool Name', 'Pick a tool whose qualified name to copy');
 		if (!named) return undefined;
 		await vscode.env.clipboard.writeText(named.qualifiedName);
-		void vscode.window.setStatusBarMessage(`Copied ${named.qualifiedName}`, 3000);
+		// Said where the person looks: a status bar flash alone went unnoticed.
+		void vscode.window.setStatusBarMessage(`$(check) Copied ${named.qualifiedName}`, 5000);
+		void vscode.window.showInformationMessage(
+			`Copied '${named.qualifiedName}', the name chat models know this tool by, to the clipboard.`,
+		);
 		return named.qualifiedName;
 	}
 

@@ -147,7 +147,8 @@ test('Call Tool on echo: pick the tool, answer the input box, read the result vi
 	const message = `hello from the e2e suite ${Date.now()}`;
 	const call = vscode.commands.executeCommand<CallOutcome | undefined>('mcpSwitchboard.callTool');
 	await quickInputShowing('Pick a tool');
-	await answerQuickPick('echo');
+	// The tool reads as in the tree: its title (server-everything's echo is "Echo Tool").
+	await answerQuickPick('Echo Tool');
 	await quickInputShowing('echo');
 	await answerInputBox(message);
 	const outcome = await call;
@@ -798,7 +799,7 @@ test('an enum argument is a quick pick of its values', async () => {
 	await running();
 	const call = vscode.commands.executeCommand<CallOutcome | undefined>('mcpSwitchboard.callTool', { server: SERVER });
 	await quickInputShowing('Call Tool on');
-	await answerQuickPick('get-structured-content');
+	await answerQuickPick('Get Structured Content Tool');
 	await quickInputShowing('location');
 	await answerQuickPick('Chicago');
 	const outcome = await call;
