@@ -38,11 +38,9 @@ export class ChatConsentAnswers implements vscode.Disposable {
 		const id = ++this.next;
 		const args = JSON.stringify(question.arguments, null, 2) ?? '{}';
 		const fence = '`'.repeat(Math.max(3, ...[...args.matchAll(/`+/g)].map((m) => m[0].length + 1)));
-		const card = new vscode.MarkdownString();
-		card.appendMarkdown('\n\n**');
-		card.appendText(question.title);
-		card.appendMarkdown(`**\n\n${fence}json\n${args}\n${fence}\n\n`);
-		stream.markdown(card);
+		// Escaped by hand: appendText would turn every space into &nbsp;, and the title then breaks inside words.
+		const title = question.title.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&');
+		stream.markdown(new vscode.MarkdownString(`\n\n**${title}**\n\n${fence}json\n${args}\n${fence}\n\n`));
 		for (const { label, choice } of question.choices)
 			stream.button({ command: ANSWER_COMMAND, title: label, arguments: [id, choice] });
 		return new Promise((resolve) => {

@@ -439,7 +439,7 @@ test(
 				async () => {
 					last = (await chatResponses()).at(-1) ?? '';
 					// The arguments are a highlighted code block beside it (an editor; seen on the screenshot).
-					return /wants to run wipe/.test(last) && last.includes('Allow once');
+					return /wants\s+to\s+run\s+wipe/.test(last) && last.includes('Allow once');
 				},
 				{ timeoutMs: 30_000, message: () => `the consent card in the conversation (last: ${last.slice(0, 300)})` },
 			);
