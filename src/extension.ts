@@ -113,21 +113,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		context.subscriptions.push(configuration);
 		const { queue: inputQueue, waitingRequests } = serverInput.register(context);
 
-		// The Host: the parts of the edge the Manager calls (server questions, sampling, trust, sign-in, MCP Apps).
-		const elicitation = new ElicitationPresenter((server) => logs.channel(server), { queue: inputQueue });
-		const sampling = new SamplingBroker(context, (server) => logs.channel(server), { queue: inputQueue });
-		const oauth = vsCodeOAuthHooks(context.secrets, (server) => logs.logger(server));
-		// MCP Apps (io.modelcontextprotocol/ui) is advertised while mcpSwitchboard.apps.enabled is on (console/apps).
-		const host = new VsCodeHost({
-			logs,
-			elicitation,
-			sampling,
-			configuration,
-			loggingLevel,
-			oauth,
-			extensions: advertisedExtensions,
-		});
-		context.subscriptions.push(host);
+		const { host, elicitation, sampling } = createHost(context, logs, configuration, inputQueue);
 		const debuggable = new Emitter<DebuggableServer>();
 		context.subscriptions.push({ dispose: () => debuggable.dispose() });
 		const manager = createManager(context, host, configuration, logs, debuggable);
@@ -231,6 +217,30 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		});
 		throw error;
 	}
+}
+
+/** The Host: the parts of the edge the Manager calls (server questions, sampling, trust, sign-in, MCP Apps). */
+function createHost(
+	context: vscode.ExtensionContext,
+	logs: ServerLogs,
+	configuration: ServerConfiguration,
+	queue: ServerInputQueue,
+): { host: VsCodeHost; elicitation: ElicitationPresenter; sampling: SamplingBroker } {
+	const elicitation = new ElicitationPresenter((server) => logs.channel(server), { queue });
+	const sampling = new SamplingBroker(context, (server) => logs.channel(server), { queue });
+	const oauth = vsCodeOAuthHooks(context.secrets, (server) => logs.logger(server));
+	// MCP Apps (io.modelcontextprotocol/ui) is advertised while mcpSwitchboard.apps.enabled is on (console/apps).
+	const host = new VsCodeHost({
+		logs,
+		elicitation,
+		sampling,
+		configuration,
+		loggingLevel,
+		oauth,
+		extensions: advertisedExtensions,
+	});
+	context.subscriptions.push(host);
+	return { host, elicitation, sampling };
 }
 
 /** The Manager on the Host, disposed once (by deactivate or with the extension's subscriptions). */

@@ -2,7 +2,7 @@
  * The command line of `mcp-switchboard`: global flags, one command and its operands. Parsing never exits the
  * process; a usage problem is returned as text, and main.ts turns it into exit code 2.
  */
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { errorMessage } from '../common/errors';
 
 export const USAGE = `Usage: mcp-switchboard [options] <command>
@@ -103,6 +103,36 @@ function jsonObject(text: string, what: string): Record<string, unknown> | strin
 	return value as Record<string, unknown>;
 }
 
+/** The command line's options, for `node:util` parseArgs. */
+const OPTIONS = {
+	workspace: { type: 'string', short: 'w' },
+	json: { type: 'boolean' },
+	input: { type: 'string', multiple: true },
+	answer: { type: 'string', multiple: true },
+	'no-input': { type: 'boolean' },
+	timeout: { type: 'string' },
+	verbose: { type: 'boolean', short: 'v' },
+	help: { type: 'boolean', short: 'h' },
+	args: { type: 'string' },
+	'args-file': { type: 'string' },
+	registry: { type: 'string', multiple: true },
+	version: { type: 'string' },
+	yes: { type: 'boolean', short: 'y' },
+	junit: { type: 'string' },
+	http: { type: 'string' },
+} satisfies ParseArgsConfig['options'];
+
+/** `KEY=VALUE` pairs as a map, or the problem (`need`, then the pair that has no key). */
+function keyValuePairs(pairs: readonly string[] | undefined, need: string): Map<string, string> | string {
+	const map = new Map<string, string>();
+	for (const pair of pairs ?? []) {
+		const eq = pair.indexOf('=');
+		if (eq <= 0) return `${need} (got '${pair}')`;
+		map.set(pair.slice(0, eq), pair.slice(eq + 1));
+	}
+	return map;
+}
+
 /**
  * Parses `argv` (without node and the script). `readFile` reads `--args-file` (injected so parsing stays pure).
  */
@@ -112,40 +142,16 @@ export function parseCommandLine(argv: readonly string[], cwd: string, readFile:
 		parsed = parseArgs({
 			args: [...argv],
 			allowPositionals: true,
-			options: {
-				workspace: { type: 'string', short: 'w' },
-				json: { type: 'boolean' },
-				input: { type: 'string', multiple: true },
-				answer: { type: 'string', multiple: true },
-				'no-input': { type: 'boolean' },
-				timeout: { type: 'string' },
-				verbose: { type: 'boolean', short: 'v' },
-				help: { type: 'boolean', short: 'h' },
-				args: { type: 'string' },
-				'args-file': { type: 'string' },
-				registry: { type: 'string', multiple: true },
-				version: { type: 'string' },
-				yes: { type: 'boolean', short: 'y' },
-				junit: { type: 'string' },
-				http: { type: 'string' },
-			},
+			options: OPTIONS,
 		});
 	} catch (error) {
 		return { ok: false, error: errorMessage(error) };
 	}
 	const { values, positionals } = parsed;
-	const inputs = new Map<string, string>();
-	for (const pair of values.input ?? []) {
-		const eq = pair.indexOf('=');
-		if (eq <= 0) return { ok: false, error: `--input needs ID=VALUE (got '${pair}')` };
-		inputs.set(pair.slice(0, eq), pair.slice(eq + 1));
-	}
-	const answers = new Map<string, string>();
-	for (const pair of values.answer ?? []) {
-		const eq = pair.indexOf('=');
-		if (eq <= 0) return { ok: false, error: `--answer needs FIELD=VALUE (got '${pair}')` };
-		answers.set(pair.slice(0, eq), pair.slice(eq + 1));
-	}
+	const inputs = keyValuePairs(values.input, '--input needs ID=VALUE');
+	if (typeof inputs === 'string') return { ok: false, error: inputs };
+	const answers = keyValuePairs(values.answer, '--answer needs FIELD=VALUE');
+	if (typeof answers === 'string') return { ok: false, error: answers };
 	const options: CliOptions = {
 		workspace: values.workspace ?? cwd,
 		json: values.json === true,

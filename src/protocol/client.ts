@@ -30,7 +30,7 @@ import type { CacheHints } from './modern/caching';
 import { ModernErrorCode } from './modern/requestMeta';
 import { answerInputRequests, DEFAULT_MAX_INPUT_ROUNDS } from './modern/inputRequests';
 import type { ListenLists } from './modern/subscriptions';
-import { paginate, sendWithInput, type ListItem, type ListSchemaKey, type RequestRounds } from './requestRounds';
+import { paginate, sendWithInput, type RequestRounds } from './requestRounds';
 import { parseResult, requireCapability } from './resultChecks';
 import type {
 	CallToolResult,
@@ -294,7 +294,7 @@ export class McpClient {
 	async listTools(options?: ListOptions): Promise<Tool[]> {
 		this.requireCapability('tools/list', 'tools');
 		const number = this.catalog.startListing();
-		const tools = await this.paginate('tools/list', 'ListToolsResultSchema', 'tools', options);
+		const tools = await paginate(this.rounds, 'tools/list', 'ListToolsResultSchema', 'tools', options);
 		return this.catalog.adopt(number, tools, this.transport.kind === 'http');
 	}
 
@@ -519,7 +519,7 @@ export class McpClient {
 		args: Record<string, unknown> | undefined,
 		options: RequestOptions | undefined,
 	): Promise<Record<string, unknown>> {
-		const first = this.sendWithInput('tools/call', { name, arguments: args ?? {} }, options, `tool "${name}"`);
+		const first = sendWithInput(this.rounds, 'tools/call', { name, arguments: args ?? {} }, options, `tool "${name}"`);
 		// Only HTTP has headers to mismatch; elsewhere the promise goes back as it is (one promise less per call).
 		if (this.transport.kind !== 'http') return first;
 		return first.catch(async (error: unknown) => {
@@ -527,24 +527,30 @@ export class McpClient {
 			this.logger.warn(`${error.message}; listing tools again and retrying once`);
 			await this.listTools(options);
 			this.toolsEmitter.fire();
-			return this.sendWithInput('tools/call', { name, arguments: args ?? {} }, options, `tool "${name}"`);
+			return sendWithInput(this.rounds, 'tools/call', { name, arguments: args ?? {} }, options, `tool "${name}"`);
 		});
 	}
 
 	async listResources(options?: ListOptions): Promise<Resource[]> {
 		this.requireCapability('resources/list', 'resources');
-		return this.paginate('resources/list', 'ListResourcesResultSchema', 'resources', options);
+		return paginate(this.rounds, 'resources/list', 'ListResourcesResultSchema', 'resources', options);
 	}
 
 	async listResourceTemplates(options?: ListOptions): Promise<ResourceTemplate[]> {
 		this.requireCapability('resources/templates/list', 'resources');
-		return this.paginate('resources/templates/list', 'ListResourceTemplatesResultSchema', 'resourceTemplates', options);
+		return paginate(
+			this.rounds,
+			'resources/templates/list',
+			'ListResourceTemplatesResultSchema',
+			'resourceTemplates',
+			options,
+		);
 	}
 
 	/** Reads a resource. A 2026-07-28 result keeps its `ttlMs` / `cacheScope` (see cacheHintsOf, neededInput). */
 	async readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
 		this.requireCapability('resources/read', 'resources');
-		const raw = await this.sendWithInput('resources/read', { uri }, options, `resource ${uri}`);
+		const raw = await sendWithInput(this.rounds, 'resources/read', { uri }, options, `resource ${uri}`);
 		const result = this.parse('ReadResourceResultSchema', raw, 'resources/read');
 		if (this.inputResults.has(raw)) this.inputResults.add(result);
 		return result;
@@ -594,7 +600,7 @@ export class McpClient {
 
 	async listPrompts(options?: ListOptions): Promise<Prompt[]> {
 		this.requireCapability('prompts/list', 'prompts');
-		return this.paginate('prompts/list', 'ListPromptsResultSchema', 'prompts', options);
+		return paginate(this.rounds, 'prompts/list', 'ListPromptsResultSchema', 'prompts', options);
 	}
 
 	async getPrompt(name: string, args?: Record<string, string>, options?: RequestOptions): Promise<GetPromptResult> {
@@ -602,7 +608,7 @@ export class McpClient {
 		const params = args === undefined ? { name } : { name, arguments: args };
 		return this.parse(
 			'GetPromptResultSchema',
-			await this.sendWithInput('prompts/get', params, options, `prompt "${name}"`),
+			await sendWithInput(this.rounds, 'prompts/get', params, options, `prompt "${name}"`),
 			'prompts/get',
 		);
 	}
@@ -669,26 +675,6 @@ export class McpClient {
 	/** Validates a result with a prebuilt schema; a mismatch is a ProtocolViolation naming the method and path. */
 	private parse<K extends keyof Schemas>(key: K, value: unknown, method: string): ReturnType<Schemas[K]['parse']> {
 		return parseResult(this.name, key, value, method);
-	}
-
-	/** A request that may answer `input_required` (see sendWithInput in requestRounds.ts). */
-	private sendWithInput(
-		method: string,
-		params: Record<string, unknown>,
-		options: RequestOptions | undefined,
-		what: string,
-	): Promise<Record<string, unknown>> {
-		return sendWithInput(this.rounds, method, params, options, what);
-	}
-
-	/** Follows `nextCursor` to the end (see paginate in requestRounds.ts). */
-	private paginate<K extends ListSchemaKey, F extends string>(
-		method: string,
-		key: K,
-		field: F,
-		options: ListOptions | undefined,
-	): Promise<Array<ListItem<K, F>>> {
-		return paginate(this.rounds, method, key, field, options);
 	}
 
 	/** What sendWithInput and paginate need: the era in use (read live), the handlers, the round limit. */

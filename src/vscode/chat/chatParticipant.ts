@@ -115,6 +115,44 @@ function historyMessages(history: vscode.ChatContext['history']): vscode.Languag
 }
 
 /**
+ * The tools this request offers the model (every enabled one, the best matches past the limit, or in tool search mode
+ * the pinned ones and `search_tools`), told to the user when some are left out.
+ */
+function planTools(
+	manager: Manager,
+	request: vscode.ChatRequest,
+	context: vscode.ChatContext,
+	stream: vscode.ChatResponseStream,
+	isEnabled: (named: NamedTool) => boolean,
+	settings: ReturnType<typeof contextSettings>,
+): ChatBudget {
+	const enabled = manager.allTools().filter(isEnabled);
+	const pinned = vscode.workspace.getConfiguration().get<unknown>(ChatSettings.pinnedTools);
+	const pins = Array.isArray(pinned) ? pinned.filter((p): p is string => typeof p === 'string') : [];
+	const searching = useToolSearch(settings.toolSearch, enabled, settings.toolSearchThresholdTokens);
+	const selection = searching
+		? { tools: [], leftOut: 0, all: false }
+		: toolsForRequest(enabled, request, context.history);
+	const budget = new ChatBudget(manager, enabled, selection.tools, searching, pins);
+	if (searching) {
+		stream.markdown(
+			`_Tool search: the model gets ${budget.pinnedTools().length} pinned tools and \`search_tools\` to find among ${enabled.length} MCP tools._\n\n`,
+		);
+	} else if (selection.leftOut > 0) {
+		stream.markdown(
+			`_${selection.tools.length} of ${enabled.length} MCP tools sent to the model (the best matches for your request); ${selection.leftOut} left out. ` +
+				'To always send a tool, add its name (e.g. `mcp__server__tool`, or `mcp__server__*`) to the setting `mcpSwitchboard.chat.pinnedTools`._\n\n',
+		);
+		stream.button({
+			command: 'workbench.action.openSettings',
+			arguments: [ChatSettings.pinnedTools],
+			title: 'Pin Tools',
+		});
+	}
+	return budget;
+}
+
+/**
  * Handles one `@mcp` request. `/tools` lists the running servers' tools. Otherwise the prompt (after the prior
  * turns as text) goes to `request.model` with every running server's tools; tool calls run through the Manager
  * (cancelled with the request) for at most {@link MAX_TOOL_ROUNDS} rounds, and the model's text streams to the
@@ -157,31 +195,9 @@ export async function handleChatRequest(
 	}
 
 	const isEnabled = options.isEnabled ?? (() => true);
-	const enabled = manager.allTools().filter(isEnabled);
 	const settings = contextSettings();
-	const pinned = vscode.workspace.getConfiguration().get<unknown>(ChatSettings.pinnedTools);
-	const pins = Array.isArray(pinned) ? pinned.filter((p): p is string => typeof p === 'string') : [];
-	const searching = useToolSearch(settings.toolSearch, enabled, settings.toolSearchThresholdTokens);
-	const selection = searching
-		? { tools: [], leftOut: 0, all: false }
-		: toolsForRequest(enabled, request, context.history);
-	const budget = new ChatBudget(manager, enabled, selection.tools, searching, pins);
-	metadata.toolSearch = searching || undefined;
-	if (searching) {
-		stream.markdown(
-			`_Tool search: the model gets ${budget.pinnedTools().length} pinned tools and \`search_tools\` to find among ${enabled.length} MCP tools._\n\n`,
-		);
-	} else if (selection.leftOut > 0) {
-		stream.markdown(
-			`_${selection.tools.length} of ${enabled.length} MCP tools sent to the model (the best matches for your request); ${selection.leftOut} left out. ` +
-				'To always send a tool, add its name (e.g. `mcp__server__tool`, or `mcp__server__*`) to the setting `mcpSwitchboard.chat.pinnedTools`._\n\n',
-		);
-		stream.button({
-			command: 'workbench.action.openSettings',
-			arguments: [ChatSettings.pinnedTools],
-			title: 'Pin Tools',
-		});
-	}
+	const budget = planTools(manager, request, context, stream, isEnabled, settings);
+	metadata.toolSearch = budget.searching || undefined;
 	const bridge = toAbortSignal(token);
 	try {
 		// What the user attached (files, selections, resource documents) goes to the model as content, before the prompt.

@@ -269,7 +269,7 @@ export class ToolCommands implements vscode.Disposable {
 				async (report, token) => {
 					const cancelled = token.onCancellationRequested(() => own.cancel());
 					const bridge = toAbortSignal(own.token);
-					let reported = 0;
+					const showProgress = progressReporter(report);
 					const call = () =>
 						this.deps.manager.callTool(server, tool.name, args, {
 							origin,
@@ -288,16 +288,7 @@ export class ToolCommands implements vscode.Disposable {
 							onProgress: (progress) => {
 								outcome.progress.push(progress);
 								if (outcome.taskId !== undefined) this.deps.tasks?.progress(server, outcome.taskId, progress);
-								const counter =
-									progress.total !== undefined ? `${progress.progress}/${progress.total}` : `${progress.progress}`;
-								const message = progress.message ? `${progress.message} (${counter})` : counter;
-								if (progress.total !== undefined && progress.total > 0) {
-									const percent = Math.min(100, (progress.progress / progress.total) * 100);
-									report.report({ message, increment: Math.max(0, percent - reported) });
-									reported = Math.max(reported, percent);
-								} else {
-									report.report({ message });
-								}
+								showProgress(progress);
 							},
 						});
 					try {
@@ -378,4 +369,22 @@ export class ToolCommands implements vscode.Disposable {
 		for (const call of this.active) call.cancel();
 		for (const disposable of this.disposables) disposable.dispose();
 	}
+}
+
+/** Shows a call's progress in its notification: the message and count, and a bar when the server gives a total. */
+function progressReporter(
+	report: vscode.Progress<{ message?: string; increment?: number }>,
+): (progress: Progress) => void {
+	let reported = 0;
+	return (progress) => {
+		const counter = progress.total !== undefined ? `${progress.progress}/${progress.total}` : `${progress.progress}`;
+		const message = progress.message ? `${progress.message} (${counter})` : counter;
+		if (progress.total !== undefined && progress.total > 0) {
+			const percent = Math.min(100, (progress.progress / progress.total) * 100);
+			report.report({ message, increment: Math.max(0, percent - reported) });
+			reported = Math.max(reported, percent);
+		} else {
+			report.report({ message });
+		}
+	};
 }
