@@ -4,11 +4,7 @@ import * as vscode from 'vscode';
 import type { Manager } from '../../manager/manager';
 import { offeredServer } from '../../gateway/catalog';
 import type { GatewayContextSettings } from '../../gateway/gatewayContext';
-import {
-	collectInstructions,
-	DEFAULT_INSTRUCTIONS_TOKENS,
-	gatewayInstructionsText,
-} from '../../manager/context/instructions';
+import { collectInstructions, DEFAULT_INSTRUCTIONS_TOKENS } from '../../manager/context/instructions';
 import { DEFAULT_RESULT_MAX_TOKENS } from '../../manager/context/resultStore';
 import { DEFAULT_SEARCH_THRESHOLD_TOKENS, type ToolSearchMode } from '../../manager/context/toolSearch';
 
