@@ -114,6 +114,11 @@ test("without tool search the server's tools are listed; read_result once a resu
 		const client = await sdkClient('ctx');
 		const before = (await client.listTools()).tools.map((tool) => tool.name);
 		assert.ok(!before.includes('read_result'), before.join(', '));
+		// Tools the session does not list are not the gateway's to answer: a name is the server's tool or unknown.
+		for (const name of ['search_tools', 'read_result']) {
+			const refused = await client.callTool({ name, arguments: { query: 'x', id: 'r1' } }).then(textOf, String);
+			assert.match(refused, new RegExp(`Unknown tool: ${name}`));
+		}
 		const changed = new Promise<void>((resolve) =>
 			client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
 		);
