@@ -1,8 +1,10 @@
 /**
- * The model's context through the gateway, per session: in tool search mode the list is the pinned tools,
- * `search_tools`, `call_tool` (a proxy: VS Code's agent takes the tools it listed when a request starts, so tools
- * that appear after a search through list_changed would reach only its next request) and `read_result`; results
- * above their limit are capped with the whole kept for `read_result`; each session keeps a ledger that is logged.
+ * The model's context through one server's gateway endpoint, per session: in tool search mode the list is that
+ * server's pinned tools, `search_tools` over its tools, `call_tool` (a proxy: VS Code's agent takes the tools it
+ * listed when a request starts, so tools that appear after a search through list_changed would reach only its next
+ * request) and `read_result`; results above their limit are capped with the whole kept for `read_result`, which
+ * is listed without tool search only once the session has capped a result (VS Code shows every listed tool in the
+ * server's group); each session keeps a ledger that is logged.
  * The rules live in src/manager/context/; the gateway calls these functions from its methods.
  */
 import type { Logger } from '../common/logger';
@@ -58,14 +60,21 @@ function text(value: string, isError = false): CallToolResult {
 /** One gateway session's context: its tool list, its own tools, its capped results and its ledger. */
 export class GatewaySessionContext {
 	readonly ledger = new ContextLedger();
+	/** Whether this session has had a result capped (from then on `read_result` is listed). */
+	private capped = false;
 
+	/** `toolsChanged` tells the session's client to list its tools again (`read_result` appeared). */
 	constructor(
 		private readonly options: GatewayContextOptions,
 		private readonly logger: Logger,
 		private readonly session: string,
+		private readonly toolsChanged: () => void = () => undefined,
 	) {}
 
-	/** The tools/list answer: every exposed tool, or in tool search mode the pinned ones and the gateway's own. */
+	/**
+	 * The tools/list answer: every exposed tool, or in tool search mode the pinned ones and the gateway's own;
+	 * `read_result` too in tool search mode or once a result was capped.
+	 */
 	tools(exposed: readonly Tool[], source: readonly NamedTool[]): Tool[] {
 		const settings = this.options.settings();
 		const searching = useToolSearch(settings.toolSearch, source, settings.toolSearchThresholdTokens);
@@ -78,7 +87,9 @@ export class GatewaySessionContext {
 		}
 		const own = searching
 			? [SEARCH_TOOLS_DEFINITION, CALL_TOOL_DEFINITION, READ_RESULT_DEFINITION]
-			: [READ_RESULT_DEFINITION];
+			: this.capped
+				? [READ_RESULT_DEFINITION]
+				: [];
 		for (const definition of own) {
 			const tool = {
 				...definition,
@@ -93,14 +104,21 @@ export class GatewaySessionContext {
 
 	/**
 	 * A call of the gateway's own tools: `search_tools` and `read_result` answered here, `call_tool` turned into the
-	 * call it names. Undefined for any other name (a catalog tool).
+	 * call it names. Undefined for any other name, or one of these the session does not list (the server's own tool
+	 * may bear it).
 	 */
 	ownCall(name: string, args: Record<string, unknown>, available: () => readonly NamedTool[]): OwnCall {
+		if (name !== SEARCH_TOOLS_TOOL && name !== CALL_TOOL_TOOL && name !== READ_RESULT_TOOL) return undefined;
+		const settings = this.options.settings();
+		const searching = useToolSearch(settings.toolSearch, available(), settings.toolSearchThresholdTokens);
+		if (!searching && !(name === READ_RESULT_TOOL && this.capped)) return undefined;
 		if (name === SEARCH_TOOLS_TOOL) {
 			const query = typeof args.query === 'string' ? args.query : '';
 			const limit =
 				typeof args.limit === 'number' && args.limit > 0 ? Math.min(20, args.limit) : DEFAULT_SEARCH_RESULTS;
-			return { result: this.own(searchAnswer(searchTools(available(), query, limit), query)) };
+			// The tool's own name: the one this endpoint lists and call_tool takes.
+			const found = searchTools(available(), query, limit);
+			return { result: this.own(searchAnswer(found, query, (named) => named.tool.name)) };
 		}
 		if (name === READ_RESULT_TOOL) return { result: this.own(readResultAnswer(this.options.results, args)) };
 		if (name === CALL_TOOL_TOOL) {
@@ -142,6 +160,10 @@ export class GatewaySessionContext {
 			`gateway session ${this.session}: ${named.qualifiedName} returned about ${tokens} tokens; capped at ${limit}, kept whole as ${stored.id}`,
 		);
 		this.log();
+		if (!this.capped) {
+			this.capped = true;
+			this.toolsChanged();
+		}
 		return { content: [{ type: 'text', text: capped }], ...(result.isError === true ? { isError: true } : {}) };
 	}
 

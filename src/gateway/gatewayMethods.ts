@@ -123,7 +123,7 @@ export function registerGatewayMethods(
 		if (own && 'result' in own) return own.result;
 		if (own) ({ name, args } = own);
 		const listed = currentTools();
-		// call_tool names what search_tools answered (a qualified name); a client names the tool as listed.
+		// call_tool names what search_tools answered (the tool's own name), or a qualified name a model knows from @mcp.
 		const named = listed.byName.get(name) ?? listed.own.find((tool) => tool.qualifiedName === name);
 		if (!named)
 			throw McpError.invalidParams(

@@ -159,7 +159,9 @@ export async function startGateway(catalog: GatewayCatalog, options: GatewayOpti
 			logger,
 			answeredIdMemory: 0,
 		});
-		const context = options.context && new GatewaySessionContext(options.context, logger, id.slice(0, 8));
+		// read_result appears once the session has a capped result: its client is told to list the tools again.
+		const toolsChanged = (): void => void connection.notify('notifications/tools/list_changed').catch(() => undefined);
+		const context = options.context && new GatewaySessionContext(options.context, logger, id.slice(0, 8), toolsChanged);
 		registerGatewayMethods(connection, catalog, server, options.instructions, context);
 		const session = { server, transport, connection };
 		sessions.set(id, session);

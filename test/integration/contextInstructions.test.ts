@@ -1,6 +1,6 @@
-// Servers' instructions reach models: the gateway's initialize carries the instructions of the servers it offers
-// (server-everything sends its own, about 1,500 characters), named by server and bounded, as the official SDK's
-// client (the way VS Code's agent connects) reads them; a server started later shows in the next session.
+// Servers' instructions reach models: each server's gateway endpoint carries that server's own instructions
+// (server-everything sends about 1,500 characters), bounded, as the official SDK's client (the way VS Code's agent
+// connects) reads them; a server without instructions sends none.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -11,12 +11,7 @@ import type { Host } from '../../src/manager/host';
 import { Manager } from '../../src/manager/manager';
 import { ManagerCatalog, offeredServer } from '../../src/gateway/catalog';
 import { startGateway, type Gateway } from '../../src/gateway/gatewayServer';
-import {
-	chatInstructionsText,
-	collectInstructions,
-	GATEWAY_INSTRUCTIONS_INTRO,
-	gatewayInstructionsText,
-} from '../../src/manager/context/instructions';
+import { chatInstructionsText, collectInstructions, instructionsOf } from '../../src/manager/context/instructions';
 import { everythingMain } from '../fixtures/everythingHttp';
 
 const fixtureServer = join(process.cwd(), 'test/fixtures/servers/manager/mcpServer.js');
@@ -28,10 +23,10 @@ let gateway: Gateway;
 let maxTokens = 2_000;
 const clients: Client[] = [];
 
-async function gatewayInstructions(): Promise<string | undefined> {
+async function gatewayInstructions(server = 'everything'): Promise<string | undefined> {
 	const client = new Client({ name: 'sdk-test-client', version: '1.0.0' });
 	await client.connect(
-		new StreamableHTTPClientTransport(new URL(gateway.url), {
+		new StreamableHTTPClientTransport(new URL(gateway.urlFor(server)), {
 			requestInit: { headers: { authorization: `Bearer ${gateway.token}` } },
 		}),
 	);
@@ -51,8 +46,11 @@ before(async () => {
 	assert.equal(manager.get('everything')?.state.kind, 'running');
 	gateway = await startGateway(catalog, {
 		logger,
-		instructions: () =>
-			gatewayInstructionsText(collectInstructions(manager.servers().filter(offeredServer), maxTokens)),
+		// As src/vscode/shared/contextSettings.ts gatewayInstructions does: the endpoint's server's own, bounded.
+		instructions: (server) => {
+			const view = manager.get(server);
+			return view && offeredServer(view) ? collectInstructions([view], maxTokens)[0]?.text : undefined;
+		},
 	});
 });
 
@@ -63,10 +61,11 @@ after(async () => {
 	await manager.dispose();
 });
 
-test("the gateway's initialize carries each offered server's instructions under its name", async () => {
+test("a server's endpoint's initialize carries that server's own instructions, whole within the bound", async () => {
 	const text = (await gatewayInstructions()) ?? '';
-	assert.ok(text.startsWith(GATEWAY_INSTRUCTIONS_INTRO), text.slice(0, 200));
-	assert.match(text, /## MCP server "everything"\n\n# Everything Server – Server Instructions/);
+	// Its own text with no heading: the endpoint is that server to the client.
+	assert.ok(text.startsWith('# Everything Server – Server Instructions'), text.slice(0, 200));
+	assert.equal(text, instructionsOf(manager.get('everything')!), "the server's whole text");
 	assert.doesNotMatch(text, /\[cut:/, 'within the default bound, whole');
 });
 
@@ -74,9 +73,9 @@ test('a bound cuts a long text with a note; a server without instructions adds n
 	maxTokens = 50;
 	try {
 		const text = (await gatewayInstructions()) ?? '';
-		const section = text.slice(text.indexOf('## MCP server "everything"'));
-		assert.match(section, /\[cut: \d+ more characters of these instructions\]$/);
-		assert.ok(section.length < 50 * 4 + 120, `bounded: ${section.length} characters`);
+		assert.ok(text.startsWith('# Everything Server – Server Instructions'), text.slice(0, 200));
+		assert.match(text, /\[cut: \d+ more characters of these instructions\]$/);
+		assert.ok(text.length < 50 * 4 + 120, `bounded: ${text.length} characters`);
 	} finally {
 		maxTokens = 2_000;
 	}
@@ -95,8 +94,8 @@ test('a bound cuts a long text with a note; a server without instructions adds n
 		},
 	]);
 	assert.equal(manager.get('fixture')?.state.kind, 'running');
-	const text = (await gatewayInstructions()) ?? '';
-	assert.doesNotMatch(text, /"fixture"/);
+	assert.equal(await gatewayInstructions('fixture'), undefined, 'the fixture gives none, so its endpoint sends none');
+	assert.ok((await gatewayInstructions())?.startsWith('# Everything Server'), "everything's endpoint sends its own");
 	assert.equal(collectInstructions(manager.servers()).length, 1);
 	// @mcp's message names the server the same way.
 	assert.match(chatInstructionsText(collectInstructions(manager.servers())) ?? '', /## MCP server "everything"/);

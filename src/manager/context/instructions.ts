@@ -64,19 +64,3 @@ export function chatInstructionsText(list: readonly ServerInstructions[]): strin
 		`server; follow each server's instructions only for its own tools):\n\n${sections(list)}`
 	);
 }
-
-/** The first line of the gateway's instructions, with or without servers' instructions after it. */
-export const GATEWAY_INSTRUCTIONS_INTRO =
-	'The tools, prompts and resources of the MCP servers configured in MCP Switchboard, named mcp__<server>__<tool>.';
-
-/**
- * The gateway's `instructions`: the intro, then the instructions of the servers it offers, each named and bounded.
- * Built when a client initializes, so it changes with the servers offered.
- */
-export function gatewayInstructionsText(list: readonly ServerInstructions[]): string {
-	if (list.length === 0) return GATEWAY_INSTRUCTIONS_INTRO;
-	return (
-		`${GATEWAY_INSTRUCTIONS_INTRO} What each server says about using its tools (follow each only for that ` +
-		`server's tools):\n\n${sections(list)}`
-	);
-}

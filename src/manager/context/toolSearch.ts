@@ -36,7 +36,7 @@ export const SEARCH_TOOLS_DEFINITION = {
 /** The definition of {@link CALL_TOOL_TOOL} (gateway only) as a model receives it. */
 export const CALL_TOOL_DEFINITION = {
 	name: CALL_TOOL_TOOL,
-	description: `Calls a tool that ${SEARCH_TOOLS_TOOL} found, by its name (mcp__<server>__<tool>), with its arguments as its input schema says.`,
+	description: `Calls a tool that ${SEARCH_TOOLS_TOOL} found, by the name it gave, with its arguments as its input schema says.`,
 	inputSchema: {
 		type: 'object',
 		properties: {
@@ -89,13 +89,20 @@ export function searchTools(
 	return best.map((i) => tools[i]!);
 }
 
-/** The search's answer for a model: each match's name, description and input schema, as JSON. */
-export function searchAnswer(found: readonly NamedTool[], query: string): string {
+/**
+ * The search's answer for a model: each match's name, description and input schema, as JSON. The name is the one the
+ * model calls the tool by: `mcp__<server>__<tool>` for `@mcp`, the tool's own name on a server's gateway endpoint.
+ */
+export function searchAnswer(
+	found: readonly NamedTool[],
+	query: string,
+	nameOf: (named: NamedTool) => string = (named) => named.qualifiedName,
+): string {
 	if (found.length === 0)
 		return `No tool matches "${query}". Try other words (what the tool does, or the service it works with).`;
 	return JSON.stringify(
 		found.map((named) => ({
-			name: named.qualifiedName,
+			name: nameOf(named),
 			description: named.tool.description ?? named.tool.title ?? '',
 			inputSchema: named.tool.inputSchema ?? { type: 'object' },
 		})),

@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../../src/extension';
 import { GATEWAY_ENABLED_SETTING } from '../../../src/vscode/gateway/gatewayProvider';
 import { handleChatRequest } from '../../../src/vscode/chat/chatParticipant';
+import { instructionsOf } from '../../../src/manager/context/instructions';
 import { needDriver, serverWithTool } from './elicitationSupport';
 import { driver, extensionApi, hasDriver, quickInputClose, quickInputRows, screenshot, test, waitFor } from './harness';
 
@@ -114,13 +115,13 @@ test(
 );
 
 test(
-	"the gateway's initialize carries the instructions of the servers it offers, named by server",
+	"a server's endpoint's initialize carries that server's own instructions",
 	async () => {
 		await serverWithTool('everything', 'echo');
 		const api = await extensionApi<SwitchboardApi>();
 		const gateway = await waitFor(() => api.gateway.current(), { timeoutMs: 20_000, message: 'the gateway' });
 		// The initialize a client sends (VS Code's own client sends the same request), with the definition's token.
-		const response = await fetch(gateway.url, {
+		const response = await fetch(gateway.urlFor('everything'), {
 			method: 'POST',
 			headers: {
 				'content-type': 'application/json',
@@ -136,8 +137,9 @@ test(
 		});
 		const answer = (await response.json()) as { result?: { instructions?: string } };
 		const instructions = answer.result?.instructions ?? '';
-		assert.match(instructions, /^The tools, prompts and resources of the MCP servers configured in MCP Switchboard/);
-		assert.match(instructions, /## MCP server "everything"\n\n# Everything Server – Server Instructions/);
+		// The server's own text, no heading (the endpoint is that server to VS Code), whole within the default bound.
+		assert.match(instructions, /^# Everything Server – Server Instructions/);
+		assert.equal(instructions, instructionsOf(api.manager.get('everything')!));
 	},
 	{ timeoutMs: 60_000 },
 );
