@@ -13,7 +13,7 @@ const vscodeFeatureTiers = [
 	['serverInput', 'logs', 'trust'],
 	['auth', 'tasks', 'resources', 'elicitation', 'sampling', 'pinning', 'world'],
 	['tools', 'prompts'],
-	['chat', 'tree', 'console', 'gateway', 'serverSetup'],
+	['chat', 'tree', 'console', 'gateway', 'serverSetup', 'workbench'],
 ];
 const vscodeFeatureZones = [
 	{
@@ -116,7 +116,7 @@ export default tseslint.config(
 		rules: { 'max-lines-per-function': 'off' },
 	},
 	{
-		// 851 lines: the #28 (lazy start) branch splits it in this wave; remove this entry when that lands.
+		// 712 lines after wave 3's features (lazy start's split took it from 851 to 658); split again, then remove this.
 		files: ['src/manager/serverConnection.ts'],
 		rules: { 'max-lines': 'off' },
 	},
