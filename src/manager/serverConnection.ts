@@ -46,14 +46,6 @@ import { unreachableCause, type UnreachableCause } from './unreachable';
 import { errorMessage } from '../common/errors';
 
 export type { ConnectRequest, Connector, ListKind, ServerConnectionDeps } from './connectionTypes';
-export {
-	DEFAULT_CONNECT_TIMEOUT_MS,
-	FAILED_REFETCH_DELAY_MS,
-	LIST_REFRESH_DEBOUNCE_MS,
-	MIN_LIST_AGE_MS,
-	REMOTE_RELIST_DELAY_MS,
-	SESSION_MIN_LIFETIME_MS,
-} from './connectionTypes';
 
 /**
  * The hash that decides whether a reconcile restarts a server: the config plus its trust scope, and the trust text

@@ -82,22 +82,32 @@ export function serversAt(target: ServerTarget): Record<string, unknown> | undef
 	return target.kind === 'user' ? inspected?.globalValue : inspected?.workspaceValue;
 }
 
+/** Throws, writing nothing, when `target` may not be written now (trust may be revoked while a question is open). */
+function requireWritable(target: ServerTarget): void {
+	if (!isWritable(target))
+		throw new Error('this workspace is in Restricted Mode: only user settings can be changed until you trust it');
+}
+
+/** Rewrites the mcp.json at `uri` through `edit` (a file that is not there yet reads as empty text). */
+async function editMcpJson(uri: vscode.Uri, edit: (text: string) => string): Promise<void> {
+	let text = '';
+	try {
+		text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+	} catch (error) {
+		if (!(error instanceof vscode.FileSystemError && error.code === 'FileNotFound')) throw error;
+	}
+	await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(edit(text)));
+}
+
 /**
  * Applies `change` to the servers at `target`. Rejects, writing nothing, when the target is not writable now (trust
  * may be revoked while a question is open), when an update or removal names a server that is not there, or when an
  * mcp.json is not valid JSONC.
  */
 export async function changeServers(target: ServerTarget, change: ServerListChange): Promise<void> {
-	if (!isWritable(target))
-		throw new Error('this workspace is in Restricted Mode: only user settings can be changed until you trust it');
+	requireWritable(target);
 	if (target.kind === 'mcpJson') {
-		let text = '';
-		try {
-			text = new TextDecoder().decode(await vscode.workspace.fs.readFile(target.uri));
-		} catch (error) {
-			if (!(error instanceof vscode.FileSystemError && error.code === 'FileNotFound')) throw error;
-		}
-		await vscode.workspace.fs.writeFile(target.uri, new TextEncoder().encode(changeMcpJson(text, change)));
+		await editMcpJson(target.uri, (text) => changeMcpJson(text, change));
 		return;
 	}
 	const next = changeServersSetting(serversAt(target), change);
@@ -149,17 +159,11 @@ export async function writeServerWithInputs(
 	entry: Record<string, unknown>,
 	inputs: readonly Record<string, unknown>[],
 ): Promise<void> {
-	if (!isWritable(target))
-		throw new Error('this workspace is in Restricted Mode: only user settings can be changed until you trust it');
+	requireWritable(target);
 	if (target.kind === 'mcpJson') {
-		let text = '';
-		try {
-			text = new TextDecoder().decode(await vscode.workspace.fs.readFile(target.uri));
-		} catch (error) {
-			if (!(error instanceof vscode.FileSystemError && error.code === 'FileNotFound')) throw error;
-		}
-		const next = addMcpJsonInputs(changeMcpJson(text, { kind: 'write', entries: { [name]: entry } }), inputs);
-		await vscode.workspace.fs.writeFile(target.uri, new TextEncoder().encode(next));
+		await editMcpJson(target.uri, (text) =>
+			addMcpJsonInputs(changeMcpJson(text, { kind: 'write', entries: { [name]: entry } }), inputs),
+		);
 		return;
 	}
 	if (inputs.length > 0) {
