@@ -1073,9 +1073,13 @@ test(
 	async () => {
 		const model = await fakeModel();
 		// A Manager with nothing configured (the extension's own has everything running, which other suites need).
-		const empty = { servers: () => [], allTools: () => [], findTool: () => undefined } as unknown as Parameters<
-			typeof handleChatRequest
-		>[0];
+		const empty = {
+			servers: () => [],
+			allTools: () => [],
+			findTool: () => undefined,
+			// Servers never listed start before the tools are chosen (#28): here there are none.
+			listUncached: async () => undefined,
+		} as unknown as Parameters<typeof handleChatRequest>[0];
 		const recorded = recordingStream();
 		const request = {
 			prompt: 'hello there',

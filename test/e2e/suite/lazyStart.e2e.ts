@@ -81,7 +81,11 @@ test(
 
 			await vscode.commands.executeCommand('workbench.view.extension.mcpSwitchboard');
 			if (hasDriver()) {
-				// The view has painted the rows (each reads "not started") before anything is counted.
+				// The view has painted the rows (each reads "not started") before anything is counted. The list renders
+				// only the rows in view, and the servers of earlier suites come first: bring lazy-00's row into view.
+				const first = a.tree.getChildren().find((n) => n.kind === 'server' && n.server === 'lazy-00');
+				assert.ok(first, 'the row of lazy-00');
+				await a.treeView.reveal(first, { select: false, focus: false });
 				const rows = `[...document.querySelectorAll('.pane-body .monaco-list-row')].map((r) => r.innerText).join('\\n')`;
 				await waitFor(
 					async () => {

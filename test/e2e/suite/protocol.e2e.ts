@@ -222,7 +222,7 @@ test(
 );
 
 test(
-	'"Show Protocol" on a server\'s error notification, pressed like a person, opens that server\'s protocol view',
+	'"Show Protocol" on a never-connected server\'s error notification says it has no messages yet; Start and Watch opens its protocol view',
 	async () => {
 		needDriver();
 		const extension = await extensionApi<SwitchboardApi>();
@@ -249,6 +249,16 @@ test(
 				message: `the notification of '${name}' with its Show Protocol button`,
 			});
 			await driver({ action: 'click', selector: button });
+			// It never connected (its command does not exist): an empty view would read as "nothing happened" (#34.5),
+			// so a notification says why there is nothing, with Start and Watch, which opens the view and starts it.
+			const never = `.notifications-center .notification-list-item:has-text("has not connected in this window")`;
+			const watch = `${never} .monaco-button:has-text("Start and Watch")`;
+			await waitFor(async () => ((await driver({ action: 'texts', selector: watch })) as string[]).length === 1, {
+				timeoutMs: 30_000,
+				message: `the notification that '${name}' has no messages yet, with Start and Watch`,
+			});
+			assert.equal(extension.protocol.get(name), undefined, 'no empty view opened by Show Protocol');
+			await driver({ action: 'click', selector: watch });
 			const view = await waitFor(() => extension.protocol.get(name), {
 				timeoutMs: 30_000,
 				message: `the protocol view of '${name}'`,
