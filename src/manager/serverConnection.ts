@@ -20,14 +20,8 @@ import { describeDuration, IdleStop, keepsRunning } from './idleStop';
 import { serverIdentity } from './serverIdentity';
 import { listingOf } from './listingCache';
 import type { Disposable } from '../common/disposable';
-import {
-	checkTrust,
-	connectWithTimeout,
-	hostHandlers,
-	isRetryable,
-	signInFailure,
-	signInRequired,
-} from './connectAttempt';
+import { checkTrust, connectWithTimeout, hostHandlers } from './connectAttempt';
+import { decisionState, failureMessage, finalFailureState, sessionExpired } from './failureStates';
 import {
 	ALL_LISTS,
 	DEFAULT_CONNECT_TIMEOUT_MS,
@@ -41,7 +35,6 @@ import {
 	type ServerConnectionDeps,
 } from './connectionTypes';
 import type { ConfigSource, NamedTool, ResolvedServer, ServerConfig, ServerState, ServerView } from './types';
-import { plural } from '../common/text';
 import { unreachableCause, type UnreachableCause } from './unreachable';
 import { errorMessage } from '../common/errors';
 
@@ -627,12 +620,10 @@ export class ServerConnection implements ServerView {
 		const ranForMs = this.deps.clock.now() - this.startedAt;
 		const client = this.detachClient();
 		void client?.close().catch(() => undefined);
-		const expired =
-			error instanceof McpError && (error.data as { sessionExpired?: unknown } | undefined)?.sessionExpired === true;
-		if (expired && ranForMs >= SESSION_MIN_LIFETIME_MS) {
-			// The Streamable HTTP session expired (the server answered 404 to our session id). It goes through the restart
-			// policy like a crash: the first in a row starts a new session at once, quietly; a session that keeps expiring
-			// (a load balancer without sticky sessions) gets the backoff and, in the end, the crash-loop cap.
+		if (sessionExpired(error) && ranForMs >= SESSION_MIN_LIFETIME_MS) {
+			// The Streamable HTTP session expired. It goes through the restart policy like a crash: the first in a row
+			// starts a new session at once, quietly; a session that keeps expiring (a load balancer without sticky
+			// sessions) gets the backoff and, in the end, the crash-loop cap.
 			const decision = this.policy.recordCrash(this.deps.clock.now(), ranForMs);
 			if (decision.restart && decision.attempt === 1) {
 				this.logger.info(`Session expired; initializing a new session`);
@@ -650,19 +641,10 @@ export class ServerConnection implements ServerView {
 
 	/** A start failed or a running server died: decide between a delayed restart, an error, or a crash-loop stop. */
 	private handleFailure(error: unknown, ranForMs: number): void {
-		// "connection refused" alone hides that the URL's port came from an unset environment variable.
-		const notes = this.server.notes ?? [];
-		const message = notes.length > 0 ? `${errorMessage(error)}\n${notes.join('\n')}` : errorMessage(error);
+		const message = failureMessage(error, this.server.notes);
 		this.logger.error(message);
-		if (signInRequired(error)) {
-			this.setState({ kind: 'needsSignIn', message });
-			return;
-		}
-		if (!isRetryable(error, this.server.config)) {
-			const signIn = signInFailure(error);
-			this.setState(signIn ? { kind: 'error', message, signIn } : { kind: 'error', message });
-			return;
-		}
+		const final = finalFailureState(error, this.server.config, message);
+		if (final) return this.setState(final);
 		this.applyDecision(
 			this.policy.recordCrash(this.deps.clock.now(), ranForMs),
 			message,
@@ -670,30 +652,11 @@ export class ServerConnection implements ServerView {
 		);
 	}
 
-	/**
-	 * Carries out the restart policy's decision: a delayed restart, or the crash-loop stop. `unreachable`: the start
-	 * could not connect at all, which the state and its words say instead of a crash.
-	 */
+	/** Carries out the restart policy's decision (see failureStates.ts): a delayed restart, or the crash-loop stop. */
 	private applyDecision(decision: RestartDecision, message: string, unreachable?: UnreachableCause): void {
-		const now = this.deps.clock.now();
-		const cause = unreachable ? { unreachable } : {};
-		if (!decision.restart) {
-			const what = unreachable ? 'could not be reached' : 'stopped';
-			const again = unreachable ? 'tried' : 'restarted';
-			this.setState({
-				kind: 'error',
-				crashLoop: true,
-				...cause,
-				// One allowed attempt (the command line's policy) stopped: the crash itself is the whole story.
-				message:
-					decision.crashes <= 1
-						? message
-						: `Server '${this.name}' ${what} ${plural(decision.crashes, 'time')} within ${plural(Math.max(1, Math.round(decision.windowMs / 60_000)), 'minute')}, so it is not ${again} again. Last error: ${message}`,
-			});
-			return;
-		}
+		this.setState(decisionState(this.name, decision, message, this.deps.clock.now(), unreachable));
+		if (!decision.restart) return;
 		const generation = this.generation;
-		this.setState({ kind: 'error', message, retryAt: now + decision.delayMs, ...cause });
 		this.logger.info(`Restarting in ${decision.delayMs / 1000} s (attempt ${decision.attempt + 1})`);
 		this.retryTimer = this.deps.clock.setTimeout(() => {
 			this.retryTimer = undefined;

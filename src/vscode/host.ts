@@ -2,15 +2,7 @@ import * as vscode from 'vscode';
 import { Emitter, type Event } from '../common/event';
 import type { Logger } from '../common/logger';
 import type { Host } from '../manager/host';
-import type { OAuthHostHooks } from '../protocol/auth/types';
-import type {
-	CreateMessageRequest,
-	CreateMessageResult,
-	ElicitRequest,
-	ElicitResult,
-	LoggingLevel,
-	Root,
-} from '../protocol/schema';
+import type { Root } from '../protocol/schema';
 import type { ElicitationPresenter } from './elicitation/elicitation';
 import type { ServerLogs } from './logs/logging';
 import type { SamplingBroker } from './sampling/sampling';
@@ -23,11 +15,11 @@ export interface HostParts {
 	sampling?: SamplingBroker;
 	configuration?: ServerConfiguration;
 	/** The `logging/setLevel` level for a server; undefined leaves the server's default. */
-	loggingLevel?: (server: string) => LoggingLevel | undefined;
+	loggingLevel?: Host['loggingLevel'];
 	/** OAuth hooks for a remote server; undefined: a 401 fails with a clear error. */
-	oauth?: (server: string, options?: { interactive: boolean }) => OAuthHostHooks | undefined;
+	oauth?: Host['oauth'];
 	/** MCP extensions advertised to servers (read at each connect); undefined: none. */
-	extensions?: () => Readonly<Record<string, object>> | undefined;
+	extensions?: Host['extensions'];
 }
 
 /** The workspace folders that are on disk, as MCP roots (`file://` URIs, named after the folder). */
@@ -59,16 +51,13 @@ export class VsCodeHost implements Host, vscode.Disposable {
 		// Assigned only when the part exists: the Manager advertises a capability only for a method that is present.
 		const { elicitation, sampling, configuration, loggingLevel, oauth } = parts;
 		if (elicitation) {
-			this.elicit = (server: string, params: ElicitRequest, signal: AbortSignal): Promise<ElicitResult> =>
-				elicitation.elicit(server, params, signal);
+			this.elicit = (server, params, signal) => elicitation.elicit(server, params, signal);
 		}
 		if (sampling) {
-			this.sample = (server: string, params: CreateMessageRequest, signal: AbortSignal): Promise<CreateMessageResult> =>
-				sampling.sample(server, params, signal);
+			this.sample = (server, params, signal) => sampling.sample(server, params, signal);
 		}
 		if (configuration) {
-			this.confirmTrust = (server: string, description: string, options: { ask: boolean }) =>
-				configuration.confirmTrust(server, description, options);
+			this.confirmTrust = (server, description, options) => configuration.confirmTrust(server, description, options);
 		}
 		if (loggingLevel) {
 			this.loggingLevel = loggingLevel;

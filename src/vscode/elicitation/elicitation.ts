@@ -57,6 +57,20 @@ interface Item extends vscode.QuickPickItem {
 
 const CANCELLED: ElicitResult = { action: 'cancel' };
 
+/** One field's step of a form: the session, the form's title, the field, and its place among the steps. */
+interface FieldStep {
+	session: Session;
+	title: string;
+	field: FormField;
+	step: number;
+	totalSteps: number;
+}
+
+/** What onDidShowInput tells about a field's step. */
+function fieldShown({ session, field, step, totalSteps }: FieldStep): Omit<ElicitationInputShown, 'input'> {
+	return { server: session.server, kind: 'field', field: field.name, step, totalSteps };
+}
+
 /** A field's choices as quick pick rows; form mode's choices are strings (the engine refuses other values). */
 function choiceItems(field: FormField): Item[] {
 	return (field.choices ?? []).map((c) => {
@@ -195,7 +209,8 @@ export class ElicitationPresenter implements vscode.Disposable {
 			}
 			const field = fields[index];
 			if (field) {
-				const step = await this.askField(session, title, field, values.get(field.name), index + 1, totalSteps);
+				const at = { session, title, field, step: index + 1, totalSteps };
+				const step = await this.askField(at, values.get(field.name));
 				if (step.kind === 'cancel') {
 					return CANCELLED;
 				}
@@ -252,47 +267,27 @@ export class ElicitationPresenter implements vscode.Disposable {
 		return field.secret ? `${this.secretWarning(server, field)} ${text}` : text;
 	}
 
-	private askField(
-		session: Session,
-		title: string,
-		field: FormField,
-		current: FormValue | undefined,
-		step: number,
-		totalSteps: number,
-	): Promise<StepResult<FormValue | undefined>> {
-		switch (field.kind) {
+	private askField(at: FieldStep, current: FormValue | undefined): Promise<StepResult<FormValue | undefined>> {
+		switch (at.field.kind) {
 			case 'string':
 			case 'number':
 			case 'integer':
 			case 'json': // never in form mode (elicitationForm refuses it); typed as JSON if a schema ever gets through
-				return this.askText(session, title, field, current, step, totalSteps);
+				return this.askText(at, current);
 			case 'boolean':
 				return this.askChoice(
-					session,
-					title,
-					field,
+					at,
 					[
 						{ id: 'true', label: 'Yes', description: 'true' },
 						{ id: 'false', label: 'No', description: 'false' },
 					],
 					current === undefined ? undefined : String(current),
 					(id) => id === 'true',
-					step,
-					totalSteps,
 				);
 			case 'enum':
-				return this.askChoice(
-					session,
-					title,
-					field,
-					choiceItems(field),
-					typeof current === 'string' ? current : undefined,
-					(id) => id,
-					step,
-					totalSteps,
-				);
+				return this.askChoice(at, choiceItems(at.field), typeof current === 'string' ? current : undefined, (id) => id);
 			case 'multiEnum':
-				return this.askMany(session, title, field, Array.isArray(current) ? current : [], step, totalSteps);
+				return this.askMany(at, Array.isArray(current) ? current : []);
 		}
 	}
 
@@ -305,14 +300,13 @@ export class ElicitationPresenter implements vscode.Disposable {
 		return step > 1 ? [vscode.QuickInputButtons.Back, decline] : [decline];
 	}
 
-	/** A quick pick for one form step, titled and numbered. */
-	private stepPick(session: Session, title: string, step: number, totalSteps: number): vscode.QuickPick<Item> {
-		const pick = vscode.window.createQuickPick<Item>();
-		pick.title = title;
-		pick.step = step;
-		pick.totalSteps = totalSteps;
-		pick.buttons = this.stepButtons(session.server, step);
-		return pick;
+	/** Titles and numbers the quick input of a field's step, with its Back and Decline buttons. */
+	private numberStep<I extends vscode.QuickPick<Item> | vscode.InputBox>(input: I, at: FieldStep): I {
+		input.title = at.title;
+		input.step = at.step;
+		input.totalSteps = at.totalSteps;
+		input.buttons = this.stepButtons(at.session.server, at.step);
+		return input;
 	}
 
 	/**
@@ -368,20 +362,10 @@ export class ElicitationPresenter implements vscode.Disposable {
 		});
 	}
 
-	private askText(
-		session: Session,
-		title: string,
-		field: FormField,
-		current: FormValue | undefined,
-		step: number,
-		totalSteps: number,
-	): Promise<StepResult<FormValue | undefined>> {
+	private askText(at: FieldStep, current: FormValue | undefined): Promise<StepResult<FormValue | undefined>> {
+		const { session, field } = at;
 		const { server } = session;
-		const box = vscode.window.createInputBox();
-		box.title = title;
-		box.step = step;
-		box.totalSteps = totalSteps;
-		box.buttons = this.stepButtons(server, step);
+		const box = this.numberStep(vscode.window.createInputBox(), at);
 		box.prompt = this.fieldPrompt(server, field);
 		box.placeholder = field.required ? `${field.label} (required)` : `${field.label} (optional: leave empty to skip)`;
 		box.password = field.secret;
@@ -390,7 +374,7 @@ export class ElicitationPresenter implements vscode.Disposable {
 			box.validationMessage = box.value === '' && field.required ? undefined : validateText(field, box.value);
 		};
 		validate();
-		return this.runInput(box, { server, kind: 'field', field: field.name, step, totalSteps }, session, (settle) => [
+		return this.runInput(box, fieldShown(at), session, (settle) => [
 			box.onDidChangeValue(validate),
 			box.onDidAccept(() => {
 				const problem = validateText(field, box.value);
@@ -404,17 +388,14 @@ export class ElicitationPresenter implements vscode.Disposable {
 	}
 
 	private askChoice<T extends FormValue>(
-		session: Session,
-		title: string,
-		field: FormField,
+		at: FieldStep,
 		choices: Item[],
 		current: string | undefined,
 		convert: (id: string) => T,
-		step: number,
-		totalSteps: number,
 	): Promise<StepResult<FormValue | undefined>> {
+		const { session, field } = at;
 		const { server } = session;
-		const pick = this.stepPick(session, title, step, totalSteps);
+		const pick = this.numberStep(vscode.window.createQuickPick<Item>(), at);
 		pick.placeholder = this.fieldPrompt(server, field);
 		pick.matchOnDescription = true;
 		const items: Item[] = choices.map((c) => (c.id === current ? { ...c, detail: 'current choice' } : c));
@@ -429,7 +410,7 @@ export class ElicitationPresenter implements vscode.Disposable {
 		if (active) {
 			pick.activeItems = [active];
 		}
-		return this.runInput(pick, { server, kind: 'field', field: field.name, step, totalSteps }, session, (settle) => [
+		return this.runInput(pick, fieldShown(at), session, (settle) => [
 			pick.onDidAccept(() => {
 				const chosen = pick.selectedItems[0] ?? pick.activeItems[0];
 				if (!chosen) {
@@ -440,23 +421,17 @@ export class ElicitationPresenter implements vscode.Disposable {
 		]);
 	}
 
-	private askMany(
-		session: Session,
-		title: string,
-		field: FormField,
-		current: string[],
-		step: number,
-		totalSteps: number,
-	): Promise<StepResult<FormValue | undefined>> {
+	private askMany(at: FieldStep, current: string[]): Promise<StepResult<FormValue | undefined>> {
+		const { session, field } = at;
 		const { server } = session;
-		const pick = this.stepPick(session, title, step, totalSteps);
+		const pick = this.numberStep(vscode.window.createQuickPick<Item>(), at);
 		pick.canSelectMany = true;
 		const prompt = this.fieldPrompt(server, field);
 		pick.placeholder = prompt;
 		const items = choiceItems(field);
 		pick.items = items;
 		pick.selectedItems = items.filter((i) => current.includes(i.id));
-		return this.runInput(pick, { server, kind: 'field', field: field.name, step, totalSteps }, session, (settle) => [
+		return this.runInput(pick, fieldShown(at), session, (settle) => [
 			pick.onDidChangeSelection((selected) => {
 				const problem = validateSelection(field, selected.length);
 				pick.placeholder = problem ? `${problem}: ${prompt}` : prompt;

@@ -12,6 +12,7 @@ import { stateClick, stateIcon, stateLabel, stateMessage } from '../shared/serve
 import type { GroupKind, TreeNode } from '../shared/treeNodes';
 import type { TaskList } from '../tasks/taskList';
 import { taskBadge, taskItem, tasksGroupItem } from '../tasks/taskTree';
+import { firstLine, promptItem, templateItem, trustRow, type NodeOf } from './leafRows';
 
 const groupLabels: Record<GroupKind, string> = {
 	tools: 'Tools',
@@ -72,14 +73,6 @@ export function toolBadges(tool: NamedTool['tool']): string[] {
 		badges.push('open-world');
 	}
 	return badges;
-}
-
-function firstLine(text: string | undefined, max = 80): string {
-	if (!text) {
-		return '';
-	}
-	const line = text.split('\n', 1)[0]?.trim() ?? '';
-	return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
 /** The items whose key was not seen before, in order. */
@@ -153,28 +146,6 @@ export function serverTooltip(view: ServerView): vscode.MarkdownString {
 		md.appendText(error);
 	}
 	return md;
-}
-
-/**
- * The row under a workspace server that waits for trust: short ("Needs trust", "Not allowed to run"), the way forward
- * as its description, the whole explanation as its tooltip; a click or its inline ▷ is the user's Start, which asks.
- */
-export function trustRow(server: string, reason: string, trust: 'ask' | 'refused'): vscode.TreeItem {
-	const item = new vscode.TreeItem(
-		trust === 'ask' ? 'Needs trust' : 'Not allowed to run',
-		vscode.TreeItemCollapsibleState.None,
-	);
-	item.id = `server/${server}/message`;
-	item.description = trust === 'ask' ? 'Start to review what it runs' : 'Start to be asked again';
-	item.iconPath = new vscode.ThemeIcon('shield', new vscode.ThemeColor('problemsWarningIcon.foreground'));
-	item.tooltip = reason;
-	item.contextValue = 'mcpMessage.needsTrust';
-	item.command = {
-		command: Commands.startServer,
-		title: 'Start (asks whether to allow it)',
-		arguments: [server],
-	};
-	return item;
 }
 
 /** An error row's tooltip: the whole message as the server left it (stderr lines included), and where to look next. */
@@ -463,162 +434,164 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 
 	getTreeItem(element: TreeNode): vscode.TreeItem {
 		switch (element.kind) {
-			case 'server': {
-				const view = this.manager.get(element.server);
-				// A server waiting for its first need is collapsed: expanding it is a need (tree/index.ts starts it).
-				const waits = view?.state.kind === 'stopped' && view.state.onDemand !== undefined;
-				const item = new vscode.TreeItem(
-					element.server,
-					waits ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded,
-				);
-				item.id = `server/${element.server}`;
-				if (!view) {
-					return item;
-				}
-				item.description = serverDescription(view);
-				item.iconPath = stateIcon(view.state);
-				// `.remote` marks servers that may hold OAuth tokens (for Sign Out); menus match the state with or without it.
-				item.contextValue = `mcpServer.${view.state.kind}${view.config.type === 'stdio' ? '' : '.remote'}`;
-				// Checked when every tool is offered to chat models; toggling it switches them all (toolEnablement.ts).
-				if (this.enablement && view.tools.length > 0) {
-					const all = view.tools.every((named) => this.enablement!.isEnabled(named));
-					item.checkboxState = {
-						state: all ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
-						tooltip: "Offer all of this server's tools to chat models",
-						accessibilityInformation: { label: `Offer all tools of ${element.server} to chat models` },
-					};
-				}
-				const click = stateClick(element.server, view.state);
-				if (click) item.command = click;
-				return item;
-			}
-			case 'group': {
-				const view = this.manager.get(element.server);
-				const count = view ? this.getChildren(element).length : 0;
-				const item = new vscode.TreeItem(
-					groupLabels[element.group],
-					count > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
-				);
-				item.id = `server/${element.server}/${element.group}`;
-				item.description = String(count);
-				item.iconPath = new vscode.ThemeIcon(groupIcons[element.group]);
-				item.contextValue = `mcpGroup.${element.group}`;
-				return item;
-			}
-			case 'tool': {
-				const { tool } = element.tool;
-				// The name first: short, what the palette and files call it, readable in a narrow side bar; the title after.
-				const item = new vscode.TreeItem(tool.name, vscode.TreeItemCollapsibleState.None);
-				const title = tool.title ?? tool.annotations?.title;
-				item.id = `server/${element.server}/tools/${tool.name}`;
-				const badges = toolBadges(tool);
-				// A definition that hides text or instructs the model (manager/pinning/suspicion.ts) says what was found.
-				const peers = () => this.manager.get(element.server)?.tools.map((named) => named.tool) ?? [];
-				const suspicion = suspicionText(suspicionsOf(tool, peers));
-				const flag = suspicion ? `suspicious: ${suspicion}` : undefined;
-				item.description = [
-					title !== tool.name ? title : undefined,
-					flag,
-					...badges,
-					taskBadge(tool),
-					firstLine(tool.description),
-				]
-					.filter(Boolean)
-					.join(' · ');
-				item.iconPath = flag
-					? new vscode.ThemeIcon('alert', new vscode.ThemeColor('problemsWarningIcon.foreground'))
-					: new vscode.ThemeIcon(badges.includes('destructive') ? 'warning' : 'tools');
-				item.contextValue = 'mcpTool';
-				if (this.enablement) {
-					const on = this.enablement.isEnabled(element.tool);
-					item.checkboxState = {
-						state: on ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
-						tooltip: on ? "Offered to chat models (@mcp, VS Code's agent)" : 'Not offered to chat models',
-						accessibilityInformation: { label: `Offer ${tool.name} to chat models` },
-					};
-				}
-				// No click command: a click selects the row (its tooltip shows the details); running takes the inline ▶, the
-				// context menu or Enter (treeKeyboard.ts). As the row's command, one stray click ran a tool without arguments.
-				item.accessibilityInformation = {
-					label: [`${tool.name}, tool`, title !== tool.name ? title : undefined, flag, ...badges]
-						.filter(Boolean)
-						.join(', '),
-				};
-				return item;
-			}
-			case 'resource': {
-				const { resource } = element;
-				const item = new vscode.TreeItem(resource.title ?? resource.name, vscode.TreeItemCollapsibleState.None);
-				item.id = `server/${element.server}/resources/${resource.uri}`;
-				item.description = resource.mimeType ?? firstLine(resource.description, 60);
-				item.iconPath = new vscode.ThemeIcon(resource.mimeType?.startsWith('image/') ? 'file-media' : 'file');
-				const subscribable = this.manager.get(element.server)?.state;
-				item.contextValue =
-					subscribable?.kind === 'running' && subscribable.client.serverCapabilities.resources?.subscribe
-						? 'mcpResource.subscribable'
-						: 'mcpResource';
-				item.command = { command: Commands.readResource, title: 'Read Resource', arguments: [element] };
-				return item;
-			}
-			case 'template': {
-				const { template } = element;
-				const item = new vscode.TreeItem(template.title ?? template.name, vscode.TreeItemCollapsibleState.None);
-				item.id = `server/${element.server}/resourceTemplates/${template.uriTemplate}`;
-				item.description = template.uriTemplate;
-				item.iconPath = new vscode.ThemeIcon('symbol-variable');
-				item.contextValue = 'mcpResourceTemplate';
-				item.command = { command: Commands.readResource, title: 'Read Resource', arguments: [element] };
-				return item;
-			}
-			case 'prompt': {
-				const { prompt } = element;
-				const item = new vscode.TreeItem(prompt.title ?? prompt.name, vscode.TreeItemCollapsibleState.None);
-				item.id = `server/${element.server}/prompts/${prompt.name}`;
-				const args = prompt.arguments ?? [];
-				item.description = [
-					args.length > 0 ? `(${args.map((a) => (a.required ? a.name : `${a.name}?`)).join(', ')})` : '',
-					firstLine(prompt.description, 60),
-				]
-					.filter(Boolean)
-					.join(' ');
-				item.iconPath = new vscode.ThemeIcon('comment');
-				item.contextValue = 'mcpPrompt';
-				item.command = { command: Commands.getPrompt, title: 'Get Prompt', arguments: [element] };
-				return item;
-			}
+			case 'server':
+				return this.serverItem(element);
+			case 'group':
+				return this.groupItem(element);
+			case 'tool':
+				return this.toolItem(element);
+			case 'resource':
+				return this.resourceItem(element);
+			case 'template':
+				return templateItem(element);
+			case 'prompt':
+				return promptItem(element);
 			case 'tasks':
 				return tasksGroupItem(element.server, this.tasks?.tasksOf(element.server) ?? []);
-			case 'task': {
-				const entry = this.tasks?.get(element.server, element.taskId);
-				return entry ? taskItem(entry) : new vscode.TreeItem(element.taskId);
-			}
-			case 'message': {
-				if (element.trust) return trustRow(element.server, element.message, element.trust);
-				// An error row says why in one line (a crash: the reason from its stderr, not "Last stderr lines:"); the
-				// whole message is its tooltip, and a click or its inline button opens the server's log.
-				const item = new vscode.TreeItem(
-					element.error
-						? errorRowLabel(this.manager.get(element.server), element.message)
-						: firstLine(element.message, 200),
-					vscode.TreeItemCollapsibleState.None,
-				);
-				item.id = `server/${element.server}/message`;
-				item.iconPath = new vscode.ThemeIcon(
-					element.error ? 'warning' : 'info',
-					element.error ? new vscode.ThemeColor('problemsErrorIcon.foreground') : undefined,
-				);
-				item.tooltip = element.error ? errorTooltip(element.message) : element.message;
-				item.contextValue = element.error ? 'mcpMessage.error' : 'mcpMessage';
-				item.command = element.error
-					? {
-							command: Commands.showServerLog,
-							title: 'Show Server Log',
-							arguments: [this.serverNode(element.server)],
-						}
-					: undefined;
-				return item;
-			}
+			case 'task':
+				return this.taskRowItem(element);
+			case 'message':
+				return this.messageItem(element);
 		}
+	}
+
+	/** A server's row: its state (icon, description, click), and a checkbox that offers all its tools to chat models. */
+	private serverItem(element: NodeOf<'server'>): vscode.TreeItem {
+		const view = this.manager.get(element.server);
+		// A server waiting for its first need is collapsed: expanding it is a need (tree/index.ts starts it).
+		const waits = view?.state.kind === 'stopped' && view.state.onDemand !== undefined;
+		const item = new vscode.TreeItem(
+			element.server,
+			waits ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded,
+		);
+		item.id = `server/${element.server}`;
+		if (!view) {
+			return item;
+		}
+		item.description = serverDescription(view);
+		item.iconPath = stateIcon(view.state);
+		// `.remote` marks servers that may hold OAuth tokens (for Sign Out); menus match the state with or without it.
+		item.contextValue = `mcpServer.${view.state.kind}${view.config.type === 'stdio' ? '' : '.remote'}`;
+		// Checked when every tool is offered to chat models; toggling it switches them all (toolEnablement.ts).
+		if (this.enablement && view.tools.length > 0) {
+			const all = view.tools.every((named) => this.enablement!.isEnabled(named));
+			item.checkboxState = {
+				state: all ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
+				tooltip: "Offer all of this server's tools to chat models",
+				accessibilityInformation: { label: `Offer all tools of ${element.server} to chat models` },
+			};
+		}
+		const click = stateClick(element.server, view.state);
+		if (click) item.command = click;
+		return item;
+	}
+
+	/** A group row (Tools, Resources…): its count, collapsible when there is something in it. */
+	private groupItem(element: NodeOf<'group'>): vscode.TreeItem {
+		const view = this.manager.get(element.server);
+		const count = view ? this.getChildren(element).length : 0;
+		const item = new vscode.TreeItem(
+			groupLabels[element.group],
+			count > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+		);
+		item.id = `server/${element.server}/${element.group}`;
+		item.description = String(count);
+		item.iconPath = new vscode.ThemeIcon(groupIcons[element.group]);
+		item.contextValue = `mcpGroup.${element.group}`;
+		return item;
+	}
+
+	/** A tool's row: name, title, badges and what looks suspicious; its checkbox offers it to chat models. */
+	private toolItem(element: NodeOf<'tool'>): vscode.TreeItem {
+		const { tool } = element.tool;
+		// The name first: short, what the palette and files call it, readable in a narrow side bar; the title after.
+		const item = new vscode.TreeItem(tool.name, vscode.TreeItemCollapsibleState.None);
+		const title = tool.title ?? tool.annotations?.title;
+		item.id = `server/${element.server}/tools/${tool.name}`;
+		const badges = toolBadges(tool);
+		// A definition that hides text or instructs the model (manager/pinning/suspicion.ts) says what was found.
+		const peers = () => this.manager.get(element.server)?.tools.map((named) => named.tool) ?? [];
+		const suspicion = suspicionText(suspicionsOf(tool, peers));
+		const flag = suspicion ? `suspicious: ${suspicion}` : undefined;
+		item.description = [
+			title !== tool.name ? title : undefined,
+			flag,
+			...badges,
+			taskBadge(tool),
+			firstLine(tool.description),
+		]
+			.filter(Boolean)
+			.join(' · ');
+		item.iconPath = flag
+			? new vscode.ThemeIcon('alert', new vscode.ThemeColor('problemsWarningIcon.foreground'))
+			: new vscode.ThemeIcon(badges.includes('destructive') ? 'warning' : 'tools');
+		item.contextValue = 'mcpTool';
+		if (this.enablement) {
+			const on = this.enablement.isEnabled(element.tool);
+			item.checkboxState = {
+				state: on ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
+				tooltip: on ? "Offered to chat models (@mcp, VS Code's agent)" : 'Not offered to chat models',
+				accessibilityInformation: { label: `Offer ${tool.name} to chat models` },
+			};
+		}
+		// No click command: a click selects the row (its tooltip shows the details); running takes the inline ▶, the
+		// context menu or Enter (treeKeyboard.ts). As the row's command, one stray click ran a tool without arguments.
+		item.accessibilityInformation = {
+			label: [`${tool.name}, tool`, title !== tool.name ? title : undefined, flag, ...badges]
+				.filter(Boolean)
+				.join(', '),
+		};
+		return item;
+	}
+
+	/** A resource's row; a click reads it, and its menu offers Subscribe when the server supports it. */
+	private resourceItem(element: NodeOf<'resource'>): vscode.TreeItem {
+		const { resource } = element;
+		const item = new vscode.TreeItem(resource.title ?? resource.name, vscode.TreeItemCollapsibleState.None);
+		item.id = `server/${element.server}/resources/${resource.uri}`;
+		item.description = resource.mimeType ?? firstLine(resource.description, 60);
+		item.iconPath = new vscode.ThemeIcon(resource.mimeType?.startsWith('image/') ? 'file-media' : 'file');
+		const subscribable = this.manager.get(element.server)?.state;
+		item.contextValue =
+			subscribable?.kind === 'running' && subscribable.client.serverCapabilities.resources?.subscribe
+				? 'mcpResource.subscribable'
+				: 'mcpResource';
+		item.command = { command: Commands.readResource, title: 'Read Resource', arguments: [element] };
+		return item;
+	}
+
+	/** A task's row, or its bare id once the task list has forgotten it. */
+	private taskRowItem(element: NodeOf<'task'>): vscode.TreeItem {
+		const entry = this.tasks?.get(element.server, element.taskId);
+		return entry ? taskItem(entry) : new vscode.TreeItem(element.taskId);
+	}
+
+	/** An info, error or trust row under a server. */
+	private messageItem(element: NodeOf<'message'>): vscode.TreeItem {
+		if (element.trust) return trustRow(element.server, element.message, element.trust);
+		// An error row says why in one line (a crash: the reason from its stderr, not "Last stderr lines:"); the
+		// whole message is its tooltip, and a click or its inline button opens the server's log.
+		const item = new vscode.TreeItem(
+			element.error
+				? errorRowLabel(this.manager.get(element.server), element.message)
+				: firstLine(element.message, 200),
+			vscode.TreeItemCollapsibleState.None,
+		);
+		item.id = `server/${element.server}/message`;
+		item.iconPath = new vscode.ThemeIcon(
+			element.error ? 'warning' : 'info',
+			element.error ? new vscode.ThemeColor('problemsErrorIcon.foreground') : undefined,
+		);
+		item.tooltip = element.error ? errorTooltip(element.message) : element.message;
+		item.contextValue = element.error ? 'mcpMessage.error' : 'mcpMessage';
+		item.command = element.error
+			? {
+					command: Commands.showServerLog,
+					title: 'Show Server Log',
+					arguments: [this.serverNode(element.server)],
+				}
+			: undefined;
+		return item;
 	}
 
 	/** Tooltips are built only when a row is hovered: a schema dump per tool is too much for 5,000 rows. */
