@@ -147,8 +147,13 @@ test('Call Tool on echo: pick the tool, answer the input box, read the result vi
 	const message = `hello from the e2e suite ${Date.now()}`;
 	const call = vscode.commands.executeCommand<CallOutcome | undefined>('mcpSwitchboard.callTool');
 	await quickInputShowing('Pick a tool');
-	// The tool reads as in the tree: its title (server-everything's echo is "Echo Tool").
-	await answerQuickPick('Echo Tool');
+	// The tool reads as in the tree: its name, with its title (server-everything's "Echo Tool") and server beside it.
+	await driver({ action: 'fill', selector: '.quick-input-widget .quick-input-box input', text: 'echo' });
+	const row = await waitFor(async () => (await quickInputRows()).find((r) => r.label === 'echo'), {
+		message: 'the echo row in the pick',
+	});
+	assert.equal(row.description, 'Echo Tool · everything');
+	await answerQuickPick('echo');
 	await quickInputShowing('echo');
 	await answerInputBox(message);
 	const outcome = await call;
@@ -799,7 +804,8 @@ test('an enum argument is a quick pick of its values', async () => {
 	await running();
 	const call = vscode.commands.executeCommand<CallOutcome | undefined>('mcpSwitchboard.callTool', { server: SERVER });
 	await quickInputShowing('Call Tool on');
-	await answerQuickPick('Get Structured Content Tool');
+	// By name, as the tree lists it (the title "Get Structured Content Tool" is beside it).
+	await answerQuickPick('get-structured-content');
 	await quickInputShowing('location');
 	await answerQuickPick('Chicago');
 	const outcome = await call;
