@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { NamedTool } from '../../src/manager/manager';
-import { toolPickRow, toolTitle } from '../../src/vscode/tools/toolLabels';
+import { consentArguments, toolPickRow, toolTitle } from '../../src/vscode/tools/toolLabels';
 
 function named(tool: Partial<NamedTool['tool']> & { name: string }): NamedTool {
 	return {
@@ -40,4 +40,12 @@ test("a tool's title comes from title, else annotations.title, and is left out w
 		description: 'everything',
 		detail: undefined,
 	});
+});
+
+test('the confirmation before a run shows every argument whole, however long', () => {
+	const content = 'line of the new file '.repeat(100);
+	const text = consentArguments({ path: '/tmp/notes.md', content, overwrite: true });
+	assert.equal(text, `Arguments: ${JSON.stringify({ path: '/tmp/notes.md', content, overwrite: true })}`);
+	assert.ok(text.includes(content) && text.endsWith('"overwrite":true}'), 'nothing is cut');
+	assert.equal(consentArguments({}), 'No arguments');
 });

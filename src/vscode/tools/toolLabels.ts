@@ -1,7 +1,8 @@
 /**
  * How a tool reads in a picker, the same as in the MCP view's tree: its name first (short, what the palette, files and
  * call history call it), then its title when that differs, then where it comes from; its description's first line
- * below. One name everywhere, so "echo" in the tree is "echo" in the Call Tool pick. No `vscode` here.
+ * below. One name everywhere, so "echo" in the tree is "echo" in the Call Tool pick. Also the arguments as the
+ * confirmation before a run shows them. No `vscode` here.
  */
 import type { NamedTool } from '../../manager/manager';
 
@@ -26,4 +27,12 @@ export function toolPickRow(named: NamedTool, withServer: boolean): ToolPickRow 
 	const description = [toolTitle(named.tool), withServer ? named.server : undefined].filter(Boolean).join(' · ');
 	const detail = named.tool.description?.split('\n', 1)[0]?.trim();
 	return { label: named.tool.name, description: description || undefined, detail: detail || undefined };
+}
+
+/**
+ * The arguments as the confirmation before a tool runs shows them: every one, whole, as one line of JSON (the quick
+ * input's prompt wraps it). Never cut: the user agrees to exactly what will be sent.
+ */
+export function consentArguments(args: Record<string, unknown>): string {
+	return Object.keys(args).length === 0 ? 'No arguments' : `Arguments: ${JSON.stringify(args)}`;
 }

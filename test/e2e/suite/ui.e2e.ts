@@ -764,7 +764,7 @@ test(
 			{ ...(previous ?? {}), [name]: { command: process.execPath, args: [script] } },
 			vscode.ConfigurationTarget.Global,
 		);
-		const fill = async (consent: string) => {
+		const fill = async (consent: string, note = '') => {
 			const call = vscode.commands.executeCommand<CallOutcome | undefined>('mcpSwitchboard.callTool', { server: name });
 			await quickInputShowing('Call Tool on');
 			await answerQuickPick('delete_items');
@@ -773,8 +773,23 @@ test(
 			await quickInputShowing('force');
 			await answerQuickPick('true');
 			await quickInputShowing('note');
-			await answerInputBox('');
+			await answerInputBox(note);
 			await quickInputShowing('may delete or overwrite data');
+			if (note) {
+				// The arguments are shown whole under the box, wrapped, not cut at the widget's edge or at N characters.
+				const shown = (await driver({
+					action: 'evaluate',
+					script: `(() => { const w = [...document.querySelectorAll('.quick-input-widget')].find((x) => x.style.display !== 'none' && x.offsetParent !== null);
+						const m = w?.querySelector('.quick-input-message');
+						if (!m) return undefined; const r = document.createRange(); r.selectNodeContents(m);
+						const lines = new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size;
+						return { text: (m.textContent ?? '').trim(), lines, fits: m.scrollWidth <= m.clientWidth }; })()`,
+				})) as { text: string; lines: number; fits: boolean } | undefined;
+				assert.ok(shown, 'the confirmation shows the arguments under the box');
+				assert.equal(shown.text, `Arguments: ${JSON.stringify({ items: ['a', 'b'], force: true, note })}`);
+				assert.ok(shown.fits && shown.lines > 1, `wrapped, not cut: ${JSON.stringify({ ...shown, text: undefined })}`);
+				await screenshot('destructive-consent-long-arguments');
+			}
 			await answerQuickPick(consent);
 			return call;
 		};
@@ -786,6 +801,10 @@ test(
 			const declined = await fill('Cancel');
 			assert.equal(declined?.cancelled, true);
 			assert.equal(declined?.result, undefined, 'nothing ran without consent');
+			// A long argument (past the 300 characters the confirmation used to cut at) is shown to its last word.
+			const note = `${'Clearing out the old build folders before the release, '.repeat(8)}the end.`;
+			const long = await fill('Cancel', note);
+			assert.equal(long?.cancelled, true);
 			const accepted = await fill('Run delete_items');
 			assert.deepEqual(accepted?.arguments, { items: ['a', 'b'], force: true });
 			assert.match(
