@@ -6,6 +6,7 @@ import {
 	MAX_RESULT_CHARS,
 	MAX_STORED_CHARS,
 	MAX_STORED_RESULT_CHARS,
+	comparisonText,
 	type KeyValueStore,
 } from '../../src/vscode/console/callHistory';
 
@@ -68,6 +69,36 @@ test('previous() finds the last earlier call of the same server and tool, not an
 	const latest = history.add(call('b', 4));
 	assert.equal(history.previous(latest)?.id, first.id);
 	assert.equal(history.previous(first), undefined);
+});
+
+test('Compare with Previous shows each call as its arguments above its result, so a changed argument shows', () => {
+	const history = new CallHistory(memoryStore());
+	const older = history.add(call('before', 1));
+	const newer = history.add(call('after', 2));
+	const text = comparisonText(newer);
+	assert.deepEqual(JSON.parse(text), {
+		arguments: { message: 'after' },
+		result: { content: [{ type: 'text', text: 'Echo: after' }] },
+	});
+	assert.ok(text.indexOf('"arguments"') < text.indexOf('"result"'), 'the arguments come first');
+	// The two sides differ in the argument line as well as in the result.
+	const before = comparisonText(older).split('\n');
+	const after = text.split('\n');
+	assert.deepEqual(
+		after.filter((line, i) => line !== before[i]),
+		['    "message": "after"', '        "text": "Echo: after"'],
+	);
+	const failed = history.add({
+		...call('x', 3),
+		outcome: { kind: 'error', message: 'connection closed', cancelled: false },
+	});
+	assert.deepEqual(JSON.parse(comparisonText(failed)), {
+		arguments: { message: 'x' },
+		error: 'connection closed',
+		cancelled: false,
+	});
+	const read = history.add({ ...call('r', 4), target: { kind: 'resource', server: 'everything', uri: 'demo://a' } });
+	assert.equal((JSON.parse(comparisonText(read)) as { uri: string }).uri, 'demo://a');
 });
 
 test('a result too large to keep is listed with its size, not stored', async () => {

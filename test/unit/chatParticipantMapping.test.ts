@@ -188,6 +188,41 @@ test("/tools lists running servers' tools by qualified name, and servers not run
 	);
 });
 
+test('/tools leaves out app-only tools, which the model never gets, and says how many', () => {
+	const appOnly = { _meta: { ui: { resourceUri: 'ui://monitor/app.html', visibility: ['app'] } } };
+	const both = { _meta: { ui: { resourceUri: 'ui://monitor/app.html', visibility: ['model', 'app'] } } };
+	const servers: Pick<ServerView, 'name' | 'state' | 'tools'>[] = [
+		{
+			name: 'monitor',
+			state: running,
+			tools: [
+				named('monitor', 'get-system-info', { description: 'Shows the monitor', ...both }),
+				named('monitor', 'poll-system-stats', { description: 'Polled by the app', ...appOnly }),
+			],
+		},
+		{ name: 'apponly', state: running, tools: [named('apponly', 'refresh', appOnly)] },
+	];
+	const text = toolsMarkdown(servers, () => '');
+	assert.ok(!text.includes('poll-system-stats'), text);
+	assert.ok(!text.includes('refresh'), text);
+	assert.equal(
+		text,
+		[
+			'### monitor',
+			'',
+			'- `mcp__monitor__get-system-info` — Shows the monitor',
+			'',
+			"_1 app-only tool not listed: only the server's MCP App calls it._",
+			'',
+			'### apponly',
+			'',
+			'No tools.',
+			'',
+			"_1 app-only tool not listed: only the server's MCP App calls it._",
+		].join('\n'),
+	);
+});
+
 test('/tools says so when nothing is configured or nothing runs', () => {
 	assert.equal(
 		toolsMarkdown([], () => ''),

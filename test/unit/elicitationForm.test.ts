@@ -8,6 +8,7 @@ import {
 	formFromSchema,
 	initialText,
 	looksSecret,
+	startingChoice,
 	validateSelection,
 	validateText,
 	valueFromText,
@@ -144,6 +145,34 @@ test('defaults are prefilled: every schema default is a starting value, shown as
 	assert.equal(initialText(field('number'), values.get('number')), '3.14');
 	assert.equal(initialText(field('name'), undefined), '');
 	assert.equal(initialText(field('integer'), 7), '7', 'the current answer wins over the default after Back');
+});
+
+test('an optional yes/no or choice question starts unset unless the schema gives a default or it was answered', () => {
+	const values = defaultValues(formFromSchema(everythingSchema).fields);
+	// "Agree to the terms and conditions" has no default: it starts on "Leave unset", not on Yes.
+	assert.equal(values.has('check'), false);
+	assert.deepEqual(startingChoice(field('check'), values.get('check')), { kind: 'unset' });
+	// After Back, the earlier answer is where it starts, No included.
+	assert.deepEqual(startingChoice(field('check'), false), { kind: 'choice', id: 'false' });
+	assert.deepEqual(startingChoice(field('check'), true), { kind: 'choice', id: 'true' });
+	// A schema default is the start.
+	const agreed = formFromSchema({ type: 'object', properties: { ok: { type: 'boolean', default: true } } }).fields;
+	const [ok] = agreed;
+	assert.ok(ok);
+	assert.deepEqual(startingChoice(ok, defaultValues(agreed).get('ok')), { kind: 'choice', id: 'true' });
+	assert.deepEqual(startingChoice(field('titledSingleSelectEnum'), values.get('titledSingleSelectEnum')), {
+		kind: 'choice',
+		id: 'hero-1',
+	});
+	// A required question has no "Leave unset": it starts on its first choice.
+	const required = formFromSchema({
+		type: 'object',
+		properties: { terms: { type: 'boolean' }, size: { type: 'string', enum: ['S', 'M'] } },
+		required: ['terms', 'size'],
+	}).fields;
+	for (const f of required) assert.deepEqual(startingChoice(f, undefined), { kind: 'first' }, f.name);
+	// A value that is not one of the choices does not count as an answer.
+	assert.deepEqual(startingChoice(field('untitledSingleSelectEnum'), 'Gunther'), { kind: 'unset' });
 });
 
 test('a default that is not one of the choices or of the wrong type is dropped', () => {

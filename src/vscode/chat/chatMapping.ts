@@ -4,6 +4,7 @@ import type { NamedTool, ServerView } from '../../manager/manager';
 import type { CallToolResult, ContentBlock, ReadResourceResult } from '../../protocol/schema';
 import { base64Size, textOf } from '../../common/text';
 import { errorMessage } from '../../common/errors';
+import { visibleToModel } from '../../manager/apps/appMeta';
 
 /** The most tool-calling rounds one chat request may run before it stops and says so. */
 export const MAX_TOOL_ROUNDS = 10;
@@ -218,7 +219,8 @@ function oneLine(value: string, max = 200): string {
 
 /**
  * The `/tools` answer: per running server a heading and one line per tool (qualified name in code, description),
- * servers that are configured but not running listed with their state. Says so when nothing is configured.
+ * servers that are configured but not running listed with their state. Says so when nothing is configured. App-only
+ * tools (MCP Apps: `_meta.ui.visibility` without "model") are left out, as from the model's list, and counted.
  */
 export function toolsMarkdown(
 	servers: readonly Pick<ServerView, 'name' | 'state' | 'tools'>[],
@@ -233,11 +235,19 @@ export function toolsMarkdown(
 			continue;
 		}
 		lines.push(`### ${oneLine(server.name)}`, '');
-		if (server.tools.length === 0) lines.push('No tools.');
-		for (const named of server.tools) {
+		// The model never gets an app-only tool (the same rule as the tools offered to it), so it is not listed.
+		const forModel = server.tools.filter((named) => visibleToModel(named.tool));
+		if (forModel.length === 0) lines.push('No tools.');
+		for (const named of forModel) {
 			const description = named.tool.description ?? named.tool.title ?? '';
 			lines.push(`- ${code(named.qualifiedName)}${description ? ` — ${oneLine(description)}` : ''}`);
 		}
+		const appOnly = server.tools.length - forModel.length;
+		if (appOnly > 0)
+			lines.push(
+				'',
+				`_${appOnly} app-only ${appOnly === 1 ? 'tool' : 'tools'} not listed: only the server's MCP App calls ${appOnly === 1 ? 'it' : 'them'}._`,
+			);
 		lines.push('');
 	}
 	if (lines.length === 0) lines.push('No MCP server is running.', '');

@@ -87,6 +87,24 @@ export function targetLabel(target: InvocationTarget): string {
 	return target.kind === 'resource' ? target.uri : target.name;
 }
 
+/**
+ * What Compare with Previous shows of a call, as JSON: its arguments (a resource read: its URI) above what came back
+ * (the result as sent, or the error), so the diff shows an argument that changed beside the result it changed.
+ */
+export function comparisonText(entry: HistoryEntry): string {
+	const target = entry.target;
+	const asked = target.kind === 'resource' ? { uri: target.uri } : { arguments: target.arguments };
+	const outcome = entry.outcome;
+	const answered = entry.resultDropped
+		? {
+				result: `(not kept: ${entry.resultDropped.chars.toLocaleString('en-US')} characters of JSON; run the call again to see it)`,
+			}
+		: outcome.kind === 'error'
+			? { error: outcome.message, cancelled: outcome.cancelled }
+			: { result: outcome.result };
+	return `${JSON.stringify({ ...asked, ...answered }, null, 2)}\n`;
+}
+
 /** Whether two targets are "the same call" for Compare with Previous (same server and tool/prompt/URI). */
 export function sameCall(a: InvocationTarget, b: InvocationTarget): boolean {
 	return a.kind === b.kind && a.server === b.server && targetLabel(a) === targetLabel(b);

@@ -1,14 +1,14 @@
 /**
  * The Call History view: one row per call (newest first) with server, duration, time and outcome; a click opens
  * what came back as JSON; actions re-run it, edit its arguments and re-run (the palette's form, prefilled),
- * compare it with the previous result of the same call in VS Code's diff editor, copy it as JSON, or save it as a
- * `*.mcpcall.json` file that runs again from a CodeLens or the command line.
+ * compare it (arguments and result) with the previous call of the same tool in VS Code's diff editor, copy it as
+ * JSON, or save it as a `*.mcpcall.json` file that runs again from a CodeLens or the command line.
  */
 import * as vscode from 'vscode';
 import { Commands } from '../commandIds';
 import { formatInvocation, type Invocation } from '../../manager/invocationFile';
 import type { Manager } from '../../manager/manager';
-import { type CallHistory, type HistoryEntry, targetLabel } from './callHistory';
+import { type CallHistory, comparisonText, type HistoryEntry, targetLabel } from './callHistory';
 
 export const HISTORY_VIEW = 'mcpSwitchboard.history';
 export const HISTORY_SCHEME = 'switchboard-history';
@@ -69,6 +69,14 @@ export function resultText(entry: HistoryEntry): string {
 export function resultUri(entry: HistoryEntry): vscode.Uri {
 	const name = `${entry.target.server} ${targetLabel(entry.target)}`.replace(/[/\\?#%]+/g, '_').slice(0, 80);
 	return vscode.Uri.from({ scheme: HISTORY_SCHEME, path: `/${entry.id}/${name}.json` });
+}
+
+/** The query of the document Compare with Previous shows: the call's arguments above its result ({@link comparisonText}). */
+const WITH_ARGUMENTS = 'with-arguments';
+
+/** The read-only document of an entry's arguments and result, one side of Compare with Previous. */
+export function comparisonUri(entry: HistoryEntry): vscode.Uri {
+	return resultUri(entry).with({ query: WITH_ARGUMENTS });
 }
 
 /**
@@ -167,7 +175,8 @@ export class HistoryView
 	provideTextDocumentContent(uri: vscode.Uri): string {
 		const id = uri.path.split('/')[1] ?? '';
 		const entry = this.history.get(id);
-		return entry ? resultText(entry) : '// This call is no longer in the history.\n';
+		if (!entry) return '// This call is no longer in the history.\n';
+		return uri.query === WITH_ARGUMENTS ? comparisonText(entry) : resultText(entry);
 	}
 
 	dispose(): void {
@@ -224,8 +233,9 @@ export function registerHistoryCommands(
 				);
 				return undefined;
 			}
+			// Both sides show the arguments above the result: what changed in the call beside what changed in its answer.
 			const title = `${targetLabel(entry.target)} (${entry.target.server}): ${new Date(previous.startedAt).toLocaleTimeString()} ↔ ${new Date(entry.startedAt).toLocaleTimeString()}`;
-			return vscode.commands.executeCommand('vscode.diff', resultUri(previous), resultUri(entry), title, {
+			return vscode.commands.executeCommand('vscode.diff', comparisonUri(previous), comparisonUri(entry), title, {
 				preview: true,
 			});
 		}),

@@ -9,6 +9,7 @@ import {
 	fieldHint,
 	formFromSchema,
 	initialText,
+	startingChoice,
 	validateSelection,
 	validateText,
 	valueFromText,
@@ -71,6 +72,35 @@ function fieldShown({ session, field, step, totalSteps }: FieldStep): Omit<Elici
 	return { server: session.server, kind: 'field', field: field.name, step, totalSteps };
 }
 
+/** The id of an optional choice's "Leave unset" row. */
+const UNSET = '\0skip';
+
+/** Buttons are told apart by identity; these mark the two that answer without a value. */
+const DECLINE = Symbol('decline');
+type AnswerButton = vscode.QuickInputButton & { [DECLINE]?: true };
+
+/** Decline: the user refuses (`decline`). Its tooltip starts with "Decline" (screen readers and the e2e find it so). */
+function declineButton(server: string): vscode.QuickInputButton {
+	const button: AnswerButton = {
+		iconPath: new vscode.ThemeIcon('circle-slash'),
+		tooltip: `Decline: tell ${server} you will not answer`,
+	};
+	button[DECLINE] = true;
+	return button;
+}
+
+/** Close (the X): the user dismissed the question without choosing (`cancel`). */
+function closeButton(server: string): vscode.QuickInputButton {
+	return {
+		iconPath: new vscode.ThemeIcon('close'),
+		tooltip: `Close without answering (${server} is told you cancelled)`,
+	};
+}
+
+function isDecline(button: vscode.QuickInputButton): boolean {
+	return (button as AnswerButton)[DECLINE] === true;
+}
+
 /** A field's choices as quick pick rows; form mode's choices are strings (the engine refuses other values). */
 function choiceItems(field: FormField): Item[] {
 	return (field.choices ?? []).map((c) => {
@@ -83,9 +113,10 @@ function choiceItems(field: FormField): Item[] {
  * Shows a server's `elicitation/create` to the user as quick picks and input boxes, taking turns with every other
  * server-initiated UI in the {@link ServerInputQueue}.
  *
- * Form mode is a multi-step quick input titled "<server>: <message>", one step per field ("step n of m", a Back
- * button, a Decline button, defaults prefilled, validation as you type) and a last review step with Accept / Decline
- * / Edit. Decline answers `decline`; Accept answers `{ action: 'accept', content }` with values of the schema's types.
+ * Form mode is a multi-step quick input titled "<server>: <message>", one step per field ("step n of m", Back,
+ * Decline and Close buttons, defaults prefilled, an optional choice without one on "Leave unset", validation as you
+ * type) and a last review step with Accept / Decline / Edit. Decline answers `decline`; Close (the X) answers
+ * `cancel`; Accept answers `{ action: 'accept', content }` with values of the schema's types.
  * Hiding the form (Escape, Ctrl+P, another quick input) is not an answer: the request waits, announced, and opens
  * again at the same step with what was typed; dismissing it from the waiting list answers `cancel` ("dismissed
  * without making an explicit choice", as the spec puts it). URL mode asks, by quick pick (never a modal, which the
@@ -281,23 +312,26 @@ export class ElicitationPresenter implements vscode.Disposable {
 						{ id: 'true', label: 'Yes', description: 'true' },
 						{ id: 'false', label: 'No', description: 'false' },
 					],
-					current === undefined ? undefined : String(current),
+					current,
 					(id) => id === 'true',
 				);
 			case 'enum':
-				return this.askChoice(at, choiceItems(at.field), typeof current === 'string' ? current : undefined, (id) => id);
+				return this.askChoice(at, choiceItems(at.field), current, (id) => id);
 			case 'multiEnum':
 				return this.askMany(at, Array.isArray(current) ? current : []);
 		}
 	}
 
-	/** The Back button (after the first step) and the Decline button of one form step. */
-	private stepButtons(server: string, step: number): vscode.QuickInputButton[] {
-		const decline: vscode.QuickInputButton = {
-			iconPath: new vscode.ThemeIcon('close'),
-			tooltip: `Decline (tell ${server} you will not answer)`,
-		};
-		return step > 1 ? [vscode.QuickInputButtons.Back, decline] : [decline];
+	/**
+	 * The buttons of one form step: Back (after the first step), Decline and Close. The X is Close, as everywhere in
+	 * the editor: it answers `cancel` (the spec's "dismissed without making an explicit choice"); refusing is Decline,
+	 * a button of its own. The review step, which lists Decline as a row, has no Decline button.
+	 */
+	private stepButtons(server: string, step: number, withDecline = true): vscode.QuickInputButton[] {
+		const buttons: vscode.QuickInputButton[] = step > 1 ? [vscode.QuickInputButtons.Back] : [];
+		if (withDecline) buttons.push(declineButton(server));
+		buttons.push(closeButton(server));
+		return buttons;
 	}
 
 	/** Titles and numbers the quick input of a field's step, with its Back and Decline buttons. */
@@ -340,7 +374,8 @@ export class ElicitationPresenter implements vscode.Disposable {
 			disposables.push(
 				...wire(settle),
 				input.onDidTriggerButton((button) => {
-					settle(button === vscode.QuickInputButtons.Back ? { kind: 'back' } : { kind: 'decline' });
+					if (button === vscode.QuickInputButtons.Back) settle({ kind: 'back' });
+					else settle({ kind: isDecline(button) ? 'decline' : 'cancel' });
 				}),
 				input.onDidHide(() => {
 					if (settled) return;
@@ -390,7 +425,7 @@ export class ElicitationPresenter implements vscode.Disposable {
 	private askChoice<T extends FormValue>(
 		at: FieldStep,
 		choices: Item[],
-		current: string | undefined,
+		current: FormValue | undefined,
 		convert: (id: string) => T,
 	): Promise<StepResult<FormValue | undefined>> {
 		const { session, field } = at;
@@ -398,15 +433,19 @@ export class ElicitationPresenter implements vscode.Disposable {
 		const pick = this.numberStep(vscode.window.createQuickPick<Item>(), at);
 		pick.placeholder = this.fieldPrompt(server, field);
 		pick.matchOnDescription = true;
-		const items: Item[] = choices.map((c) => (c.id === current ? { ...c, detail: 'current choice' } : c));
+		// An optional question with no value yet starts on "Leave unset", not on its first choice (an unanswered
+		// "Agree to the terms?" must not become Yes by pressing Enter); a required one on its first choice.
+		const start = startingChoice(field, current);
+		const startId = start.kind === 'choice' ? start.id : start.kind === 'unset' ? UNSET : undefined;
+		const items: Item[] = choices.map((c) => (c.id === startId ? { ...c, detail: 'current choice' } : c));
 		if (!field.required) {
 			items.push(
 				{ id: '', label: '', kind: vscode.QuickPickItemKind.Separator },
-				{ id: '\0skip', label: 'Leave unset', description: 'optional: send nothing for this field' },
+				{ id: UNSET, label: 'Leave unset', description: 'optional: send nothing for this field' },
 			);
 		}
 		pick.items = items;
-		const active = items.find((i) => i.id === current);
+		const active = items.find((i) => i.id === startId);
 		if (active) {
 			pick.activeItems = [active];
 		}
@@ -416,7 +455,7 @@ export class ElicitationPresenter implements vscode.Disposable {
 				if (!chosen) {
 					return;
 				}
-				settle({ kind: 'value', value: chosen.id === '\0skip' ? undefined : convert(chosen.id) });
+				settle({ kind: 'value', value: chosen.id === UNSET ? undefined : convert(chosen.id) });
 			}),
 		]);
 	}
@@ -464,7 +503,7 @@ export class ElicitationPresenter implements vscode.Disposable {
 		pick.title = title;
 		pick.step = totalSteps;
 		pick.totalSteps = totalSteps;
-		pick.buttons = fields.length > 0 ? [vscode.QuickInputButtons.Back] : [];
+		pick.buttons = this.stepButtons(server, fields.length > 0 ? totalSteps : 1, false);
 		const secrets = fields.filter((f) => f.secret && values.has(f.name));
 		pick.placeholder =
 			fields.length === 0

@@ -78,3 +78,17 @@ export function buildContent(
 export function defaultValues(fields: readonly FormField[]): Map<string, FormValue> {
 	return engineDefaults(fields) as Map<string, FormValue>;
 }
+
+/** Where a single-choice question starts: on one choice (by its id), on "Leave unset", or on its first row. */
+export type StartingChoice = { kind: 'choice'; id: string } | { kind: 'unset' } | { kind: 'first' };
+
+/**
+ * Where a single-choice question (boolean or enum) starts: on the choice of `current` (a schema default or an earlier
+ * answer; a boolean's choices are "true" and "false"), else on "Leave unset" when the field is optional, else on its
+ * first choice. So an optional "Agree to the terms?" with no default is not Yes until the user says so.
+ */
+export function startingChoice(field: FormField, current: FormValue | undefined): StartingChoice {
+	const id = typeof current === 'boolean' || typeof current === 'string' ? String(current) : undefined;
+	if (id !== undefined && (field.choices ?? []).some((c) => String(c.value) === id)) return { kind: 'choice', id };
+	return field.required ? { kind: 'first' } : { kind: 'unset' };
+}

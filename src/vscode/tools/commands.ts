@@ -10,6 +10,7 @@ import type { BlobFiles } from '../shared/blobFiles';
 import type { ResultDocuments } from '../shared/resultDocument';
 import { formFromSchema } from './toolArgs';
 import { askToolArguments } from './toolForm';
+import { toolPickRow } from './toolLabels';
 import { chooseTaskMode } from '../tasks/taskCommands';
 import type { TaskList } from '../tasks/taskList';
 import type { ToolConsent } from './consent';
@@ -95,7 +96,7 @@ export class ToolCommands implements vscode.Disposable {
 
 	/**
 	 * Pick a tool among every running server's tools (fuzzy on name, title, server and description), titled for what
-	 * the pick is for. A tool reads as in the tree: its title, with its name beside it.
+	 * the pick is for. A tool reads as in the tree: its name, with its title beside it.
 	 */
 	private async pickTool(title = 'Call Tool', placeHolder = 'Pick a tool to call'): Promise<NamedTool | undefined> {
 		const tools = this.deps.manager.allTools();
@@ -110,15 +111,7 @@ export class ToolCommands implements vscode.Disposable {
 			return undefined;
 		}
 		const chosen = await vscode.window.showQuickPick(
-			tools.map((named) => {
-				const shown = named.tool.title ?? named.tool.annotations?.title ?? named.tool.name;
-				return {
-					label: shown,
-					description: `${shown === named.tool.name ? '' : `${named.tool.name} · `}${named.server}`,
-					detail: named.tool.description?.split('\n', 1)[0],
-					named,
-				};
-			}),
+			tools.map((named) => ({ ...toolPickRow(named, true), named })),
 			{
 				title,
 				placeHolder: `${placeHolder} (type to search names, servers and descriptions)`,
@@ -195,13 +188,8 @@ export class ToolCommands implements vscode.Disposable {
 			return undefined;
 		}
 		const chosen = await vscode.window.showQuickPick(
-			tools.map((named) => ({
-				// As in the tree and the other pick: the title, with the name beside it.
-				label: named.tool.title ?? named.tool.annotations?.title ?? named.tool.name,
-				description: (named.tool.title ?? named.tool.annotations?.title) ? named.tool.name : undefined,
-				detail: named.tool.description?.split('\n', 1)[0],
-				named,
-			})),
+			// As in the tree and the other pick: the name, with the title beside it.
+			tools.map((named) => ({ ...toolPickRow(named, false), named })),
 			{ title: `Call Tool on ${server}`, matchOnDescription: true, matchOnDetail: true },
 		);
 		return chosen

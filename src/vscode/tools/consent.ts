@@ -22,6 +22,7 @@ import { serverIdentity } from '../../manager/serverIdentity';
 import { suspicionsOf, suspicionText } from '../../manager/pinning/suspicion';
 import type { ServerView } from '../../manager/types';
 import type { Tool } from '../../protocol/schema';
+import { consentArguments } from './toolLabels';
 
 /** How a person answered (or an earlier "session"/"always" choice that answered for them). */
 export type ConsentChoice = 'once' | 'session' | 'always' | 'deny';
@@ -60,12 +61,6 @@ export interface ConsentQuestion {
 	title: string;
 	arguments: Record<string, unknown>;
 	choices: { label: string; choice: ConsentChoice }[];
-}
-
-/** The arguments as one line for the quick pick (long values are cut). */
-function argumentsLine(args: Record<string, unknown>): string {
-	const text = JSON.stringify(args) ?? '{}';
-	return text.length > 300 ? `${text.slice(0, 299)}…` : text;
 }
 
 /** A remembered permission, as Review Tool Permissions lists it. */
@@ -255,7 +250,13 @@ export class ToolConsent {
 			const picked = vscode.window
 				.showQuickPick(
 					items,
-					{ title: `${title}${flag}`, placeHolder: `Arguments: ${argumentsLine(args)}`, ignoreFocusOut: true },
+					{
+						title: `${title}${flag}`,
+						// Whole, in the prompt under the box, which wraps: what runs is what the user reads, not its start.
+						prompt: consentArguments(args),
+						placeHolder: remember ? `Allow ${tool.name}, or Deny` : `Run ${tool.name}, or Cancel`,
+						ignoreFocusOut: true,
+					},
 					withdraw.token,
 				)
 				.then((chosen) => (withdraw.token.isCancellationRequested ? undefined : (chosen?.choice ?? 'deny')));

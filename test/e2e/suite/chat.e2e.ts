@@ -297,7 +297,7 @@ test(
 			const ask = async (answer: string) => {
 				const run = runHandler('call:mcp__wiper__wipe');
 				const consent = await waitForQuickInput('may delete or overwrite data');
-				assert.match(consent.placeholder, /"target":"Paris"/, 'the consent shows the arguments');
+				assert.match(consent.text, /Arguments: \{"target":"Paris"\}/, 'the consent shows the arguments');
 				await answerQuickPick(answer);
 				return run;
 			};

@@ -7,6 +7,7 @@ import {
 	answerInputBox,
 	answerQuickPick,
 	quickInputAccept,
+	quickInputRows,
 	quickInputClose,
 	screenshot,
 	sleep,
@@ -14,14 +15,17 @@ import {
 	waitFor,
 } from './harness';
 import {
+	clickClose,
 	clickDecline,
 	FIXTURE,
 	fixtureServer,
 	jsonAfter,
 	needDriver,
+	quickInput,
 	resultText,
 	serverWithTool,
 	showWaiting,
+	titleButtons,
 	toggleRow,
 	typeInto,
 	waitForQuickInput,
@@ -76,6 +80,12 @@ test(
 		await answerInputBox('Ada Lovelace');
 
 		await waitForQuickInput(STEP.check);
+		// "Agree to the terms" is optional with no default: it starts on "Leave unset", not on Yes.
+		const focused = await waitFor(async () => (await quickInputRows()).find((row) => row.focused), {
+			message: 'a focused row on the yes/no step',
+		});
+		assert.equal(focused.label, 'Leave unset');
+		await screenshot('elicitation-optional-boolean');
 		await answerQuickPick('Yes');
 
 		const firstLine = await waitForQuickInput(STEP.firstLine);
@@ -192,6 +202,8 @@ test(
 		await acceptDefaultsToReview('Grace');
 		const review = await waitForQuickInput(STEP.review);
 		assert.ok(review.rows.includes('String with email format: (not set)'), `rows: ${review.rows.join(' | ')}`);
+		// Enter on the yes/no step without a default left it unset: nothing is agreed to for the user.
+		assert.ok(review.rows.includes('Boolean: (not set)'), `rows: ${review.rows.join(' | ')}`);
 		// Choosing a field's row edits that field, then comes back to the review.
 		await answerQuickPick('Integer: 42');
 		const integer = await waitForQuickInput(STEP.integer);
@@ -205,7 +217,6 @@ test(
 			action: 'accept',
 			content: {
 				name: 'Grace',
-				check: true,
 				firstLine: 'It was a dark and stormy night.',
 				integer: 99,
 				number: 3.14,
@@ -276,6 +287,28 @@ test(
 		assert.match(resultText(result), /declined/);
 	},
 	{ timeoutMs: 120_000 },
+);
+
+test(
+	'the X closes the form and answers cancel; Decline is a button of its own and answers decline',
+	async () => {
+		const { call } = await startElicitation();
+		await waitForQuickInput(STEP.name);
+		await answerInputBox('Hedy');
+		await waitForQuickInput(STEP.check);
+		const buttons = await titleButtons();
+		assert.ok(
+			buttons.some((b) => b.startsWith(`Decline: tell ${SERVER} you will not answer`)) &&
+				buttons.some((b) => b.startsWith('Close without answering')),
+			`the title bar offers Decline and Close apart (buttons: ${buttons.join(' | ')})`,
+		);
+		await screenshot('elicitation-buttons');
+		await clickClose();
+		assert.deepEqual(rawResult(await call), { action: 'cancel' });
+		await waitFor(async () => (await quickInput()) === undefined, { message: 'the form closed' });
+		assert.equal(await waitingText(), undefined, 'a closed form does not wait in the list');
+	},
+	{ timeoutMs: 60_000 },
 );
 
 test(

@@ -179,6 +179,24 @@ export async function clickDecline(): Promise<void> {
 	await driver({ action: 'click', selector: '.quick-input-widget [aria-label^="Decline"]' });
 }
 
+/** Clicks the Close button (the X) in the title of an open elicitation form step (a real click). */
+export async function clickClose(): Promise<void> {
+	await driver({ action: 'click', selector: '.quick-input-widget [aria-label^="Close without answering"]' });
+}
+
+/** The accessible names of the buttons in the open quick input's title bar, left to right. */
+export async function titleButtons(): Promise<string[]> {
+	return (await driver({
+		action: 'evaluate',
+		script: `(() => {
+			const widget = [...document.querySelectorAll('.quick-input-widget')].find((w) => w.style.display !== 'none' && w.offsetParent !== null);
+			return [...(widget?.querySelectorAll('.quick-input-titlebar [aria-label]') ?? [])]
+				.map((b) => b.getAttribute('aria-label') ?? '')
+				.filter(Boolean);
+		})()`,
+	})) as string[];
+}
+
 /** The extension's announcement of waiting server requests (its status bar text, or undefined while none waits). */
 export async function waitingText(): Promise<string | undefined> {
 	const found = await extensionApi<{ waitingRequests: { text: string | undefined } }>();

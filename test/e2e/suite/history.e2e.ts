@@ -88,7 +88,7 @@ test('every palette call is in the history, newest first, with server, origin, d
 	await closeEditors();
 });
 
-test('Compare with Previous opens the diff editor with the earlier result of the same call', async () => {
+test('Compare with Previous opens the diff editor with the earlier arguments and result of the same call', async () => {
 	const extension = await ready();
 	const older = await echo(extension, 'compare before');
 	await vscode.commands.executeCommand('mcpSwitchboard.callTool', {
@@ -110,6 +110,16 @@ test('Compare with Previous opens the diff editor with the earlier result of the
 	const modified = await vscode.workspace.openTextDocument(tab.modified);
 	assert.match(original.getText(), /Echo: compare before/);
 	assert.match(modified.getText(), /Echo: compare after/);
+	// Both sides show the call's arguments above its result, so the changed argument is in the diff too.
+	for (const [side, message] of [
+		[original, 'compare before'],
+		[modified, 'compare after'],
+	] as const) {
+		const shown = JSON.parse(side.getText()) as { arguments: unknown; result: unknown };
+		assert.deepEqual(shown.arguments, { message });
+		assert.ok(side.getText().indexOf('"arguments"') < side.getText().indexOf('"result"'), 'arguments first');
+	}
+	await screenshot('history-compare');
 	await closeEditors();
 });
 

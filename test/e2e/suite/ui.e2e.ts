@@ -147,8 +147,13 @@ test('Call Tool on echo: pick the tool, answer the input box, read the result vi
 	const message = `hello from the e2e suite ${Date.now()}`;
 	const call = vscode.commands.executeCommand<CallOutcome | undefined>('mcpSwitchboard.callTool');
 	await quickInputShowing('Pick a tool');
-	// The tool reads as in the tree: its title (server-everything's echo is "Echo Tool").
-	await answerQuickPick('Echo Tool');
+	// The tool reads as in the tree: its name, with its title (server-everything's "Echo Tool") and server beside it.
+	await driver({ action: 'fill', selector: '.quick-input-widget .quick-input-box input', text: 'echo' });
+	const row = await waitFor(async () => (await quickInputRows()).find((r) => r.label === 'echo'), {
+		message: 'the echo row in the pick',
+	});
+	assert.equal(row.description, 'Echo Tool · everything');
+	await answerQuickPick('echo');
 	await quickInputShowing('echo');
 	await answerInputBox(message);
 	const outcome = await call;
@@ -759,7 +764,7 @@ test(
 			{ ...(previous ?? {}), [name]: { command: process.execPath, args: [script] } },
 			vscode.ConfigurationTarget.Global,
 		);
-		const fill = async (consent: string) => {
+		const fill = async (consent: string, note = '') => {
 			const call = vscode.commands.executeCommand<CallOutcome | undefined>('mcpSwitchboard.callTool', { server: name });
 			await quickInputShowing('Call Tool on');
 			await answerQuickPick('delete_items');
@@ -768,8 +773,23 @@ test(
 			await quickInputShowing('force');
 			await answerQuickPick('true');
 			await quickInputShowing('note');
-			await answerInputBox('');
+			await answerInputBox(note);
 			await quickInputShowing('may delete or overwrite data');
+			if (note) {
+				// The arguments are shown whole under the box, wrapped, not cut at the widget's edge or at N characters.
+				const shown = (await driver({
+					action: 'evaluate',
+					script: `(() => { const w = [...document.querySelectorAll('.quick-input-widget')].find((x) => x.style.display !== 'none' && x.offsetParent !== null);
+						const m = w?.querySelector('.quick-input-message');
+						if (!m) return undefined; const r = document.createRange(); r.selectNodeContents(m);
+						const lines = new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size;
+						return { text: (m.textContent ?? '').trim(), lines, fits: m.scrollWidth <= m.clientWidth }; })()`,
+				})) as { text: string; lines: number; fits: boolean } | undefined;
+				assert.ok(shown, 'the confirmation shows the arguments under the box');
+				assert.equal(shown.text, `Arguments: ${JSON.stringify({ items: ['a', 'b'], force: true, note })}`);
+				assert.ok(shown.fits && shown.lines > 1, `wrapped, not cut: ${JSON.stringify({ ...shown, text: undefined })}`);
+				await screenshot('destructive-consent-long-arguments');
+			}
 			await answerQuickPick(consent);
 			return call;
 		};
@@ -781,6 +801,10 @@ test(
 			const declined = await fill('Cancel');
 			assert.equal(declined?.cancelled, true);
 			assert.equal(declined?.result, undefined, 'nothing ran without consent');
+			// A long argument (past the 300 characters the confirmation used to cut at) is shown to its last word.
+			const note = `${'Clearing out the old build folders before the release, '.repeat(8)}the end.`;
+			const long = await fill('Cancel', note);
+			assert.equal(long?.cancelled, true);
 			const accepted = await fill('Run delete_items');
 			assert.deepEqual(accepted?.arguments, { items: ['a', 'b'], force: true });
 			assert.match(
@@ -799,7 +823,8 @@ test('an enum argument is a quick pick of its values', async () => {
 	await running();
 	const call = vscode.commands.executeCommand<CallOutcome | undefined>('mcpSwitchboard.callTool', { server: SERVER });
 	await quickInputShowing('Call Tool on');
-	await answerQuickPick('Get Structured Content Tool');
+	// By name, as the tree lists it (the title "Get Structured Content Tool" is beside it).
+	await answerQuickPick('get-structured-content');
 	await quickInputShowing('location');
 	await answerQuickPick('Chicago');
 	const outcome = await call;
