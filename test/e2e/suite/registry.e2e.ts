@@ -14,6 +14,8 @@ import {
 	driver,
 	EXTENSION_ID,
 	extensionApi,
+	pageTexts,
+	pressKey,
 	quickInputClose,
 	quickInputRows,
 	screenshot,
@@ -104,6 +106,36 @@ test(
 	{ timeoutMs: 240_000 },
 );
 
+/** Right-clicks the visible tree row labelled `label`, as a person does, until its menu offers `entry`. */
+async function rowMenu(api: SwitchboardApi, label: string, entry: string): Promise<string[]> {
+	await vscode.commands.executeCommand('workbench.view.extension.mcpSwitchboard');
+	let menu: string[] = [];
+	await waitFor(
+		async () => {
+			menu = await pageTexts('.context-view .monaco-menu .action-label');
+			if (menu.includes(entry)) return true;
+			if (menu.length > 0) await pressKey('Escape');
+			await api.treeView
+				.reveal({ kind: 'server', server: label }, { select: false, focus: false })
+				.then(undefined, () => undefined);
+			const marked = await driver({
+				action: 'evaluate',
+				script: `(() => {
+					const row = [...document.querySelectorAll('.pane-body .monaco-list-row .label-name')]
+						.find((e) => e.offsetParent !== null && (e.textContent ?? '').trim() === ${JSON.stringify(label)});
+					if (!row) return false;
+					row.setAttribute('data-e2e-target', 'registry-row');
+					return true;
+				})()`,
+			});
+			if (marked) await driver({ action: 'click', selector: '[data-e2e-target="registry-row"]', button: 'right' });
+			return false;
+		},
+		{ timeoutMs: 45_000, intervalMs: 1_000, message: () => `"${entry}" in the row's menu (seen: ${menu.join(' | ')})` },
+	);
+	return menu;
+}
+
 /**
  * Opens `link` as a person does in VS Code: the command "Open URL" (workbench.action.url.openUrl), the link typed in
  * its box. VS Code's URL service gives a `<scheme>://<publisher>.<name>/…` link to that extension's UriHandler after
@@ -166,6 +198,26 @@ test(
 				env: { GZIP_MAX_FETCH_SIZE: '2048' },
 				registry: { name: NAMES.everything, version, url: registry.url },
 			});
+			// As if installed before the registry listed this version: its row offers Update, which installs the latest.
+			const servers = config.inspect<Record<string, Record<string, unknown>>>('servers')?.globalValue ?? {};
+			const older = { ...written, registry: { name: NAMES.everything, version: '2025.12.18', url: registry.url } };
+			await config.update('servers', { ...servers, [NAME]: older }, vscode.ConfigurationTarget.Global);
+			await rowMenu(api, NAME, 'Update from the Registry…');
+			// A real click on the entry, marked first (the menu's separators are labels too, so an index could miss).
+			await driver({
+				action: 'evaluate',
+				script: `[...document.querySelectorAll('.context-view .monaco-menu .action-label')].find((e) => e.textContent.trim() === 'Update from the Registry…')?.setAttribute('data-e2e-target', 'update-entry')`,
+			});
+			await driver({ action: 'click', selector: '[data-e2e-target="update-entry"]' });
+			await waitForQuickInput('GZIP_MAX_FETCH_SIZE', 60_000);
+			await answerInputBox('2048');
+			const update = await waitForQuickInput('Update, or Cancel', 30_000);
+			assert.match(update.text, runs);
+			await answerQuickPick('Update');
+			await waitFor(() => (saved()?.registry as { version?: string } | undefined)?.version === version, {
+				timeoutMs: 15_000,
+				message: () => `the entry updated to ${version} (now: ${JSON.stringify(saved()?.registry)})`,
+			});
 		} finally {
 			await quickInputClose();
 			await config.update('servers', previousServers, vscode.ConfigurationTarget.Global);
@@ -185,10 +237,11 @@ test(
 		const config = vscode.workspace.getConfiguration('mcpSwitchboard');
 		const previousServers = config.inspect<Record<string, unknown>>('servers')?.globalValue;
 		const previousInputs = config.inspect<unknown>('inputs')?.globalValue;
-		const name = 'linked-everything';
+		const name = 'linked-files';
 		const token = 'sk-linked-0123456789abcdefXYZ';
-		const script = `${repoRoot()}/node_modules/@modelcontextprotocol/server-everything/dist/index.js`;
-		const payload = { name, command: 'node', args: [script, 'stdio'], env: { API_KEY: token, LOG_LEVEL: 'debug' } };
+		const script = `${repoRoot()}/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js`;
+		const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
+		const payload = { name, command: 'node', args: [script, folder], env: { API_KEY: token, LOG_LEVEL: 'debug' } };
 		const adding = Promise.resolve(vscode.commands.executeCommand<string | undefined>('mcpSwitchboard.addServer'));
 		try {
 			await waitForQuickInput('Add MCP Server');
@@ -196,7 +249,12 @@ test(
 			await waitForQuickInput('Add MCP Server (2/');
 			await answerInputBox(`vscode:mcp/install?${encodeURIComponent(JSON.stringify(payload))}`);
 			const confirm = await waitForQuickInput('Add Server, or Cancel', 30_000);
-			assert.match(confirm.text, new RegExp(`Runs: node ${script.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} stdio`));
+			assert.match(
+				confirm.text,
+				new RegExp(
+					`Runs: node ${script.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} ${folder.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`,
+				),
+			);
 			assert.match(confirm.text, /Environment: API_KEY=•••• \(to secret storage\), LOG_LEVEL="debug"/);
 			assert.ok(!confirm.text.includes(token), 'the token is not shown');
 			assert.equal(config.inspect<Record<string, unknown>>('servers')?.globalValue?.[name], undefined);
@@ -205,7 +263,7 @@ test(
 			const id = `${name}.env.API_KEY`;
 			assert.deepEqual(config.inspect<Record<string, unknown>>('servers')?.globalValue?.[name], {
 				command: 'node',
-				args: [script, 'stdio'],
+				args: [script, folder],
 				env: { API_KEY: `\${input:${id}}`, LOG_LEVEL: 'debug' },
 			});
 			const inputs = config.inspect<Record<string, unknown>[]>('inputs')?.globalValue ?? [];
