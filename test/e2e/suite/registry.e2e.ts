@@ -87,6 +87,11 @@ test(
 				timeoutMs: 120_000,
 				message: () => `'${NAME}' running (state: ${api.manager.get(NAME)?.state.kind ?? 'not configured'})`,
 			});
+			// Running comes before the tool list: Call Tool on a server with no tools listed yet opens nothing.
+			await waitFor(() => api.manager.get(NAME)?.tools.some((named) => named.tool.name === 'echo'), {
+				timeoutMs: 60_000,
+				message: () => `'${NAME}' listing echo (${api.manager.get(NAME)?.tools.length ?? 0} tools)`,
+			});
 			// As a person calls it: pick the tool, type the message (typed here, so no consent question).
 			const call = vscode.commands.executeCommand<CallOutcome | undefined>('mcpSwitchboard.callTool', { server: NAME });
 			await waitForQuickInput('Call Tool on');
