@@ -18,6 +18,7 @@ export const Commands = {
 	importServers: 'mcpSwitchboard.importServers',
 	browseRegistry: 'mcpSwitchboard.browseRegistry',
 	updateFromRegistry: 'mcpSwitchboard.updateFromRegistry',
+	updateServerFromRegistry: 'mcpSwitchboard.updateServerFromRegistry',
 	resetTrust: 'mcpSwitchboard.resetTrust',
 	clearInputs: 'mcpSwitchboard.clearInputs',
 	showConfiguration: 'mcpSwitchboard.showConfiguration',

@@ -4,7 +4,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { toolForm } from '../../src/manager/forms/forms';
 import { answersAsText, answersFromEntry, installSchema } from '../../src/manager/registry/installForm';
-import { requestFromQuery, requestFromVsCodeLink } from '../../src/manager/registry/installLink';
+import {
+	requestFromConfig,
+	requestFromQuery,
+	requestFromVsCodeLink,
+	secureLinkedEntry,
+} from '../../src/manager/registry/installLink';
 import { buildEntry, planInstall } from '../../src/manager/registry/installPlan';
 import { serverJsonProblems, type ServerJson } from '../../src/manager/registry/serverJson';
 import { addMcpJsonInputs, changeMcpJson, mergeInputs } from '../../src/manager/serverEntries';
@@ -123,5 +128,53 @@ test("an install's inputs go into mcp.json beside its entry: comments kept, an i
 			{ id: 'a', v: 1 },
 			{ id: 'b', v: 2 },
 		],
+	);
+});
+
+test("a linked entry's secrets go to password inputs; other values stay as the link wrote them", () => {
+	const payload = {
+		name: 'github',
+		type: 'http',
+		url: 'https://api.example.com/mcp',
+		headers: { Authorization: 'Bearer ghp_abcdefghijklmnopqrstuvwxyz123456', 'X-Region': 'eu' },
+		env: { LOG_LEVEL: 'debug', OTHER: '${input:region}' },
+		inputs: [{ type: 'pickString', id: 'region', description: 'Region', options: ['eu', 'us'] }],
+	};
+	const request = requestFromVsCodeLink(`vscode:mcp/install?${encodeURIComponent(JSON.stringify(payload))}`);
+	assert.equal(request?.kind, 'entry');
+	if (request?.kind !== 'entry') return;
+	assert.deepEqual(request.inputs, payload.inputs);
+	const secured = secureLinkedEntry(request.name, request.entry, request.inputs);
+	assert.deepEqual(secured.entry, {
+		type: 'http',
+		url: 'https://api.example.com/mcp',
+		headers: { Authorization: '${input:github.headers.Authorization}', 'X-Region': 'eu' },
+		env: { LOG_LEVEL: 'debug', OTHER: '${input:region}' },
+	});
+	assert.deepEqual(secured.secrets, [
+		{ id: 'github.headers.Authorization', value: 'Bearer ghp_abcdefghijklmnopqrstuvwxyz123456' },
+	]);
+	assert.deepEqual(
+		secured.inputs.map((i) => [i.id, i.type, i.password]),
+		[
+			['region', 'pickString', undefined],
+			['github.headers.Authorization', 'promptString', true],
+		],
+	);
+	assert.ok(!JSON.stringify(secured.entry).includes('ghp_'), 'no token left in the entry');
+	// An entry with nothing secret is written as the link gave it.
+	const plain = requestFromQuery(
+		`config=${encodeURIComponent(JSON.stringify({ name: 'files', command: 'npx', env: { ROOT: '/tmp' } }))}`,
+	);
+	assert.equal(plain.kind, 'entry');
+	if (plain.kind !== 'entry') return;
+	assert.deepEqual(secureLinkedEntry(plain.name, plain.entry), {
+		entry: { command: 'npx', env: { ROOT: '/tmp' } },
+		inputs: [],
+		secrets: [],
+	});
+	assert.throws(
+		() => requestFromConfig({ name: 'x', command: 'sh', inputs: [{ type: 'command', id: 'c', command: 'rm' }] }),
+		/not a promptString or pickString/,
 	);
 });

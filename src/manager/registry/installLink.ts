@@ -5,13 +5,14 @@
  * says what to install: the extension always shows what will run and asks before anything is written.
  */
 import { errorMessage } from '../../common/errors';
+import { extractSecrets } from '../importSecrets';
 import { serverJsonProblems, type ServerJson } from './serverJson';
 
 /** What a link asks to install. */
 export type InstallRequest =
 	| { kind: 'registry'; name: string; version?: string; registry?: string }
 	| { kind: 'serverJson'; server: ServerJson }
-	| { kind: 'entry'; name: string; entry: Record<string, unknown> };
+	| { kind: 'entry'; name: string; entry: Record<string, unknown>; inputs?: Record<string, unknown>[] };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -33,13 +34,60 @@ export function requestFromConfig(json: unknown): InstallRequest {
 	if (typeof json.command !== 'string' && typeof json.url !== 'string')
 		throw new Error(`the link's server '${name}' has neither "command" nor "url"`);
 	const entry: Record<string, unknown> = {};
+	const inputs = linkInputs(json.inputs, name);
 	for (const [key, value] of Object.entries(json)) {
 		if (key === 'name' || key === 'gallery' || key === 'version' || key === 'inputs') continue;
 		if (!ENTRY_FIELDS.has(key))
 			throw new Error(`the link's server '${name}' has a field this does not install: "${key}"`);
 		entry[key] = value;
 	}
-	return { kind: 'entry', name, entry };
+	return inputs.length > 0 ? { kind: 'entry', name, entry, inputs } : { kind: 'entry', name, entry };
+}
+
+/** VS Code's payload may define the inputs its `${input:…}` use (`promptString`/`pickString` with an `id`). */
+function linkInputs(value: unknown, name: string): Record<string, unknown>[] {
+	if (value === undefined) return [];
+	const inputs = Array.isArray(value) ? value : [value];
+	return inputs.map((input) => {
+		if (!isRecord(input) || typeof input.id !== 'string' || !/^(promptString|pickString)$/.test(String(input.type)))
+			throw new Error(`the link's server '${name}' has an input that is not a promptString or pickString with an id`);
+		return input;
+	});
+}
+
+/** A linked entry made safe to write: secret values moved out, each to be kept in SecretStorage. */
+export interface SecuredEntry {
+	/** The entry with each secret value replaced by `${input:<id>}`. */
+	entry: Record<string, unknown>;
+	/** The input definitions to write: the link's own, then a password input per secret moved out. */
+	inputs: Record<string, unknown>[];
+	/** The values for SecretStorage, under their input ids. */
+	secrets: { id: string; value: string }[];
+}
+
+/**
+ * The entry of a link with its secret-looking `env`/`headers` values (the rule Import uses) replaced by
+ * `${input:…}` password inputs, so no token from a link is written in plain text to a settings or mcp.json file.
+ * Every other value stays as the link wrote it.
+ */
+export function secureLinkedEntry(
+	name: string,
+	entry: Record<string, unknown>,
+	linkInputs: readonly Record<string, unknown>[] = [],
+): SecuredEntry {
+	const extracted = extractSecrets(name, entry);
+	const moved = extracted.secrets.map((secret) => ({
+		type: 'promptString',
+		id: secret.id,
+		description: `${secret.field} for the MCP server '${name}' (from an install link; kept in VS Code's secret storage)`,
+		password: true,
+	}));
+	const ids = new Set(moved.map((input) => input.id));
+	return {
+		entry: extracted.entry,
+		inputs: [...linkInputs.filter((input) => !ids.has(input.id as string)), ...moved],
+		secrets: extracted.secrets.map(({ id, value }) => ({ id, value })),
+	};
 }
 
 function parseJson(text: string): unknown {

@@ -5,12 +5,13 @@
 import * as vscode from 'vscode';
 import type { Manager } from '../../manager/manager';
 import { Commands } from '../commandIds';
+import { serverOf, type Target } from '../commandTarget';
 import type { ServerConfiguration } from '../settings';
 import { addServer } from './addServer';
 import { registerConfigCommands } from './configCommands';
 import { browseRegistry, installUriHandler } from './registryGallery';
 import type { InstallDeps } from './registryInstall';
-import { updateFromRegistry } from './registryUpdates';
+import { trackRegistryInstalled, updateFromRegistry, updateServerFromRegistry } from './registryUpdates';
 import { registerServerEntryCommands } from './serverEntryCommands';
 import { userMcpJsonUri } from '../userMcpJson';
 
@@ -45,6 +46,11 @@ export function register(context: vscode.ExtensionContext, deps: ServerSetupDeps
 		vscode.commands.registerCommand(Commands.addServer, () => add()),
 		vscode.commands.registerCommand(Commands.browseRegistry, () => browseRegistry(install)),
 		vscode.commands.registerCommand(Commands.updateFromRegistry, () => updateFromRegistry(install)),
+		vscode.commands.registerCommand(Commands.updateServerFromRegistry, (target: Target) => {
+			const name = serverOf(target);
+			return name ? updateServerFromRegistry(install, name) : updateFromRegistry(install);
+		}),
+		trackRegistryInstalled(),
 		vscode.window.registerUriHandler(installUriHandler(install)),
 		registerServerEntryCommands(deps.manager, async () =>
 			vscode.Uri.joinPath(await userMcpJsonUri(context), '..', 'settings.json'),

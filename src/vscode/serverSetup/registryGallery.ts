@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../common/errors';
 import { installOptions, planInstall } from '../../manager/registry/installPlan';
-import { requestFromQuery, type InstallRequest } from '../../manager/registry/installLink';
+import { requestFromQuery, secureLinkedEntry, type InstallRequest } from '../../manager/registry/installLink';
 import {
 	findServer,
 	registryUrls,
@@ -15,7 +15,8 @@ import {
 	type RegistryListing,
 } from '../../manager/registry/registryClient';
 import { describeImport } from '../../manager/importSecrets';
-import { serversAt, writeServers, writableTargets, type ServerTarget } from '../serverWriter';
+import { inputSecretKey, USER_INPUT_SCOPE } from '../inputs';
+import { serversAt, writeServerWithInputs, writableTargets, type ServerTarget } from '../serverWriter';
 import { confirmInPick, installFromRegistry, type InstallDeps } from './registryInstall';
 
 /** The registries the setting names (the official one when unset). */
@@ -137,21 +138,35 @@ export async function installRequest(deps: InstallDeps, request: InstallRequest)
 			planInstall(request.server, 'link');
 			return await installFromRegistry(deps, { registry: 'link', server: request.server, status: 'active' });
 		}
-		return await installEntry(request.name, request.entry);
+		return await installEntry(deps, request.name, request.entry, request.inputs);
 	} catch (error) {
 		void vscode.window.showErrorMessage(`Cannot install from the link: ${errorMessage(error)}`);
 		return undefined;
 	}
 }
 
-/** An inline server entry from a link: everything it runs shown first, then where to write it. */
-async function installEntry(name: string, entry: Record<string, unknown>): Promise<string | undefined> {
+/**
+ * An inline server entry from a link: everything it runs shown first, then where to write it. Secret-looking values
+ * go to SecretStorage behind `${input:…}` password inputs; as workspace settings cannot define inputs, an entry that
+ * needs some is written to user settings.
+ */
+async function installEntry(
+	deps: InstallDeps,
+	name: string,
+	linked: Record<string, unknown>,
+	linkInputs?: Record<string, unknown>[],
+): Promise<string | undefined> {
+	const { entry, inputs, secrets } = secureLinkedEntry(name, linked, linkInputs);
 	const lines = [
 		`'${name}' (from a link: add it only if you trust where the link came from)`,
-		...describeImport(entry),
+		...describeImport(linked),
+		...inputs.map(
+			(input) =>
+				`Asks when it starts: ${String(input.id)}${secrets.some((s) => s.id === input.id) ? " (the link's value goes to VS Code's secret storage)" : ''}`,
+		),
 	];
 	if (!(await confirmInPick(`Add the MCP server '${name}' from a link?`, lines, 'Add Server'))) return undefined;
-	const targets = writableTargets();
+	const targets = inputs.length > 0 ? writableTargets().filter((t) => t.kind === 'user') : writableTargets();
 	let target: ServerTarget | undefined = targets[0];
 	if (targets.length > 1) {
 		const picked = await vscode.window.showQuickPick(
@@ -162,7 +177,8 @@ async function installEntry(name: string, entry: Record<string, unknown>): Promi
 	}
 	if (!target) return undefined;
 	if (name in (serversAt(target) ?? {})) throw new Error(`a server named '${name}' exists already`);
-	await writeServers(target, { [name]: entry });
+	for (const secret of secrets) await deps.secrets.store(inputSecretKey(USER_INPUT_SCOPE, secret.id), secret.value);
+	await writeServerWithInputs(target, name, entry, inputs);
 	void vscode.window.showInformationMessage(`Added MCP server '${name}'.`);
 	return name;
 }

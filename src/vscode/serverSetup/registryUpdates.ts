@@ -87,7 +87,15 @@ export async function updateFromRegistry(deps: InstallDeps): Promise<string | un
 		{ title: 'Update MCP servers from the registry' },
 	);
 	if (!picked) return undefined;
-	const { installed, latest } = picked.update;
+	return runUpdate(deps, picked.update.installed, picked.update.latest);
+}
+
+/** Installs `latest` over `installed`, in the same place under the same name, keeping the answers given before. */
+async function runUpdate(
+	deps: InstallDeps,
+	installed: Installed,
+	latest: RegistryListing,
+): Promise<string | undefined> {
 	let previous: InstallPlan | undefined;
 	try {
 		const old = await new RegistryClient(installed.registry.url).get(
@@ -105,4 +113,58 @@ export async function updateFromRegistry(deps: InstallDeps): Promise<string | un
 		entry: installed.entry,
 		previous,
 	});
+}
+
+/**
+ * Update on a server's row: checks that server's registry for a newer version and runs the update for it, or says
+ * why there is none (up to date, not installed from a registry, the registry cannot be reached).
+ */
+export async function updateServerFromRegistry(deps: InstallDeps, name: string): Promise<string | undefined> {
+	const installed = (await installedFromRegistry()).find((item) => item.name === name);
+	if (!installed) {
+		void vscode.window.showInformationMessage(
+			`'${name}' was not installed from an MCP registry (its entry has no "registry"): there is nothing to update it from.`,
+		);
+		return undefined;
+	}
+	let latest: RegistryListing;
+	try {
+		latest = await vscode.window.withProgress(
+			{ location: vscode.ProgressLocation.Notification, title: `Checking ${installed.registry.name}…` },
+			() => new RegistryClient(installed.registry.url).get(installed.registry.name),
+		);
+	} catch (error) {
+		void vscode.window.showErrorMessage(`Cannot check '${name}' for updates: ${errorMessage(error)}`);
+		return undefined;
+	}
+	if (latest.server.version === installed.registry.version) {
+		void vscode.window.showInformationMessage(
+			`'${name}' is up to date (${installed.registry.name} ${installed.registry.version}).`,
+		);
+		return undefined;
+	}
+	return runUpdate(deps, installed, latest);
+}
+
+/** The context key that is true while some server remembers its registry: the rows then offer Update. */
+export const REGISTRY_INSTALLED_KEY = 'mcpSwitchboard.registryInstalled';
+
+/** Keeps {@link REGISTRY_INSTALLED_KEY} current as user settings and the workspace's .vscode/mcp.json change. */
+export function trackRegistryInstalled(): vscode.Disposable {
+	const refresh = () =>
+		void installedFromRegistry().then((found) =>
+			vscode.commands.executeCommand('setContext', REGISTRY_INSTALLED_KEY, found.length > 0),
+		);
+	const watcher = vscode.workspace.createFileSystemWatcher('**/.vscode/mcp.json');
+	const subscriptions = [
+		watcher,
+		watcher.onDidChange(refresh),
+		watcher.onDidCreate(refresh),
+		watcher.onDidDelete(refresh),
+		vscode.workspace.onDidChangeConfiguration((event) => {
+			if (event.affectsConfiguration('mcpSwitchboard.servers')) refresh();
+		}),
+	];
+	refresh();
+	return vscode.Disposable.from(...subscriptions);
 }
