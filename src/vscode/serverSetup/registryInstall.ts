@@ -107,7 +107,7 @@ export async function installFromRegistry(
 	const server = listing.server;
 	if (listing.status === 'deprecated' && !update) {
 		const reason = `${server.name} is deprecated${listing.statusMessage ? `: ${listing.statusMessage}` : ''}.`;
-		if (!(await confirmInPick(`$(warning) ${reason}`, [reason], 'Install Anyway'))) return undefined;
+		if (!(await confirmInPick(reason, [reason], 'Install Anyway'))) return undefined;
 	}
 	try {
 		// The plan first: a server.json with no way to run here is refused before any question.

@@ -239,7 +239,7 @@ export class ToolConsent {
 		const title =
 			path === 'chat'
 				? destructive
-					? `$(warning) The chat model wants to run ${tool.name}: ${warning}`
+					? `The chat model wants to run ${tool.name}: ${warning}`
 					: `The chat model wants to run ${server} › ${tool.name}${tool.annotations?.readOnlyHint === false ? ' (it may change things)' : ' (the server does not say it only reads)'}`
 				: path === 'palette' || path === 'tree'
 					? (warning ?? `Run ${tool.name} of '${server}'? (${reason})`)
