@@ -22,8 +22,8 @@ import { VsCodeToolsTransport, vscodeToolsOf } from './vscodeToolsTransport';
 
 /** Asks VS Code to start its definition of this one server (and none of its others) and waits for its tools. */
 /** How many times a VS Code-run server is asked to start in VS Code, and how far apart, before keeping our own. */
-const START_ATTEMPTS = 3;
-const START_RETRY_MS = 1_000;
+const START_ATTEMPTS = 5;
+const START_RETRY_MS = 2_000;
 
 async function startInVsCode(source: ConfigSource, name: string): Promise<void> {
 	const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
@@ -60,7 +60,7 @@ export function worldConnector(
 			// VS Code lists a server's tools once it has started it; ask it to start this one, unless it takes
 			// `${input:}` values: Switchboard has just asked for them, and VS Code keeps its own and would ask again.
 			// An mcp.json written a moment ago may not be read by VS Code yet (its file watcher lags behind ours): the
-			// start is asked again, a second apart, before Switchboard settles for its own process.
+			// start is asked again, two seconds apart, before Switchboard settles for its own process.
 			const inputs = JSON.stringify(writtenOf(request.name) ?? null).includes('${input:');
 			for (let attempt = 0; name === undefined && !inputs && attempt < START_ATTEMPTS; attempt++) {
 				if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, START_RETRY_MS));

@@ -249,6 +249,8 @@ test(
 				message: `the notification of '${name}' with its Show Protocol button`,
 			});
 			await driver({ action: 'click', selector: button });
+			// Pressing a notification's button closes the center: open it again to see what the press raised.
+			await vscode.commands.executeCommand('notifications.showList');
 			// It never connected (its command does not exist): an empty view would read as "nothing happened" (#34.5),
 			// so a notification says why there is nothing, with Start and Watch, which opens the view and starts it.
 			const never = `.notifications-center .notification-list-item:has-text("has not connected in this window")`;
