@@ -14,13 +14,10 @@ import { createInterface } from 'node:readline';
 import { errorMessage } from '../common/errors';
 import { parseSession, ReplayBook } from '../manager/sessionReplay';
 import { UsageError } from './session';
+import { isRecord } from '../common/records';
 
 /** Where the replay reports (stderr): a line per unexpected request, the listening URL, the summary. */
 export type ReplayReport = (line: string) => void;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The answer to one incoming message, or undefined for a notification or a response (nothing to send). */
 function answerOne(book: ReplayBook, message: unknown, report: ReplayReport): unknown {

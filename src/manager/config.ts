@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { parseJsonc } from './jsonc';
 import type { ConfigSource, ServerConfig } from './types';
 import { ALL_PROTOCOL_VERSIONS } from '../protocol/protocolConstants';
+import { isRecord } from '../common/records';
 
 /**
  * One configured server before variables are resolved: strings may still hold `${…}` references.
@@ -65,10 +66,6 @@ const KNOWN_FIELDS = new Set([
 	'description',
 	'registry',
 ]);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function describe(value: unknown): string {
 	// A missing field: `typeof` + JSON.stringify would say "undefined undefined".

@@ -1,3 +1,4 @@
+import { isRecord } from '../common/records';
 /**
  * A server's development mode, in VS Code's own shape (`dev` in a server entry of mcp.json, see VS Code's
  * `mcpConfiguration.ts`): `watch` is a glob, or a list of globs, relative to the workspace folder, whose changes
@@ -18,10 +19,6 @@ export interface DevConfig {
 	/** Globs relative to the workspace folder; empty: nothing is watched. */
 	watch: string[];
 	debug?: DevDebug;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Parses `dev` (`at` names the server in problems); a problem drops only the part it concerns. */

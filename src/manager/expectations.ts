@@ -10,6 +10,7 @@
  */
 import { errorMessage } from '../common/errors';
 import { compileOutputValidator } from '../protocol/outputValidator';
+import { isRecord } from '../common/records';
 
 /** What a call file may expect of its call. Every key is optional; an empty object expects only success. */
 export interface Expectations {
@@ -45,10 +46,6 @@ export interface ExpectationReport {
 }
 
 const EXPECT_KEYS = new Set(['isError', 'text', 'match', 'structured', 'schema', 'maxMs']);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Reads `expect` from a call file. Problems name the key (`label: expect.maxMs must be …`); a problem means the file

@@ -1,5 +1,6 @@
 import { errorMessage } from '../common/errors';
 import { parseExpectations, type Expectations } from './expectations';
+import { isRecord } from '../common/records';
 /**
  * Saved invocations: a `*.mcpcall.json` file names one server and one thing to do on it — call a tool, get a
  * prompt or read a resource — so a call can be kept in a repository, run again from the command line
@@ -24,10 +25,6 @@ export type Invocation = (
 
 /** Fields the format knows; anything else is reported so that a typo (`argument`) does not pass silently. */
 const KNOWN_FIELDS = new Set(['$schema', 'server', 'tool', 'prompt', 'resource', 'arguments', 'description', 'expect']);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Parses the text of an invocation file. `label` (the file's name) starts every problem. Returns the invocation,

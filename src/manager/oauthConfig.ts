@@ -1,5 +1,6 @@
 // The `oauth` block of a remote server's configuration, checked field by field (settings and .vscode/mcp.json).
 import type { OAuthClientConfig } from '../protocol/auth/types';
+import { isRecord } from '../common/records';
 
 type Problems = string[];
 
@@ -65,10 +66,6 @@ export function parseOAuthConfig(raw: unknown, at: string, problems: Problems): 
 		if (oauth[key] === undefined) delete oauth[key];
 	}
 	return oauth;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function quoteList(values: readonly string[]): string {

@@ -7,6 +7,7 @@
  * repeating. Anything else is unexpected: answered with an error that says so, and counted for the report.
  */
 import { SESSION_FORMAT, type RecordedHandshake, type SessionFile } from './sessionRecording';
+import { isRecord } from '../common/records';
 
 /** What a replay sends back for one request: a result or a JSON-RPC error. */
 export type ReplayAnswer = { result: unknown } | { error: { code: number; message: string; data?: unknown } };
@@ -14,10 +15,6 @@ export type ReplayAnswer = { result: unknown } | { error: { code: number; messag
 /** JSON-RPC "Method not found", and the code a replay uses for a request it has no recording of. */
 export const METHOD_NOT_FOUND = -32601;
 export const NOT_RECORDED = -32603;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** JSON with keys sorted and `_meta` left out, so equal params give equal keys. */
 function canonical(value: unknown): string {

@@ -56,6 +56,7 @@ import { TaskReceiver } from './tasks/taskReceiver';
 import { TaskRequestor } from './tasks/taskRequestor';
 import { ToolCatalog } from './toolCatalog';
 import type { Transport, TransportKind } from './transports/transport';
+import { isRecord } from '../common/records';
 
 export type { MessageTap, RequestOptions } from './connectionOptions';
 export type { CacheHints } from './modern/caching';
@@ -69,10 +70,6 @@ export type {
 	ToolTask,
 } from './clientOptions';
 export { isPlainCallToolResult, isPlainListToolsResult } from './plainResults';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * One initialized MCP session. Create it with `McpClient.connect(transport, options)`; it owns the transport and

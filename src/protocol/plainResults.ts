@@ -1,3 +1,4 @@
+import { isRecord } from '../common/records';
 /**
  * Structural checks that a result passes its zod schema (schemaBuild.ts) as it is: the same fields and types, field
  * by field, with unknown fields passing as there. When one says yes, the client uses the result without zod; when it
@@ -5,10 +6,6 @@
  * (a `list` from the command line: initialize and the four lists) never loads zod, which costs more than the rest of
  * the command's own start-up; validation is the same either way. Keep each in step with its schema.
  */
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 const optionalString = (value: unknown) => value === undefined || typeof value === 'string';
 const optionalBoolean = (value: unknown) => value === undefined || typeof value === 'boolean';

@@ -12,10 +12,7 @@ import { schemas, type LoggingMessage, type Progress } from './schema';
 import { relatedTaskId, withRelatedTask } from './tasks/task';
 import type { TaskReceiver } from './tasks/taskReceiver';
 import type { TaskRequestor } from './tasks/taskRequestor';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord } from '../common/records';
 
 /** Where the server's notifications go. */
 export interface NotificationSinks {

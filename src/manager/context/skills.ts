@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { McpClient } from '../../protocol/client';
 import type { RequestOptions } from '../../protocol/client';
+import { isRecord } from '../../common/records';
 
 /** The extension's identifier in `capabilities.extensions`. */
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
@@ -28,10 +29,6 @@ export interface Skill {
 	uri: string;
 	frontmatter: { name: string; description: string } & Record<string, unknown>;
 	resources: SkillResource[] | 'dynamic';
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A valid entry, or why not (the extension: an entry without valid `resources` must not be loaded). */

@@ -7,16 +7,13 @@
 import { errorMessage } from '../../common/errors';
 import { extractSecrets } from '../importSecrets';
 import { serverJsonProblems, type ServerJson } from './serverJson';
+import { isRecord } from '../../common/records';
 
 /** What a link asks to install. */
 export type InstallRequest =
 	| { kind: 'registry'; name: string; version?: string; registry?: string }
 	| { kind: 'serverJson'; server: ServerJson }
 	| { kind: 'entry'; name: string; entry: Record<string, unknown>; inputs?: Record<string, unknown>[] };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The fields a pasted or linked server entry may carry (anything else, e.g. `cwd` or `envFile`, is refused). */
 const ENTRY_FIELDS = new Set(['type', 'command', 'args', 'env', 'url', 'headers']);

@@ -14,6 +14,7 @@ import {
 	serverJsonProblems,
 	type ServerJson,
 } from './serverJson';
+import { isRecord } from '../../common/records';
 
 /** The official registry's stable read API. */
 export const OFFICIAL_REGISTRY = 'https://registry.modelcontextprotocol.io/v0.1';
@@ -68,10 +69,6 @@ export function registryUrls(setting: unknown): string[] {
 		.filter((value): value is string => typeof value === 'string' && value.trim() !== '')
 		.map((value) => value.trim().replace(/\/+$/, ''));
 	return urls.length > 0 ? [...new Set(urls)] : [OFFICIAL_REGISTRY];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The root cause's text of a failed fetch (undici wraps it: "fetch failed" with a `cause` such as ECONNREFUSED). */

@@ -1,3 +1,4 @@
+import { isRecord } from '../../common/records';
 /**
  * The HTTP headers 2026-07-28 mirrors from a request's body, so gateways can route without parsing it: `Mcp-Method`,
  * `Mcp-Name` and `Mcp-Param-{Name}` for tool parameters marked `x-mcp-header`, with the revision's encoding for
@@ -73,10 +74,6 @@ const NESTING_KEYWORDS = [
 	'dependentSchemas',
 	'contains',
 ];
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * The `x-mcp-header` marks of a tool's inputSchema, or the reason the tool must be rejected: an empty name, one that

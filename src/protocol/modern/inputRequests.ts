@@ -15,6 +15,7 @@ import {
 	type ElicitResult,
 	type Root,
 } from '../schema';
+import { isRecord } from '../../common/records';
 
 /** The client's answers to input requests: the same handlers that answer a legacy server's requests. */
 export interface InputHandlers {
@@ -36,10 +37,6 @@ export const MAX_REQUEST_STATE_CHARS = 1024 * 1024;
 export interface InputRequired {
 	inputRequests: Record<string, { method: string; params?: Record<string, unknown> }> | undefined;
 	requestState: string | undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -17,6 +17,7 @@ import { ErrorCode, type RequestId } from '../jsonrpc';
 import { McpError } from '../mcpError';
 import { MetaKey } from './requestMeta';
 import { errorMessage } from '../../common/errors';
+import { isRecord } from '../../common/records';
 
 /** What a `subscriptions/listen` asks for (the spec's notification filter); omitted fields are not wanted. */
 export interface ListenFilter {
@@ -74,10 +75,6 @@ interface Waiter {
 	uri: string;
 	resolve(): void;
 	reject(error: unknown): void;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The subscription id a notification carries in `_meta`, if any. */

@@ -10,6 +10,7 @@
 import { ErrorCode } from '../jsonrpc';
 import { McpError } from '../mcpError';
 import { taskProblem, type Task } from './task';
+import { isRecord } from '../../common/records';
 
 /** The extension's identifier, declared in `clientCapabilities.extensions` and read from the server's. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -25,10 +26,6 @@ export interface InlineTaskFields {
 	error?: { code: number; message: string; data?: unknown };
 	/** `input_required`: every outstanding request ("MUST contain all outstanding requests"). */
 	inputRequests?: TaskInputRequests;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The inline fields of a task read by `parseExtensionTask`. */

@@ -7,6 +7,7 @@
  */
 import { ErrorCode } from '../jsonrpc';
 import { McpError } from '../mcpError';
+import { isRecord } from '../../common/records';
 
 /** Where a task stands. `completed`, `failed` and `cancelled` are terminal: "MUST NOT transition to any other status". */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
@@ -52,10 +53,6 @@ export const MODEL_IMMEDIATE_RESPONSE_META = 'io.modelcontextprotocol/model-imme
 
 export function isTerminal(status: TaskStatus): boolean {
 	return status === 'completed' || status === 'failed' || status === 'cancelled';
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -16,6 +16,7 @@ import { registerFullResults } from '../shared/fullResults';
 import { contextSettings } from '../shared/contextSettings';
 import { useToolSearch } from '../../manager/context/toolSearch';
 import type { LedgerRow } from '../../manager/context/ledger';
+import { isRecord } from '../../common/records';
 
 /** The participant's id (package.json `contributes.chatParticipants`). */
 export const CHAT_PARTICIPANT_ID = 'mcpSwitchboard.mcp';
@@ -273,10 +274,6 @@ export async function handleChatRequest(
 	} finally {
 		bridge.dispose();
 	}
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Runs one tool call and turns whatever happens (result, isError, throw, unknown tool, refusal) into a result part. */

@@ -11,6 +11,7 @@
  */
 import type { ContentBlock, CreateMessageRequest, CreateMessageResult } from '../../protocol/schema';
 import { plural, textOf } from '../../common/text';
+import { isRecord } from '../../common/records';
 
 /** One piece of a message, in the shapes the VS Code language model API has (text, image data, tool call, tool result). */
 export type NeutralPart =
@@ -47,10 +48,6 @@ export const SYSTEM_PROMPT_PREFIX = 'System instructions from the MCP server:';
 export interface MappingOptions {
 	/** Whether the chosen model takes image input; otherwise images become a short text note. Default false. */
 	acceptsImages?: boolean;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function blocks(content: ContentBlock | ContentBlock[]): ContentBlock[] {

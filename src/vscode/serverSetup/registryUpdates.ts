@@ -10,16 +10,13 @@ import { planInstall, type InstallPlan } from '../../manager/registry/installPla
 import { RegistryClient, type RegistryListing } from '../../manager/registry/registryClient';
 import { serversAt, type ServerTarget } from '../serverWriter';
 import { installFromRegistry, type InstallDeps } from './registryInstall';
+import { isRecord } from '../../common/records';
 
 interface Installed {
 	target: ServerTarget;
 	name: string;
 	entry: Record<string, unknown>;
 	registry: { name: string; version: string; url: string };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function installedIn(target: ServerTarget, servers: Record<string, unknown> | undefined): Installed[] {

@@ -3,6 +3,7 @@ import { checkValue } from '../../manager/forms/formRules';
 import { displayValue, shapeOf } from '../../manager/forms/formText';
 import { describeField, type FieldSpec, SKIP } from './toolArgs';
 import { askText, skipButton, stepTitle, type StepContext, type StepResult } from './toolSteps';
+import { isRecord } from '../../common/records';
 
 /**
  * Nested arguments in the Call Tool form, field by field: an object with properties is filled in as a form of its
@@ -34,10 +35,6 @@ interface Row extends vscode.QuickPickItem {
 }
 
 const removeButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Remove this item' };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** One item as a row: its keys and values, short. */
 function summary(item: FieldSpec, value: unknown): string {
