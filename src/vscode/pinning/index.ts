@@ -1,5 +1,5 @@
 /**
- * Pinning in VS Code: the pins in global state, the setting that turns holding back off
+ * Pinning in VS Code: the pins in global storage, the setting that turns holding back off
  * (`mcpSwitchboard.pinning.holdChanged`), a notification and a badge on the Servers view when a server's tools,
  * prompts or resource templates changed since they were approved, and *Review Changed Definitions…*, which opens
  * VS Code's diff editor on the old and new definitions (two read-only documents) and asks Accept or Keep Blocked.
@@ -10,7 +10,7 @@ import { Commands } from '../commandIds';
 import type { FeatureDeps } from '../featureDeps';
 import { DefinitionPins } from '../../manager/pinning/definitionPins';
 import { type DefinitionChange, reviewTexts } from '../../manager/pinning/pins';
-import { MementoPinStore } from './pinStore';
+import { extensionPinStore } from './pinStore';
 
 export const PIN_REVIEW_SCHEME = 'switchboard-pins';
 const HOLD_SETTING = 'pinning.holdChanged';
@@ -55,10 +55,13 @@ class ReviewDocuments implements vscode.TextDocumentContentProvider {
  */
 export function register(
 	context: vscode.ExtensionContext,
-	{ manager }: Pick<FeatureDeps, 'manager'>,
+	{ manager, logs }: Pick<FeatureDeps, 'manager' | 'logs'>,
 ): { pins: DefinitionPins; showBadgeOn(view: vscode.TreeView<never>): void } {
 	let view: vscode.TreeView<never> | undefined;
-	const pins = new DefinitionPins(manager, { store: new MementoPinStore(context.globalState), holdChanged });
+	const pins = new DefinitionPins(manager, {
+		store: extensionPinStore(context, (message) => logs.main.warn(message)),
+		holdChanged,
+	});
 	const documents = new ReviewDocuments();
 	/** What was announced per server (the changes' text), so one change is announced once. */
 	const announced = new Map<string, string>();

@@ -1,28 +1,33 @@
 /**
- * Pins kept in the extension's global state (they survive restarts and are the same in every window), one key per
- * server identity. The identity holds where the server is defined, so a workspace's server never shares pins with
- * another workspace's server of the same name.
+ * Pins in the extension's global storage folder (`pins/`, one file per server identity: manager/pinning/
+ * folderPinStore.ts). The identity holds where the server is defined, so a workspace's server never shares pins with
+ * another workspace's server of the same name. Pins that earlier versions kept in global state move to the folder the
+ * first time their server is looked up, and leave global state.
  */
-import type * as vscode from 'vscode';
-import type { PinRecord, PinStore } from '../../manager/pinning/pins';
+import * as vscode from 'vscode';
+import { FolderPinStore, isPinRecord } from '../../manager/pinning/folderPinStore';
+import type { PinRecord } from '../../manager/pinning/pins';
 
-const PREFIX = 'mcpSwitchboard.pins.';
+/** The global state key earlier versions kept a server's pins under. */
+const LEGACY_PREFIX = 'mcpSwitchboard.pins.';
 
-function isRecord(value: unknown): value is PinRecord {
-	if (typeof value !== 'object' || value === null) return false;
-	const record = value as Partial<PinRecord>;
-	return [record.tool, record.prompt, record.template].every((part) => typeof part === 'object' && part !== null);
-}
-
-export class MementoPinStore implements PinStore {
-	constructor(private readonly memento: vscode.Memento) {}
-
-	get(identity: string): PinRecord | undefined {
-		const value = this.memento.get<unknown>(PREFIX + identity);
-		return isRecord(value) ? value : undefined;
-	}
-
-	set(identity: string, record: PinRecord): Thenable<void> {
-		return this.memento.update(PREFIX + identity, record);
-	}
+/** The pin store of this extension: its global storage's `pins/` folder, taking over what global state held. */
+export function extensionPinStore(
+	context: vscode.ExtensionContext,
+	onError: (message: string) => void,
+): FolderPinStore {
+	const folder = vscode.Uri.joinPath(context.globalStorageUri, 'pins');
+	const memento = context.globalState;
+	return new FolderPinStore(
+		folder.scheme === 'file' ? folder.fsPath : folder.path,
+		{
+			take(identity: string): PinRecord | undefined {
+				const value = memento.get<unknown>(LEGACY_PREFIX + identity);
+				if (value === undefined) return undefined;
+				void memento.update(LEGACY_PREFIX + identity, undefined);
+				return isPinRecord(value) ? value : undefined;
+			},
+		},
+		onError,
+	);
 }
