@@ -9,11 +9,16 @@ import { STEM_NOT_PREFIX, stemEnd, stemWord } from './wordStem';
 export const NAME_WEIGHT = 3;
 export const TITLE_WEIGHT = 2;
 
-/** Words too common in requests and descriptions to tell tools apart. */
-const STOP_WORDS =
-	'a an and are as at be by can do does for from get has have how i in is it its me my of on or please set show that the this to use using want was what when where which with you your'.split(
-		' ',
-	);
+/**
+ * Words too common in requests and descriptions to tell tools apart: the usual English list (NLTK's), the indefinite
+ * pronouns it leaves out ("everything", "someone"), and the words of asking and of every tool ("please", "want",
+ * "get", "set", "show", "use").
+ */
+const STOP_WORDS = (
+	'i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers herself it its itself they them their theirs themselves what which who whom this that these those am is are was were be been being have has had having do does did doing a an the and but if or because as until while of at by for with about against between into through during before after above below to from up down in out on off over under again further then once here there when where why how all any both each few more most other some such no nor not only own same so than too very can will just don should now ' +
+	'anybody anyone anything everybody everyone everything nobody nothing somebody someone something ' +
+	'get please set show use using want'
+).split(' ');
 /** The stop words as stems: what a word is compared with once stemmed (in a request and in the index alike). */
 const STOP_STEMS = [...new Set(STOP_WORDS.map(stemWord))];
 const STOP_WORD_SET = new Set(STOP_STEMS);

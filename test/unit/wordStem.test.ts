@@ -63,6 +63,18 @@ test('stemEnd: the stem where the word stands in a text, capitals folded; -ies i
 	assert.equal(stemWord('lies'), 'lie', 'a four-letter -ies is a plural s');
 });
 
+test('tokenize: stop words (the usual English list and indefinite pronouns) are dropped in any inflection', () => {
+	const table: [string, string[]][] = [
+		['show me everything about the payments team', ['payment', 'team']],
+		['Does anyone know which of these files changed?', ['know', 'fil', 'chang']],
+		['forget something before lunch', ['forget', 'lunch']],
+		['list_open_issues', ['list', 'open', 'issu']],
+		['getFileContents', ['fil', 'content']],
+		['created-pull-requests', ['creat', 'pull', 'request']],
+	];
+	for (const [text, tokens] of table) assert.deepEqual(tokenize(text), tokens, text);
+});
+
 function named(server: string, name: string, description: string): NamedTool {
 	return {
 		server,
@@ -90,4 +102,5 @@ test('a search meets the tool whatever the form of its words, on the index side 
 	assert.equal(first('which repositories have I starred'), 'starRepository');
 	assert.equal(first('closing tickets'), 'close-ticket');
 	assert.equal(first('writing a file'), 'write_file');
+	assert.deepEqual(searchTools(tools, 'everything about it', 5, indexer), [], 'no word but stop words: nothing found');
 });
