@@ -6,6 +6,11 @@ import { tokenize } from '../toolRanking';
 
 /** Groups of words that name the same thing in requests and in tool descriptions. */
 const GROUPS: readonly string[] = [
+	// The everyday verbs of tools ("get", "show" and "set" are stop words: every tool gets, shows or sets).
+	'fetch retrieve read download',
+	'update edit modify change patch',
+	'run execute trigger start launch',
+	'stop cancel abort halt',
 	'folder directory dir',
 	'delete remove forget erase drop discard',
 	'create make new add',
