@@ -3,22 +3,25 @@
 // stem, the tools holding it and how often — built in one pass over the tools' texts. Reading a tool allocates
 // nothing per known word: a word is hashed where it stands in the text and looked up in an open-addressing table.
 import type { NamedTool } from './types';
+import { STEM_NOT_PREFIX, stemEnd, stemWord } from './wordStem';
 
 /** How much more a word in a tool's name counts than one in its description (names are short and precise). */
 export const NAME_WEIGHT = 3;
 export const TITLE_WEIGHT = 2;
 
-/** Words too common in requests and descriptions to tell tools apart. */
-const STOP_WORDS =
-	'a an and are as at be by can do does for from get has have how i in is it its me my of on or please set show that the this to use using want was what when where which with you your'.split(
-		' ',
-	);
-const STOP_WORD_SET = new Set(STOP_WORDS);
-
-/** A word's stem from its lower-case form: a plural `s` stripped (so "files" and "file" match, "class" stays). */
-function stemLower(lower: string): string {
-	return lower.length > 3 && lower.endsWith('s') && !lower.endsWith('ss') ? lower.slice(0, -1) : lower;
-}
+/**
+ * Words too common in requests and descriptions to tell tools apart: the usual English list (NLTK's), the indefinite
+ * pronouns it leaves out ("everything", "someone"), and the words of asking and of every tool ("please", "want",
+ * "get", "set", "show", "use").
+ */
+const STOP_WORDS = (
+	'i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers herself it its itself they them their theirs themselves what which who whom this that these those am is are was were be been being have has had having do does did doing a an the and but if or because as until while of at by for with about against between into through during before after above below to from up down in out on off over under again further then once here there when where why how all any both each few more most other some such no nor not only own same so than too very can will just don should now ' +
+	'anybody anyone anything everybody everyone everything nobody nothing somebody someone something ' +
+	'get please set show use using want'
+).split(' ');
+/** The stop words as stems: what a word is compared with once stemmed (in a request and in the index alike). */
+const STOP_STEMS = [...new Set(STOP_WORDS.map(stemWord))];
+const STOP_WORD_SET = new Set(STOP_STEMS);
 
 function isLowerOrDigit(code: number): boolean {
 	return (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
@@ -54,9 +57,9 @@ function forEachWord(text: string, word: (start: number, end: number) => void): 
 	if (start >= 0 && text.length - start >= 2) word(start, text.length);
 }
 
-/** The stem of the word `text[start, end)`: lower-cased on its own (so a query and a tool agree), plural stripped. */
+/** The stem of the word `text[start, end)`: lower-cased on its own (so a query and a tool agree), then stemWord. */
 function stemOf(text: string, start: number, end: number): string {
-	return stemLower(text.slice(start, end).toLowerCase());
+	return stemWord(text.slice(start, end).toLowerCase());
 }
 
 /**
@@ -164,7 +167,7 @@ function growTable(): void {
 function resetVocabulary(): void {
 	table = new Int32Array(1 << 16);
 	stems = [];
-	for (const word of STOP_WORDS) lookup(word, 0, word.length, hashRange(word, 0, word.length), true);
+	for (const word of STOP_STEMS) lookup(word, 0, word.length, hashRange(word, 0, word.length), true);
 	stopWordIds = stems.length;
 	generation++;
 }
@@ -238,7 +241,6 @@ function addTerms(text: string | undefined, weight: number): void {
 	const length = text.length;
 	let start = -1;
 	let hash = 0;
-	let before = 0; // the hash without the last character, for a stripped plural s
 	let ascii = true;
 	let previous = SEPARATOR;
 	for (let i = 0; i < length; i++) {
@@ -246,7 +248,7 @@ function addTerms(text: string | undefined, weight: number): void {
 		const kind = code < 128 ? CHAR_KIND[code]! : OTHER_LETTER;
 		// A word ends at a separator, or at a capital after a lower-case letter or digit (camelCase).
 		if (kind === SEPARATOR || (kind === UPPER && previous === LOWER)) {
-			if (start >= 0 && i - start >= 2) addWord(text, start, i, hash, before, ascii, weight);
+			if (start >= 0 && i - start >= 2) addWord(text, start, i, hash, ascii, weight);
 			start = -1;
 			previous = kind;
 			if (kind === SEPARATOR) continue;
@@ -258,29 +260,23 @@ function addTerms(text: string | undefined, weight: number): void {
 			ascii = true;
 		}
 		if (kind === OTHER_LETTER) ascii = false;
-		before = hash;
 		hash = Math.imul(hash ^ (kind === UPPER ? code + 32 : code), 0x01000193);
 	}
-	if (start >= 0 && length - start >= 2) addWord(text, start, length, hash, before, ascii, weight);
+	if (start >= 0 && length - start >= 2) addWord(text, start, length, hash, ascii, weight);
 }
 
-/** Counts the word `text[start, end)` whose folded hash is `hash` (`before`: without its last character). */
-function addWord(
-	text: string,
-	start: number,
-	end: number,
-	hash: number,
-	before: number,
-	ascii: boolean,
-	weight: number,
-): void {
-	if (!ascii) {
-		const stem = stemOf(text, start, end);
-		count(lookup(stem, 0, stem.length, hashRange(stem, 0, stem.length), true), weight);
-	} else if (end - start > 3 && (text.charCodeAt(end - 1) | 32) === 115 && (text.charCodeAt(end - 2) | 32) !== 115) {
-		count(lookup(text, start, end - 1, before, true), weight); // "files" → "file", not "class" → "clas"
-	} else {
+/** Counts the word `text[start, end)` whose folded hash is `hash`. */
+function addWord(text: string, start: number, end: number, hash: number, ascii: boolean, weight: number): void {
+	const stem = ascii ? stemEnd(text, start, end) : STEM_NOT_PREFIX;
+	if (stem === end) {
 		count(lookup(text, start, end, hash, true), weight);
+	} else if (stem !== STEM_NOT_PREFIX) {
+		// An inflected word ("files", "changed"): its stem is where it stands, hashed without a string.
+		count(lookup(text, start, stem, hashRange(text, start, stem), true), weight);
+	} else {
+		// Beyond ASCII, or a stem that is no prefix ("entries" → "entry"): as a string, as tokenize does.
+		const word = stemOf(text, start, end);
+		count(lookup(word, 0, word.length, hashRange(word, 0, word.length), true), weight);
 	}
 }
 

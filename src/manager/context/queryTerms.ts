@@ -1,11 +1,16 @@
 // The words a person uses for a task are often not the words of the tool that does it ("folder" for a tool about
 // directories, "remember" for a knowledge graph's entities). A search for tools adds, beside the request's own words
-// (weight 1), the other words of each small group of everyday synonyms it touches and the bare form of -ing / -ed
-// words (weight 0.5), so BM25 can meet the tool's vocabulary. General groups, no per-server words.
+// (weight 1), the other words of each small group of everyday synonyms it touches (weight 0.5), so BM25 can meet the
+// tool's vocabulary (inflections are met by stemming, wordStem.ts). General groups, no per-server words.
 import { tokenize } from '../toolRanking';
 
 /** Groups of words that name the same thing in requests and in tool descriptions. */
 const GROUPS: readonly string[] = [
+	// The everyday verbs of tools ("get", "show" and "set" are stop words: every tool gets, shows or sets).
+	'fetch retrieve read download',
+	'update edit modify change patch',
+	'run execute trigger start launch',
+	'stop cancel abort halt',
 	'folder directory dir',
 	'delete remove forget erase drop discard',
 	'create make new add',
@@ -69,21 +74,11 @@ for (const group of GROUPS) {
 	for (const word of words) groupsOf.set(word, [...(groupsOf.get(word) ?? []), ...words.filter((w) => w !== word)]);
 }
 
-/** The bare form of an -ing or -ed word ("changed" → "change", "running" → "run"), or undefined. */
-function bareForm(word: string): string | undefined {
-	if (word.length > 5 && word.endsWith('ing')) return word.slice(0, -3);
-	if (word.length > 4 && word.endsWith('ed'))
-		return word.slice(0, -1).endsWith('e') ? word.slice(0, -1) : word.slice(0, -2);
-	return undefined;
-}
-
-/** The query for a tool search: the request (weight 1), then its synonyms and bare forms (weight 0.5). */
+/** The query for a tool search: the request (weight 1), then its words' synonyms (weight 0.5). */
 export function expandQuery(text: string): { text: string; weight: number }[] {
 	const extra = new Set<string>();
 	for (const word of tokenize(text)) {
 		for (const synonym of groupsOf.get(word) ?? []) extra.add(synonym);
-		const bare = bareForm(word);
-		if (bare) extra.add(bare);
 	}
 	return extra.size === 0
 		? [{ text, weight: 1 }]
