@@ -73,7 +73,7 @@ test('a malformed or foreign pin file is said and read as no pins; the next set 
 	assert.equal(store.get('server-b'), undefined);
 	assert.equal(store.get('server-c'), undefined);
 	assert.equal(errors.length, 1);
-	assert.match(errors[0], /pins server-a\.json is unreadable/);
+	assert.match(errors[0] ?? '', /pins server-a\.json is unreadable/);
 	const pins = record(manyTools(1));
 	store.set('server-a', pins);
 	await store.flush();
