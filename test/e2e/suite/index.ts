@@ -58,7 +58,8 @@ export async function run(): Promise<void> {
 		(t) =>
 			filters.length === 0 ||
 			t.suite === handOver?.continuation ||
-			filters.some((f) => t.name.includes(f) || t.suite.includes(f)),
+			// A filter naming a continuation (`x.next`) runs the suite it continues, which hands over to it.
+			filters.some((f) => t.name.includes(f) || t.suite.includes(f) || continuationOf(t.suite, __dirname)?.includes(f)),
 	);
 	log(
 		`e2e: ${window > 1 ? `window ${window}: ` : ''}${selected.length} tests from ${suites.length} suites in VS Code ${vscode.version}${filters.length ? ` (filter ${filters.join('|')})` : ''}`,
