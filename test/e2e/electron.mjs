@@ -7,6 +7,8 @@
 // VSCODE_VERSION picks the build (default `stable`; `insiders` or e.g. `1.104.0`). Writes test-results/e2e.json like
 // run.mjs. This runner has no page driver: the harness's driver helpers (screenshots, key presses, DOM reads) say
 // so, and tests that need them fail with that message; VS Code commands and the extension API work as usual.
+// A suite continued in a new window (suite/nextWindow.ts) gets one: VS Code is started again with the same
+// --user-data-dir and workspace while a window leaves a hand-over file.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,10 +34,25 @@ if (!args.includes('--no-build') && spawnSync(process.execPath, ['esbuild.mjs'],
 const scratch = mkdtempSync(join(tmpdir(), 'mcp-switchboard-electron-'));
 const workspace = copyWorkspace(join(repoRoot, 'test', 'e2e', 'workspace'), join(scratch, 'workspace'));
 const resultsFile = join(scratch, 'results.json');
+/** Left by a window whose suite goes on in a new window (suite/nextWindow.ts); read and removed by that window. */
+const handOverFile = join(scratch, 'handover.json');
+const MAX_WINDOWS = 5;
 const fixture = join(repoRoot, 'test', 'e2e', 'fixture-extension');
 
 let exitCode = 0;
 try {
+	for (let window = 1; window === 1 || existsSync(handOverFile); window++) {
+		if (window > MAX_WINDOWS) throw new Error(`a suite asked for more than ${MAX_WINDOWS} windows`);
+		if (window > 1) console.log(`e2e (electron): a suite goes on in a new window: starting VS Code again (${window})`);
+		await runWindow();
+	}
+} catch (error) {
+	console.error(`e2e (electron): ${error instanceof Error ? error.message : String(error)}`);
+	exitCode = 1;
+}
+
+/** One window: VS Code started on the workspace with this run's profile, until its tests end. */
+async function runWindow() {
 	await runTests({
 		version: process.env.VSCODE_VERSION ?? 'stable',
 		extensionDevelopmentPath: existsSync(join(fixture, 'package.json')) ? [repoRoot, fixture] : repoRoot,
@@ -45,6 +62,7 @@ try {
 			MCP_SWITCHBOARD_E2E_GREP: filters.join('|'),
 			MCP_SWITCHBOARD_E2E_REPO: repoRoot,
 			MCP_SWITCHBOARD_E2E_USER_SETTINGS: join(scratch, 'user-data', 'User', 'settings.json'),
+			MCP_SWITCHBOARD_E2E_HANDOVER: handOverFile,
 		},
 		launchArgs: [
 			workspace,
@@ -56,9 +74,6 @@ try {
 			join(scratch, 'extensions'),
 		],
 	});
-} catch (error) {
-	console.error(`e2e (electron): ${error instanceof Error ? error.message : String(error)}`);
-	exitCode = 1;
 }
 
 if (existsSync(resultsFile)) {

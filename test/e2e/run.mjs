@@ -18,6 +18,9 @@
 //   and the `*.vsix.ts` suites plus the suites in VSIX_ALSO run against that installed copy (the repository is not
 //   the extension's development path in this run: the test-models fixture is). It runs when no filter is given or a
 //   filter is "vsix" or names a `*.vsix.ts` file. MCP_SWITCHBOARD_E2E_VSIX=<file> makes this process that run.
+// - A suite can be continued in a new window (suite/nextWindow.ts): when a window's tests end with a hand-over file
+//   (MCP_SWITCHBOARD_E2E_HANDOVER), the page is closed and a new one opens the same URL on the same code-server, so
+//   the next window has a fresh extension host over the same user data; its results include the earlier windows'.
 //
 // Writes test-results/e2e.json `{ passed, failed, tests: [{ name, ok, error? }] }`, test-results/e2e-console.log
 // (page console: extension host and runner output), test-results/workbench.png (taken when the suites finished)
@@ -175,6 +178,10 @@ const workspace = copyWorkspace(
 const driverDir = join(scratch, 'driver');
 mkdirSync(driverDir);
 const resultsFile = join(scratch, 'results.json');
+/** Written by a window whose suite goes on in a new window (suite/nextWindow.ts); read and removed by that window. */
+const handOverFile = join(scratch, 'handover.json');
+/** At most this many windows per run: a continuation that asks for one more each time must not loop forever. */
+const MAX_WINDOWS = 5;
 // The untrusted run: workspace trust on, no trust question at start-up (a smoke-test driver would answer it by
 // itself), so the folder, trusted by nobody, opens in Restricted Mode, as a freshly cloned repository does.
 writeUserSettings(
@@ -223,8 +230,11 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 	});
 }
 
-/** What the suite's harness asks of the page (see harness.ts `driver()`): one request file, one answer file. */
-async function serveDriver(page) {
+/**
+ * What the suite's harness asks of the page (see harness.ts `driver()`): one request file, one answer file. Serves
+ * until the run finishes or `window.closed` (a next window takes over).
+ */
+async function serveDriver(page, window) {
 	const visible = (selector) => page.locator(selector).filter({ visible: true });
 	const handle = async (request) => {
 		switch (request.action) {
@@ -296,7 +306,7 @@ async function serveDriver(page) {
 				throw new Error(`unknown action ${request.action}`);
 		}
 	};
-	while (!finished) {
+	while (!finished && !window.closed) {
 		for (const name of readdirSync(driverDir)
 			.filter((n) => n.endsWith('.request.json'))
 			.sort()) {
@@ -395,6 +405,7 @@ try {
 				: {}),
 			MCP_SWITCHBOARD_E2E_RESULTS: resultsFile,
 			MCP_SWITCHBOARD_E2E_DRIVER: driverDir,
+			MCP_SWITCHBOARD_E2E_HANDOVER: handOverFile,
 			MCP_SWITCHBOARD_E2E_GREP: filters.join('|'),
 			MCP_SWITCHBOARD_E2E_REPO: repoRoot,
 			MCP_SWITCHBOARD_E2E_USER_SETTINGS: join(scratch, 'user-data', 'User', 'settings.json'),
@@ -417,46 +428,25 @@ try {
 	const url = `${server.url}?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
 
 	browser = await launchChromium(token);
-	const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-	const exited = new Promise((resolveExit) => {
-		page.exposeFunction('codeAutomationExit', async (code) => {
-			resolveExit(Number(code));
-		});
-	});
-	page.on('console', (message) => {
-		const text = message.text();
-		consoleLog.write(`[${message.type()}] ${text}\n`);
-		const plain = plainConsole(text);
-		if (interesting(plain)) console.log(plain);
-		const line = /^(✔|✖) (.*?)(?: \(\d+ ms\)$|: ([^]*))?$/.exec(plain);
-		if (line) seen.push({ name: line[2], ok: line[1] === '✔', ...(line[3] ? { error: line[3] } : {}) });
-	});
-	page.on('pageerror', (error) => consoleLog.write(`[pageerror] ${error.message}\n`));
-	// Tabs the workbench opens (vscode.env.openExternal): where they went, without the query (OAuth state and codes).
-	page.context().on('page', (opened) => {
-		opened.on('load', () => {
-			const url = URL.canParse(opened.url()) ? new URL(opened.url()) : undefined;
-			consoleLog.write(`[browser tab] loaded ${url ? url.origin + url.pathname : opened.url()}\n`);
-		});
-	});
-	const crashed = new Promise((_, reject) => {
+	const serverGone = new Promise((_, reject) =>
 		server.child.on('exit', (code, signal) =>
 			reject(new Error(`code-server exited (${code ?? signal}) during the run`)),
-		);
-		page.on('crash', () => reject(new Error('the workbench page crashed')));
-	});
+		),
+	);
 	const timedOut = new Promise((_, reject) =>
 		setTimeout(
 			() => reject(new Error(`the e2e run did not finish within ${timeoutMs / 1000} s of VS Code being installed`)),
 			budgetStarted + timeoutMs - Date.now(),
 		).unref(),
 	);
-
-	// The workbench page's first load can take longer than Playwright's default 30 s on a loaded machine (load averages
-	// of 20+ on two cores here: one restricted run failed at 30 s); two minutes still fail a workbench that never loads.
-	await page.goto(url, { timeout: 120_000 });
-	void serveDriver(page);
-	exitCode = await Promise.race([exited, crashed, timedOut]);
+	exitCode = await runWindow(url, { serverGone, timedOut });
+	// A suite asked to go on in a new window: the same URL again, so a new workbench and extension host start over the
+	// same user data (globalStorage, settings) and the workspace copy, as when a person opens VS Code the next time.
+	for (let window = 2; existsSync(handOverFile) && window <= MAX_WINDOWS; window++) {
+		console.log(`e2e: window ${window - 1} handed over (exit code ${exitCode}); opening window ${window}`);
+		exitCode = await runWindow(url, { serverGone, timedOut });
+	}
+	if (existsSync(handOverFile)) throw new Error(`a suite asked for more than ${MAX_WINDOWS} windows`);
 	finished = true;
 	console.log(`e2e: the workbench reported exit code ${exitCode} after ${elapsed()}`);
 
@@ -484,6 +474,47 @@ try {
 }
 
 await cleanup();
+
+/**
+ * Opens the workbench at `url` in a new page (closing the previous one), serves its driver, and resolves with the exit
+ * code it reports when its tests end; rejects when code-server exits, the page crashes or the run's time is up.
+ */
+async function runWindow(url, { serverGone, timedOut }) {
+	for (const open of browser.contexts().flatMap((context) => context.pages())) await open.close();
+	const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+	const exited = new Promise((resolveExit) => {
+		page.exposeFunction('codeAutomationExit', async (code) => {
+			resolveExit(Number(code));
+		});
+	});
+	page.on('console', (message) => {
+		const text = message.text();
+		consoleLog.write(`[${message.type()}] ${text}\n`);
+		const plain = plainConsole(text);
+		if (interesting(plain)) console.log(plain);
+		const line = /^(✔|✖) (.*?)(?: \(\d+ ms\)$|: ([^]*))?$/.exec(plain);
+		if (line) seen.push({ name: line[2], ok: line[1] === '✔', ...(line[3] ? { error: line[3] } : {}) });
+	});
+	page.on('pageerror', (error) => consoleLog.write(`[pageerror] ${error.message}\n`));
+	// Tabs the workbench opens (vscode.env.openExternal): where they went, without the query (OAuth state and codes).
+	page.context().on('page', (opened) => {
+		opened.on('load', () => {
+			const url = URL.canParse(opened.url()) ? new URL(opened.url()) : undefined;
+			consoleLog.write(`[browser tab] loaded ${url ? url.origin + url.pathname : opened.url()}\n`);
+		});
+	});
+	const crashed = new Promise((_, reject) => page.on('crash', () => reject(new Error('the workbench page crashed'))));
+	// The workbench page's first load can take longer than Playwright's default 30 s on a loaded machine (load averages
+	// of 20+ on two cores here: one restricted run failed at 30 s); two minutes still fail a workbench that never loads.
+	await page.goto(url, { timeout: 120_000 });
+	const window = { closed: false };
+	void serveDriver(page, window);
+	try {
+		return await Promise.race([exited, serverGone, crashed, timedOut]);
+	} finally {
+		window.closed = true;
+	}
+}
 
 /**
  * Runs one of `extraRuns` in a second workbench (this script again, as a child process) when the filters ask for it,

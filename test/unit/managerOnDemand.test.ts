@@ -118,6 +118,33 @@ test('a call in flight, a subscription or a live task keeps a server from stoppi
 	await manager.dispose();
 });
 
+test('an open MCP App holds its server through a restart; it idles only after the last app using it closed', async () => {
+	// What an app panel does (vscode/console/apps: Manager.use while the panel is open, released when it closes).
+	const { clock, connector, manager } = setup({ idleStopMs: MINUTE });
+	await manager.reconcile([stdioServer('a')]);
+	await manager.need('a');
+	const first = manager.use('a');
+	const second = manager.use('a');
+	await manager.restart('a');
+	assert.equal(connector.count('a'), 2, 'restarted');
+	await clock.advance(10 * MINUTE);
+	assert.equal(manager.get('a')?.state.kind, 'running', 'two open apps keep it across the restart');
+	first.dispose();
+	first.dispose();
+	await clock.advance(10 * MINUTE);
+	assert.equal(
+		manager.get('a')?.state.kind,
+		'running',
+		'one app still open (a second release of the first counts once)',
+	);
+	second.dispose();
+	await clock.advance(30_000);
+	assert.equal(manager.get('a')?.state.kind, 'running', 'the idle time counts from the last release');
+	await clock.advance(31_000);
+	assert.deepEqual(manager.get('a')?.state, { kind: 'stopped', onDemand: 'idle' });
+	await manager.dispose();
+});
+
 test("a user's Stop is not a wait for need: a call then fails and names the state", async () => {
 	const { connector, manager } = setup();
 	await manager.reconcile([stdioServer('a')]);

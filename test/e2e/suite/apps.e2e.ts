@@ -657,6 +657,47 @@ test(
 );
 
 test(
+	'an open app keeps its server from stopping when idle; once the app is closed, the server stops',
+	async () => {
+		needDriver();
+		const extension = await ready();
+		const config = vscode.workspace.getConfiguration('mcpSwitchboard');
+		const previousAutoStart = config.inspect<boolean>('autoStart')?.workspaceValue;
+		// The e2e workspace starts servers with autoStart, which never idles: here the server starts on need and stops
+		// after 1.2 s unused (10 minutes by default).
+		await config.update('autoStart', false, vscode.ConfigurationTarget.Workspace);
+		await config.update('stopWhenIdleMinutes', 0.02, vscode.ConfigurationTarget.Workspace);
+		try {
+			await extension.settled();
+			await openApp(extension);
+			assert.equal(extension.manager.get(SERVER)?.state.kind, 'running');
+			// Five idle periods with the app open and nothing called: the server runs throughout.
+			for (const end = Date.now() + 6000; Date.now() < end;) {
+				assert.equal(extension.manager.get(SERVER)?.state.kind, 'running', 'the open app holds its server');
+				await sleep(100);
+			}
+			assert.ok(extension.apps.get(SERVER, TOOL)?.activeBridge?.isReady, "the app's bridge still runs");
+			// Closing its tab, as a person does, releases the server.
+			await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+			await waitFor(() => extension.apps.get(SERVER, TOOL) === undefined, { message: 'the app panel closed' });
+			await waitFor(
+				() => {
+					assert.deepEqual(extension.manager.get(SERVER)?.state, { kind: 'stopped', onDemand: 'idle' });
+					return true;
+				},
+				{ timeoutMs: 20_000, message: 'the server stopped while idle after its app closed' },
+			);
+		} finally {
+			await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+			await config.update('stopWhenIdleMinutes', undefined, vscode.ConfigurationTarget.Workspace);
+			await config.update('autoStart', previousAutoStart, vscode.ConfigurationTarget.Workspace);
+			await extension.settled();
+		}
+	},
+	{ timeoutMs: 90_000 },
+);
+
+test(
 	"Show Protocol opens from the server's log (the Output view's title), offering that server first",
 	async () => {
 		needDriver();

@@ -12,6 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { textOf } from '../../../src/common/text';
+import { continuationOf, runnerOpensNextWindow } from './nextWindow';
 
 /** The extension under test, `<publisher>.<name>` from package.json. */
 export const EXTENSION_ID = 'mcp-switchboard.mcp-switchboard';
@@ -38,7 +39,17 @@ export interface RegisteredTest {
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
 const registryKey = Symbol.for('mcp-switchboard.e2e.registry');
-type Registry = { tests: RegisteredTest[]; currentSuite: string };
+type Registry = {
+	tests: RegisteredTest[];
+	/** The suite file being loaded (tests register under it). */
+	currentSuite: string;
+	/** The suite file of the test running now. */
+	runningSuite?: string;
+	/** Set by `continueInNextWindow`: the suite that continues in a new window, and what it hands over. */
+	handOver?: { suite: string; state: unknown };
+	/** In a window that continues a suite: what the previous window handed over. */
+	received?: { state: unknown };
+};
 
 /** The process-wide list of registered tests (shared by every bundled suite). */
 export function registry(): Registry {
@@ -58,6 +69,31 @@ export function registry(): Registry {
 export function test(name: string, fn: (context: TestContext) => Promise<void> | void, options?: TestOptions): void {
 	const r = registry();
 	r.tests.push({ name, fn, timeoutMs: options?.timeoutMs ?? DEFAULT_TIMEOUT_MS, suite: r.currentSuite });
+}
+
+/**
+ * Asks for this suite (`x.e2e.js`) to be continued in a new window over the same profile: after its last test, the
+ * runner opens a new window (a real new extension host and activation, the same globalStorage and settings files),
+ * where `x.next.e2e.js` runs and gets `state` from `handedOver()`. The settings are not put back in between: the
+ * continuation puts back what it must not leave (the runner restores the files after it as after any suite).
+ * @returns false when it will not happen (the runner opens no next window, or there is no `x.next.e2e.js`): the
+ * suite should then clean up itself.
+ */
+export function continueInNextWindow(state: unknown): boolean {
+	const r = registry();
+	if (!r.runningSuite || !runnerOpensNextWindow() || !continuationOf(r.runningSuite, __dirname)) return false;
+	r.handOver = { suite: r.runningSuite, state };
+	return true;
+}
+
+/**
+ * In a continuation suite (`x.next.e2e.js`): what `x.e2e.js` handed over in the previous window.
+ * @throws Error when this window continues nothing (the suite was loaded some other way).
+ */
+export function handedOver<T>(): T {
+	const received = registry().received;
+	if (!received) throw new Error('No previous window handed anything over to this one');
+	return received.state as T;
 }
 
 /** Resolves after `ms` milliseconds. */

@@ -2,7 +2,9 @@
 // (code-server + Playwright) and test/e2e/electron.mjs (@vscode/test-electron). `run()` loads every `*.e2e.js`
 // (or, in the untrusted run, every `*.restricted.js`; in the installed-package run, the files it names) next to this file, runs the registered tests one at a time, prints `✔ name` / `✖ name: error`, writes the
 // results to `MCP_SWITCHBOARD_E2E_RESULTS` when set, and rejects when any test failed (so the runner's exit
-// code says so).
+// code says so). A suite that asked to be continued in a new window ends this window after it, unjudged: the next
+// window's `run()` goes on with its `*.next.e2e.js` and the rest, and reports the results of all windows
+// (nextWindow.ts).
 //
 // Environment: `MCP_SWITCHBOARD_E2E_GREP` keeps only tests whose suite file or name contains it (several
 // separated by `|`); `MCP_SWITCHBOARD_E2E_DEADLINE` (epoch ms) is when the runner gives up: tests are cut short
@@ -11,34 +13,35 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { extensionApi, hasDriver, registry, screenshot, sleep } from './harness';
+import { continuationOf, CONTINUATION_SUFFIX, runnerOpensNextWindow, takeHandOver, writeHandOver } from './nextWindow';
+import type { TestResult } from './nextWindow';
 import { SettingsSnapshot } from './settingsSnapshot';
 import type { RegisteredTest } from './harness';
 
-export interface TestResult {
-	name: string;
-	suite: string;
-	ok: boolean;
-	error?: string;
-	durationMs: number;
-}
+export type { TestResult } from './nextWindow';
 
 /** Loads the suites, runs them, and rejects with a summary when any test failed or none ran. */
 export async function run(): Promise<void> {
-	const results: TestResult[] = [];
-	const loadErrors: TestResult[] = [];
 	const r = registry();
+	// A window that continues a suite of the previous one (nextWindow.ts) runs what that window left it.
+	const handOver = takeHandOver();
+	if (handOver) r.received = { state: handOver.state };
+	const window = handOver?.window ?? 1;
+	const results: TestResult[] = [...(handOver?.results ?? [])];
+	const loadErrors: TestResult[] = [];
 	// The untrusted run (MCP_SWITCHBOARD_E2E_SUITES=restricted, a workspace in Restricted Mode) loads only the
 	// `*.restricted.js` suites; the installed-package run names its suite files (comma-separated, in that order); the
-	// trusted run loads the `*.e2e.js` ones.
+	// trusted run loads the `*.e2e.js` ones, but not the continuations (`*.next.e2e.js`), which run in a next window.
 	const chosen = process.env.MCP_SWITCHBOARD_E2E_SUITES;
 	const suffix = chosen === 'restricted' ? '.restricted.js' : '.e2e.js';
 	const suites =
-		chosen && chosen !== 'restricted'
+		handOver?.suites ??
+		(chosen && chosen !== 'restricted'
 			? chosen.split(',')
 			: fs
 					.readdirSync(__dirname)
-					.filter((f) => f.endsWith(suffix))
-					.sort();
+					.filter((f) => f.endsWith(suffix) && !f.endsWith(CONTINUATION_SUFFIX))
+					.sort());
 	for (const suite of suites) {
 		r.currentSuite = suite;
 		try {
@@ -52,10 +55,14 @@ export async function run(): Promise<void> {
 	}
 	const filters = (process.env.MCP_SWITCHBOARD_E2E_GREP ?? '').split('|').filter(Boolean);
 	const selected = r.tests.filter(
-		(t) => filters.length === 0 || filters.some((f) => t.name.includes(f) || t.suite.includes(f)),
+		(t) =>
+			filters.length === 0 ||
+			t.suite === handOver?.continuation ||
+			// A filter naming a continuation (`x.next`) runs the suite it continues, which hands over to it.
+			filters.some((f) => t.name.includes(f) || t.suite.includes(f) || continuationOf(t.suite, __dirname)?.includes(f)),
 	);
 	log(
-		`e2e: ${selected.length} tests from ${suites.length} suites in VS Code ${vscode.version}${filters.length ? ` (filter ${filters.join('|')})` : ''}`,
+		`e2e: ${window > 1 ? `window ${window}: ` : ''}${selected.length} tests from ${suites.length} suites in VS Code ${vscode.version}${filters.length ? ` (filter ${filters.join('|')})` : ''}`,
 	);
 	for (const failure of loadErrors) {
 		results.push(failure);
@@ -64,7 +71,7 @@ export async function run(): Promise<void> {
 
 	const deadline = Number(process.env.MCP_SWITCHBOARD_E2E_DEADLINE) || Number.POSITIVE_INFINITY;
 	const reserveMs = 20_000; // for the failure screenshots, the workbench screenshot and writing results
-	const snapshot = new SettingsSnapshot();
+	const snapshot = new SettingsSnapshot(handOver?.settings);
 	for (const [i, t] of selected.entries()) {
 		const left = deadline - reserveMs - Date.now();
 		if (left <= 1000) {
@@ -78,7 +85,9 @@ export async function run(): Promise<void> {
 			log(`✖ ${t.name}: not run (time budget used up)`);
 			continue;
 		}
+		r.runningSuite = t.suite;
 		const result = await runOne(t, Math.min(t.timeoutMs, left));
+		if (window > 1) result.window = window;
 		results.push(result);
 		log(result.ok ? `✔ ${t.name} (${result.durationMs} ms)` : `✖ ${t.name}: ${result.error}`);
 		if (!result.ok) {
@@ -94,6 +103,16 @@ export async function run(): Promise<void> {
 			}
 		}
 		if (selected[i + 1]?.suite !== t.suite) {
+			if (r.handOver?.suite === t.suite) {
+				// The suite goes on in a new window: leave its settings, hand over, and let the runner open that window.
+				handOverAfter(t.suite, suites, { window, results, snapshot, state: r.handOver.state });
+				return;
+			}
+			const next = continuationOf(t.suite, __dirname);
+			if (next)
+				log(
+					`e2e: ${next} not run: ${runnerOpensNextWindow() ? `${t.suite} did not ask for a next window (it failed before it did)` : 'this runner opens no next window'}`,
+				);
 			await restoreSettings(snapshot, t.suite);
 			// A suite that opened the chat (the secondary side bar) leaves the next one its full window.
 			await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar').then(undefined, () => undefined);
@@ -115,6 +134,27 @@ export async function run(): Promise<void> {
 	if (failed > 0) throw new Error(`${failed} of ${results.length} e2e tests failed`);
 	// With a filter, matching nothing is a fine answer; without one, an empty run means the suites were lost.
 	if (results.length === 0 && filters.length === 0) throw new Error('No e2e test ran');
+}
+
+/**
+ * Ends this window after `suite`, which asked to be continued: the next window runs its continuation and then the
+ * suites after it (re-filtered there), and puts the settings back to `snapshot`.
+ */
+function handOverAfter(
+	suite: string,
+	suites: readonly string[],
+	from: { window: number; results: TestResult[]; snapshot: SettingsSnapshot; state: unknown },
+): void {
+	const continuation = continuationOf(suite, __dirname)!;
+	writeHandOver({
+		window: from.window + 1,
+		suites: [continuation, ...suites.slice(suites.indexOf(suite) + 1)],
+		continuation,
+		state: from.state,
+		settings: from.snapshot.saved(),
+		results: from.results,
+	});
+	log(`e2e: ${suite} continues in a new window with ${continuation}`);
 }
 
 /** Puts back the settings a suite changed, and waits (up to 15 s) until the extension has applied them. */

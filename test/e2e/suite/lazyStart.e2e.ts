@@ -1,8 +1,9 @@
 // Fifty servers cost nothing until used (#28), in the real VS Code: thirty configured servers (the Manager fixture
 // server, each start appending its pid to a file) run no process while the MCP view shows them, one runs after its
 // row is expanded, and once each has listed and gone idle, the tree shows every server's tools from the listing cache
-// with no process running; a second Manager over the same storage (what the next window's activation builds) shows
-// them too without starting any.
+// with no process running. Then the suite goes on in the next window (lazyStart.next.e2e.ts: a new workbench and
+// extension host over the same profile); a runner without next windows gets a second Manager over the same storage
+// instead (what the next window's activation builds).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -13,45 +14,21 @@ import { MemoryLogger } from '../../../src/common/logger';
 import { FileListingStore } from '../../../src/manager/listingCache';
 import { Manager, type ResolvedServer, type ServerView } from '../../../src/manager/manager';
 import { serverDescription } from '../../../src/vscode/tree/serversTree';
-import { driver, extensionApi, hasDriver, test, waitFor } from './harness';
-
-const COUNT = 30;
-const names = Array.from({ length: COUNT }, (_, i) => `lazy-${String(i).padStart(2, '0')}`);
-
-function pids(file: string): number[] {
-	try {
-		return fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map(Number);
-	} catch {
-		return [];
-	}
-}
-
-function alive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
-}
-
-function waitsForNeed(view: ServerView | undefined): boolean {
-	return view?.state.kind === 'stopped' && view.state.onDemand !== undefined;
-}
-
-/** The names of the tools under a server's Tools group, as the Servers view's provider gives them. */
-function treeTools(a: SwitchboardApi, server: string): string[] {
-	const groups = a.tree.getChildren({ kind: 'server', server });
-	const tools = groups.find((node) => node.kind === 'group' && node.group === 'tools');
-	if (!tools) return [];
-	return a.tree
-		.getChildren(tools)
-		.map((node) => (node.kind === 'tool' ? node.tool.tool.name : ''))
-		.filter(Boolean);
-}
+import { continueInNextWindow, driver, extensionApi, hasDriver, test, waitFor } from './harness';
+import {
+	alive,
+	COUNT,
+	names,
+	pids,
+	revealRow,
+	TOOLS,
+	treeTools,
+	waitsForNeed,
+	type LazyHandOver,
+} from './lazyStartSupport';
 
 test(
-	'thirty servers: none runs with the MCP view open, one after its row is expanded, and all show cached tools while stopped and in the next activation',
+	'thirty servers: none runs with the MCP view open, one after its row is expanded, and all show cached tools while stopped',
 	async () => {
 		const a = await extensionApi<SwitchboardApi>();
 		const repo = path.resolve(__dirname, '../../..');
@@ -64,7 +41,7 @@ test(
 		const servers: Record<string, unknown> = { ...(previousServers ?? {}) };
 		for (const name of names)
 			servers[name] = { type: 'stdio', command: 'node', args: [script, '--pid-file', pidFile, '--tools', '2'] };
-		let second: Manager | undefined;
+		let continues = false;
 		// The e2e workspace turns autoStart on for the other suites; this one has the default, off.
 		await config.update('autoStart', false, vscode.ConfigurationTarget.Workspace);
 		try {
@@ -83,9 +60,7 @@ test(
 			if (hasDriver()) {
 				// The view has painted the rows (each reads "not started") before anything is counted. The list renders
 				// only the rows in view, and the servers of earlier suites come first: bring lazy-00's row into view.
-				const first = a.tree.getChildren().find((n) => n.kind === 'server' && n.server === 'lazy-00');
-				assert.ok(first, 'the row of lazy-00');
-				await a.treeView.reveal(first, { select: false, focus: false });
+				await revealRow(a, 'lazy-00');
 				const rows = `[...document.querySelectorAll('.pane-body .monaco-list-row')].map((r) => r.innerText).join('\\n')`;
 				await waitFor(
 					async () => {
@@ -98,11 +73,9 @@ test(
 			assert.deepEqual(pids(pidFile), [], 'no server process with the MCP view open');
 
 			// Expanding a row is a need: that server, and only it, starts.
-			const node = a.tree.getChildren().find((n) => n.kind === 'server' && n.server === 'lazy-07');
-			assert.ok(node, 'the row of lazy-07');
 			await waitFor(
 				async () => {
-					await a.treeView.reveal(node, { expand: true, select: false, focus: false });
+					await revealRow(a, 'lazy-07', true);
 					return a.manager.get('lazy-07')?.state.kind === 'running';
 				},
 				{ timeoutMs: 20_000, message: 'lazy-07 running after its row was expanded' },
@@ -127,46 +100,63 @@ test(
 			for (const name of names) {
 				const view = a.manager.get(name)!;
 				assert.deepEqual(view.state, { kind: 'stopped', onDemand: 'idle' });
-				assert.deepEqual(
-					treeTools(a, name).sort(),
-					['env', 'pid', 'tool_0', 'tool_1'],
-					`${name}'s cached tools in the tree`,
-				);
+				assert.deepEqual(treeTools(a, name).sort(), TOOLS, `${name}'s cached tools in the tree`);
 				assert.match(serverDescription(view), /^4 tools · stopped while idle · stdio/);
 			}
-
-			// The next window: a new Manager over the same listing folder, as activation builds it, starts nothing and
-			// has every server's tools.
-			const logger = new MemoryLogger('info');
-			const next = new Manager(
-				{ logger: () => logger },
-				{ autoStart: false, listingStore: new FileListingStore(a.listingFolder) },
-			);
-			second = next;
-			const definitions: ResolvedServer[] = names.map((name) => {
-				const view = a.manager.get(name)!;
-				return { name, config: view.config, source: view.source, workspaceDefined: false };
-			});
-			const before = pids(pidFile).length;
-			await next.reconcile(definitions);
-			for (const name of names) {
-				const view: ServerView = next.get(name)!;
-				assert.deepEqual(view.state, { kind: 'stopped', onDemand: 'notStarted' });
-				assert.equal(view.tools.length, 4, `${name} lists its tools from the cache`);
-				assert.match(serverDescription(view), /^4 tools · not started · stdio/);
-			}
-			assert.equal(pids(pidFile).length, before, 'the next activation started no server');
-		} finally {
-			await second?.dispose();
 			await config.update('stopWhenIdleMinutes', undefined, vscode.ConfigurationTarget.Workspace);
-			await config.update('servers', previousServers, vscode.ConfigurationTarget.Global);
-			await config.update('autoStart', previousAutoStart, vscode.ConfigurationTarget.Workspace);
-			await waitFor(() => names.every((name) => a.manager.get(name) === undefined), {
-				timeoutMs: 20_000,
-				message: 'the thirty servers removed again',
-			});
-			fs.rmSync(scratch, { recursive: true, force: true });
+
+			// The next window opens with the thirty servers configured and autoStart off: they stay for it.
+			const handOver: LazyHandOver = {
+				pidFile,
+				scratch,
+				listingFolder: a.listingFolder,
+				previousServers,
+				previousAutoStart,
+			};
+			continues = continueInNextWindow(handOver);
+			if (!continues) await nextActivationInThisHost(a, pidFile);
+		} finally {
+			await config.update('stopWhenIdleMinutes', undefined, vscode.ConfigurationTarget.Workspace);
+			if (!continues) {
+				await config.update('servers', previousServers, vscode.ConfigurationTarget.Global);
+				await config.update('autoStart', previousAutoStart, vscode.ConfigurationTarget.Workspace);
+				await waitFor(() => names.every((name) => a.manager.get(name) === undefined), {
+					timeoutMs: 20_000,
+					message: 'the thirty servers removed again',
+				});
+				fs.rmSync(scratch, { recursive: true, force: true });
+			}
 		}
 	},
 	{ timeoutMs: 180_000 },
 );
+
+/**
+ * Without a next window (a runner that opens none): a new Manager over the same listing folder, as activation builds
+ * it, starts nothing and has every server's tools.
+ */
+async function nextActivationInThisHost(a: SwitchboardApi, pidFile: string): Promise<void> {
+	console.log('e2e: lazyStart: this runner opens no next window; a second Manager over the same storage stands in');
+	const logger = new MemoryLogger('info');
+	const next = new Manager(
+		{ logger: () => logger },
+		{ autoStart: false, listingStore: new FileListingStore(a.listingFolder) },
+	);
+	try {
+		const definitions: ResolvedServer[] = names.map((name) => {
+			const view = a.manager.get(name)!;
+			return { name, config: view.config, source: view.source, workspaceDefined: false };
+		});
+		const before = pids(pidFile).length;
+		await next.reconcile(definitions);
+		for (const name of names) {
+			const view: ServerView = next.get(name)!;
+			assert.deepEqual(view.state, { kind: 'stopped', onDemand: 'notStarted' });
+			assert.equal(view.tools.length, 4, `${name} lists its tools from the cache`);
+			assert.match(serverDescription(view), /^4 tools · not started · stdio/);
+		}
+		assert.equal(pids(pidFile).length, before, 'the next activation started no server');
+	} finally {
+		await next.dispose();
+	}
+}

@@ -12,8 +12,16 @@ export class SettingsSnapshot {
 	private readonly files = new Map<string, string | undefined>();
 	private readonly dirs: string[] = [];
 
-	/** Takes the snapshot now. Never throws: a folder it cannot read is simply not watched. */
-	constructor() {
+	/**
+	 * Takes the snapshot now, or takes over one a previous window saved (`saved()`), so the window that continues a
+	 * suite puts back the files as they were before the run. Never throws: a folder it cannot read is simply not watched.
+	 */
+	constructor(saved?: SavedSettings) {
+		if (saved) {
+			this.dirs.push(...saved.dirs);
+			for (const [file, content] of Object.entries(saved.files)) this.files.set(file, content ?? undefined);
+			return;
+		}
 		const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
 		if (folder?.scheme === 'file') {
 			const dir = path.join(folder.fsPath, '.vscode');
@@ -22,6 +30,11 @@ export class SettingsSnapshot {
 		}
 		const user = process.env.MCP_SWITCHBOARD_E2E_USER_SETTINGS;
 		if (user) this.files.set(user, safeRead(user));
+	}
+
+	/** The snapshot as JSON, for the next window (see nextWindow.ts). */
+	saved(): SavedSettings {
+		return { dirs: [...this.dirs], files: Object.fromEntries([...this.files].map(([f, c]) => [f, c ?? null])) };
 	}
 
 	/**
@@ -50,6 +63,12 @@ export class SettingsSnapshot {
 		}
 		return changed;
 	}
+}
+
+/** A snapshot as JSON: the watched folders, and each file's content (null: it did not exist). */
+export interface SavedSettings {
+	dirs: string[];
+	files: Record<string, string | null>;
 }
 
 function safeList(dir: string): string[] {

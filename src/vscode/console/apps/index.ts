@@ -5,7 +5,8 @@
  * its tool calls through the Manager (origin `app`, so they are in the Call History) under the consent rule for
  * arguments nobody typed (manager/consentRule.ts: asked unless read-only, never in Restricted Mode),
  * refused for tools switched off in the MCP view or not offered to apps; links open in the browser after a quick pick.
- * `mcpSwitchboard.apps.enabled` (default true) turns rendering and the advertised extension off.
+ * `mcpSwitchboard.apps.enabled` (default true) turns rendering and the advertised extension off. An open panel keeps
+ * its server from stopping when idle (`Manager.use`) until it closes.
  */
 import * as vscode from 'vscode';
 import { Commands } from '../../commandIds';
@@ -128,7 +129,11 @@ export class AppViews implements vscode.Disposable {
 			});
 			const created = view;
 			this.panels.set(key, created);
+			// An open app uses its server (the person may press its buttons at any time): the server does not stop when
+			// idle until the panel closes (#28).
+			const hold = this.deps.manager.use(server);
 			created.onDidClose(() => {
+				hold.dispose();
 				if (this.panels.get(key) === created) this.panels.delete(key);
 			});
 		} else {
