@@ -386,6 +386,8 @@ test(
 		} finally {
 			if (breakpoint) vscode.debug.removeBreakpoints([breakpoint]);
 			adapters.dispose();
+			// The stop opened the server's file in an editor; the file is gone now.
+			await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 		}
 	},
 	{ timeoutMs: 120_000 },
