@@ -180,6 +180,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			...deps,
 			secretInputValues: () => configuration.secretInputValues(),
 			onDebuggable: debuggable.event,
+			history: consoleApi.history,
 		});
 
 		const settled = applyConfiguration(context, configuration, manager, logs, openSettings);

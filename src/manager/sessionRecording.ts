@@ -73,7 +73,8 @@ export function configSecrets(config: ServerConfig): string[] {
 	return Object.values(config.headers ?? {}).filter((value): value is string => typeof value === 'string');
 }
 
-function handshakeOf(client: McpClient): RecordedHandshake {
+/** What a running connection's server said about itself at the handshake. */
+export function handshakeOf(client: McpClient): RecordedHandshake {
 	const handshake: RecordedHandshake = {
 		protocolVersion: client.protocolVersion,
 		capabilities: client.serverCapabilities,

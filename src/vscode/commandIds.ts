@@ -66,6 +66,7 @@ export const Commands = {
 	recordSession: 'mcpSwitchboard.recordSession',
 	stopRecording: 'mcpSwitchboard.stopRecording',
 	checkServer: 'mcpSwitchboard.checkServer',
+	historySaveSession: 'mcpSwitchboard.history.saveSession',
 } as const;
 
 /** A contributed command id. */

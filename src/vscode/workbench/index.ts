@@ -1,6 +1,7 @@
 /**
- * The workbench for server authors: Record Session (recordSession.ts) and dev mode (devMode.ts: `dev.watch` restarts,
- * `dev.debug` attaches the debugger) and Check This Server (checkServer.ts: the conformance suite's server scenarios). Registers them and returns what tests read.
+ * The workbench for server authors: Record Session (recordSession.ts), Save as Session… from the Call History
+ * (sessionFromHistory.ts), dev mode (devMode.ts: `dev.watch` restarts, `dev.debug` attaches the debugger) and Check
+ * This Server (checkServer.ts: the conformance suite's server scenarios). Registers them and returns what tests read.
  */
 import * as vscode from 'vscode';
 import { Commands } from '../commandIds';
@@ -8,6 +9,12 @@ import { serverOf, type Target } from '../commandTarget';
 import { SessionRecordings, type RecordDeps } from './recordSession';
 import { DevMode, type DevModeDeps } from './devMode';
 import { checkServer } from './checkServer';
+import {
+	saveSessionFromHistory,
+	type HistoryRow,
+	type SessionFromHistoryDeps,
+	type SessionScope,
+} from './sessionFromHistory';
 
 /** What later features and tests use of the workbench. */
 export interface Workbench {
@@ -15,7 +22,10 @@ export interface Workbench {
 	devMode: DevMode;
 }
 
-export function register(context: vscode.ExtensionContext, deps: RecordDeps & DevModeDeps): Workbench {
+export function register(
+	context: vscode.ExtensionContext,
+	deps: RecordDeps & DevModeDeps & SessionFromHistoryDeps,
+): Workbench {
 	const recordings = new SessionRecordings(deps);
 	const devMode = new DevMode(deps);
 	context.subscriptions.push(
@@ -27,6 +37,10 @@ export function register(context: vscode.ExtensionContext, deps: RecordDeps & De
 		vscode.commands.registerCommand(Commands.checkServer, (target?: Target) => checkServer(deps, target)),
 		vscode.commands.registerCommand(Commands.stopRecording, (target?: Target, saveTo?: vscode.Uri) =>
 			recordings.stop(serverOf(target), saveTo),
+		),
+		vscode.commands.registerCommand(
+			Commands.historySaveSession,
+			(row?: HistoryRow, saveTo?: vscode.Uri, scope?: SessionScope) => saveSessionFromHistory(deps, row, saveTo, scope),
 		),
 	);
 	return { recordings, devMode };
