@@ -1,7 +1,7 @@
 /**
  * Open Skill (a click on a skill's row: its SKILL.md, fetched and verified now, in a read-only editor) and Attach to
- * @mcp (the chat opens with `@mcp ` typed and the skill attached, as VS Code's own "Add File to Chat" attaches a file;
- * the request then sends the verified text to the model, chat/chatReferences.ts). From the palette, both pick among
+ * @mcp (fetched and verified now; the chat opens with `@mcp ` typed and the skill attached, as VS Code's own "Add File
+ * to Chat" attaches a file; the request then sends the verified text to the model, chat/chatReferences.ts). From the palette, both pick among
  * the running servers' skills.
  */
 import * as vscode from 'vscode';
@@ -42,17 +42,18 @@ async function skillOf(
 }
 
 /**
- * Opens the skill's SKILL.md read-only. A skill that cannot be fetched or does not match its listing (size, digest,
- * frontmatter) is not shown: an error names the skill, its server and why. Resolves to that error's text, if any.
+ * Fetches and verifies the skill (SkillDocuments keeps it for this connection), then runs `use` with its document.
+ * A skill that cannot be fetched or does not match its listing (size, digest, frontmatter) goes no further: an error
+ * names the skill, its server and why. Resolves to that error's text, if any.
  */
-async function openSkill(
+async function withVerifiedSkill(
 	documents: SkillDocuments,
 	skill: { server: string; name: string },
+	use: (uri: vscode.Uri) => Thenable<unknown>,
 ): Promise<string | undefined> {
 	try {
 		await documents.load(skill.server, skill.name);
-		const document = await vscode.workspace.openTextDocument(skillUri(skill.server, skill.name));
-		await vscode.window.showTextDocument(document, { preview: true });
+		await use(skillUri(skill.server, skill.name));
 		return undefined;
 	} catch (error) {
 		const message = errorMessage(error);
@@ -66,18 +67,27 @@ export function registerSkillCommands(listings: SkillListings, documents: SkillD
 	return vscode.Disposable.from(
 		vscode.commands.registerCommand(Commands.openSkill, async (target?: SkillTarget) => {
 			const skill = await skillOf(target, listings, 'Open Skill');
-			return skill && openSkill(documents, skill);
+			return (
+				skill &&
+				withVerifiedSkill(documents, skill, async (uri) =>
+					vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: true }),
+				)
+			);
 		}),
 		vscode.commands.registerCommand(Commands.attachSkill, async (target?: SkillTarget) => {
 			const skill = await skillOf(target, listings, 'Attach a Skill to @mcp');
-			if (!skill) return;
-			// The chat opens with `@mcp ` typed for the request to follow; VS Code turns the attachment into a
-			// reference of that request.
-			await vscode.commands.executeCommand('workbench.action.chat.open', {
-				query: '@mcp ',
-				isPartialQuery: true,
-				attachFiles: [skillUri(skill.server, skill.name)],
-			});
+			// Verified first, so a tampered skill is refused when the user acts, not silently in a later request. The
+			// chat opens with `@mcp ` typed for the request to follow; VS Code turns the attachment into its reference.
+			return (
+				skill &&
+				withVerifiedSkill(documents, skill, (uri) =>
+					vscode.commands.executeCommand('workbench.action.chat.open', {
+						query: '@mcp ',
+						isPartialQuery: true,
+						attachFiles: [uri],
+					}),
+				)
+			);
 		}),
 	);
 }

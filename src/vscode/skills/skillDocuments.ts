@@ -14,7 +14,7 @@ import { parseSkillUri, SKILL_SCHEME } from '../shared/skillUris';
 
 /** What a user reads when a skill cannot be opened: the skill, its server and why. */
 export function skillFailure(server: string, name: string, error: unknown): string {
-	return `The skill "${name}" of the MCP server '${server}' was not opened: ${errorMessage(error)}`;
+	return `The skill "${name}" of the MCP server '${server}' was not loaded: ${errorMessage(error)}`;
 }
 
 /** The read-only file system of skill documents. */

@@ -153,7 +153,7 @@ test(
 			assert.match(
 				refused ?? '',
 				new RegExp(
-					`^The skill "${SKILL}" of the MCP server '${TAMPERED}' was not opened: .*digest sha256:[0-9a-f]{64} is not the manifest's`,
+					`^The skill "${SKILL}" of the MCP server '${TAMPERED}' was not loaded: .*digest sha256:[0-9a-f]{64} is not the manifest's`,
 				),
 			);
 			assert.ok(
@@ -166,7 +166,7 @@ test(
 				await waitFor(
 					async () =>
 						(await pageTexts('.notifications-center .notification-list-item')).some((t) =>
-							t.includes(`of the MCP server '${TAMPERED}' was not opened`),
+							t.includes(`of the MCP server '${TAMPERED}' was not loaded`),
 						),
 					{ timeoutMs: 10_000, message: 'the error in the notification center' },
 				);
@@ -217,6 +217,14 @@ test(
 				response.slice(0, 800),
 			);
 			assert.ok(response.includes('Context fixture skill marker: heliotrope.'), 'with its text');
+			assert.equal(
+				await reads(a, SERVER),
+				1,
+				'SKILL.md fetched once, when attached; the request sent that verified copy',
+			);
+			const [tampered] = await skillRows(a, TAMPERED);
+			const refused = await vscode.commands.executeCommand<string | undefined>(Commands.attachSkill, tampered);
+			assert.match(refused ?? '', new RegExp(`of the MCP server '${TAMPERED}' was not loaded: .*digest`), 'refused');
 
 			// The same request through the handler: the skill counts in the ledger under skills, for its server.
 			const markdown: string[] = [];
