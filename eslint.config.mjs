@@ -12,7 +12,7 @@ import tseslint from 'typescript-eslint';
 const vscodeFeatureTiers = [
 	['serverInput', 'logs', 'trust'],
 	['auth', 'tasks', 'resources', 'elicitation', 'sampling', 'pinning', 'world'],
-	['tools', 'prompts'],
+	['tools', 'prompts', 'skills'],
 	['chat', 'tree', 'console', 'gateway', 'serverSetup', 'workbench'],
 ];
 const vscodeFeatureZones = [

@@ -43,6 +43,7 @@ import type { ActiveCall } from './vscode/tools/commands';
 import type { ToolConsent } from './vscode/tools/consent';
 import type { ToolEnablement } from './vscode/tools/toolEnablement';
 import * as tree from './vscode/tree';
+import * as skillsFeature from './vscode/skills';
 import * as workbench from './vscode/workbench';
 import type { ServersTreeProvider } from './vscode/tree/serversTree';
 
@@ -163,7 +164,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 		});
 		gateway.catalog.holdBack(pinning.pins);
 		context.subscriptions.push(pinning.pins.onDidChange(() => gateway.catalog.refilter()));
-		const servers = tree.register(context, { ...deps, tasks, enablement });
+		const skills = skillsFeature.register(context, deps);
+		const servers = tree.register(context, { ...deps, tasks, enablement, skills });
 		pinning.showBadgeOn(servers.treeView as vscode.TreeView<never>);
 		const consoleApi = devConsole.register(context, {
 			manager,

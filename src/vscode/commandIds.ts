@@ -38,6 +38,9 @@ export const Commands = {
 	readResource: 'mcpSwitchboard.readResource',
 	subscribeResource: 'mcpSwitchboard.subscribeResource',
 	getPrompt: 'mcpSwitchboard.getPrompt',
+	// Skills (skills/)
+	openSkill: 'mcpSwitchboard.openSkill',
+	attachSkill: 'mcpSwitchboard.attachSkill',
 	// Chat (chat/)
 	askAboutResource: 'mcpSwitchboard.askAboutResource',
 	openFullResult: 'mcpSwitchboard.openFullResult',

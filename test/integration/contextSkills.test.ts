@@ -7,7 +7,13 @@ import { after, before, test } from 'node:test';
 import { MemoryLogger } from '../../src/common/logger';
 import type { Host } from '../../src/manager/host';
 import { Manager } from '../../src/manager/manager';
-import { loadSkill, parseFrontmatter, readSkillEntry, skillsOf } from '../../src/manager/context/skills';
+import {
+	loadSkill,
+	loadSkillNamed,
+	parseFrontmatter,
+	readSkillEntry,
+	skillsOf,
+} from '../../src/manager/context/skills';
 import { everythingMain } from '../fixtures/everythingHttp';
 
 const contextServer = join(process.cwd(), 'test/fixtures/servers/contextServer.js');
@@ -87,4 +93,19 @@ test('entries are checked as the extension requires; frontmatter is read from SK
 		name: 'a',
 		description: 'Quoted: yes',
 	});
+});
+
+test('a skill the user chose is loaded by its name, verified; an unknown name or tampered content says what failed', async () => {
+	const before = await reads('docs');
+	const loaded = await loadSkillNamed(manager.client('docs'), 'release-notes');
+	assert.equal(loaded.skill.frontmatter.name, 'release-notes');
+	assert.match(loaded.text, /^---\nname: release-notes\n[\s\S]*heliotrope/);
+	assert.equal(await reads('docs'), before + 1, 'SKILL.md read once, when loaded');
+	await assert.rejects(loadSkillNamed(manager.client('docs'), 'no-such-skill'), /lists no skill named "no-such-skill"/);
+	await assert.rejects(loadSkillNamed(manager.client('tampered'), 'release-notes'), /digest .* is not the manifest's/);
+	await assert.rejects(
+		loadSkillNamed(manager.client('everything'), 'release-notes'),
+		/lists no skill named/,
+		'a server without the extension lists none',
+	);
 });

@@ -189,3 +189,14 @@ export function skillsOf(client: McpClient, problem?: (message: string) => void)
 	}
 	return skills;
 }
+
+/**
+ * Loads the skill `name` of `client`'s server (its listing entry found by name; the listing is fetched once per
+ * connection, SKILL.md now): for a skill the user chose (a document, an attachment). Throws an Error that says what
+ * failed, like {@link loadSkill}.
+ */
+export async function loadSkillNamed(client: McpClient, name: string, options?: RequestOptions): Promise<LoadedSkill> {
+	const skill = (await skillsOf(client)).find((entry) => entry.frontmatter.name === name);
+	if (!skill) throw new Error(`the server lists no skill named "${name}"`);
+	return loadSkill(client, skill, options);
+}

@@ -15,6 +15,7 @@ import { cappedMessage, ChatBudget } from './chatContext';
 import { registerFullResults } from '../shared/fullResults';
 import { contextSettings } from '../shared/contextSettings';
 import { useToolSearch } from '../../manager/context/toolSearch';
+import { estimateTokens } from '../../manager/context/tokens';
 import type { LedgerRow } from '../../manager/context/ledger';
 import { isRecord } from '../../common/records';
 
@@ -203,7 +204,12 @@ export async function handleChatRequest(
 	try {
 		// What the user attached (files, selections, resource documents) goes to the model as content, before the prompt.
 		// Not what VS Code added for its own agent (instruction files, its customizations index: hiddenContext.ts).
-		const attached = (await attachedParts(manager, userReferences(request.references), bridge.signal)).map(modelPart);
+		// An attached skill counts in the ledger under skills, as one the model loads does.
+		const attached = (
+			await attachedParts(manager, userReferences(request.references), bridge.signal, (server, text) =>
+				budget.ledger.add(server, 'skills', estimateTokens(text)),
+			)
+		).map(modelPart);
 		const prompt = seed ?? [vscode.LanguageModelChatMessage.User([new vscode.LanguageModelTextPart(request.prompt)])];
 		if (attached.length > 0 && seed) prompt.unshift(vscode.LanguageModelChatMessage.User(attached));
 		else if (attached.length > 0)

@@ -1,12 +1,14 @@
 /**
  * What the user attached to an `@mcp` request (`request.references`: `#file`, a selection, an open editor, one of our
- * resource documents) as content the model receives before the prompt: files and selections as their text, images as
- * images, our `switchboard-resource:` documents read again through their server, strings as they are, anything else
- * by its description. A reference that cannot be read says so and the others still go.
+ * resource or skill documents) as content the model receives before the prompt: files and selections as their text,
+ * images as images, our `switchboard-resource:` documents read again through their server, a server's skill
+ * (`switchboard-skill:`) as its verified SKILL.md, strings as they are, anything else by its description. A reference
+ * that cannot be read says so and the others still go.
  */
 import * as vscode from 'vscode';
 import type { Manager } from '../../manager/manager';
 import { parseResourceUri } from '../shared/resourceUris';
+import { parseSkillUri } from '../shared/skillUris';
 import {
 	MAX_MODEL_IMAGE_BYTES,
 	MAX_RESULT_CHARS,
@@ -44,8 +46,39 @@ function cut(text: string, max = MAX_RESULT_CHARS): string {
 	return text.length > max ? `${text.slice(0, max)}\n[cut: ${text.length - max} more characters]` : text;
 }
 
+/** Counts what an attached skill put into the model's context (the ledger's skills column). */
+export type SkillCounter = (server: string, text: string) => void;
+
+/**
+ * A skill the user attached: its SKILL.md as the skill documents' file system reads it (fetched now, or held from
+ * this connection's earlier read, and only when its size, digest and frontmatter match the server's listing).
+ */
+async function skillParts(uri: vscode.Uri, skill: { server: string; name: string }, count?: SkillCounter) {
+	let bytes: Uint8Array;
+	try {
+		bytes = await vscode.workspace.fs.readFile(uri);
+	} catch (error) {
+		return [
+			{
+				kind: 'text',
+				text: `[attached skill ${skill.server}/${skill.name}: ${errorMessage(error)}]`,
+			} satisfies ModelPart,
+		];
+	}
+	const text = `[attached skill ${skill.server}/${skill.name} of the MCP server '${skill.server}', ${plural(bytes.byteLength, 'byte')}, verified]\n${new TextDecoder().decode(bytes)}`;
+	count?.(skill.server, text);
+	return [{ kind: 'text', text } satisfies ModelPart];
+}
+
 /** A file or folder the user attached. */
-async function uriParts(manager: Manager, uri: vscode.Uri, signal: AbortSignal): Promise<ModelPart[]> {
+async function uriParts(
+	manager: Manager,
+	uri: vscode.Uri,
+	signal: AbortSignal,
+	count?: SkillCounter,
+): Promise<ModelPart[]> {
+	const skill = parseSkillUri(uri);
+	if (skill) return skillParts(uri, skill, count);
 	const resource = parseResourceUri(uri);
 	if (resource) {
 		const result = await manager.readResource(resource.server, resource.uri, { signal, origin: 'chat' });
@@ -93,10 +126,11 @@ async function referenceParts(
 	manager: Manager,
 	reference: vscode.ChatPromptReference,
 	signal: AbortSignal,
+	count?: SkillCounter,
 ): Promise<ModelPart[]> {
 	const value = reference.value;
 	try {
-		if (value instanceof vscode.Uri) return await uriParts(manager, value, signal);
+		if (value instanceof vscode.Uri) return await uriParts(manager, value, signal, count);
 		if (value instanceof vscode.Location) {
 			const document = await vscode.workspace.openTextDocument(value.uri);
 			const { start, end } = value.range;
@@ -129,15 +163,16 @@ async function referenceParts(
 
 /**
  * Every reference of the request as parts, in the order the user wrote them (VS Code lists them last first).
- * Empty when nothing is attached.
+ * Empty when nothing is attached. `count` is told each attached skill's text.
  */
 export async function attachedParts(
 	manager: Manager,
 	references: readonly vscode.ChatPromptReference[],
 	signal: AbortSignal,
+	count?: SkillCounter,
 ): Promise<ModelPart[]> {
 	const inOrder = [...references].sort((a, b) => (a.range?.[0] ?? Infinity) - (b.range?.[0] ?? Infinity));
 	const parts: ModelPart[] = [];
-	for (const reference of inOrder) parts.push(...(await referenceParts(manager, reference, signal)));
+	for (const reference of inOrder) parts.push(...(await referenceParts(manager, reference, signal, count)));
 	return parts;
 }

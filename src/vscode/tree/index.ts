@@ -4,6 +4,7 @@ import { Commands } from '../commandIds';
 import type { FeatureDeps } from '../featureDeps';
 import type { TreeNode } from '../shared/treeNodes';
 import type { TaskList } from '../tasks/taskList';
+import type { SkillListings } from '../skills/skillListings';
 import { type ToolEnablement, watchCheckboxes } from '../tools/toolEnablement';
 import { registerServerCommands } from './serverCommands';
 import { ServersTreeProvider } from './serversTree';
@@ -17,6 +18,8 @@ export const SERVERS_VIEW = 'mcpSwitchboard.servers';
 export interface TreeDeps extends FeatureDeps {
 	tasks: TaskList;
 	enablement: ToolEnablement;
+	/** The servers' skills, for their Skills group. */
+	skills?: SkillListings;
 }
 
 /** What tests and other features use of the tree. */
@@ -28,7 +31,7 @@ export interface ServersTree {
 
 /** Registers the Servers view, its checkboxes, the server commands and the status bar. */
 export function register(context: vscode.ExtensionContext, deps: TreeDeps): ServersTree {
-	const tree = new ServersTreeProvider(deps.manager, deps.tasks, deps.enablement);
+	const tree = new ServersTreeProvider(deps.manager, deps.tasks, deps.enablement, deps.skills);
 	// Checkboxes are managed here: a server's checkbox switches its tools through the settings, not VS Code's cascade.
 	const treeView = vscode.window.createTreeView(SERVERS_VIEW, {
 		treeDataProvider: tree,

@@ -13,20 +13,25 @@ import type { GroupKind, TreeNode } from '../shared/treeNodes';
 import type { TaskList } from '../tasks/taskList';
 import { taskBadge, taskItem, tasksGroupItem } from '../tasks/taskTree';
 import { firstLine, promptItem, templateItem, trustRow, type NodeOf } from './leafRows';
+import type { SkillListings } from '../skills/skillListings';
+import { skillItem, skillsGroupItem, skillTooltip } from './skillRows';
 
 const groupLabels: Record<GroupKind, string> = {
 	tools: 'Tools',
 	resources: 'Resources',
 	resourceTemplates: 'Resource Templates',
 	prompts: 'Prompts',
+	skills: 'Skills',
 };
 const groupIcons: Record<GroupKind, string> = {
 	tools: 'tools',
 	resources: 'file-text',
 	resourceTemplates: 'file-symlink-file',
 	prompts: 'comment-discussion',
+	skills: 'book',
 };
-const groupOrder: readonly GroupKind[] = ['tools', 'resources', 'resourceTemplates', 'prompts'];
+/** The groups every server may have; Skills follows them for a server that offers the extension. */
+const groupOrder: readonly Exclude<GroupKind, 'skills'>[] = ['tools', 'resources', 'resourceTemplates', 'prompts'];
 
 /** Refreshes are coalesced over this long, so a burst of list_changed or state events repaints once. */
 export const REFRESH_DEBOUNCE_MS = 100;
@@ -197,8 +202,11 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 		private readonly tasks?: TaskList,
 		/** Per-tool enablement: tool rows (and servers with tools) get a checkbox showing it. Default: no checkboxes. */
 		private readonly enablement?: { isEnabled(named: NamedTool): boolean; readonly onDidChange: vscode.Event<void> },
+		/** The servers' skills (listed when a server's row shows): without it, no Skills group. */
+		private readonly skills?: SkillListings,
 	) {
 		if (enablement) this.subscriptions.push(enablement.onDidChange(() => this.schedule(undefined)));
+		if (skills) this.subscriptions.push(skills.onDidChange((server) => this.schedule(server)));
 		this.subscriptions.push(
 			manager.onDidChangeServers(() => this.schedule(undefined)),
 			manager.onDidChangeState(({ server }) => this.schedule(server)),
@@ -271,7 +279,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 			for (const name of [...this.serverNodes.keys()]) {
 				if (!names.has(name)) {
 					this.serverNodes.delete(name);
-					for (const group of groupOrder) this.groupNodes.delete(`${name}\u0000${group}`);
+					for (const group of [...groupOrder, 'skills']) this.groupNodes.delete(`${name}\u0000${group}`);
 				}
 			}
 			this.changed.fire(undefined);
@@ -363,6 +371,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 									: caps.resources !== undefined) || this.items(view, group) > 0,
 					)
 					.map((group) => this.groupNode(view.name, group));
+				if (this.skills?.offers(view.name)) groups.push(this.groupNode(view.name, 'skills'));
 				return [...groups, ...this.tasksRow(view.name)];
 			}
 			case 'tasks':
@@ -399,6 +408,14 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 							server: view.name,
 							prompt,
 						}));
+					case 'skills': {
+						const listing = this.skills?.current(view.name);
+						return (Array.isArray(listing) ? firstOfEach(listing, (skill) => skill.uri) : []).map((skill) => ({
+							kind: 'skill',
+							server: view.name,
+							skill,
+						}));
+					}
 				}
 				break;
 			default:
@@ -407,7 +424,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 		return [];
 	}
 
-	private items(view: ServerView, group: GroupKind): number {
+	private items(view: ServerView, group: Exclude<GroupKind, 'skills'>): number {
 		return view[group].length;
 	}
 
@@ -429,6 +446,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 				return this.groupNode(element.server, 'resourceTemplates');
 			case 'prompt':
 				return this.groupNode(element.server, 'prompts');
+			case 'skill':
+				return this.groupNode(element.server, 'skills');
 		}
 	}
 
@@ -446,6 +465,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 				return templateItem(element);
 			case 'prompt':
 				return promptItem(element);
+			case 'skill':
+				return skillItem(element);
 			case 'tasks':
 				return tasksGroupItem(element.server, this.tasks?.tasksOf(element.server) ?? []);
 			case 'task':
@@ -488,6 +509,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 
 	/** A group row (Tools, Resources…): its count, collapsible when there is something in it. */
 	private groupItem(element: NodeOf<'group'>): vscode.TreeItem {
+		if (element.group === 'skills') return skillsGroupItem(element, this.skills?.current(element.server));
 		const view = this.manager.get(element.server);
 		const count = view ? this.getChildren(element).length : 0;
 		const item = new vscode.TreeItem(
@@ -606,6 +628,9 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 			}
 			case 'tool':
 				item.tooltip = toolTooltip(element.tool);
+				break;
+			case 'skill':
+				item.tooltip = skillTooltip(element);
 				break;
 			case 'resource': {
 				const { resource } = element;
