@@ -245,7 +245,9 @@ test(
 			);
 		assert.deepEqual(unnamed, [], 'every tree row, checkbox and button has an accessible name');
 		assert.match(snapshot, /checkbox "Offer echo to chat models"/);
-		assert.match(snapshot, /checkbox "Offer all tools of everything to chat models"/);
+		// The server row has no checkbox since #34 point 7 (Offer All / No Tools moved to its Tools row's menu): it is named.
+		assert.doesNotMatch(snapshot, /checkbox "Offer all tools of/);
+		assert.match(snapshot, /treeitem "everything/);
 		assert.match(snapshot, /treeitem "no-such-tool on everything, the tool reported an error, [^"]+"/);
 		assert.match(snapshot, /treeitem "trigger-long-running-operation on everything, cancelled, [^"]+"/);
 		assert.match(snapshot, /cancelled · everything/, 'the row says cancelled where it is seen');
