@@ -1,7 +1,8 @@
 // The MCP views in a narrow side bar (issue #34, point 7), in a real VS Code with server-everything and
 // server-filesystem: at the side bar's 170 px minimum server rows, tool rows and Call History rows show whole names
-// ("everything", "filesystem", "echo", "read_file"), selected or not, with their state still drawn (icon, checkbox);
-// a server row's actions and the Tools row's Offer All / Offer No Tools, as a person finds them with a right-click.
+// ("everything", "filesystem", "echo", "read_file"), selected or not, with their state still drawn (icon, checkbox),
+// and a task row gets the room a tool row has; a server row's actions and the Tools row's Offer All / Offer No Tools,
+// as a person finds them with a right-click.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -183,15 +184,6 @@ test(
 			const width = await resizeSideBar(170);
 			assert.ok(width <= 175, `the side bar at its minimum (${width} px)`);
 			const names = [...SERVERS, ...TOOLS.map(([, tool]) => tool), ...WHOLE_UNSELECTED];
-			// The view's title beside its actions (shown while the view has focus): Add, Browse and Call Tool stay there,
-			// Refresh and Open Settings are in its "…" menu, so "Servers" is not "S…".
-			await select(a, { kind: 'server', server: SERVER });
-			const title = (await driver({
-				action: 'evaluate',
-				script: `(() => { const t = (${pane('servers')})?.querySelector('.pane-header .title'); return t ? { text: t.textContent.trim(), full: t.scrollWidth, shown: t.clientWidth } : undefined; })()`,
-			})) as { text: string; full: number; shown: number } | undefined;
-			console.log(`[narrow] the view's title at ${width} px ${JSON.stringify(title)}`);
-			assert.ok(title && title.full <= title.shown, `the Servers title whole: ${JSON.stringify(title)}`);
 			const seenWhole = new Set<string>();
 			for (const server of SERVERS) {
 				await select(a, { kind: 'server', server });
@@ -279,6 +271,47 @@ test(
 		} finally {
 			await resizeSideBar(original);
 			await cleanup();
+		}
+	},
+	{ timeoutMs: 120_000 },
+);
+
+test(
+	"at the side bar's 170 px minimum a finished task row gives its name the room a tool name gets",
+	async () => {
+		const a = await ready('simulate-research-query');
+		await vscode.commands.executeCommand('workbench.view.extension.mcpSwitchboard');
+		const original = await sideBarWidth();
+		let taskId: string | undefined;
+		try {
+			const outcome = await vscode.commands.executeCommand<{ taskId?: string } | undefined>('mcpSwitchboard.callTool', {
+				server: SERVER,
+				tool: 'simulate-research-query',
+				arguments: { topic: 'tides' },
+			});
+			taskId = outcome?.taskId;
+			assert.ok(taskId, 'it ran as a task');
+			await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+			const width = await resizeSideBar(170);
+			const node = await waitFor(
+				() => a.tree.getChildren(a.tree.tasksNode(SERVER)).find((n) => n.kind === 'task' && n.taskId === taskId),
+				{ message: 'the task row' },
+			);
+			await select(a, node);
+			const row = await waitFor(
+				async () => (await rows('servers')).find((r) => r.name === 'simulate-research-query' && r.active),
+				{ message: 'the selected task row on screen' },
+			);
+			console.log(`[narrow] task row at ${width} px ${JSON.stringify(row)}`);
+			await screenshot('narrow-task');
+			// Open Result and Forget beside it, the status icon before it, no twistie's space (the Tasks row has no icon):
+			// the room a plain tool's name has beside its one ▶, less one button. A 23-character name is cut at 170 px.
+			assert.equal(row.actions, 2, 'Open Result and Forget inline');
+			assert.match(row.icon, /codicon-/, 'the status icon');
+			assert.ok(row.room >= 55, `the task's name has ${row.room} px`);
+		} finally {
+			if (taskId) a.tasks.forget(SERVER, taskId);
+			await resizeSideBar(original);
 		}
 	},
 	{ timeoutMs: 120_000 },
