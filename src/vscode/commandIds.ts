@@ -32,6 +32,8 @@ export const Commands = {
 	reviewToolPermissions: 'mcpSwitchboard.reviewToolPermissions',
 	resetToolPermissions: 'mcpSwitchboard.resetToolPermissions',
 	switchToolProfile: 'mcpSwitchboard.switchToolProfile',
+	offerAllTools: 'mcpSwitchboard.offerAllTools',
+	offerNoTools: 'mcpSwitchboard.offerNoTools',
 	// Pinning (pinning/)
 	reviewDefinitionChanges: 'mcpSwitchboard.reviewDefinitionChanges',
 	// Resources and prompts (resources/, prompts/)

@@ -28,7 +28,7 @@ export function tasksGroupItem(server: string, entries: readonly TaskEntry[]): v
 	item.id = `server/${server}/tasks`;
 	const live = entries.filter((entry) => !isFinished(entry)).length;
 	item.description = live > 0 ? `${live} running · ${entries.length}` : String(entries.length);
-	item.iconPath = new vscode.ThemeIcon('tasklist');
+	// No icon, as the other groups: the task rows below then need no twistie's space (room in a narrow side bar).
 	item.contextValue = TASK_CONTEXT.group;
 	return item;
 }

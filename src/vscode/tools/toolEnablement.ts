@@ -185,22 +185,44 @@ export function registerEnablementUi(enablement: ToolEnablement): vscode.Disposa
 	return vscode.Disposable.from(item, command, enablement.onDidChange(render));
 }
 
-/** Applies the Servers view's checkboxes: a tool row switches that tool, a server row every tool of the server. */
-export function watchCheckboxes(
-	treeView: vscode.TreeView<TreeNode>,
-	manager: Manager,
-	enablement: ToolEnablement,
-): vscode.Disposable {
+/** Applies the Servers view's checkboxes: a tool row's switches that tool for chat models. */
+export function watchCheckboxes(treeView: vscode.TreeView<TreeNode>, enablement: ToolEnablement): vscode.Disposable {
 	return treeView.onDidChangeCheckboxState(async (event) => {
 		for (const [node, state] of event.items) {
-			const enabled = state === vscode.TreeItemCheckboxState.Checked;
 			if (node.kind === 'tool')
-				await enablement.setEnabled([{ server: node.server, tool: node.tool.tool.name }], enabled);
-			else if (node.kind === 'server')
 				await enablement.setEnabled(
-					(manager.get(node.server)?.tools ?? []).map((named) => ({ server: named.server, tool: named.tool.name })),
-					enabled,
+					[{ server: node.server, tool: node.tool.tool.name }],
+					state === vscode.TreeItemCheckboxState.Checked,
 				);
 		}
 	});
+}
+
+/**
+ * Offer All Tools / Offer No Tools on a server's Tools row (what the server row's checkbox did): every tool the server
+ * lists switched on or off for chat models at once. From the palette they ask which server.
+ */
+export function registerBulkEnablement(manager: Manager, enablement: ToolEnablement): vscode.Disposable {
+	const apply = (enabled: boolean) => async (node?: TreeNode) => {
+		const server =
+			node && 'server' in node
+				? node.server
+				: await vscode.window.showQuickPick(
+						manager
+							.servers()
+							.filter((view) => view.tools.length > 0)
+							.map((view) => view.name),
+						{
+							title: enabled ? 'Offer All Tools to Chat Models' : 'Offer No Tools to Chat Models',
+							placeHolder: 'Which server',
+						},
+					);
+		if (!server) return;
+		const tools = (manager.get(server)?.tools ?? []).map((named) => ({ server: named.server, tool: named.tool.name }));
+		await enablement.setEnabled(tools, enabled);
+	};
+	return vscode.Disposable.from(
+		vscode.commands.registerCommand(Commands.offerAllTools, apply(true)),
+		vscode.commands.registerCommand(Commands.offerNoTools, apply(false)),
+	);
 }

@@ -5,7 +5,7 @@ import type { FeatureDeps } from '../featureDeps';
 import type { TreeNode } from '../shared/treeNodes';
 import type { TaskList } from '../tasks/taskList';
 import type { SkillListings } from '../skills/skillListings';
-import { type ToolEnablement, watchCheckboxes } from '../tools/toolEnablement';
+import { registerBulkEnablement, type ToolEnablement, watchCheckboxes } from '../tools/toolEnablement';
 import { registerServerCommands } from './serverCommands';
 import { ServersTreeProvider } from './serversTree';
 import { ServersStatusBar } from './statusBar';
@@ -32,7 +32,7 @@ export interface ServersTree {
 /** Registers the Servers view, its checkboxes, the server commands and the status bar. */
 export function register(context: vscode.ExtensionContext, deps: TreeDeps): ServersTree {
 	const tree = new ServersTreeProvider(deps.manager, deps.tasks, deps.enablement, deps.skills);
-	// Checkboxes are managed here: a server's checkbox switches its tools through the settings, not VS Code's cascade.
+	// Checkboxes are managed here: a tool's checkbox switches it through the settings (there is no cascade to manage).
 	const treeView = vscode.window.createTreeView(SERVERS_VIEW, {
 		treeDataProvider: tree,
 		showCollapseAll: true,
@@ -44,7 +44,8 @@ export function register(context: vscode.ExtensionContext, deps: TreeDeps): Serv
 		if (element.kind === 'server') void deps.manager.need(element.server);
 	});
 	context.subscriptions.push(
-		watchCheckboxes(treeView, deps.manager, deps.enablement),
+		watchCheckboxes(treeView, deps.enablement),
+		registerBulkEnablement(deps.manager, deps.enablement),
 		tree,
 		treeView,
 		registerServerCommands(deps),

@@ -23,13 +23,6 @@ const groupLabels: Record<GroupKind, string> = {
 	prompts: 'Prompts',
 	skills: 'Skills',
 };
-const groupIcons: Record<GroupKind, string> = {
-	tools: 'tools',
-	resources: 'file-text',
-	resourceTemplates: 'file-symlink-file',
-	prompts: 'comment-discussion',
-	skills: 'book',
-};
 /** The groups every server may have; Skills follows them for a server that offers the extension. */
 const groupOrder: readonly Exclude<GroupKind, 'skills'>[] = ['tools', 'resources', 'resourceTemplates', 'prompts'];
 
@@ -54,13 +47,17 @@ export function protocolLabel(client: { protocolVersion: string; era: 'modern' |
 	return `${client.protocolVersion} (${client.era === 'modern' ? 'no handshake, no session' : 'initialize handshake'})`;
 }
 
-/** The server row's description: "12 tools · stdio" when running, else the state and transport (+ "also in VS Code"). */
-export function serverDescription(view: ServerView): string {
+/**
+ * The server row's description: "12 tools · stdio" when running, else the state and transport (+ "also in VS Code");
+ * "12 tools · 3 off · stdio" when `off` tools are switched off for chat models.
+ */
+export function serverDescription(view: ServerView, off = 0): string {
+	const tools = `${plural(view.tools.length, 'tool')}${off > 0 ? ` · ${off} off` : ''}`;
 	const what =
 		view.state.kind === 'running'
-			? plural(view.tools.length, 'tool')
+			? tools
 			: view.listedAt !== undefined
-				? `${plural(view.tools.length, 'tool')} · ${stateLabel(view.state)}`
+				? `${tools} · ${stateLabel(view.state)}`
 				: stateLabel(view.state);
 	return `${what} · ${transportOf(view)}${view.source.vscodeRuns ? ` · ${ALSO_IN_VSCODE}` : ''}`;
 }
@@ -476,7 +473,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 		}
 	}
 
-	/** A server's row: its state (icon, description, click), and a checkbox that offers all its tools to chat models. */
+	/** A server's row: its state (icon, description, click) and how many of its tools chat models do not get. */
 	private serverItem(element: NodeOf<'server'>): vscode.TreeItem {
 		const view = this.manager.get(element.server);
 		// A server waiting for its first need is collapsed: expanding it is a need (tree/index.ts starts it).
@@ -489,22 +486,20 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 		if (!view) {
 			return item;
 		}
-		item.description = serverDescription(view);
+		// No checkbox (it took 22 px of a 170 px side bar and read as "server on/off", which Disable Server is): the
+		// description says how many tools are switched off; the Tools row's menu offers them all or none.
+		item.description = serverDescription(view, this.enablement ? this.toolsOff(view) : 0);
 		item.iconPath = stateIcon(view.state);
 		// `.remote` marks servers that may hold OAuth tokens (for Sign Out); menus match the state with or without it.
 		item.contextValue = `mcpServer.${view.state.kind}${view.config.type === 'stdio' ? '' : '.remote'}`;
-		// Checked when every tool is offered to chat models; toggling it switches them all (toolEnablement.ts).
-		if (this.enablement && view.tools.length > 0) {
-			const all = view.tools.every((named) => this.enablement!.isEnabled(named));
-			item.checkboxState = {
-				state: all ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
-				tooltip: "Offer all of this server's tools to chat models",
-				accessibilityInformation: { label: `Offer all tools of ${element.server} to chat models` },
-			};
-		}
 		const click = stateClick(element.server, view.state);
 		if (click) item.command = click;
 		return item;
+	}
+
+	/** How many of a server's tools are switched off for chat models. */
+	private toolsOff(view: ServerView): number {
+		return view.tools.filter((named) => !this.enablement!.isEnabled(named)).length;
 	}
 
 	/** A group row (Tools, Resources…): its count, collapsible when there is something in it. */
@@ -518,8 +513,15 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 		);
 		item.id = `server/${element.server}/${element.group}`;
 		item.description = String(count);
-		item.iconPath = new vscode.ThemeIcon(groupIcons[element.group]);
+		// No icon: with an icon-less parent VS Code lays the leaves below out without a twistie's space (22 px), room
+		// their names need in a 170 px side bar (its `alignIconWithTwisty`). The label says what the group holds.
 		item.contextValue = `mcpGroup.${element.group}`;
+		if (element.group === 'tools' && view && this.enablement) {
+			const off = this.toolsOff(view);
+			if (off > 0) item.description = `${count} · ${off} off`;
+			// Offer All / Offer None in its menu, each shown when it would change something.
+			item.contextValue = `mcpGroup.tools.${off === 0 ? 'allOn' : off === view.tools.length ? 'allOff' : 'someOff'}`;
+		}
 		return item;
 	}
 
@@ -544,9 +546,11 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 		]
 			.filter(Boolean)
 			.join(' · ');
-		item.iconPath = flag
-			? new vscode.ThemeIcon('alert', new vscode.ThemeColor('problemsWarningIcon.foreground'))
-			: new vscode.ThemeIcon(badges.includes('destructive') ? 'warning' : 'tools');
+		// An icon only where it says something: every row under "Tools" is a tool, and the 22 px of a plain one are what
+		// "read_file" or "write_file" lacked beside the checkbox and the inline ▶ in a 170 px side bar. A destructive or
+		// suspicious tool keeps its warning glyph, which sets it apart as it should.
+		if (flag) item.iconPath = new vscode.ThemeIcon('alert', new vscode.ThemeColor('problemsWarningIcon.foreground'));
+		else if (badges.includes('destructive')) item.iconPath = new vscode.ThemeIcon('warning');
 		item.contextValue = 'mcpTool';
 		if (this.enablement) {
 			const on = this.enablement.isEnabled(element.tool);

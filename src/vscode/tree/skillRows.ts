@@ -24,7 +24,7 @@ export function skillsGroupItem(element: NodeOf<'group'>, listing: SkillListing 
 	item.id = `server/${element.server}/skills`;
 	item.description = skills ? String(skills.length) : listing ? 'not listed' : 'listing…';
 	if (listing && !Array.isArray(listing)) item.tooltip = `The server's skills could not be listed: ${listing.error}`;
-	item.iconPath = new vscode.ThemeIcon('book');
+	// No icon, as the other group rows (serversTree.ts groupItem): the rows below then get the twistie's 22 px.
 	item.contextValue = 'mcpGroup.skills';
 	return item;
 }

@@ -197,11 +197,13 @@ test(
 				true,
 			);
 			assert.equal(checkbox(toolNode), vscode.TreeItemCheckboxState.Unchecked);
-			assert.equal(
-				checkbox({ kind: 'server', server: 'everything' }),
-				vscode.TreeItemCheckboxState.Unchecked,
+			// The server row (no checkbox since #34 point 7) and its Tools row say that one is off.
+			assert.match(
+				String(tree.getTreeItem({ kind: 'server', server: 'everything' }).description),
+				/ · 1 off · /,
 				'the server row shows that not all are on',
 			);
+			assert.match(String(tree.getTreeItem(tree.groupNode('everything', 'tools')).description), / · 1 off$/);
 			assert.equal(api.gateway.catalog.findTool('mcp__everything__echo'), undefined, 'the gateway no longer offers it');
 			// VS Code's agent sees exactly the enabled tools: list_changed reached VS Code, which dropped echo.
 			await waitFor(() => gatewayEcho() === undefined, {
