@@ -17,6 +17,8 @@ export interface ServerCheckOptions {
 	logger?: Logger;
 	/** Pass the whole environment to a stdio server's processes (mcpSwitchboard.inheritEnvironment); default true. */
 	inheritEnvironment?: boolean;
+	/** Runs only this scenario of the suite (`mcp-switchboard check --scenario`); default every active one. */
+	scenario?: string;
 }
 
 /** The one-line command a stdio configuration runs, for the report. */
@@ -37,7 +39,8 @@ export async function checkServerConformance(
 	options: ServerCheckOptions = {},
 ): Promise<ConformanceReport> {
 	if (config.type !== 'stdio') {
-		if (config.type === 'http') return runServerConformance(server, config.url, suite, options.signal);
+		if (config.type === 'http')
+			return runServerConformance(server, config.url, suite, options.signal, options.scenario);
 		return {
 			server,
 			url: config.url,
@@ -56,7 +59,7 @@ export async function checkServerConformance(
 		logger: options.logger,
 	});
 	try {
-		const report = await runServerConformance(server, bridge.url, suite, options.signal);
+		const report = await runServerConformance(server, bridge.url, suite, options.signal, options.scenario);
 		return { ...report, stdio: commandLine(stdio) };
 	} finally {
 		await bridge.close();

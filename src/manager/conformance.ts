@@ -71,22 +71,28 @@ export function readConformanceResults(dir: string): ConformanceScenario[] {
 }
 
 /**
- * Runs every active server scenario of the suite against `url` and resolves with the report. Never rejects for a
- * failing server: a suite that cannot run at all gives a report with `failure`. Aborting `signal` stops the suite.
+ * Runs every active server scenario of the suite (or only `scenario`) against `url` and resolves with the report.
+ * Never rejects for a failing server: a suite that cannot run at all gives a report with `failure`. Aborting `signal`
+ * stops the suite; the promise resolves once its process has exited.
  */
 export async function runServerConformance(
 	server: string,
 	url: string,
 	suite: SuiteCommand,
 	signal?: AbortSignal,
+	scenario?: string,
 ): Promise<ConformanceReport> {
 	const dir = mkdtempSync(join(tmpdir(), 'mcp-conformance-'));
 	try {
 		const stderr = await new Promise<string>((resolve) => {
-			const child = spawn(suite.command, [...suite.args, 'server', '--url', url, '-o', dir], {
-				stdio: ['ignore', 'ignore', 'pipe'],
-				signal,
-			});
+			const child = spawn(
+				suite.command,
+				[...suite.args, 'server', '--url', url, '-o', dir, ...(scenario ? ['--scenario', scenario] : [])],
+				{
+					stdio: ['ignore', 'ignore', 'pipe'],
+					signal,
+				},
+			);
 			let text = '';
 			child.stderr.on('data', (chunk: Buffer) => (text = (text + chunk.toString()).slice(-4000)));
 			let failure: unknown;

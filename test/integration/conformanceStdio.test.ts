@@ -10,6 +10,9 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { checkServerConformance } from '../../src/gateway/serverCheck';
+import { startStdioBridge } from '../../src/gateway/stdioBridge';
+import { McpClient } from '../../src/protocol/client';
+import { createTransport } from '../../src/protocol/transports/createTransport';
 import { conformanceMarkdown, runServerConformance, type SuiteCommand } from '../../src/manager/conformance';
 import { everythingMain, freePort, startEverythingHttp } from '../fixtures/everythingHttp';
 
@@ -139,4 +142,72 @@ test('cancelling a stdio check stops the suite and every server process it start
 	assert.deepEqual(processesIn(folder), [], 'no server process is left');
 	assert.deepEqual(suiteChildren(), [], 'the suite is not left running');
 	assert.ok(report.scenarios.length < 30, 'the suite stopped before its end');
+});
+
+// server-everything has none of the suite's own test tools, so the scenarios where the server sends requests and
+// notifications during a call fail over both transports above; a server that has them shows they pass the bridge.
+const TOOLS_SERVER = join(process.cwd(), 'test/fixtures/servers/conformanceTools.mjs');
+
+for (const scenario of [
+	'tools-call-with-logging',
+	'tools-call-with-progress',
+	'tools-call-sampling',
+	'tools-call-elicitation',
+]) {
+	test(`${scenario} passes through the bridge (the server's own messages and the client's answers)`, async () => {
+		const folder = ownFolder();
+		const report = await checkServerConformance(
+			'tools',
+			{ type: 'stdio', command: process.execPath, args: [TOOLS_SERVER], cwd: folder },
+			suite,
+			{ scenario },
+		);
+		assert.equal(report.failure, undefined);
+		assert.deepEqual(
+			report.scenarios.map((s) => [s.name, s.passed, s.checks.find((c) => c.status === 'FAILURE')?.errorMessage]),
+			[[scenario, true, undefined]],
+		);
+		assert.deepEqual(processesIn(folder), []);
+	});
+}
+
+test('a roots/list request from the server reaches the client through the bridge', async () => {
+	const bridge = await startStdioBridge({
+		spawn: () => createTransport({ type: 'stdio', command: process.execPath, args: [TOOLS_SERVER] }),
+	});
+	try {
+		const client = await McpClient.connect(createTransport({ type: 'http', url: bridge.url }), {
+			name: 'tools',
+			handlers: { roots: () => [{ uri: 'file:///work/project-a', name: 'Project A' }] },
+		});
+		const result = await client.callTool('test_roots', {});
+		assert.deepEqual(result.content, [{ type: 'text', text: 'Roots: file:///work/project-a' }]);
+		assert.equal(bridge.sessionCount, 1);
+		await client.close();
+	} finally {
+		await bridge.close();
+	}
+	assert.equal(bridge.sessionCount, 0);
+	assert.equal(bridge.sessionsStarted, 1);
+});
+
+test('the bridge refuses a foreign Host and a request outside its secret path', async () => {
+	const bridge = await startStdioBridge({
+		spawn: () => createTransport({ type: 'stdio', command: process.execPath, args: [TOOLS_SERVER] }),
+	});
+	try {
+		const url = new URL(bridge.url);
+		const post = (path: string, headers: Record<string, string> = {}) =>
+			fetch(new URL(path, url), {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+				body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+			});
+		assert.equal((await post('/mcp')).status, 404);
+		assert.equal((await post(url.pathname, { origin: 'http://evil.example' })).status, 403);
+		assert.equal((await post(url.pathname)).status, 400, 'no session: initialize first');
+		assert.equal(bridge.sessionsStarted, 0, 'no process was started for a refused request');
+	} finally {
+		await bridge.close();
+	}
 });
