@@ -94,7 +94,7 @@ function endSession(state: BridgeState, id: string, why: string): void {
 	state.sessions.delete(id);
 	state.logger.debug(`stdio bridge: session ${id.slice(0, 8)} ended (${why})`);
 	const done = (async () => {
-		await session.http.close().catch(() => undefined);
+		await session.http.close(`The session ended: ${why}`).catch(() => undefined);
 		await session.server.close().catch(() => undefined);
 	})();
 	state.closing.add(done);

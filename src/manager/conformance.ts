@@ -49,6 +49,14 @@ export interface SuiteCommand {
 	args: string[];
 }
 
+/** The suite version run (the newest of the 0.1 line, spec 2025-11-25, the one `npm run conformance` pins). */
+export const CONFORMANCE_PACKAGE = '@modelcontextprotocol/conformance@0.1.16';
+
+/** The suite through npx (it needs Node 22 or newer on the PATH): what the editor and the command line run. */
+export function npxSuite(): SuiteCommand {
+	return { command: process.platform === 'win32' ? 'npx.cmd' : 'npx', args: ['--yes', CONFORMANCE_PACKAGE] };
+}
+
 /** The scenario folders' names: `server-<scenario>-<ISO time with dashes>`. */
 const FOLDER = /^server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/;
 

@@ -211,3 +211,15 @@ test('the bridge refuses a foreign Host and a request outside its secret path', 
 		await bridge.close();
 	}
 });
+
+test('a stdio server that cannot start fails each scenario with the reason instead of hanging', async () => {
+	const report = await checkServerConformance(
+		'missing',
+		{ type: 'stdio', command: join(ownFolder(), 'no-such-server') },
+		suite,
+		{ scenario: 'ping' },
+	);
+	assert.equal(report.scenarios.length, 1);
+	assert.equal(report.scenarios[0]!.passed, false);
+	assert.match(JSON.stringify(report.scenarios[0]!.checks), /The server did not start: .*no-such-server/);
+});

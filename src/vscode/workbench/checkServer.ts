@@ -8,14 +8,11 @@
  */
 import * as vscode from 'vscode';
 import { checkServerConformance } from '../../gateway/serverCheck';
-import { conformanceMarkdown, type ConformanceReport } from '../../manager/conformance';
+import { conformanceMarkdown, npxSuite, type ConformanceReport } from '../../manager/conformance';
 import { toAbortSignal } from '../cancellation';
 import { commandError, pickServer, serverOf, type CommandBase, type Target } from '../commandTarget';
 import { errorMessage } from '../../common/errors';
 import type { ServerConfig } from '../../manager/types';
-
-/** The suite version run (the newest of the 0.1 line, spec 2025-11-25, the one `npm run conformance` pins). */
-export const CONFORMANCE_PACKAGE = '@modelcontextprotocol/conformance@0.1.16';
 
 /** Runs the check and opens its report; resolves with the report (tests), undefined when nothing ran. */
 export async function checkServer(base: CommandBase, target: Target): Promise<ConformanceReport | undefined> {
@@ -50,16 +47,11 @@ export async function checkServer(base: CommandBase, target: Target): Promise<Co
 		async (_progress, token) => {
 			const bridge = toAbortSignal(token);
 			try {
-				return await checkServerConformance(
-					server,
-					config,
-					{ command: process.platform === 'win32' ? 'npx.cmd' : 'npx', args: ['--yes', CONFORMANCE_PACKAGE] },
-					{
-						signal: bridge.signal,
-						logger: base.logs.logger(server),
-						inheritEnvironment: base.manager.inheritsEnvironment,
-					},
-				);
+				return await checkServerConformance(server, config, npxSuite(), {
+					signal: bridge.signal,
+					logger: base.logs.logger(server),
+					inheritEnvironment: base.manager.inheritsEnvironment,
+				});
 			} finally {
 				cancelled = token.isCancellationRequested;
 				bridge.dispose();
