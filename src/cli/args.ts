@@ -141,17 +141,20 @@ function keyValuePairs(pairs: readonly string[] | undefined, need: string): Map<
 	return map;
 }
 
+/** `check <server> [--scenario NAME]`. */
+function checkCommand(server: string, scenario: string | undefined): Command {
+	const command: Command = { name: 'check', server };
+	if (scenario !== undefined) command.scenario = scenario;
+	return command;
+}
+
 /**
  * Parses `argv` (without node and the script). `readFile` reads `--args-file` (injected so parsing stays pure).
  */
 export function parseCommandLine(argv: readonly string[], cwd: string, readFile: (path: string) => string): Parsed {
 	let parsed;
 	try {
-		parsed = parseArgs({
-			args: [...argv],
-			allowPositionals: true,
-			options: OPTIONS,
-		});
+		parsed = parseArgs({ args: [...argv], allowPositionals: true, options: OPTIONS });
 	} catch (error) {
 		return { ok: false, error: errorMessage(error) };
 	}
@@ -244,13 +247,10 @@ export function parseCommandLine(argv: readonly string[], cwd: string, readFile:
 			}
 			return { ok: true, command, options };
 		}
-		case 'check': {
-			const problem = need(1, '<server>');
-			if (problem) return { ok: false, error: problem };
-			const command: Command = { name, server: rest[0]! };
-			if (values.scenario !== undefined) command.scenario = values.scenario;
-			return { ok: true, command, options };
-		}
+		case 'check':
+			return rest.length === 1
+				? { ok: true, command: checkCommand(rest[0]!, values.scenario), options }
+				: { ok: false, error: "'check' takes <server>" };
 		case 'run': {
 			const problem = need(1, '<file.mcpcall.json>');
 			return problem ? { ok: false, error: problem } : { ok: true, command: { name, file: rest[0]! }, options };

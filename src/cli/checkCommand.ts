@@ -10,8 +10,13 @@ import { errorMessage } from '../common/errors';
 import { consoleLogger } from '../common/logger';
 import { checkServerConformance } from '../gateway/serverCheck';
 import { npxSuite, type ConformanceReport, type SuiteCommand } from '../manager/conformance';
-import type { Output } from './commands';
 import { UsageError, type CliSession } from './session';
+
+/** Where the check writes (commands.ts's Output): the report as the result, an interruption on stderr. */
+export interface CheckOutput {
+	result(text: string, json: unknown): void;
+	error(text: string): void;
+}
 
 /** The suite's command: `MCP_SWITCHBOARD_CONFORMANCE` (a JSON array of strings) or npx. */
 export function suiteCommand(env: NodeJS.ProcessEnv): SuiteCommand {
@@ -25,7 +30,7 @@ export function suiteCommand(env: NodeJS.ProcessEnv): SuiteCommand {
 	}
 	if (!Array.isArray(parsed) || parsed.length === 0 || !parsed.every((part) => typeof part === 'string'))
 		throw new UsageError('MCP_SWITCHBOARD_CONFORMANCE must be a JSON array of strings: the command and its arguments');
-	const [command, ...args] = parsed as string[];
+	const [command, ...args] = parsed;
 	return { command: command!, args };
 }
 
@@ -55,7 +60,7 @@ export async function runCheck(
 	session: CliSession,
 	name: string,
 	scenario: string | undefined,
-	out: Output,
+	out: CheckOutput,
 	interrupt: AbortSignal,
 ): Promise<'passed' | 'failed' | 'interrupted'> {
 	const suite = suiteCommand(process.env);

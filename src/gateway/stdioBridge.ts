@@ -114,7 +114,7 @@ async function openSession(state: BridgeState): Promise<{ id: string; session: B
 	const session: BridgeSession = { http: new SessionTransport(id), server };
 	server.onMessage((message) => {
 		if (isRequest(message) || isNotification(message) || isResponse(message))
-			void session.http.send(message as JsonRpcMessage).catch(() => undefined);
+			void session.http.send(message).catch(() => undefined);
 		else state.logger.warn(`stdio bridge: the server wrote a JSON value that is not a JSON-RPC message; dropped`);
 	});
 	session.http.onMessage((message) => {
