@@ -26,6 +26,12 @@ Commands (servers come from .vscode/settings.json "mcpSwitchboard.servers", .vsc
                                    serve a recorded session as a fake server: over stdio, or
                                    Streamable HTTP on 127.0.0.1:PORT (0: a free port); requests not
                                    in the recording get an error, are reported, and make it exit 1
+  check <server> [--scenario NAME]
+                                   run the official MCP conformance suite's server scenarios against
+                                   it (a stdio server through a loopback bridge, fresh processes of
+                                   it, never a running one: the suite calls its tools); a line per
+                                   scenario, exit 1 when any failed. Runs the suite with npx (Node
+                                   22+), or the command in MCP_SWITCHBOARD_CONFORMANCE (a JSON array)
   doctor [server ...]              start servers and say in plain words what is wrong with each
   search [TEXT] [--registry URL]   find servers in the MCP Registry: name, version, how each runs
   add NAME [--version V] [--registry URL] [--yes]
@@ -68,6 +74,7 @@ export type Command =
 	| { name: 'run'; file: string }
 	| { name: 'test'; paths: string[]; junit?: string }
 	| { name: 'replay'; file: string; httpPort?: number }
+	| { name: 'check'; server: string; scenario?: string }
 	| { name: 'doctor'; servers: string[] }
 	| { name: 'search'; text: string | undefined }
 	| { name: 'add'; server: string; version: string | undefined }
@@ -120,6 +127,7 @@ const OPTIONS = {
 	yes: { type: 'boolean', short: 'y' },
 	junit: { type: 'string' },
 	http: { type: 'string' },
+	scenario: { type: 'string' },
 } satisfies ParseArgsConfig['options'];
 
 /** `KEY=VALUE` pairs as a map, or the problem (`need`, then the pair that has no key). */
@@ -133,17 +141,20 @@ function keyValuePairs(pairs: readonly string[] | undefined, need: string): Map<
 	return map;
 }
 
+/** `check <server> [--scenario NAME]`. */
+function checkCommand(server: string, scenario: string | undefined): Command {
+	const command: Command = { name: 'check', server };
+	if (scenario !== undefined) command.scenario = scenario;
+	return command;
+}
+
 /**
  * Parses `argv` (without node and the script). `readFile` reads `--args-file` (injected so parsing stays pure).
  */
 export function parseCommandLine(argv: readonly string[], cwd: string, readFile: (path: string) => string): Parsed {
 	let parsed;
 	try {
-		parsed = parseArgs({
-			args: [...argv],
-			allowPositionals: true,
-			options: OPTIONS,
-		});
+		parsed = parseArgs({ args: [...argv], allowPositionals: true, options: OPTIONS });
 	} catch (error) {
 		return { ok: false, error: errorMessage(error) };
 	}
@@ -236,6 +247,10 @@ export function parseCommandLine(argv: readonly string[], cwd: string, readFile:
 			}
 			return { ok: true, command, options };
 		}
+		case 'check':
+			return rest.length === 1
+				? { ok: true, command: checkCommand(rest[0]!, values.scenario), options }
+				: { ok: false, error: "'check' takes <server>" };
 		case 'run': {
 			const problem = need(1, '<file.mcpcall.json>');
 			return problem ? { ok: false, error: problem } : { ok: true, command: { name, file: rest[0]! }, options };

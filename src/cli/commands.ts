@@ -18,6 +18,7 @@ import { serverIdentity } from '../manager/serverIdentity';
 import { FilePinStore } from './pinFile';
 import { runTests } from './testCommand';
 import { loadBook, replayHttp, replayStdio } from './replay';
+import { runCheck } from './checkCommand';
 
 /** 130: interrupted (Ctrl+C), as a shell reports a process that SIGINT ended. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
@@ -91,6 +92,10 @@ export async function runCommand(
 				? replayHttp(book, command.httpPort, report, interrupt)
 				: replayStdio(book, report, interrupt));
 			return book.unexpected.length > 0 ? EXIT.failed : EXIT.ok;
+		}
+		case 'check': {
+			const end = await runCheck(session, command.server, command.scenario, out, interrupt);
+			return end === 'passed' ? EXIT.ok : end === 'interrupted' ? EXIT.interrupted : EXIT.failed;
 		}
 		case 'test': {
 			const end = await runTests(session, command.paths, command.junit, out, interrupt);

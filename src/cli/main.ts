@@ -15,7 +15,13 @@ const CANCEL_GRACE_MS = 5000;
 /** Commands whose request in flight Ctrl+C cancels (the others just stop the servers). */
 function cancellable(name: string): boolean {
 	return (
-		name === 'call' || name === 'run' || name === 'test' || name === 'replay' || name === 'read' || name === 'prompt'
+		name === 'call' ||
+		name === 'run' ||
+		name === 'test' ||
+		name === 'replay' ||
+		name === 'check' ||
+		name === 'read' ||
+		name === 'prompt'
 	);
 }
 

@@ -158,6 +158,21 @@ export class CliSession {
 		return this.manager;
 	}
 
+	/**
+	 * The configuration `name` runs, variables resolved, without starting it (`check` starts processes of its own);
+	 * a UsageError naming the problems when it cannot be resolved or is not configured.
+	 */
+	async resolveConfig(name: string): Promise<ResolvedServer['config']> {
+		const [entry] = this.select([name]);
+		const problems: string[] = [];
+		const seen = this.inputProblems.length;
+		const server = await resolveWorkspaceEntry(entry!, this.folder, this.workspace.inputs, this.input(), problems);
+		problems.unshift(...new Set(this.inputProblems.splice(seen)));
+		if (!server)
+			throw new UsageError(problems.join('\n') || `Server '${name}': its configuration could not be resolved`);
+		return server.config;
+	}
+
 	/** Stops every server, and any early start no server took over (see discardEarlyStarts). */
 	async close(): Promise<void> {
 		await this.manager?.dispose();

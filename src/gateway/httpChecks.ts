@@ -47,10 +47,10 @@ function sameSecret(given: string, expected: string): boolean {
 }
 
 /**
- * Checks Host, Origin and the bearer token, in that order (a foreign page learns nothing about the token).
- * Returns undefined when the request may proceed.
+ * Checks Host and Origin only (DNS rebinding): for a loopback listener whose path is its secret, such as the stdio
+ * bridge of Check This Server, whose client (the conformance suite) sends no bearer token. Undefined: may proceed.
  */
-export function checkRequest(req: IncomingMessage, port: number, token: string): Refusal | undefined {
+export function checkHostAndOrigin(req: IncomingMessage, port: number): Refusal | undefined {
 	const host = req.headers.host ?? '';
 	const hostName = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':', 1)[0]!;
 	if (!LOOPBACK_HOSTS.has(hostName) || host !== `${hostName}:${port}`) {
@@ -60,6 +60,16 @@ export function checkRequest(req: IncomingMessage, port: number, token: string):
 	if (origin !== undefined && !originAllowed(origin, port)) {
 		return { status: 403, message: `Forbidden: requests from the origin '${origin}' are not accepted` };
 	}
+	return undefined;
+}
+
+/**
+ * Checks Host, Origin and the bearer token, in that order (a foreign page learns nothing about the token).
+ * Returns undefined when the request may proceed.
+ */
+export function checkRequest(req: IncomingMessage, port: number, token: string): Refusal | undefined {
+	const foreign = checkHostAndOrigin(req, port);
+	if (foreign) return foreign;
 	const authorization = req.headers.authorization ?? '';
 	const match = /^Bearer\s+(\S+)$/i.exec(authorization);
 	if (!match || !sameSecret(match[1]!, token)) {

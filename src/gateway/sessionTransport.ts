@@ -137,8 +137,11 @@ export class SessionTransport implements Transport {
 		return Promise.resolve();
 	}
 
-	/** Ends every stream of the session; pending requests are not answered (their HTTP responses end empty). */
-	async close(): Promise<void> {
+	/**
+	 * Ends every stream of the session; pending requests get an error saying `reason` (default: the session ended),
+	 * or their event streams end.
+	 */
+	async close(reason = 'The gateway session ended'): Promise<void> {
 		if (this.closed) return;
 		this.closed = true;
 		const pending: Reply[] = [];
@@ -150,7 +153,7 @@ export class SessionTransport implements Transport {
 				writeFinal(reply, {
 					jsonrpc: '2.0',
 					id: reply.id,
-					error: McpError.connectionClosed('The gateway session ended').toJson(),
+					error: McpError.connectionClosed(reason).toJson(),
 				});
 			else reply.res.end();
 		}

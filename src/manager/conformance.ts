@@ -32,6 +32,11 @@ export interface ConformanceScenario {
 export interface ConformanceReport {
 	server: string;
 	url: string;
+	/**
+	 * A stdio server's command line, when it was checked through the loopback bridge (gateway/stdioBridge.ts); `url`
+	 * is then the bridge's.
+	 */
+	stdio?: string;
 	scenarios: ConformanceScenario[];
 	/** What the suite printed on stderr when it could not run at all (no scenario results). */
 	failure?: string;
@@ -42,6 +47,14 @@ export interface SuiteCommand {
 	command: string;
 	/** The arguments before `server --url …` (e.g. the CLI's path, or `-y @modelcontextprotocol/conformance@0.1.16`). */
 	args: string[];
+}
+
+/** The suite version run (the newest of the 0.1 line, spec 2025-11-25, the one `npm run conformance` pins). */
+export const CONFORMANCE_PACKAGE = '@modelcontextprotocol/conformance@0.1.16';
+
+/** The suite through npx (it needs Node 22 or newer on the PATH): what the editor and the command line run. */
+export function npxSuite(): SuiteCommand {
+	return { command: process.platform === 'win32' ? 'npx.cmd' : 'npx', args: ['--yes', CONFORMANCE_PACKAGE] };
 }
 
 /** The scenario folders' names: `server-<scenario>-<ISO time with dashes>`. */
@@ -66,26 +79,38 @@ export function readConformanceResults(dir: string): ConformanceScenario[] {
 }
 
 /**
- * Runs every active server scenario of the suite against `url` and resolves with the report. Never rejects for a
- * failing server: a suite that cannot run at all gives a report with `failure`. Aborting `signal` stops the suite.
+ * Runs every active server scenario of the suite (or only `scenario`) against `url` and resolves with the report.
+ * Never rejects for a failing server: a suite that cannot run at all gives a report with `failure`. Aborting `signal`
+ * stops the suite; the promise resolves once its process has exited.
  */
 export async function runServerConformance(
 	server: string,
 	url: string,
 	suite: SuiteCommand,
 	signal?: AbortSignal,
+	scenario?: string,
 ): Promise<ConformanceReport> {
 	const dir = mkdtempSync(join(tmpdir(), 'mcp-conformance-'));
 	try {
 		const stderr = await new Promise<string>((resolve) => {
-			const child = spawn(suite.command, [...suite.args, 'server', '--url', url, '-o', dir], {
-				stdio: ['ignore', 'ignore', 'pipe'],
-				signal,
-			});
+			const child = spawn(
+				suite.command,
+				[...suite.args, 'server', '--url', url, '-o', dir, ...(scenario ? ['--scenario', scenario] : [])],
+				{
+					stdio: ['ignore', 'ignore', 'pipe'],
+					signal,
+				},
+			);
 			let text = '';
 			child.stderr.on('data', (chunk: Buffer) => (text = (text + chunk.toString()).slice(-4000)));
-			child.on('error', (error) => resolve(`${text}\n${errorMessage(error)}`.trim()));
-			child.on('close', () => resolve(text.trim()));
+			let failure: unknown;
+			// After an abort (or another error of a started suite) 'close' still comes once the process has exited:
+			// resolving then means the suite is gone when the check ends. A suite that never started gets no 'close'.
+			child.on('error', (error) => {
+				failure = error;
+				if (child.pid === undefined) resolve(`${text}\n${errorMessage(error)}`.trim());
+			});
+			child.on('close', () => resolve((failure === undefined ? text : `${text}\n${errorMessage(failure)}`).trim()));
 		});
 		const scenarios = readConformanceResults(dir);
 		const report: ConformanceReport = { server, url, scenarios };
@@ -96,9 +121,19 @@ export async function runServerConformance(
 	}
 }
 
+/** What the report of a stdio server says about how it was checked and which scenarios test the bridge. */
+const BRIDGE_NOTE = [
+	'The suite connects over Streamable HTTP, so MCP Switchboard ran it through a loopback bridge on 127.0.0.1 that',
+	"starts a fresh process of this server for each of the suite's sessions and passes every message through",
+	'unchanged. Three scenarios test the HTTP transport itself, that is the bridge rather than this server:',
+	'`dns-rebinding-protection`, `server-sse-polling` and `server-sse-multiple-streams`.',
+].join(' ');
+
 /** The report as Markdown: a summary line, then each scenario with its failed checks, messages and spec links. */
 export function conformanceMarkdown(report: ConformanceReport): string {
-	const lines = [`# Conformance of '${report.server}'`, '', `Server: ${report.url}`, ''];
+	const lines = [`# Conformance of '${report.server}'`, ''];
+	if (report.stdio === undefined) lines.push(`Server: ${report.url}`, '');
+	else lines.push(`Server: \`${report.stdio}\` (stdio)`, '', BRIDGE_NOTE, '');
 	if (report.failure !== undefined) {
 		lines.push('The conformance suite could not run:', '', '```', report.failure, '```', '');
 		return lines.join('\n');

@@ -30,7 +30,7 @@ export type {
 	ServerView,
 	SignInFailure,
 } from './types';
-import type { NamedTool, ServerState, ServerView, ResolvedServer } from './types';
+import type { NamedTool, ServerConfig, ServerState, ServerView, ResolvedServer } from './types';
 import { errorMessage } from '../common/errors';
 
 export interface ManagerOptions {
@@ -129,6 +129,11 @@ export class Manager {
 					.catch((error: unknown) => host.logger(connection.name).warn(`roots/list_changed failed: ${String(error)}`));
 			}
 		});
+	}
+
+	/** Whether stdio servers get the whole environment (ManagerOptions.inheritEnvironment), e.g. for Check This Server. */
+	get inheritsEnvironment(): boolean {
+		return this.inheritEnvironment;
 	}
 
 	/**
@@ -245,6 +250,16 @@ export class Manager {
 
 	get(name: string): ServerView | undefined {
 		return this.connections.get(name);
+	}
+
+	/**
+	 * The configuration `name` runs, variables resolved, for processes of its own that the Manager does not hold
+	 * (Check This Server); a workspace-defined server is asked about first. Rejects with the reason it cannot run.
+	 */
+	configToRun(name: string): Promise<ServerConfig> {
+		const connection = this.connections.get(name);
+		if (!connection) return Promise.reject(new Error(`No server named '${name}' is configured`));
+		return connection.configToRun();
 	}
 
 	/**

@@ -138,6 +138,20 @@ export class ServerConnection implements ServerView {
 	get name(): string {
 		return this.server.name;
 	}
+
+	/**
+	 * The configuration a start would run, variables resolved, for processes of its own outside this connection
+	 * (Check This Server). A workspace-defined server goes through the trust check first, asking as Start does.
+	 * Rejects with the reason when it may not run or cannot be resolved.
+	 */
+	async configToRun(): Promise<ServerConfig> {
+		const server = this.server;
+		if (server.workspaceDefined && this.deps.host.confirmTrust) {
+			const refusal = await checkTrust(this.deps.host, server, true, this.logger);
+			if (refusal) throw new Error(refusal.reason);
+		}
+		return server.resolve ? server.resolve() : server.config;
+	}
 	get config(): ServerConfig {
 		return this.server.config;
 	}

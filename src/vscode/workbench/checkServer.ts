@@ -2,16 +2,17 @@
  * Check This Server: runs the official conformance suite's server scenarios against a configured server's Streamable
  * HTTP endpoint (manager/conformance.ts) and shows the report as a Markdown preview: each scenario passed or failed,
  * the suite's message and links to the spec. The suite runs through `npx` (`@modelcontextprotocol/conformance`, which
- * needs Node 22 or newer on the PATH); its server mode connects to a URL, so a local (stdio) server is checked once it
- * runs in its HTTP mode and is configured by its URL.
+ * needs Node 22 or newer on the PATH); its server mode connects to a URL, so a local (stdio) server is checked through
+ * a loopback bridge that starts fresh processes of it from its configuration (gateway/serverCheck.ts), never the
+ * running one: the suite calls its tools. Cancel stops the suite and every process the check started.
  */
 import * as vscode from 'vscode';
-import { conformanceMarkdown, runServerConformance, type ConformanceReport } from '../../manager/conformance';
+import { checkServerConformance } from '../../gateway/serverCheck';
+import { conformanceMarkdown, npxSuite, type ConformanceReport } from '../../manager/conformance';
 import { toAbortSignal } from '../cancellation';
-import { pickServer, serverOf, type CommandBase, type Target } from '../commandTarget';
-
-/** The suite version run (the newest of the 0.1 line, spec 2025-11-25, the one `npm run conformance` pins). */
-export const CONFORMANCE_PACKAGE = '@modelcontextprotocol/conformance@0.1.16';
+import { commandError, pickServer, serverOf, type CommandBase, type Target } from '../commandTarget';
+import { errorMessage } from '../../common/errors';
+import type { ServerConfig } from '../../manager/types';
 
 /** Runs the check and opens its report; resolves with the report (tests), undefined when nothing ran. */
 export async function checkServer(base: CommandBase, target: Target): Promise<ConformanceReport | undefined> {
@@ -19,36 +20,49 @@ export async function checkServer(base: CommandBase, target: Target): Promise<Co
 		serverOf(target) ??
 		(await pickServer(base, 'Check which server against the MCP conformance suite?', () => true, ''));
 	if (!server) return undefined;
-	const config = base.manager.get(server)?.config;
-	if (!config) return undefined;
-	if (config.type !== 'http') {
+	if (base.manager.get(server)?.config.type === 'sse') {
 		void vscode.window.showInformationMessage(
-			config.type === 'stdio'
-				? `Check This Server needs a Streamable HTTP URL: the conformance suite's server mode connects over HTTP. Start '${server}' in its HTTP mode and configure it by its "url".`
-				: `Check This Server needs a Streamable HTTP endpoint; '${server}' uses the legacy HTTP+SSE transport.`,
+			`Check This Server needs Streamable HTTP or stdio; '${server}' uses the legacy HTTP+SSE transport, which the conformance suite does not speak.`,
 		);
 		return undefined;
 	}
+	let config: ServerConfig;
+	try {
+		// Variables resolved and, for a workspace-defined server, the person's permission: the check runs its command.
+		config = await base.manager.configToRun(server);
+	} catch (error) {
+		commandError(base, server, `Check This Server: ${errorMessage(error)}`);
+		return undefined;
+	}
+	let cancelled = false;
 	const report = await vscode.window.withProgress(
 		{
 			location: vscode.ProgressLocation.Notification,
-			title: `Checking '${server}' against the MCP conformance suite…`,
+			title:
+				config.type === 'stdio'
+					? `Checking '${server}' against the MCP conformance suite (fresh processes of it, not the running one)…`
+					: `Checking '${server}' against the MCP conformance suite…`,
 			cancellable: true,
 		},
 		async (_progress, token) => {
 			const bridge = toAbortSignal(token);
 			try {
-				return await runServerConformance(
-					server,
-					config.url,
-					{ command: process.platform === 'win32' ? 'npx.cmd' : 'npx', args: ['--yes', CONFORMANCE_PACKAGE] },
-					bridge.signal,
-				);
+				return await checkServerConformance(server, config, npxSuite(), {
+					signal: bridge.signal,
+					logger: base.logs.logger(server),
+					inheritEnvironment: base.manager.inheritsEnvironment,
+				});
 			} finally {
+				cancelled = token.isCancellationRequested;
 				bridge.dispose();
 			}
 		},
 	);
+	if (cancelled) {
+		// Resolved only once the suite and every process it started have exited (serverCheck.ts).
+		base.logs.channel(server).info('Check This Server: cancelled; the suite and its server processes were stopped');
+		return undefined;
+	}
 	base.logs
 		.channel(server)
 		.info(
