@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { modernStdio } from '../fixtures/modernFixture';
+import { runToEnd } from '../fixtures/runToEnd';
 
 const cli = join(process.cwd(), 'dist/cli.js');
 const everything = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -27,23 +28,12 @@ interface Run {
 
 /** Runs the CLI with stdin not a terminal (as in CI), in `cwd`. */
 function run(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
-	return new Promise((resolve, reject) => {
-		// The CLI's cache folder (eras, compiled code) and state folder (pins) inside the scratch folder, not the user's.
-		const child = spawn(process.execPath, [cli, ...args], {
-			cwd,
-			env: { ...process.env, XDG_CACHE_HOME: join(scratch, 'cache'), XDG_STATE_HOME: join(scratch, 'state'), ...env },
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
-		let stdout = '';
-		let stderr = '';
-		child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-		child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-		const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-		child.on('error', reject);
-		child.on('close', (code) => {
-			clearTimeout(timer);
-			resolve({ code, stdout, stderr });
-		});
+	// The CLI's cache folder (eras, compiled code) and state folder (pins) inside the scratch folder, not the user's.
+	const folders = { XDG_CACHE_HOME: join(scratch, 'cache'), XDG_STATE_HOME: join(scratch, 'state') };
+	return runToEnd(process.execPath, [cli, ...args], {
+		cwd,
+		env: { ...process.env, ...folders, ...env },
+		timeoutMs: 60_000,
 	});
 }
 

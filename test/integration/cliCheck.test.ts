@@ -3,12 +3,12 @@
 // .vscode/mcp.json: a scenario that passes exits 0, one that fails (server-everything has no image test tool) prints
 // the suite's message and spec link and exits 1, an unknown server is a usage error (2). Each run leaves no process.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { type Ran, runToEnd } from '../fixtures/runToEnd';
 
 const cli = join(process.cwd(), 'dist/cli.js');
 const everything = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -37,29 +37,14 @@ before(async () => {
 	writeFileSync(join(scratch, 'everything.mjs'), `import ${JSON.stringify(pathToFileURL(everything).href)};\n`);
 });
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [cli, ...args], {
-			cwd: workspace,
-			env: {
-				...process.env,
-				MCP_SWITCHBOARD_CONFORMANCE: suiteEnv,
-				XDG_CACHE_HOME: join(scratch, 'cache'),
-				XDG_STATE_HOME: join(scratch, 'state'),
-			},
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
-		let stdout = '';
-		let stderr = '';
-		child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-		child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-		const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
-		child.on('error', reject);
-		child.on('close', (code) => {
-			clearTimeout(timer);
-			resolve({ code, stdout, stderr });
-		});
-	});
+function run(args: string[]): Promise<Ran> {
+	const env = {
+		...process.env,
+		MCP_SWITCHBOARD_CONFORMANCE: suiteEnv,
+		XDG_CACHE_HOME: join(scratch, 'cache'),
+		XDG_STATE_HOME: join(scratch, 'state'),
+	};
+	return runToEnd(process.execPath, [cli, ...args], { cwd: workspace, env, timeoutMs: 150_000 });
 }
 
 /** Processes running in the workspace folder (Linux /proc): servers the check started and did not stop. */

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { freePort } from '../fixtures/everythingHttp';
 import { waitForOutput } from '../fixtures/waitForOutput';
+import { runToEnd } from '../fixtures/runToEnd';
 
 const cli = join(process.cwd(), 'dist/cli.js');
 const everything = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -53,23 +54,7 @@ interface Run {
 
 /** Runs the CLI with stdin not a terminal (as in CI). */
 function run(args: string[], cwd: string): Promise<Run> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [cli, ...args], {
-			cwd,
-			env: { ...process.env, ...env },
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
-		let stdout = '';
-		let stderr = '';
-		child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-		child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-		const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-		child.on('error', reject);
-		child.on('close', (code) => {
-			clearTimeout(timer);
-			resolve({ code, stdout, stderr });
-		});
-	});
+	return runToEnd(process.execPath, [cli, ...args], { cwd, env: { ...process.env, ...env }, timeoutMs: 60_000 });
 }
 
 function shellQuote(text: string): string {

@@ -4,12 +4,12 @@
 // folder. The bad cases (unreachable, invalid server.json, deleted, wrong checksum, missing runtime, no --yes) give
 // a clear message, a non-zero exit code, and write nothing.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { everythingVersion, NAMES, startRegistry, type RegistryFixture } from '../fixtures/registry/registryServer';
+import { runToEnd } from '../fixtures/runToEnd';
 
 const cli = join(process.cwd(), 'dist/cli.js');
 const scratch = mkdtempSync(join(tmpdir(), 'cli-registry-'));
@@ -30,28 +30,11 @@ interface Run {
 }
 
 function run(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [cli, ...args], {
-			cwd,
-			env: {
-				...process.env,
-				MCP_SWITCHBOARD_REGISTRY: '',
-				XDG_CACHE_HOME: join(scratch, 'cache'),
-				XDG_STATE_HOME: join(scratch, 'state'),
-				...env,
-			},
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
-		let stdout = '';
-		let stderr = '';
-		child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-		child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-		const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-		child.on('error', reject);
-		child.on('close', (code) => {
-			clearTimeout(timer);
-			resolve({ code, stdout, stderr });
-		});
+	const folders = { XDG_CACHE_HOME: join(scratch, 'cache'), XDG_STATE_HOME: join(scratch, 'state') };
+	return runToEnd(process.execPath, [cli, ...args], {
+		cwd,
+		env: { ...process.env, MCP_SWITCHBOARD_REGISTRY: '', ...folders, ...env },
+		timeoutMs: 120_000,
 	});
 }
 

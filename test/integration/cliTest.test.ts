@@ -3,35 +3,20 @@
 // line per file, the summary, exit code 1, and a JUnit file a CI system can parse (read back here with a small XML
 // reader of its own, not the code that wrote it).
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { type Ran, runToEnd } from '../fixtures/runToEnd';
 
 const cli = join(process.cwd(), 'dist/cli.js');
 const everything = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const scratch = mkdtempSync(join(tmpdir(), 'cli-test-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-function run(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [cli, ...args], {
-			cwd,
-			env: { ...process.env, XDG_CACHE_HOME: join(scratch, 'cache'), XDG_STATE_HOME: join(scratch, 'state') },
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
-		let stdout = '';
-		let stderr = '';
-		child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-		child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-		const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-		child.on('error', reject);
-		child.on('close', (code) => {
-			clearTimeout(timer);
-			resolve({ code, stdout, stderr });
-		});
-	});
+function run(args: string[], cwd: string): Promise<Ran> {
+	const env = { ...process.env, XDG_CACHE_HOME: join(scratch, 'cache'), XDG_STATE_HOME: join(scratch, 'state') };
+	return runToEnd(process.execPath, [cli, ...args], { cwd, env, timeoutMs: 90_000 });
 }
 
 function write(dir: string, file: string, content: unknown): void {

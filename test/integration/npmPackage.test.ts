@@ -3,11 +3,11 @@
 // `npx mcp-switchboard` run there against server-everything (a server nobody here wrote) configured in that folder's
 // .mcp.json, `require('mcp-switchboard')` used from a script, and a TypeScript file compiled against its types.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { runToEnd } from '../fixtures/runToEnd';
 
 const repo = process.cwd();
 const everything = join(repo, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -28,20 +28,8 @@ function userEnv(): NodeJS.ProcessEnv {
 }
 
 function run(command: string, args: string[], cwd: string): Promise<Run> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(command, args, { cwd, env: userEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-		let stdout = '';
-		let stderr = '';
-		child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-		child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-		// A guard against a hung child, not a timing assertion: the machine may be slow.
-		const timer = setTimeout(() => child.kill('SIGKILL'), 240_000);
-		child.on('error', reject);
-		child.on('close', (code) => {
-			clearTimeout(timer);
-			resolve({ code, stdout, stderr });
-		});
-	});
+	// A guard against a hung child, not a timing assertion: the machine may be slow.
+	return runToEnd(command, args, { cwd, env: userEnv(), timeoutMs: 240_000 });
 }
 
 let tarball = '';
