@@ -2,6 +2,7 @@
 import * as esbuild from 'esbuild';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildCoreBundles } from './scripts/coreBundles.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -33,10 +34,6 @@ const common = {
 const builds = [
 	// The extension: `vscode` is provided by the extension host.
 	{ ...common, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode'] },
-	// The headless core: plain Node. No `external: ['vscode']`, so a vscode import reachable from the core fails the build.
-	// zod stays a runtime `require` (it is a declared dependency): parsing its bundled 325 KB would cost most of the
-	// import time, while the core loads it only on first use.
-	{ ...common, entryPoints: { core: 'src/core.ts' }, outdir: 'dist', external: ['zod'] },
 	// The command line (`mcp-switchboard`, package.json "bin"): plain Node like the core, zod required at run time.
 	// dist/cli.js is a small launcher that loads dist/cli-main.js with V8's code cache (src/cli/bin.ts).
 	// Minified in every build: a command-line run is mostly start-up, and half the text is ~10 ms less to read, hash and
@@ -84,12 +81,28 @@ const builds = [
 	},
 ];
 
+// The headless core: plain Node. No `external: ['vscode']`, so a vscode import reachable from the core fails the build.
+// zod stays a runtime `require` (it is a declared dependency): parsing its bundled 325 KB would cost most of the
+// import time, while the core loads it only on first use. dist/core.js holds what an import needs; each module the
+// core loads on first use is a bundle of its own beside it (scripts/coreBundles.mjs). Minified in every build, as the
+// command line is: an import is mostly reading and parsing, and half the text is half of that (core.js.map maps back).
+const core = { ...common, external: ['zod'], minify: true };
+
 if (watch) {
 	for (const options of builds) {
 		const context = await esbuild.context(options);
 		await context.watch();
 	}
+	// The core's split needs a whole build each time: rebuilt whenever its sources change.
+	const coreWatch = await esbuild.context({
+		...core,
+		entryPoints: ['src/core.ts'],
+		write: false,
+		outdir: 'dist',
+		plugins: [{ name: 'core-bundles', setup: (build) => build.onEnd(() => buildCoreBundles(core, 'dist')) }],
+	});
+	await coreWatch.watch();
 	console.log('esbuild: watching');
 } else {
-	await Promise.all(builds.map((options) => esbuild.build(options)));
+	await Promise.all([...builds.map((options) => esbuild.build(options)), buildCoreBundles(core, 'dist')]);
 }

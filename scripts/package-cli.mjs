@@ -145,14 +145,11 @@ export async function packCli(options = {}) {
 		copyFileSync(join(repoRoot, 'LICENSE'), join(stage, 'LICENSE'));
 		await buildProductionBundles(join(stage, 'dist'), BUNDLES);
 		chmodSync(join(stage, 'dist', 'cli.js'), 0o755);
-		for (const bundle of BUNDLES) {
-			const undeclared = requiredPackages(join(stage, 'dist', `${bundle}.js`)).filter(
-				(n) => !NPM_EXTERNALS.includes(n),
-			);
+		// Every bundle, including the core's lazily loaded dist/core-*.js.
+		for (const bundle of readdirSync(join(stage, 'dist')).filter((f) => f.endsWith('.js'))) {
+			const undeclared = requiredPackages(join(stage, 'dist', bundle)).filter((n) => !NPM_EXTERNALS.includes(n));
 			if (undeclared.length > 0)
-				throw new Error(
-					`pack:cli: dist/${bundle}.js requires ${undeclared.join(', ')}, not a dependency of the package`,
-				);
+				throw new Error(`pack:cli: dist/${bundle} requires ${undeclared.join(', ')}, not a dependency of the package`);
 		}
 		// Declarations of src/core.ts and every module its types reach; the compiler options are tsconfig.json's that
 		// shape declarations (tsconfig.json itself covers tests and the vscode edge, and emits nothing).

@@ -39,7 +39,11 @@ function timed(file, args, cwd, env = process.env) {
 	return performance.now() - t;
 }
 
-export async function run({ rounds }) {
+/**
+ * `samples` interleaved runs of each of `variants` ('floor', 'cold', 'warm'; see the file comment): the milliseconds
+ * of each run, by variant (also used by lazy.mjs).
+ */
+export async function measureList(samples, variants = ['floor', 'cold', 'warm']) {
 	const workspace = mkdtempSync(join(tmpdir(), 'bench-cli-'));
 	mkdirSync(join(workspace, '.vscode'));
 	writeFileSync(
@@ -53,8 +57,7 @@ export async function run({ rounds }) {
 	const cache = join(workspace, 'cache');
 	const env = { ...process.env, XDG_CACHE_HOME: cache };
 	timed(cli, ['list', '--json'], workspace, env);
-	// Process starts are noisy: more samples than rounds.
-	const results = await interleave(rounds * 3, ['floor', 'cold', 'warm'], async (which) => {
+	const results = await interleave(samples, variants, async (which) => {
 		if (which === 'floor') return timed(floorFile, [], workspace);
 		if (which === 'cold') {
 			rmSync(cache, { recursive: true, force: true });
@@ -63,6 +66,12 @@ export async function run({ rounds }) {
 		return timed(cli, ['list', '--json'], workspace, env);
 	});
 	rmSync(workspace, { recursive: true, force: true });
+	return results;
+}
+
+export async function run({ rounds }) {
+	// Process starts are noisy: more samples than rounds.
+	const results = await measureList(rounds * 3);
 	const row = (metric, which) => ({
 		scenario: 'cli',
 		metric,

@@ -14,7 +14,8 @@ const code = {
 	sdk: "require('@modelcontextprotocol/sdk/client/index.js'); require('@modelcontextprotocol/sdk/client/stdio.js')",
 };
 
-function importTime(which) {
+/** Milliseconds to require `which` ('floor', 'ours', 'sdk') in a new Node process (also used by lazy.mjs). */
+export function importTime(which) {
 	const script = `const t = performance.now(); ${code[which]}; process.stdout.write(String(performance.now() - t));`;
 	return Number(execFileSync(process.execPath, ['-e', script], { cwd: root, encoding: 'utf8' }));
 }

@@ -52,8 +52,9 @@ import type {
 import { registerNotifications, registerServerRequests } from './serverMessages';
 import { TASKS_EXTENSION } from './tasks/extensionTask';
 import type { Task, TaskMetadata } from './tasks/task';
-import { TaskReceiver } from './tasks/taskReceiver';
-import { TaskRequestor } from './tasks/taskRequestor';
+import type { TaskReceiver } from './tasks/taskReceiver';
+import type { TaskRequestor } from './tasks/taskRequestor';
+type TasksModule = typeof import('./tasks/taskRequestor');
 import { ToolCatalog } from './toolCatalog';
 import type { Transport, TransportKind } from './transports/transport';
 import { isRecord } from '../common/records';
@@ -159,8 +160,8 @@ export class McpClient {
 	private readonly handlers: ClientHandlers;
 	/** The era in use: legacy until the negotiation settles it (see negotiateEra). */
 	private session: ClientEra;
-	/** The tasks this client started on the server. */
-	private readonly tasks: TaskRequestor;
+	/** The tasks this client started on the server: made (and its code loaded) on first use, see `tasks`. */
+	private taskRequestor: TaskRequestor | undefined;
 	/** The tasks the server started on this client; present when `handlers.tasks`. */
 	private readonly receiver: TaskReceiver | undefined;
 	/** The tools of the last complete tools/list. */
@@ -183,23 +184,10 @@ export class McpClient {
 			clock: options.clock,
 		});
 		const connection = this.connection;
-		this.tasks = new TaskRequestor(
-			{
-				name: this.name,
-				logger: this.logger,
-				// The era's send: a modern server's tasks/* requests carry the request metadata like every other request.
-				request: (method, params, requestOptions) => this.session.send(method, params, requestOptions),
-				canCancel: () => this.serverCapabilities?.tasks?.cancel !== undefined,
-				canList: () => this.serverCapabilities?.tasks?.list !== undefined,
-				dialect: () => (this.session.tasksExtension ? 'extension' : 'legacy'),
-				answerInput: (requests, signal, where) => answerInputRequests(requests, this.handlers, signal, where),
-				watch: (taskIds) => this.session.watchTasks(taskIds),
-			},
-			{ clock: options.taskClock, maxInputRounds: options.maxTaskInputRounds },
-		);
 		this.receiver =
 			this.handlers.tasks && (this.handlers.sampling || this.handlers.elicitation)
-				? new TaskReceiver({
+				? // eslint-disable-next-line @typescript-eslint/no-require-imports
+					new (require('./tasks/taskReceiver') as typeof import('./tasks/taskReceiver')).TaskReceiver({
 						name: this.name,
 						logger: this.logger,
 						notify: (method, params) => connection.notify(method, params),
@@ -208,7 +196,7 @@ export class McpClient {
 		this.session = new LegacyEra(this.eraContext());
 		this.connection.onDidClose((error) => {
 			this.session.close();
-			this.tasks.close(error);
+			this.taskRequestor?.close(error);
 			this.receiver?.dispose();
 			this.closeEmitter.fire(error);
 			for (const emitter of [
@@ -237,7 +225,10 @@ export class McpClient {
 			log: this.logEmitter,
 			progress: this.progressEmitter,
 			elicitationComplete: this.elicitationCompleteEmitter,
-			tasks: this.tasks,
+			tasks: {
+				handleStatusNotification: (params, method) => this.tasks.handleStatusNotification(params, method),
+				handleProgress: (params) => this.taskRequestor?.handleProgress(params) ?? false, // no task: no listener
+			},
 		});
 		registerServerRequests(connection, {
 			name: this.name,
@@ -247,6 +238,25 @@ export class McpClient {
 			checkRequest: (method) => this.session.checkServerRequest(method),
 		});
 		transport.setRequestHeaders?.((message) => this.catalog.paramHeaders(message));
+	}
+
+	/** Made on first use: the tasks code (a fifth of the core) loads for a client that uses tasks only (#28). */
+	private get tasks(): TaskRequestor {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		return (this.taskRequestor ??= new (require('./tasks/taskRequestor') as TasksModule).TaskRequestor(
+			{
+				name: this.name,
+				logger: this.logger,
+				// The era's send: a modern server's tasks/* requests carry the request metadata like every other request.
+				request: (method, params, requestOptions) => this.session.send(method, params, requestOptions),
+				canCancel: () => this.serverCapabilities?.tasks?.cancel !== undefined,
+				canList: () => this.serverCapabilities?.tasks?.list !== undefined,
+				dialect: () => (this.session.tasksExtension ? 'extension' : 'legacy'),
+				answerInput: (requests, signal, where) => answerInputRequests(requests, this.handlers, signal, where),
+				watch: (taskIds) => this.session.watchTasks(taskIds),
+			},
+			{ clock: this.options.taskClock, maxInputRounds: this.options.maxTaskInputRounds },
+		));
 	}
 
 	/** What the era objects need from this client. */

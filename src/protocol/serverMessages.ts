@@ -29,7 +29,7 @@ export interface NotificationSinks {
 	readonly log: Emitter<LoggingMessage>;
 	readonly progress: Emitter<Progress>;
 	readonly elicitationComplete: Emitter<{ elicitationId: string }>;
-	readonly tasks: TaskRequestor;
+	readonly tasks: Pick<TaskRequestor, 'handleStatusNotification' | 'handleProgress'>;
 }
 
 /** Turns the server's notifications into the sinks' events. */

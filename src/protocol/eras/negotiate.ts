@@ -9,7 +9,7 @@ import { ensureComplete } from '../resultChecks';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../schema';
 import type { EraContext } from './era';
 import { LegacyEra } from './legacyEra';
-import { ModernEra } from './modernEra';
+import type { ModernEra } from './modernEra';
 import { errorMessage } from '../../common/errors';
 import type { InitializeResult } from '../schema';
 import {
@@ -49,7 +49,7 @@ export async function negotiateEra(context: EraContext): Promise<LegacyEra | Mod
 		if (settled) return settled;
 	}
 	const pinned = plan.first === 'probe' && plan.pinned;
-	const modern = new ModernEra(context, plan.first === 'probe' ? plan.modernAllowed : undefined);
+	const modern = newModernEra(context, plan.first === 'probe' ? plan.modernAllowed : undefined);
 	// Pinned: nothing to fall back to, so the probe waits as long as a connection may (a slow start is no legacy server).
 	const outcome = await probe(context, modern, pinned, !pinned);
 	if (outcome.era === 'modern') return modern;
@@ -100,7 +100,7 @@ async function initializeFirst(
 		return legacy;
 	}
 	logger.info(verdict.note);
-	const modern = new ModernEra(context);
+	const modern = newModernEra(context);
 	let outcome: Awaited<ReturnType<typeof probe>>;
 	try {
 		outcome = await probe(context, modern, false, true);
@@ -189,4 +189,11 @@ async function discoverOnce(
 	}
 	// Outside the try: a resultType other than "complete" is a broken answer, not the sign of a legacy server.
 	return classifyDiscover(ensureComplete(context.name, 'server/discover', raw), state);
+}
+
+/** The 2026-07-28 era, loaded when a connection first tries it: an import of the core does not parse it (#28). */
+function newModernEra(context: EraContext, allowed?: readonly string[]): ModernEra {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { ModernEra: Modern } = require('./modernEra') as typeof import('./modernEra');
+	return new Modern(context, allowed);
 }
