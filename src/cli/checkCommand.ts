@@ -9,7 +9,7 @@
 import { errorMessage } from '../common/errors';
 import { consoleLogger } from '../common/logger';
 import { checkServerConformance } from '../gateway/serverCheck';
-import { npxSuite, type ConformanceReport, type SuiteCommand } from '../manager/conformance';
+import { suiteFromEnvironment, type ConformanceReport, type SuiteCommand } from '../manager/conformance';
 import { UsageError, type CliSession } from './session';
 
 /** Where the check writes (commands.ts's Output): the report as the result, an interruption on stderr. */
@@ -18,20 +18,13 @@ export interface CheckOutput {
 	error(text: string): void;
 }
 
-/** The suite's command: `MCP_SWITCHBOARD_CONFORMANCE` (a JSON array of strings) or npx. */
+/** The suite's command (manager/conformance.ts); a malformed MCP_SWITCHBOARD_CONFORMANCE is a usage error. */
 export function suiteCommand(env: NodeJS.ProcessEnv): SuiteCommand {
-	const text = env.MCP_SWITCHBOARD_CONFORMANCE;
-	if (!text) return npxSuite();
-	let parsed: unknown;
 	try {
-		parsed = JSON.parse(text);
+		return suiteFromEnvironment(env);
 	} catch (error) {
-		throw new UsageError(`MCP_SWITCHBOARD_CONFORMANCE is not JSON: ${errorMessage(error)}`);
+		throw new UsageError(errorMessage(error));
 	}
-	if (!Array.isArray(parsed) || parsed.length === 0 || !parsed.every((part) => typeof part === 'string'))
-		throw new UsageError('MCP_SWITCHBOARD_CONFORMANCE must be a JSON array of strings: the command and its arguments');
-	const [command, ...args] = parsed;
-	return { command: command!, args };
 }
 
 /** The report as terminal text: a line per scenario, its failed checks below it, then the summary. */

@@ -57,6 +57,26 @@ export function npxSuite(): SuiteCommand {
 	return { command: process.platform === 'win32' ? 'npx.cmd' : 'npx', args: ['--yes', CONFORMANCE_PACKAGE] };
 }
 
+/**
+ * The suite's command for the editor and the command line: `MCP_SWITCHBOARD_CONFORMANCE` (a JSON array of strings:
+ * the command and its arguments, e.g. a Node 22 and a local copy of the suite's `dist/index.js`, for machines without
+ * a registry or with an older Node on the PATH), else npx. Throws with what is wrong with a malformed value.
+ */
+export function suiteFromEnvironment(env: NodeJS.ProcessEnv): SuiteCommand {
+	const text = env.MCP_SWITCHBOARD_CONFORMANCE;
+	if (!text) return npxSuite();
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(text);
+	} catch (error) {
+		throw new Error(`MCP_SWITCHBOARD_CONFORMANCE is not JSON: ${errorMessage(error)}`, { cause: error });
+	}
+	if (!Array.isArray(parsed) || parsed.length === 0 || !parsed.every((part) => typeof part === 'string'))
+		throw new Error('MCP_SWITCHBOARD_CONFORMANCE must be a JSON array of strings: the command and its arguments');
+	const [command, ...args] = parsed;
+	return { command: command!, args };
+}
+
 /** The scenario folders' names: `server-<scenario>-<ISO time with dashes>`. */
 const FOLDER = /^server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/;
 

@@ -245,6 +245,14 @@ export class ResultDocuments
 		return { panel: this.view.show(call, document), document };
 	}
 
+	/**
+	 * Keeps a report (Markdown the extension wrote, e.g. Check This Server's) as a read-only `switchboard-result:`
+	 * document, so closing its tab never asks to save an untitled file. Resolves with its URI.
+	 */
+	keepReport(server: string, title: string, markdown: string): vscode.Uri {
+		return this.store(server, title, { markdown, links: [] });
+	}
+
 	/** Keeps `rendered` under a new `switchboard-result:` URI named after `title` (the last MAX_RESULTS are kept). */
 	private store(server: string, title: string, rendered: Rendered): vscode.Uri {
 		const safe = title.replace(/[\\/:*?"<>|#%]+/g, '-');

@@ -8,14 +8,19 @@
  */
 import * as vscode from 'vscode';
 import { checkServerConformance } from '../../gateway/serverCheck';
-import { conformanceMarkdown, npxSuite, type ConformanceReport } from '../../manager/conformance';
+import { conformanceMarkdown, suiteFromEnvironment, type ConformanceReport } from '../../manager/conformance';
 import { toAbortSignal } from '../cancellation';
 import { commandError, pickServer, serverOf, type CommandBase, type Target } from '../commandTarget';
 import { errorMessage } from '../../common/errors';
 import type { ServerConfig } from '../../manager/types';
+import type { SuiteCommand } from '../../manager/conformance';
+import type { FeatureDeps } from '../featureDeps';
+
+/** What the check needs: the commands' base and the result documents, where the report is kept read-only. */
+export type CheckServerDeps = CommandBase & Pick<FeatureDeps, 'results'>;
 
 /** Runs the check and opens its report; resolves with the report (tests), undefined when nothing ran. */
-export async function checkServer(base: CommandBase, target: Target): Promise<ConformanceReport | undefined> {
+export async function checkServer(base: CheckServerDeps, target: Target): Promise<ConformanceReport | undefined> {
 	const server =
 		serverOf(target) ??
 		(await pickServer(base, 'Check which server against the MCP conformance suite?', () => true, ''));
@@ -27,7 +32,10 @@ export async function checkServer(base: CommandBase, target: Target): Promise<Co
 		return undefined;
 	}
 	let config: ServerConfig;
+	let suite: SuiteCommand;
 	try {
+		// MCP_SWITCHBOARD_CONFORMANCE names a local suite (and a Node 22) where npx cannot fetch one.
+		suite = suiteFromEnvironment(process.env);
 		// Variables resolved and, for a workspace-defined server, the person's permission: the check runs its command.
 		config = await base.manager.configToRun(server);
 	} catch (error) {
@@ -47,7 +55,7 @@ export async function checkServer(base: CommandBase, target: Target): Promise<Co
 		async (_progress, token) => {
 			const bridge = toAbortSignal(token);
 			try {
-				return await checkServerConformance(server, config, npxSuite(), {
+				return await checkServerConformance(server, config, suite, {
 					signal: bridge.signal,
 					logger: base.logs.logger(server),
 					inheritEnvironment: base.manager.inheritsEnvironment,
@@ -68,10 +76,7 @@ export async function checkServer(base: CommandBase, target: Target): Promise<Co
 		.info(
 			`Check This Server: ${report.failure !== undefined ? `the suite could not run: ${report.failure}` : `${report.scenarios.filter((s) => s.passed).length} of ${report.scenarios.length} conformance scenarios passed`}`,
 		);
-	const document = await vscode.workspace.openTextDocument({
-		language: 'markdown',
-		content: conformanceMarkdown(report),
-	});
-	await vscode.commands.executeCommand('markdown.showPreview', document.uri);
+	const document = base.results.keepReport(server, 'Conformance', conformanceMarkdown(report));
+	await vscode.commands.executeCommand('markdown.showPreview', document);
 	return report;
 }

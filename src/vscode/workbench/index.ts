@@ -8,7 +8,7 @@ import { Commands } from '../commandIds';
 import { serverOf, type Target } from '../commandTarget';
 import { SessionRecordings, type RecordDeps } from './recordSession';
 import { DevMode, type DevModeDeps } from './devMode';
-import { checkServer } from './checkServer';
+import { checkServer, type CheckServerDeps } from './checkServer';
 import {
 	saveSessionFromHistory,
 	type HistoryRow,
@@ -24,7 +24,7 @@ export interface Workbench {
 
 export function register(
 	context: vscode.ExtensionContext,
-	deps: RecordDeps & DevModeDeps & SessionFromHistoryDeps,
+	deps: RecordDeps & DevModeDeps & SessionFromHistoryDeps & CheckServerDeps,
 ): Workbench {
 	const recordings = new SessionRecordings(deps);
 	const devMode = new DevMode(deps);

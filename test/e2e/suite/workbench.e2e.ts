@@ -5,12 +5,15 @@
 // with `expect` show a Test lens and, after a run, passed or failed with the reason beside it.
 // Dev mode: a server whose `dev.watch` matches a file restarts when the file changes, and the Servers view shows the
 // tool the edited server now has; with `dev.debug` the server runs under the Node inspector, VS Code's debugger
-// attaches to it, and a breakpoint in a tool stops the call until Continue.
+// attaches to it, and a breakpoint in a tool stops the call until Continue. Check This Server runs the official
+// conformance suite against the stdio server through the loopback bridge and opens its report.
 import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../../src/extension';
 import { Commands } from '../../../src/vscode/commandIds';
-import { serverWithTool } from './elicitationSupport';
+import { repoRoot, serverWithTool } from './elicitationSupport';
+import type { ConformanceReport } from '../../../src/manager/conformance';
 import { connect } from '../../../src/core';
 import { EXTENSION_ID, extensionApi, hasDriver, pageTexts, screenshot, test, waitFor } from './harness';
 
@@ -391,4 +394,57 @@ test(
 		}
 	},
 	{ timeoutMs: 120_000 },
+);
+
+test(
+	'Check This Server on a stdio server: the conformance suite runs against fresh copies through the bridge, and its report opens',
+	async () => {
+		// The suite needs Node 22 or newer, which npx on this PATH may not be: the extension host's own Node runs the
+		// project's copy of the suite (MCP_SWITCHBOARD_CONFORMANCE). In Electron that Node is Electron's, run as Node.
+		const suite = path.join(repoRoot(), 'node_modules/conformance-0.1/dist/index.js');
+		const saved = { suite: process.env.MCP_SWITCHBOARD_CONFORMANCE, asNode: process.env.ELECTRON_RUN_AS_NODE };
+		process.env.MCP_SWITCHBOARD_CONFORMANCE = JSON.stringify([process.execPath, suite]);
+		if (process.versions.electron) process.env.ELECTRON_RUN_AS_NODE = '1';
+		try {
+			const extension = await ready();
+			assert.equal(extension.manager.get(SERVER)?.config.type, 'stdio');
+			const report = await vscode.commands.executeCommand<ConformanceReport | undefined>(Commands.checkServer, SERVER);
+			assert.ok(report, 'the check ran to its report');
+			assert.equal(report.failure, undefined, `the suite ran: ${report.failure ?? ''}`);
+			const passed = report.scenarios.filter((scenario) => scenario.passed).map((scenario) => scenario.name);
+			// 30 server scenarios in 0.1.16; server-everything passes 11 over its own HTTP (conformanceStdio.test.ts)
+			// and, through the bridge, DNS rebinding protection besides, which the bridge enforces.
+			assert.ok(report.scenarios.length >= 20, `scenarios: ${report.scenarios.map((s) => s.name).join(', ')}`);
+			assert.ok(passed.includes('dns-rebinding-protection'), `passed: ${passed.join(', ')}`);
+			assert.ok(passed.length >= 10, `passed: ${passed.join(', ')}`);
+			assert.equal(extension.manager.get(SERVER)?.state.kind, 'running', 'the running instance was left alone');
+			// What the person sees: the report as a Markdown preview, each scenario with its verdict.
+			const shown = await waitFor(
+				() =>
+					vscode.workspace.textDocuments.find((document) => document.getText().includes('dns-rebinding-protection')),
+				{ timeoutMs: 30_000, message: 'the report loaded by its preview' },
+			);
+			// Read-only, not an untitled file: closing it never asks the person to save a report.
+			assert.equal(shown.uri.scheme, 'switchboard-result');
+			assert.equal(shown.isDirty, false);
+			await waitFor(
+				() =>
+					vscode.window.tabGroups.all
+						.flatMap((group) => group.tabs)
+						.some((tab) => tab.input instanceof vscode.TabInputWebview && /markdown/i.test(tab.input.viewType)),
+				{ timeoutMs: 30_000, message: 'the report in a Markdown preview tab' },
+			);
+			await screenshot('check-this-server');
+		} finally {
+			for (const [key, value] of [
+				['MCP_SWITCHBOARD_CONFORMANCE', saved.suite],
+				['ELECTRON_RUN_AS_NODE', saved.asNode],
+			] as const) {
+				if (value === undefined) delete process.env[key];
+				else process.env[key] = value;
+			}
+			await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+		}
+	},
+	{ timeoutMs: 300_000 },
 );
