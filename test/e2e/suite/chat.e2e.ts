@@ -450,14 +450,19 @@ test(
 				action: 'click',
 				selector: '.interactive-item-container.interactive-response .monaco-button:has-text("Allow once")',
 			});
-			const answered = await waitFor(
+			// The answer streams in: read it until the whole result is there (a read mid-stream ended at "wiped").
+			const result = /wiped \{\\?"target\\?":\\?"Paris\\?"\}/;
+			let answered = '';
+			await waitFor(
 				async () => {
-					const last = (await chatResponses()).at(-1) ?? '';
-					return last.includes('Allowed here') && last.includes('wiped') ? last : undefined;
+					answered = (await chatResponses()).at(-1) ?? '';
+					return answered.includes('Allowed here') && result.test(answered);
 				},
-				{ timeoutMs: 30_000, message: 'the tool run after the button, its result in the answer' },
+				{
+					timeoutMs: 30_000,
+					message: () => `the tool run after the button, its result in the answer (last: ${answered.slice(-300)})`,
+				},
 			);
-			assert.match(answered, /wiped \{\\?"target\\?":\\?"Paris\\?"\}/);
 			const open = await driver({
 				action: 'evaluate',
 				script: `[...document.querySelectorAll('.quick-input-widget')].some((w) => w.style.display !== 'none' && w.offsetParent !== null)`,
