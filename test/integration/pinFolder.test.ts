@@ -88,3 +88,18 @@ test('a burst of sets for one server leaves the newest on disk', async () => {
 	assert.equal(Object.keys(new FolderPinStore(folder).get('server-a')?.tool ?? {}).length, 40);
 	assert.deepEqual(readdirSync(folder), ['server-a.json'], 'no temporary file is left');
 });
+
+test('a pin file is read once per store, however often its pins are asked for', async () => {
+	const folder = join(scratch, 'once');
+	const first = new FolderPinStore(folder);
+	first.set('server-a', record(manyTools(3)));
+	await first.flush();
+	const second = new FolderPinStore(folder);
+	assert.equal(Object.keys(second.get('server-a')?.tool ?? {}).length, 3);
+	// The file changes behind the store's back: the store keeps what it read (DefinitionPins asks per definition).
+	writeFileSync(join(folder, 'server-a.json'), '{"format": 1, "pins": {"tool": ');
+	for (let i = 0; i < 5000; i++) assert.equal(Object.keys(second.get('server-a')?.tool ?? {}).length, 3);
+	assert.equal(second.get('server-b'), undefined);
+	writeFileSync(join(folder, 'server-b.json'), JSON.stringify({ format: 1, pins: record(manyTools(1)) }));
+	assert.equal(second.get('server-b'), undefined, 'a server found without pins stays so until set');
+});

@@ -22,6 +22,11 @@ export interface LegacyPins {
 
 export class FolderPinStore implements PinStore {
 	private readonly files: KeyedJsonFiles<PinRecord>;
+	/**
+	 * What was read or set, by identity (null: nothing kept). Pins are asked for once per definition on every listing
+	 * (`DefinitionPins.isChanged`), so each file is read once per window, as global state was held in memory.
+	 */
+	private readonly known = new Map<string, PinRecord | null>();
 
 	constructor(
 		folder: string,
@@ -32,14 +37,19 @@ export class FolderPinStore implements PinStore {
 	}
 
 	get(identity: string): PinRecord | undefined {
-		const kept = this.files.load(identity);
-		if (kept !== undefined) return kept;
-		const moved = this.legacy?.take(identity);
-		if (moved !== undefined) this.files.save(identity, moved);
-		return moved;
+		const known = this.known.get(identity);
+		if (known !== undefined) return known ?? undefined;
+		let record = this.files.load(identity);
+		if (record === undefined) {
+			record = this.legacy?.take(identity);
+			if (record !== undefined) this.files.save(identity, record);
+		}
+		this.known.set(identity, record ?? null);
+		return record;
 	}
 
 	set(identity: string, record: PinRecord): void {
+		this.known.set(identity, record);
 		this.files.save(identity, record);
 	}
 

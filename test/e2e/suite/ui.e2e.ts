@@ -627,12 +627,17 @@ test(
 				message: 'the Tools count to become 5001',
 			});
 			if (hasDriver()) {
+				let rows: string[] = [];
 				await waitFor(
-					async () =>
-						((await driver({ action: 'texts', selector: '.pane-body .monaco-list-row' })) as string[]).some((row) =>
-							/Tools\s*5001/.test(row),
-						),
-					{ timeoutMs: 10_000, message: 'the row "Tools 5001" on screen' },
+					async () => {
+						rows = (await driver({ action: 'texts', selector: '.pane-body .monaco-list-row' })) as string[];
+						return rows.some((row) => /Tools\s*5001/.test(row));
+					},
+					{
+						timeoutMs: 10_000,
+						message: () =>
+							`the row "Tools 5001" on screen (rows: ${JSON.stringify(rows.filter((row) => !row.startsWith('tool_')))})`,
+					},
 				);
 			}
 		} finally {
