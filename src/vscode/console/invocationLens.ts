@@ -36,6 +36,16 @@ export class InvocationLens implements vscode.CodeLensProvider {
 		this.changed.fire();
 	}
 
+	/** Whether `uri` has a verdict to show. */
+	hasVerdict(uri: vscode.Uri): boolean {
+		return this.verdicts.has(uri.toString());
+	}
+
+	/** Asks VS Code for the lenses of every open call file again. */
+	refresh(): void {
+		this.changed.fire();
+	}
+
 	provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
 		const text = document.getText();
 		const parsed = parseInvocation(text, document.fileName);
@@ -140,6 +150,11 @@ export function registerInvocationFiles(manager: Manager): vscode.Disposable {
 	return vscode.Disposable.from(
 		lens,
 		vscode.languages.registerCodeLensProvider({ pattern: '**/*.mcpcall.json' }, lens),
+		// A call file opened again after its run can show the lenses VS Code cached for it, without the verdict (seen
+		// in a reloaded window): ask for them again when an editor of a judged file comes into view.
+		vscode.window.onDidChangeVisibleTextEditors((editors) => {
+			if (editors.some((editor) => lens.hasVerdict(editor.document.uri))) lens.refresh();
+		}),
 		vscode.commands.registerCommand(Commands.runInvocationFile, (uri?: vscode.Uri) =>
 			runInvocationFile(uri, manager, lens),
 		),
