@@ -2,30 +2,9 @@
 // to the ranking can be tuned on one half and checked on the other: a change that helps only the half it was tuned on
 // fits the labels, not the task. `node bench/context/recall.mjs [--misses] [--from N]` (--from: only requests from
 // position N on, e.g. the ones added after a tuning round).
-import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import * as esbuild from 'esbuild';
-import { loadCatalogue } from '../scenarios/context.mjs';
+import { bundle, loadCatalogue } from '../scenarios/context.mjs';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const require = createRequire(import.meta.url);
-const outfile = `${root}.bench/recall-bundle.cjs`;
-mkdirSync(`${root}.bench`, { recursive: true });
-await esbuild.build({
-	stdin: {
-		contents: `export * from './src/manager/context/toolSearch'; export { ToolIndexer } from './src/manager/toolRanking';`,
-		resolveDir: root,
-		loader: 'ts',
-	},
-	bundle: true,
-	platform: 'node',
-	target: 'node20',
-	format: 'cjs',
-	outfile,
-	logLevel: 'warning',
-});
-const lib = require(outfile);
+const lib = await bundle();
 const args = process.argv.slice(2);
 const from = args.includes('--from') ? Number(args[args.indexOf('--from') + 1]) : 0;
 const { servers, tools, requests } = loadCatalogue();

@@ -19,7 +19,8 @@ const require = createRequire(import.meta.url);
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const SEARCH_TOOLS = 5000;
 
-async function bundle() {
+/** The tool search, token estimate and ranking code, bundled from the sources (also used by context/recall.mjs). */
+export async function bundle() {
 	const outfile = `${root}.bench/context-bundle.cjs`;
 	await esbuild.build({
 		stdin: {
