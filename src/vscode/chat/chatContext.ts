@@ -30,6 +30,7 @@ import { LOAD_SKILL_TOOL, loadSkill, loadSkillDefinition, skillsOf, type Skill }
 import { errorMessage } from '../../common/errors';
 import { contextSettings, instructionsMaxTokens } from '../shared/contextSettings';
 import { keptResults } from '../shared/fullResults';
+import { Commands } from '../commandIds';
 import { toolDescription, toolInputSchema, toolResultParts, toolResultText, type ModelPart } from './chatMapping';
 
 /** A tool as the model receives it, with the tokens of its definition. */
@@ -49,6 +50,8 @@ export interface BudgetedResult {
  */
 export class ChatBudget {
 	readonly ledger = new ContextLedger();
+	/** The results capped for the model in this request, said under the answer when it ends. */
+	readonly capped: { named: NamedTool; stored: StoredResult }[] = [];
 	private readonly found: NamedTool[] = [];
 	private readResults = false;
 	private skills: { server: string; skill: Skill }[] = [];
@@ -201,6 +204,19 @@ ${loaded.text}`;
 		);
 		markdown.supportHtml = true;
 		return markdown;
+	}
+
+	/**
+	 * Ends the answer: what was cut for the model in this request, each with Open Full Result, then the ledger when
+	 * `showLedger` (a part of its own, not markdown(), so the answer's text stays the model's).
+	 */
+	endAnswer(stream: vscode.ChatResponseStream, showLedger: boolean): void {
+		for (const { named, stored } of this.capped) {
+			stream.markdown(cappedMessage(named, stored));
+			stream.button({ command: Commands.openFullResult, arguments: [stored.id], title: 'Open Full Result' });
+		}
+		const ledger = showLedger ? this.ledgerMarkdown() : undefined;
+		if (ledger) stream.push(new vscode.ChatResponseMarkdownPart(ledger));
 	}
 
 	/** The ledger's rows for the answer's metadata. */

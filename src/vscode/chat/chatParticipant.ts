@@ -11,7 +11,7 @@ import { Commands } from '../commandIds';
 import { type ConsentQuestion, ToolConsent } from '../tools/consent';
 import { ChatConsentAnswers } from './consentCard';
 import { errorMessage } from '../../common/errors';
-import { cappedMessage, ChatBudget } from './chatContext';
+import { ChatBudget } from './chatContext';
 import { registerFullResults } from '../shared/fullResults';
 import { contextSettings } from '../shared/contextSettings';
 import { useToolSearch } from '../../manager/context/toolSearch';
@@ -219,10 +219,8 @@ export async function handleChatRequest(
 		await budget.prepareSkills();
 		const messages = [...(instructions ? [instructions] : []), ...historyMessages(context.history), ...prompt];
 		const finish = () => {
+			budget.endAnswer(stream, settings.showLedger);
 			metadata.ledger = budget.ledgerRows();
-			const ledger = settings.showLedger ? budget.ledgerMarkdown() : undefined;
-			// A part of its own (not markdown()), so the answer's text stays the model's.
-			if (ledger) stream.push(new vscode.ChatResponseMarkdownPart(ledger));
 			return { metadata };
 		};
 		for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
@@ -335,8 +333,8 @@ async function runTool(
 		const budgeted = budget.result(named, result);
 		if (budgeted.stored) {
 			(metadata.cappedResults ??= []).push(budgeted.stored.id);
-			stream.markdown(cappedMessage(named, budgeted.stored));
-			stream.button({ command: Commands.openFullResult, arguments: [budgeted.stored.id], title: 'Open Full Result' });
+			// Said at the end of the answer (finish()): here, between tool steps, VS Code may fold it away with them.
+			budget.capped.push({ named, stored: budgeted.stored });
 		}
 		return new vscode.LanguageModelToolResultPart(call.callId, budgeted.parts.map(modelPart));
 	} catch (error) {

@@ -201,7 +201,8 @@ async function runHandler(
 	const source = new vscode.CancellationTokenSource();
 	try {
 		const result = await handleChatRequest(manager, request, { history: [] }, recorded.stream, source.token, options);
-		const text = recorded.markdown.join('');
+		// The notes on capped results come after the model's answer (chatContext.ts endAnswer): not part of its echo.
+		const text = recorded.markdown.join('').replace(/\n\n_[^\n]* returned about [^\n]*_\n\n/g, '');
 		const json = text.slice(text.indexOf('echo: {') + 'echo: '.length);
 		const echo = JSON.parse(json) as {
 			toolResults: { callId: string; text: string }[];

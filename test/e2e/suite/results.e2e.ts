@@ -38,19 +38,19 @@ async function inResult<T>(script: string): Promise<T | undefined> {
 
 /** Presses a button of the result view showing `title` (its heading), in exactly one page. */
 async function press(id: string, title: string): Promise<void> {
+	const page = (then: string) =>
+		`(() => { const b = document.getElementById(${JSON.stringify(id)}); if (!b || window.frameElement?.id === 'pending-frame' || document.querySelector('h1')?.textContent !== ${JSON.stringify(title)}) return undefined; ${then} return true; })()`;
+	// While a webview replaces its page, its old and new frames can both show the title for a moment: wait for one.
 	let seen = 0;
 	await waitFor(
 		async () => {
-			const values = (await driver({
-				action: 'frameEvaluate',
-				script: `(() => { const b = document.getElementById(${JSON.stringify(id)}); if (!b || window.frameElement?.id === 'pending-frame' || document.querySelector('h1')?.textContent !== ${JSON.stringify(title)}) return undefined; b.click(); return true; })()`,
-			})) as unknown[];
-			seen = values.length;
-			return seen > 0;
+			seen = ((await driver({ action: 'frameEvaluate', script: page('') })) as unknown[]).length;
+			return seen === 1;
 		},
-		{ message: `the result page of ${title} to press ${id}` },
+		{ message: () => `one result page of ${title} to press ${id} (found ${seen})` },
 	);
-	assert.equal(seen, 1, `one result page pressed ${id}`);
+	const pressed = (await driver({ action: 'frameEvaluate', script: page('b.click();') })) as unknown[];
+	assert.equal(pressed.length, 1, `one result page pressed ${id}`);
 }
 
 /** Evaluates `script` in the protocol view's page. */
