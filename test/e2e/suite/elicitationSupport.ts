@@ -21,6 +21,18 @@ export async function api(): Promise<Api> {
 	return found;
 }
 
+/**
+ * The extension's API once `server` runs and lists `tool`: a workspace server waiting for trust is started first (the
+ * e2e workspace trusts its own servers when asked).
+ */
+export async function startedWithTool<T>(server: string, tool: string): Promise<T> {
+	const found = await extensionApi<T & { manager: Manager }>();
+	if (found.manager.get(server)?.state.kind === 'needsTrust')
+		await vscode.commands.executeCommand('mcpSwitchboard.startServer', server);
+	await serverWithTool(server, tool);
+	return found;
+}
+
 /** Waits until `server` runs and lists `tool`, and returns the Manager. */
 export async function serverWithTool(server: string, tool: string, timeoutMs = 30_000): Promise<Manager> {
 	const { manager, settled } = await api();

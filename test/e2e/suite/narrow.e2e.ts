@@ -8,18 +8,14 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../../src/extension';
 import type { TreeNode } from '../../../src/vscode/shared/treeNodes';
-import { needDriver, repoRoot, serverWithTool } from './elicitationSupport';
-import { driver, extensionApi, pressKey, screenshot, test, waitFor } from './harness';
+import { needDriver, repoRoot, serverWithTool, startedWithTool } from './elicitationSupport';
+import { driver, pressKey, screenshot, test, waitFor } from './harness';
 
 const SERVER = 'everything';
 
 async function ready(tool = 'echo'): Promise<SwitchboardApi> {
 	needDriver();
-	const a = await extensionApi<SwitchboardApi>();
-	if (a.manager.get(SERVER)?.state.kind === 'needsTrust')
-		await vscode.commands.executeCommand('mcpSwitchboard.startServer', SERVER);
-	await serverWithTool(SERVER, tool);
-	return a;
+	return startedWithTool<SwitchboardApi>(SERVER, tool);
 }
 
 /** The side bar's width in pixels. */

@@ -6,18 +6,14 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../../src/extension';
 import type { ResultPanel } from '../../../src/vscode/shared/resultView';
-import { needDriver, serverWithTool } from './elicitationSupport';
-import { answerInputBox, driver, extensionApi, pressKey, screenshot, test, waitFor } from './harness';
+import { needDriver, startedWithTool } from './elicitationSupport';
+import { answerInputBox, driver, pressKey, screenshot, test, waitFor } from './harness';
 
 const SERVER = 'everything';
 
 async function ready(tool = 'echo'): Promise<SwitchboardApi> {
 	needDriver();
-	const a = await extensionApi<SwitchboardApi>();
-	if (a.manager.get(SERVER)?.state.kind === 'needsTrust')
-		await vscode.commands.executeCommand('mcpSwitchboard.startServer', SERVER);
-	await serverWithTool(SERVER, tool);
-	return a;
+	return startedWithTool<SwitchboardApi>(SERVER, tool);
 }
 
 function call(tool: string, args: Record<string, unknown>): Thenable<unknown> {

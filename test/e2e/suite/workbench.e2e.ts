@@ -12,19 +12,15 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../../src/extension';
 import { Commands } from '../../../src/vscode/commandIds';
-import { repoRoot, serverWithTool } from './elicitationSupport';
+import { repoRoot, serverWithTool, startedWithTool } from './elicitationSupport';
 import type { ConformanceReport } from '../../../src/manager/conformance';
 import { connect } from '../../../src/core';
 import { EXTENSION_ID, extensionApi, hasDriver, pageTexts, screenshot, test, waitFor } from './harness';
 
 const SERVER = 'everything';
 
-async function ready(): Promise<SwitchboardApi> {
-	const extension = await extensionApi<SwitchboardApi>();
-	if (extension.manager.get(SERVER)?.state.kind === 'needsTrust')
-		await vscode.commands.executeCommand(Commands.startServer, SERVER);
-	await serverWithTool(SERVER, 'echo');
-	return extension;
+function ready(): Promise<SwitchboardApi> {
+	return startedWithTool<SwitchboardApi>(SERVER, 'echo');
 }
 
 test('Record Session saves the exchange with a server as a replayable file', async () => {
