@@ -27,8 +27,7 @@ import { negotiateEra } from './eras/negotiate';
 import { ErrorCode } from './jsonrpc';
 import { McpError } from './mcpError';
 import type { CacheHints } from './modern/caching';
-import { ModernErrorCode } from './modern/requestMeta';
-import { answerInputRequests, DEFAULT_MAX_INPUT_ROUNDS } from './modern/inputRequests';
+import { modernInputRequests, modernRequestMeta } from './modern/onFirstUse';
 import type { ListenLists } from './modern/subscriptions';
 import { paginate, sendWithInput, type RequestRounds } from './requestRounds';
 import { parseResult, requireCapability } from './resultChecks';
@@ -252,7 +251,8 @@ export class McpClient {
 				canCancel: () => this.serverCapabilities?.tasks?.cancel !== undefined,
 				canList: () => this.serverCapabilities?.tasks?.list !== undefined,
 				dialect: () => (this.session.tasksExtension ? 'extension' : 'legacy'),
-				answerInput: (requests, signal, where) => answerInputRequests(requests, this.handlers, signal, where),
+				answerInput: (requests, signal, where) =>
+					modernInputRequests().answerInputRequests(requests, this.handlers, signal, where),
 				watch: (taskIds) => this.session.watchTasks(taskIds),
 			},
 			{ clock: this.options.taskClock, maxInputRounds: this.options.maxTaskInputRounds },
@@ -530,7 +530,8 @@ export class McpClient {
 		// Only HTTP has headers to mismatch; elsewhere the promise goes back as it is (one promise less per call).
 		if (this.transport.kind !== 'http') return first;
 		return first.catch(async (error: unknown) => {
-			if (!(error instanceof McpError && error.code === ModernErrorCode.HeaderMismatch)) throw error;
+			if (!(error instanceof McpError && error.code === modernRequestMeta().ModernErrorCode.HeaderMismatch))
+				throw error;
 			this.logger.warn(`${error.message}; listing tools again and retrying once`);
 			await this.listTools(options);
 			this.toolsEmitter.fire();
@@ -691,7 +692,7 @@ export class McpClient {
 			logger: this.logger,
 			era: this.session,
 			handlers: this.handlers,
-			maxRounds: this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+			maxRounds: this.options.maxInputRounds,
 			inputResults: this.inputResults,
 		};
 	}

@@ -9,7 +9,7 @@ import type { ClientEra } from './eras/era';
 import { ErrorCode } from './jsonrpc';
 import { McpError } from './mcpError';
 import { cacheHintsOf, combineCacheHints, type CacheHints } from './modern/caching';
-import { answerInputRequests, parseInputRequired } from './modern/inputRequests';
+import { modernInputRequests } from './modern/onFirstUse';
 import {
 	isPlainListPromptsResult,
 	isPlainListResourcesResult,
@@ -44,8 +44,8 @@ export interface RequestRounds {
 	/** The era in use, which builds and sends each request. */
 	readonly era: ClientEra;
 	readonly handlers: ClientHandlers;
-	/** The most `input_required` rounds one request may take. */
-	readonly maxRounds: number;
+	/** The most `input_required` rounds one request may take; undefined: DEFAULT_MAX_INPUT_ROUNDS. */
+	readonly maxRounds: number | undefined;
 	/** Where results that took input rounds are remembered (no cache may keep them). */
 	readonly inputResults: WeakSet<object>;
 }
@@ -63,7 +63,6 @@ export async function sendWithInput(
 	options: RequestOptions | undefined,
 	what: string,
 ): Promise<Record<string, unknown>> {
-	const maxRounds = rounds.maxRounds;
 	// Made only when the server asks for input: an AbortController costs more than the rest of a call's bookkeeping.
 	let signal = options?.signal;
 	let request = params;
@@ -87,6 +86,9 @@ export async function sendWithInput(
 			return ensureComplete(rounds.name, method, raw);
 		}
 		const where = `${rounds.name}: ${method} ${what}, round ${round}`;
+		// Only a 2026-07-28 server answers input_required: the first such answer loads the code that handles it.
+		const { answerInputRequests, parseInputRequired, DEFAULT_MAX_INPUT_ROUNDS } = modernInputRequests();
+		const maxRounds = rounds.maxRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
 		if (round > maxRounds) {
 			throw new McpError(
 				ErrorCode.ProtocolViolation,

@@ -7,7 +7,8 @@ import type { Logger } from '../common/logger';
 import type { JsonRpcRequest } from './jsonrpc';
 import { ErrorCode } from './jsonrpc';
 import { McpError } from './mcpError';
-import { paramHeadersOf, paramHeaderValues, type ParamHeader } from './modern/httpHeaders';
+import type { ParamHeader } from './modern/httpHeaders';
+import { modernHttpHeaders } from './modern/onFirstUse';
 import type { OutputValidator } from './outputValidator';
 import { isPlainCallToolResult } from './plainResults';
 import { parseResult } from './resultChecks';
@@ -102,7 +103,7 @@ export class ToolCatalog {
 		const marks = typeof name === 'string' ? this.paramHeaderMarks.get(name) : undefined;
 		if (!marks) return undefined;
 		const args = message.params?.arguments;
-		return paramHeaderValues(
+		return modernHttpHeaders().paramHeaderValues(
 			marks,
 			typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : undefined,
 		);
@@ -115,6 +116,7 @@ export class ToolCatalog {
 	private checkParamHeaders(tools: Tool[]): Tool[] {
 		const marks = new Map<string, ParamHeader[]>();
 		const kept: Tool[] = [];
+		const { paramHeadersOf } = modernHttpHeaders();
 		for (const tool of tools) {
 			const found = paramHeadersOf(tool.inputSchema);
 			if ('problem' in found) {

@@ -50,6 +50,31 @@ test('connect() over stdio lists and calls with output validation, loading the t
 	assert.ok(result.loaded.includes('core-protocol-transports-createTransport.js'));
 	assert.ok(!result.loaded.includes('core-manager-manager.js'), 'no Manager for a single connect');
 	assert.ok(!result.loaded.includes('core-protocol-auth-index.js'), 'no OAuth for a stdio server');
+	const modern = result.loaded.filter((f) => f.startsWith('core-protocol-modern-') || f.includes('modernEra'));
+	assert.deepEqual(modern, [], 'a 2025-11-25 server needs none of the 2026-07-28 code');
+});
+
+test('a 2026-07-28 server loads its era and the input_required code on need, and a question is answered', () => {
+	const result = inNode(`
+		const client = await core.connect(
+			{ type: 'stdio', command: process.execPath, args: [${JSON.stringify(resolve(root, 'test/fixtures/servers/modernServer.js'))}, 'stdio'] },
+			{ handlers: { elicitation: async (params) => ({ action: 'accept', content: { name: params.message === 'Your name?' ? 'Ada' : '?' } }) } },
+		);
+		const beforeCall = loaded();
+		const answered = await client.callTool('ask', {});
+		const version = client.protocolVersion;
+		await client.close();
+		return { version, beforeCall, answered: answered.content, loaded: loaded() };`) as {
+		version: string;
+		beforeCall: string[];
+		answered: unknown;
+		loaded: string[];
+	};
+	assert.equal(result.version, '2026-07-28');
+	assert.ok(result.beforeCall.includes('core-protocol-eras-modernEra.js'), 'the era loaded when it was negotiated');
+	assert.ok(!result.beforeCall.includes('core-protocol-modern-inputRequests.js'), 'no input code before a question');
+	assert.deepEqual(result.answered, [{ type: 'text', text: 'hello Ada (asked-for-name)' }]);
+	assert.ok(result.loaded.includes('core-protocol-modern-inputRequests.js'), 'the input code loaded with the question');
 });
 
 test('an unreachable HTTP server fails with the core’s McpError, thrown from the HTTP transport’s bundle', () => {

@@ -7,13 +7,7 @@
 import type { ProtocolEra } from '../clientOptions';
 import { ErrorCode } from '../jsonrpc';
 import { isLocalFailure, McpError } from '../mcpError';
-import {
-	explainModernError,
-	isModernError,
-	ModernErrorCode,
-	pickCommonVersion,
-	supportedVersionsOf,
-} from '../modern/requestMeta';
+import { modernRequestMeta } from '../modern/onFirstUse';
 import { ALL_PROTOCOL_VERSIONS, isModernVersion, MODERN_PROTOCOL_VERSIONS } from '../protocolConstants';
 import { parseResult } from '../resultChecks';
 import { SUPPORTED_PROTOCOL_VERSIONS, type Schemas } from '../schema';
@@ -217,6 +211,8 @@ export type ProbeVerdict =
  */
 export function classifyProbeError(error: unknown, state: ProbeState): ProbeVerdict {
 	const { name, version, pinned } = state;
+	const { ModernErrorCode, explainModernError, isModernError, pickCommonVersion, supportedVersionsOf } =
+		modernRequestMeta();
 	if (error instanceof McpError && error.code === ModernErrorCode.UnsupportedProtocolVersion) {
 		const supported = supportedVersionsOf(error);
 		const common = pickCommonVersion(supported, state.modernAllowed);
@@ -288,7 +284,7 @@ export function classifyDiscover(raw: Record<string, unknown>, state: ProbeState
 	} catch (error) {
 		return { era: 'fail', error };
 	}
-	const version = pickCommonVersion(result.supportedVersions, state.modernAllowed);
+	const version = modernRequestMeta().pickCommonVersion(result.supportedVersions, state.modernAllowed);
 	if (version !== undefined) return { era: 'modern', version, result, raw };
 	const legacy = SUPPORTED_PROTOCOL_VERSIONS.filter((v) => result.supportedVersions.includes(v));
 	if (legacy.length > 0 && !pinned) {
@@ -313,5 +309,5 @@ export function classifyDiscover(raw: Record<string, unknown>, state: ProbeState
  * 2026-07-28 server that was slower to start than the probe's timeout refused `initialize`, so ask again.
  */
 export function isSlowModernServer(error: unknown, probeTimedOut: boolean, closed: boolean): boolean {
-	return probeTimedOut && isModernError(error) && !closed;
+	return probeTimedOut && !closed && modernRequestMeta().isModernError(error);
 }
