@@ -46,6 +46,7 @@ export const Commands = {
 	// Chat (chat/)
 	askAboutResource: 'mcpSwitchboard.askAboutResource',
 	openFullResult: 'mcpSwitchboard.openFullResult',
+	showContextLedger: 'mcpSwitchboard.showContextLedger',
 	// Tasks (tasks/)
 	showTasks: 'mcpSwitchboard.showTasks',
 	cancelTask: 'mcpSwitchboard.cancelTask',

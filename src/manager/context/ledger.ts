@@ -50,15 +50,7 @@ export class ContextLedger {
 
 	/** A Markdown table: one row per server and the sum, figures as estimated tokens. */
 	markdown(): string {
-		const cell = (n: number) => n.toLocaleString('en-US');
-		const line = (row: LedgerRow, name: string) =>
-			`| ${name} | ${cell(row.definitions)} | ${cell(row.instructions)} | ${cell(row.skills)} | ${cell(row.results)} | ${cell(row.total)} |`;
-		return [
-			'| server | definitions | instructions | skills | results | total |',
-			'| --- | ---: | ---: | ---: | ---: | ---: |',
-			...this.rows().map((row) => line(row, row.server.replace(/([\\|*_[\]<>])/g, '\\$1'))),
-			line(this.total(), '**all**'),
-		].join('\n');
+		return ledgerTable([...this.rows(), this.total()]);
 	}
 
 	/** One line for a log: the sum, then each server's figures. */
@@ -68,4 +60,26 @@ export class ContextLedger {
 		const servers = this.rows().map((row) => `${row.server} ${figures(row)}`);
 		return `estimated tokens ${figures(this.total())}${servers.length > 0 ? `; ${servers.join('; ')}` : ''}`;
 	}
+}
+
+const cell = (n: number) => n.toLocaleString('en-US');
+const escaped = (server: string) => server.replace(/([\\|*_[\]<>`])/g, '\\$1');
+
+/** A Markdown table of ledger rows whose last row is the sum (as `rows()` then `total()` give them). */
+export function ledgerTable(rows: readonly LedgerRow[]): string {
+	const line = (row: LedgerRow, name: string) =>
+		`| ${name} | ${cell(row.definitions)} | ${cell(row.instructions)} | ${cell(row.skills)} | ${cell(row.results)} | ${cell(row.total)} |`;
+	return [
+		'| server | definitions | instructions | skills | results | total |',
+		'| --- | ---: | ---: | ---: | ---: | ---: |',
+		...rows.slice(0, -1).map((row) => line(row, escaped(row.server))),
+		...rows.slice(-1).map((row) => line(row, '**all**')),
+	].join('\n');
+}
+
+/** One Markdown line of the sum and each server's total, largest first: what an answer shows under it. */
+export function ledgerSummary(rows: readonly LedgerRow[]): string {
+	const total = rows[rows.length - 1]?.total ?? 0;
+	const servers = rows.slice(0, -1).map((row) => `${escaped(row.server)} ${cell(row.total)}`);
+	return `Context: about ${cell(total)} tokens of MCP definitions, instructions and results${servers.length > 0 ? ` (${servers.join(' · ')})` : ''}`;
 }

@@ -9,7 +9,6 @@ import { chatInstructionsText, collectInstructions } from '../../manager/context
 import { ContextLedger, SWITCHBOARD_ROW, type LedgerRow } from '../../manager/context/ledger';
 import {
 	cappedNote,
-	charsLabel,
 	headOf,
 	READ_RESULT_DEFINITION,
 	READ_RESULT_TOOL,
@@ -30,6 +29,7 @@ import { LOAD_SKILL_TOOL, loadSkill, loadSkillDefinition, skillsOf, type Skill }
 import { errorMessage } from '../../common/errors';
 import { contextSettings, instructionsMaxTokens } from '../shared/contextSettings';
 import { keptResults } from '../shared/fullResults';
+import { cappedResultNote, ledgerLine } from './answerNotes';
 import { Commands } from '../commandIds';
 import { toolDescription, toolInputSchema, toolResultParts, toolResultText, type ModelPart } from './chatMapping';
 
@@ -195,40 +195,20 @@ ${loaded.text}`;
 		return { parts: [{ kind: 'text', text }], stored };
 	}
 
-	/** What the user sees under the answer: a collapsed table of the estimated tokens by server and kind. */
-	ledgerMarkdown(): vscode.MarkdownString | undefined {
-		const total = this.ledger.total().total;
-		if (total === 0) return undefined;
-		const markdown = new vscode.MarkdownString(
-			`\n\n<details><summary>Context: about ${total.toLocaleString('en-US')} tokens of MCP definitions, instructions and results</summary>\n\n${this.ledger.markdown()}\n\n</details>\n`,
-		);
-		markdown.supportHtml = true;
-		return markdown;
-	}
-
 	/**
-	 * Ends the answer: what was cut for the model in this request, each with Open Full Result, then the ledger when
-	 * `showLedger` (a part of its own, not markdown(), so the answer's text stays the model's).
+	 * Ends the answer: a note on each result that was cut for the model in this request, with its Open Full Result
+	 * link, then the ledger's line when `showLedger`. Parts of their own (not markdown() of the model's text), and
+	 * Markdown only (answerNotes.ts says why).
 	 */
 	endAnswer(stream: vscode.ChatResponseStream, showLedger: boolean): void {
-		for (const { named, stored } of this.capped) {
-			stream.markdown(cappedMessage(named, stored));
-			stream.button({ command: Commands.openFullResult, arguments: [stored.id], title: 'Open Full Result' });
-		}
-		const ledger = showLedger ? this.ledgerMarkdown() : undefined;
-		if (ledger) stream.push(new vscode.ChatResponseMarkdownPart(ledger));
+		for (const { named, stored } of this.capped)
+			stream.markdown(cappedResultNote(named, stored, Commands.openFullResult));
+		if (showLedger && this.ledger.total().total > 0)
+			stream.push(new vscode.ChatResponseMarkdownPart(ledgerLine(this.ledgerRows(), Commands.showContextLedger)));
 	}
 
 	/** The ledger's rows for the answer's metadata. */
 	ledgerRows(): LedgerRow[] {
 		return [...this.ledger.rows(), this.ledger.total()];
 	}
-}
-
-/** What the chat says under a capped result, with the size. */
-export function cappedMessage(named: NamedTool, stored: StoredResult): string {
-	return (
-		`\n\n_${named.server} › ${named.tool.name} returned about ${stored.tokens.toLocaleString('en-US')} tokens ` +
-		`(${charsLabel(stored.text.length)}): the model got the first part and can read on with \`read_result\`._\n\n`
-	);
 }

@@ -13,6 +13,7 @@ import { ChatConsentAnswers } from './consentCard';
 import { errorMessage } from '../../common/errors';
 import { ChatBudget } from './chatContext';
 import { registerFullResults } from '../shared/fullResults';
+import { registerLedgerTables } from './answerNotes';
 import { contextSettings } from '../shared/contextSettings';
 import { useToolSearch } from '../../manager/context/toolSearch';
 import { estimateTokens } from '../../manager/context/tokens';
@@ -388,5 +389,12 @@ export function registerChatParticipant(
 			});
 		},
 	);
-	return vscode.Disposable.from(participant, ask, indexing, answers, registerFullResults(Commands.openFullResult));
+	return vscode.Disposable.from(
+		participant,
+		ask,
+		indexing,
+		answers,
+		registerFullResults(Commands.openFullResult),
+		registerLedgerTables(Commands.showContextLedger),
+	);
 }

@@ -186,6 +186,8 @@ async function runHandler(
 	messages: { role: string; text: string }[];
 	images: number;
 	buttons: string[];
+	/** The notes under the answer on results capped for the model. */
+	notes: string[];
 }> {
 	const { manager } = await api();
 	const model = await fakeModel();
@@ -202,7 +204,10 @@ async function runHandler(
 	try {
 		const result = await handleChatRequest(manager, request, { history: [] }, recorded.stream, source.token, options);
 		// The notes on capped results come after the model's answer (chatContext.ts endAnswer): not part of its echo.
-		const text = recorded.markdown.join('').replace(/\n\n_[^\n]* returned about [^\n]*_\n\n/g, '');
+		const cappedNote = /\n\n_[^\n]* returned about [^\n]*\n\n/g;
+		const whole = recorded.markdown.join('');
+		const notes = [...whole.matchAll(cappedNote)].map((match) => match[0]);
+		const text = whole.replace(cappedNote, '');
 		const json = text.slice(text.indexOf('echo: {') + 'echo: '.length);
 		const echo = JSON.parse(json) as {
 			toolResults: { callId: string; text: string }[];
@@ -217,6 +222,7 @@ async function runHandler(
 			messages: echo.messages,
 			images: echo.images,
 			buttons: recorded.buttons,
+			notes,
 		};
 	} finally {
 		source.dispose();
@@ -357,7 +363,7 @@ test(
 				message: `'${name}' running with its tool`,
 			});
 			// The default limit, 25,000 estimated tokens: the model gets the first 100,000 characters and a note.
-			const { calls, toolResults, result, buttons } = await runHandler('call:mcp__bigresult__dump');
+			const { calls, toolResults, result, notes } = await runHandler('call:mcp__bigresult__dump');
 			assert.deepEqual(calls, [{ server: name, tool: 'dump', ok: true }]);
 			const sent = toolResults[0]?.text ?? '';
 			assert.ok(sent.startsWith('row 0000000 '), sent.slice(0, 80));
@@ -368,25 +374,39 @@ test(
 			);
 			const metadata = result.metadata as ChatMetadata;
 			const id = metadata.cappedResults?.[0] ?? '';
-			assert.ok(buttons.includes(Commands.openFullResult), buttons.join(', '));
+			assert.equal(notes.length, 1, notes.join(' | '));
+			assert.ok(
+				notes[0]!.includes(
+					`[Open Full Result](command:${Commands.openFullResult}?${encodeURIComponent(JSON.stringify([id]))}`,
+				),
+				notes[0],
+			);
 			const ledgerRow = metadata.ledger?.find((row) => row.server === name);
 			assert.ok(ledgerRow && ledgerRow.results > 25_000 && ledgerRow.results < 25_200, JSON.stringify(ledgerRow));
 			assert.match(id, /^r\d+$/);
 			// (This handler runs in the test's bundle, with a store of its own; the panel below uses the extension's.)
 			// In the chat panel, with a per-server limit of 200 tokens: the button opens the whole result.
 			await config.update('context.resultMaxTokensByTool', { [name]: 200 }, vscode.ConfigurationTarget.Global);
-			const response = await ask('@mcp call:mcp__bigresult__dump', 'Result cut');
+			// The ledger's line ends the answer: waiting for its link waits for the whole answer.
+			const response = await ask('@mcp call:mcp__bigresult__dump', 'By kind');
 			assert.match(response, /bigresult › dump returned about 524,288 tokens \(2\.0 MB\)/);
-			assert.match(response, /the first 800 characters are above/);
-			const button = '.interactive-item-container.interactive-response .monaco-button';
+			assert.match(
+				response,
+				/Result cut: .* the first 800 characters are above/,
+				'the model got the head and the note',
+			);
+			// The model's answer stays on screen above the notes: VS Code folds only what comes before a non-Markdown part.
+			assert.match(response, /echo: \{/, "the model's answer is not folded away");
+			assert.match(response, /Context: about [\d,]+ tokens of MCP definitions, instructions and results \(/);
+			assert.doesNotMatch(response, /<details>|<summary>/, 'no HTML the chat shows as text');
+			const link = '.interactive-item-container.interactive-response a';
 			await waitFor(
 				async () =>
-					(await driver({ action: 'evaluate', script: markScript(button, 'Open Full Result', 'full-result') })) ===
-					'ok',
-				{ timeoutMs: 30_000, intervalMs: 300, message: 'the Open Full Result button' },
+					(await driver({ action: 'evaluate', script: markScript(link, 'Open Full Result', 'full-result') })) === 'ok',
+				{ timeoutMs: 30_000, intervalMs: 300, message: 'the Open Full Result link' },
 			);
-			// A long answer scrolls the button out of the chat's (virtual) list view, where the mouse cannot reach it: the
-			// button gets the DOM click event a mouse click gives it.
+			// A long answer scrolls the link out of the chat's (virtual) list view, where the mouse cannot reach it: the
+			// link gets the DOM click event a mouse click gives it.
 			await driver({
 				action: 'evaluate',
 				script: `document.querySelector('[data-e2e-target="full-result"]')?.click()`,
@@ -401,6 +421,28 @@ test(
 			assert.equal(opened.getText().length, 2 * 1024 * 1024);
 			await screenshot('chat-full-result');
 			await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+			// The ledger's "By kind" link opens its table as a Markdown preview.
+			await waitFor(
+				async () =>
+					(await driver({ action: 'evaluate', script: markScript(link, 'By kind', 'ledger-table') })) === 'ok',
+				{ timeoutMs: 15_000, intervalMs: 300, message: 'the By kind link' },
+			);
+			await driver({
+				action: 'evaluate',
+				script: `document.querySelector('[data-e2e-target="ledger-table"]')?.click()`,
+			});
+			const preview = await waitFor(
+				() =>
+					vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((tab) => tab.label.includes('MCP context')),
+				{ timeoutMs: 15_000, message: 'the ledger table in a preview' },
+			);
+			await screenshot('chat-ledger-table');
+			await vscode.window.tabGroups.close(preview);
+			// Its document, for the rows of the answer above (the handler's, with the default limit).
+			const uri = await vscode.commands.executeCommand<vscode.Uri>(Commands.showContextLedger, metadata.ledger);
+			const table = (await vscode.workspace.openTextDocument(uri)).getText();
+			assert.match(table, /\| bigresult \| 20 \| 0 \| 0 \| 25,\d{3} \| 25,\d{3} \|/, table);
+			assert.match(table, /\| \*\*all\*\* \|/, table);
 		} finally {
 			await config.update('context.resultMaxTokensByTool', undefined, vscode.ConfigurationTarget.Global);
 			await config.update('servers', previous, vscode.ConfigurationTarget.Global);
