@@ -355,13 +355,26 @@ export function parseInputs(raw: unknown, sourceLabel: string): { inputs: InputD
  * Parses a `.vscode/mcp.json` file's text (VS Code's format: `{ "servers": {…}, "inputs": […] }`). Comments and
  * trailing commas are accepted, as VS Code does. Never throws: invalid JSON gives one problem.
  */
-export function parseMcpJson(text: string, source: ConfigSource): ParseResult & { inputs: InputDefinition[] } {
+export function parseMcpJson(
+	text: string,
+	source: ConfigSource,
+): ParseResult & { inputs: InputDefinition[]; unreadable?: true } {
 	const parsed = parseJsonc(text);
 	if (parsed.error !== undefined)
-		return { servers: [], inputs: [], problems: [`${source.label}: not valid JSON: ${parsed.error}`] };
+		return {
+			servers: [],
+			inputs: [],
+			problems: [`${source.label}: not valid JSON: ${parsed.error}`],
+			unreadable: true,
+		};
 	const raw = parsed.value;
 	if (!isRecord(raw))
-		return { servers: [], inputs: [], problems: [`${source.label}: expected an object with "servers"`] };
+		return {
+			servers: [],
+			inputs: [],
+			problems: [`${source.label}: expected an object with "servers"`],
+			unreadable: true,
+		};
 	// Some people paste a Claude/Cursor file here: accept its `mcpServers` key too.
 	const serversRaw = raw.servers ?? raw.mcpServers;
 	const result = serversRaw === undefined ? { servers: [], problems: [] } : parse(serversRaw, source);

@@ -83,14 +83,32 @@ export function mcpJsonLayer(
 	text: string,
 	source: { label: string; path: string },
 	folder?: string,
+	lastValid?: LastValidLayers,
 ): { layer: ConfigLayer; problems: string[] } {
 	const kind: ConfigSource['kind'] = origin === 'userMcpJson' ? 'userMcpJson' : 'mcpJson';
 	const result = parseMcpJson(text, { kind, label: source.label, path: source.path });
+	const layer = withFolder({ origin, entries: result.servers, inputs: result.inputs }, folder);
+	if (!lastValid) return { layer, problems: result.problems };
+	if (!result.unreadable) {
+		lastValid.set(source.path, layer);
+		return { layer, problems: result.problems };
+	}
+	const kept = lastValid.get(source.path);
+	if (!kept) return { layer, problems: result.problems };
 	return {
-		layer: withFolder({ origin, entries: result.servers, inputs: result.inputs }, folder),
-		problems: result.problems,
+		layer: kept,
+		problems: [
+			...result.problems,
+			`${source.label}: its servers as last read stay as they are until the file is valid again`,
+		],
 	};
 }
+
+/**
+ * The last layer read from each mcp.json that parsed (by path): a file read while an editor or Switchboard writes
+ * it, or saved with a typo, does not stop the servers it defines; they stay as they were until it parses again.
+ */
+export type LastValidLayers = Map<string, ConfigLayer>;
 
 function withFolder(layer: ConfigLayer, folder: string | undefined): ConfigLayer {
 	if (folder !== undefined) layer.folder = folder;
@@ -99,12 +117,14 @@ function withFolder(layer: ConfigLayer, folder: string | undefined): ConfigLayer
 
 /**
  * Reads a folder's `.vscode/mcp.json` and `.mcp.json` through `read` (undefined: no such file). `name` labels them
- * (`<name>/.vscode/mcp.json`); without it the label is the relative path.
+ * (`<name>/.vscode/mcp.json`); without it the label is the relative path. With `lastValid`, a file that does not
+ * parse gives its last valid layer (see LastValidLayers).
  */
 export async function readFolderFiles(
 	folder: string,
 	read: (file: string) => Promise<string | undefined>,
 	name?: string,
+	lastValid?: LastValidLayers,
 ): Promise<{ layers: ConfigLayer[]; problems: string[]; files: string[] }> {
 	const layers: ConfigLayer[] = [];
 	const problems: string[] = [];
@@ -112,10 +132,13 @@ export async function readFolderFiles(
 	for (const { relative, origin } of FOLDER_FILES) {
 		const file = path.join(folder, ...relative.split('/'));
 		const text = await read(file);
-		if (text === undefined) continue;
+		if (text === undefined) {
+			lastValid?.delete(file);
+			continue;
+		}
 		files.push(file);
 		const label = name === undefined ? relative : `${name}/${relative}`;
-		const parsed = mcpJsonLayer(origin, text, { label, path: file }, folder);
+		const parsed = mcpJsonLayer(origin, text, { label, path: file }, folder, lastValid);
 		layers.push(parsed.layer);
 		problems.push(...parsed.problems);
 	}

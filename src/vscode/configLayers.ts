@@ -12,6 +12,7 @@ import {
 	USER_MCP_JSON_LABEL,
 	type CombinedServers,
 	type ConfigLayer,
+	type LastValidLayers,
 } from '../manager/configSources';
 import type { ConfigSource } from '../manager/types';
 import type { UserMcpJson } from './userMcpJson';
@@ -21,6 +22,9 @@ const SECTION = 'mcpSwitchboard';
 const SERVERS = 'servers';
 /** VS Code's own setting for reading the project-root `.mcp.json` (experimental in 1.139, off in stable). */
 const VSCODE_ROOT_CONFIG = 'chat.mcp.workspaceRootConfig.enabled';
+
+/** This window's last valid read of each mcp.json (configSources.ts LastValidLayers). */
+const lastValidFiles: LastValidLayers = new Map();
 
 async function readUri(uri: vscode.Uri): Promise<string | undefined> {
 	try {
@@ -80,13 +84,19 @@ export async function readConfigLayers(
 
 	for (const folder of folders) {
 		const read = (file: string) => readUri(vscode.Uri.joinPath(folder.uri, file.slice(folder.uri.fsPath.length)));
-		const files = await readFolderFiles(folder.uri.fsPath, read, folder.name);
+		const files = await readFolderFiles(folder.uri.fsPath, read, folder.name, lastValidFiles);
 		layers.push(...files.layers);
 		problems.push(...files.problems);
 	}
 	const user = await userMcpJson?.read();
 	if (user) {
-		const parsed = mcpJsonLayer('userMcpJson', user.text, { label: USER_MCP_JSON_LABEL, path: user.path });
+		const parsed = mcpJsonLayer(
+			'userMcpJson',
+			user.text,
+			{ label: USER_MCP_JSON_LABEL, path: user.path },
+			undefined,
+			lastValidFiles,
+		);
 		layers.push(parsed.layer);
 		problems.push(...parsed.problems);
 	}

@@ -12,7 +12,9 @@ import {
 	describeSources,
 	launchIdentity,
 	mcpJsonLayer,
+	readFolderFiles,
 	settingsLayer,
+	type LastValidLayers,
 } from '../../src/manager/configSources';
 
 const fixture = path.join(process.cwd(), 'test', 'fixtures', 'configSources');
@@ -150,4 +152,36 @@ test("the same name and launch in settings and a .vscode/mcp.json is one server,
 		{ home: '/h' },
 	);
 	assert.equal(other.servers[0]?.source.vscodeRuns, undefined, "another launch under that name is not VS Code's");
+});
+
+test('an mcp.json read half-written or saved with a typo keeps its last valid servers, and says so', async () => {
+	const lastValid: LastValidLayers = new Map();
+	const files = new Map<string, string>([['/w/.mcp.json', '{"mcpServers":{"p":{"command":"x"}}}']]);
+	const read = async (file: string) => files.get(file);
+	const first = await readFolderFiles('/w', read, 'w', lastValid);
+	assert.deepEqual(
+		first.layers.flatMap((l) => l.entries.map((e) => e.name)),
+		['p'],
+	);
+	for (const broken of ['', '{"mcpServers":{"p":{"comm', '[1, 2]']) {
+		files.set('/w/.mcp.json', broken);
+		const again = await readFolderFiles('/w', read, 'w', lastValid);
+		assert.deepEqual(
+			again.layers.flatMap((l) => l.entries.map((e) => e.name)),
+			['p'],
+			`after ${JSON.stringify(broken)}`,
+		);
+		assert.ok(
+			again.problems.some(
+				(p) => p === 'w/.mcp.json: its servers as last read stay as they are until the file is valid again',
+			),
+			again.problems.join('\n'),
+		);
+	}
+	// Without the cache (the command line reads once), a broken file has no servers; a deleted file forgets its last.
+	assert.deepEqual((await readFolderFiles('/w', read, 'w')).layers[0]?.entries, []);
+	files.delete('/w/.mcp.json');
+	assert.equal((await readFolderFiles('/w', read, 'w', lastValid)).layers.length, 0);
+	files.set('/w/.mcp.json', '{');
+	assert.deepEqual((await readFolderFiles('/w', read, 'w', lastValid)).layers[0]?.entries, []);
 });

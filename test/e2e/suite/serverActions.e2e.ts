@@ -198,7 +198,11 @@ test(
 			assert.equal((parseJsonc(text).value as { servers?: unknown }).servers, undefined, 'no second servers object');
 
 			assert.equal(await vscode.commands.executeCommand('mcpSwitchboard.enableServer', name), true);
-			await waitFor(() => stateOf(api, name) !== 'disabled', { timeoutMs: 15_000, message: `'${name}' enabled` });
+			// Present and not disabled: a read of the file while it is being written may drop the server for a moment.
+			await waitFor(() => stateOf(api, name) !== undefined && stateOf(api, name) !== 'disabled', {
+				timeoutMs: 15_000,
+				message: () => `'${name}' enabled (it is ${stateOf(api, name) ?? 'not in the tree'})`,
+			});
 			assert.ok(!fs.readFileSync(file, 'utf8').includes('disabled'), 'Enable removes the field');
 
 			const removing = vscode.commands.executeCommand('mcpSwitchboard.removeServer', name);
