@@ -1,28 +1,35 @@
-// Module import time in a fresh process: dist/core.js vs the SDK's Client + StdioClientTransport vs the floor
-// client's only dependency (node:child_process). The target is absolute: <= 25 ms for dist/core.js.
+// Module import time in a fresh process: the core (dist/core.js as the npm package installs it, lib/installedCore.mjs)
+// vs the SDK's Client + StdioClientTransport (installed in node_modules) vs the floor client's only dependency
+// (node:child_process). The target is absolute: <= 25 ms for dist/core.js.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { CLIENTS } from '../lib/clients.mjs';
+import { installedCore } from '../lib/installedCore.mjs';
 import { interleave, median } from '../lib/stats.mjs';
 
 export const name = 'import';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const code = {
-	floor: "require('node:child_process')",
-	ours: "require('./dist/core.js')",
-	sdk: "require('@modelcontextprotocol/sdk/client/index.js'); require('@modelcontextprotocol/sdk/client/stdio.js')",
+	floor: () => "require('node:child_process')",
+	ours: (core) => `require(${JSON.stringify(core)})`,
+	sdk: () =>
+		"require('@modelcontextprotocol/sdk/client/index.js'); require('@modelcontextprotocol/sdk/client/stdio.js')",
 };
 
-/** Milliseconds to require `which` ('floor', 'ours', 'sdk') in a new Node process (also used by lazy.mjs). */
-export function importTime(which) {
-	const script = `const t = performance.now(); ${code[which]}; process.stdout.write(String(performance.now() - t));`;
+/**
+ * Milliseconds to require `which` ('floor', 'ours', 'sdk') in a new Node process (also used by lazy.mjs); `core` is
+ * the path of the core's dist/core.js (from installedCore()).
+ */
+export function importTime(which, core) {
+	const script = `const t = performance.now(); ${code[which](core)}; process.stdout.write(String(performance.now() - t));`;
 	return Number(execFileSync(process.execPath, ['-e', script], { cwd: root, encoding: 'utf8' }));
 }
 
 export async function run({ rounds }) {
+	const core = await installedCore();
 	// More samples than rounds: each is short and process start-up is noisy.
-	const results = await interleave(rounds * 3, CLIENTS, async (which) => importTime(which));
+	const results = await interleave(rounds * 3, CLIENTS, async (which) => importTime(which, core));
 	return [
 		{
 			scenario: 'import',
