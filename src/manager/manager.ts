@@ -230,13 +230,7 @@ export class Manager {
 		for (const [name, connection] of ordered) this.connections.set(name, connection);
 		if (setChanged || orderChanged) {
 			if (this.names.setServers([...this.connections.keys()])) {
-				for (const connection of this.connections.values()) {
-					if (connection.tools.length > 0)
-						connection.tools = this.nameTools(
-							connection.name,
-							connection.tools.map((t) => t.tool),
-						);
-				}
+				for (const connection of this.connections.values()) connection.renameTools();
 			}
 			this.toolsSnapshot = undefined;
 		}

@@ -253,6 +253,17 @@ export class ServerConnection implements ServerView {
 	set tools(tools: readonly NamedTool[]) {
 		this.toolList = tools;
 	}
+	/**
+	 * Names the tools it holds again (the servers' prefixes changed). A cached listing not read yet stays unread: it
+	 * is named when it is read, so a window's first reconcile reads no listing file.
+	 */
+	renameTools(): void {
+		if (this.toolList.length > 0)
+			this.toolList = this.deps.nameTools(
+				this.name,
+				this.toolList.map((named) => named.tool),
+			);
+	}
 	get resources(): readonly Resource[] {
 		this.serveCached();
 		this.refreshIfStale('resources');
