@@ -83,3 +83,17 @@ export function newestOf<T>(
 export function listChanged(items: readonly unknown[], old: readonly unknown[]): boolean {
 	return items.length !== old.length || JSON.stringify(items) !== JSON.stringify(old);
 }
+
+/**
+ * A 2026-07-28 server sends list changes only on a subscriptions/listen stream that asks for them: ask for each list
+ * cached here that the server's capabilities offer (the client keeps the stream open and listens again after a drop
+ * until it closes; older servers send list changes unasked and this does nothing).
+ */
+export function listenForCachedLists(client: McpClient): void {
+	const caps = client.serverCapabilities ?? {};
+	client.listenForChanges({
+		tools: caps.tools !== undefined,
+		prompts: caps.prompts !== undefined,
+		resources: caps.resources !== undefined,
+	});
+}

@@ -17,7 +17,8 @@ import { Limiter } from './limiter';
 import { DEFAULT_MAX_CONCURRENT_STARTS } from './startLimits';
 import { ResourceCache, type ResourceCacheOptions } from './resourceCache';
 import { createDefaultConnector, oauthFor } from './defaultConnector';
-import { ServerConnection, serverHash, type Connector } from './serverConnection';
+import { ServerConnection, type Connector } from './serverConnection';
+import { serverHash } from './serverIdentity';
 import { ToolNameRegistry } from './toolNames';
 import type { ListingStore } from './listingCache';
 

@@ -3,7 +3,6 @@
  * trust check, a start slot from the per-kind limiter, a connect timeout, restart on crash with backoff and a
  * crash-loop cap, transparent re-initialisation of an expired HTTP session.
  */
-import { createHash } from 'node:crypto';
 import { Emitter } from '../common/event';
 import { DisposableStore } from '../common/disposable';
 import type { Logger } from '../common/logger';
@@ -13,11 +12,10 @@ import type { McpClient } from '../protocol/client';
 import type { Prompt, Resource, ResourceTemplate } from '../protocol/schema';
 import { writeServerLog } from './logLevels';
 import { RestartPolicy, type RestartDecision } from './backoff';
-import { configHash } from './config';
 import { DEPRECATION_NOTES, DeprecationUse, type DeprecatedFeature } from './deprecations';
-import { listChanged, listServer, newestOf, type NumberedList } from './listFetch';
+import { listChanged, listenForCachedLists, listServer, newestOf, type NumberedList } from './listFetch';
 import { describeDuration, IdleStop, keepsRunning } from './idleStop';
-import { serverIdentity } from './serverIdentity';
+import { serverHash, serverIdentity } from './serverIdentity';
 import { listingOf } from './listingCache';
 import type { Disposable } from '../common/disposable';
 import { checkTrust, connectWithTimeout, hostHandlers } from './connectAttempt';
@@ -39,30 +37,6 @@ import { unreachableCause, type UnreachableCause } from './unreachable';
 import { errorMessage } from '../common/errors';
 
 export type { ConnectRequest, Connector, ListKind, ServerConnectionDeps } from './connectionTypes';
-
-/**
- * The hash that decides whether a reconcile restarts a server: the config plus its trust scope, and the trust text
- * when there is one (it also covers fields outside the config, such as `envFile`).
- */
-export function serverHash(server: ResolvedServer): string {
-	const trust =
-		server.trustText === undefined ? '' : createHash('sha256').update(server.trustText).digest('hex').slice(0, 8);
-	return `${configHash(server.config)}${server.workspaceDefined ? 'w' : 'u'}${trust}`;
-}
-
-/**
- * A 2026-07-28 server sends list changes only on a subscriptions/listen stream that asks for them: ask for each list
- * cached here that the server's capabilities offer (the client keeps the stream open and listens again after a drop
- * until it closes; older servers send list changes unasked and this does nothing).
- */
-function listenForCachedLists(client: McpClient): void {
-	const caps = client.serverCapabilities ?? {};
-	client.listenForChanges({
-		tools: caps.tools !== undefined,
-		prompts: caps.prompts !== undefined,
-		resources: caps.resources !== undefined,
-	});
-}
 
 export class ServerConnection implements ServerView {
 	private readonly stateEmitter = new Emitter<ServerState>();

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { configHash } from './config';
-import type { ConfigSource, ServerConfig } from './types';
+import type { ConfigSource, ResolvedServer, ServerConfig } from './types';
 
 /** The parts of a configured server that identify it. */
 export interface ServerIdentityParts {
@@ -22,4 +22,14 @@ export function serverIdentity(server: ServerIdentityParts): string {
 		.update(`${where}\u0000${configHash(server.config)}\u0000${server.name}`)
 		.digest('hex')
 		.slice(0, 24);
+}
+
+/**
+ * The hash that decides whether a reconcile restarts a server: the config plus its trust scope, and the trust text
+ * when there is one (it also covers fields outside the config, such as `envFile`).
+ */
+export function serverHash(server: ResolvedServer): string {
+	const trust =
+		server.trustText === undefined ? '' : createHash('sha256').update(server.trustText).digest('hex').slice(0, 8);
+	return `${configHash(server.config)}${server.workspaceDefined ? 'w' : 'u'}${trust}`;
 }

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Manager } from '../../src/manager/manager';
-import { serverHash } from '../../src/manager/serverConnection';
+import { serverHash } from '../../src/manager/serverIdentity';
 import { describeAsWritten } from '../../src/manager/trustText';
 import type { ResolvedServer, ServerConfig } from '../../src/manager/types';
 import { FakeClock, FakeConnector, testHost } from './managerFakes';
