@@ -1,6 +1,6 @@
 // One window's activation as far as servers go, headless (bench/scenarios/lazy.mjs bundles this file with esbuild):
 // read a user mcp.json, make the Manager the extension makes (servers start on first need, listings kept in files),
-// reconcile, and read what the tree shows (each server's row and cached tools). Prints, as JSON, the time from this
+// reconcile, and read what the tree shows (each server's row: state, tool count, when listed). Prints, as JSON, the time from this
 // process's start to that point, its memory, and how many processes it has started.
 //   node activation.cjs <mcp.json> <listings folder> [prime]
 // `prime` starts every server once so its listing is kept (what the first window ever does), then exits.
@@ -39,15 +39,16 @@ async function main() {
 		await store.flush();
 		return;
 	}
-	// What the tree renders: a row per server, its state and cached tools.
-	const rows = manager.servers().map((s) => `${s.name} ${s.state.kind} ${s.tools.length} tools`);
+	// What the tree renders (serversTree.ts serverDescription): a row per server, its state, how many tools it has and
+	// when they were listed (from the kept listing's summary; the tools themselves are read when a row is expanded).
+	const rows = manager.servers().map((s) => `${s.name} ${s.state.kind} ${s.toolNames.length} tools ${s.listedAt}`);
 	const ms = performance.now();
 	const result = {
 		ms,
 		rss: process.memoryUsage().rss,
 		processes: childProcesses(),
 		rows: rows.length,
-		tools: manager.servers().reduce((n, s) => n + s.tools.length, 0),
+		tools: manager.servers().reduce((n, s) => n + s.toolNames.length, 0),
 	};
 	process.stdout.write(JSON.stringify(result));
 	await manager.dispose();

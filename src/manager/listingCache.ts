@@ -4,6 +4,7 @@
  * starts only when something needs it. Keyed on serverIdentity(): a changed configuration is another server, and its
  * old listing is dropped.
  */
+import { join } from 'node:path';
 import type { Implementation, Prompt, Resource, ResourceTemplate, Tool } from '../protocol/schema';
 import { type KeyedJsonFormat, KeyedJsonFiles } from './keyedJsonFiles';
 import type { McpClient } from '../protocol/client';
@@ -21,10 +22,35 @@ export interface CachedListing {
 	resourceTemplates: ResourceTemplate[];
 }
 
+/**
+ * What a server's row shows of its last listing without reading the listing itself: a listing of a thousand tools is
+ * hundreds of KB of JSON to parse, its summary a list of names.
+ */
+export interface ListingSummary {
+	listedAt: number;
+	toolNames: string[];
+	prompts: number;
+	resources: number;
+	resourceTemplates: number;
+}
+
+/** The summary of `listing`. */
+export function summaryOf(listing: CachedListing): ListingSummary {
+	return {
+		listedAt: listing.listedAt,
+		toolNames: listing.tools.map((tool) => tool.name),
+		prompts: listing.prompts.length,
+		resources: listing.resources.length,
+		resourceTemplates: listing.resourceTemplates.length,
+	};
+}
+
 /** Where listings are kept. `load` is synchronous so a view renders from it at once; writes happen in the background. */
 export interface ListingStore {
 	/** The listing kept for `identity`, or undefined (none, or unreadable). */
 	load(identity: string): CachedListing | undefined;
+	/** Its summary, kept beside it (a store without one: the Manager summarises what `load` gives). */
+	summary?(identity: string): ListingSummary | undefined;
 	/** Keeps `listing` for `identity`, replacing the one before. */
 	save(identity: string, listing: CachedListing): void;
 	/** Forgets what is kept for `identity` (its configuration changed). */
@@ -61,31 +87,59 @@ const LISTING_FORMAT: KeyedJsonFormat<CachedListing> = {
 	noun: 'listing',
 };
 
+/** Summaries as kept on disk, beside the listings in `summaries/`: format 1, `{ format, summary }`. */
+const SUMMARY_FORMAT: KeyedJsonFormat<ListingSummary> = {
+	version: 1,
+	field: 'summary',
+	isValue: (value): value is ListingSummary =>
+		typeof value === 'object' &&
+		value !== null &&
+		typeof (value as ListingSummary).listedAt === 'number' &&
+		Array.isArray((value as ListingSummary).toolNames) &&
+		(value as ListingSummary).toolNames.every((name) => typeof name === 'string'),
+	noun: 'listing summary',
+};
+
 /**
- * Listings as one JSON file per server identity in `folder` (the extension's global storage), written in the
- * background (keyedJsonFiles.ts).
+ * Listings as one JSON file per server identity in `folder` (the extension's global storage), and their summaries in
+ * `folder/summaries`, written in the background (keyedJsonFiles.ts).
  */
 export class FileListingStore implements ListingStore {
 	private readonly files: KeyedJsonFiles<CachedListing>;
+	private readonly summaries: KeyedJsonFiles<ListingSummary>;
 
 	constructor(folder: string, onError: (message: string) => void = () => undefined) {
 		this.files = new KeyedJsonFiles(folder, LISTING_FORMAT, onError);
+		this.summaries = new KeyedJsonFiles(join(folder, 'summaries'), SUMMARY_FORMAT, onError);
 	}
 
 	load(identity: string): CachedListing | undefined {
 		return this.files.load(identity);
 	}
 
+	/** The summary; a listing kept before summaries were is summarised once, and its summary kept. */
+	summary(identity: string): ListingSummary | undefined {
+		const kept = this.summaries.load(identity);
+		if (kept) return kept;
+		const listing = this.load(identity);
+		if (!listing) return undefined;
+		const summary = summaryOf(listing);
+		this.summaries.save(identity, summary);
+		return summary;
+	}
+
 	save(identity: string, listing: CachedListing): void {
 		this.files.save(identity, listing);
+		this.summaries.save(identity, summaryOf(listing));
 	}
 
 	drop(identity: string): void {
 		this.files.drop(identity);
+		this.summaries.drop(identity);
 	}
 
 	/** Resolves when every save and drop asked for so far is on disk (tests, and disposal). */
-	flush(): Promise<void> {
-		return this.files.flush();
+	async flush(): Promise<void> {
+		await Promise.all([this.files.flush(), this.summaries.flush()]);
 	}
 }

@@ -16,7 +16,7 @@ import { DEPRECATION_NOTES, DeprecationUse, type DeprecatedFeature } from './dep
 import { listChanged, listenForCachedLists, listServer, newestOf, type NumberedList } from './listFetch';
 import { describeDuration, IdleStop, keepsRunning } from './idleStop';
 import { serverHash, serverIdentity } from './serverIdentity';
-import { listingOf } from './listingCache';
+import { listingOf, summaryOf, type ListingSummary } from './listingCache';
 import type { Disposable } from '../common/disposable';
 import { checkTrust, connectWithTimeout, hostHandlers } from './connectAttempt';
 import { decisionState, failureMessage, finalFailureState, sessionExpired } from './failureStates';
@@ -87,6 +87,8 @@ export class ServerConnection implements ServerView {
 	private cachedListedAt: number | undefined;
 	/** The listing store was read since the server last began to wait for its next need. */
 	private cacheRead = false;
+	/** The kept listing's summary while waiting (undefined: not read yet; null: none kept). */
+	private summary: ListingSummary | null | undefined;
 	private identityKey: string | undefined;
 	private readonly idle: IdleStop;
 
@@ -150,8 +152,25 @@ export class ServerConnection implements ServerView {
 	}
 	/** When the lists shown were listed, while they come from the listing store (not running yet). */
 	get listedAt(): number | undefined {
-		this.serveCached();
-		return this.cachedListedAt;
+		return this.listsRead ? this.cachedListedAt : this.keptSummary()?.listedAt;
+	}
+	/** False while it waits for its first need and the kept listing was not read (a list getter reads it). */
+	get listsRead(): boolean {
+		return this.cacheRead || !this.startsOnNeed;
+	}
+	/** The names of the tools shown, without reading a kept listing that was not read yet (its summary has them). */
+	get toolNames(): readonly string[] {
+		if (this.listsRead) return this.toolList.map((named) => named.tool.name);
+		return this.keptSummary()?.toolNames ?? [];
+	}
+	/** The kept listing's summary (a store without summaries: its listing's), read once per wait for a need. */
+	private keptSummary(): ListingSummary | undefined {
+		const store = this.deps.listingStore;
+		if (this.summary === undefined && store) {
+			const listing = store.summary ? undefined : store.load(this.identity);
+			this.summary = (store.summary ? store.summary(this.identity) : listing && summaryOf(listing)) ?? null;
+		}
+		return this.summary ?? undefined;
 	}
 	/** The server waits for its next need: a call, a read or a view that needs it starts it. */
 	get startsOnNeed(): boolean {
@@ -278,6 +297,7 @@ export class ServerConnection implements ServerView {
 		this.server = server;
 		this.currentHash = serverHash(server);
 		this.identityKey = undefined;
+		this.summary = undefined;
 		// A changed configuration is another server: what the old one listed is not what this one will.
 		if (before !== undefined && before !== this.identity) this.deps.listingStore?.drop(before);
 	}
@@ -339,6 +359,7 @@ export class ServerConnection implements ServerView {
 		if (state.kind === 'error' || state.kind === 'needsSignIn') this.error = state.message;
 		const waits = state.kind === 'stopped' && state.onDemand !== undefined;
 		if (waits) this.cacheRead = false;
+		if (waits) this.summary = undefined;
 		else if (state.kind !== 'starting' && state.kind !== 'running' && this.cachedListedAt !== undefined)
 			this.forgetLists();
 		this.currentState = state;

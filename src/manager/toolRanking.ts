@@ -66,7 +66,7 @@ export interface ToolListSource {
 	readonly onDidChangeLists: Event<{ server: string }>;
 	readonly onDidChangeServers: Event<void>;
 	servers(): readonly { readonly name: string; readonly tools: readonly NamedTool[] }[];
-	get(name: string): { readonly tools: readonly NamedTool[] } | undefined;
+	get(name: string): { readonly tools: readonly NamedTool[]; readonly listsRead?: boolean } | undefined;
 }
 
 /**
@@ -78,7 +78,11 @@ export function indexServerTools(source: ToolListSource, indexer: ToolIndexer = 
 	let timer: ReturnType<typeof setTimeout> | undefined;
 	const flush = () => {
 		timer = undefined;
-		for (const server of pending) indexer.update(server, source.get(server)?.tools ?? []);
+		for (const server of pending) {
+			const view = source.get(server);
+			// A kept listing nobody has read yet stays unread (a request that offers its tools indexes them itself).
+			if (view?.listsRead !== false) indexer.update(server, view?.tools ?? []);
+		}
 		pending.clear();
 	};
 	const schedule = (server: string) => {

@@ -141,6 +141,13 @@ export interface ServerView {
 	readonly prompts: readonly Prompt[];
 	/** When the lists shown were listed (ms since the epoch), while they come from the listing cache; else undefined. */
 	readonly listedAt: number | undefined;
+	/**
+	 * The names of `tools`: what a row needs, read from the listing's summary while the server waits for its first
+	 * need, so showing fifty servers does not parse fifty listings.
+	 */
+	readonly toolNames: readonly string[];
+	/** False while the server waits for its first need and its kept listing was not read: reading a list reads it. */
+	readonly listsRead: boolean;
 	/** The last error message, kept after a successful restart for the tooltip. */
 	readonly lastError: string | undefined;
 	/** Deprecated features the server uses (transport, and roots / sampling / logging seen on this connection). */

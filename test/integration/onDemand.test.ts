@@ -72,7 +72,8 @@ test('ten servers: none runs before it is needed, a call starts one, and the nex
 	await first.need('s3');
 	await first.dispose();
 	await store.flush();
-	assert.equal(readdirSync(folder).length, 1, 'one listing kept, as a file');
+	assert.deepEqual(readdirSync(folder).filter((f) => f.endsWith('.json')).length, 1, 'one listing kept, as a file');
+	assert.equal(readdirSync(join(folder, 'summaries')).length, 1, 'and its summary beside it');
 
 	const second = new Manager(host(), { autoStart: false, listingStore: new FileListingStore(folder) });
 	t.after(() => second.dispose());
@@ -93,6 +94,58 @@ test('ten servers: none runs before it is needed, a call starts one, and the nex
 	assert.equal(second.get('s3')!.listedAt, undefined, 'once running, the lists are live');
 	await second.dispose();
 	assert.ok(!alive(pid), 'no process left behind');
+});
+
+/** A file store that counts the listings it reads (a summary read is not one). */
+class CountingStore extends FileListingStore {
+	loads = 0;
+	override load(identity: string) {
+		this.loads++;
+		return super.load(identity);
+	}
+}
+
+test('a row reads the summary kept beside a listing, not the listing; the tools are read when asked for', async (t) => {
+	const folder = join(scratch, 'summaries-listings');
+	const pidFile = join(scratch, 'summaries.pids');
+	const servers = Array.from({ length: 3 }, (_, i) => server(`r${i}`, pidFile, ['--tools', String(i + 2)]));
+	const first = new Manager(host(), { autoStart: false, listingStore: new FileListingStore(folder) });
+	t.after(() => first.dispose());
+	await first.reconcile(servers);
+	for (const { name } of servers) await first.need(name);
+	const listed = servers.map(({ name }) => first.get(name)!.tools.map((named) => named.tool.name));
+	await first.dispose();
+
+	const window = async (store: CountingStore) => {
+		const manager = new Manager(host(), { autoStart: false, listingStore: store });
+		t.after(() => manager.dispose());
+		await manager.reconcile(servers);
+		return manager;
+	};
+	const store = new CountingStore(folder);
+	const second = await window(store);
+	assert.deepEqual(
+		servers.map(({ name }) => second.get(name)!.toolNames),
+		listed,
+		'each row has its tools by name',
+	);
+	assert.ok(servers.every(({ name }) => (second.get(name)!.listedAt ?? Infinity) <= Date.now()));
+	assert.equal(store.loads, 0, 'no listing was read to show the rows');
+	assert.deepEqual(
+		second.get('r1')!.tools.map((named) => named.qualifiedName),
+		listed[1]!.map((tool) => `mcp__r1__${tool}`),
+	);
+	assert.equal(store.loads, 1, 'expanding one server reads its listing only');
+	assert.equal(pids(pidFile).length, 3, 'nothing started in the second window');
+
+	// Listings kept before summaries were: each is summarised once (reading it), and the summary kept for next time.
+	rmSync(join(folder, 'summaries'), { recursive: true });
+	const legacy = new CountingStore(folder);
+	const third = await window(legacy);
+	assert.deepEqual(third.get('r2')!.toolNames, listed[2]);
+	assert.equal(legacy.loads, 1);
+	await legacy.flush();
+	assert.equal(readdirSync(join(folder, 'summaries')).length, 1, 'the summary of the listing read');
 });
 
 test('an unused server stops after the idle time, its process exits, and the next call starts it again', async () => {

@@ -251,3 +251,42 @@ test("a server's index is rebuilt only when that server's list changes (indexSer
 		indexing.dispose();
 	}
 });
+
+test('a server whose kept listing nobody has read is not indexed (that would read it); a request ranks its tools anyway', async () => {
+	const cached = [
+		named('weather', 'get_alerts', 'Storm and flood alerts for a region'),
+		named('weather', 'get_forecast', 'The weather forecast for a city'),
+	];
+	let reads = 0;
+	const view = {
+		listsRead: false,
+		get tools() {
+			reads++;
+			return cached;
+		},
+	};
+	const source = {
+		onDidChangeLists: () => ({ dispose: () => undefined }),
+		onDidChangeServers: () => ({ dispose: () => undefined }),
+		servers: () => [{ name: 'weather', tools: [] }],
+		get: (name: string) => (name === 'weather' ? view : undefined),
+	};
+	const indexer = new ToolIndexer();
+	const indexing = indexServerTools(source, indexer);
+	try {
+		await new Promise((resolve) => setTimeout(resolve, 5));
+		assert.equal(reads, 0, 'the listing was not read at start');
+		assert.equal(indexer.find(cached[0]!), undefined);
+		const picked = selectTools(
+			cached,
+			{ query: [{ text: 'what is the forecast in Paris', weight: 1 }], maxTools: 1 },
+			indexer,
+		);
+		assert.deepEqual(
+			picked.tools.map((tool) => tool.qualifiedName),
+			['mcp__weather__get_forecast'],
+		);
+	} finally {
+		indexing.dispose();
+	}
+});

@@ -52,7 +52,7 @@ export function protocolLabel(client: { protocolVersion: string; era: 'modern' |
  * "12 tools · 3 off · stdio" when `off` tools are switched off for chat models.
  */
 export function serverDescription(view: ServerView, off = 0): string {
-	const tools = `${plural(view.tools.length, 'tool')}${off > 0 ? ` · ${off} off` : ''}`;
+	const tools = `${plural(view.toolNames.length, 'tool')}${off > 0 ? ` · ${off} off` : ''}`;
 	const what =
 		view.state.kind === 'running'
 			? tools
@@ -198,7 +198,10 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 		private readonly manager: Manager,
 		private readonly tasks?: TaskList,
 		/** Per-tool enablement: tool rows (and servers with tools) get a checkbox showing it. Default: no checkboxes. */
-		private readonly enablement?: { isEnabled(named: NamedTool): boolean; readonly onDidChange: vscode.Event<void> },
+		private readonly enablement?: {
+			isEnabled(named: Pick<NamedTool, 'server'> & { tool: { name: string } }): boolean;
+			readonly onDidChange: vscode.Event<void>;
+		},
 		/** The servers' skills (listed when a server's row shows): without it, no Skills group. */
 		private readonly skills?: SkillListings,
 	) {
@@ -499,7 +502,9 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 
 	/** How many of a server's tools are switched off for chat models. */
 	private toolsOff(view: ServerView): number {
-		return view.tools.filter((named) => !this.enablement!.isEnabled(named)).length;
+		// By name: a row of a server that waits for its first need reads its listing's summary, not the listing.
+		const enablement = this.enablement!;
+		return view.toolNames.filter((name) => !enablement.isEnabled({ server: view.name, tool: { name } })).length;
 	}
 
 	/** A group row (Tools, Resources…): its count, collapsible when there is something in it. */
@@ -520,7 +525,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 			const off = this.toolsOff(view);
 			if (off > 0) item.description = `${count} · ${off} off`;
 			// Offer All / Offer None in its menu, each shown when it would change something.
-			item.contextValue = `mcpGroup.tools.${off === 0 ? 'allOn' : off === view.tools.length ? 'allOff' : 'someOff'}`;
+			item.contextValue = `mcpGroup.tools.${off === 0 ? 'allOn' : off === view.toolNames.length ? 'allOff' : 'someOff'}`;
 		}
 		return item;
 	}
