@@ -742,6 +742,19 @@ test(
 );
 
 test(
+	'@mcp /servers in the chat panel: every server line stays on screen with its button',
+	async () => {
+		needDriver();
+		await serverWithTool(SERVER, 'echo');
+		await fakeModel();
+		const response = await ask('@mcp /servers', 'Restart everything');
+		await screenshot('chat-servers');
+		assert.match(response, /everything: running · \d+ tools/, 'the line is not folded away');
+	},
+	{ timeoutMs: 60_000 },
+);
+
+test(
 	'@mcp /call server.tool {json} runs exactly that tool and shows its result; without arguments the schema form asks',
 	async () => {
 		needDriver();
