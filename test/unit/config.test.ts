@@ -324,3 +324,15 @@ test('protocolVersion pins a server to a version; "auto" detects; anything else 
 	);
 	assert.match(problems[1]!, /'wrongType'.*field "protocolVersion"/);
 });
+
+test('plain JSON and JSONC read to the same value; a "__proto__" key stays a key, never the prototype', () => {
+	const plain =
+		'{"servers": {"a": {"command": "x", "args": ["1", "2"], "env": {"K": "v"}}}, "n": 1.5e3, "u": "\\u00e9"}';
+	const commented = `// a comment\n{"servers": {"a": {"command": "x", "args": ["1", "2",], "env": {"K": "v"}}}, "n": 1.5e3, "u": "\\u00e9",}`;
+	assert.deepEqual(parseJsonc(plain).value, parseJsonc(commented).value);
+	assert.deepEqual(parseJsonc(plain).value, JSON.parse(plain));
+	const polluted = parseJsonc('{"__proto__": {"polluted": true}, "servers": {}}').value as Record<string, unknown>;
+	assert.equal(Object.getPrototypeOf(polluted), Object.prototype);
+	assert.equal((polluted as { polluted?: unknown }).polluted, undefined);
+	assert.deepEqual(parseJsonc('').error, 'line 1, column 1: value expected');
+});
