@@ -27,6 +27,7 @@ test('the core is split: importing it reads dist/core.js only, and every other c
 		'core-protocol-transports-createTransport.js',
 		'core-manager-manager.js',
 		'core-protocol-auth-index.js',
+		'core-protocol-clientRuntime.js',
 	])
 		assert.ok(bundles.includes(part), `${part} is built`);
 });
@@ -48,11 +49,16 @@ test('connect() over stdio lists and calls with output validation, loading the t
 	assert.deepEqual(result.echoed, [{ type: 'text', text: 'split' }]);
 	assert.ok(result.isClient, 'the client is the core bundle’s own McpClient');
 	assert.ok(result.loaded.includes('core-protocol-transports-createTransport.js'));
+	assert.ok(result.loaded.includes('core-protocol-clientRuntime.js'), 'the connection code loaded with the client');
 	assert.ok(!result.loaded.includes('core-manager-manager.js'), 'no Manager for a single connect');
 	assert.ok(!result.loaded.includes('core-protocol-auth-index.js'), 'no OAuth for a stdio server');
 	assert.ok(!result.loaded.includes('core-protocol-auth-oauthProvider.js'), 'no OAuth provider for a stdio server');
 	assert.ok(!result.loaded.includes('core-protocol-transports-streamableHttp.js'), 'no HTTP for a stdio server');
-	const modern = result.loaded.filter((f) => f.startsWith('core-protocol-modern-') || f.includes('modernEra'));
+	// caching.ts is the few lines every listing reads for cache hints (modern/onFirstUse.ts), not 2026-only code.
+	const modern = result.loaded.filter(
+		(f) =>
+			(f.startsWith('core-protocol-modern-') && f !== 'core-protocol-modern-caching.js') || f.includes('modernEra'),
+	);
 	assert.deepEqual(modern, [], 'a 2025-11-25 server needs none of the 2026-07-28 code');
 });
 
@@ -132,4 +138,5 @@ test('createOAuthProvider() and createHeadlessOAuthHooks() load the OAuth bundle
 	assert.equal(result.hasTokens, false, 'a new provider has no tokens');
 	assert.ok(result.loaded.includes('core-protocol-auth-index.js'));
 	assert.ok(!result.loaded.includes('core-manager-manager.js'), 'OAuth alone loads no Manager');
+	assert.ok(!result.loaded.includes('core-protocol-clientRuntime.js'), 'nor any client code before a connect');
 });
