@@ -20,8 +20,6 @@ import { relative, resolve } from 'node:path';
 const ENTRY = 'src/core.ts';
 const REGISTRY = '__bundleModules';
 const SHARED = 'core-shared:';
-/** Source bytes under which modules several lazy loads share go to dist/core.js rather than a bundle of their own. */
-const SMALL_SHARED_BYTES = 2600;
 
 /**
  * The file name (without .js) of the bundle whose entry is `input` (a metafile path): `core-protocol-auth-index`,
@@ -78,20 +76,6 @@ async function planBundles(options, root) {
 		for (const file of modules) reachers.set(file, [...(reachers.get(file) ?? []), entry].join('\0'));
 	const groups = new Map(); // reachers key → the modules they share
 	for (const [file, key] of reachers) groups.set(key, [...(groups.get(key) ?? []), file]);
-	// A small helper several lazy loads share (timers, error text, caching hints) stays in dist/core.js: as a bundle of
-	// its own it would cost each first use a file to resolve, read and wrap, more than its text costs an import.
-	for (let moved = true; moved;) {
-		moved = false;
-		for (const [key, modules] of groups) {
-			const bytes = modules.reduce((sum, file) => sum + inputs[file].bytes, 0);
-			const inCore = (file) => core.owned.has(file) || modules.includes(file);
-			if (bytes > SMALL_SHARED_BYTES || modules.some((file) => reach.has(file))) continue;
-			if (!modules.every((file) => staticImports(file).every(inCore))) continue;
-			for (const file of modules) core.owned.add(file);
-			groups.delete(key);
-			moved = true;
-		}
-	}
 	const bundles = [core];
 	for (const modules of groups.values()) {
 		// A group holds at most one entry (two would import each other); a group without one gets a made-up entry.
