@@ -19,17 +19,16 @@ import type {
 	ProtocolEra,
 	ToolTask,
 } from './clientOptions';
-import { JsonRpcConnection } from './connection';
+import type { JsonRpcConnection } from './connection';
 import type { MessageTap, RequestOptions } from './connectionOptions';
 import type { ClientEra, EraContext, ServerFacts } from './eras/era';
-import { LegacyEra } from './eras/legacyEra';
-import { negotiateEra } from './eras/negotiate';
 import { ErrorCode } from './jsonrpc';
 import { McpError } from './mcpError';
 import type { CacheHints } from './modern/caching';
 import { modernInputRequests, modernRequestMeta } from './modern/onFirstUse';
+import { clientRuntime } from './onFirstUse';
 import type { ListenLists } from './modern/subscriptions';
-import { paginate, sendWithInput, type RequestRounds } from './requestRounds';
+import type { RequestRounds } from './requestRounds';
 import { parseResult, requireCapability } from './resultChecks';
 import type {
 	CallToolResult,
@@ -48,13 +47,11 @@ import type {
 	ServerCapabilities,
 	Tool,
 } from './schema';
-import { registerNotifications, registerServerRequests } from './serverMessages';
-import { TASKS_EXTENSION } from './tasks/extensionTask';
 import type { Task, TaskMetadata } from './tasks/task';
 import type { TaskReceiver } from './tasks/taskReceiver';
 import type { TaskRequestor } from './tasks/taskRequestor';
 type TasksModule = typeof import('./tasks/taskRequestor');
-import { ToolCatalog } from './toolCatalog';
+import type { ToolCatalog } from './toolCatalog';
 import type { Transport, TransportKind } from './transports/transport';
 import { isRecord } from '../common/records';
 
@@ -69,7 +66,6 @@ export type {
 	ProtocolEra,
 	ToolTask,
 } from './clientOptions';
-export { isPlainCallToolResult, isPlainListToolsResult } from './plainResults';
 
 /**
  * One initialized MCP session. Create it with `McpClient.connect(transport, options)`; it owns the transport and
@@ -154,6 +150,8 @@ export class McpClient {
 		return this.transport.kind;
 	}
 
+	/** The code a client runs and an import of the core does not need (clientRuntime.ts), loaded at construction. */
+	private readonly runtime: ReturnType<typeof clientRuntime>;
 	private readonly connection: JsonRpcConnection;
 	private readonly logger: Logger;
 	private readonly handlers: ClientHandlers;
@@ -175,8 +173,9 @@ export class McpClient {
 		this.name = options.name ?? transport.kind;
 		this.logger = options.logger ?? nullLogger;
 		this.handlers = options.handlers ?? {};
-		this.catalog = new ToolCatalog(this.name, this.logger);
-		this.connection = new JsonRpcConnection(transport, {
+		this.runtime = clientRuntime();
+		this.catalog = new this.runtime.ToolCatalog(this.name, this.logger);
+		this.connection = new this.runtime.JsonRpcConnection(transport, {
 			name: this.name,
 			logger: this.logger,
 			timeoutMs: options.timeoutMs,
@@ -192,7 +191,7 @@ export class McpClient {
 						notify: (method, params) => connection.notify(method, params),
 					})
 				: undefined;
-		this.session = new LegacyEra(this.eraContext());
+		this.session = new this.runtime.LegacyEra(this.eraContext());
 		this.connection.onDidClose((error) => {
 			this.session.close();
 			this.taskRequestor?.close(error);
@@ -212,7 +211,7 @@ export class McpClient {
 				(emitter as Emitter<unknown>).dispose();
 			}
 		});
-		registerNotifications(connection, {
+		this.runtime.registerNotifications(connection, {
 			name: this.name,
 			logger: this.logger,
 			accepts: (params) => this.session.acceptsNotification(params),
@@ -229,7 +228,7 @@ export class McpClient {
 				handleProgress: (params) => this.taskRequestor?.handleProgress(params) ?? false, // no task: no listener
 			},
 		});
-		registerServerRequests(connection, {
+		this.runtime.registerServerRequests(connection, {
 			name: this.name,
 			logger: this.logger,
 			handlers: this.handlers,
@@ -285,7 +284,7 @@ export class McpClient {
 		const client = new McpClient(transport, options);
 		try {
 			await client.connection.start();
-			client.session = await negotiateEra(client.eraContext());
+			client.session = await client.runtime.negotiateEra(client.eraContext());
 		} catch (error) {
 			await client.connection.close();
 			throw error;
@@ -301,7 +300,7 @@ export class McpClient {
 	async listTools(options?: ListOptions): Promise<Tool[]> {
 		this.requireCapability('tools/list', 'tools');
 		const number = this.catalog.startListing();
-		const tools = await paginate(this.rounds, 'tools/list', 'ListToolsResultSchema', 'tools', options);
+		const tools = await this.runtime.paginate(this.rounds, 'tools/list', 'ListToolsResultSchema', 'tools', options);
 		return this.catalog.adopt(number, tools, this.transport.kind === 'http');
 	}
 
@@ -393,10 +392,7 @@ export class McpClient {
 			throw new McpError(
 				ErrorCode.CapabilityMissing,
 				`${this.name} cannot run tools as tasks (it did not advertise the 'tasks.requests.tools.call' capability)`,
-				{
-					method: 'tools/call',
-					capability: 'tasks.requests.tools.call',
-				},
+				{ method: 'tools/call', capability: 'tasks.requests.tools.call' },
 			);
 		}
 		const ttl = typeof options.task === 'object' ? options.task.ttl : undefined;
@@ -466,7 +462,7 @@ export class McpClient {
 	 */
 	supportsTasksExtension(): boolean {
 		const extensions = (this.serverCapabilities as { extensions?: unknown }).extensions;
-		return this.session.tasksExtension && isRecord(extensions) && extensions[TASKS_EXTENSION] !== undefined;
+		return this.session.tasksExtension && isRecord(extensions) && this.runtime.TASKS_EXTENSION in extensions;
 	}
 
 	/** The settings of an MCP extension the server declared in `capabilities.extensions`, or undefined. */
@@ -526,7 +522,7 @@ export class McpClient {
 		args: Record<string, unknown> | undefined,
 		options: RequestOptions | undefined,
 	): Promise<Record<string, unknown>> {
-		const first = sendWithInput(this.rounds, 'tools/call', { name, arguments: args ?? {} }, options, `tool "${name}"`);
+		const first = this.sendToolCall(name, args, options);
 		// Only HTTP has headers to mismatch; elsewhere the promise goes back as it is (one promise less per call).
 		if (this.transport.kind !== 'http') return first;
 		return first.catch(async (error: unknown) => {
@@ -535,18 +531,23 @@ export class McpClient {
 			this.logger.warn(`${error.message}; listing tools again and retrying once`);
 			await this.listTools(options);
 			this.toolsEmitter.fire();
-			return sendWithInput(this.rounds, 'tools/call', { name, arguments: args ?? {} }, options, `tool "${name}"`);
+			return this.sendToolCall(name, args, options);
 		});
+	}
+
+	private sendToolCall(name: string, args: object | undefined, options: RequestOptions | undefined) {
+		const params = { name, arguments: args ?? {} };
+		return this.runtime.sendWithInput(this.rounds, 'tools/call', params, options, `tool "${name}"`);
 	}
 
 	async listResources(options?: ListOptions): Promise<Resource[]> {
 		this.requireCapability('resources/list', 'resources');
-		return paginate(this.rounds, 'resources/list', 'ListResourcesResultSchema', 'resources', options);
+		return this.runtime.paginate(this.rounds, 'resources/list', 'ListResourcesResultSchema', 'resources', options);
 	}
 
 	async listResourceTemplates(options?: ListOptions): Promise<ResourceTemplate[]> {
 		this.requireCapability('resources/templates/list', 'resources');
-		return paginate(
+		return this.runtime.paginate(
 			this.rounds,
 			'resources/templates/list',
 			'ListResourceTemplatesResultSchema',
@@ -558,7 +559,7 @@ export class McpClient {
 	/** Reads a resource. A 2026-07-28 result keeps its `ttlMs` / `cacheScope` (see cacheHintsOf, neededInput). */
 	async readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
 		this.requireCapability('resources/read', 'resources');
-		const raw = await sendWithInput(this.rounds, 'resources/read', { uri }, options, `resource ${uri}`);
+		const raw = await this.runtime.sendWithInput(this.rounds, 'resources/read', { uri }, options, `resource ${uri}`);
 		const result = this.parse('ReadResourceResultSchema', raw, 'resources/read');
 		if (this.inputResults.has(raw)) this.inputResults.add(result);
 		return result;
@@ -608,7 +609,7 @@ export class McpClient {
 
 	async listPrompts(options?: ListOptions): Promise<Prompt[]> {
 		this.requireCapability('prompts/list', 'prompts');
-		return paginate(this.rounds, 'prompts/list', 'ListPromptsResultSchema', 'prompts', options);
+		return this.runtime.paginate(this.rounds, 'prompts/list', 'ListPromptsResultSchema', 'prompts', options);
 	}
 
 	async getPrompt(name: string, args?: Record<string, string>, options?: RequestOptions): Promise<GetPromptResult> {
@@ -616,7 +617,7 @@ export class McpClient {
 		const params = args === undefined ? { name } : { name, arguments: args };
 		return this.parse(
 			'GetPromptResultSchema',
-			await sendWithInput(this.rounds, 'prompts/get', params, options, `prompt "${name}"`),
+			await this.runtime.sendWithInput(this.rounds, 'prompts/get', params, options, `prompt "${name}"`),
 			'prompts/get',
 		);
 	}

@@ -27,6 +27,7 @@ test('the core is split: importing it reads dist/core.js only, and every other c
 		'core-protocol-transports-createTransport.js',
 		'core-manager-manager.js',
 		'core-protocol-auth-index.js',
+		'core-protocol-clientRuntime.js',
 	])
 		assert.ok(bundles.includes(part), `${part} is built`);
 });
@@ -48,9 +49,16 @@ test('connect() over stdio lists and calls with output validation, loading the t
 	assert.deepEqual(result.echoed, [{ type: 'text', text: 'split' }]);
 	assert.ok(result.isClient, 'the client is the core bundle’s own McpClient');
 	assert.ok(result.loaded.includes('core-protocol-transports-createTransport.js'));
+	assert.ok(result.loaded.includes('core-protocol-clientRuntime.js'), 'the connection code loaded with the client');
 	assert.ok(!result.loaded.includes('core-manager-manager.js'), 'no Manager for a single connect');
 	assert.ok(!result.loaded.includes('core-protocol-auth-index.js'), 'no OAuth for a stdio server');
-	const modern = result.loaded.filter((f) => f.startsWith('core-protocol-modern-') || f.includes('modernEra'));
+	assert.ok(!result.loaded.includes('core-protocol-auth-oauthProvider.js'), 'no OAuth provider for a stdio server');
+	assert.ok(!result.loaded.includes('core-protocol-transports-streamableHttp.js'), 'no HTTP for a stdio server');
+	// caching.ts is the few lines every listing reads for cache hints (modern/onFirstUse.ts), not 2026-only code.
+	const modern = result.loaded.filter(
+		(f) =>
+			(f.startsWith('core-protocol-modern-') && f !== 'core-protocol-modern-caching.js') || f.includes('modernEra'),
+	);
 	assert.deepEqual(modern, [], 'a 2025-11-25 server needs none of the 2026-07-28 code');
 });
 
@@ -75,6 +83,7 @@ test('a 2026-07-28 server loads its era and the input_required code on need, and
 	assert.ok(!result.beforeCall.includes('core-protocol-modern-inputRequests.js'), 'no input code before a question');
 	assert.deepEqual(result.answered, [{ type: 'text', text: 'hello Ada (asked-for-name)' }]);
 	assert.ok(result.loaded.includes('core-protocol-modern-inputRequests.js'), 'the input code loaded with the question');
+	assert.ok(!result.loaded.includes('core-manager-manager.js'), 'no Manager for a single connect of either era');
 });
 
 test('an unreachable HTTP server fails with the core’s McpError, thrown from the HTTP transport’s bundle', () => {
@@ -88,6 +97,7 @@ test('an unreachable HTTP server fails with the core’s McpError, thrown from t
 	assert.equal(result.mcpError, true);
 	assert.equal(result.code, ErrorCode.ConnectionClosed, 'refused: as from the single bundle before');
 	assert.ok(result.loaded.includes('core-protocol-transports-streamableHttp.js'), 'the HTTP transport loaded on need');
+	assert.ok(!result.loaded.includes('core-manager-manager.js'), 'no Manager for an HTTP connect');
 });
 
 test('createManager() starts a server from its own bundle and hands back the core’s McpClient', () => {
@@ -127,4 +137,6 @@ test('createOAuthProvider() and createHeadlessOAuthHooks() load the OAuth bundle
 	assert.equal(result.hooks, 'object');
 	assert.equal(result.hasTokens, false, 'a new provider has no tokens');
 	assert.ok(result.loaded.includes('core-protocol-auth-index.js'));
+	assert.ok(!result.loaded.includes('core-manager-manager.js'), 'OAuth alone loads no Manager');
+	assert.ok(!result.loaded.includes('core-protocol-clientRuntime.js'), 'nor any client code before a connect');
 });

@@ -1,12 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryLogger } from '../../src/common/logger';
-import {
-	isPlainCallToolResult,
-	isPlainListToolsResult,
-	McpClient,
-	type ClientOptions,
-} from '../../src/protocol/client';
+import { McpClient, type ClientOptions } from '../../src/protocol/client';
+import { isPlainCallToolResult, isPlainListToolsResult } from '../../src/protocol/plainResults';
 import { ErrorCode } from '../../src/protocol/jsonrpc';
 import { McpError } from '../../src/protocol/mcpError';
 import { outputValidatorStats } from '../../src/protocol/outputValidator';

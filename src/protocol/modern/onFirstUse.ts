@@ -4,7 +4,7 @@
  * `x-mcp-header` marks, a modern error. Each loads on its first call, so an import of the core and a connection
  * to an older server never parse them (#28); dist/core.js builds each into a bundle of its own (coreBundles.mjs).
  * Code that is modern throughout (eras/modernEra.ts, the HTTP transport) imports them directly. (caching.ts, a
- * few lines that every listing with cache hints reads, stays with the client.)
+ * few lines that every listing with cache hints reads, loads with the client's runtime, ../clientRuntime.ts.)
  */
 /* eslint-disable @typescript-eslint/no-require-imports -- the point of this file: a require inside a function */
 type RequestMeta = typeof import('./requestMeta');
