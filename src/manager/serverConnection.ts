@@ -47,7 +47,8 @@ export class ServerConnection implements ServerView {
 	readonly onDidChangeLists = this.listsEmitter.event;
 
 	private server: ResolvedServer;
-	private currentHash: string;
+	/** serverHash() of the definition, computed when a reconcile first compares it (a sha-256 per server). */
+	private currentHash: string | undefined;
 	private currentState: ServerState = { kind: 'stopped' };
 	private error: string | undefined;
 	private readonly policy: RestartPolicy;
@@ -97,7 +98,6 @@ export class ServerConnection implements ServerView {
 		private readonly deps: ServerConnectionDeps,
 	) {
 		this.server = server;
-		this.currentHash = serverHash(server);
 		this.policy = new RestartPolicy(deps.policy);
 		this.idle = new IdleStop(
 			deps.clock,
@@ -141,7 +141,7 @@ export class ServerConnection implements ServerView {
 		return this.error;
 	}
 	get hash(): string {
-		return this.currentHash;
+		return (this.currentHash ??= serverHash(this.server));
 	}
 	get definition(): ResolvedServer {
 		return this.server;
@@ -295,7 +295,7 @@ export class ServerConnection implements ServerView {
 	update(server: ResolvedServer): void {
 		const before = this.identityKey;
 		this.server = server;
-		this.currentHash = serverHash(server);
+		this.currentHash = undefined;
 		this.identityKey = undefined;
 		this.summary = undefined;
 		// A changed configuration is another server: what the old one listed is not what this one will.
