@@ -399,18 +399,7 @@ test(
 			assert.match(response, /echo: \{/, "the model's answer is not folded away");
 			assert.match(response, /Context: about [\d,]+ tokens of MCP definitions, instructions and results \(/);
 			assert.doesNotMatch(response, /<details>|<summary>/, 'no HTML the chat shows as text');
-			const link = '.interactive-item-container.interactive-response a';
-			await waitFor(
-				async () =>
-					(await driver({ action: 'evaluate', script: markScript(link, 'Open Full Result', 'full-result') })) === 'ok',
-				{ timeoutMs: 30_000, intervalMs: 300, message: 'the Open Full Result link' },
-			);
-			// A long answer scrolls the link out of the chat's (virtual) list view, where the mouse cannot reach it: the
-			// link gets the DOM click event a mouse click gives it.
-			await driver({
-				action: 'evaluate',
-				script: `document.querySelector('[data-e2e-target="full-result"]')?.click()`,
-			});
+			await clickAnswerLink('Open Full Result', 'full-result');
 			const opened = await waitFor(
 				() => {
 					const document = vscode.window.activeTextEditor?.document;
@@ -422,15 +411,7 @@ test(
 			await screenshot('chat-full-result');
 			await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
 			// The ledger's "By kind" link opens its table as a Markdown preview.
-			await waitFor(
-				async () =>
-					(await driver({ action: 'evaluate', script: markScript(link, 'By kind', 'ledger-table') })) === 'ok',
-				{ timeoutMs: 15_000, intervalMs: 300, message: 'the By kind link' },
-			);
-			await driver({
-				action: 'evaluate',
-				script: `document.querySelector('[data-e2e-target="ledger-table"]')?.click()`,
-			});
+			await clickAnswerLink('By kind', 'ledger-table');
 			const preview = await waitFor(
 				() =>
 					vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((tab) => tab.label.includes('MCP context')),
@@ -964,6 +945,20 @@ test(
  * Marks the first visible element matching `selector` whose text is `text` (trimmed) with `data-e2e-target="<mark>"`,
  * for the driver's real click; returns 'ok' or what it saw.
  */
+/**
+ * Clicks the link with `text` in a chat answer once it is drawn. A long answer scrolls the link out of the chat's
+ * (virtual) list view, where the mouse cannot reach it: the link gets the DOM click event a mouse click gives it.
+ */
+async function clickAnswerLink(text: string, mark: string): Promise<void> {
+	const link = '.interactive-item-container.interactive-response a';
+	await waitFor(async () => (await driver({ action: 'evaluate', script: markScript(link, text, mark) })) === 'ok', {
+		timeoutMs: 30_000,
+		intervalMs: 300,
+		message: `the ${text} link`,
+	});
+	await driver({ action: 'evaluate', script: `document.querySelector('[data-e2e-target="${mark}"]')?.click()` });
+}
+
 function markScript(selector: string, text: string, mark: string): string {
 	return `(() => {
 		for (const old of document.querySelectorAll('[data-e2e-target="${mark}"]')) old.removeAttribute('data-e2e-target');
