@@ -11,11 +11,11 @@
  * https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server
  */
 import type { ServerResponse } from 'node:http';
-import { Emitter } from '../common/event';
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from '../protocol/jsonrpc';
 import { McpError } from '../protocol/mcpError';
 import { SlotTable } from '../common/slotTable';
 import type { Transport } from '../protocol/transports/transport';
+import { TransportEvents } from '../protocol/transports/transportEvents';
 
 /** One request waiting for its answer on an HTTP response. */
 interface Reply {
@@ -35,12 +35,8 @@ interface Reply {
 }
 
 /** One gateway session's message routing; see the file comment. */
-export class SessionTransport implements Transport {
+export class SessionTransport extends TransportEvents implements Transport {
 	readonly kind = 'http' as const;
-	private readonly messageEmitter = new Emitter<unknown>();
-	private readonly closeEmitter = new Emitter<McpError>();
-	readonly onMessage = this.messageEmitter.event;
-	readonly onClose = this.closeEmitter.event;
 	/**
 	 * Requests waiting for their answer, in slots; the maps give each one's slot by request id and by progress token.
 	 * Not maps of the replies themselves: a long-lived map rebuilt as entries come and go kept every reply it had held
@@ -52,7 +48,9 @@ export class SessionTransport implements Transport {
 	private listening: ServerResponse | undefined;
 	private closed = false;
 
-	constructor(readonly sessionId: string) {}
+	constructor(readonly sessionId: string) {
+		super();
+	}
 
 	/** True while a request with this id waits for its answer (a client must not reuse it meanwhile). */
 	isPending(id: RequestId): boolean {

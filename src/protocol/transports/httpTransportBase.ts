@@ -1,9 +1,9 @@
 import { deferred } from '../../common/async';
-import { Emitter } from '../../common/event';
 import { nullLogger, type Logger } from '../../common/logger';
 import { McpError } from '../mcpError';
 import { defaultMaxMessageBytes, describeBytes, HttpClient, parseMessages } from './httpClient';
 import type { HttpAuthProvider } from './transport';
+import { TransportEvents } from './transportEvents';
 
 /** What both HTTP transports (Streamable HTTP and legacy HTTP+SSE) are configured with. */
 export interface HttpTransportOptions {
@@ -24,24 +24,20 @@ export interface HttpTransportOptions {
  * The part the two HTTP transports share: the HTTP client, the message and close events, the lifetime signal, the
  * decoding of SSE message data, and the one close path that runs exactly once.
  */
-export abstract class HttpTransportBase {
+export abstract class HttpTransportBase extends TransportEvents {
 	protected readonly url: URL;
 	protected readonly name: string;
 	protected readonly logger: Logger;
 	protected readonly http: HttpClient;
 	protected readonly maxBytes: number;
-	protected readonly messageEmitter = new Emitter<unknown>();
-	protected readonly closeEmitter = new Emitter<McpError>();
 	/** Aborted on close: cancels reconnect delays and auth calls. */
 	protected readonly lifetime = new AbortController();
 	/** Set (before any work) by the first close; later closes return it. */
 	protected closing: Promise<void> | undefined;
 	protected closeError: McpError | undefined;
 
-	readonly onMessage = this.messageEmitter.event;
-	readonly onClose = this.closeEmitter.event;
-
 	constructor(options: HttpTransportOptions) {
+		super();
 		this.url = new URL(options.url);
 		this.name = options.name ?? this.url.host;
 		this.logger = options.logger ?? nullLogger;

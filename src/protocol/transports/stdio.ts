@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { deferred, delay } from '../../common/async';
-import { Emitter } from '../../common/event';
 import type { Logger } from '../../common/logger';
 import { nullLogger } from '../../common/logger';
 import { ErrorCode, type JsonRpcMessage } from '../jsonrpc';
@@ -9,6 +8,7 @@ import { McpError } from '../mcpError';
 import { createJsonLineReader, type LineBuffer } from './lineBuffer';
 import { planSpawn, spawnPlanned, windowsEnv, type EarlyStart } from './stdioSpawn';
 import type { Transport } from './transport';
+import { TransportEvents } from './transportEvents';
 
 export interface StdioTransportOptions {
 	/** The program to run: an absolute path, or a name looked up on the PATH the process sees. */
@@ -69,14 +69,8 @@ interface QueuedWrite {
  * package it runs): stdin is ended first, as the spec asks, then the group gets SIGTERM after ~2 s and SIGKILL
  * after ~2 s more.
  */
-export class StdioTransport implements Transport {
+export class StdioTransport extends TransportEvents implements Transport {
 	readonly kind = 'stdio' as const;
-	private readonly messageEmitter = new Emitter<unknown>();
-	private readonly closeEmitter = new Emitter<McpError>();
-	/** Each parsed message from stdout, synchronously from the read loop, in order. */
-	readonly onMessage = this.messageEmitter.event;
-	/** Fires once: the process exited, crashed, or close() was called. */
-	readonly onClose = this.closeEmitter.event;
 
 	/** The line of the message onMessage is delivering (see Transport.messageText), and its bytes. */
 	messageText: string | undefined;
@@ -111,6 +105,7 @@ export class StdioTransport implements Transport {
 	private writeError: McpError | undefined;
 
 	constructor(private readonly options: StdioTransportOptions) {
+		super();
 		this.logger = options.logger ?? nullLogger;
 		this.name = options.name ?? options.command;
 	}

@@ -10,11 +10,11 @@
  * `18 - "mcp_".length - 1`); the label of an mcp.json server is its key. That prefix picks the server's tools.
  */
 import * as vscode from 'vscode';
-import { Emitter } from '../../common/event';
 import { errorMessage } from '../../common/errors';
 import { ErrorCode, type JsonRpcMessage } from '../../protocol/jsonrpc';
 import { McpError } from '../../protocol/mcpError';
 import type { Transport } from '../../protocol/transports/transport';
+import { TransportEvents } from '../../protocol/transports/transportEvents';
 
 /** The protocol version this in-memory server speaks (answered to `initialize`). */
 const BRIDGE_PROTOCOL_VERSION = '2025-06-18';
@@ -39,15 +39,13 @@ export function vscodeToolsOf(
 }
 
 /** The in-memory transport for one server; `kind` is 'window' (no process, no socket). */
-export class VsCodeToolsTransport implements Transport {
+export class VsCodeToolsTransport extends TransportEvents implements Transport {
 	readonly kind = 'window' as const;
-	private readonly messages = new Emitter<unknown>();
-	private readonly closed = new Emitter<McpError>();
-	readonly onMessage = this.messages.event;
-	readonly onClose = this.closed.event;
 	private open = true;
 
-	constructor(private readonly label: string) {}
+	constructor(private readonly label: string) {
+		super();
+	}
 
 	async start(): Promise<void> {
 		// Nothing to open: VS Code owns the server's process.
@@ -66,14 +64,16 @@ export class VsCodeToolsTransport implements Transport {
 		}
 		// Asynchronously, as a peer would answer: the client registered its request before sending it.
 		setImmediate(() => {
-			if (this.open) this.messages.fire(reply);
+			if (this.open) this.messageEmitter.fire(reply);
 		});
 	}
 
 	async close(): Promise<void> {
 		if (!this.open) return;
 		this.open = false;
-		this.closed.fire(new McpError(ErrorCode.ConnectionClosed, `Connection to '${this.label}' through VS Code closed`));
+		this.closeEmitter.fire(
+			new McpError(ErrorCode.ConnectionClosed, `Connection to '${this.label}' through VS Code closed`),
+		);
 	}
 
 	private async answer(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
