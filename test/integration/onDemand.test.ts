@@ -109,12 +109,15 @@ test('a row reads the summary kept beside a listing, not the listing; the tools 
 	const folder = join(scratch, 'summaries-listings');
 	const pidFile = join(scratch, 'summaries.pids');
 	const servers = Array.from({ length: 3 }, (_, i) => server(`r${i}`, pidFile, ['--tools', String(i + 2)]));
-	const first = new Manager(host(), { autoStart: false, listingStore: new FileListingStore(folder) });
+	const kept = new FileListingStore(folder);
+	const first = new Manager(host(), { autoStart: false, listingStore: kept });
 	t.after(() => first.dispose());
 	await first.reconcile(servers);
 	for (const { name } of servers) await first.need(name);
 	const listed = servers.map(({ name }) => first.get(name)!.tools.map((named) => named.tool.name));
 	await first.dispose();
+	// The listings and their summaries are written in the background: the next window starts once they are on disk.
+	await kept.flush();
 
 	const window = async (store: CountingStore) => {
 		const manager = new Manager(host(), { autoStart: false, listingStore: store });
