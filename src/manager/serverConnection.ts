@@ -243,9 +243,6 @@ export class ServerConnection implements ServerView {
 		this.refreshIfStale('tools');
 		return this.toolList;
 	}
-	set tools(tools: readonly NamedTool[]) {
-		this.toolList = tools;
-	}
 	/**
 	 * Names the tools it holds again (the servers' prefixes changed). A cached listing not read yet stays unread: it
 	 * is named when it is read, so a window's first reconcile reads no listing file.

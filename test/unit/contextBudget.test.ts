@@ -12,7 +12,7 @@ import {
 	ResultStore,
 } from '../../src/manager/context/resultStore';
 import { searchAnswer, searchTools, useToolSearch } from '../../src/manager/context/toolSearch';
-import { ContextLedger } from '../../src/manager/context/ledger';
+import { ContextLedger, ledgerTable } from '../../src/manager/context/ledger';
 import { expandQuery } from '../../src/manager/context/queryTerms';
 
 function named(server: string, name: string, description: string): NamedTool {
@@ -104,7 +104,7 @@ test('the ledger sums by server and kind, counts a definition once, and prints a
 		],
 	);
 	assert.equal(ledger.total().total, 370);
-	assert.match(ledger.markdown(), /\| github \| 300 \| 0 \| 0 \| 50 \| 350 \|/);
+	assert.match(ledgerTable([...ledger.rows(), ledger.total()]), /\| github \| 300 \| 0 \| 0 \| 50 \| 350 \|/);
 	assert.match(
 		ledger.logLine(),
 		/^estimated tokens 370 \(definitions 300, instructions 20, skills 0, results 50\); github 350/,

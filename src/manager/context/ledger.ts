@@ -48,11 +48,6 @@ export class ContextLedger {
 		return sum;
 	}
 
-	/** A Markdown table: one row per server and the sum, figures as estimated tokens. */
-	markdown(): string {
-		return ledgerTable([...this.rows(), this.total()]);
-	}
-
 	/** One line for a log: the sum, then each server's figures. */
 	logLine(): string {
 		const figures = (row: LedgerRow) =>
