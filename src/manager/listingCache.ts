@@ -45,6 +45,13 @@ export function summaryOf(listing: CachedListing): ListingSummary {
 	};
 }
 
+/** The summary `store` keeps for `identity`; a store that keeps none: its listing's. */
+export function summaryIn(store: ListingStore, identity: string): ListingSummary | undefined {
+	if (store.summary) return store.summary(identity);
+	const listing = store.load(identity);
+	return listing && summaryOf(listing);
+}
+
 /** Where listings are kept. `load` is synchronous so a view renders from it at once; writes happen in the background. */
 export interface ListingStore {
 	/** The listing kept for `identity`, or undefined (none, or unreadable). */

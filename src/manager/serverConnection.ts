@@ -16,7 +16,7 @@ import { DEPRECATION_NOTES, DeprecationUse, type DeprecatedFeature } from './dep
 import { listChanged, listenForCachedLists, listServer, newestOf, type NumberedList } from './listFetch';
 import { describeDuration, IdleStop, keepsRunning } from './idleStop';
 import { serverHash, serverIdentity } from './serverIdentity';
-import { listingOf, summaryOf, type ListingSummary } from './listingCache';
+import { listingOf, summaryIn, type ListingSummary } from './listingCache';
 import type { Disposable } from '../common/disposable';
 import { checkTrust, connectWithTimeout, hostHandlers } from './connectAttempt';
 import { decisionState, failureMessage, finalFailureState, sessionExpired } from './failureStates';
@@ -163,13 +163,10 @@ export class ServerConnection implements ServerView {
 		if (this.listsRead) return this.toolList.map((named) => named.tool.name);
 		return this.keptSummary()?.toolNames ?? [];
 	}
-	/** The kept listing's summary (a store without summaries: its listing's), read once per wait for a need. */
+	/** The kept listing's summary, read once per wait for a need. */
 	private keptSummary(): ListingSummary | undefined {
 		const store = this.deps.listingStore;
-		if (this.summary === undefined && store) {
-			const listing = store.summary ? undefined : store.load(this.identity);
-			this.summary = (store.summary ? store.summary(this.identity) : listing && summaryOf(listing)) ?? null;
-		}
+		if (this.summary === undefined && store) this.summary = summaryIn(store, this.identity) ?? null;
 		return this.summary ?? undefined;
 	}
 	/** The server waits for its next need: a call, a read or a view that needs it starts it. */

@@ -11,32 +11,32 @@ import type { NamedTool } from '../../manager/manager';
 /** The scheme of the read-only documents that show an answer's ledger table. */
 const LEDGER_SCHEME = 'switchboard-context';
 
-/** A trusted Markdown link that runs `command` with `args` (only that command). */
-function commandLink(title: string, command: string, args: unknown[], tooltip: string): vscode.MarkdownString {
-	const markdown = new vscode.MarkdownString(
-		`[${title}](command:${command}?${encodeURIComponent(JSON.stringify(args))} "${tooltip}")`,
-	);
+/** Markdown whose links may run `command` (only that command). */
+function trusted(text: string, command: string): vscode.MarkdownString {
+	const markdown = new vscode.MarkdownString(text);
 	markdown.isTrusted = { enabledCommands: [command] };
 	return markdown;
+}
+
+/** A Markdown link that runs `command` with `args` (shown in a MarkdownString from trusted()). */
+function commandLink(title: string, command: string, args: unknown[], tooltip: string): string {
+	return `[${title}](command:${command}?${encodeURIComponent(JSON.stringify(args))} "${tooltip}")`;
 }
 
 /** The note under an answer on a result that was capped for the model, with Open Full Result. */
 export function cappedResultNote(named: NamedTool, stored: StoredResult, openCommand: string): vscode.MarkdownString {
 	const link = commandLink('Open Full Result', openCommand, [stored.id], 'Open the whole result in an editor');
-	const note = new vscode.MarkdownString(
+	return trusted(
 		`\n\n_${named.server} › ${named.tool.name} returned about ${stored.tokens.toLocaleString('en-US')} tokens ` +
-			`(${charsLabel(stored.text.length)}): the model got the first part and can read on with \`read_result\`._ ${link.value}\n\n`,
+			`(${charsLabel(stored.text.length)}): the model got the first part and can read on with \`read_result\`._ ${link}\n\n`,
+		openCommand,
 	);
-	note.isTrusted = link.isTrusted;
-	return note;
 }
 
 /** The ledger under an answer: the sum and each server's total on one line, and a link to the table. */
 export function ledgerLine(rows: readonly LedgerRow[], showCommand: string): vscode.MarkdownString {
 	const link = commandLink('By kind', showCommand, [rows], 'The estimated tokens by server and kind');
-	const line = new vscode.MarkdownString(`\n\n_${ledgerSummary(rows)}_ · ${link.value}\n`);
-	line.isTrusted = link.isTrusted;
-	return line;
+	return trusted(`\n\n_${ledgerSummary(rows)}_ · ${link}\n`, showCommand);
 }
 
 /** True for ledger rows as ledgerLine's link passes them (anything else may come from a hand-made command link). */
