@@ -2,13 +2,11 @@
 // own calls out of the Call History: a real Manager over server-everything reports 300 app calls and 5 palette calls
 // into the history store the extension uses, with its default cap of 200.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { MemoryLogger } from '../../src/common/logger';
 import { Manager } from '../../src/manager/manager';
 import { CallHistory, DEFAULT_MAX_ENTRIES, type KeyValueStore } from '../../src/vscode/console/callHistory';
-
-const everything = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+import { startEverythingStdio } from '../fixtures/everythingStdio';
 
 function memoryStore(): KeyValueStore {
 	const data = new Map<string, unknown>();
@@ -25,15 +23,7 @@ test('300 polls from an app leave the 5 calls the person made in the history', {
 	const history = new CallHistory(store, DEFAULT_MAX_ENTRIES, 0);
 	t.after(() => history.dispose());
 	manager.onDidInvoke((record) => void history.add(record));
-	await manager.reconcile([
-		{
-			name: 'everything',
-			config: { type: 'stdio', command: process.execPath, args: [everything, 'stdio'] },
-			source: { kind: 'api', label: 'test' },
-			workspaceDefined: false,
-		},
-	]);
-	assert.equal(manager.get('everything')?.state.kind, 'running');
+	await startEverythingStdio(manager);
 
 	for (let i = 0; i < 300; i++) {
 		if (i % 60 === 30) await manager.callTool('everything', 'echo', { message: `mine ${i}` }, { origin: 'palette' });

@@ -2,13 +2,11 @@
 // prompt and a resource read made with an `origin` are reported with their outcome and duration; calls without an
 // origin (background work) are not; a failed and a cancelled call are reported as such.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { MemoryLogger } from '../../src/common/logger';
 import type { InvocationRecord } from '../../src/manager/invocations';
 import { Manager } from '../../src/manager/manager';
-
-const everything = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+import { startEverythingStdio } from '../fixtures/everythingStdio';
 
 test(
 	'calls with an origin are reported with target, outcome and duration; calls without one are not',
@@ -19,15 +17,7 @@ test(
 		t.after(() => manager.dispose());
 		const records: InvocationRecord[] = [];
 		manager.onDidInvoke((record) => records.push(record));
-		await manager.reconcile([
-			{
-				name: 'everything',
-				config: { type: 'stdio', command: process.execPath, args: [everything, 'stdio'] },
-				source: { kind: 'api', label: 'test' },
-				workspaceDefined: false,
-			},
-		]);
-		assert.equal(manager.get('everything')?.state.kind, 'running');
+		await startEverythingStdio(manager);
 
 		await manager.callTool('everything', 'echo', { message: 'background' });
 		assert.equal(records.length, 0, 'a call without an origin is not history');

@@ -14,9 +14,9 @@ import { Manager } from '../../src/manager/manager';
 import { sessionFromCalls } from '../../src/manager/sessionFromCalls';
 import { formatSession, handshakeOf } from '../../src/manager/sessionRecording';
 import { CallHistory, type KeyValueStore } from '../../src/vscode/console/callHistory';
+import { startEverythingStdio } from '../fixtures/everythingStdio';
 
 const cli = join(process.cwd(), 'dist/cli.js');
-const everything = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const scratch = mkdtempSync(join(tmpdir(), 'history-session-it-'));
 const file = join(scratch, 'everything.mcpsession.json');
 const DOC = 'demo://resource/static/document/architecture.md';
@@ -42,15 +42,7 @@ before(async () => {
 	const manager = new Manager(host);
 	const listening = manager.onDidInvoke((record) => void history.add(record));
 	try {
-		await manager.reconcile([
-			{
-				name: 'everything',
-				config: { type: 'stdio', command: process.execPath, args: [everything, 'stdio'] },
-				source: { kind: 'api', label: 'test' },
-				workspaceDefined: false,
-			},
-		]);
-		assert.equal(manager.get('everything')?.state.kind, 'running');
+		await startEverythingStdio(manager);
 		real.echo = await manager.callTool('everything', 'echo', { message: 'from the history' }, { origin: 'palette' });
 		real.sum = await manager.callTool('everything', 'get-sum', { a: 2, b: 3 }, { origin: 'chat' });
 		real.resource = await manager.readResource('everything', DOC, { origin: 'palette' });

@@ -14,9 +14,9 @@ import type { Host } from '../../src/manager/host';
 import { Manager } from '../../src/manager/manager';
 import { formatSession, SessionRecorder, type SessionFile } from '../../src/manager/sessionRecording';
 import { waitForOutput } from '../fixtures/waitForOutput';
+import { startEverythingStdio } from '../fixtures/everythingStdio';
 
 const cli = join(process.cwd(), 'dist/cli.js');
-const everything = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const scratch = mkdtempSync(join(tmpdir(), 'replay-it-'));
 const file = join(scratch, 'everything.mcpsession.json');
 const SECRET = 'sk-live-0123456789abcdef';
@@ -36,15 +36,7 @@ before(async () => {
 	const host: Host = { logger: () => new MemoryLogger('info'), roots: () => [] };
 	const manager = new Manager(host);
 	try {
-		await manager.reconcile([
-			{
-				name: 'everything',
-				config: { type: 'stdio', command: process.execPath, args: [everything, 'stdio'] },
-				source: { kind: 'api', label: 'test' },
-				workspaceDefined: false,
-			},
-		]);
-		assert.equal(manager.get('everything')?.state.kind, 'running');
+		await startEverythingStdio(manager);
 		const recorder = new SessionRecorder(manager, 'everything', () => [SECRET]);
 		const client = manager.client('everything');
 		real.tools = (await client.listTools()).map((tool) => tool.name);
