@@ -4,9 +4,11 @@
  * starts only when something needs it. Keyed on serverIdentity(): a changed configuration is another server, and its
  * old listing is dropped.
  */
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Implementation, Prompt, Resource, ResourceTemplate, Tool } from '../protocol/schema';
 import { type KeyedJsonFormat, KeyedJsonFiles } from './keyedJsonFiles';
+import { SummaryIndex } from './summaryIndex';
 import type { McpClient } from '../protocol/client';
 import type { NamedTool } from './types';
 
@@ -94,30 +96,21 @@ const LISTING_FORMAT: KeyedJsonFormat<CachedListing> = {
 	noun: 'listing',
 };
 
-/** Summaries as kept on disk, beside the listings in `summaries/`: format 1, `{ format, summary }`. */
-const SUMMARY_FORMAT: KeyedJsonFormat<ListingSummary> = {
-	version: 1,
-	field: 'summary',
-	isValue: (value): value is ListingSummary =>
-		typeof value === 'object' &&
-		value !== null &&
-		typeof (value as ListingSummary).listedAt === 'number' &&
-		Array.isArray((value as ListingSummary).toolNames) &&
-		(value as ListingSummary).toolNames.every((name) => typeof name === 'string'),
-	noun: 'listing summary',
-};
-
 /**
- * Listings as one JSON file per server identity in `folder` (the extension's global storage), and their summaries in
- * `folder/summaries`, written in the background (keyedJsonFiles.ts).
+ * Listings as one JSON file per server identity in `folder` (the extension's global storage), and their summaries
+ * together in `folder/summaries.json`, written in the background (keyedJsonFiles.ts, summaryIndex.ts).
  */
 export class FileListingStore implements ListingStore {
 	private readonly files: KeyedJsonFiles<CachedListing>;
-	private readonly summaries: KeyedJsonFiles<ListingSummary>;
+	private readonly summaries: SummaryIndex;
+	private cleared = false;
 
-	constructor(folder: string, onError: (message: string) => void = () => undefined) {
+	constructor(
+		private readonly folder: string,
+		onError: (message: string) => void = () => undefined,
+	) {
 		this.files = new KeyedJsonFiles(folder, LISTING_FORMAT, onError);
-		this.summaries = new KeyedJsonFiles(join(folder, 'summaries'), SUMMARY_FORMAT, onError);
+		this.summaries = new SummaryIndex(join(folder, 'summaries.json'), onError);
 	}
 
 	load(identity: string): CachedListing | undefined {
@@ -126,23 +119,28 @@ export class FileListingStore implements ListingStore {
 
 	/** The summary; a listing kept before summaries were is summarised once, and its summary kept. */
 	summary(identity: string): ListingSummary | undefined {
-		const kept = this.summaries.load(identity);
+		const kept = this.summaries.get(identity);
 		if (kept) return kept;
 		const listing = this.load(identity);
 		if (!listing) return undefined;
 		const summary = summaryOf(listing);
-		this.summaries.save(identity, summary);
+		this.summaries.set(identity, summary);
 		return summary;
 	}
 
 	save(identity: string, listing: CachedListing): void {
+		if (!this.cleared) {
+			// Summaries were kept one file each (in `summaries/`) before they were kept together.
+			this.cleared = true;
+			void rm(join(this.folder, 'summaries'), { recursive: true, force: true }).catch(() => undefined);
+		}
 		this.files.save(identity, listing);
-		this.summaries.save(identity, summaryOf(listing));
+		this.summaries.set(identity, summaryOf(listing));
 	}
 
 	drop(identity: string): void {
 		this.files.drop(identity);
-		this.summaries.drop(identity);
+		this.summaries.delete(identity);
 	}
 
 	/** Resolves when every save and drop asked for so far is on disk (tests, and disposal). */

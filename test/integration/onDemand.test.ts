@@ -72,8 +72,16 @@ test('ten servers: none runs before it is needed, a call starts one, and the nex
 	await first.need('s3');
 	await first.dispose();
 	await store.flush();
-	assert.deepEqual(readdirSync(folder).filter((f) => f.endsWith('.json')).length, 1, 'one listing kept, as a file');
-	assert.equal(readdirSync(join(folder, 'summaries')).length, 1, 'and its summary beside it');
+	assert.deepEqual(
+		readdirSync(folder).filter((f) => f.endsWith('.json') && f !== 'summaries.json').length,
+		1,
+		'one listing kept, as a file',
+	);
+	assert.deepEqual(
+		Object.keys(JSON.parse(readFileSync(join(folder, 'summaries.json'), 'utf8')).summaries).length,
+		1,
+		'and its summary beside it, in the one file of summaries',
+	);
 
 	const second = new Manager(host(), { autoStart: false, listingStore: new FileListingStore(folder) });
 	t.after(() => second.dispose());
@@ -142,13 +150,17 @@ test('a row reads the summary kept beside a listing, not the listing; the tools 
 	assert.equal(pids(pidFile).length, 3, 'nothing started in the second window');
 
 	// Listings kept before summaries were: each is summarised once (reading it), and the summary kept for next time.
-	rmSync(join(folder, 'summaries'), { recursive: true });
+	rmSync(join(folder, 'summaries.json'));
 	const legacy = new CountingStore(folder);
 	const third = await window(legacy);
 	assert.deepEqual(third.get('r2')!.toolNames, listed[2]);
 	assert.equal(legacy.loads, 1);
 	await legacy.flush();
-	assert.equal(readdirSync(join(folder, 'summaries')).length, 1, 'the summary of the listing read');
+	assert.deepEqual(
+		Object.keys(JSON.parse(readFileSync(join(folder, 'summaries.json'), 'utf8')).summaries).length,
+		1,
+		'the summary of the listing read',
+	);
 });
 
 test('an unused server stops after the idle time, its process exits, and the next call starts it again', async () => {
