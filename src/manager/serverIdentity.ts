@@ -4,7 +4,7 @@
  * repository can define its own server called `github`; it must not inherit what the user allowed or approved for
  * theirs, and a changed command or URL is another server. Pure, so it is tested in plain Node.
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../common/sha256';
 import { configHash } from './config';
 import type { ConfigSource, ResolvedServer, ServerConfig } from './types';
 
@@ -18,10 +18,7 @@ export interface ServerIdentityParts {
 /** A short stable key (sha-256, hex, 24 chars) for `server`: its name, where it is defined and its configuration. */
 export function serverIdentity(server: ServerIdentityParts): string {
 	const where = `${server.source.kind}\u0000${server.source.path ?? server.source.label}`;
-	return createHash('sha256')
-		.update(`${where}\u0000${configHash(server.config)}\u0000${server.name}`)
-		.digest('hex')
-		.slice(0, 24);
+	return sha256Hex(`${where}\u0000${configHash(server.config)}\u0000${server.name}`).slice(0, 24);
 }
 
 /**
@@ -29,7 +26,6 @@ export function serverIdentity(server: ServerIdentityParts): string {
  * when there is one (it also covers fields outside the config, such as `envFile`).
  */
 export function serverHash(server: ResolvedServer): string {
-	const trust =
-		server.trustText === undefined ? '' : createHash('sha256').update(server.trustText).digest('hex').slice(0, 8);
+	const trust = server.trustText === undefined ? '' : sha256Hex(server.trustText).slice(0, 8);
 	return `${configHash(server.config)}${server.workspaceDefined ? 'w' : 'u'}${trust}`;
 }

@@ -4,7 +4,7 @@
  * template's URI template and MIME type), in a canonical form (sorted keys), and its hash. Anything else a server
  * sends (`_meta`, icons) is left out: changing it does not change what the model reads. Pure.
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../common/sha256';
 import { canonicalJson } from '../config';
 import type { Prompt, ResourceTemplate, Tool } from '../../protocol/schema';
 
@@ -50,7 +50,7 @@ export function partsText(parts: DefinitionParts): string {
 
 /** sha-256 (hex, 32 chars) of the canonical parts. */
 export function hashParts(parts: DefinitionParts): string {
-	return createHash('sha256').update(canonicalJson(parts)).digest('hex').slice(0, 32);
+	return sha256Hex(canonicalJson(parts)).slice(0, 32);
 }
 
 /** The hash of a tool's definition. */
