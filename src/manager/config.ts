@@ -5,7 +5,7 @@
  */
 import { parseDevConfig } from './devMode';
 import { parseOAuthConfig } from './oauthConfig';
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../common/sha256';
 import { parseJsonc } from './jsonc';
 import type { ConfigSource, ServerConfig } from './types';
 import { ALL_PROTOCOL_VERSIONS } from '../protocol/protocolConstants';
@@ -449,15 +449,38 @@ function normaliseImported(entry: unknown): unknown {
 
 /** JSON with object keys sorted, so equal configs hash equally whatever the key order in the file. */
 export function canonicalJson(value: unknown): string {
-	if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+	// Built by concatenation, not arrays joined: activation runs this for every configured server.
+	if (Array.isArray(value)) {
+		let text = '[';
+		for (let i = 0; i < value.length; i++) text += (i === 0 ? '' : ',') + canonicalJson(value[i]);
+		return `${text}]`;
+	}
 	if (isRecord(value)) {
-		return `{${Object.keys(value)
-			.filter((k) => value[k] !== undefined)
-			.sort()
-			.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`)
-			.join(',')}}`;
+		let text = '{';
+		for (const key of sortedKeys(value)) {
+			const field = value[key];
+			if (field === undefined) continue;
+			text += (text.length === 1 ? '' : ',') + JSON.stringify(key) + ':' + canonicalJson(field);
+		}
+		return `${text}}`;
 	}
 	return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * The keys of `value` in the order Array#sort gives strings (by UTF-16 code units). A config has a handful of keys,
+ * and Array#sort allocates about a kilobyte of work space per call; an insertion sort in place allocates nothing.
+ */
+function sortedKeys(value: object): string[] {
+	const keys = Object.keys(value);
+	if (keys.length > 16) return keys.sort();
+	for (let i = 1; i < keys.length; i++) {
+		const key = keys[i]!;
+		let j = i - 1;
+		for (; j >= 0 && keys[j]! > key; j--) keys[j + 1] = keys[j]!;
+		keys[j + 1] = key;
+	}
+	return keys;
 }
 
 /**
@@ -466,7 +489,7 @@ export function canonicalJson(value: unknown): string {
  */
 export function configHash(config: ServerConfig): string {
 	const { autoStart: _when, ...what } = config;
-	return createHash('sha256').update(canonicalJson(what)).digest('hex').slice(0, 16);
+	return sha256Hex(canonicalJson(what)).slice(0, 16);
 }
 
 /**

@@ -11,6 +11,7 @@ import {
 	parseMcpJson,
 } from '../../src/manager/config';
 import { editJsonc, parseJsonc } from '../../src/manager/jsonc';
+import { serverIdentity } from '../../src/manager/serverIdentity';
 import type { ConfigSource } from '../../src/manager/manager';
 
 const user: ConfigSource = { kind: 'user', label: 'User settings' };
@@ -181,6 +182,35 @@ test('config hash ignores key order and changes with any field', () => {
 	assert.equal(a, b);
 	assert.notEqual(a, configHash({ type: 'stdio', command: 'node', args: ['b'], env: { A: '1', B: '2' } }));
 	assert.equal(canonicalJson({ b: 1, a: [2, { d: 1, c: 2 }] }), '{"a":[2,{"c":2,"d":1}],"b":1}');
+});
+
+test('hashes and identities stay what they were: consent, pins and kept listings are stored under them', () => {
+	// Values computed by the first release that kept them; a change here orphans what users approved and kept.
+	const config = {
+		type: 'stdio' as const,
+		command: 'npx',
+		args: ['-y', '@modelcontextprotocol/server-github'],
+		env: { TOKEN: '${input:token}', EMPTY: '' },
+		autoStart: true,
+		cwd: undefined,
+		timeoutMs: 3000,
+	};
+	assert.equal(configHash(config), 'becface3d42d2fcb');
+	assert.equal(
+		serverIdentity({ name: 'github', source: { kind: 'user', label: 'User settings' }, config }),
+		'a8e66f26bde6eb2d35f1478a',
+	);
+	assert.equal(
+		canonicalJson({ a: [undefined, null, 1.5, 'x"y', { z: undefined, y: [] }], b: {}, c: true, d: undefined }),
+		'{"a":[null,null,1.5,"x\\"y",{"y":[]}],"b":{},"c":true}',
+	);
+	// Keys in the order Array#sort gives (UTF-16 code units), for a few keys and for many.
+	for (const count of [5, 40]) {
+		const keys = Array.from({ length: count }, (_, i) => `${'Zaé_-'[i % 5]}${count - i}`);
+		const sorted = [...keys].sort();
+		const value = Object.fromEntries(keys.map((key) => [key, key.length]));
+		assert.equal(canonicalJson(value), JSON.stringify(Object.fromEntries(sorted.map((key) => [key, key.length]))));
+	}
 });
 
 test('the trust description shows exactly what will run, without header values', () => {
