@@ -200,15 +200,16 @@ export class Manager {
 		}
 
 		const ordered = new Map<string, ServerConnection>();
+		const arrivedWaiting: string[] = [];
 		for (const server of next.values()) {
 			const existing = this.connections.get(server.name);
 			if (!existing) {
 				setChanged = true;
-				const connection = this.createConnection(server);
+				const waits = !server.config.disabled && !this.startsWithManager(server.config);
+				const connection = this.createConnection(server, waits);
 				ordered.set(server.name, connection);
-				if (server.config.disabled) continue;
-				if (connection.autoStarts) work.push(connection.start(true));
-				else connection.waitForNeed();
+				if (waits) arrivedWaiting.push(server.name);
+				else if (!server.config.disabled) work.push(connection.start(true));
 				continue;
 			}
 			ordered.set(server.name, existing);
@@ -236,6 +237,8 @@ export class Manager {
 			this.toolsSnapshot = undefined;
 		}
 		if (setChanged) this.serversEmitter.fire();
+		// What a waiting server shows is its kept listing: whoever keeps a copy of the lists reads it.
+		if (this.options.listingStore) for (const server of arrivedWaiting) this.listsEmitter.fire({ server });
 		await Promise.all(work);
 	}
 
@@ -516,24 +519,33 @@ export class Manager {
 		return this.names.setTools(server, tools, (tool, qualifiedName) => ({ server, qualifiedName, tool }));
 	}
 
-	private createConnection(server: ResolvedServer): ServerConnection {
-		const connection: ServerConnection = new ServerConnection(server, {
-			host: this.host,
-			connector: this.connector,
-			clock: this.clock,
-			policy: this.options.restartPolicy,
-			limiter: (kind) => (kind === 'stdio' ? this.limiters.stdio : this.limiters.remote),
-			// A connection being removed must not touch the names of a newer connection with the same name.
-			nameTools: (name, tools): NamedTool[] =>
-				this.connections.get(name) === connection ? this.nameTools(name, tools) : [],
-			invalidateResources: (name, uri) =>
-				uri === undefined ? this.cache.invalidateServer(name) : this.cache.invalidate(name, uri),
-			onDidUpdateResource: (name, uri) => this.resourceEmitter.fire({ server: name, uri }),
-			inheritEnvironment: () => this.inheritEnvironment,
-			autoStart: (config) => config.autoStart ?? this.autoStartDefault,
-			idleStopMs: () => this.idleStopMs,
-			listingStore: this.options.listingStore,
-		});
+	/** Whether a server with `config` starts with the Manager and never stops when idle (else on its first need). */
+	private startsWithManager(config: ServerConfig): boolean {
+		return config.autoStart ?? this.autoStartDefault;
+	}
+
+	private createConnection(server: ResolvedServer, waits: boolean): ServerConnection {
+		const connection: ServerConnection = new ServerConnection(
+			server,
+			{
+				host: this.host,
+				connector: this.connector,
+				clock: this.clock,
+				policy: this.options.restartPolicy,
+				limiter: (kind) => (kind === 'stdio' ? this.limiters.stdio : this.limiters.remote),
+				// A connection being removed must not touch the names of a newer connection with the same name.
+				nameTools: (name, tools): NamedTool[] =>
+					this.connections.get(name) === connection ? this.nameTools(name, tools) : [],
+				invalidateResources: (name, uri) =>
+					uri === undefined ? this.cache.invalidateServer(name) : this.cache.invalidate(name, uri),
+				onDidUpdateResource: (name, uri) => this.resourceEmitter.fire({ server: name, uri }),
+				inheritEnvironment: () => this.inheritEnvironment,
+				autoStart: (config) => this.startsWithManager(config),
+				idleStopMs: () => this.idleStopMs,
+				listingStore: this.options.listingStore,
+			},
+			waits,
+		);
 		this.subscriptions.set(connection, [
 			connection.onDidChangeState((state) => {
 				// A new connection of a watched server is watched too (the protocol view stays live across restarts).

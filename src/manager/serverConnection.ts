@@ -51,7 +51,9 @@ export class ServerConnection implements ServerView {
 	private currentHash: string | undefined;
 	private currentState: ServerState = { kind: 'stopped' };
 	private error: string | undefined;
-	private readonly policy: RestartPolicy;
+	/** Made on first use, as are the idle countdown, the deprecation notes and the per-list records below: a window
+	 * makes a connection for every configured server, most of which never start in it. */
+	private restartPolicy: RestartPolicy | undefined;
 
 	/** Bumped by every start and stop: results of an older attempt are discarded (and their client closed). */
 	private generation = 0;
@@ -65,20 +67,17 @@ export class ServerConnection implements ServerView {
 	private refreshTimer: { dispose(): void } | undefined;
 	private readonly dirty = new Set<ListKind>();
 	/** Per list kind: the number of the latest listing started, and of the one whose result is shown. */
-	private readonly listSequence = perList(() => ({ started: 0, applied: 0 }));
+	private listNumbers: Record<ListKind, { started: number; applied: number }> | undefined;
 	/**
 	 * Per list kind, until when the list is fresh by its server's `ttlMs` (2026-07-28); undefined: no time limit (an
 	 * older server, or no ttlMs: the list changes on list_changed only). Once passed, the list is re-fetched the next
 	 * time it is asked for, not before ("Clients SHOULD NOT treat TTL as a polling interval").
 	 * Spec: https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching
 	 */
-	private readonly freshUntil = perList<number | undefined>(() => undefined);
+	private freshness: Record<ListKind, number | undefined> | undefined;
 	private startedAt = 0;
 	private disposed = false;
-	private readonly deprecations = new DeprecationUse(
-		() => this.logger,
-		() => this.client?.era === 'modern',
-	);
+	private deprecationUse: DeprecationUse | undefined;
 
 	private toolList: readonly NamedTool[] = [];
 	private resourceList: readonly Resource[] = [];
@@ -91,24 +90,47 @@ export class ServerConnection implements ServerView {
 	/** The kept listing's summary while waiting (undefined: not read yet; null: none kept). */
 	private summary: ListingSummary | null | undefined;
 	private identityKey: string | undefined;
-	private readonly idle: IdleStop;
+	private idleStop: IdleStop | undefined;
 
+	/**
+	 * `waits`: the server starts on its first need, and is shown meanwhile from its kept listing. A new connection
+	 * takes its first state without an event: the Manager announces the servers that arrived together.
+	 */
 	constructor(
 		server: ResolvedServer,
 		private readonly deps: ServerConnectionDeps,
+		waits = false,
 	) {
 		this.server = server;
-		this.policy = new RestartPolicy(deps.policy);
-		this.idle = new IdleStop(
-			deps.clock,
-			() => (deps.autoStart(this.server.config) ? 0 : deps.idleStopMs()),
+		if (server.config.disabled) this.currentState = { kind: 'disabled' };
+		else if (waits) this.currentState = { kind: 'stopped', onDemand: 'notStarted' };
+	}
+
+	private get policy(): RestartPolicy {
+		return (this.restartPolicy ??= new RestartPolicy(this.deps.policy));
+	}
+	private get idle(): IdleStop {
+		return (this.idleStop ??= new IdleStop(
+			this.deps.clock,
+			() => (this.deps.autoStart(this.server.config) ? 0 : this.deps.idleStopMs()),
 			() => keepsRunning(this.runningClient),
 			() => {
-				this.logger.info(`Stopped after ${describeDuration(deps.idleStopMs())} unused; it starts when needed`);
+				this.logger.info(`Stopped after ${describeDuration(this.deps.idleStopMs())} unused; it starts when needed`);
 				void this.stop({ kind: 'stopped', onDemand: 'idle' });
 			},
-		);
-		if (server.config.disabled) this.currentState = { kind: 'disabled' };
+		));
+	}
+	private get deprecations(): DeprecationUse {
+		return (this.deprecationUse ??= new DeprecationUse(
+			() => this.logger,
+			() => this.client?.era === 'modern',
+		));
+	}
+	private get listSequence(): Record<ListKind, { started: number; applied: number }> {
+		return (this.listNumbers ??= perList(() => ({ started: 0, applied: 0 })));
+	}
+	private get freshUntil(): Record<ListKind, number | undefined> {
+		return (this.freshness ??= perList<number | undefined>(() => undefined));
 	}
 
 	get name(): string {
@@ -178,11 +200,6 @@ export class ServerConnection implements ServerView {
 		return this.deps.autoStart(this.server.config);
 	}
 
-	/** A new server that starts on its first need: shown (from the listing store) but not started. */
-	waitForNeed(): void {
-		if (this.currentState.kind === 'stopped') this.setState({ kind: 'stopped', onDemand: 'notStarted' });
-	}
-
 	/** Something uses the running server until the returned disposable is disposed; it does not stop while idle meanwhile. */
 	use(): Disposable {
 		return this.idle.use();
@@ -190,7 +207,7 @@ export class ServerConnection implements ServerView {
 
 	/** The idle time setting changed. */
 	idleSettingChanged(): void {
-		this.idle.settingChanged();
+		this.idleStop?.settingChanged();
 	}
 
 	/** While waiting for its next need, the lists are the ones last listed: read once, when first asked for. */
@@ -272,7 +289,7 @@ export class ServerConnection implements ServerView {
 	 * one is served meanwhile, and onDidChangeLists fires if the new one differs). Cheap when fresh.
 	 */
 	refreshIfStale(kind: ListKind): void {
-		const until = this.freshUntil[kind];
+		const until = this.freshness?.[kind];
 		if (until === undefined || this.deps.clock.now() < until) return;
 		const client = this.runningClient;
 		if (!client) return;
@@ -346,7 +363,7 @@ export class ServerConnection implements ServerView {
 		this.connectionStore.dispose();
 		this.stateEmitter.dispose();
 		this.listsEmitter.dispose();
-		this.idle.disarm();
+		this.idleStop?.disarm();
 	}
 
 	private setState(state: ServerState): void {
@@ -608,9 +625,9 @@ export class ServerConnection implements ServerView {
 		this.connectionStore.dispose();
 		this.connectionStore = new DisposableStore();
 		this.dirty.clear();
-		this.idle.disarm();
+		this.idleStop?.disarm();
 		this.deps.invalidateResources(this.name);
-		for (const kind of Object.keys(this.freshUntil) as ListKind[]) this.freshUntil[kind] = undefined;
+		this.freshness = undefined;
 		this.forgetLists();
 		return client;
 	}
