@@ -200,7 +200,6 @@ export class Manager {
 		}
 
 		const ordered = new Map<string, ServerConnection>();
-		const arrivedWaiting: string[] = [];
 		for (const server of next.values()) {
 			const existing = this.connections.get(server.name);
 			if (!existing) {
@@ -208,8 +207,7 @@ export class Manager {
 				const waits = !server.config.disabled && !this.startsWithManager(server.config);
 				const connection = this.createConnection(server, waits);
 				ordered.set(server.name, connection);
-				if (waits) arrivedWaiting.push(server.name);
-				else if (!server.config.disabled) work.push(connection.start(true));
+				if (!waits && !server.config.disabled) work.push(connection.start(true));
 				continue;
 			}
 			ordered.set(server.name, existing);
@@ -237,8 +235,6 @@ export class Manager {
 			this.toolsSnapshot = undefined;
 		}
 		if (setChanged) this.serversEmitter.fire();
-		// What a waiting server shows is its kept listing: whoever keeps a copy of the lists reads it.
-		if (this.options.listingStore) for (const server of arrivedWaiting) this.listsEmitter.fire({ server });
 		await Promise.all(work);
 	}
 
