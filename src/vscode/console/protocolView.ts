@@ -55,8 +55,10 @@ export interface CallLinks {
 }
 
 /**
- * Records each configured server's messages from activation into a bounded log (the view's capacity setting), open
- * view or not. Closing a view keeps its server's log; removing a server drops it.
+ * Records each server's messages from its first start in this window into a bounded log (the view's capacity
+ * setting), open view or not. Closing a view keeps its server's log; removing a server drops it. A server that has not
+ * started has no log yet: a log keeps room for thousands of messages, and most of fifty configured servers may never
+ * start in a window.
  */
 export class ProtocolRecorder implements vscode.Disposable {
 	private readonly logs = new Map<string, { log: ProtocolLog; tap: vscode.Disposable }>();
@@ -66,6 +68,9 @@ export class ProtocolRecorder implements vscode.Disposable {
 		this.sync();
 		this.disposables = [
 			manager.onDidChangeServers(() => this.sync()),
+			manager.onDidChangeState(({ server, state }) => {
+				if (state.kind === 'starting' || state.kind === 'running') this.log(server);
+			}),
 			vscode.workspace.onDidChangeConfiguration((e) => {
 				if (e.affectsConfiguration('mcpSwitchboard.protocolView.maxMessages'))
 					for (const { log } of this.logs.values()) log.setCapacity(capacity());
@@ -90,8 +95,9 @@ export class ProtocolRecorder implements vscode.Disposable {
 	}
 
 	private sync(): void {
-		const names = new Set(this.manager.servers().map((view) => view.name));
-		for (const name of names) this.log(name);
+		const views = this.manager.servers();
+		for (const view of views) if (view.state.kind === 'starting' || view.state.kind === 'running') this.log(view.name);
+		const names = new Set(views.map((view) => view.name));
 		for (const [name, kept] of this.logs) {
 			if (names.has(name)) continue;
 			kept.tap.dispose();
