@@ -129,9 +129,12 @@ export async function readFolderFiles(
 	const layers: ConfigLayer[] = [];
 	const problems: string[] = [];
 	const files: string[] = [];
-	for (const { relative, origin } of FOLDER_FILES) {
-		const file = path.join(folder, ...relative.split('/'));
-		const text = await read(file);
+	// Read together, taken in order.
+	const paths = FOLDER_FILES.map(({ relative }) => path.join(folder, ...relative.split('/')));
+	const texts = await Promise.all(paths.map((file) => read(file)));
+	for (const [i, { relative, origin }] of FOLDER_FILES.entries()) {
+		const file = paths[i]!;
+		const text = texts[i];
 		if (text === undefined) {
 			lastValid?.delete(file);
 			continue;

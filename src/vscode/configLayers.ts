@@ -16,6 +16,7 @@ import {
 } from '../manager/configSources';
 import type { ConfigSource } from '../manager/types';
 import type { UserMcpJson } from './userMcpJson';
+import { readText } from './shared/readText';
 import * as os from 'node:os';
 
 const SECTION = 'mcpSwitchboard';
@@ -25,14 +26,6 @@ const VSCODE_ROOT_CONFIG = 'chat.mcp.workspaceRootConfig.enabled';
 
 /** This window's last valid read of each mcp.json (configSources.ts LastValidLayers). */
 const lastValidFiles: LastValidLayers = new Map();
-
-async function readUri(uri: vscode.Uri): Promise<string | undefined> {
-	try {
-		return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-	} catch {
-		return undefined; // No such file.
-	}
-}
 
 /** Every layer of this window, unordered (combineLayers orders them), with the problems of parsing them. */
 export async function readConfigLayers(
@@ -82,13 +75,20 @@ export async function readConfigLayers(
 	if (inspected?.globalValue !== undefined)
 		addSettings('userSettings', inspected.globalValue, { kind: 'user', label: 'User settings' });
 
-	for (const folder of folders) {
-		const read = (file: string) => readUri(vscode.Uri.joinPath(folder.uri, file.slice(folder.uri.fsPath.length)));
-		const files = await readFolderFiles(folder.uri.fsPath, read, folder.name, lastValidFiles);
+	// Every file at once: the folders' files and the user mcp.json.
+	const [folderFiles, user] = await Promise.all([
+		Promise.all(
+			folders.map((folder) => {
+				const read = (file: string) => readText(vscode.Uri.joinPath(folder.uri, file.slice(folder.uri.fsPath.length)));
+				return readFolderFiles(folder.uri.fsPath, read, folder.name, lastValidFiles);
+			}),
+		),
+		userMcpJson?.read(),
+	]);
+	for (const files of folderFiles) {
 		layers.push(...files.layers);
 		problems.push(...files.problems);
 	}
-	const user = await userMcpJson?.read();
 	if (user) {
 		const parsed = mcpJsonLayer(
 			'userMcpJson',

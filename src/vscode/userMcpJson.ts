@@ -12,18 +12,11 @@
  */
 import * as vscode from 'vscode';
 import { parseJsonc } from '../manager/jsonc';
+import { readText } from './shared/readText';
 
 interface StoredProfile {
 	location?: unknown;
 	useDefaultFlags?: { mcp?: unknown };
-}
-
-async function readText(uri: vscode.Uri): Promise<string | undefined> {
-	try {
-		return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-	} catch {
-		return undefined;
-	}
 }
 
 /** `<user data>/User` from the extension's global storage folder. */
