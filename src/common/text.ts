@@ -43,3 +43,15 @@ export function oneLine(message: string, max = 300): string {
 export function plural(count: number, one: string, many = `${one}s`): string {
 	return `${count} ${count === 1 ? one : many}`;
 }
+
+/**
+ * Orders names as people scan a list: ignoring case, then by code unit. Not `localeCompare`: its first call builds
+ * ICU's collator, 8 ms in a fresh Node process and 15 ms in a starting extension host, paid before the Servers view's
+ * first rows; server and tool names are identifiers, for which the two orders agree.
+ */
+export function compareNames(a: string, b: string): number {
+	const x = a.toLowerCase();
+	const y = b.toLowerCase();
+	if (x !== y) return x < y ? -1 : 1;
+	return a < b ? -1 : a > b ? 1 : 0;
+}

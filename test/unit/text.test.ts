@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { base64Size, oneLine, plural, textOf } from '../../src/common/text';
+import { base64Size, compareNames, oneLine, plural, textOf } from '../../src/common/text';
 
 test('textOf shows what a server sent in a field, never "[object Object]"', () => {
 	assert.equal(textOf('image/png'), 'image/png');
@@ -39,4 +39,21 @@ test('plural puts the noun in the right number: "1 time", "2 times", "0 tools", 
 	assert.equal(plural(0, 'tool'), '0 tools');
 	assert.equal(plural(1, 'entry', 'entries'), '1 entry');
 	assert.equal(plural(3, 'entry', 'entries'), '3 entries');
+});
+
+test('names sort ignoring case, then by code unit, as the Servers view lists them', () => {
+	const names = ['zeta', 'Alpha', 'beta', 'alpha', 'B', 'a-b', 'ab', 'a_b', 's10', 's2'];
+	assert.deepEqual([...names].sort(compareNames), [
+		'a-b',
+		'a_b',
+		'ab',
+		'Alpha',
+		'alpha',
+		'B',
+		'beta',
+		's10',
+		's2',
+		'zeta',
+	]);
+	assert.equal(compareNames('same', 'same'), 0);
 });

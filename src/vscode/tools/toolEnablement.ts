@@ -41,7 +41,7 @@ export class ToolEnablement implements vscode.Disposable {
 
 	/** True unless the tool is switched off in the active list. Constant time (called for every tool per request). */
 	readonly isEnabled = (named: Pick<NamedTool, 'server'> & { tool: { name: string } }): boolean =>
-		!this.disabledKeys.has(`${named.server}\u0000${named.tool.name}`);
+		this.disabledKeys.size === 0 || !this.disabledKeys.has(`${named.server}\u0000${named.tool.name}`);
 
 	/** The active profile's name, or undefined for the workspace's own list. */
 	activeProfile(): string | undefined {

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { Commands } from '../commandIds';
 import type { Manager, NamedTool, ServerView } from '../../manager/manager';
 import { suspicionsOf, suspicionText } from '../../manager/pinning/suspicion';
-import { plural } from '../../common/text';
+import { compareNames, plural } from '../../common/text';
 import { describeSources } from '../../manager/configSources';
 import { ALSO_IN_VSCODE, VSCODE_RUNS_NOTE } from './vscodeRuns';
 import { errorRowLabel } from './errorRow';
@@ -315,7 +315,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 	getChildren(element?: TreeNode): TreeNode[] {
 		if (!element) {
 			return [...this.manager.servers()]
-				.sort((a, b) => a.name.localeCompare(b.name))
+				.sort((a, b) => compareNames(a.name, b.name))
 				.map((view) => this.serverNode(view.name));
 		}
 		const view = this.manager.get(element.server);
