@@ -46,6 +46,7 @@ import * as tree from './vscode/tree';
 import * as skillsFeature from './vscode/skills';
 import * as workbench from './vscode/workbench';
 import type { ServersTreeProvider } from './vscode/tree/serversTree';
+import { type FirstRows, timeFirstRows } from './vscode/tree/firstRows';
 
 /** The id of the Servers view (package.json `contributes.views`). */
 export { SERVERS_VIEW } from './vscode/tree';
@@ -72,6 +73,8 @@ export interface SwitchboardApi {
 	sampling: SamplingBroker;
 	/** Resolves when the configuration as of now has been applied (servers started or stopped). */
 	settled: () => Promise<void>;
+	/** When this window first had its servers' rows (vscode/tree/firstRows.ts). */
+	firstRows: Promise<FirstRows>;
 	/** The tasks started in this workspace (kept in workspace state). */
 	tasks: TaskList;
 	/** The MCP server offered to VS Code's agent (its running gateway's URL and token, its catalog). */
@@ -106,6 +109,7 @@ let active: { dispose(): Promise<void> } | undefined;
  * (with Show Output) and rethrown, so VS Code records it too.
  */
 export async function activate(context: vscode.ExtensionContext): Promise<SwitchboardApi> {
+	const began = performance.now();
 	const logs = new ServerLogs();
 	context.subscriptions.push(logs);
 	try {
@@ -187,6 +191,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 
 		const settled = applyConfiguration(context, configuration, manager, logs, openSettings);
 		logs.main.info(`MCP Switchboard ${version} activated`);
+		const firstRows = timeFirstRows(began, settled, manager, servers.tree, logs.main);
 		return {
 			manager,
 			tree: servers.tree,
@@ -200,6 +205,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			elicitation,
 			sampling,
 			settled,
+			firstRows,
 			tasks,
 			gateway,
 			consent,

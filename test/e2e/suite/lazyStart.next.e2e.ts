@@ -32,6 +32,21 @@ test(
 				timeoutMs: 15_000,
 				message: 'the thirty servers configured in the new window',
 			});
+			// The window's first rows (timed from activation, firstRows.ts): every server shown, none started, the
+			// thirty from their kept listings.
+			const first = await a.firstRows;
+			assert.equal(first.servers, a.manager.servers().length);
+			assert.equal(first.running, a.manager.servers().filter((s) => s.state.kind === 'running').length);
+			assert.ok(first.cached >= names.length, `${first.cached} rows from kept listings`);
+			assert.ok(first.ms > 0);
+			const mainLog = vscode.Uri.joinPath(a.logUri, 'MCP Switchboard.log').fsPath;
+			await waitFor(
+				() =>
+					/\d+ servers shown \d+ ms after activation began \(\d+ running, \d+ from kept listings\)/.test(
+						fs.readFileSync(mainLog, 'utf8'),
+					),
+				{ timeoutMs: 10_000, message: `the first rows' time in ${mainLog}` },
+			);
 			const before = pids(from.pidFile);
 			assert.equal(before.length, names.length, 'each started once, in the window before');
 			assert.ok(
