@@ -2,8 +2,8 @@
  * The protocol view: a webview per server listing every JSON-RPC message — direction, time, method (with the tool,
  * prompt or resource a call names), id, size, each response paired with its request and latency — with a filter
  * (method or text, errors only), a details pane with the pretty JSON, Copy and Show in Call History, and keyboard
- * navigation. Messages come from the Manager's tap into a bounded ProtocolLog per server, recorded from activation
- * whether a view is open or not (ProtocolRecorder), so opening the view shows what happened before; the text is
+ * navigation. Messages come from the Manager's tap into a bounded ProtocolLog per server, recorded from the server's
+ * first start whether a view is open or not (ProtocolRecorder), so opening the view shows what happened before; the text is
  * redacted as the log's trace.
  * The log processes what it recorded in batches (every 100 ms, see ProtocolLog); each batch tells the webview which
  * seqs are kept, and the webview asks for the rows it shows (a few dozen, whatever the traffic: a busy server's
