@@ -95,7 +95,16 @@ export class SummaryIndex {
 		if (summary) entries.set(identity, summary);
 		else entries.delete(identity);
 		this.changes.set(identity, summary);
-		this.writing ??= this.write().finally(() => (this.writing = undefined));
+		this.schedule();
+	}
+
+	private schedule(): void {
+		if (this.writing) return;
+		this.writing = this.write().finally(() => {
+			this.writing = undefined;
+			// A change made after the loop's last look and before this ran.
+			if (this.changes.size > 0) this.schedule();
+		});
 	}
 
 	private async write(): Promise<void> {
