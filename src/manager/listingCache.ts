@@ -8,7 +8,9 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Implementation, Prompt, Resource, ResourceTemplate, Tool } from '../protocol/schema';
 import { type KeyedJsonFormat, KeyedJsonFiles } from './keyedJsonFiles';
-import { SummaryIndex } from './summaryIndex';
+import { type ListingSummary, SummaryIndex } from './summaryIndex';
+
+export type { ListingSummary } from './summaryIndex';
 import type { McpClient } from '../protocol/client';
 import type { NamedTool } from './types';
 
@@ -22,18 +24,6 @@ export interface CachedListing {
 	prompts: Prompt[];
 	resources: Resource[];
 	resourceTemplates: ResourceTemplate[];
-}
-
-/**
- * What a server's row shows of its last listing without reading the listing itself: a listing of a thousand tools is
- * hundreds of KB of JSON to parse, its summary a list of names.
- */
-export interface ListingSummary {
-	listedAt: number;
-	toolNames: string[];
-	prompts: number;
-	resources: number;
-	resourceTemplates: number;
 }
 
 /** The summary of `listing`. */

@@ -12,7 +12,18 @@ import { readFileSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { errorMessage } from '../common/errors';
-import type { ListingSummary } from './listingCache';
+
+/**
+ * What a server's row shows of its last listing without reading the listing itself: a listing of a thousand tools is
+ * hundreds of KB of JSON to parse, its summary a list of names.
+ */
+export interface ListingSummary {
+	listedAt: number;
+	toolNames: string[];
+	prompts: number;
+	resources: number;
+	resourceTemplates: number;
+}
 
 /** The file's format: `{ format: 1, summaries: { [identity]: ListingSummary } }`. */
 const FORMAT = 1;
