@@ -56,7 +56,18 @@ export function treeTools(a: SwitchboardApi, server: string): string[] {
 export async function revealRow(a: SwitchboardApi, server: string, expand = false): Promise<void> {
 	const node = a.tree.getChildren().find((n) => n.kind === 'server' && n.server === server);
 	if (!node) throw new Error(`no row for ${server}`);
-	await a.treeView.reveal(node, { select: false, focus: false, expand });
+	// Servers just configured: the view re-fetches its rows after the tree's debounced refresh (100 ms), and VS Code
+	// refuses a reveal that meets that re-fetch ("Cannot resolve tree item"); the row is there a moment later.
+	const deadline = Date.now() + 10_000;
+	for (;;) {
+		try {
+			await a.treeView.reveal(node, { select: false, focus: false, expand });
+			return;
+		} catch (error) {
+			if (!/Cannot resolve tree item/.test(String(error)) || Date.now() > deadline) throw error;
+			await new Promise((resolve) => setTimeout(resolve, 100));
+		}
+	}
 }
 
 /** The server rows the MCP view shows now, as a person reads them: name → description. Needs the page driver. */
