@@ -128,7 +128,7 @@ async function profile(root, label, count, browser) {
 	const listings = join(userDataDir, 'User', 'globalStorage', extensionId.id, 'listings');
 
 	/**
-	 * One window: opened, measured when its rows are built, `before` run, closed; its extension host and what that
+	 * One window: opened, measured when its rows are built, `beforeClosing` run, closed; its extension host and what that
 	 * started are gone before it returns.
 	 */
 	const window = async (beforeClosing = async () => undefined) => {
