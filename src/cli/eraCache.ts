@@ -11,7 +11,8 @@
  * file is an empty cache; a write that fails is ignored: the cache only saves a round trip.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { replaceFileSync } from '../common/replaceFile';
 import * as path from 'node:path';
 import type { EraMemory } from '../manager/defaultConnector';
 import type { ProtocolEra } from '../protocol/client';
@@ -72,14 +73,11 @@ export class FileEraCache implements EraMemory {
 
 	private save(): void {
 		try {
-			mkdirSync(path.dirname(this.file), { recursive: true });
 			// Written aside and renamed, so two runs at once never leave a half-written file.
-			const temporary = `${this.file}.${process.pid}.tmp`;
-			writeFileSync(
-				temporary,
+			replaceFileSync(
+				this.file,
 				`${JSON.stringify({ version: FORMAT_VERSION, eras: Object.fromEntries(this.entries ?? []) })}\n`,
 			);
-			renameSync(temporary, this.file);
 		} catch {
 			// A read-only home or a full disk: the next run probes again, nothing else changes.
 		}

@@ -3,7 +3,8 @@
  * hash, so no command line or path is written). The first `list` of a server pins its tools; a later `list` marks
  * the tools whose definition changed since. A missing or malformed file is no pins; a failed write is ignored.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { replaceFileSync } from '../common/replaceFile';
 import * as path from 'node:path';
 import type { PinRecord, PinStore } from '../manager/pinning/pins';
 import { userStateDir } from './cacheDir';
@@ -20,10 +21,7 @@ export class FilePinStore implements PinStore {
 	set(identity: string, record: PinRecord): void {
 		this.load()[identity] = record;
 		try {
-			mkdirSync(path.dirname(this.file), { recursive: true });
-			const temporary = `${this.file}.${process.pid}.tmp`;
-			writeFileSync(temporary, JSON.stringify({ pins: this.records }));
-			renameSync(temporary, this.file);
+			replaceFileSync(this.file, JSON.stringify({ pins: this.records }));
 		} catch {
 			// Only the marking of changed tools is lost.
 		}

@@ -7,10 +7,11 @@
  * never sees half a file), in the background, and a burst of saves for one key writes the newest once the write
  * before it ends.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
-import { rename, unlink, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorMessage } from '../common/errors';
+import { replaceFile } from '../common/replaceFile';
 
 /** How one kind of value is kept: its file format's version, the field that holds it, its check, and its name in messages. */
 export interface KeyedJsonFormat<T> {
@@ -84,10 +85,7 @@ export class KeyedJsonFiles<T> {
 					if (value === null) {
 						await unlink(file).catch(() => undefined);
 					} else {
-						mkdirSync(this.folder, { recursive: true });
-						const temporary = `${file}.${process.pid}.tmp`;
-						await writeFile(temporary, JSON.stringify({ format: this.format.version, [this.format.field]: value }));
-						await rename(temporary, file);
+						await replaceFile(file, JSON.stringify({ format: this.format.version, [this.format.field]: value }));
 					}
 				} catch (error) {
 					this.onError(`Keeping the ${this.format.noun} of ${key} failed: ${errorMessage(error)}`);
