@@ -9,9 +9,9 @@
  * cache: one lost in a race is made again from its listing (listingCache.ts).
  */
 import { readFileSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { errorMessage } from '../common/errors';
+import { replaceFile } from '../common/replaceFile';
 
 /**
  * What a server's row shows of its last listing without reading the listing itself: a listing of a thousand tools is
@@ -109,34 +109,28 @@ export class SummaryIndex {
 		this.schedule();
 	}
 
+	/** One write at a time; changes made while one is under way are written by the next, started as it ends. */
 	private schedule(): void {
 		if (this.writing) return;
 		this.writing = this.write().finally(() => {
 			this.writing = undefined;
-			// A change made after the loop's last look and before this ran.
 			if (this.changes.size > 0) this.schedule();
 		});
 	}
 
 	private async write(): Promise<void> {
-		// Changes made while a write is under way are taken by the next turn of this loop.
-		while (this.changes.size > 0) {
-			await Promise.resolve();
-			const changes = new Map(this.changes);
-			this.changes.clear();
-			try {
-				const merged = await this.onDisk();
-				for (const [identity, summary] of changes) {
-					if (summary) merged.set(identity, summary);
-					else merged.delete(identity);
-				}
-				await mkdir(dirname(this.file), { recursive: true });
-				const temporary = `${this.file}.${process.pid}.tmp`;
-				await writeFile(temporary, JSON.stringify({ format: FORMAT, summaries: Object.fromEntries(merged) }));
-				await rename(temporary, this.file);
-			} catch (error) {
-				this.onError(`Keeping the listing summaries failed: ${errorMessage(error)}`);
+		await Promise.resolve(); // the changes made in the same synchronous run, together
+		const changes = new Map(this.changes);
+		this.changes.clear();
+		try {
+			const merged = await this.onDisk();
+			for (const [identity, summary] of changes) {
+				if (summary) merged.set(identity, summary);
+				else merged.delete(identity);
 			}
+			await replaceFile(this.file, JSON.stringify({ format: FORMAT, summaries: Object.fromEntries(merged) }));
+		} catch (error) {
+			this.onError(`Keeping the listing summaries failed: ${errorMessage(error)}`);
 		}
 	}
 
