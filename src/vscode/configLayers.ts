@@ -18,6 +18,7 @@ import type { ConfigSource } from '../manager/types';
 import type { UserMcpJson } from './userMcpJson';
 import { readText } from './shared/readText';
 import * as os from 'node:os';
+import { sha256Hex } from '../common/sha256';
 
 const SECTION = 'mcpSwitchboard';
 const SERVERS = 'servers';
@@ -27,23 +28,33 @@ const VSCODE_ROOT_CONFIG = 'chat.mcp.workspaceRootConfig.enabled';
 /** This window's last valid read of each mcp.json (configSources.ts LastValidLayers). */
 const lastValidFiles: LastValidLayers = new Map();
 
-/** Every layer of this window, unordered (combineLayers orders them), with the problems of parsing them. */
-export async function readConfigLayers(
-	userMcpJson: UserMcpJson | undefined,
-): Promise<{ layers: ConfigLayer[]; problems: string[] }> {
+/**
+ * What a window read of its sources: the files parsed (a workspace has a few), the settings' servers not yet, and a
+ * fingerprint of it all, so a window whose sources are what the last one read can show that window's rows before
+ * parsing and resolving fifty servers (tree/rowSnapshot.ts).
+ */
+export interface ConfigRead {
+	/** sha-256 of every setting value and file text read: any edit changes it. */
+	fingerprint: string;
+	/** Every layer, unordered (combineLayers orders them), with the problems of parsing them; parsed once. */
+	layers(): { layers: ConfigLayer[]; problems: string[] };
+}
+
+/** Reads every source of this window (settings at each scope, each folder's files, the user mcp.json). */
+export async function readConfigLayers(userMcpJson: UserMcpJson | undefined): Promise<ConfigRead> {
 	const folders = vscode.workspace.workspaceFolders ?? [];
 	const multiRoot = vscode.workspace.workspaceFile !== undefined || folders.length > 1;
-	const layers: ConfigLayer[] = [];
-	const problems: string[] = [];
+	/** What the fingerprint covers, in the order read. */
+	const read: unknown[] = [];
+	const settings: Parameters<typeof settingsLayer>[] = [];
 	const addSettings = (
 		origin: 'folderSettings' | 'workspaceSettings' | 'userSettings',
 		raw: unknown,
 		source: ConfigSource,
 		folder?: vscode.WorkspaceFolder,
 	) => {
-		const parsed = settingsLayer(origin, raw, source, folder?.uri.fsPath);
-		layers.push(parsed.layer);
-		problems.push(...parsed.problems);
+		read.push(origin, source.label, raw);
+		settings.push([origin, raw, source, folder?.uri.fsPath]);
 	};
 
 	if (multiRoot) {
@@ -79,28 +90,46 @@ export async function readConfigLayers(
 	const [folderFiles, user] = await Promise.all([
 		Promise.all(
 			folders.map((folder) => {
-				const read = (file: string) => readText(vscode.Uri.joinPath(folder.uri, file.slice(folder.uri.fsPath.length)));
-				return readFolderFiles(folder.uri.fsPath, read, folder.name, lastValidFiles);
+				const readFile = async (file: string) => {
+					const text = await readText(vscode.Uri.joinPath(folder.uri, file.slice(folder.uri.fsPath.length)));
+					read.push(file, text ?? null);
+					return text;
+				};
+				return readFolderFiles(folder.uri.fsPath, readFile, folder.name, lastValidFiles);
 			}),
 		),
 		userMcpJson?.read(),
 	]);
-	for (const files of folderFiles) {
-		layers.push(...files.layers);
-		problems.push(...files.problems);
-	}
-	if (user) {
-		const parsed = mcpJsonLayer(
-			'userMcpJson',
-			user.text,
-			{ label: USER_MCP_JSON_LABEL, path: user.path },
-			undefined,
-			lastValidFiles,
-		);
-		layers.push(parsed.layer);
-		problems.push(...parsed.problems);
-	}
-	return { layers, problems };
+	if (user) read.push(user.path, user.text);
+	const fingerprint = sha256Hex(JSON.stringify(read));
+
+	let parsed: { layers: ConfigLayer[]; problems: string[] } | undefined;
+	const layers = () => {
+		if (parsed) return parsed;
+		parsed = { layers: [], problems: [] };
+		for (const args of settings) {
+			const layer = settingsLayer(...args);
+			parsed.layers.push(layer.layer);
+			parsed.problems.push(...layer.problems);
+		}
+		for (const files of folderFiles) {
+			parsed.layers.push(...files.layers);
+			parsed.problems.push(...files.problems);
+		}
+		if (user) {
+			const layer = mcpJsonLayer(
+				'userMcpJson',
+				user.text,
+				{ label: USER_MCP_JSON_LABEL, path: user.path },
+				undefined,
+				lastValidFiles,
+			);
+			parsed.layers.push(layer.layer);
+			parsed.problems.push(...layer.problems);
+		}
+		return parsed;
+	};
+	return { fingerprint, layers };
 }
 
 /**

@@ -19,7 +19,7 @@ import { InputValues, USER_INPUT_SCOPE } from './inputs';
 import { TrustDecisions } from './trust/trust';
 import { errorMessage } from '../common/errors';
 // world: the sources and their precedence live in manager/configSources.ts (shared with the CLI).
-import { combineWindowLayers, readConfigLayers } from './configLayers';
+import { combineWindowLayers, readConfigLayers, type ConfigRead } from './configLayers';
 import { UserMcpJson } from './userMcpJson';
 
 const SECTION = 'mcpSwitchboard';
@@ -94,14 +94,19 @@ export class ServerConfiguration implements vscode.Disposable {
 		}, DEBOUNCE_MS);
 	}
 
+	/** Reads every source (settings and files) without parsing the servers in them yet; `resolve` takes it. */
+	read(): Promise<ConfigRead> {
+		return readConfigLayers(this.userMcpJson);
+	}
+
 	/**
 	 * Never throws on user input: every problem names the server and the field. User-level servers come back
 	 * resolved; workspace-defined ones as written, with `trustText` and a `resolve` for after the trust check.
 	 */
-	async resolve(): Promise<{ servers: ResolvedServer[]; problems: string[] }> {
+	async resolve(sources?: ConfigRead): Promise<{ servers: ResolvedServer[]; problems: string[] }> {
 		const problems: string[] = [];
 		// world: every source, merged in the shared precedence (configLayers.ts, manager/configSources.ts).
-		const read = await readConfigLayers(this.userMcpJson);
+		const read = (sources ?? (await this.read())).layers();
 		problems.push(...read.problems);
 		const merged = combineWindowLayers(read.layers);
 		problems.push(...merged.problems);
