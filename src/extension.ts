@@ -47,6 +47,7 @@ import * as skillsFeature from './vscode/skills';
 import * as workbench from './vscode/workbench';
 import type { ServersTreeProvider } from './vscode/tree/serversTree';
 import { type FirstRows, timeFirstRows } from './vscode/tree/firstRows';
+import type { FirstRowsView } from './vscode/tree/firstRowsView';
 
 /** The id of the Servers view (package.json `contributes.views`). */
 export { SERVERS_VIEW } from './vscode/tree';
@@ -189,9 +190,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 			history: consoleApi.history,
 		});
 
-		const settled = applyConfiguration(context, configuration, manager, logs, openSettings);
+		const settled = applyConfiguration(context, configuration, manager, logs, openSettings, servers.view);
 		logs.main.info(`MCP Switchboard ${version} activated`);
-		const firstRows = timeFirstRows(began, settled, manager, servers.tree, logs.main);
+		const firstRows = timeFirstRows(began, servers.view, logs.main);
 		return {
 			manager,
 			tree: servers.tree,
@@ -291,8 +292,8 @@ function createManager(
 
 /**
  * Applies the configuration now and on every change, one at a time, in order (a change during an apply is applied
- * after it). Problems are logged and shown once per distinct set. Returns what resolves when the configuration as of
- * the call has been applied.
+ * after it); the first time, the view shows the last window's rows meanwhile when it can. Problems are logged and
+ * shown once per distinct set. Returns what resolves when the configuration as of the call has been applied.
  */
 function applyConfiguration(
 	context: vscode.ExtensionContext,
@@ -300,13 +301,17 @@ function applyConfiguration(
 	manager: Manager,
 	logs: ServerLogs,
 	openSettings: () => Thenable<unknown>,
+	view: FirstRowsView,
 ): () => Promise<void> {
 	let shownProblems = '';
 	let chain: Promise<void> = Promise.resolve();
 	const apply = (): Promise<void> => {
 		chain = chain.then(async () => {
 			try {
-				const { servers, problems } = await configuration.resolve();
+				const sources = await configuration.read();
+				// The last window's rows show meanwhile when the configuration reads as it did then (tree/firstRowsView.ts).
+				await view.sourcesRead(sources.fingerprint);
+				const { servers, problems } = await configuration.resolve(sources);
 				for (const problem of problems) logs.main.warn(problem);
 				const key = problems.join('\n');
 				if (problems.length > 0 && key !== shownProblems) {
@@ -327,6 +332,8 @@ function applyConfiguration(
 					.then((choice) => {
 						if (choice === 'Show Output') logs.show();
 					});
+			} finally {
+				view.applied();
 			}
 		});
 		return chain;

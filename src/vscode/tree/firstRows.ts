@@ -1,12 +1,12 @@
 /**
- * How long a window takes to show its servers: from activate() to the configuration applied and the Servers view's
- * rows built as the view paints them first (state, tool count from the kept listing, when listed). Logged once, so a
- * user with many servers can see what activation costs them, and read by `npm run bench` in a real VS Code. The
- * rows are built even while the view is hidden: the same work the view does when it opens, done once.
+ * How long a window takes to show its servers: from activate() to the Servers view's rows built as the view paints
+ * them first (state, tool count from the kept listing): the last window's rows when the configuration reads the same
+ * (firstRowsView.ts), else the Manager's once the configuration is applied. Logged once, so a user with many servers
+ * can see what activation costs them, and read by `npm run bench` in a real VS Code. The rows are built even while the
+ * view is hidden: the same work the view does when it opens.
  */
 import { plural } from '../../common/text';
-import type { Manager } from '../../manager/manager';
-import type { ServersTreeProvider } from './serversTree';
+import type { FirstRowsView } from './firstRowsView';
 
 export interface FirstRows {
 	/** Milliseconds from activate() to the rows built. */
@@ -16,24 +16,22 @@ export interface FirstRows {
 	running: number;
 	/** Servers whose rows show tools from a kept listing. */
 	cached: number;
+	/** The rows were the last window's (the configuration read the same). */
+	kept: boolean;
 }
 
 export async function timeFirstRows(
 	began: number,
-	settled: () => Promise<void>,
-	manager: Manager,
-	tree: ServersTreeProvider,
+	view: FirstRowsView,
 	log: { info(message: string): void },
 ): Promise<FirstRows> {
-	await settled();
-	const rows = tree.getChildren();
-	for (const row of rows) tree.getTreeItem(row);
+	await view.ready;
+	const rows = view.rows();
 	const ms = performance.now() - began;
-	const views = manager.servers();
-	const running = views.filter((view) => view.state.kind === 'running').length;
-	const cached = views.filter((view) => view.listedAt !== undefined).length;
+	const { running, listed: cached, kept } = rows;
+	const from = kept ? "; the last window's rows, until this one's are made" : '';
 	log.info(
-		`${plural(rows.length, 'server')} shown ${Math.round(ms)} ms after activation began (${running} running, ${cached} from kept listings)`,
+		`${plural(rows.items.length, 'server')} shown ${Math.round(ms)} ms after activation began (${running} running, ${cached} from kept listings${from})`,
 	);
-	return { ms, servers: rows.length, running, cached };
+	return { ms, servers: rows.items.length, running, cached, kept };
 }

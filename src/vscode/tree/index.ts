@@ -8,6 +8,9 @@ import type { SkillListings } from '../skills/skillListings';
 import { registerBulkEnablement, type ToolEnablement, watchCheckboxes } from '../tools/toolEnablement';
 import { registerServerCommands } from './serverCommands';
 import { ServersTreeProvider } from './serversTree';
+import { FirstRowsView } from './firstRowsView';
+import { RowSnapshot } from './rowSnapshot';
+import * as path from 'node:path';
 import { ServersStatusBar } from './statusBar';
 import { registerTreeKeyboard } from './treeKeyboard';
 
@@ -25,6 +28,8 @@ export interface TreeDeps extends FeatureDeps {
 /** What tests and other features use of the tree. */
 export interface ServersTree {
 	tree: ServersTreeProvider;
+	/** What the view is given: the tree, with the window's first rows (firstRowsView.ts). */
+	view: FirstRowsView;
 	treeView: vscode.TreeView<TreeNode>;
 	statusBar: ServersStatusBar;
 }
@@ -32,9 +37,16 @@ export interface ServersTree {
 /** Registers the Servers view, its checkboxes, the server commands and the status bar. */
 export function register(context: vscode.ExtensionContext, deps: TreeDeps): ServersTree {
 	const tree = new ServersTreeProvider(deps.manager, deps.tasks, deps.enablement, deps.skills);
+	// Rows depend on the workspace's files and trust: one file per workspace (the user's storage without a folder).
+	const storage = context.storageUri ?? context.globalStorageUri;
+	const snapshot =
+		storage.scheme === 'file'
+			? new RowSnapshot(path.join(storage.fsPath, 'first-rows.json'), (message) => deps.logs.main.warn(message))
+			: undefined;
+	const view = new FirstRowsView(tree, deps.manager, snapshot, deps.version);
 	// Checkboxes are managed here: a tool's checkbox switches it through the settings (there is no cascade to manage).
 	const treeView = vscode.window.createTreeView(SERVERS_VIEW, {
-		treeDataProvider: tree,
+		treeDataProvider: view,
 		showCollapseAll: true,
 		manageCheckboxStateManually: true,
 	});
@@ -47,11 +59,12 @@ export function register(context: vscode.ExtensionContext, deps: TreeDeps): Serv
 		watchCheckboxes(treeView, deps.enablement),
 		registerBulkEnablement(deps.manager, deps.enablement),
 		tree,
+		view,
 		treeView,
 		registerServerCommands(deps),
 		registerTreeKeyboard(),
 		statusBar,
 		expanded,
 	);
-	return { tree, treeView, statusBar };
+	return { tree, view, treeView, statusBar };
 }
