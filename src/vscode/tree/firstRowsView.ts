@@ -23,6 +23,9 @@ export class FirstRowsView implements vscode.TreeDataProvider<TreeNode>, vscode.
 	private shown!: () => void;
 	/** Resolves when the view has rows to show: the last window's, or this window's configuration applied. */
 	readonly ready = new Promise<void>((resolve) => (this.shown = resolve));
+	private appliedOnce!: () => void;
+	/** Resolves when this window's configuration was first applied (a kept row's server exists from then on). */
+	readonly firstApplied = new Promise<void>((resolve) => (this.appliedOnce = resolve));
 	/** What this window's rows are kept under (rowSnapshot.ts rowsKey), from its first read. */
 	private key: string | undefined;
 	private keptForNext = false;
@@ -55,6 +58,7 @@ export class FirstRowsView implements vscode.TreeDataProvider<TreeNode>, vscode.
 	/** The configuration is applied: the Manager's rows from now on; the first time, they are kept for the next window. */
 	applied(): void {
 		this.shown();
+		this.appliedOnce();
 		if (this.kept) {
 			this.kept = undefined;
 			this.changed.fire(undefined);

@@ -52,8 +52,11 @@ export function register(context: vscode.ExtensionContext, deps: TreeDeps): Serv
 	});
 	const statusBar = new ServersStatusBar(deps.manager, Commands.showServers);
 	// Expanding a server's row is a need: a server that starts on need starts (its cached tools show meanwhile).
+	// A row kept from the last window may be expanded before its server exists: the need waits for the configuration.
 	const expanded = treeView.onDidExpandElement(({ element }) => {
-		if (element.kind === 'server') void deps.manager.need(element.server);
+		if (element.kind !== 'server') return;
+		if (deps.manager.get(element.server)) void deps.manager.need(element.server);
+		else void view.firstApplied.then(() => deps.manager.need(element.server));
 	});
 	context.subscriptions.push(
 		watchCheckboxes(treeView, deps.enablement),

@@ -116,9 +116,15 @@ test("a window that reads the last window's configuration shows its rows first, 
 			{ kept: next.view.rows().kept, count: next.view.rows().items.length },
 			{ kept: true, count: names.length },
 		);
-		// Then its configuration is applied: its own rows, the same as the window before made.
+		// Then its configuration is applied: its own rows, the same as the window before made. A kept row expanded
+		// meanwhile waits for that to start its server (tree/index.ts).
+		let applied = false;
+		void next.view.firstApplied.then(() => (applied = true));
+		await sleep(10);
+		assert.equal(applied, false, 'not applied while the kept rows show');
 		await next.manager.reconcile(definitions);
 		next.view.applied();
+		await next.view.firstApplied;
 		assert.equal(next.view.rows().kept, false);
 		const nodes = (await next.view.getChildren()) ?? [];
 		assert.equal(nodes.length, names.length);
