@@ -307,6 +307,7 @@ function applyConfiguration(
 	let chain: Promise<void> = Promise.resolve();
 	const apply = (): Promise<void> => {
 		chain = chain.then(async () => {
+			let applied = false;
 			try {
 				const sources = await configuration.read();
 				// The last window's rows show meanwhile when the configuration reads as it did then (tree/firstRowsView.ts).
@@ -325,6 +326,7 @@ function applyConfiguration(
 				}
 				shownProblems = key;
 				await manager.reconcile(servers);
+				applied = true;
 			} catch (error) {
 				logs.main.error(error instanceof Error ? error : String(error));
 				void vscode.window
@@ -333,7 +335,7 @@ function applyConfiguration(
 						if (choice === 'Show Output') logs.show();
 					});
 			} finally {
-				view.applied();
+				view.applied(applied);
 			}
 		});
 		return chain;

@@ -55,8 +55,11 @@ export class FirstRowsView implements vscode.TreeDataProvider<TreeNode>, vscode.
 		await new Promise((resolve) => setImmediate(resolve));
 	}
 
-	/** The configuration is applied: the Manager's rows from now on; the first time, they are kept for the next window. */
-	applied(): void {
+	/**
+	 * The configuration is applied (or failed to be: `ok` false): the Manager's rows from now on. The first time, when
+	 * it succeeded, they are kept for the next window.
+	 */
+	applied(ok = true): void {
 		this.shown();
 		this.appliedOnce();
 		if (this.kept) {
@@ -67,6 +70,7 @@ export class FirstRowsView implements vscode.TreeDataProvider<TreeNode>, vscode.
 		if (key === undefined || this.keptForNext || !this.snapshot) return;
 		const snapshot = this.snapshot;
 		this.keptForNext = true;
+		if (!ok) return;
 		// After VS Code's requests for the new rows: the rows are built again here, as a new window would first show them.
 		setImmediate(() => {
 			const rows: KeptRow[] = [];

@@ -158,6 +158,15 @@ test("a window that reads the last window's configuration shows its rows first, 
 		await waitFor(() => keptRowsIn(fs.readFileSync(file, 'utf8')) !== undefined, {
 			message: 'the damaged file made again',
 		});
+		// A window whose first apply failed keeps nothing: the next window is not shown rows of a half-applied one.
+		const keptBefore = fs.readFileSync(file, 'utf8');
+		const failed = nextWindow(listings, file, errors);
+		windows.push(failed);
+		await failed.view.sourcesRead('configuration 3');
+		failed.view.applied(false);
+		await failed.view.firstApplied;
+		await sleep(100);
+		assert.equal(fs.readFileSync(file, 'utf8'), keptBefore, 'the kept rows are left as they were');
 		assert.deepEqual(errors, []);
 	} finally {
 		for (const window of windows) await window.dispose();
