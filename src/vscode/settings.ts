@@ -100,13 +100,14 @@ export class ServerConfiguration implements vscode.Disposable {
 	}
 
 	/**
-	 * Never throws on user input: every problem names the server and the field. User-level servers come back
-	 * resolved; workspace-defined ones as written, with `trustText` and a `resolve` for after the trust check.
+	 * The servers in `sources` (what `read()` returned). Never throws on user input: every problem names the server and
+	 * the field. User-level servers come back resolved; workspace-defined ones as written, with `trustText` and a
+	 * `resolve` for after the trust check.
 	 */
-	async resolve(sources?: ConfigRead): Promise<{ servers: ResolvedServer[]; problems: string[] }> {
+	async resolve(sources: ConfigRead): Promise<{ servers: ResolvedServer[]; problems: string[] }> {
 		const problems: string[] = [];
 		// world: every source, merged in the shared precedence (configLayers.ts, manager/configSources.ts).
-		const read = (sources ?? (await this.read())).layers();
+		const read = sources.layers();
 		problems.push(...read.problems);
 		const merged = combineWindowLayers(read.layers);
 		problems.push(...merged.problems);
