@@ -28,7 +28,7 @@ export class FirstRowsView implements vscode.TreeDataProvider<TreeNode>, vscode.
 	readonly firstApplied = new Promise<void>((resolve) => (this.appliedOnce = resolve));
 	/** What this window's rows are kept under (rowSnapshot.ts rowsKey), from its first read. */
 	private key: string | undefined;
-	private keptForNext = false;
+	private appliedBefore = false;
 
 	constructor(
 		private readonly tree: ServersTreeProvider,
@@ -66,11 +66,10 @@ export class FirstRowsView implements vscode.TreeDataProvider<TreeNode>, vscode.
 			this.kept = undefined;
 			this.changed.fire(undefined);
 		}
-		const key = this.key;
-		if (key === undefined || this.keptForNext || !this.snapshot) return;
-		const snapshot = this.snapshot;
-		this.keptForNext = true;
-		if (!ok) return;
+		const first = !this.appliedBefore;
+		this.appliedBefore = true;
+		const { key, snapshot } = this;
+		if (!first || !ok || key === undefined || !snapshot) return;
 		// After VS Code's requests for the new rows: the rows are built again here, as a new window would first show them.
 		setImmediate(() => {
 			const rows: KeptRow[] = [];
